@@ -1,0 +1,130 @@
+//! Flattening tool wiring through passthroughs (CMP-9), done so that each
+//! toolbox is resolved once however many consumers share it, and so that
+//! most of a large workflow is never flattened at all.
+//!
+//! Two observations keep it linear in practice:
+//! - a name carried by only one leaf in the whole workflow can never collide,
+//!   so only leaves whose name occurs at least twice (candidates) are tracked;
+//! - a consumer's view is the union of its direct leaves and of the views of
+//!   the passthroughs wired into it ("roots"); each root's view is computed
+//!   once, by one breadth-first walk upstream, and then shared.
+
+use std::collections::HashMap;
+
+use foldhash::fast::RandomState;
+
+use crate::graph::{NodeIx, ToolGraph};
+use crate::names::normalize_into;
+
+pub type NameIx = u32;
+pub const NOT_A_CANDIDATE: NameIx = NameIx::MAX;
+
+pub type Map<K, V> = HashMap<K, V, RandomState>;
+
+pub fn new_map<K, V>() -> Map<K, V> {
+    HashMap::with_hasher(RandomState::default())
+}
+
+/// Tool names of the leaves that could collide somewhere.
+pub struct CandidateNames {
+    pub names: Vec<Box<str>>,
+    /// Per node: its name when it is a candidate leaf, else `NOT_A_CANDIDATE`.
+    pub of_node: Vec<NameIx>,
+}
+
+impl CandidateNames {
+    /// Names every node that provides a tool (a non-passthrough source of a
+    /// tool edge) and keeps the names shared by two or more such nodes.
+    pub fn find(g: &ToolGraph<'_>) -> CandidateNames {
+        let mut interned: Map<Box<str>, NameIx> = new_map();
+        let mut names: Vec<Box<str>> = Vec::new();
+        let mut holders: Vec<u32> = Vec::new();
+        let mut of_node = vec![NOT_A_CANDIDATE; g.node_count()];
+        let mut buffer = String::new();
+        for node in 0..g.node_count() as NodeIx {
+            if g.is_passthrough(node) || g.receivers.degree(node) == 0 {
+                continue;
+            }
+            normalize_into(g.labels[node as usize], &mut buffer);
+            let ix = match interned.get(buffer.as_str()) {
+                Some(&ix) => ix,
+                None => {
+                    let ix = names.len() as NameIx;
+                    names.push(buffer.as_str().into());
+                    interned.insert(buffer.as_str().into(), ix);
+                    holders.push(0);
+                    ix
+                }
+            };
+            holders[ix as usize] += 1;
+            of_node[node as usize] = ix;
+        }
+        for slot in &mut of_node {
+            if *slot != NOT_A_CANDIDATE && holders[*slot as usize] < 2 {
+                *slot = NOT_A_CANDIDATE;
+            }
+        }
+        CandidateNames { names, of_node }
+    }
+
+    pub fn any(&self) -> bool {
+        self.of_node.iter().any(|&n| n != NOT_A_CANDIDATE)
+    }
+
+    pub fn of(&self, node: NodeIx) -> Option<NameIx> {
+        Some(self.of_node[node as usize]).filter(|&n| n != NOT_A_CANDIDATE)
+    }
+
+    pub fn name(&self, name: NameIx) -> &str {
+        &self.names[name as usize]
+    }
+}
+
+/// What a passthrough forwards: its candidate leaves by name, and how far
+/// each passthrough upstream of it is (for shortest paths).
+pub struct BoxView {
+    /// Hops from each passthrough upstream of the root to the root (root: 0).
+    pub hops: Map<NodeIx, u32>,
+    /// Candidate leaves by name, each list without repeats.
+    pub leaves: Map<NameIx, Vec<NodeIx>>,
+    /// Names with two or more leaves: collisions inside this box alone.
+    pub colliding: Vec<NameIx>,
+    pub leaf_count: usize,
+}
+
+impl BoxView {
+    /// Walks upstream from `root` over passthroughs only; cycles end the walk
+    /// because each passthrough is entered once.
+    pub fn of(g: &ToolGraph<'_>, names: &CandidateNames, root: NodeIx) -> BoxView {
+        let mut hops: Map<NodeIx, u32> = new_map();
+        let mut leaves: Map<NameIx, Vec<NodeIx>> = new_map();
+        hops.insert(root, 0);
+        let mut queue = vec![root];
+        let mut head = 0;
+        while let Some(&current) = queue.get(head) {
+            head += 1;
+            let distance = hops[&current];
+            for &provider in g.providers.of(current) {
+                if g.is_passthrough(provider) {
+                    if !hops.contains_key(&provider) {
+                        hops.insert(provider, distance + 1);
+                        queue.push(provider);
+                    }
+                } else if let Some(name) = names.of(provider) {
+                    leaves.entry(name).or_default().push(provider);
+                }
+            }
+        }
+        let mut colliding = Vec::new();
+        let mut leaf_count = 0;
+        for (&name, list) in leaves.iter_mut() {
+            list.sort_unstable();
+            list.dedup();
+            leaf_count += list.len();
+            if list.len() > 1 {
+                colliding.push(name);
+            }
+        }
+        BoxView { hops, leaves, colliding, leaf_count }
+    }
+}

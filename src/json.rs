@@ -1,0 +1,489 @@
+//! A strict JSON (RFC 8259) pull scanner over a validated UTF-8 buffer.
+//!
+//! The parser reads a handful of fields and skips everything else, so the
+//! scanner's job is mostly to validate and skip fast. It never recurses:
+//! skipping nested values uses an explicit stack, so depth is bounded only by
+//! memory. Strings without escapes are borrowed from the buffer.
+
+use std::borrow::Cow;
+
+use crate::error::InputError;
+use crate::model::{Field, Kind};
+
+pub type Result<T> = std::result::Result<T, InputError>;
+
+/// Bytes that end the fast path of a string scan: the closing quote, a
+/// backslash, or a control character (which JSON forbids raw in strings).
+static STRING_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+pub struct Scanner<'a> {
+    text: &'a str,
+    buf: &'a [u8],
+    pos: usize,
+    /// Closers of the containers being skipped; reused between skips.
+    stack: Vec<u8>,
+}
+
+impl<'a> Scanner<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Scanner { text, buf: text.as_bytes(), pos: 0, stack: Vec::new() }
+    }
+
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    fn error<T>(&self, message: impl Into<String>) -> Result<T> {
+        Err(InputError::new(format!("invalid JSON: {}", message.into()), Some(self.pos)))
+    }
+
+    fn unexpected<T>(&self, wanted: &str) -> Result<T> {
+        match self.buf.get(self.pos) {
+            None => self.error(format!("unexpected end of input, expected {wanted}")),
+            Some(_) => {
+                let found = self.text[self.pos..].chars().next().unwrap_or('?');
+                self.error(format!("expected {wanted}, found {found:?}"))
+            }
+        }
+    }
+
+    pub fn skip_ws(&mut self) {
+        while let Some(&b) = self.buf.get(self.pos) {
+            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// The kind of the next value, after whitespace.
+    pub fn peek_kind(&mut self) -> Result<Kind> {
+        self.skip_ws();
+        match self.buf.get(self.pos) {
+            Some(b'{') => Ok(Kind::Object),
+            Some(b'[') => Ok(Kind::Array),
+            Some(b'"') => Ok(Kind::String),
+            Some(b't' | b'f') => Ok(Kind::Bool),
+            Some(b'n') => Ok(Kind::Null),
+            Some(b'-' | b'0'..=b'9') => Ok(Kind::Number),
+            _ => self.unexpected("a value"),
+        }
+    }
+
+    /// After the top-level value: only whitespace may follow.
+    pub fn finish(&mut self) -> Result<()> {
+        self.skip_ws();
+        if self.pos < self.buf.len() {
+            return self.error("unexpected data after the end of the document");
+        }
+        Ok(())
+    }
+
+    fn expect_byte(&mut self, byte: u8, wanted: &str) -> Result<()> {
+        if self.buf.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            self.unexpected(wanted)
+        }
+    }
+
+    /// Reads a string value, decoding escapes. Borrowed when it has none.
+    pub fn string(&mut self) -> Result<Cow<'a, str>> {
+        self.expect_byte(b'"', "a string")?;
+        let start = self.pos;
+        let stop = self.scan_plain();
+        if self.buf.get(stop) == Some(&b'"') {
+            self.pos = stop + 1;
+            return Ok(Cow::Borrowed(&self.text[start..stop]));
+        }
+        let mut owned = String::with_capacity(stop - start + 16);
+        owned.push_str(&self.text[start..stop]);
+        self.pos = stop;
+        loop {
+            match self.buf.get(self.pos) {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(owned));
+                }
+                Some(b'\\') => {
+                    let c = self.escape()?;
+                    owned.push(c);
+                }
+                _ => {
+                    let from = self.pos;
+                    let to = self.scan_plain();
+                    if to == from {
+                        return self.string_stop_error();
+                    }
+                    owned.push_str(&self.text[from..to]);
+                    self.pos = to;
+                }
+            }
+        }
+    }
+
+    /// Validates and skips a string value without decoding it.
+    pub fn skip_string(&mut self) -> Result<()> {
+        self.expect_byte(b'"', "a string")?;
+        loop {
+            self.pos = self.scan_plain();
+            match self.buf.get(self.pos) {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.escape()?;
+                }
+                _ => return self.string_stop_error(),
+            }
+        }
+    }
+
+    /// The first position at or after `pos` that stops a plain run.
+    #[inline]
+    fn scan_plain(&self) -> usize {
+        let mut i = self.pos;
+        let buf = self.buf;
+        while i < buf.len() && !STRING_STOP[buf[i] as usize] {
+            i += 1;
+        }
+        i
+    }
+
+    fn string_stop_error<T>(&self) -> Result<T> {
+        match self.buf.get(self.pos) {
+            None => self.error("unterminated string"),
+            Some(&b) => self.error(format!("control character U+{b:04X} in a string must be escaped")),
+        }
+    }
+
+    /// Decodes one escape sequence at `pos` (which is at the backslash).
+    fn escape(&mut self) -> Result<char> {
+        let c = match self.buf.get(self.pos + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => return self.unicode_escape(),
+            _ => return self.error("invalid escape sequence"),
+        };
+        self.pos += 2;
+        Ok(c)
+    }
+
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.buf.get(at..at + 4)?;
+        let mut value = 0u32;
+        for &d in digits {
+            value = value * 16 + (d as char).to_digit(16)?;
+        }
+        Some(value)
+    }
+
+    /// `\uXXXX`, pairing surrogates; a lone surrogate is not a character, so
+    /// it is refused rather than smuggled through.
+    fn unicode_escape(&mut self) -> Result<char> {
+        let Some(first) = self.hex4(self.pos + 2) else {
+            return self.error("\\u must be followed by four hex digits");
+        };
+        let code = match first {
+            0xD800..=0xDBFF => {
+                let low_at = self.pos + 6;
+                let low = match (self.buf.get(low_at..low_at + 2), self.hex4(low_at + 2)) {
+                    (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => low,
+                    _ => return self.error("lone surrogate in \\u escape (a high surrogate needs a low one)"),
+                };
+                self.pos += 6;
+                0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return self.error("lone surrogate in \\u escape (a low surrogate without a high one)"),
+            other => other,
+        };
+        self.pos += 6;
+        // Every value built above is a valid scalar value.
+        Ok(char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER))
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Result<()> {
+        if self.buf.get(self.pos..self.pos + word.len()) == Some(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            self.unexpected("a value")
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while matches!(self.buf.get(self.pos), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    fn number(&mut self) -> Result<()> {
+        if self.buf.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        match self.buf.get(self.pos) {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return self.unexpected("a digit"),
+        }
+        if self.buf.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return self.unexpected("a digit after the decimal point");
+            }
+        }
+        if matches!(self.buf.get(self.pos), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.buf.get(self.pos), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return self.unexpected("a digit in the exponent");
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips one scalar (string, number, literal); containers are handled
+    /// by `skip_value`.
+    fn skip_scalar(&mut self, kind: Kind) -> Result<()> {
+        match kind {
+            Kind::String => self.skip_string(),
+            Kind::Number => self.number(),
+            Kind::Null => self.literal(b"null"),
+            Kind::Bool if self.buf[self.pos] == b't' => self.literal(b"true"),
+            Kind::Bool => self.literal(b"false"),
+            Kind::Array | Kind::Object => unreachable!("containers are skipped by skip_value"),
+        }
+    }
+
+    /// Validates and skips any value, iteratively.
+    pub fn skip_value(&mut self) -> Result<()> {
+        self.stack.clear();
+        loop {
+            // A value is expected here.
+            match self.peek_kind()? {
+                kind @ (Kind::Object | Kind::Array) => {
+                    let closer = if kind == Kind::Object { b'}' } else { b']' };
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.buf.get(self.pos) == Some(&closer) {
+                        self.pos += 1;
+                    } else {
+                        self.stack.push(closer);
+                        if closer == b'}' {
+                            self.object_key()?;
+                        }
+                        continue;
+                    }
+                }
+                kind => self.skip_scalar(kind)?,
+            }
+            // A value just ended: close containers until one continues.
+            loop {
+                let Some(&closer) = self.stack.last() else { return Ok(()) };
+                self.skip_ws();
+                match self.buf.get(self.pos) {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if closer == b'}' {
+                            self.skip_ws();
+                            self.object_key()?;
+                        }
+                        break;
+                    }
+                    Some(&b) if b == closer => {
+                        self.pos += 1;
+                        self.stack.pop();
+                    }
+                    _ => {
+                        return self.unexpected(if closer == b'}' { "',' or '}'" } else { "',' or ']'" });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Skips `"key" :` inside an object being skipped.
+    fn object_key(&mut self) -> Result<()> {
+        if self.buf.get(self.pos) != Some(&b'"') {
+            return self.unexpected("a string key");
+        }
+        self.skip_string()?;
+        self.skip_ws();
+        self.expect_byte(b':', "':'")
+    }
+
+    /// Iterates over an object's members, calling `member` with each key while
+    /// positioned at the value; `member` must consume exactly that value.
+    /// The caller has checked that an object starts here.
+    pub fn object(&mut self, mut member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()> {
+        self.skip_ws();
+        self.expect_byte(b'{', "'{'")?;
+        self.skip_ws();
+        if self.buf.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            if self.buf.get(self.pos) != Some(&b'"') {
+                return self.unexpected("a string key");
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            self.expect_byte(b':', "':'")?;
+            self.skip_ws();
+            member(self, key)?;
+            self.skip_ws();
+            match self.buf.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return self.unexpected("',' or '}'"),
+            }
+        }
+    }
+
+    /// Iterates over an array's elements, calling `element` with each index
+    /// while positioned at the element. The caller has checked that an array
+    /// starts here.
+    pub fn array(&mut self, mut element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+        self.skip_ws();
+        self.expect_byte(b'[', "'['")?;
+        self.skip_ws();
+        if self.buf.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        let mut index = 0;
+        loop {
+            self.skip_ws();
+            element(self, index)?;
+            index += 1;
+            self.skip_ws();
+            match self.buf.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return self.unexpected("',' or ']'"),
+            }
+        }
+    }
+
+    /// True when an empty object `{}` starts here (consumed if so).
+    pub fn empty_object(&mut self) -> bool {
+        let save = self.pos;
+        self.pos += 1;
+        self.skip_ws();
+        if self.buf.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            return true;
+        }
+        self.pos = save;
+        false
+    }
+
+    /// Reads a field that should be a string; anything else is skipped and
+    /// reported by kind.
+    pub fn field(&mut self) -> Result<Field<'a>> {
+        match self.peek_kind()? {
+            Kind::String => Ok(Field::Str(self.string()?)),
+            kind => {
+                self.skip_value()?;
+                Ok(Field::Other(kind))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skip_all(text: &str) -> Result<()> {
+        let mut s = Scanner::new(text);
+        s.skip_value()?;
+        s.finish()
+    }
+
+    #[test]
+    fn accepts_valid_documents() {
+        for doc in [
+            "0", "-0.5e+10", "1E3", "\"a\\u00e9\\ud83d\\ude00\\n\"", "true", "false", "null", "[]", "{}",
+            " [1, {\"a\": [true, null]}, \"x\"] ", "{\"a\":{\"b\":{}}}",
+        ] {
+            assert!(skip_all(doc).is_ok(), "{doc}");
+        }
+    }
+
+    #[test]
+    fn refuses_invalid_documents() {
+        for doc in [
+            "", "01", "1.", "-", "1e", "NaN", "Infinity", "[1,]", "{\"a\":1,}", "{a:1}", "[1 2]", "\"a",
+            "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\u12\"", "\"a\u{1}\"", "{} x", "[", "{\"a\"}", "tru",
+        ] {
+            assert!(skip_all(doc).is_err(), "{doc:?}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let depth = 200_000;
+        let doc = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(skip_all(&doc).is_ok());
+        assert!(skip_all(&doc[..doc.len() - 1]).is_err());
+    }
+
+    #[test]
+    fn strings_decode_escapes_and_borrow_plain_text() {
+        let mut s = Scanner::new("\"plain\"");
+        assert!(matches!(s.string().unwrap(), Cow::Borrowed("plain")));
+        let mut s = Scanner::new(r#""a\"b\u00e9\ud83d\ude00""#);
+        assert_eq!(s.string().unwrap(), "a\"bé😀");
+    }
+
+    #[test]
+    fn agrees_with_serde_json_on_validity() {
+        // A small deterministic corpus of mutations around valid documents.
+        let base = r#"{"nodes":[{"id":"a","data":{"label":"x\u00e9"}}],"edges":[1,-2.5e3,true,null]}"#;
+        let bytes = base.as_bytes();
+        for i in 0..bytes.len() {
+            for replacement in [b' ', b'"', b'{', b'}', b'[', b']', b',', b':', b'1', b'\\', b'e'] {
+                let mut doc = bytes.to_vec();
+                doc[i] = replacement;
+                let Ok(text) = std::str::from_utf8(&doc) else { continue };
+                let ours = skip_all(text).is_ok();
+                let theirs = serde_json::from_str::<serde_json::Value>(text).is_ok();
+                assert_eq!(ours, theirs, "{text}");
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! toolwire: enforces rule CMP-9 of the FlowDrop Workflow Specification
+//! ("tool names are unique per consumer, checked at compile time") and the
+//! edge rules it depends on (EDGE-1, EDGE-2, EDGE-5).
+//!
+//! The crate is a pure Rust core; the only module that names a PyO3 type is
+//! `python`, compiled with the `python` feature. The pipeline is
+//!
+//! ```text
+//! bytes --json/parse--> RawWorkflow --graph--> ToolGraph --check--> Report
+//! ```
+//!
+//! and a Python front end may build the [`RawWorkflow`] itself from already
+//! parsed objects, so both paths share every rule after parsing.
+
+pub mod check;
+pub mod config;
+pub mod error;
+mod flatten;
+pub mod graph;
+mod json;
+pub mod model;
+pub mod names;
+pub mod parse;
+pub mod report;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use check::{check_bytes, check_raw};
+pub use config::Config;
+pub use error::{InputError, Location};
+pub use model::RawWorkflow;
+pub use names::normalize_name;
+pub use report::{Report, Stats, Tool, Violation, Warning};

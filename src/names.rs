@@ -1,0 +1,67 @@
+//! How a label becomes the tool name a model sees. No rule of the spec
+//! defines it; this reproduces the reference runtime's `sanitizeName`
+//! (SEMANTICS 5):
+//!
+//! 1. lowercase ASCII `A`-`Z` only (PHP `strtolower`);
+//! 2. replace every maximal run of characters outside `[a-z0-9]` by `_`;
+//! 3. trim leading and trailing `_`;
+//! 4. an empty result becomes `unnamed_tool`.
+
+/// The name given to a label with no ASCII letter or digit in it.
+pub const UNNAMED_TOOL: &str = "unnamed_tool";
+
+/// Writes the tool name of `label` into `out` (cleared first), so callers
+/// that name many labels reuse one buffer.
+pub fn normalize_into(label: &str, out: &mut String) {
+    out.clear();
+    let mut gap = false;
+    // Working on bytes is exact: every byte of a non-ASCII character is
+    // >= 0x80, so it falls outside [a-z0-9] and joins a separator run.
+    for byte in label.bytes() {
+        let b = byte.to_ascii_lowercase();
+        if b.is_ascii_lowercase() || b.is_ascii_digit() {
+            if gap && !out.is_empty() {
+                out.push('_');
+            }
+            gap = false;
+            out.push(b as char);
+        } else {
+            gap = true;
+        }
+    }
+    if out.is_empty() {
+        out.push_str(UNNAMED_TOOL);
+    }
+}
+
+/// The tool name of `label` (SEMANTICS 5).
+pub fn normalize_name(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    normalize_into(label, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_name as name;
+
+    #[test]
+    fn semantics_5_examples() {
+        assert_eq!(name("Web Search"), "web_search");
+        assert_eq!(name("web-search"), "web_search");
+        assert_eq!(name("WEB_SEARCH!"), "web_search");
+        assert_eq!(name("Get User (Admin)"), "get_user_admin");
+        assert_eq!(name("GetWeatherData"), "getweatherdata");
+        assert_eq!(name("Café Search"), "caf_search");
+        assert_eq!(name("日本語"), "unnamed_tool");
+    }
+
+    #[test]
+    fn runs_collapse_and_ends_trim() {
+        assert_eq!(name("__a -- b__"), "a_b");
+        assert_eq!(name(""), "unnamed_tool");
+        assert_eq!(name("___"), "unnamed_tool");
+        assert_eq!(name("a\u{130}b"), "a_b"); // only ASCII changes case
+        assert_eq!(name("x2Y"), "x2y");
+    }
+}
