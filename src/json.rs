@@ -276,7 +276,7 @@ impl<'a> Scanner<'a> {
             Kind::Null => self.literal(b"null"),
             Kind::Bool if self.buf[self.pos] == b't' => self.literal(b"true"),
             Kind::Bool => self.literal(b"false"),
-            Kind::Array | Kind::Object => unreachable!("containers are skipped by skip_value"),
+            Kind::Array | Kind::Object | Kind::Foreign => unreachable!("containers are skipped by skip_value"),
         }
     }
 

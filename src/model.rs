@@ -18,6 +18,8 @@ pub enum Kind {
     String,
     Array,
     Object,
+    /// A Python object JSON cannot produce (a tuple, a set, ...).
+    Foreign,
 }
 
 impl Kind {
@@ -29,6 +31,7 @@ impl Kind {
             Kind::String => "a string",
             Kind::Array => "an array",
             Kind::Object => "an object",
+            Kind::Foreign => "a value JSON cannot hold",
         }
     }
 }

@@ -1,0 +1,32 @@
+"""toolwire: finds clashing tool names in FlowDrop workflows before anything
+runs (rule CMP-9 of the FlowDrop Workflow Specification)."""
+
+from ._api import (
+    DEFAULT_EDGE_TYPES,
+    DEFAULT_PASSTHROUGH_TYPES,
+    check,
+    check_file,
+    check_json,
+    normalize_name,
+)
+from ._errors import CompilationError, ToolNameCollision, WorkflowError
+from ._report import Report, Stats, Tool, Violation, WiringWarning
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_EDGE_TYPES",
+    "DEFAULT_PASSTHROUGH_TYPES",
+    "CompilationError",
+    "Report",
+    "Stats",
+    "Tool",
+    "ToolNameCollision",
+    "Violation",
+    "WiringWarning",
+    "WorkflowError",
+    "check",
+    "check_file",
+    "check_json",
+    "normalize_name",
+]

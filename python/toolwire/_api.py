@@ -1,0 +1,80 @@
+"""The checking functions: one per kind of input, all with the same options."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Mapping, Union
+
+from . import _toolwire
+from ._report import Report
+
+DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
+"""Node types that forward every tool wired into them."""
+DEFAULT_EDGE_TYPES = tuple(_toolwire.DEFAULT_EDGE_TYPES)
+"""``data.edgeType`` values recognised by EDGE-5."""
+
+
+def _names(option: str, values: Iterable[str]) -> list[str]:
+    # A bare string is an iterable of characters: almost certainly a mistake.
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{option} must be a collection of strings, not a single string")
+    listed = list(values)
+    for value in listed:
+        if not isinstance(value, str):
+            raise TypeError(f"{option} must contain strings, got {type(value).__name__}")
+    return listed
+
+
+def check(
+    workflow: Mapping[str, Any],
+    *,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> Report:
+    """Checks an already-parsed workflow (as ``json.loads`` returns it)."""
+    data = _toolwire.check_mapping(
+        workflow, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    )
+    return Report._from_core(data)
+
+
+def check_json(
+    data: Union[str, bytes, bytearray, memoryview],
+    *,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> Report:
+    """Checks a workflow given as JSON text. Mutable buffers are copied first,
+    because the check runs without the GIL."""
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    elif not isinstance(data, (str, bytes)):
+        raise TypeError(f"check_json() takes str or bytes, not {type(data).__name__}")
+    result = _toolwire.check_json(
+        data, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    )
+    return Report._from_core(result)
+
+
+def check_file(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> Report:
+    """Reads and checks a workflow file. A missing file raises
+    ``FileNotFoundError``; an unreadable one another ``OSError``."""
+    fspath = os.fspath(path)
+    if not isinstance(fspath, str):
+        raise TypeError("check_file() takes a str path or an os.PathLike of str")
+    result = _toolwire.check_file(
+        fspath, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    )
+    return Report._from_core(result, path=fspath)
+
+
+def normalize_name(label: str) -> str:
+    """The tool name a label becomes: ``"Web Search"`` -> ``"web_search"``."""
+    if not isinstance(label, str):
+        raise TypeError(f"normalize_name() takes a str, not {type(label).__name__}")
+    return _toolwire.normalize_name(label)

@@ -1,0 +1,47 @@
+"""Exceptions. Findings are data (see ``Report``); these are raised only when
+a workflow cannot be checked, or when a caller asks for a refusal to raise."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional, Sequence
+
+if TYPE_CHECKING:
+    from ._report import Violation
+
+COMPILATION_FAILED = "Workflow compilation failed: "
+
+
+class WorkflowError(ValueError):
+    """The input is not a workflow toolwire can check: not JSON, a wrong
+    shape, a missing or duplicate id. ``message`` says what and where (node
+    index, edge index and id); ``line`` and ``column`` (1-based) locate it in
+    JSON text when the input was text."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        where = f" at line {line}, column {column}" if line is not None else ""
+        super().__init__(f"{message}{where}")
+
+
+class ToolNameCollision(Exception):
+    """The tool-wiring stage's own failure: every CMP-9 and EDGE-5 violation
+    found in the workflow."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = list(violations)
+        count = len(self.violations)
+        listed = "; ".join(f"{v.rule}: {v.message}" for v in self.violations)
+        super().__init__(f"tool wiring refused ({count} violation{'s' if count != 1 else ''}): {listed}")
+
+
+class CompilationError(Exception):
+    """A refused workflow, as a compiler reports it (CMP-1): the message is
+    the failing stage's message prefixed exactly once with
+    ``Workflow compilation failed: ``; the stage's error is ``__cause__``."""
+
+    def __init__(self, stage_message: str) -> None:
+        if stage_message.startswith(COMPILATION_FAILED):
+            stage_message = stage_message[len(COMPILATION_FAILED):]
+        super().__init__(COMPILATION_FAILED + stage_message)

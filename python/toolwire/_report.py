@@ -1,0 +1,147 @@
+"""The report of one check: plain, immutable data."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from ._errors import CompilationError, ToolNameCollision
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool that reaches a consumer."""
+
+    id: str
+    label: str
+    """The label as written (``data.label``, or the node id when it has none)."""
+    path: List[str]
+    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"id": self.id, "label": self.label, "path": list(self.path)}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One reason a workflow is refused.
+
+    ``rule == "CMP-9"``: ``consumer``, ``name`` and ``tools`` (two or more,
+    sorted by id) are set. ``rule == "EDGE-5"``: ``edge`` (its index),
+    ``edge_id`` and ``edge_type`` are set.
+    """
+
+    rule: str
+    message: str
+    consumer: Optional[str] = None
+    name: Optional[str] = None
+    tools: List[Tool] = field(default_factory=list)
+    edge: Optional[int] = None
+    edge_id: Optional[str] = None
+    edge_type: Optional[str] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        if self.rule == "CMP-9":
+            return {
+                "rule": self.rule,
+                "consumer": self.consumer,
+                "name": self.name,
+                "message": self.message,
+                "tools": [t.to_dict() for t in self.tools],
+            }
+        return {
+            "rule": self.rule,
+            "edge": self.edge,
+            "edge_id": self.edge_id,
+            "edge_type": self.edge_type,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class WiringWarning:
+    """Worth knowing, never a refusal (``code == "R8"``: a tool edge names a
+    node that is never declared)."""
+
+    code: str
+    node: str
+    edge: int
+    message: str
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"code": self.code, "node": self.node, "edge": self.edge, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Stats:
+    nodes: int
+    edges: int
+    tool_edges: int
+    consumers: int
+    passthroughs: int
+
+    def to_dict(self) -> Dict[str, int]:
+        return {
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "tool_edges": self.tool_edges,
+            "consumers": self.consumers,
+            "passthroughs": self.passthroughs,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """The outcome of checking one workflow."""
+
+    violations: List[Violation]
+    """EDGE-5 violations in edge order, then CMP-9 ones by consumer id and name."""
+    warnings: List[WiringWarning]
+    stats: Stats
+    path: Optional[str] = None
+    """The file checked, for reports made by ``check_file``."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the workflow is accepted."""
+        return not self.violations
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The per-file object of the CLI's ``--format json`` output."""
+        return {
+            "path": self.path,
+            "ok": self.ok,
+            "error": None,
+            "violations": [v.to_dict() for v in self.violations],
+            "warnings": [w.to_dict() for w in self.warnings],
+            "stats": self.stats.to_dict(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    def raise_on_failure(self) -> None:
+        """Raises ``CompilationError`` (cause: ``ToolNameCollision``) when refused."""
+        if self.ok:
+            return
+        cause = ToolNameCollision(self.violations)
+        raise CompilationError(str(cause)) from cause
+
+    @classmethod
+    def _from_core(cls, data: Dict[str, Any], path: Optional[str] = None) -> Report:
+        violations = [
+            Violation(
+                rule=v["rule"],
+                message=v["message"],
+                consumer=v.get("consumer"),
+                name=v.get("name"),
+                tools=[Tool(t["id"], t["label"], list(t["path"])) for t in v.get("tools", ())],
+                edge=v.get("edge"),
+                edge_id=v.get("edge_id"),
+                edge_type=v.get("edge_type"),
+            )
+            for v in data["violations"]
+        ]
+        warnings = [WiringWarning(**w) for w in data["warnings"]]
+        return cls(violations, warnings, Stats(**data["stats"]), path)

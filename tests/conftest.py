@@ -1,0 +1,49 @@
+"""Shared fixtures. ``check_via`` runs a test through every input path
+(dict, JSON str, JSON bytes, file), as pydantic-core's ``py_and_json`` does,
+so a rule is only tested once but holds for every entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable, Dict
+
+import pytest
+
+import toolwire
+
+REPO = Path(__file__).resolve().parent.parent
+# ../shared sits beside the repository in development and in CI; tests that
+# need it skip when it is not there.
+SHARED = REPO.parent / "shared"
+DATA = Path(__file__).resolve().parent / "data"
+
+CheckVia = Callable[..., toolwire.Report]
+
+
+@pytest.fixture(params=["dict", "str", "bytes", "file"])
+def check_via(request: pytest.FixtureRequest, tmp_path: Path) -> CheckVia:
+    """A function ``(workflow_dict, **options) -> Report`` for one input path."""
+    how = request.param
+
+    def run(workflow: Dict[str, Any], **options: Any) -> toolwire.Report:
+        if how == "dict":
+            return toolwire.check(workflow, **options)
+        text = json.dumps(workflow)
+        if how == "str":
+            return toolwire.check_json(text, **options)
+        if how == "bytes":
+            return toolwire.check_json(text.encode(), **options)
+        path = tmp_path / "workflow.json"
+        path.write_text(text, encoding="utf-8")
+        return toolwire.check_file(path, **options)
+
+    run.how = how  # type: ignore[attr-defined]
+    return run
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not beside the repository")
+    return SHARED
