@@ -31,7 +31,11 @@ pub fn check_raw(raw: &RawWorkflow<'_>, config: &Config) -> Result<Report, Input
     // nothing needs flattening.
     if names.any() {
         consumers.sort_unstable_by_key(|&c| graph.id(c));
-        let mut checker = Checker { graph: &graph, names: &names, views: new_map() };
+        let mut checker = Checker {
+            graph: &graph,
+            names: &names,
+            views: new_map(),
+        };
         for &consumer in &consumers {
             checker.check_consumer(consumer, &mut violations);
         }
@@ -47,9 +51,16 @@ pub fn check_raw(raw: &RawWorkflow<'_>, config: &Config) -> Result<Report, Input
         edges: raw.edge_count,
         tool_edges: graph.tool_edge_count,
         consumers: consumers.len(),
-        passthroughs: graph.passthrough[..graph.declared].iter().filter(|&&p| p).count(),
+        passthroughs: graph.passthrough[..graph.declared]
+            .iter()
+            .filter(|&&p| p)
+            .count(),
     };
-    Ok(Report { violations, warnings, stats })
+    Ok(Report {
+        violations,
+        warnings,
+        stats,
+    })
 }
 
 struct Checker<'g, 'w> {
@@ -93,10 +104,18 @@ impl Checker<'_, '_> {
                 .map(|&leaf| Tool {
                     id: g.id(leaf).to_owned(),
                     label: g.labels[leaf as usize].to_owned(),
-                    path: self.shortest_path(leaf, consumer, &roots).iter().map(|&n| g.id(n).to_owned()).collect(),
+                    path: self
+                        .shortest_path(leaf, consumer, &roots)
+                        .iter()
+                        .map(|&n| g.id(n).to_owned())
+                        .collect(),
                 })
                 .collect();
-            out.push(Violation::collision(g.id(consumer), self.names.name(name), tools));
+            out.push(Violation::collision(
+                g.id(consumer),
+                self.names.name(name),
+                tools,
+            ));
         }
     }
 
@@ -104,7 +123,11 @@ impl Checker<'_, '_> {
     /// roots' views. The largest view is probed rather than copied, so a big
     /// toolbox shared by many consumers costs each of them only its own
     /// collisions plus the size of everything else they receive.
-    fn collisions(&self, direct: &[(NameIx, NodeIx)], roots: &[NodeIx]) -> Vec<(NameIx, Vec<NodeIx>)> {
+    fn collisions(
+        &self,
+        direct: &[(NameIx, NodeIx)],
+        roots: &[NodeIx],
+    ) -> Vec<(NameIx, Vec<NodeIx>)> {
         let largest = roots
             .iter()
             .map(|r| (&self.views[r], *r))
@@ -152,7 +175,11 @@ impl Checker<'_, '_> {
 
     /// Hops from `node` (a passthrough) to `consumer` through its roots.
     fn distance(&self, node: NodeIx, roots: &[NodeIx]) -> Option<u32> {
-        roots.iter().filter_map(|r| self.views[r].hops.get(&node)).min().map(|d| d + 1)
+        roots
+            .iter()
+            .filter_map(|r| self.views[r].hops.get(&node))
+            .min()
+            .map(|d| d + 1)
     }
 
     /// The shortest chain `[leaf, P1, ..., Pk, consumer]` over tool edges with
@@ -193,5 +220,252 @@ impl Checker<'_, '_> {
             }
             current = next;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(doc: &str) -> Report {
+        check_bytes(doc.as_bytes(), &Config::default()).unwrap()
+    }
+
+    /// (consumer, name, [(tool, path)]) for one CMP-9 violation.
+    type Collision = (String, String, Vec<(String, Vec<String>)>);
+
+    fn collisions(report: &Report) -> Vec<Collision> {
+        report
+            .violations
+            .iter()
+            .filter_map(|v| match v {
+                Violation::ToolNameCollision {
+                    consumer,
+                    name,
+                    tools,
+                    ..
+                } => Some((
+                    consumer.clone(),
+                    name.clone(),
+                    tools
+                        .iter()
+                        .map(|t| (t.id.clone(), t.path.clone()))
+                        .collect(),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn tool_edge(from: &str, to: &str) -> String {
+        format!(
+            r#"{{"source": "{from}", "target": "{to}", "data": {{"edgeType": "tool_availability"}}}}"#
+        )
+    }
+
+    fn workflow(nodes: &[(&str, &str, &str)], edges: &[(&str, &str)]) -> String {
+        let nodes: Vec<String> = nodes
+            .iter()
+            .map(|(id, ty, label)| {
+                format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#)
+            })
+            .collect();
+        let edges: Vec<String> = edges.iter().map(|(a, b)| tool_edge(a, b)).collect();
+        format!(
+            r#"{{"nodes": [{}], "edges": [{}]}}"#,
+            nodes.join(","),
+            edges.join(",")
+        )
+    }
+
+    fn strings(ids: &[&str]) -> Vec<String> {
+        ids.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn cmp9_spec_example_is_refused_with_paths_through_the_box() {
+        let report = check(include_str!("../tests/data/spec-cmp9-refused.json"));
+        assert_eq!(
+            collisions(&report),
+            [(
+                "agent_1".to_string(),
+                "web_search".to_string(),
+                vec![
+                    (
+                        "tool_a".to_string(),
+                        strings(&["tool_a", "box_1", "agent_1"])
+                    ),
+                    (
+                        "tool_b".to_string(),
+                        strings(&["tool_b", "box_1", "agent_1"])
+                    ),
+                ]
+            )]
+        );
+        assert!(check(include_str!("../tests/data/spec-cmp9-accepted.json")).ok());
+    }
+
+    #[test]
+    fn cmp9_diamond_is_one_leaf() {
+        let doc = workflow(
+            &[
+                ("t", "http", "Search"),
+                ("b1", "toolbox", "B1"),
+                ("b2", "toolbox", "B2"),
+                ("a", "agent", "A"),
+            ],
+            &[("t", "b1"), ("t", "b2"), ("b1", "a"), ("b2", "a")],
+        );
+        assert!(check(&doc).ok());
+    }
+
+    #[test]
+    fn cmp9_box_cycle_forwards_the_union() {
+        let doc = workflow(
+            &[
+                ("t1", "http", "Search"),
+                ("t2", "http", "search"),
+                ("b1", "toolbox", ""),
+                ("b2", "toolbox", ""),
+            ],
+            &[
+                ("t1", "b1"),
+                ("t2", "b2"),
+                ("b1", "b2"),
+                ("b2", "b1"),
+                ("b1", "agent"),
+            ],
+        );
+        let found = collisions(&check(&doc));
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].2[0],
+            ("t1".to_string(), strings(&["t1", "b1", "agent"]))
+        );
+        assert_eq!(
+            found[0].2[1],
+            ("t2".to_string(), strings(&["t2", "b2", "b1", "agent"]))
+        );
+    }
+
+    #[test]
+    fn cmp9_collision_across_a_box_and_a_direct_wire() {
+        let doc = workflow(
+            &[
+                ("t1", "http", "Lookup"),
+                ("t2", "http", "LOOKUP"),
+                ("b", "toolbox", ""),
+            ],
+            &[("t1", "b"), ("b", "a1"), ("t2", "a1"), ("b", "a2")],
+        );
+        let found = collisions(&check(&doc));
+        assert_eq!(found.len(), 1, "only a1 sees both tools");
+        assert_eq!(found[0].0, "a1");
+    }
+
+    #[test]
+    fn cmp9_shortest_path_ties_take_the_smallest_id() {
+        let doc = workflow(
+            &[
+                ("t1", "x", "S"),
+                ("t2", "x", "S"),
+                ("bz", "toolbox", ""),
+                ("ba", "toolbox", ""),
+            ],
+            &[
+                ("t1", "bz"),
+                ("t1", "ba"),
+                ("bz", "agent"),
+                ("ba", "agent"),
+                ("t2", "agent"),
+            ],
+        );
+        let found = collisions(&check(&doc));
+        assert_eq!(found[0].2[0].1, strings(&["t1", "ba", "agent"]));
+        assert_eq!(found[0].2[1].1, strings(&["t2", "agent"]));
+    }
+
+    #[test]
+    fn cmp9_agent_as_tool_is_a_leaf_and_does_not_forward() {
+        let doc = workflow(
+            &[
+                ("t1", "x", "Search"),
+                ("sub", "agent", "Search"),
+                ("t2", "x", "Other"),
+            ],
+            &[("t1", "sub"), ("sub", "main"), ("t2", "main")],
+        );
+        // `main` sees `sub` and `t2`; `sub` sees `t1`. No view holds two "search".
+        assert!(check(&doc).ok());
+    }
+
+    #[test]
+    fn edge5_violation_comes_first_and_refuses() {
+        let doc = r#"{"edges": [{"id": "e0", "source": "a", "target": "b", "data": {"edgeType": "tool_availabilty"}}]}"#;
+        let report = check(doc);
+        assert!(!report.ok());
+        assert_eq!(report.violations[0].rule(), "EDGE-5");
+        assert!(report.violations[0]
+            .message()
+            .contains("\"tool_availabilty\""));
+    }
+
+    #[test]
+    fn a_million_box_chain_needs_no_recursion() {
+        let n = 1_000_000;
+        let mut edges = Vec::with_capacity(n + 2);
+        for i in 1..n {
+            edges.push(tool_edge(&format!("b{i}"), &format!("b{}", i - 1)));
+        }
+        edges.push(tool_edge("t1", &format!("b{}", n - 1)));
+        edges.push(tool_edge("t2", "b0"));
+        edges.push(tool_edge("b0", "agent"));
+        let mut nodes: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"id": "b{i}", "type": "toolbox"}}"#))
+            .collect();
+        nodes.push(r#"{"id": "t1", "data": {"label": "Deep"}}"#.into());
+        nodes.push(r#"{"id": "t2", "data": {"label": "deep"}}"#.into());
+        let doc = format!(
+            r#"{{"nodes": [{}], "edges": [{}]}}"#,
+            nodes.join(","),
+            edges.join(",")
+        );
+        let found = collisions(&check(&doc));
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].2[0].1.len(),
+            n + 2,
+            "t1 -> b{} -> ... -> b0 -> agent",
+            n - 1
+        );
+    }
+
+    #[test]
+    fn a_shared_box_is_flattened_once_and_reported_per_consumer() {
+        let consumers = 2_000;
+        let mut nodes = vec![r#"{"id": "box", "type": "toolbox"}"#.to_string()];
+        let mut edges = Vec::new();
+        for i in 0..1_000 {
+            nodes.push(format!(
+                r#"{{"id": "t{i}", "data": {{"label": "tool {i}"}}}}"#
+            ));
+            edges.push(tool_edge(&format!("t{i}"), "box"));
+        }
+        nodes.push(r#"{"id": "dup", "data": {"label": "Tool-7"}}"#.into());
+        edges.push(tool_edge("dup", "box"));
+        for c in 0..consumers {
+            edges.push(tool_edge("box", &format!("agent{c:05}")));
+        }
+        let doc = format!(
+            r#"{{"nodes": [{}], "edges": [{}]}}"#,
+            nodes.join(","),
+            edges.join(",")
+        );
+        let found = collisions(&check(&doc));
+        assert_eq!(found.len(), consumers);
+        assert!(found
+            .iter()
+            .all(|(_, name, tools)| name == "tool_7" && tools.len() == 2));
+        assert_eq!(found[0].0, "agent00000");
     }
 }

@@ -22,7 +22,10 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            passthrough_types: DEFAULT_PASSTHROUGH_TYPES.iter().map(|s| s.to_string()).collect(),
+            passthrough_types: DEFAULT_PASSTHROUGH_TYPES
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
             edge_types: DEFAULT_EDGE_TYPES.iter().map(|s| s.to_string()).collect(),
         }
     }

@@ -106,8 +106,8 @@ impl BoxView {
             let distance = hops[&current];
             for &provider in g.providers.of(current) {
                 if g.is_passthrough(provider) {
-                    if !hops.contains_key(&provider) {
-                        hops.insert(provider, distance + 1);
+                    if let std::collections::hash_map::Entry::Vacant(slot) = hops.entry(provider) {
+                        slot.insert(distance + 1);
                         queue.push(provider);
                     }
                 } else if let Some(name) = names.of(provider) {
@@ -125,6 +125,11 @@ impl BoxView {
                 colliding.push(name);
             }
         }
-        BoxView { hops, leaves, colliding, leaf_count }
+        BoxView {
+            hops,
+            leaves,
+            colliding,
+            leaf_count,
+        }
     }
 }

@@ -87,10 +87,16 @@ impl<'w> ToolGraph<'w> {
         let mut labels = Vec::with_capacity(node_count);
         let mut passthrough = Vec::with_capacity(node_count);
         for node in &raw.nodes {
-            let Some(id) = node.id.non_empty() else { return Err(model::err_node_id(node)) };
+            let Some(id) = node.id.non_empty() else {
+                return Err(model::err_node_id(node));
+            };
             let ix = to_ix(ids.len())?;
             if let Some(&first) = index.get(id) {
-                return Err(model::err_duplicate_id(id, raw.nodes[first as usize].index, node));
+                return Err(model::err_duplicate_id(
+                    id,
+                    raw.nodes[first as usize].index,
+                    node,
+                ));
             }
             index.insert(id, ix);
             ids.push(id);
@@ -103,7 +109,9 @@ impl<'w> ToolGraph<'w> {
         let mut edges = Vec::with_capacity(raw.tool_edges.len());
         for edge in &raw.tool_edges {
             let mut endpoint = |field: &'w model::Field<'_>, end: &str| {
-                let Some(id) = field.non_empty() else { return Err(model::err_tool_edge_end(edge, end, field)) };
+                let Some(id) = field.non_empty() else {
+                    return Err(model::err_tool_edge_end(edge, end, field));
+                };
                 if let Some(&ix) = index.get(id) {
                     return Ok(ix);
                 }
@@ -112,7 +120,10 @@ impl<'w> ToolGraph<'w> {
                 ids.push(id);
                 labels.push(id);
                 passthrough.push(false);
-                undeclared.push(Undeclared { node: ix, edge_index: edge.index });
+                undeclared.push(Undeclared {
+                    node: ix,
+                    edge_index: edge.index,
+                });
                 Ok(ix)
             };
             let source = endpoint(&edge.source, "source")?;
@@ -149,7 +160,8 @@ impl<'w> ToolGraph<'w> {
     /// CMP-9 consumers: nodes that are not passthroughs and receive at least
     /// one tool edge, declared or not.
     pub fn consumers(&self) -> impl Iterator<Item = NodeIx> + '_ {
-        (0..self.node_count() as NodeIx).filter(|&n| !self.is_passthrough(n) && self.providers.degree(n) > 0)
+        (0..self.node_count() as NodeIx)
+            .filter(|&n| !self.is_passthrough(n) && self.providers.degree(n) > 0)
     }
 }
 
@@ -167,7 +179,11 @@ mod tests {
 
     #[test]
     fn r2_duplicate_ids_are_refused_naming_the_id() {
-        let raw = parse(br#"{"nodes": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}"#, &Config::default()).unwrap();
+        let raw = parse(
+            br#"{"nodes": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}"#,
+            &Config::default(),
+        )
+        .unwrap();
         let e = ToolGraph::build(&raw).unwrap_err();
         assert_eq!(e.message, "duplicate node id \"a\": nodes 0 and 2 (R2)");
     }
@@ -181,7 +197,10 @@ mod tests {
         ] {
             let raw = parse(doc.as_bytes(), &Config::default()).unwrap();
             let e = ToolGraph::build(&raw).unwrap_err();
-            assert_eq!(e.message, format!("node 0: `id` must be a non-empty string, got {got}"));
+            assert_eq!(
+                e.message,
+                format!("node 0: `id` must be a non-empty string, got {got}")
+            );
         }
     }
 
@@ -193,7 +212,13 @@ mod tests {
         let g = ToolGraph::build(&raw).unwrap();
         assert_eq!(g.ids, ["t", "agent"]);
         assert_eq!(g.labels, ["T", "agent"]);
-        assert_eq!(g.undeclared, [Undeclared { node: 1, edge_index: 0 }]);
+        assert_eq!(
+            g.undeclared,
+            [Undeclared {
+                node: 1,
+                edge_index: 0
+            }]
+        );
         assert_eq!(g.providers.of(1), [0]);
         assert_eq!(g.consumers().collect::<Vec<_>>(), [1]);
     }
@@ -203,6 +228,9 @@ mod tests {
         let doc = r#"{"edges": [{"id": "e0", "source": "a", "data": {"edgeType": "tool_availability"}}]}"#;
         let raw = parse(doc.as_bytes(), &Config::default()).unwrap();
         let e = ToolGraph::build(&raw).unwrap_err();
-        assert_eq!(e.message, "edge 0 (id \"e0\"): a tool edge needs a non-empty string `target`, got missing");
+        assert_eq!(
+            e.message,
+            "edge 0 (id \"e0\"): a tool edge needs a non-empty string `target`, got missing"
+        );
     }
 }

@@ -36,7 +36,12 @@ pub struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     pub fn new(text: &'a str) -> Self {
-        Scanner { text, buf: text.as_bytes(), pos: 0, stack: Vec::new() }
+        Scanner {
+            text,
+            buf: text.as_bytes(),
+            pos: 0,
+            stack: Vec::new(),
+        }
     }
 
     pub fn pos(&self) -> usize {
@@ -44,7 +49,10 @@ impl<'a> Scanner<'a> {
     }
 
     fn error<T>(&self, message: impl Into<String>) -> Result<T> {
-        Err(InputError::new(format!("invalid JSON: {}", message.into()), Some(self.pos)))
+        Err(InputError::new(
+            format!("invalid JSON: {}", message.into()),
+            Some(self.pos),
+        ))
     }
 
     fn unexpected<T>(&self, wanted: &str) -> Result<T> {
@@ -165,7 +173,9 @@ impl<'a> Scanner<'a> {
     fn string_stop_error<T>(&self) -> Result<T> {
         match self.buf.get(self.pos) {
             None => self.error("unterminated string"),
-            Some(&b) => self.error(format!("control character U+{b:04X} in a string must be escaped")),
+            Some(&b) => self.error(format!(
+                "control character U+{b:04X} in a string must be escaped"
+            )),
         }
     }
 
@@ -207,12 +217,19 @@ impl<'a> Scanner<'a> {
                 let low_at = self.pos + 6;
                 let low = match (self.buf.get(low_at..low_at + 2), self.hex4(low_at + 2)) {
                     (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => low,
-                    _ => return self.error("lone surrogate in \\u escape (a high surrogate needs a low one)"),
+                    _ => {
+                        return self.error(
+                            "lone surrogate in \\u escape (a high surrogate needs a low one)",
+                        )
+                    }
                 };
                 self.pos += 6;
                 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)
             }
-            0xDC00..=0xDFFF => return self.error("lone surrogate in \\u escape (a low surrogate without a high one)"),
+            0xDC00..=0xDFFF => {
+                return self
+                    .error("lone surrogate in \\u escape (a low surrogate without a high one)")
+            }
             other => other,
         };
         self.pos += 6;
@@ -276,7 +293,9 @@ impl<'a> Scanner<'a> {
             Kind::Null => self.literal(b"null"),
             Kind::Bool if self.buf[self.pos] == b't' => self.literal(b"true"),
             Kind::Bool => self.literal(b"false"),
-            Kind::Array | Kind::Object | Kind::Foreign => unreachable!("containers are skipped by skip_value"),
+            Kind::Array | Kind::Object | Kind::Foreign => {
+                unreachable!("containers are skipped by skip_value")
+            }
         }
     }
 
@@ -304,7 +323,9 @@ impl<'a> Scanner<'a> {
             }
             // A value just ended: close containers until one continues.
             loop {
-                let Some(&closer) = self.stack.last() else { return Ok(()) };
+                let Some(&closer) = self.stack.last() else {
+                    return Ok(());
+                };
                 self.skip_ws();
                 match self.buf.get(self.pos) {
                     Some(b',') => {
@@ -320,7 +341,11 @@ impl<'a> Scanner<'a> {
                         self.stack.pop();
                     }
                     _ => {
-                        return self.unexpected(if closer == b'}' { "',' or '}'" } else { "',' or ']'" });
+                        return self.unexpected(if closer == b'}' {
+                            "',' or '}'"
+                        } else {
+                            "',' or ']'"
+                        });
                     }
                 }
             }
@@ -340,7 +365,10 @@ impl<'a> Scanner<'a> {
     /// Iterates over an object's members, calling `member` with each key while
     /// positioned at the value; `member` must consume exactly that value.
     /// The caller has checked that an object starts here.
-    pub fn object(&mut self, mut member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()> {
+    pub fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>,
+    ) -> Result<()> {
         self.skip_ws();
         self.expect_byte(b'{', "'{'")?;
         self.skip_ws();
@@ -437,8 +465,17 @@ mod tests {
     #[test]
     fn accepts_valid_documents() {
         for doc in [
-            "0", "-0.5e+10", "1E3", "\"a\\u00e9\\ud83d\\ude00\\n\"", "true", "false", "null", "[]", "{}",
-            " [1, {\"a\": [true, null]}, \"x\"] ", "{\"a\":{\"b\":{}}}",
+            "0",
+            "-0.5e+10",
+            "1E3",
+            "\"a\\u00e9\\ud83d\\ude00\\n\"",
+            "true",
+            "false",
+            "null",
+            "[]",
+            "{}",
+            " [1, {\"a\": [true, null]}, \"x\"] ",
+            "{\"a\":{\"b\":{}}}",
         ] {
             assert!(skip_all(doc).is_ok(), "{doc}");
         }
@@ -447,8 +484,27 @@ mod tests {
     #[test]
     fn refuses_invalid_documents() {
         for doc in [
-            "", "01", "1.", "-", "1e", "NaN", "Infinity", "[1,]", "{\"a\":1,}", "{a:1}", "[1 2]", "\"a",
-            "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\u12\"", "\"a\u{1}\"", "{} x", "[", "{\"a\"}", "tru",
+            "",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            "NaN",
+            "Infinity",
+            "[1,]",
+            "{\"a\":1,}",
+            "{a:1}",
+            "[1 2]",
+            "\"a",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"\\u12\"",
+            "\"a\u{1}\"",
+            "{} x",
+            "[",
+            "{\"a\"}",
+            "tru",
         ] {
             assert!(skip_all(doc).is_err(), "{doc:?}");
         }
@@ -473,13 +529,18 @@ mod tests {
     #[test]
     fn agrees_with_serde_json_on_validity() {
         // A small deterministic corpus of mutations around valid documents.
-        let base = r#"{"nodes":[{"id":"a","data":{"label":"x\u00e9"}}],"edges":[1,-2.5e3,true,null]}"#;
+        let base =
+            r#"{"nodes":[{"id":"a","data":{"label":"x\u00e9"}}],"edges":[1,-2.5e3,true,null]}"#;
         let bytes = base.as_bytes();
         for i in 0..bytes.len() {
-            for replacement in [b' ', b'"', b'{', b'}', b'[', b']', b',', b':', b'1', b'\\', b'e'] {
+            for replacement in [
+                b' ', b'"', b'{', b'}', b'[', b']', b',', b':', b'1', b'\\', b'e',
+            ] {
                 let mut doc = bytes.to_vec();
                 doc[i] = replacement;
-                let Ok(text) = std::str::from_utf8(&doc) else { continue };
+                let Ok(text) = std::str::from_utf8(&doc) else {
+                    continue;
+                };
                 let ours = skip_all(text).is_ok();
                 let theirs = serde_json::from_str::<serde_json::Value>(text).is_ok();
                 assert_eq!(ours, theirs, "{text}");

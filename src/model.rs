@@ -144,7 +144,11 @@ pub const TOOL_HANDLE_SUFFIX: &str = "-input-tool";
 
 /// EDGE-5: a recognised declaration decides; an absent, empty or non-string
 /// one falls back to the target handle's exact suffix (EDGE-1).
-pub fn classify_edge(declared: Option<&str>, target_handle: Option<&str>, config: &Config) -> EdgeClass {
+pub fn classify_edge(
+    declared: Option<&str>,
+    target_handle: Option<&str>,
+    config: &Config,
+) -> EdgeClass {
     match declared {
         Some(TOOL_EDGE_TYPE) => EdgeClass::Tool,
         Some(d) if !d.is_empty() => {
@@ -166,41 +170,61 @@ pub fn classify_edge(declared: Option<&str>, target_handle: Option<&str>, config
 
 pub fn err_top_level(kind: Kind, offset: Option<usize>) -> InputError {
     InputError::new(
-        format!("the workflow must be a JSON object, got {}", kind.article_name()),
+        format!(
+            "the workflow must be a JSON object, got {}",
+            kind.article_name()
+        ),
         offset,
     )
 }
 
 /// `key` is "nodes" or "edges".
 pub fn err_list_shape(key: &str, kind: Kind, offset: Option<usize>) -> InputError {
-    let got = if kind == Kind::Object { "a non-empty object" } else { kind.article_name() };
+    let got = if kind == Kind::Object {
+        "a non-empty object"
+    } else {
+        kind.article_name()
+    };
     InputError::new(format!("`{key}` must be an array, got {got}"), offset)
 }
 
 pub fn err_node_shape(index: usize, kind: Kind, offset: Option<usize>) -> InputError {
     InputError::new(
-        format!("node {index}: must be an object, got {}", kind.article_name()),
+        format!(
+            "node {index}: must be an object, got {}",
+            kind.article_name()
+        ),
         offset,
     )
 }
 
 pub fn err_edge_shape(index: usize, kind: Kind, offset: Option<usize>) -> InputError {
     InputError::new(
-        format!("edge {index}: must be an object, got {}", kind.article_name()),
+        format!(
+            "edge {index}: must be an object, got {}",
+            kind.article_name()
+        ),
         offset,
     )
 }
 
 pub fn err_node_id(node: &RawNode<'_>) -> InputError {
     InputError::new(
-        format!("node {}: `id` must be a non-empty string, got {}", node.index, node.id.describe()),
+        format!(
+            "node {}: `id` must be a non-empty string, got {}",
+            node.index,
+            node.id.describe()
+        ),
         node.offset,
     )
 }
 
 pub fn err_duplicate_id(id: &str, first: usize, second: &RawNode<'_>) -> InputError {
     InputError::new(
-        format!("duplicate node id {id:?}: nodes {first} and {} (R2)", second.index),
+        format!(
+            "duplicate node id {id:?}: nodes {first} and {} (R2)",
+            second.index
+        ),
         second.offset,
     )
 }
@@ -231,8 +255,14 @@ mod tests {
 
     #[test]
     fn node_type_prefers_type_unless_universal_node() {
-        assert_eq!(node_type(Some("toolbox"), Some("x"), Some("y")), Some("toolbox"));
-        assert_eq!(node_type(Some("universalNode"), None, Some("toolbox")), Some("toolbox"));
+        assert_eq!(
+            node_type(Some("toolbox"), Some("x"), Some("y")),
+            Some("toolbox")
+        );
+        assert_eq!(
+            node_type(Some("universalNode"), None, Some("toolbox")),
+            Some("toolbox")
+        );
         assert_eq!(node_type(None, Some("a"), Some("b")), Some("a"));
         assert_eq!(node_type(None, None, None), None);
     }
@@ -240,18 +270,39 @@ mod tests {
     #[test]
     fn edge5_declaration_wins_over_handle() {
         let c = Config::default();
-        assert_eq!(classify_edge(Some("tool_availability"), Some("x-input-data"), &c), EdgeClass::Tool);
-        assert_eq!(classify_edge(Some("data"), Some("x-input-tool"), &c), EdgeClass::NotTool);
-        assert_eq!(classify_edge(Some("tool_availabilty"), None, &c), EdgeClass::Unrecognised);
-        assert_eq!(classify_edge(Some(""), Some("x-input-tool"), &c), EdgeClass::Tool);
+        assert_eq!(
+            classify_edge(Some("tool_availability"), Some("x-input-data"), &c),
+            EdgeClass::Tool
+        );
+        assert_eq!(
+            classify_edge(Some("data"), Some("x-input-tool"), &c),
+            EdgeClass::NotTool
+        );
+        assert_eq!(
+            classify_edge(Some("tool_availabilty"), None, &c),
+            EdgeClass::Unrecognised
+        );
+        assert_eq!(
+            classify_edge(Some(""), Some("x-input-tool"), &c),
+            EdgeClass::Tool
+        );
     }
 
     #[test]
     fn edge1_handle_suffix_is_exact() {
         let c = Config::default();
-        assert_eq!(classify_edge(None, Some("a-input-tool"), &c), EdgeClass::Tool);
-        assert_eq!(classify_edge(None, Some("a-input-tools"), &c), EdgeClass::NotTool);
-        assert_eq!(classify_edge(None, Some("a-input-tool-2"), &c), EdgeClass::NotTool);
+        assert_eq!(
+            classify_edge(None, Some("a-input-tool"), &c),
+            EdgeClass::Tool
+        );
+        assert_eq!(
+            classify_edge(None, Some("a-input-tools"), &c),
+            EdgeClass::NotTool
+        );
+        assert_eq!(
+            classify_edge(None, Some("a-input-tool-2"), &c),
+            EdgeClass::NotTool
+        );
         assert_eq!(classify_edge(None, None, &c), EdgeClass::NotTool);
     }
 }

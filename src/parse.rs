@@ -9,10 +9,15 @@ use std::borrow::Cow;
 use crate::config::Config;
 use crate::error::InputError;
 use crate::json::{Result, Scanner};
-use crate::model::{self, EdgeClass, Field, Kind, RawNode, RawToolEdge, RawUnknownEdgeType, RawWorkflow};
+use crate::model::{
+    self, EdgeClass, Field, Kind, RawNode, RawToolEdge, RawUnknownEdgeType, RawWorkflow,
+};
 
 /// Parses a workflow from bytes, which must be UTF-8 JSON text.
-pub fn parse<'a>(input: &'a [u8], config: &Config) -> std::result::Result<RawWorkflow<'a>, InputError> {
+pub fn parse<'a>(
+    input: &'a [u8],
+    config: &Config,
+) -> std::result::Result<RawWorkflow<'a>, InputError> {
     let text = utf8(input)?;
     let mut scanner = Scanner::new(text);
     let workflow = document(&mut scanner, config)?;
@@ -28,7 +33,10 @@ fn utf8(input: &[u8]) -> std::result::Result<&str, InputError> {
         ));
     }
     std::str::from_utf8(input).map_err(|e| {
-        InputError::new("invalid JSON: the document is not valid UTF-8", Some(e.valid_up_to()))
+        InputError::new(
+            "invalid JSON: the document is not valid UTF-8",
+            Some(e.valid_up_to()),
+        )
     })
 }
 
@@ -72,7 +80,10 @@ fn document<'a>(s: &mut Scanner<'a>, config: &Config) -> Result<Document<'a>> {
         s.finish()?;
         return Err(model::err_top_level(kind, Some(at)));
     }
-    let mut doc = Document { nodes: Ok(Vec::new()), edges: Ok(Edges::default()) };
+    let mut doc = Document {
+        nodes: Ok(Vec::new()),
+        edges: Ok(Edges::default()),
+    };
     s.object(|s, key| {
         match key.as_ref() {
             "nodes" => doc.nodes = list(s, "nodes", |s, index| node(s, index, config))?,
@@ -131,7 +142,11 @@ fn list<'a, T: Default + Extend<U>, U>(
     })
 }
 
-fn node<'a>(s: &mut Scanner<'a>, index: usize, config: &Config) -> Result<Shaped<Option<RawNode<'a>>>> {
+fn node<'a>(
+    s: &mut Scanner<'a>,
+    index: usize,
+    config: &Config,
+) -> Result<Shaped<Option<RawNode<'a>>>> {
     let offset = s.pos();
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
@@ -166,7 +181,9 @@ fn node<'a>(s: &mut Scanner<'a>, index: usize, config: &Config) -> Result<Shaped
                             }
                             s.object(|s, key| {
                                 match key.as_ref() {
-                                    "node_type_id" => metadata_node_type_id = s.field()?.into_string(),
+                                    "node_type_id" => {
+                                        metadata_node_type_id = s.field()?.into_string()
+                                    }
                                     "id" => metadata_id = s.field()?.into_string(),
                                     _ => s.skip_value()?,
                                 }
@@ -182,12 +199,27 @@ fn node<'a>(s: &mut Scanner<'a>, index: usize, config: &Config) -> Result<Shaped
         }
         Ok(())
     })?;
-    let resolved = model::node_type(type_.as_deref(), metadata_node_type_id.as_deref(), metadata_id.as_deref());
+    let resolved = model::node_type(
+        type_.as_deref(),
+        metadata_node_type_id.as_deref(),
+        metadata_id.as_deref(),
+    );
     let passthrough = resolved.is_some_and(|t| config.is_passthrough_type(t));
-    Ok(Ok(Some(RawNode { index, offset: Some(offset), id, label, passthrough })))
+    Ok(Ok(Some(RawNode {
+        index,
+        offset: Some(offset),
+        id,
+        label,
+        passthrough,
+    })))
 }
 
-fn edge<'a>(s: &mut Scanner<'a>, index: usize, config: &Config, out: &mut Edges<'a>) -> Result<Shaped<Option<()>>> {
+fn edge<'a>(
+    s: &mut Scanner<'a>,
+    index: usize,
+    config: &Config,
+    out: &mut Edges<'a>,
+) -> Result<Shaped<Option<()>>> {
     let offset = s.pos();
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
@@ -223,7 +255,13 @@ fn edge<'a>(s: &mut Scanner<'a>, index: usize, config: &Config, out: &mut Edges<
         Ok(())
     })?;
     match model::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
-        EdgeClass::Tool => out.tool.push(RawToolEdge { index, offset: Some(offset), id, source, target }),
+        EdgeClass::Tool => out.tool.push(RawToolEdge {
+            index,
+            offset: Some(offset),
+            id,
+            source,
+            target,
+        }),
         EdgeClass::NotTool => {}
         EdgeClass::Unrecognised => out.unknown.push(RawUnknownEdgeType {
             index,
@@ -245,21 +283,34 @@ mod tests {
 
     #[test]
     fn edge2_absent_null_and_empty_object_are_empty_lists() {
-        for doc in ["{}", r#"{"nodes": null, "edges": null}"#, r#"{"nodes": {}, "edges": { }}"#] {
+        for doc in [
+            "{}",
+            r#"{"nodes": null, "edges": null}"#,
+            r#"{"nodes": {}, "edges": { }}"#,
+        ] {
             let w = parse_str(doc).unwrap();
-            assert!(w.nodes.is_empty() && w.tool_edges.is_empty() && w.edge_count == 0, "{doc}");
+            assert!(
+                w.nodes.is_empty() && w.tool_edges.is_empty() && w.edge_count == 0,
+                "{doc}"
+            );
         }
     }
 
     #[test]
     fn wrong_shapes_are_input_errors_with_offsets() {
         let e = parse_str(r#"{"nodes": {"a": 1}}"#).unwrap_err();
-        assert_eq!(e.message, "`nodes` must be an array, got a non-empty object");
+        assert_eq!(
+            e.message,
+            "`nodes` must be an array, got a non-empty object"
+        );
         assert_eq!(e.offset, Some(10));
         let e = parse_str(r#"{"nodes": [{"id": "a"}, 3]}"#).unwrap_err();
         assert_eq!(e.message, "node 1: must be an object, got a number");
         let e = parse_str("[]").unwrap_err();
-        assert_eq!(e.message, "the workflow must be a JSON object, got an array");
+        assert_eq!(
+            e.message,
+            "the workflow must be a JSON object, got an array"
+        );
     }
 
     #[test]
@@ -270,8 +321,10 @@ mod tests {
 
     #[test]
     fn duplicate_keys_last_wins() {
-        let w = parse_str(r#"{"nodes": 5, "nodes": [{"id": "a", "id": "b", "data": {"label": "x"}, "data": 1}]}"#)
-            .unwrap();
+        let w = parse_str(
+            r#"{"nodes": 5, "nodes": [{"id": "a", "id": "b", "data": {"label": "x"}, "data": 1}]}"#,
+        )
+        .unwrap();
         assert_eq!(w.nodes[0].id, Field::Str("b".into()));
         assert_eq!(w.nodes[0].label, None);
     }

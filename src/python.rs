@@ -11,7 +11,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyType};
 
-use crate::model::{self, EdgeClass, Field, Kind, RawNode, RawToolEdge, RawUnknownEdgeType, RawWorkflow};
+use crate::model::{
+    self, EdgeClass, Field, Kind, RawNode, RawToolEdge, RawUnknownEdgeType, RawWorkflow,
+};
 use crate::{check, names, Config, InputError, Location, Report, Violation};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
@@ -37,19 +39,28 @@ fn workflow_error_at(py: Python<'_>, message: &str, location: Option<Location>) 
 /// reaching the caller as anything but an ordinary exception that says so.
 fn run<T: Send>(py: Python<'_>, release_gil: bool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
     let guarded = move || catch_unwind(AssertUnwindSafe(work));
-    let outcome = if release_gil { py.detach(guarded) } else { guarded() };
+    let outcome = if release_gil {
+        py.detach(guarded)
+    } else {
+        guarded()
+    };
     outcome.map_err(|panic| {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        PyRuntimeError::new_err(format!("toolwire internal error (please report it): {what}"))
+        PyRuntimeError::new_err(format!(
+            "toolwire internal error (please report it): {what}"
+        ))
     })
 }
 
 fn config(passthrough_types: Vec<String>, edge_types: Vec<String>) -> Config {
-    Config { passthrough_types, edge_types }
+    Config {
+        passthrough_types,
+        edge_types,
+    }
 }
 
 /// Checks JSON text given as `str` or `bytes`, without the GIL.
@@ -62,17 +73,24 @@ fn check_json<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = config(passthrough_types, edge_types);
     let text: &[u8] = if let Ok(s) = data.cast::<PyString>() {
-        s.to_str().map_err(|_| {
-            workflow_error(py, &InputError::new("invalid JSON: the text contains a lone surrogate", None), None)
-        })?
-        .as_bytes()
+        s.to_str()
+            .map_err(|_| {
+                workflow_error(
+                    py,
+                    &InputError::new("invalid JSON: the text contains a lone surrogate", None),
+                    None,
+                )
+            })?
+            .as_bytes()
     } else if let Ok(b) = data.cast::<PyBytes>() {
         b.as_bytes()
     } else {
         return Err(PyTypeError::new_err("check_json() takes str or bytes"));
     };
     let result = run(py, true, || check::check_bytes(text, &config))?;
-    result.map(|report| report_to_py(py, &report)).map_err(|e| workflow_error(py, &e, Some(text)))?
+    result
+        .map(|report| report_to_py(py, &report))
+        .map_err(|e| workflow_error(py, &e, Some(text)))?
 }
 
 /// Reads and checks a file, without the GIL.
@@ -131,7 +149,9 @@ fn check_mapping<'py>(
     // longer touched; releasing the GIL only pays off on large workflows.
     let release = raw.nodes.len() + raw.tool_edges.len() > 10_000;
     let result = run(py, release, || check::check_raw(&raw, &config))?;
-    result.map(|report| report_to_py(py, &report)).map_err(|e| workflow_error(py, &e, None))?
+    result
+        .map(|report| report_to_py(py, &report))
+        .map_err(|e| workflow_error(py, &e, None))?
 }
 
 #[pyfunction]
@@ -176,7 +196,9 @@ fn get<'py>(mapping: &Bound<'py, PyAny>, key: &str) -> PyResult<Option<Bound<'py
 }
 
 fn field(value: Option<Bound<'_, PyAny>>) -> PyResult<Field<'static>> {
-    let Some(value) = value else { return Ok(Field::Missing) };
+    let Some(value) = value else {
+        return Ok(Field::Missing);
+    };
     match value.cast::<PyString>() {
         Ok(s) => Ok(Field::Str(Cow::Owned(s.to_str()?.to_owned()))),
         Err(_) => Ok(Field::Other(kind_of(&value))),
@@ -205,15 +227,18 @@ fn walk_workflow(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<RawWork
         Ok(items) => items,
         Err(e) => return Ok(Err(e)),
     };
-    let mut raw = RawWorkflow { edge_count: edges.len(), ..RawWorkflow::default() };
+    let mut raw = RawWorkflow {
+        edge_count: edges.len(),
+        ..RawWorkflow::default()
+    };
     for (index, node) in nodes.iter().enumerate() {
-        match walk_node(&node, index, config)? {
+        match walk_node(node, index, config)? {
             Ok(n) => raw.nodes.push(n),
             Err(e) => return Ok(Err(e)),
         }
     }
     for (index, edge) in edges.iter().enumerate() {
-        if let Err(e) = walk_edge(&edge, index, config, &mut raw)? {
+        if let Err(e) = walk_edge(edge, index, config, &mut raw)? {
             return Ok(Err(e));
         }
     }
@@ -223,7 +248,9 @@ fn walk_workflow(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<RawWork
 /// `nodes`/`edges`: a list; None (absent or null) and an empty mapping are
 /// empty (EDGE-2).
 fn list<'py>(value: Option<Bound<'py, PyAny>>, key: &str) -> Walked<Vec<Bound<'py, PyAny>>> {
-    let Some(value) = value else { return Ok(Ok(Vec::new())) };
+    let Some(value) = value else {
+        return Ok(Ok(Vec::new()));
+    };
     match kind_of(&value) {
         Kind::Null => Ok(Ok(Vec::new())),
         Kind::Array => Ok(Ok(value.cast::<PyList>()?.iter().collect())),
@@ -247,12 +274,27 @@ fn walk_node(node: &Bound<'_, PyAny>, index: usize, config: &Config) -> Walked<R
             metadata_id = string(get(&metadata, "id")?)?;
         }
     }
-    let resolved = model::node_type(type_.as_deref(), metadata_node_type_id.as_deref(), metadata_id.as_deref());
+    let resolved = model::node_type(
+        type_.as_deref(),
+        metadata_node_type_id.as_deref(),
+        metadata_id.as_deref(),
+    );
     let passthrough = resolved.is_some_and(|t| config.is_passthrough_type(t));
-    Ok(Ok(RawNode { index, offset: None, id, label, passthrough }))
+    Ok(Ok(RawNode {
+        index,
+        offset: None,
+        id,
+        label,
+        passthrough,
+    }))
 }
 
-fn walk_edge(edge: &Bound<'_, PyAny>, index: usize, config: &Config, raw: &mut RawWorkflow<'static>) -> Walked<()> {
+fn walk_edge(
+    edge: &Bound<'_, PyAny>,
+    index: usize,
+    config: &Config,
+    raw: &mut RawWorkflow<'static>,
+) -> Walked<()> {
     let kind = kind_of(edge);
     if kind != Kind::Object {
         return Ok(Err(model::err_edge_shape(index, kind, None)));
@@ -290,7 +332,12 @@ fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, Py
         v.set_item("rule", violation.rule())?;
         v.set_item("message", violation.message())?;
         match violation {
-            Violation::ToolNameCollision { consumer, name, tools, .. } => {
+            Violation::ToolNameCollision {
+                consumer,
+                name,
+                tools,
+                ..
+            } => {
                 v.set_item("consumer", consumer)?;
                 v.set_item("name", name)?;
                 let listed = PyList::empty(py);
@@ -303,7 +350,12 @@ fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, Py
                 }
                 v.set_item("tools", listed)?;
             }
-            Violation::UnrecognisedEdgeType { edge, edge_id, edge_type, .. } => {
+            Violation::UnrecognisedEdgeType {
+                edge,
+                edge_id,
+                edge_type,
+                ..
+            } => {
                 v.set_item("edge", edge)?;
                 v.set_item("edge_id", edge_id)?;
                 v.set_item("edge_type", edge_type)?;
@@ -340,7 +392,13 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
-    m.add("DEFAULT_PASSTHROUGH_TYPES", crate::config::DEFAULT_PASSTHROUGH_TYPES.to_vec())?;
-    m.add("DEFAULT_EDGE_TYPES", crate::config::DEFAULT_EDGE_TYPES.to_vec())?;
+    m.add(
+        "DEFAULT_PASSTHROUGH_TYPES",
+        crate::config::DEFAULT_PASSTHROUGH_TYPES.to_vec(),
+    )?;
+    m.add(
+        "DEFAULT_EDGE_TYPES",
+        crate::config::DEFAULT_EDGE_TYPES.to_vec(),
+    )?;
     Ok(())
 }

@@ -16,9 +16,19 @@ pub struct Tool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
     /// CMP-9: two or more distinct tools reaching `consumer` share `name`.
-    ToolNameCollision { consumer: String, name: String, tools: Vec<Tool>, message: String },
+    ToolNameCollision {
+        consumer: String,
+        name: String,
+        tools: Vec<Tool>,
+        message: String,
+    },
     /// EDGE-5: a `data.edgeType` nobody recognises.
-    UnrecognisedEdgeType { edge: usize, edge_id: Option<String>, edge_type: String, message: String },
+    UnrecognisedEdgeType {
+        edge: usize,
+        edge_id: Option<String>,
+        edge_type: String,
+        message: String,
+    },
 }
 
 impl Violation {
@@ -31,21 +41,35 @@ impl Violation {
 
     pub fn message(&self) -> &str {
         match self {
-            Violation::ToolNameCollision { message, .. } | Violation::UnrecognisedEdgeType { message, .. } => message,
+            Violation::ToolNameCollision { message, .. }
+            | Violation::UnrecognisedEdgeType { message, .. } => message,
         }
     }
 
     pub(crate) fn collision(consumer: &str, name: &str, tools: Vec<Tool>) -> Violation {
-        let listed: Vec<String> = tools.iter().map(|t| format!("{:?} ({:?})", t.id, t.label)).collect();
+        let listed: Vec<String> = tools
+            .iter()
+            .map(|t| format!("{:?} ({:?})", t.id, t.label))
+            .collect();
         let message = format!(
             "{} tools reaching {consumer:?} share the name {name:?}: {}",
             tools.len(),
             listed.join(", ")
         );
-        Violation::ToolNameCollision { consumer: consumer.to_owned(), name: name.to_owned(), tools, message }
+        Violation::ToolNameCollision {
+            consumer: consumer.to_owned(),
+            name: name.to_owned(),
+            tools,
+            message,
+        }
     }
 
-    pub(crate) fn unknown_edge_type(edge: usize, edge_id: Option<&str>, edge_type: &str, recognised: &[&str]) -> Violation {
+    pub(crate) fn unknown_edge_type(
+        edge: usize,
+        edge_id: Option<&str>,
+        edge_type: &str,
+        recognised: &[&str],
+    ) -> Violation {
         let message = format!(
             "{} declares data.edgeType {edge_type:?}, which is not a recognised edge type (recognised: {})",
             edge_name(edge, edge_id),
