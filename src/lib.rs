@@ -12,6 +12,7 @@
 //! and a Python front end may build the [`RawWorkflow`] itself from already
 //! parsed objects, so both paths share every rule after parsing.
 
+pub mod batch;
 pub mod check;
 pub mod config;
 pub mod error;

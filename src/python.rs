@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -14,7 +14,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, Py
 use crate::model::{
     self, EdgeClass, Field, Kind, RawNode, RawToolEdge, RawUnknownEdgeType, RawWorkflow,
 };
-use crate::{check, names, Config, InputError, Location, Report, Violation};
+use crate::{batch, check, names, Config, InputError, Location, Report, Violation};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
 /// `ValueError` and carry fields.
@@ -102,25 +102,44 @@ fn check_file<'py>(
     edge_types: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = config(passthrough_types, edge_types);
-    let outcome = run(py, true, || {
-        let bytes = std::fs::read(&path)?;
-        let checked = check::check_bytes(&bytes, &config).map_err(|e| {
-            let location = e.location(&bytes);
-            (e, location)
-        });
-        Ok::<_, std::io::Error>(checked)
-    })?;
+    let outcome = run(py, true, || batch::check_path(&path, &config))?;
+    outcome_to_py(py, outcome, &path)
+}
+
+/// Checks many files on `jobs` threads (0: one per core), without the GIL.
+/// Returns, per path and in order, a report dict or the exception that
+/// `check_file` would have raised for it.
+#[pyfunction]
+fn check_files<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+    jobs: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let config = config(passthrough_types, edge_types);
+    let outcomes = run(py, true, || batch::check_paths(&paths, &config, jobs))?;
+    let results = PyList::empty(py);
+    for (outcome, path) in outcomes.into_iter().zip(&paths) {
+        match outcome_to_py(py, outcome, path) {
+            Ok(report) => results.append(report)?,
+            Err(error) => results.append(error.into_value(py))?,
+        }
+    }
+    Ok(results)
+}
+
+fn outcome_to_py<'py>(py: Python<'py>, outcome: batch::FileOutcome, path: &Path) -> PyResult<Bound<'py, PyDict>> {
     match outcome {
-        Err(io) => Err(os_error(&io, &path)),
-        Ok(Ok(report)) => report_to_py(py, &report),
-        // The bytes are gone by now, so the location came back with the error.
-        Ok(Err((error, location))) => Err(workflow_error_at(py, &error.message, location)),
+        Ok(report) => report_to_py(py, &report),
+        Err(batch::FileError::Io(io)) => Err(os_error(&io, path)),
+        Err(batch::FileError::Input(error, location)) => Err(workflow_error_at(py, &error.message, location)),
     }
 }
 
 /// `OSError(errno, strerror, filename)`: Python picks the subclass
 /// (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`) from errno.
-fn os_error(error: &std::io::Error, path: &std::path::Path) -> PyErr {
+fn os_error(error: &std::io::Error, path: &Path) -> PyErr {
     let filename = path.to_string_lossy().into_owned();
     match error.raw_os_error() {
         Some(errno) => {
@@ -391,6 +410,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_mapping, m)?)?;
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
+    m.add_function(wrap_pyfunction!(check_files, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add(
         "DEFAULT_PASSTHROUGH_TYPES",

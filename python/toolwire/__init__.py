@@ -6,6 +6,7 @@ from ._api import (
     DEFAULT_PASSTHROUGH_TYPES,
     check,
     check_file,
+    check_files,
     check_json,
     normalize_name,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "WorkflowError",
     "check",
     "check_file",
+    "check_files",
     "check_json",
     "normalize_name",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Mapping, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _toolwire
 from ._report import Report
@@ -71,6 +71,36 @@ def check_file(
         fspath, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
     )
     return Report._from_core(result, path=fspath)
+
+
+def check_files(
+    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    *,
+    jobs: Optional[int] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> List[Report]:
+    """Checks many files in parallel, one report per path in input order. A
+    file that cannot be checked gets a report with ``error`` set (and ``ok``
+    false) instead of stopping the batch. ``jobs``: threads to use (None or
+    -1: one per core); the reports are the same for any value."""
+    fspaths = [os.fspath(p) for p in paths]
+    for fspath in fspaths:
+        if not isinstance(fspath, str):
+            raise TypeError("check_files() takes str paths or os.PathLike of str")
+    if jobs is None or jobs == -1:
+        threads = 0
+    elif isinstance(jobs, int) and not isinstance(jobs, bool) and jobs >= 1:
+        threads = jobs
+    else:
+        raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
+    results = _toolwire.check_files(
+        fspaths, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types), threads
+    )
+    return [
+        Report._failed(path, result) if isinstance(result, Exception) else Report._from_core(result, path=path)
+        for path, result in zip(fspaths, results)
+    ]
 
 
 def normalize_name(label: str) -> str:

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-from ._errors import CompilationError, ToolNameCollision
+from ._errors import CompilationError, ToolNameCollision, WorkflowError
 
 
 @dataclass(frozen=True)
@@ -98,35 +98,46 @@ class Report:
     violations: List[Violation]
     """EDGE-5 violations in edge order, then CMP-9 ones by consumer id and name."""
     warnings: List[WiringWarning]
-    stats: Stats
+    stats: Optional[Stats]
+    """Counts of what was read; None when the file could not be checked."""
     path: Optional[str] = None
-    """The file checked, for reports made by ``check_file``."""
+    """The file checked, for reports made from files."""
+    error: Optional[Exception] = None
+    """Set only by ``check_files``: the ``WorkflowError`` or ``OSError`` that
+    ``check_file`` would have raised for this file."""
 
     @property
     def ok(self) -> bool:
-        """True when the workflow is accepted."""
-        return not self.violations
+        """True when the workflow was checked and accepted."""
+        return self.error is None and not self.violations
 
     def to_dict(self) -> Dict[str, Any]:
         """The per-file object of the CLI's ``--format json`` output."""
         return {
             "path": self.path,
             "ok": self.ok,
-            "error": None,
+            "error": None if self.error is None else _error_to_dict(self.error),
             "violations": [v.to_dict() for v in self.violations],
             "warnings": [w.to_dict() for w in self.warnings],
-            "stats": self.stats.to_dict(),
+            "stats": None if self.stats is None else self.stats.to_dict(),
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
     def raise_on_failure(self) -> None:
-        """Raises ``CompilationError`` (cause: ``ToolNameCollision``) when refused."""
+        """Raises ``CompilationError`` (cause: ``ToolNameCollision``) when
+        refused, or the file's own error when it could not be checked."""
+        if self.error is not None:
+            raise self.error
         if self.ok:
             return
         cause = ToolNameCollision(self.violations)
         raise CompilationError(str(cause)) from cause
+
+    @classmethod
+    def _failed(cls, path: str, error: Exception) -> Report:
+        return cls([], [], None, path, error)
 
     @classmethod
     def _from_core(cls, data: Dict[str, Any], path: Optional[str] = None) -> Report:
@@ -145,3 +156,11 @@ class Report:
         ]
         warnings = [WiringWarning(**w) for w in data["warnings"]]
         return cls(violations, warnings, Stats(**data["stats"]), path)
+
+
+def _error_to_dict(error: Exception) -> Dict[str, Any]:
+    if isinstance(error, WorkflowError):
+        return {"message": error.message, "line": error.line, "column": error.column}
+    if isinstance(error, OSError) and error.strerror:
+        return {"message": f"cannot read the file: {error.strerror}", "line": None, "column": None}
+    return {"message": str(error), "line": None, "column": None}

@@ -10,36 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Dict, List, Optional, Sequence, TextIO, Union
+from typing import Any, Dict, List, Optional, Sequence, TextIO
 
-from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_file, check_json
+from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json
 from ._errors import WorkflowError
 from ._report import Report
 
 EXIT_ACCEPTED, EXIT_REFUSED, EXIT_ERROR = 0, 1, 2
-
-
-class FileError:
-    """A file that could not be checked, and why."""
-
-    def __init__(self, path: str, message: str, line: Optional[int] = None, column: Optional[int] = None):
-        self.path = path
-        self.message = message
-        self.line = line
-        self.column = column
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {
-            "path": self.path,
-            "ok": False,
-            "error": {"message": self.message, "line": self.line, "column": self.column},
-            "violations": [],
-            "warnings": [],
-            "stats": None,
-        }
-
-
-Outcome = Union[Report, FileError]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -66,24 +43,31 @@ def _parser() -> argparse.ArgumentParser:
         "--edge-type",
         action="append",
         metavar="TYPE",
-        help="a recognised data.edgeType; repeat for several " f"(default: {', '.join(DEFAULT_EDGE_TYPES)})",
+        help=f"a recognised data.edgeType; repeat for several (default: {', '.join(DEFAULT_EDGE_TYPES)})",
+    )
+    check.add_argument(
+        "--jobs", "-j", type=int, default=None, metavar="N", help="files checked in parallel (default: one per core)"
     )
     check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
     )
+    check.set_defaults(handler=_run_check)
     return parser
 
 
-def _check_one(path: str, options: Dict[str, Any]) -> Outcome:
+def _check_stdin(options: Dict[str, Any]) -> Report:
     try:
-        if path == "-":
-            report = check_json(sys.stdin.buffer.read(), **options)
-            return Report(report.violations, report.warnings, report.stats, path="-")
-        return check_file(path, **options)
+        report = check_json(sys.stdin.buffer.read(), **options)
     except WorkflowError as e:
-        return FileError(path, e.message, e.line, e.column)
-    except OSError as e:
-        return FileError(path, f"cannot read the file: {e.strerror or e}")
+        return Report._failed("-", e)
+    return Report(report.violations, report.warnings, report.stats, path="-")
+
+
+def _check_all(paths: Sequence[str], jobs: Optional[int], options: Dict[str, Any]) -> List[Report]:
+    files = [p for p in paths if p != "-"]
+    by_path = iter(check_files(files, jobs=jobs, **options))
+    # Standard input is read once, in its place in the list.
+    return [_check_stdin(options) if p == "-" else next(by_path) for p in paths]
 
 
 def _tool_line(tool: Any) -> str:
@@ -91,60 +75,72 @@ def _tool_line(tool: Any) -> str:
     return f'{tool.id} "{tool.label}" -> {via}'
 
 
-def _write_text(outcomes: Sequence[Outcome], out: TextIO) -> None:
+def _write_text(reports: Sequence[Report], out: TextIO) -> None:
     refused = errors = violations = 0
-    for outcome in outcomes:
-        if isinstance(outcome, FileError):
-            errors += 1  # described on stderr by main()
+    for report in reports:
+        if report.error is not None:
+            errors += 1  # described on stderr by _run_check
             continue
-        for warning in outcome.warnings:
-            out.write(f"{outcome.path}: warning {warning.code}: {warning.message}\n")
-        if outcome.ok:
-            out.write(f"{outcome.path}: accepted\n")
+        for warning in report.warnings:
+            out.write(f"{report.path}: warning {warning.code}: {warning.message}\n")
+        if report.ok:
+            out.write(f"{report.path}: accepted\n")
             continue
         refused += 1
-        violations += len(outcome.violations)
-        for v in outcome.violations:
+        violations += len(report.violations)
+        for v in report.violations:
             if v.rule == "CMP-9":
-                out.write(f'{outcome.path}: {v.rule}: {len(v.tools)} tools reaching "{v.consumer}" share the name "{v.name}"\n')
+                out.write(f'{report.path}: {v.rule}: {len(v.tools)} tools reaching "{v.consumer}" share the name "{v.name}"\n')
                 for tool in v.tools:
                     out.write(f"    {_tool_line(tool)}\n")
             else:
-                out.write(f"{outcome.path}: {v.rule}: {v.message}\n")
-    accepted = len(outcomes) - refused - errors
-    files = f"{len(outcomes)} file{'s' if len(outcomes) != 1 else ''}"
+                out.write(f"{report.path}: {v.rule}: {v.message}\n")
+    accepted = len(reports) - refused - errors
+    files = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
     summary = f"{files}: {accepted} accepted, {refused} refused ({violations} violation{'s' if violations != 1 else ''})"
     if errors:
         summary += f", {errors} could not be checked"
     out.write(summary + "\n")
 
 
-def _write_json(outcomes: Sequence[Outcome], out: TextIO) -> None:
-    document = {
-        "ok": all(isinstance(o, Report) and o.ok for o in outcomes),
-        "files": [o.to_dict() for o in outcomes],
-    }
+def _write_json(reports: Sequence[Report], out: TextIO) -> None:
+    document = {"ok": all(r.ok for r in reports), "files": [r.to_dict() for r in reports]}
     json.dump(document, out, ensure_ascii=False, indent=2)
     out.write("\n")
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+def _run_check(args: argparse.Namespace) -> int:
+    if args.jobs is not None and args.jobs < 1:
+        sys.stderr.write("toolwire: --jobs must be at least 1\n")
+        return EXIT_ERROR
     options = {
         "passthrough_types": args.passthrough_type or DEFAULT_PASSTHROUGH_TYPES,
         "edge_types": args.edge_type or DEFAULT_EDGE_TYPES,
     }
-    outcomes = [_check_one(path, options) for path in args.paths]
+    reports = _check_all(args.paths, args.jobs, options)
     if args.format == "json":
-        _write_json(outcomes, sys.stdout)
+        _write_json(reports, sys.stdout)
     else:
-        _write_text(outcomes, sys.stdout)
-    for outcome in outcomes:
-        if isinstance(outcome, FileError):
-            where = f":{outcome.line}:{outcome.column}" if outcome.line is not None else ""
-            sys.stderr.write(f"{outcome.path}{where}: error: {outcome.message}\n")
-    if any(isinstance(o, FileError) for o in outcomes):
+        _write_text(reports, sys.stdout)
+    for report in reports:
+        if report.error is not None:
+            error = report.to_dict()["error"]
+            where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
+            sys.stderr.write(f"{report.path}{where}: error: {error['message']}\n")
+    if any(r.error is not None for r in reports):
         return EXIT_ERROR
-    if any(not o.ok for o in outcomes) and not args.exit_zero:
+    if any(not r.ok for r in reports) and not args.exit_zero:
         return EXIT_REFUSED
     return EXIT_ACCEPTED
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    handler: Any = args.handler
+    try:
+        return int(handler(args))
+    except BrokenPipeError:
+        # The reader went away (`toolwire check ... | head`): not our failure,
+        # but the verdict was not fully delivered, so do not claim success.
+        sys.stderr.close()
+        return EXIT_ERROR
