@@ -238,17 +238,12 @@ fn walk_workflow(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<RawWork
     if kind != Kind::Object {
         return Ok(Err(model::err_top_level(kind, None)));
     }
+    // Same order of input errors as the JSON parser: `nodes` and each node,
+    // then `edges` and each edge.
+    let mut raw = RawWorkflow::default();
     let nodes = match list(get(workflow, "nodes")?, "nodes")? {
         Ok(items) => items,
         Err(e) => return Ok(Err(e)),
-    };
-    let edges = match list(get(workflow, "edges")?, "edges")? {
-        Ok(items) => items,
-        Err(e) => return Ok(Err(e)),
-    };
-    let mut raw = RawWorkflow {
-        edge_count: edges.len(),
-        ..RawWorkflow::default()
     };
     for (index, node) in nodes.iter().enumerate() {
         match walk_node(node, index, config)? {
@@ -256,6 +251,11 @@ fn walk_workflow(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<RawWork
             Err(e) => return Ok(Err(e)),
         }
     }
+    let edges = match list(get(workflow, "edges")?, "edges")? {
+        Ok(items) => items,
+        Err(e) => return Ok(Err(e)),
+    };
+    raw.edge_count = edges.len();
     for (index, edge) in edges.iter().enumerate() {
         if let Err(e) = walk_edge(edge, index, config, &mut raw)? {
             return Ok(Err(e));

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence, TextIO
 
@@ -140,7 +141,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return int(handler(args))
     except BrokenPipeError:
-        # The reader went away (`toolwire check ... | head`): not our failure,
-        # but the verdict was not fully delivered, so do not claim success.
-        sys.stderr.close()
+        # The reader went away (`toolwire check ... | head`). Point stdout at
+        # /dev/null so the interpreter's final flush does not fail again, and
+        # do not claim success: the verdict was not fully delivered.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return EXIT_ERROR

@@ -1,0 +1,62 @@
+"""The README's examples run, and say what toolwire really prints, so the
+documentation cannot drift from the code."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from toolwire import cli
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+def _expected_lines(block: str) -> list[str]:
+    """What a block says it prints: the comment after a `print(...)` call, and
+    comment lines right below a line that prints (output of a loop)."""
+    expected = []
+    printing = False
+    for line in block.splitlines():
+        code, _, comment = line.partition("  # ")
+        stripped = line.strip()
+        if "print(" in code and comment:
+            expected.append(comment.strip())
+            printing = True
+        elif printing and stripped.startswith("# "):
+            expected.append(stripped[2:])
+        else:
+            printing = "print(" in line
+    return expected
+
+
+@pytest.mark.parametrize("index", range(len(_blocks("python"))))
+def test_readme_python_examples_print_what_they_say(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(README.parent)
+    block = _blocks("python")[index]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(block, f"README.md python block {index}", "exec"), {})
+    printed = out.getvalue().splitlines()
+    expected = _expected_lines(block)
+    assert expected, "each example documents its output"
+    assert printed == expected
+
+
+def test_readme_text_report_is_what_the_cli_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(README.parent)
+    sample = next(b for b in _blocks("text") if b.startswith("$ toolwire check"))
+    command, *expected = sample.rstrip("\n").split("\n")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = cli.main(shlex.split(command)[2:])
+    assert status == 1
+    assert out.getvalue().rstrip("\n").split("\n") == expected
