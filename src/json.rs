@@ -159,11 +159,30 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The first position at or after `pos` that stops a plain run.
+    /// The first position at or after `pos` that stops a plain run. Looks at
+    /// eight bytes at a time (SWAR): most strings in real exports are plain
+    /// text, and this loop is where the parser spends its time.
     #[inline]
     fn scan_plain(&self) -> usize {
-        let mut i = self.pos;
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
         let buf = self.buf;
+        let mut i = self.pos;
+        while let Some(chunk) = buf.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            // For each test, the lowest flagged byte is exact (higher ones
+            // may be false alarms), so the lowest flag overall is the stop.
+            let quote = word ^ (ONES * b'"' as u64);
+            let backslash = word ^ (ONES * b'\\' as u64);
+            let flags = (quote.wrapping_sub(ONES) & !quote)
+                | (backslash.wrapping_sub(ONES) & !backslash)
+                | (word.wrapping_sub(ONES * 0x20) & !word);
+            let flags = flags & HIGHS;
+            if flags != 0 {
+                return i + (flags.trailing_zeros() / 8) as usize;
+            }
+            i += 8;
+        }
         while i < buf.len() && !STRING_STOP[buf[i] as usize] {
             i += 1;
         }
@@ -516,6 +535,25 @@ mod tests {
         let doc = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
         assert!(skip_all(&doc).is_ok());
         assert!(skip_all(&doc[..doc.len() - 1]).is_err());
+    }
+
+    #[test]
+    fn swar_scan_stops_where_a_byte_loop_stops() {
+        // Every stop byte at every offset of a 20-byte plain run, with
+        // multi-byte characters and bytes just above the stop range around it.
+        let filler = "ab\u{7f}é!#]~\u{20}\u{21}".to_string();
+        for stop in ["\"", "\\", "\u{0}", "\u{1f}", "\n"] {
+            for at in 0..20 {
+                let mut text: String = filler.chars().cycle().take(at).collect();
+                text.push_str(stop);
+                text.push_str(&filler);
+                let s = Scanner::new(&text);
+                let naive = text.bytes().position(|b| STRING_STOP[b as usize]).unwrap();
+                assert_eq!(s.scan_plain(), naive, "{text:?}");
+            }
+        }
+        let plain = Scanner::new("no stop byte in this text at all é");
+        assert_eq!(plain.scan_plain(), plain.buf.len());
     }
 
     #[test]
