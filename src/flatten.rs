@@ -10,11 +10,12 @@
 //!   once, by one breadth-first walk upstream, and then shared.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
 
 use crate::graph::{NodeIx, ToolGraph};
-use crate::names::normalize_into;
+use crate::names::{normalize_into, normalize_name};
 
 pub type NameIx = u32;
 pub const NOT_A_CANDIDATE: NameIx = NameIx::MAX;
@@ -35,33 +36,36 @@ pub struct CandidateNames {
 impl CandidateNames {
     /// Names every node that provides a tool (a non-passthrough source of a
     /// tool edge) and keeps the names shared by two or more such nodes.
+    ///
+    /// Most names in a large workflow are unique, so names are first only
+    /// hashed and sorted by hash, with no allocation; the strings are built
+    /// and compared only within groups of equal hashes, so a hash collision
+    /// can never make two different names look alike.
     pub fn find(g: &ToolGraph<'_>) -> CandidateNames {
-        let mut interned: Map<Box<str>, NameIx> = new_map();
-        let mut names: Vec<Box<str>> = Vec::new();
-        let mut holders: Vec<u32> = Vec::new();
-        let mut of_node = vec![NOT_A_CANDIDATE; g.node_count()];
+        let state = RandomState::default();
         let mut buffer = String::new();
-        for node in 0..g.node_count() as NodeIx {
-            if g.is_passthrough(node) || g.receivers.degree(node) == 0 {
-                continue;
-            }
-            normalize_into(g.labels[node as usize], &mut buffer);
-            let ix = match interned.get(buffer.as_str()) {
-                Some(&ix) => ix,
-                None => {
-                    let ix = names.len() as NameIx;
-                    names.push(buffer.as_str().into());
-                    interned.insert(buffer.as_str().into(), ix);
-                    holders.push(0);
-                    ix
+        let mut hashed: Vec<(u64, NodeIx)> = (0..g.node_count() as NodeIx)
+            .filter(|&n| !g.is_passthrough(n) && g.receivers.degree(n) > 0)
+            .map(|n| {
+                normalize_into(g.labels[n as usize], &mut buffer);
+                (state.hash_one(buffer.as_str()), n)
+            })
+            .collect();
+        hashed.sort_unstable();
+
+        let mut names: Vec<Box<str>> = Vec::new();
+        let mut of_node = vec![NOT_A_CANDIDATE; g.node_count()];
+        let mut group: Vec<(String, NodeIx)> = Vec::new();
+        for run in hashed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+            group.clear();
+            group.extend(run.iter().map(|&(_, n)| (normalize_name(g.labels[n as usize]), n)));
+            group.sort_unstable();
+            for same in group.chunk_by(|a, b| a.0 == b.0).filter(|same| same.len() > 1) {
+                let ix = names.len() as NameIx;
+                names.push(same[0].0.as_str().into());
+                for &(_, n) in same {
+                    of_node[n as usize] = ix;
                 }
-            };
-            holders[ix as usize] += 1;
-            of_node[node as usize] = ix;
-        }
-        for slot in &mut of_node {
-            if *slot != NOT_A_CANDIDATE && holders[*slot as usize] < 2 {
-                *slot = NOT_A_CANDIDATE;
             }
         }
         CandidateNames { names, of_node }
