@@ -32,7 +32,11 @@ pub fn check_path(path: &Path, config: &Config) -> FileOutcome {
 /// Checks every file with up to `jobs` threads; one outcome per path, in
 /// order. `jobs == 0` means one per available core.
 pub fn check_paths(paths: &[PathBuf], config: &Config, jobs: usize) -> Vec<FileOutcome> {
-    let jobs = if jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { jobs };
+    let jobs = if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        jobs
+    };
     let jobs = jobs.min(paths.len()).max(1);
     if jobs == 1 {
         return paths.iter().map(|p| check_path(p, config)).collect();

@@ -5,34 +5,32 @@ use crate::config::Config;
 use crate::error::InputError;
 use crate::flatten::{new_map, BoxView, CandidateNames, Map, NameIx};
 use crate::graph::{NodeIx, ToolGraph};
-use crate::model::RawWorkflow;
 use crate::parse::parse;
 use crate::report::{Report, Stats, Tool, Violation, Warning};
 
 /// Parses JSON text and checks it.
 pub fn check_bytes(input: &[u8], config: &Config) -> Result<Report, InputError> {
-    let raw = parse(input, config)?;
-    check_raw(&raw, config)
+    let graph = parse(input, config)?;
+    Ok(check_graph(&graph, config))
 }
 
-/// Checks a workflow a front end has already read.
-pub fn check_raw(raw: &RawWorkflow<'_>, config: &Config) -> Result<Report, InputError> {
-    let graph = ToolGraph::build(raw)?;
+/// Checks a workflow a front end has read into a graph.
+pub fn check_graph(graph: &ToolGraph<'_>, config: &Config) -> Report {
     let recognised = config.recognised_edge_types();
-    let mut violations: Vec<Violation> = raw
+    let mut violations: Vec<Violation> = graph
         .unknown_edge_types
         .iter()
-        .map(|e| Violation::unknown_edge_type(e.index, e.id.as_deref(), &e.edge_type, &recognised))
+        .map(|e| Violation::unknown_edge_type(e.place.index, e.id.as_deref(), &e.edge_type, &recognised))
         .collect();
 
     let mut consumers: Vec<NodeIx> = graph.consumers().collect();
-    let names = CandidateNames::find(&graph);
+    let names = CandidateNames::find(graph);
     // With no name carried by two leaves anywhere, nothing can collide and
     // nothing needs flattening.
     if names.any() {
         consumers.sort_unstable_by_key(|&c| graph.id(c));
         let mut checker = Checker {
-            graph: &graph,
+            graph,
             names: &names,
             views: new_map(),
         };
@@ -48,23 +46,20 @@ pub fn check_raw(raw: &RawWorkflow<'_>, config: &Config) -> Result<Report, Input
         .collect();
     let stats = Stats {
         nodes: graph.declared,
-        edges: raw.edge_count,
+        edges: graph.edge_count,
         tool_edges: graph.tool_edge_count,
         consumers: consumers.len(),
-        passthroughs: graph.passthrough[..graph.declared]
-            .iter()
-            .filter(|&&p| p)
-            .count(),
+        passthroughs: graph.declared_passthroughs,
     };
-    Ok(Report {
+    Report {
         violations,
         warnings,
         stats,
-    })
+    }
 }
 
-struct Checker<'g, 'w> {
-    graph: &'g ToolGraph<'w>,
+struct Checker<'g, 'a> {
+    graph: &'g ToolGraph<'a>,
     names: &'g CandidateNames,
     /// Views of the passthroughs wired straight into some consumer, each
     /// computed once.
@@ -103,7 +98,7 @@ impl Checker<'_, '_> {
                 .iter()
                 .map(|&leaf| Tool {
                     id: g.id(leaf).to_owned(),
-                    label: g.labels[leaf as usize].to_owned(),
+                    label: g.label(leaf).to_owned(),
                     path: self
                         .shortest_path(leaf, consumer, &roots)
                         .iter()
@@ -111,11 +106,7 @@ impl Checker<'_, '_> {
                         .collect(),
                 })
                 .collect();
-            out.push(Violation::collision(
-                g.id(consumer),
-                self.names.name(name),
-                tools,
-            ));
+            out.push(Violation::collision(g.id(consumer), self.names.name(name), tools));
         }
     }
 
@@ -123,11 +114,7 @@ impl Checker<'_, '_> {
     /// roots' views. The largest view is probed rather than copied, so a big
     /// toolbox shared by many consumers costs each of them only its own
     /// collisions plus the size of everything else they receive.
-    fn collisions(
-        &self,
-        direct: &[(NameIx, NodeIx)],
-        roots: &[NodeIx],
-    ) -> Vec<(NameIx, Vec<NodeIx>)> {
+    fn collisions(&self, direct: &[(NameIx, NodeIx)], roots: &[NodeIx]) -> Vec<(NameIx, Vec<NodeIx>)> {
         let largest = roots
             .iter()
             .map(|r| (&self.views[r], *r))
@@ -240,17 +227,11 @@ mod tests {
             .iter()
             .filter_map(|v| match v {
                 Violation::ToolNameCollision {
-                    consumer,
-                    name,
-                    tools,
-                    ..
+                    consumer, name, tools, ..
                 } => Some((
                     consumer.clone(),
                     name.clone(),
-                    tools
-                        .iter()
-                        .map(|t| (t.id.clone(), t.path.clone()))
-                        .collect(),
+                    tools.iter().map(|t| (t.id.clone(), t.path.clone())).collect(),
                 )),
                 _ => None,
             })
@@ -258,24 +239,16 @@ mod tests {
     }
 
     fn tool_edge(from: &str, to: &str) -> String {
-        format!(
-            r#"{{"source": "{from}", "target": "{to}", "data": {{"edgeType": "tool_availability"}}}}"#
-        )
+        format!(r#"{{"source": "{from}", "target": "{to}", "data": {{"edgeType": "tool_availability"}}}}"#)
     }
 
     fn workflow(nodes: &[(&str, &str, &str)], edges: &[(&str, &str)]) -> String {
         let nodes: Vec<String> = nodes
             .iter()
-            .map(|(id, ty, label)| {
-                format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#)
-            })
+            .map(|(id, ty, label)| format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#))
             .collect();
         let edges: Vec<String> = edges.iter().map(|(a, b)| tool_edge(a, b)).collect();
-        format!(
-            r#"{{"nodes": [{}], "edges": [{}]}}"#,
-            nodes.join(","),
-            edges.join(",")
-        )
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
     }
 
     fn strings(ids: &[&str]) -> Vec<String> {
@@ -291,14 +264,8 @@ mod tests {
                 "agent_1".to_string(),
                 "web_search".to_string(),
                 vec![
-                    (
-                        "tool_a".to_string(),
-                        strings(&["tool_a", "box_1", "agent_1"])
-                    ),
-                    (
-                        "tool_b".to_string(),
-                        strings(&["tool_b", "box_1", "agent_1"])
-                    ),
+                    ("tool_a".to_string(), strings(&["tool_a", "box_1", "agent_1"])),
+                    ("tool_b".to_string(), strings(&["tool_b", "box_1", "agent_1"])),
                 ]
             )]
         );
@@ -328,34 +295,18 @@ mod tests {
                 ("b1", "toolbox", ""),
                 ("b2", "toolbox", ""),
             ],
-            &[
-                ("t1", "b1"),
-                ("t2", "b2"),
-                ("b1", "b2"),
-                ("b2", "b1"),
-                ("b1", "agent"),
-            ],
+            &[("t1", "b1"), ("t2", "b2"), ("b1", "b2"), ("b2", "b1"), ("b1", "agent")],
         );
         let found = collisions(&check(&doc));
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            found[0].2[0],
-            ("t1".to_string(), strings(&["t1", "b1", "agent"]))
-        );
-        assert_eq!(
-            found[0].2[1],
-            ("t2".to_string(), strings(&["t2", "b2", "b1", "agent"]))
-        );
+        assert_eq!(found[0].2[0], ("t1".to_string(), strings(&["t1", "b1", "agent"])));
+        assert_eq!(found[0].2[1], ("t2".to_string(), strings(&["t2", "b2", "b1", "agent"])));
     }
 
     #[test]
     fn cmp9_collision_across_a_box_and_a_direct_wire() {
         let doc = workflow(
-            &[
-                ("t1", "http", "Lookup"),
-                ("t2", "http", "LOOKUP"),
-                ("b", "toolbox", ""),
-            ],
+            &[("t1", "http", "Lookup"), ("t2", "http", "LOOKUP"), ("b", "toolbox", "")],
             &[("t1", "b"), ("b", "a1"), ("t2", "a1"), ("b", "a2")],
         );
         let found = collisions(&check(&doc));
@@ -388,11 +339,7 @@ mod tests {
     #[test]
     fn cmp9_agent_as_tool_is_a_leaf_and_does_not_forward() {
         let doc = workflow(
-            &[
-                ("t1", "x", "Search"),
-                ("sub", "agent", "Search"),
-                ("t2", "x", "Other"),
-            ],
+            &[("t1", "x", "Search"), ("sub", "agent", "Search"), ("t2", "x", "Other")],
             &[("t1", "sub"), ("sub", "main"), ("t2", "main")],
         );
         // `main` sees `sub` and `t2`; `sub` sees `t1`. No view holds two "search".
@@ -401,13 +348,12 @@ mod tests {
 
     #[test]
     fn edge5_violation_comes_first_and_refuses() {
-        let doc = r#"{"edges": [{"id": "e0", "source": "a", "target": "b", "data": {"edgeType": "tool_availabilty"}}]}"#;
+        let doc =
+            r#"{"edges": [{"id": "e0", "source": "a", "target": "b", "data": {"edgeType": "tool_availabilty"}}]}"#;
         let report = check(doc);
         assert!(!report.ok());
         assert_eq!(report.violations[0].rule(), "EDGE-5");
-        assert!(report.violations[0]
-            .message()
-            .contains("\"tool_availabilty\""));
+        assert!(report.violations[0].message().contains("\"tool_availabilty\""));
     }
 
     #[test]
@@ -425,19 +371,10 @@ mod tests {
             .collect();
         nodes.push(r#"{"id": "t1", "data": {"label": "Deep"}}"#.into());
         nodes.push(r#"{"id": "t2", "data": {"label": "deep"}}"#.into());
-        let doc = format!(
-            r#"{{"nodes": [{}], "edges": [{}]}}"#,
-            nodes.join(","),
-            edges.join(",")
-        );
+        let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
         let found = collisions(&check(&doc));
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            found[0].2[0].1.len(),
-            n + 2,
-            "t1 -> b{} -> ... -> b0 -> agent",
-            n - 1
-        );
+        assert_eq!(found[0].2[0].1.len(), n + 2, "t1 -> b{} -> ... -> b0 -> agent", n - 1);
     }
 
     #[test]
@@ -446,9 +383,7 @@ mod tests {
         let mut nodes = vec![r#"{"id": "box", "type": "toolbox"}"#.to_string()];
         let mut edges = Vec::new();
         for i in 0..1_000 {
-            nodes.push(format!(
-                r#"{{"id": "t{i}", "data": {{"label": "tool {i}"}}}}"#
-            ));
+            nodes.push(format!(r#"{{"id": "t{i}", "data": {{"label": "tool {i}"}}}}"#));
             edges.push(tool_edge(&format!("t{i}"), "box"));
         }
         nodes.push(r#"{"id": "dup", "data": {"label": "Tool-7"}}"#.into());
@@ -456,11 +391,7 @@ mod tests {
         for c in 0..consumers {
             edges.push(tool_edge("box", &format!("agent{c:05}")));
         }
-        let doc = format!(
-            r#"{{"nodes": [{}], "edges": [{}]}}"#,
-            nodes.join(","),
-            edges.join(",")
-        );
+        let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
         let found = collisions(&check(&doc));
         assert_eq!(found.len(), consumers);
         assert!(found

@@ -5,8 +5,7 @@
 pub const DEFAULT_PASSTHROUGH_TYPES: &[&str] = &["toolbox", "flowdrop_node_processor_toolbox"];
 
 /// Edge type declarations recognised by default (EDGE-5).
-pub const DEFAULT_EDGE_TYPES: &[&str] =
-    &["data", "trigger", "loopback", "error", "tool_availability"];
+pub const DEFAULT_EDGE_TYPES: &[&str] = &["data", "trigger", "loopback", "error", "tool_availability"];
 
 /// The declaration that makes an edge a tool edge whatever its handles say.
 pub const TOOL_EDGE_TYPE: &str = "tool_availability";
@@ -22,10 +21,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            passthrough_types: DEFAULT_PASSTHROUGH_TYPES
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            passthrough_types: DEFAULT_PASSTHROUGH_TYPES.iter().map(|s| s.to_string()).collect(),
             edge_types: DEFAULT_EDGE_TYPES.iter().map(|s| s.to_string()).collect(),
         }
     }

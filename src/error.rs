@@ -18,18 +18,11 @@ impl Location {
     pub fn of(text: &[u8], offset: usize) -> Location {
         let offset = offset.min(text.len());
         let before = &text[..offset];
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
         // Count characters, not bytes: every byte that does not continue a
         // UTF-8 sequence starts a character (invalid bytes count as one each).
-        let column = before[line_start..]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count()
-            + 1;
+        let column = before[line_start..].iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
         Location { line, column }
     }
 }

@@ -47,7 +47,7 @@ impl CandidateNames {
         let mut hashed: Vec<(u64, NodeIx)> = (0..g.node_count() as NodeIx)
             .filter(|&n| !g.is_passthrough(n) && g.receivers.degree(n) > 0)
             .map(|n| {
-                normalize_into(g.labels[n as usize], &mut buffer);
+                normalize_into(g.label(n), &mut buffer);
                 (state.hash_one(buffer.as_str()), n)
             })
             .collect();
@@ -58,7 +58,7 @@ impl CandidateNames {
         let mut group: Vec<(String, NodeIx)> = Vec::new();
         for run in hashed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
             group.clear();
-            group.extend(run.iter().map(|&(_, n)| (normalize_name(g.labels[n as usize]), n)));
+            group.extend(run.iter().map(|&(_, n)| (normalize_name(g.label(n)), n)));
             group.sort_unstable();
             for same in group.chunk_by(|a, b| a.0 == b.0).filter(|same| same.len() > 1) {
                 let ix = names.len() as NameIx;

@@ -1,13 +1,20 @@
-//! The tool-wiring graph: every declared node, every node that appears only
-//! as a tool-edge endpoint, and the tool edges between them, as compact
-//! adjacency arrays indexed by `u32` node numbers.
+//! The tool-wiring graph, built while the input is read: every declared
+//! node, every node that appears only as a tool-edge endpoint, and the tool
+//! edges between them, as compact adjacency arrays over `u32` node numbers.
+//!
+//! Front ends (the JSON parser, the Python walker) feed a [`GraphBuilder`]
+//! one node and one edge at a time, so no intermediate copy of the workflow
+//! is ever held: ids are interned as they arrive, and a tool edge is two
+//! numbers.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
+use hashbrown::hash_table::{Entry, HashTable};
 
 use crate::error::InputError;
-use crate::model::{self, RawWorkflow};
+use crate::model::{self, Field, Place, UnknownEdgeType};
 
 pub type NodeIx = u32;
 
@@ -20,19 +27,24 @@ pub struct Adjacency {
 }
 
 impl Adjacency {
-    fn build(node_count: usize, edges: &[(NodeIx, NodeIx)]) -> Adjacency {
-        // Counting sort by source keeps edges in document order within a node,
-        // so every walk over it is deterministic.
+    fn build(
+        node_count: usize,
+        edges: &[(NodeIx, NodeIx)],
+        key: impl Fn(&(NodeIx, NodeIx)) -> (NodeIx, NodeIx),
+    ) -> Self {
+        // Counting sort by `from` keeps edges in document order within a
+        // node, so every walk over it is deterministic.
         let mut starts = vec![0u32; node_count + 1];
-        for &(from, _) in edges {
-            starts[from as usize + 1] += 1;
+        for edge in edges {
+            starts[key(edge).0 as usize + 1] += 1;
         }
         for i in 0..node_count {
             starts[i + 1] += starts[i];
         }
         let mut fill = starts.clone();
         let mut targets = vec![0; edges.len()];
-        for &(from, to) in edges {
+        for edge in edges {
+            let (from, to) = key(edge);
             let slot = &mut fill[from as usize];
             targets[*slot as usize] = to;
             *slot += 1;
@@ -52,7 +64,7 @@ impl Adjacency {
 
 /// A node used as a tool-edge endpoint without being declared (R8): allowed,
 /// and reported as a warning.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Undeclared {
     pub node: NodeIx,
     /// The first tool edge that names it.
@@ -60,91 +72,25 @@ pub struct Undeclared {
 }
 
 #[derive(Debug)]
-pub struct ToolGraph<'w> {
-    /// Node ids; declared nodes first, in document order, then undeclared.
-    pub ids: Vec<&'w str>,
-    /// What a tool is called before naming: `data.label`, or the id.
-    pub labels: Vec<&'w str>,
+pub struct ToolGraph<'a> {
+    ids: Vec<Cow<'a, str>>,
+    labels: Vec<Option<Cow<'a, str>>>,
     pub passthrough: Vec<bool>,
+    /// Declared nodes (undeclared ones are in `undeclared`).
     pub declared: usize,
+    pub declared_passthroughs: usize,
     pub undeclared: Vec<Undeclared>,
     /// Tool edges by receiver: the providers wired into each node.
     pub providers: Adjacency,
     /// Tool edges by provider: the receivers each node is wired into.
     pub receivers: Adjacency,
     pub tool_edge_count: usize,
+    /// Every edge, tool wiring or not.
+    pub edge_count: usize,
+    pub unknown_edge_types: Vec<UnknownEdgeType<'a>>,
 }
 
-impl<'w> ToolGraph<'w> {
-    /// Validates ids (non-empty strings, unique: R2) and tool-edge endpoints,
-    /// and builds the graph. Input errors come in document order: nodes
-    /// first, then edges.
-    pub fn build(raw: &'w RawWorkflow<'_>) -> Result<ToolGraph<'w>, InputError> {
-        let node_count = raw.nodes.len();
-        let mut index: HashMap<&'w str, NodeIx, RandomState> =
-            HashMap::with_capacity_and_hasher(node_count, RandomState::default());
-        let mut ids = Vec::with_capacity(node_count);
-        let mut labels = Vec::with_capacity(node_count);
-        let mut passthrough = Vec::with_capacity(node_count);
-        for node in &raw.nodes {
-            let Some(id) = node.id.non_empty() else {
-                return Err(model::err_node_id(node));
-            };
-            let ix = to_ix(ids.len())?;
-            if let Some(&first) = index.get(id) {
-                return Err(model::err_duplicate_id(
-                    id,
-                    raw.nodes[first as usize].index,
-                    node,
-                ));
-            }
-            index.insert(id, ix);
-            ids.push(id);
-            labels.push(node.label.as_deref().unwrap_or(id));
-            passthrough.push(node.passthrough);
-        }
-        let declared = ids.len();
-
-        let mut undeclared = Vec::new();
-        let mut edges = Vec::with_capacity(raw.tool_edges.len());
-        for edge in &raw.tool_edges {
-            let mut endpoint = |field: &'w model::Field<'_>, end: &str| {
-                let Some(id) = field.non_empty() else {
-                    return Err(model::err_tool_edge_end(edge, end, field));
-                };
-                if let Some(&ix) = index.get(id) {
-                    return Ok(ix);
-                }
-                let ix = to_ix(ids.len())?;
-                index.insert(id, ix);
-                ids.push(id);
-                labels.push(id);
-                passthrough.push(false);
-                undeclared.push(Undeclared {
-                    node: ix,
-                    edge_index: edge.index,
-                });
-                Ok(ix)
-            };
-            let source = endpoint(&edge.source, "source")?;
-            let target = endpoint(&edge.target, "target")?;
-            edges.push((source, target));
-        }
-
-        let node_count = ids.len();
-        let reversed: Vec<(NodeIx, NodeIx)> = edges.iter().map(|&(s, t)| (t, s)).collect();
-        Ok(ToolGraph {
-            providers: Adjacency::build(node_count, &reversed),
-            receivers: Adjacency::build(node_count, &edges),
-            ids,
-            labels,
-            passthrough,
-            declared,
-            undeclared,
-            tool_edge_count: edges.len(),
-        })
-    }
-
+impl<'a> ToolGraph<'a> {
     pub fn node_count(&self) -> usize {
         self.ids.len()
     }
@@ -153,23 +99,206 @@ impl<'w> ToolGraph<'w> {
         self.passthrough[node as usize]
     }
 
-    pub fn id(&self, node: NodeIx) -> &'w str {
-        self.ids[node as usize]
+    pub fn id(&self, node: NodeIx) -> &str {
+        &self.ids[node as usize]
+    }
+
+    /// What a tool is called before naming: `data.label`, or the id.
+    pub fn label(&self, node: NodeIx) -> &str {
+        self.labels[node as usize].as_deref().unwrap_or(self.id(node))
     }
 
     /// CMP-9 consumers: nodes that are not passthroughs and receive at least
     /// one tool edge, declared or not.
     pub fn consumers(&self) -> impl Iterator<Item = NodeIx> + '_ {
-        (0..self.node_count() as NodeIx)
-            .filter(|&n| !self.is_passthrough(n) && self.providers.degree(n) > 0)
+        (0..self.node_count() as NodeIx).filter(|&n| !self.is_passthrough(n) && self.providers.degree(n) > 0)
     }
 }
 
-fn to_ix(n: usize) -> Result<NodeIx, InputError> {
-    NodeIx::try_from(n)
-        .ok()
-        .filter(|&ix| ix < NodeIx::MAX)
-        .ok_or_else(|| InputError::new("the workflow has more than 4,294,967,294 nodes", None))
+const NOT_DECLARED: u32 = u32::MAX;
+
+/// Input errors by kind, reported in this order whatever the order of the
+/// input (SEMANTICS decision: shapes first, then ids, then endpoints).
+#[derive(Clone, Copy)]
+enum Stage {
+    NodeShape = 0,
+    EdgeShape = 1,
+    NodeId = 2,
+    EdgeEnd = 3,
+}
+
+#[derive(Default)]
+pub struct GraphBuilder<'a> {
+    hasher: RandomState,
+    /// Node numbers, hashed by id; the ids themselves live in `ids` once.
+    table: HashTable<NodeIx>,
+    ids: Vec<Cow<'a, str>>,
+    /// The hash of each id, so growing the table never rereads the ids
+    /// (scattered across the input, so each reread would miss the cache).
+    hashes: Vec<u64>,
+    labels: Vec<Option<Cow<'a, str>>>,
+    passthrough: Vec<bool>,
+    /// Per node: its index in `nodes`, or NOT_DECLARED.
+    declared_as: Vec<u32>,
+    declared: usize,
+    /// Nodes first named by a tool edge, with that edge's index.
+    named_by_edge: Vec<Undeclared>,
+    edges: Vec<(NodeIx, NodeIx)>,
+    edge_count: usize,
+    unknown_edge_types: Vec<UnknownEdgeType<'a>>,
+    /// The first error of each stage.
+    errors: [Option<InputError>; 4],
+}
+
+impl<'a> GraphBuilder<'a> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn fail(&mut self, stage: Stage, error: InputError) {
+        self.errors[stage as usize].get_or_insert(error);
+    }
+
+    /// True when an error of `stage` or an earlier one is already known:
+    /// then nothing later in that stage can be the error reported.
+    fn failed_by(&self, stage: Stage) -> bool {
+        self.errors[..=stage as usize].iter().any(Option::is_some)
+    }
+
+    pub fn node_shape_error(&mut self, error: InputError) {
+        self.fail(Stage::NodeShape, error);
+    }
+
+    pub fn edge_shape_error(&mut self, error: InputError) {
+        self.fail(Stage::EdgeShape, error);
+    }
+
+    /// The node numbered for `id`, and whether it is new.
+    fn intern(&mut self, id: Cow<'a, str>) -> Result<(NodeIx, bool), InputError> {
+        let hash = self.hasher.hash_one(id.as_ref());
+        let (ids, hasher) = (&self.ids, &self.hasher);
+        match self.table.entry(
+            hash,
+            |&ix| ids[ix as usize] == id,
+            |&ix| hasher.hash_one(ids[ix as usize].as_ref()),
+        ) {
+            Entry::Occupied(entry) => Ok((*entry.get(), false)),
+            Entry::Vacant(entry) => {
+                let ix = NodeIx::try_from(self.ids.len())
+                    .ok()
+                    .filter(|&ix| ix < NodeIx::MAX)
+                    .ok_or_else(|| InputError::new("the workflow has more than 4,294,967,294 nodes", None))?;
+                entry.insert(ix);
+                self.ids.push(id);
+                self.hashes.push(hash);
+                self.labels.push(None);
+                self.passthrough.push(false);
+                self.declared_as.push(NOT_DECLARED);
+                Ok((ix, true))
+            }
+        }
+    }
+
+    /// A declared node. Ids must be non-empty strings and unique (R2).
+    pub fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
+        self.declared += 1;
+        let id = match id.into_non_empty() {
+            Ok(id) => id,
+            Err(other) => return self.fail(Stage::NodeId, model::err_node_id(place, &other)),
+        };
+        if self.failed_by(Stage::NodeId) {
+            return; // The graph will not be used; only the first errors matter.
+        }
+        let ix = match self.intern(id) {
+            Ok((ix, _)) => ix,
+            Err(e) => return self.fail(Stage::NodeId, e),
+        };
+        let slot = ix as usize;
+        let first = self.declared_as[slot];
+        if first != NOT_DECLARED {
+            let e = model::err_duplicate_id(&self.ids[slot], first as usize, place);
+            return self.fail(Stage::NodeId, e);
+        }
+        self.declared_as[slot] = u32::try_from(place.index).unwrap_or(NOT_DECLARED - 1);
+        self.labels[slot] = label;
+        self.passthrough[slot] = passthrough;
+    }
+
+    /// An edge classified as tool wiring (EDGE-5). It needs both endpoints.
+    pub fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
+        self.edge_count += 1;
+        let id = id.as_deref();
+        let source = source.into_non_empty();
+        let target = target.into_non_empty();
+        let (source, target) = match (source, target) {
+            (Ok(s), Ok(t)) => (s, t),
+            (Err(bad), _) => return self.fail(Stage::EdgeEnd, model::err_tool_edge_end(place, id, "source", &bad)),
+            (_, Err(bad)) => return self.fail(Stage::EdgeEnd, model::err_tool_edge_end(place, id, "target", &bad)),
+        };
+        if self.failed_by(Stage::EdgeEnd) {
+            return;
+        }
+        let ends = self
+            .endpoint(source, place.index)
+            .and_then(|s| Ok((s, self.endpoint(target, place.index)?)));
+        match ends {
+            Ok(edge) => self.edges.push(edge),
+            Err(e) => self.fail(Stage::EdgeEnd, e),
+        }
+    }
+
+    fn endpoint(&mut self, id: Cow<'a, str>, edge_index: usize) -> Result<NodeIx, InputError> {
+        let (ix, new) = self.intern(id)?;
+        if new {
+            self.named_by_edge.push(Undeclared { node: ix, edge_index });
+        }
+        Ok(ix)
+    }
+
+    /// An edge with an unrecognised `data.edgeType` (EDGE-5 violation).
+    pub fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>) {
+        self.edge_count += 1;
+        self.unknown_edge_types.push(unknown);
+    }
+
+    /// Any other edge: counted, never inspected.
+    pub fn other_edge(&mut self) {
+        self.edge_count += 1;
+    }
+
+    pub fn finish(self) -> Result<ToolGraph<'a>, InputError> {
+        if let Some(error) = self.errors.into_iter().flatten().next() {
+            return Err(error);
+        }
+        let declared_as = &self.declared_as;
+        let undeclared = self
+            .named_by_edge
+            .into_iter()
+            .filter(|u| declared_as[u.node as usize] == NOT_DECLARED)
+            .collect();
+        let declared_passthroughs = self
+            .passthrough
+            .iter()
+            .zip(declared_as)
+            .filter(|&(&p, &d)| p && d != NOT_DECLARED)
+            .count();
+        let node_count = self.ids.len();
+        drop(self.table);
+        drop(self.hashes);
+        Ok(ToolGraph {
+            providers: Adjacency::build(node_count, &self.edges, |&(s, t)| (t, s)),
+            receivers: Adjacency::build(node_count, &self.edges, |&e| e),
+            ids: self.ids,
+            labels: self.labels,
+            passthrough: self.passthrough,
+            declared: self.declared,
+            declared_passthroughs,
+            undeclared,
+            tool_edge_count: self.edges.len(),
+            edge_count: self.edge_count,
+            unknown_edge_types: self.unknown_edge_types,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -177,14 +306,13 @@ mod tests {
     use super::*;
     use crate::{parse::parse, Config};
 
+    fn build(doc: &str) -> Result<ToolGraph<'_>, InputError> {
+        parse(doc.as_bytes(), &Config::default())
+    }
+
     #[test]
     fn r2_duplicate_ids_are_refused_naming_the_id() {
-        let raw = parse(
-            br#"{"nodes": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}"#,
-            &Config::default(),
-        )
-        .unwrap();
-        let e = ToolGraph::build(&raw).unwrap_err();
+        let e = build(r#"{"nodes": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}"#).unwrap_err();
         assert_eq!(e.message, "duplicate node id \"a\": nodes 0 and 2 (R2)");
     }
 
@@ -195,12 +323,8 @@ mod tests {
             (r#"{"nodes": [{"id": 7}]}"#, "a number"),
             (r#"{"nodes": [{}]}"#, "missing"),
         ] {
-            let raw = parse(doc.as_bytes(), &Config::default()).unwrap();
-            let e = ToolGraph::build(&raw).unwrap_err();
-            assert_eq!(
-                e.message,
-                format!("node 0: `id` must be a non-empty string, got {got}")
-            );
+            let e = build(doc).unwrap_err();
+            assert_eq!(e.message, format!("node 0: `id` must be a non-empty string, got {got}"));
         }
     }
 
@@ -208,26 +332,26 @@ mod tests {
     fn undeclared_endpoints_become_nodes_labelled_by_id() {
         let doc = r#"{"nodes": [{"id": "t", "data": {"label": "T"}}],
                       "edges": [{"source": "t", "target": "agent", "data": {"edgeType": "tool_availability"}}]}"#;
-        let raw = parse(doc.as_bytes(), &Config::default()).unwrap();
-        let g = ToolGraph::build(&raw).unwrap();
-        assert_eq!(g.ids, ["t", "agent"]);
-        assert_eq!(g.labels, ["T", "agent"]);
-        assert_eq!(
-            g.undeclared,
-            [Undeclared {
-                node: 1,
-                edge_index: 0
-            }]
-        );
+        let g = build(doc).unwrap();
+        assert_eq!((g.id(1), g.label(0), g.label(1)), ("agent", "T", "agent"));
+        assert_eq!(g.undeclared, [Undeclared { node: 1, edge_index: 0 }]);
         assert_eq!(g.providers.of(1), [0]);
         assert_eq!(g.consumers().collect::<Vec<_>>(), [1]);
     }
 
     #[test]
+    fn nodes_declared_after_the_edges_that_name_them_are_declared() {
+        let doc = r#"{"edges": [{"source": "t", "target": "box", "targetHandle": "box-input-tool"}],
+                      "nodes": [{"id": "box", "type": "toolbox"}, {"id": "t", "data": {"label": "T"}}]}"#;
+        let g = build(doc).unwrap();
+        assert!(g.undeclared.is_empty());
+        assert_eq!((g.declared, g.declared_passthroughs, g.label(0)), (2, 1, "T"));
+    }
+
+    #[test]
     fn tool_edge_without_endpoint_is_refused_naming_the_edge() {
         let doc = r#"{"edges": [{"id": "e0", "source": "a", "data": {"edgeType": "tool_availability"}}]}"#;
-        let raw = parse(doc.as_bytes(), &Config::default()).unwrap();
-        let e = ToolGraph::build(&raw).unwrap_err();
+        let e = build(doc).unwrap_err();
         assert_eq!(
             e.message,
             "edge 0 (id \"e0\"): a tool edge needs a non-empty string `target`, got missing"

@@ -44,6 +44,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A scanner positioned at `pos`, which must start a value.
+    pub fn at(text: &'a str, pos: usize) -> Self {
+        Scanner {
+            pos,
+            ..Scanner::new(text)
+        }
+    }
+
     pub fn pos(&self) -> usize {
         self.pos
     }
@@ -192,9 +200,7 @@ impl<'a> Scanner<'a> {
     fn string_stop_error<T>(&self) -> Result<T> {
         match self.buf.get(self.pos) {
             None => self.error("unterminated string"),
-            Some(&b) => self.error(format!(
-                "control character U+{b:04X} in a string must be escaped"
-            )),
+            Some(&b) => self.error(format!("control character U+{b:04X} in a string must be escaped")),
         }
     }
 
@@ -236,19 +242,12 @@ impl<'a> Scanner<'a> {
                 let low_at = self.pos + 6;
                 let low = match (self.buf.get(low_at..low_at + 2), self.hex4(low_at + 2)) {
                     (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => low,
-                    _ => {
-                        return self.error(
-                            "lone surrogate in \\u escape (a high surrogate needs a low one)",
-                        )
-                    }
+                    _ => return self.error("lone surrogate in \\u escape (a high surrogate needs a low one)"),
                 };
                 self.pos += 6;
                 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)
             }
-            0xDC00..=0xDFFF => {
-                return self
-                    .error("lone surrogate in \\u escape (a low surrogate without a high one)")
-            }
+            0xDC00..=0xDFFF => return self.error("lone surrogate in \\u escape (a low surrogate without a high one)"),
             other => other,
         };
         self.pos += 6;
@@ -360,11 +359,7 @@ impl<'a> Scanner<'a> {
                         self.stack.pop();
                     }
                     _ => {
-                        return self.unexpected(if closer == b'}' {
-                            "',' or '}'"
-                        } else {
-                            "',' or ']'"
-                        });
+                        return self.unexpected(if closer == b'}' { "',' or '}'" } else { "',' or ']'" });
                     }
                 }
             }
@@ -384,10 +379,7 @@ impl<'a> Scanner<'a> {
     /// Iterates over an object's members, calling `member` with each key while
     /// positioned at the value; `member` must consume exactly that value.
     /// The caller has checked that an object starts here.
-    pub fn object(
-        &mut self,
-        mut member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>,
-    ) -> Result<()> {
+    pub fn object(&mut self, mut member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()> {
         self.skip_ws();
         self.expect_byte(b'{', "'{'")?;
         self.skip_ws();
@@ -567,13 +559,10 @@ mod tests {
     #[test]
     fn agrees_with_serde_json_on_validity() {
         // A small deterministic corpus of mutations around valid documents.
-        let base =
-            r#"{"nodes":[{"id":"a","data":{"label":"x\u00e9"}}],"edges":[1,-2.5e3,true,null]}"#;
+        let base = r#"{"nodes":[{"id":"a","data":{"label":"x\u00e9"}}],"edges":[1,-2.5e3,true,null]}"#;
         let bytes = base.as_bytes();
         for i in 0..bytes.len() {
-            for replacement in [
-                b' ', b'"', b'{', b'}', b'[', b']', b',', b':', b'1', b'\\', b'e',
-            ] {
+            for replacement in [b' ', b'"', b'{', b'}', b'[', b']', b',', b':', b'1', b'\\', b'e'] {
                 let mut doc = bytes.to_vec();
                 doc[i] = replacement;
                 let Ok(text) = std::str::from_utf8(&doc) else {

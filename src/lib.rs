@@ -6,11 +6,11 @@
 //! `python`, compiled with the `python` feature. The pipeline is
 //!
 //! ```text
-//! bytes --json/parse--> RawWorkflow --graph--> ToolGraph --check--> Report
+//! bytes --json/parse--> GraphBuilder --> ToolGraph --check/flatten--> Report
 //! ```
 //!
-//! and a Python front end may build the [`RawWorkflow`] itself from already
-//! parsed objects, so both paths share every rule after parsing.
+//! and the Python front end feeds the same [`GraphBuilder`] from already
+//! parsed objects, so both paths share every rule after reading.
 
 pub mod batch;
 pub mod check;
@@ -22,14 +22,15 @@ mod json;
 pub mod model;
 pub mod names;
 pub mod parse;
+mod pipeline;
 pub mod report;
 
 #[cfg(feature = "python")]
 mod python;
 
-pub use check::{check_bytes, check_raw};
+pub use check::{check_bytes, check_graph};
 pub use config::Config;
 pub use error::{InputError, Location};
-pub use model::RawWorkflow;
+pub use graph::{GraphBuilder, ToolGraph};
 pub use names::normalize_name;
 pub use report::{Report, Stats, Tool, Violation, Warning};

@@ -53,8 +53,12 @@ impl<'a> Field<'a> {
         }
     }
 
-    pub fn non_empty(&self) -> Option<&str> {
-        self.as_str().filter(|s| !s.is_empty())
+    /// The string when it is a non-empty one, else the field itself back.
+    pub fn into_non_empty(self) -> Result<Cow<'a, str>, Field<'a>> {
+        match self {
+            Field::Str(s) if !s.is_empty() => Ok(s),
+            other => Err(other),
+        }
     }
 
     /// Keeps the string, forgets anything else (for fields where a
@@ -76,44 +80,20 @@ impl<'a> Field<'a> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawNode<'a> {
-    /// Position in `nodes`.
-    pub index: usize,
-    /// Byte offset of the node's object in JSON text, when parsed from text.
-    pub offset: Option<usize>,
-    pub id: Field<'a>,
-    /// `data.label` when it is a non-empty string.
-    pub label: Option<Cow<'a, str>>,
-    pub passthrough: bool,
-}
-
-/// An edge classified as tool wiring (EDGE-5). Other edges are not kept.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawToolEdge<'a> {
+/// Where a node or edge sits in the input: its index in `nodes` or `edges`,
+/// and the byte offset of its object when the input was JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
     pub index: usize,
     pub offset: Option<usize>,
-    pub id: Option<Cow<'a, str>>,
-    pub source: Field<'a>,
-    pub target: Field<'a>,
 }
 
 /// An edge whose `data.edgeType` nobody recognises (EDGE-5 violation).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawUnknownEdgeType<'a> {
-    pub index: usize,
-    pub offset: Option<usize>,
+pub struct UnknownEdgeType<'a> {
+    pub place: Place,
     pub id: Option<Cow<'a, str>>,
     pub edge_type: Cow<'a, str>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RawWorkflow<'a> {
-    pub nodes: Vec<RawNode<'a>>,
-    pub tool_edges: Vec<RawToolEdge<'a>>,
-    pub unknown_edge_types: Vec<RawUnknownEdgeType<'a>>,
-    /// Every edge, tool wiring or not.
-    pub edge_count: usize,
 }
 
 /// The node type (SEMANTICS 2): `type` when it is a string other than
@@ -144,11 +124,7 @@ pub const TOOL_HANDLE_SUFFIX: &str = "-input-tool";
 
 /// EDGE-5: a recognised declaration decides; an absent, empty or non-string
 /// one falls back to the target handle's exact suffix (EDGE-1).
-pub fn classify_edge(
-    declared: Option<&str>,
-    target_handle: Option<&str>,
-    config: &Config,
-) -> EdgeClass {
+pub fn classify_edge(declared: Option<&str>, target_handle: Option<&str>, config: &Config) -> EdgeClass {
     match declared {
         Some(TOOL_EDGE_TYPE) => EdgeClass::Tool,
         Some(d) if !d.is_empty() => {
@@ -170,10 +146,7 @@ pub fn classify_edge(
 
 pub fn err_top_level(kind: Kind, offset: Option<usize>) -> InputError {
     InputError::new(
-        format!(
-            "the workflow must be a JSON object, got {}",
-            kind.article_name()
-        ),
+        format!("the workflow must be a JSON object, got {}", kind.article_name()),
         offset,
     )
 }
@@ -188,56 +161,47 @@ pub fn err_list_shape(key: &str, kind: Kind, offset: Option<usize>) -> InputErro
     InputError::new(format!("`{key}` must be an array, got {got}"), offset)
 }
 
-pub fn err_node_shape(index: usize, kind: Kind, offset: Option<usize>) -> InputError {
+pub fn err_node_shape(place: Place, kind: Kind) -> InputError {
     InputError::new(
-        format!(
-            "node {index}: must be an object, got {}",
-            kind.article_name()
-        ),
-        offset,
+        format!("node {}: must be an object, got {}", place.index, kind.article_name()),
+        place.offset,
     )
 }
 
-pub fn err_edge_shape(index: usize, kind: Kind, offset: Option<usize>) -> InputError {
+pub fn err_edge_shape(place: Place, kind: Kind) -> InputError {
     InputError::new(
-        format!(
-            "edge {index}: must be an object, got {}",
-            kind.article_name()
-        ),
-        offset,
+        format!("edge {}: must be an object, got {}", place.index, kind.article_name()),
+        place.offset,
     )
 }
 
-pub fn err_node_id(node: &RawNode<'_>) -> InputError {
+pub fn err_node_id(place: Place, id: &Field<'_>) -> InputError {
     InputError::new(
         format!(
             "node {}: `id` must be a non-empty string, got {}",
-            node.index,
-            node.id.describe()
+            place.index,
+            id.describe()
         ),
-        node.offset,
+        place.offset,
     )
 }
 
-pub fn err_duplicate_id(id: &str, first: usize, second: &RawNode<'_>) -> InputError {
+pub fn err_duplicate_id(id: &str, first: usize, second: Place) -> InputError {
     InputError::new(
-        format!(
-            "duplicate node id {id:?}: nodes {first} and {} (R2)",
-            second.index
-        ),
+        format!("duplicate node id {id:?}: nodes {first} and {} (R2)", second.index),
         second.offset,
     )
 }
 
 /// `end` is "source" or "target".
-pub fn err_tool_edge_end(edge: &RawToolEdge<'_>, end: &str, value: &Field<'_>) -> InputError {
+pub fn err_tool_edge_end(place: Place, edge_id: Option<&str>, end: &str, value: &Field<'_>) -> InputError {
     InputError::new(
         format!(
             "{}: a tool edge needs a non-empty string `{end}`, got {}",
-            edge_name(edge.index, edge.id.as_deref()),
+            edge_name(place.index, edge_id),
             value.describe()
         ),
-        edge.offset,
+        place.offset,
     )
 }
 
@@ -255,14 +219,8 @@ mod tests {
 
     #[test]
     fn node_type_prefers_type_unless_universal_node() {
-        assert_eq!(
-            node_type(Some("toolbox"), Some("x"), Some("y")),
-            Some("toolbox")
-        );
-        assert_eq!(
-            node_type(Some("universalNode"), None, Some("toolbox")),
-            Some("toolbox")
-        );
+        assert_eq!(node_type(Some("toolbox"), Some("x"), Some("y")), Some("toolbox"));
+        assert_eq!(node_type(Some("universalNode"), None, Some("toolbox")), Some("toolbox"));
         assert_eq!(node_type(None, Some("a"), Some("b")), Some("a"));
         assert_eq!(node_type(None, None, None), None);
     }
@@ -282,27 +240,15 @@ mod tests {
             classify_edge(Some("tool_availabilty"), None, &c),
             EdgeClass::Unrecognised
         );
-        assert_eq!(
-            classify_edge(Some(""), Some("x-input-tool"), &c),
-            EdgeClass::Tool
-        );
+        assert_eq!(classify_edge(Some(""), Some("x-input-tool"), &c), EdgeClass::Tool);
     }
 
     #[test]
     fn edge1_handle_suffix_is_exact() {
         let c = Config::default();
-        assert_eq!(
-            classify_edge(None, Some("a-input-tool"), &c),
-            EdgeClass::Tool
-        );
-        assert_eq!(
-            classify_edge(None, Some("a-input-tools"), &c),
-            EdgeClass::NotTool
-        );
-        assert_eq!(
-            classify_edge(None, Some("a-input-tool-2"), &c),
-            EdgeClass::NotTool
-        );
+        assert_eq!(classify_edge(None, Some("a-input-tool"), &c), EdgeClass::Tool);
+        assert_eq!(classify_edge(None, Some("a-input-tools"), &c), EdgeClass::NotTool);
+        assert_eq!(classify_edge(None, Some("a-input-tool-2"), &c), EdgeClass::NotTool);
         assert_eq!(classify_edge(None, None, &c), EdgeClass::NotTool);
     }
 }

@@ -1,77 +1,61 @@
-//! JSON text to [`RawWorkflow`]: reads the fields SEMANTICS.md names and
-//! skips everything else without building it.
+//! JSON text to [`ToolGraph`]: reads the fields SEMANTICS.md names, feeds
+//! them straight to a [`GraphBuilder`], and skips everything else without
+//! building it.
 //!
 //! Duplicate keys: the last one wins, as in Python's `json` module, so
-//! `check_json(text)` and `check(json.loads(text))` always agree.
+//! `check_json(text)` and `check(json.loads(text))` always agree. Inside a
+//! node or edge that is a matter of overwriting a field; a repeated top-level
+//! `nodes` or `edges` (rare) makes the parser read the document a second
+//! time, taking only the last value of each.
 
 use std::borrow::Cow;
 
 use crate::config::Config;
 use crate::error::InputError;
+use crate::graph::{GraphBuilder, ToolGraph};
 use crate::json::{Result, Scanner};
-use crate::model::{
-    self, EdgeClass, Field, Kind, RawNode, RawToolEdge, RawUnknownEdgeType, RawWorkflow,
-};
+use crate::model::{self, EdgeClass, Field, Kind, Place, UnknownEdgeType};
+use crate::pipeline::{pipelined, Sink};
 
-/// Parses a workflow from bytes, which must be UTF-8 JSON text.
-pub fn parse<'a>(
-    input: &'a [u8],
-    config: &Config,
-) -> std::result::Result<RawWorkflow<'a>, InputError> {
-    let text = utf8(input)?;
-    let mut scanner = Scanner::new(text);
-    let workflow = document(&mut scanner, config)?;
-    scanner.finish()?;
-    workflow.into_result()
+/// Inputs at least this large are read on two threads (see `pipeline`);
+/// below it, starting a thread costs more than it saves.
+const PIPELINE_FROM_BYTES: usize = 4 << 20;
+
+/// Parses a workflow from bytes, which must be UTF-8 JSON text. Large inputs
+/// use a second thread when `threads` allows it.
+pub fn parse<'a>(input: &'a [u8], config: &Config) -> Result<ToolGraph<'a>> {
+    parse_with(input, config, true)
 }
 
-fn utf8(input: &[u8]) -> std::result::Result<&str, InputError> {
+pub fn parse_with<'a>(input: &'a [u8], config: &Config, allow_thread: bool) -> Result<ToolGraph<'a>> {
+    let text = utf8(input)?;
+    let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
+        let (outcome, builder) = pipelined(|sink| single_pass(text, config, sink));
+        outcome?.then_some(builder)
+    } else {
+        let mut builder = GraphBuilder::new();
+        single_pass(text, config, &mut builder)?.then_some(builder)
+    };
+    let builder = match first {
+        Some(builder) => builder,
+        None => last_keys_only(text, config)?,
+    };
+    builder.finish()
+}
+
+fn utf8(input: &[u8]) -> Result<&str> {
     if input.starts_with(b"\xEF\xBB\xBF") {
         return Err(InputError::new(
             "invalid JSON: the document starts with a UTF-8 byte order mark, which JSON does not allow",
             Some(0),
         ));
     }
-    std::str::from_utf8(input).map_err(|e| {
-        InputError::new(
-            "invalid JSON: the document is not valid UTF-8",
-            Some(e.valid_up_to()),
-        )
-    })
+    std::str::from_utf8(input)
+        .map_err(|e| InputError::new("invalid JSON: the document is not valid UTF-8", Some(e.valid_up_to())))
 }
 
-/// A list of nodes or edges, or the first shape error found in it. Shape
-/// errors do not stop the scan: the rest of the document must still be valid
-/// JSON, and a later duplicate key may replace the whole list.
-type Shaped<T> = std::result::Result<T, InputError>;
-
-#[derive(Default)]
-struct Edges<'a> {
-    tool: Vec<RawToolEdge<'a>>,
-    unknown: Vec<RawUnknownEdgeType<'a>>,
-    count: usize,
-}
-
-struct Document<'a> {
-    nodes: Shaped<Vec<RawNode<'a>>>,
-    edges: Shaped<Edges<'a>>,
-}
-
-impl<'a> Document<'a> {
-    /// Shape errors in `nodes` are reported before those in `edges`.
-    fn into_result(self) -> Shaped<RawWorkflow<'a>> {
-        let nodes = self.nodes?;
-        let edges = self.edges?;
-        Ok(RawWorkflow {
-            nodes,
-            tool_edges: edges.tool,
-            unknown_edge_types: edges.unknown,
-            edge_count: edges.count,
-        })
-    }
-}
-
-fn document<'a>(s: &mut Scanner<'a>, config: &Config) -> Result<Document<'a>> {
+/// Starts a document: it must be valid JSON, and an object.
+fn top_level(s: &mut Scanner<'_>) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
         // Still require valid JSON, so that "not JSON" wins over "wrong shape".
@@ -80,78 +64,124 @@ fn document<'a>(s: &mut Scanner<'a>, config: &Config) -> Result<Document<'a>> {
         s.finish()?;
         return Err(model::err_top_level(kind, Some(at)));
     }
-    let mut doc = Document {
-        nodes: Ok(Vec::new()),
-        edges: Ok(Edges::default()),
-    };
-    s.object(|s, key| {
-        match key.as_ref() {
-            "nodes" => doc.nodes = list(s, "nodes", |s, index| node(s, index, config))?,
-            "edges" => {
-                let mut edges = Edges::default();
-                let shaped = list(s, "edges", |s, index| {
-                    edges.count += 1;
-                    edge(s, index, config, &mut edges)
-                })?;
-                doc.edges = shaped.map(|()| edges);
-            }
-            _ => s.skip_value()?,
-        }
-        Ok(())
-    })?;
-    Ok(doc)
+    Ok(())
 }
 
-/// A `nodes` or `edges` value: an array, or `null`/`{}` for an empty one
-/// (EDGE-2, and Drupal's empty PHP arrays); anything else is a shape error.
-/// Elements go to `element`, which returns the element's own shape error.
-fn list<'a, T: Default + Extend<U>, U>(
-    s: &mut Scanner<'a>,
-    key: &str,
-    mut element: impl FnMut(&mut Scanner<'a>, usize) -> Result<Shaped<Option<U>>>,
-) -> Result<Shaped<T>> {
+/// Reads the document in one go into `sink`. False when `nodes` or `edges`
+/// is repeated: then what the sink received must be discarded.
+fn single_pass<'a>(text: &'a str, config: &Config, sink: &mut dyn Sink<'a>) -> Result<bool> {
+    let mut s = Scanner::new(text);
+    top_level(&mut s)?;
+    let (mut seen_nodes, mut seen_edges, mut repeated) = (false, false, false);
+    s.object(|s, key| match key.as_ref() {
+        "nodes" if !repeated && !seen_nodes => {
+            seen_nodes = true;
+            nodes(s, sink, config)
+        }
+        "edges" if !repeated && !seen_edges => {
+            seen_edges = true;
+            edges(s, sink, config)
+        }
+        "nodes" | "edges" => {
+            repeated = true;
+            s.skip_value()
+        }
+        _ => s.skip_value(),
+    })?;
+    s.finish()?;
+    Ok(!repeated)
+}
+
+/// Reads only the last `nodes` and `edges` values of a document already
+/// known to be valid JSON.
+fn last_keys_only<'a>(text: &'a str, config: &Config) -> Result<GraphBuilder<'a>> {
+    let mut s = Scanner::new(text);
+    let (mut nodes_at, mut edges_at) = (None, None);
+    s.object(|s, key| {
+        match key.as_ref() {
+            "nodes" => nodes_at = Some(s.pos()),
+            "edges" => edges_at = Some(s.pos()),
+            _ => {}
+        }
+        s.skip_value()
+    })?;
+    let mut builder = GraphBuilder::new();
+    if let Some(at) = nodes_at {
+        nodes(&mut Scanner::at(text, at), &mut builder, config)?;
+    }
+    if let Some(at) = edges_at {
+        edges(&mut Scanner::at(text, at), &mut builder, config)?;
+    }
+    Ok(builder)
+}
+
+/// A `nodes` or `edges` value: true when it is an array to read; `null` and
+/// `{}` are empty (EDGE-2, and Drupal's empty PHP arrays); anything else is a
+/// shape error.
+fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, InputError>> {
     let at = s.pos();
     let kind = s.peek_kind()?;
     match kind {
-        Kind::Null => {
-            s.skip_value()?;
-            return Ok(Ok(T::default()));
-        }
-        Kind::Object if s.empty_object() => return Ok(Ok(T::default())),
-        Kind::Array => {}
+        Kind::Array => Ok(Ok(true)),
+        Kind::Object if s.empty_object() => Ok(Ok(false)),
         _ => {
             s.skip_value()?;
-            return Ok(Err(model::err_list_shape(key, kind, Some(at))));
+            Ok(if kind == Kind::Null {
+                Ok(false)
+            } else {
+                Err(model::err_list_shape(key, kind, Some(at)))
+            })
         }
     }
-    let mut items = T::default();
-    let mut first_error = None;
-    s.array(|s, index| {
-        match element(s, index)? {
-            Ok(item) if first_error.is_none() => items.extend(item),
-            Ok(_) => {}
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
-        }
-        Ok(())
-    })?;
-    Ok(match first_error {
-        Some(e) => Err(e),
-        None => Ok(items),
-    })
 }
 
-fn node<'a>(
-    s: &mut Scanner<'a>,
-    index: usize,
-    config: &Config,
-) -> Result<Shaped<Option<RawNode<'a>>>> {
-    let offset = s.pos();
+fn nodes<'a>(s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
+    match is_array(s, "nodes")? {
+        Ok(true) => s.array(|s, index| {
+            node(
+                s,
+                Place {
+                    index,
+                    offset: Some(s.pos()),
+                },
+                builder,
+                config,
+            )
+        }),
+        Ok(false) => Ok(()),
+        Err(e) => {
+            builder.node_shape_error(e);
+            Ok(())
+        }
+    }
+}
+
+fn edges<'a>(s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
+    match is_array(s, "edges")? {
+        Ok(true) => s.array(|s, index| {
+            edge(
+                s,
+                Place {
+                    index,
+                    offset: Some(s.pos()),
+                },
+                builder,
+                config,
+            )
+        }),
+        Ok(false) => Ok(()),
+        Err(e) => {
+            builder.edge_shape_error(e);
+            Ok(())
+        }
+    }
+}
+
+fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
-        s.skip_value()?;
-        return Ok(Err(model::err_node_shape(index, kind, Some(offset))));
+        builder.node_shape_error(model::err_node_shape(place, kind));
+        return s.skip_value();
     }
     let mut id = Field::Missing;
     let mut type_ = None;
@@ -181,9 +211,7 @@ fn node<'a>(
                             }
                             s.object(|s, key| {
                                 match key.as_ref() {
-                                    "node_type_id" => {
-                                        metadata_node_type_id = s.field()?.into_string()
-                                    }
+                                    "node_type_id" => metadata_node_type_id = s.field()?.into_string(),
                                     "id" => metadata_id = s.field()?.into_string(),
                                     _ => s.skip_value()?,
                                 }
@@ -205,26 +233,15 @@ fn node<'a>(
         metadata_id.as_deref(),
     );
     let passthrough = resolved.is_some_and(|t| config.is_passthrough_type(t));
-    Ok(Ok(Some(RawNode {
-        index,
-        offset: Some(offset),
-        id,
-        label,
-        passthrough,
-    })))
+    builder.node(place, id, label, passthrough);
+    Ok(())
 }
 
-fn edge<'a>(
-    s: &mut Scanner<'a>,
-    index: usize,
-    config: &Config,
-    out: &mut Edges<'a>,
-) -> Result<Shaped<Option<()>>> {
-    let offset = s.pos();
+fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
-        s.skip_value()?;
-        return Ok(Err(model::err_edge_shape(index, kind, Some(offset))));
+        builder.edge_shape_error(model::err_edge_shape(place, kind));
+        return s.skip_value();
     }
     let mut id: Option<Cow<'a, str>> = None;
     let mut source = Field::Missing;
@@ -255,29 +272,22 @@ fn edge<'a>(
         Ok(())
     })?;
     match model::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
-        EdgeClass::Tool => out.tool.push(RawToolEdge {
-            index,
-            offset: Some(offset),
-            id,
-            source,
-            target,
-        }),
-        EdgeClass::NotTool => {}
-        EdgeClass::Unrecognised => out.unknown.push(RawUnknownEdgeType {
-            index,
-            offset: Some(offset),
+        EdgeClass::Tool => builder.tool_edge(place, id, source, target),
+        EdgeClass::NotTool => builder.other_edge(),
+        EdgeClass::Unrecognised => builder.unknown_edge_type(UnknownEdgeType {
+            place,
             id,
             edge_type: declared.unwrap_or_default(),
         }),
     }
-    Ok(Ok(Some(())))
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse_str(text: &str) -> std::result::Result<RawWorkflow<'_>, InputError> {
+    fn parse_str(text: &str) -> Result<ToolGraph<'_>> {
         parse(text.as_bytes(), &Config::default())
     }
 
@@ -288,28 +298,31 @@ mod tests {
             r#"{"nodes": null, "edges": null}"#,
             r#"{"nodes": {}, "edges": { }}"#,
         ] {
-            let w = parse_str(doc).unwrap();
-            assert!(
-                w.nodes.is_empty() && w.tool_edges.is_empty() && w.edge_count == 0,
-                "{doc}"
-            );
+            let g = parse_str(doc).unwrap();
+            assert!(g.node_count() == 0 && g.edge_count == 0, "{doc}");
         }
     }
 
     #[test]
     fn wrong_shapes_are_input_errors_with_offsets() {
         let e = parse_str(r#"{"nodes": {"a": 1}}"#).unwrap_err();
-        assert_eq!(
-            e.message,
-            "`nodes` must be an array, got a non-empty object"
-        );
+        assert_eq!(e.message, "`nodes` must be an array, got a non-empty object");
         assert_eq!(e.offset, Some(10));
         let e = parse_str(r#"{"nodes": [{"id": "a"}, 3]}"#).unwrap_err();
         assert_eq!(e.message, "node 1: must be an object, got a number");
         let e = parse_str("[]").unwrap_err();
+        assert_eq!(e.message, "the workflow must be a JSON object, got an array");
+    }
+
+    #[test]
+    fn shape_errors_come_before_id_errors_whatever_the_key_order() {
+        let e = parse_str(r#"{"edges": [7], "nodes": [{"id": ""}]}"#).unwrap_err();
+        assert_eq!(e.message, "edge 0: must be an object, got a number");
+        let doc =
+            r#"{"edges": [{"source": "a", "targetHandle": "x-input-tool"}], "nodes": [{"id": "a"}, {"id": "a"}]}"#;
         assert_eq!(
-            e.message,
-            "the workflow must be a JSON object, got an array"
+            parse_str(doc).unwrap_err().message,
+            "duplicate node id \"a\": nodes 0 and 1 (R2)"
         );
     }
 
@@ -321,12 +334,11 @@ mod tests {
 
     #[test]
     fn duplicate_keys_last_wins() {
-        let w = parse_str(
-            r#"{"nodes": 5, "nodes": [{"id": "a", "id": "b", "data": {"label": "x"}, "data": 1}]}"#,
-        )
-        .unwrap();
-        assert_eq!(w.nodes[0].id, Field::Str("b".into()));
-        assert_eq!(w.nodes[0].label, None);
+        let g = parse_str(r#"{"nodes": [{"id": "a", "id": "b", "data": {"label": "x"}, "data": 1}]}"#).unwrap();
+        assert_eq!((g.id(0), g.label(0)), ("b", "b"));
+        let doc = r#"{"nodes": 5, "edges": [1], "nodes": [{"id": "n"}], "edges": [], "x": 1}"#;
+        let g = parse_str(doc).unwrap();
+        assert_eq!((g.node_count(), g.edge_count), (1, 0));
     }
 
     #[test]
@@ -337,9 +349,8 @@ mod tests {
             {"id": "c", "data": {"metadata": {"node_type_id": "flowdrop_node_processor_toolbox", "id": "x"}}},
             {"id": "d", "type": "universalNode", "data": {"metadata": {"id": "agent"}}}
         ]}"#;
-        let w = parse_str(doc).unwrap();
-        let passthrough: Vec<bool> = w.nodes.iter().map(|n| n.passthrough).collect();
-        assert_eq!(passthrough, [true, true, true, false]);
+        let g = parse_str(doc).unwrap();
+        assert_eq!(g.passthrough, [true, true, true, false]);
     }
 
     #[test]
@@ -350,11 +361,11 @@ mod tests {
             {"id": "e3", "source": "a", "target": "b", "data": {"edgeType": "tool_availabilty"}},
             {"source": 1, "targetHandle": "b-input-tools"}
         ]}"#;
-        let w = parse_str(doc).unwrap();
-        assert_eq!(w.edge_count, 4);
-        assert_eq!(w.tool_edges.len(), 1);
-        assert_eq!(w.unknown_edge_types[0].index, 2);
-        assert_eq!(w.unknown_edge_types[0].edge_type, "tool_availabilty");
+        let g = parse_str(doc).unwrap();
+        assert_eq!(g.edge_count, 4);
+        assert_eq!(g.tool_edge_count, 1);
+        assert_eq!(g.unknown_edge_types[0].place.index, 2);
+        assert_eq!(g.unknown_edge_types[0].edge_type, "tool_availabilty");
     }
 
     #[test]

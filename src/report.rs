@@ -41,16 +41,12 @@ impl Violation {
 
     pub fn message(&self) -> &str {
         match self {
-            Violation::ToolNameCollision { message, .. }
-            | Violation::UnrecognisedEdgeType { message, .. } => message,
+            Violation::ToolNameCollision { message, .. } | Violation::UnrecognisedEdgeType { message, .. } => message,
         }
     }
 
     pub(crate) fn collision(consumer: &str, name: &str, tools: Vec<Tool>) -> Violation {
-        let listed: Vec<String> = tools
-            .iter()
-            .map(|t| format!("{:?} ({:?})", t.id, t.label))
-            .collect();
+        let listed: Vec<String> = tools.iter().map(|t| format!("{:?} ({:?})", t.id, t.label)).collect();
         let message = format!(
             "{} tools reaching {consumer:?} share the name {name:?}: {}",
             tools.len(),

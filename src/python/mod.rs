@@ -2,18 +2,16 @@
 //! core types, runs the core (without the GIL for text and file input), and
 //! converts reports and errors back. No rule lives here.
 
-use std::borrow::Cow;
+mod walk;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
-use crate::model::{
-    self, EdgeClass, Field, Kind, RawNode, RawToolEdge, RawUnknownEdgeType, RawWorkflow,
-};
 use crate::{batch, check, names, Config, InputError, Location, Report, Violation};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
@@ -39,20 +37,14 @@ fn workflow_error_at(py: Python<'_>, message: &str, location: Option<Location>) 
 /// reaching the caller as anything but an ordinary exception that says so.
 fn run<T: Send>(py: Python<'_>, release_gil: bool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
     let guarded = move || catch_unwind(AssertUnwindSafe(work));
-    let outcome = if release_gil {
-        py.detach(guarded)
-    } else {
-        guarded()
-    };
+    let outcome = if release_gil { py.detach(guarded) } else { guarded() };
     outcome.map_err(|panic| {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        PyRuntimeError::new_err(format!(
-            "toolwire internal error (please report it): {what}"
-        ))
+        PyRuntimeError::new_err(format!("toolwire internal error (please report it): {what}"))
     })
 }
 
@@ -160,186 +152,21 @@ fn check_mapping<'py>(
     edge_types: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = config(passthrough_types, edge_types);
-    let raw = match walk_workflow(workflow, &config)? {
-        Ok(raw) => raw,
-        Err(e) => return Err(workflow_error(py, &e, None)),
+    let graph = match walk::walk(workflow, &config) {
+        Ok(graph) => graph,
+        Err(walk::WalkError::Python(e)) => return Err(e),
+        Err(walk::WalkError::Input(e)) => return Err(workflow_error(py, &e, None)),
     };
     // The walk copied every string it needs, so the Python objects are no
     // longer touched; releasing the GIL only pays off on large workflows.
-    let release = raw.nodes.len() + raw.tool_edges.len() > 10_000;
-    let result = run(py, release, || check::check_raw(&raw, &config))?;
-    result
-        .map(|report| report_to_py(py, &report))
-        .map_err(|e| workflow_error(py, &e, None))?
+    let release = graph.node_count() + graph.tool_edge_count > 10_000;
+    let report = run(py, release, || check::check_graph(&graph, &config))?;
+    report_to_py(py, &report)
 }
 
 #[pyfunction]
 fn normalize_name(label: &str) -> String {
     names::normalize_name(label)
-}
-
-// Walking Python objects into the core's RawWorkflow. Errors come in two
-// layers: PyErr for Python failures (a Mapping whose __getitem__ raises),
-// InputError for workflows of the wrong shape.
-
-type Walked<T> = PyResult<Result<T, InputError>>;
-
-fn kind_of(value: &Bound<'_, PyAny>) -> Kind {
-    if value.is_none() {
-        Kind::Null
-    } else if value.is_instance_of::<PyString>() {
-        Kind::String
-    } else if value.is_instance_of::<PyBool>() {
-        Kind::Bool
-    } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
-        Kind::Number
-    } else if value.is_instance_of::<PyList>() {
-        Kind::Array
-    } else if value.is_instance_of::<PyDict>() || value.is_instance_of::<PyMapping>() {
-        Kind::Object
-    } else {
-        Kind::Foreign
-    }
-}
-
-/// `mapping[key]`, or None when absent. Dicts take the fast path.
-fn get<'py>(mapping: &Bound<'py, PyAny>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
-    if let Ok(dict) = mapping.cast::<PyDict>() {
-        return dict.get_item(key);
-    }
-    match mapping.get_item(key) {
-        Ok(value) => Ok(Some(value)),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(mapping.py()) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
-fn field(value: Option<Bound<'_, PyAny>>) -> PyResult<Field<'static>> {
-    let Some(value) = value else {
-        return Ok(Field::Missing);
-    };
-    match value.cast::<PyString>() {
-        Ok(s) => Ok(Field::Str(Cow::Owned(s.to_str()?.to_owned()))),
-        Err(_) => Ok(Field::Other(kind_of(&value))),
-    }
-}
-
-fn string(value: Option<Bound<'_, PyAny>>) -> PyResult<Option<Cow<'static, str>>> {
-    Ok(field(value)?.into_string())
-}
-
-/// `value` when it is a mapping (a JSON object), else None.
-fn object<'py>(value: Option<Bound<'py, PyAny>>) -> Option<Bound<'py, PyAny>> {
-    value.filter(|v| kind_of(v) == Kind::Object)
-}
-
-fn walk_workflow(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<RawWorkflow<'static>> {
-    let kind = kind_of(workflow);
-    if kind != Kind::Object {
-        return Ok(Err(model::err_top_level(kind, None)));
-    }
-    // Same order of input errors as the JSON parser: `nodes` and each node,
-    // then `edges` and each edge.
-    let mut raw = RawWorkflow::default();
-    let nodes = match list(get(workflow, "nodes")?, "nodes")? {
-        Ok(items) => items,
-        Err(e) => return Ok(Err(e)),
-    };
-    for (index, node) in nodes.iter().enumerate() {
-        match walk_node(node, index, config)? {
-            Ok(n) => raw.nodes.push(n),
-            Err(e) => return Ok(Err(e)),
-        }
-    }
-    let edges = match list(get(workflow, "edges")?, "edges")? {
-        Ok(items) => items,
-        Err(e) => return Ok(Err(e)),
-    };
-    raw.edge_count = edges.len();
-    for (index, edge) in edges.iter().enumerate() {
-        if let Err(e) = walk_edge(edge, index, config, &mut raw)? {
-            return Ok(Err(e));
-        }
-    }
-    Ok(Ok(raw))
-}
-
-/// `nodes`/`edges`: a list; None (absent or null) and an empty mapping are
-/// empty (EDGE-2).
-fn list<'py>(value: Option<Bound<'py, PyAny>>, key: &str) -> Walked<Vec<Bound<'py, PyAny>>> {
-    let Some(value) = value else {
-        return Ok(Ok(Vec::new()));
-    };
-    match kind_of(&value) {
-        Kind::Null => Ok(Ok(Vec::new())),
-        Kind::Array => Ok(Ok(value.cast::<PyList>()?.iter().collect())),
-        Kind::Object if value.len()? == 0 => Ok(Ok(Vec::new())),
-        kind => Ok(Err(model::err_list_shape(key, kind, None))),
-    }
-}
-
-fn walk_node(node: &Bound<'_, PyAny>, index: usize, config: &Config) -> Walked<RawNode<'static>> {
-    let kind = kind_of(node);
-    if kind != Kind::Object {
-        return Ok(Err(model::err_node_shape(index, kind, None)));
-    }
-    let id = field(get(node, "id")?)?;
-    let type_ = string(get(node, "type")?)?;
-    let (mut label, mut metadata_node_type_id, mut metadata_id) = (None, None, None);
-    if let Some(data) = object(get(node, "data")?) {
-        label = string(get(&data, "label")?)?.filter(|l| !l.is_empty());
-        if let Some(metadata) = object(get(&data, "metadata")?) {
-            metadata_node_type_id = string(get(&metadata, "node_type_id")?)?;
-            metadata_id = string(get(&metadata, "id")?)?;
-        }
-    }
-    let resolved = model::node_type(
-        type_.as_deref(),
-        metadata_node_type_id.as_deref(),
-        metadata_id.as_deref(),
-    );
-    let passthrough = resolved.is_some_and(|t| config.is_passthrough_type(t));
-    Ok(Ok(RawNode {
-        index,
-        offset: None,
-        id,
-        label,
-        passthrough,
-    }))
-}
-
-fn walk_edge(
-    edge: &Bound<'_, PyAny>,
-    index: usize,
-    config: &Config,
-    raw: &mut RawWorkflow<'static>,
-) -> Walked<()> {
-    let kind = kind_of(edge);
-    if kind != Kind::Object {
-        return Ok(Err(model::err_edge_shape(index, kind, None)));
-    }
-    let declared = match object(get(edge, "data")?) {
-        Some(data) => string(get(&data, "edgeType")?)?,
-        None => None,
-    };
-    let target_handle = string(get(edge, "targetHandle")?)?;
-    match model::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
-        EdgeClass::NotTool => {}
-        EdgeClass::Tool => raw.tool_edges.push(RawToolEdge {
-            index,
-            offset: None,
-            id: string(get(edge, "id")?)?,
-            source: field(get(edge, "source")?)?,
-            target: field(get(edge, "target")?)?,
-        }),
-        EdgeClass::Unrecognised => raw.unknown_edge_types.push(RawUnknownEdgeType {
-            index,
-            offset: None,
-            id: string(get(edge, "id")?)?,
-            edge_type: declared.unwrap_or_default(),
-        }),
-    }
-    Ok(Ok(()))
 }
 
 // Reports go back as plain dicts; python/toolwire/_report.py wraps them.
@@ -352,10 +179,7 @@ fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, Py
         v.set_item("message", violation.message())?;
         match violation {
             Violation::ToolNameCollision {
-                consumer,
-                name,
-                tools,
-                ..
+                consumer, name, tools, ..
             } => {
                 v.set_item("consumer", consumer)?;
                 v.set_item("name", name)?;
@@ -416,9 +240,6 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DEFAULT_PASSTHROUGH_TYPES",
         crate::config::DEFAULT_PASSTHROUGH_TYPES.to_vec(),
     )?;
-    m.add(
-        "DEFAULT_EDGE_TYPES",
-        crate::config::DEFAULT_EDGE_TYPES.to_vec(),
-    )?;
+    m.add("DEFAULT_EDGE_TYPES", crate::config::DEFAULT_EDGE_TYPES.to_vec())?;
     Ok(())
 }

@@ -1,0 +1,150 @@
+//! Reading and graph building on two threads. The parser is the slow half
+//! and cannot be split, but interning ids (hash-table probes that miss the
+//! cache) can run beside it: the parser sends what it reads in chunks to a
+//! builder thread. Chunk buffers travel back to be reused, so no memory is
+//! allocated per chunk.
+
+use std::borrow::Cow;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+
+use crate::graph::GraphBuilder;
+use crate::model::{Field, Place, UnknownEdgeType};
+use crate::InputError;
+
+/// What a front end hands over as it reads a workflow.
+pub trait Sink<'a> {
+    fn node_shape_error(&mut self, error: InputError);
+    fn edge_shape_error(&mut self, error: InputError);
+    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool);
+    fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>);
+    fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>);
+    fn other_edge(&mut self);
+}
+
+impl<'a> Sink<'a> for GraphBuilder<'a> {
+    fn node_shape_error(&mut self, error: InputError) {
+        GraphBuilder::node_shape_error(self, error)
+    }
+    fn edge_shape_error(&mut self, error: InputError) {
+        GraphBuilder::edge_shape_error(self, error)
+    }
+    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
+        GraphBuilder::node(self, place, id, label, passthrough)
+    }
+    fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
+        GraphBuilder::tool_edge(self, place, id, source, target)
+    }
+    fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>) {
+        GraphBuilder::unknown_edge_type(self, unknown)
+    }
+    fn other_edge(&mut self) {
+        GraphBuilder::other_edge(self)
+    }
+}
+
+/// One call on a [`Sink`], recorded to be replayed on the builder thread.
+enum Record<'a> {
+    NodeShapeError(InputError),
+    EdgeShapeError(InputError),
+    Node(Place, Field<'a>, Option<Cow<'a, str>>, bool),
+    ToolEdge(Place, Option<Cow<'a, str>>, Field<'a>, Field<'a>),
+    UnknownEdgeType(UnknownEdgeType<'a>),
+    OtherEdge,
+}
+
+impl<'a> Record<'a> {
+    fn replay(self, builder: &mut GraphBuilder<'a>) {
+        match self {
+            Record::NodeShapeError(e) => builder.node_shape_error(e),
+            Record::EdgeShapeError(e) => builder.edge_shape_error(e),
+            Record::Node(place, id, label, passthrough) => builder.node(place, id, label, passthrough),
+            Record::ToolEdge(place, id, source, target) => builder.tool_edge(place, id, source, target),
+            Record::UnknownEdgeType(unknown) => builder.unknown_edge_type(unknown),
+            Record::OtherEdge => builder.other_edge(),
+        }
+    }
+}
+
+const CHUNK: usize = 4096;
+/// Chunks in flight: enough to absorb uneven speeds, few enough to keep
+/// memory flat.
+const IN_FLIGHT: usize = 4;
+
+/// The parser's end of the pipe.
+pub struct Pipe<'a> {
+    chunk: Vec<Record<'a>>,
+    full: SyncSender<Vec<Record<'a>>>,
+    empty: Receiver<Vec<Record<'a>>>,
+}
+
+impl<'a> Pipe<'a> {
+    fn push(&mut self, record: Record<'a>) {
+        self.chunk.push(record);
+        if self.chunk.len() == CHUNK {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.chunk.is_empty() {
+            return;
+        }
+        let next = self.empty.try_recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK));
+        let full = std::mem::replace(&mut self.chunk, next);
+        // A send fails only if the builder thread is gone, which happens only
+        // if it panicked; the join below reports that.
+        let _ = self.full.send(full);
+    }
+}
+
+impl<'a> Sink<'a> for Pipe<'a> {
+    fn node_shape_error(&mut self, error: InputError) {
+        self.push(Record::NodeShapeError(error));
+    }
+    fn edge_shape_error(&mut self, error: InputError) {
+        self.push(Record::EdgeShapeError(error));
+    }
+    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
+        self.push(Record::Node(place, id, label, passthrough));
+    }
+    fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
+        self.push(Record::ToolEdge(place, id, source, target));
+    }
+    fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>) {
+        self.push(Record::UnknownEdgeType(unknown));
+    }
+    fn other_edge(&mut self) {
+        self.push(Record::OtherEdge);
+    }
+}
+
+/// Runs `read` (which feeds a sink) on this thread and a [`GraphBuilder`] on
+/// another, and returns what `read` returned with the finished builder.
+pub fn pipelined<'a, T: Send>(read: impl FnOnce(&mut dyn Sink<'a>) -> T + Send) -> (T, GraphBuilder<'a>) {
+    let (full_tx, full_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
+    let (empty_tx, empty_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
+    std::thread::scope(|scope| {
+        let builder = scope.spawn(move || {
+            let mut builder = GraphBuilder::new();
+            for mut chunk in full_rx {
+                for record in chunk.drain(..) {
+                    record.replay(&mut builder);
+                }
+                let _ = empty_tx.try_send(chunk);
+            }
+            builder
+        });
+        let mut pipe = Pipe {
+            chunk: Vec::with_capacity(CHUNK),
+            full: full_tx,
+            empty: empty_rx,
+        };
+        let result = read(&mut pipe);
+        pipe.flush();
+        drop(pipe); // closes the channel: the builder thread finishes
+        match builder.join() {
+            Ok(builder) => (result, builder),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}

@@ -1,0 +1,195 @@
+//! Walking an already-parsed workflow (what `json.loads` returns: dicts,
+//! lists, strings) into the core's [`GraphBuilder`], reading only the keys
+//! SEMANTICS.md names. Strings are copied, so nothing here outlives the call
+//! or depends on the objects staying unchanged.
+
+use std::borrow::Cow;
+
+use pyo3::exceptions::PyKeyError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
+
+use crate::model::{self, EdgeClass, Field, Kind, Place, UnknownEdgeType};
+use crate::{Config, GraphBuilder, InputError, ToolGraph};
+
+pub enum WalkError {
+    /// Python itself failed (a Mapping whose `__getitem__` raised).
+    Python(PyErr),
+    /// The workflow cannot be checked.
+    Input(InputError),
+}
+
+impl From<PyErr> for WalkError {
+    fn from(e: PyErr) -> Self {
+        WalkError::Python(e)
+    }
+}
+
+type Walked<T> = Result<T, WalkError>;
+
+pub fn walk(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<ToolGraph<'static>> {
+    let kind = kind_of(workflow);
+    if kind != Kind::Object {
+        return Err(WalkError::Input(model::err_top_level(kind, None)));
+    }
+    let mut builder = GraphBuilder::new();
+    // Nodes before edges, like the JSON parser, so errors come in one order.
+    match list(get(workflow, "nodes")?, "nodes")? {
+        Ok(nodes) => {
+            for (index, node) in nodes.iter().enumerate() {
+                walk_node(node, Place { index, offset: None }, &mut builder, config)?;
+            }
+        }
+        Err(e) => builder.node_shape_error(e),
+    }
+    match list(get(workflow, "edges")?, "edges")? {
+        Ok(edges) => {
+            for (index, edge) in edges.iter().enumerate() {
+                walk_edge(edge, Place { index, offset: None }, &mut builder, config)?;
+            }
+        }
+        Err(e) => builder.edge_shape_error(e),
+    }
+    builder.finish().map_err(WalkError::Input)
+}
+
+fn kind_of(value: &Bound<'_, PyAny>) -> Kind {
+    if value.is_none() {
+        Kind::Null
+    } else if value.is_instance_of::<PyString>() {
+        Kind::String
+    } else if value.is_instance_of::<PyBool>() {
+        Kind::Bool
+    } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
+        Kind::Number
+    } else if value.is_instance_of::<PyList>() {
+        Kind::Array
+    } else if value.is_instance_of::<PyDict>() || value.is_instance_of::<PyMapping>() {
+        Kind::Object
+    } else {
+        Kind::Foreign
+    }
+}
+
+/// `mapping[key]`, or None when absent. Dicts take the fast path.
+fn get<'py>(mapping: &Bound<'py, PyAny>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if let Ok(dict) = mapping.cast::<PyDict>() {
+        return dict.get_item(key);
+    }
+    match mapping.get_item(key) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.is_instance_of::<PyKeyError>(mapping.py()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// A field that should be a string. `what` names it for the one error that
+/// can arise: a str holding a lone surrogate, which is not text.
+fn field(value: Option<Bound<'_, PyAny>>, what: impl FnOnce() -> String) -> Walked<Field<'static>> {
+    let Some(value) = value else {
+        return Ok(Field::Missing);
+    };
+    let Ok(s) = value.cast::<PyString>() else {
+        return Ok(Field::Other(kind_of(&value)));
+    };
+    match s.to_str() {
+        Ok(text) => Ok(Field::Str(Cow::Owned(text.to_owned()))),
+        Err(_) => Err(WalkError::Input(InputError::new(
+            format!("{} is not valid Unicode: it contains a lone surrogate", what()),
+            None,
+        ))),
+    }
+}
+
+fn string(value: Option<Bound<'_, PyAny>>, what: impl FnOnce() -> String) -> Walked<Option<Cow<'static, str>>> {
+    Ok(field(value, what)?.into_string())
+}
+
+/// `value` when it is a mapping (a JSON object), else None.
+fn object(value: Option<Bound<'_, PyAny>>) -> Option<Bound<'_, PyAny>> {
+    value.filter(|v| kind_of(v) == Kind::Object)
+}
+
+/// `nodes`/`edges`: a list; None (absent or null) and an empty mapping are
+/// empty (EDGE-2); anything else is a shape error.
+fn list<'py>(value: Option<Bound<'py, PyAny>>, key: &str) -> PyResult<Result<Vec<Bound<'py, PyAny>>, InputError>> {
+    let Some(value) = value else {
+        return Ok(Ok(Vec::new()));
+    };
+    Ok(match kind_of(&value) {
+        Kind::Null => Ok(Vec::new()),
+        Kind::Array => Ok(value.cast::<PyList>()?.iter().collect()),
+        Kind::Object if value.len()? == 0 => Ok(Vec::new()),
+        kind => Err(model::err_list_shape(key, kind, None)),
+    })
+}
+
+fn walk_node(
+    node: &Bound<'_, PyAny>,
+    place: Place,
+    builder: &mut GraphBuilder<'static>,
+    config: &Config,
+) -> Walked<()> {
+    let kind = kind_of(node);
+    if kind != Kind::Object {
+        builder.node_shape_error(model::err_node_shape(place, kind));
+        return Ok(());
+    }
+    let at = |key: &'static str| move || format!("node {}: `{key}`", place.index);
+    let id = field(get(node, "id")?, at("id"))?;
+    let type_ = string(get(node, "type")?, at("type"))?;
+    let (mut label, mut metadata_node_type_id, mut metadata_id) = (None, None, None);
+    if let Some(data) = object(get(node, "data")?) {
+        label = string(get(&data, "label")?, at("data.label"))?.filter(|l| !l.is_empty());
+        if let Some(metadata) = object(get(&data, "metadata")?) {
+            metadata_node_type_id = string(get(&metadata, "node_type_id")?, at("data.metadata.node_type_id"))?;
+            metadata_id = string(get(&metadata, "id")?, at("data.metadata.id"))?;
+        }
+    }
+    let resolved = model::node_type(
+        type_.as_deref(),
+        metadata_node_type_id.as_deref(),
+        metadata_id.as_deref(),
+    );
+    let passthrough = resolved.is_some_and(|t| config.is_passthrough_type(t));
+    builder.node(place, id, label, passthrough);
+    Ok(())
+}
+
+fn walk_edge(
+    edge: &Bound<'_, PyAny>,
+    place: Place,
+    builder: &mut GraphBuilder<'static>,
+    config: &Config,
+) -> Walked<()> {
+    let kind = kind_of(edge);
+    if kind != Kind::Object {
+        builder.edge_shape_error(model::err_edge_shape(place, kind));
+        return Ok(());
+    }
+    let at = |key: &'static str| move || format!("edge {}: `{key}`", place.index);
+    let declared = match object(get(edge, "data")?) {
+        Some(data) => string(get(&data, "edgeType")?, at("data.edgeType"))?,
+        None => None,
+    };
+    let target_handle = string(get(edge, "targetHandle")?, at("targetHandle"))?;
+    // Non-tool edges are classified and counted, never read further.
+    match model::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
+        EdgeClass::NotTool => builder.other_edge(),
+        EdgeClass::Tool => {
+            let id = string(get(edge, "id")?, at("id"))?;
+            let source = field(get(edge, "source")?, at("source"))?;
+            let target = field(get(edge, "target")?, at("target"))?;
+            builder.tool_edge(place, id, source, target);
+        }
+        EdgeClass::Unrecognised => {
+            let id = string(get(edge, "id")?, at("id"))?;
+            builder.unknown_edge_type(UnknownEdgeType {
+                place,
+                id,
+                edge_type: declared.unwrap_or_default(),
+            });
+        }
+    }
+    Ok(())
+}
