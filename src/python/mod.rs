@@ -164,6 +164,35 @@ fn check_mapping<'py>(
     report_to_py(py, &report)
 }
 
+/// Where the time of `check_file` goes, in seconds: reading the file,
+/// parsing it into the graph, and checking. For the benchmark suite.
+#[pyfunction]
+fn phase_times<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let config = config(passthrough_types, edge_types);
+    let timed = run(py, true, || {
+        let start = std::time::Instant::now();
+        let bytes = std::fs::read(&path)?;
+        let read = start.elapsed();
+        let graph = crate::parse::parse(&bytes, &config).map_err(|e| std::io::Error::other(e.message))?;
+        let parsed = start.elapsed();
+        let report = check::check_graph(&graph, &config);
+        let checked = start.elapsed();
+        drop((report, graph));
+        Ok::<_, std::io::Error>([read, parsed - read, checked - parsed])
+    })?;
+    let [read, parse, check] = timed.map_err(|e| os_error(&e, &path))?;
+    let out = PyDict::new(py);
+    out.set_item("read", read.as_secs_f64())?;
+    out.set_item("parse", parse.as_secs_f64())?;
+    out.set_item("check", check.as_secs_f64())?;
+    Ok(out)
+}
+
 #[pyfunction]
 fn normalize_name(label: &str) -> String {
     names::normalize_name(label)
@@ -236,6 +265,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
     m.add_function(wrap_pyfunction!(check_files, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
+    m.add_function(wrap_pyfunction!(phase_times, m)?)?;
     m.add(
         "DEFAULT_PASSTHROUGH_TYPES",
         crate::config::DEFAULT_PASSTHROUGH_TYPES.to_vec(),
