@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::check::check_bytes;
+use crate::check::check_bytes_with;
+use crate::interrupt::Interrupt;
 use crate::{Config, InputError, Location, Report};
 
 /// Why one file of a batch could not be checked.
@@ -20,10 +21,13 @@ pub enum FileError {
 
 pub type FileOutcome = Result<Report, FileError>;
 
-/// Reads and checks one file.
-pub fn check_path(path: &Path, config: &Config) -> FileOutcome {
+/// Reads and checks one file; see `check_bytes_with` for the options.
+pub fn check_path(path: &Path, config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> FileOutcome {
+    if interrupt.requested() {
+        return Err(FileError::Input(Interrupt::error(), None));
+    }
     let bytes = std::fs::read(path).map_err(FileError::Io)?;
-    check_bytes(&bytes, config).map_err(|e| {
+    check_bytes_with(&bytes, config, allow_thread, interrupt).map_err(|e| {
         let location = e.location(&bytes);
         FileError::Input(e, location)
     })
@@ -31,7 +35,7 @@ pub fn check_path(path: &Path, config: &Config) -> FileOutcome {
 
 /// Checks every file with up to `jobs` threads; one outcome per path, in
 /// order. `jobs == 0` means one per available core.
-pub fn check_paths(paths: &[PathBuf], config: &Config, jobs: usize) -> Vec<FileOutcome> {
+pub fn check_paths(paths: &[PathBuf], config: &Config, jobs: usize, interrupt: Interrupt<'_>) -> Vec<FileOutcome> {
     let jobs = if jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -39,7 +43,7 @@ pub fn check_paths(paths: &[PathBuf], config: &Config, jobs: usize) -> Vec<FileO
     };
     let jobs = jobs.min(paths.len()).max(1);
     if jobs == 1 {
-        return paths.iter().map(|p| check_path(p, config)).collect();
+        return paths.iter().map(|p| check_path(p, config, true, interrupt)).collect();
     }
     let slots: Vec<Mutex<Option<FileOutcome>>> = paths.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
@@ -48,7 +52,8 @@ pub fn check_paths(paths: &[PathBuf], config: &Config, jobs: usize) -> Vec<FileO
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(path) = paths.get(i) else { break };
-                let outcome = check_path(path, config);
+                // Every core is busy with a file already: no second thread each.
+                let outcome = check_path(path, config, false, interrupt);
                 // A slot is written by exactly one thread; a poisoned lock can
                 // only come from a panic elsewhere, and the value is still ours.
                 *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
@@ -95,8 +100,8 @@ mod tests {
                 })
                 .collect()
         };
-        let one = describe(check_paths(&paths, &Config::default(), 1));
-        let four = describe(check_paths(&paths, &Config::default(), 4));
+        let one = describe(check_paths(&paths, &Config::default(), 1, Interrupt::never()));
+        let four = describe(check_paths(&paths, &Config::default(), 4, Interrupt::never()));
         assert_eq!(one, four);
         assert!(one[0].starts_with("input invalid JSON"));
         assert_eq!(one[1], "ok 1 0");

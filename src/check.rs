@@ -5,17 +5,35 @@ use crate::config::Config;
 use crate::error::InputError;
 use crate::flatten::{new_map, BoxView, CandidateNames, Map, NameIx};
 use crate::graph::{NodeIx, ToolGraph};
-use crate::parse::parse;
+use crate::interrupt::Interrupt;
+use crate::parse::parse_with;
 use crate::report::{Report, Stats, Tool, Violation, Warning};
 
 /// Parses JSON text and checks it.
 pub fn check_bytes(input: &[u8], config: &Config) -> Result<Report, InputError> {
-    let graph = parse(input, config)?;
-    Ok(check_graph(&graph, config))
+    check_bytes_with(input, config, true, Interrupt::never())
+}
+
+/// `check_bytes`, on one thread unless `allow_thread`, stopping early (with
+/// an error or a partial report, both to be discarded) on `interrupt`.
+pub fn check_bytes_with(
+    input: &[u8],
+    config: &Config,
+    allow_thread: bool,
+    interrupt: Interrupt<'_>,
+) -> Result<Report, InputError> {
+    let graph = parse_with(input, config, allow_thread, interrupt)?;
+    Ok(check_graph_with(&graph, config, interrupt))
 }
 
 /// Checks a workflow a front end has read into a graph.
 pub fn check_graph(graph: &ToolGraph<'_>, config: &Config) -> Report {
+    check_graph_with(graph, config, Interrupt::never())
+}
+
+/// `check_graph`, stopping between consumers on `interrupt` (the report is
+/// then partial, to be discarded).
+pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Report {
     let recognised = config.recognised_edge_types();
     let mut violations: Vec<Violation> = graph
         .unknown_edge_types
@@ -35,6 +53,9 @@ pub fn check_graph(graph: &ToolGraph<'_>, config: &Config) -> Report {
             views: new_map(),
         };
         for &consumer in &consumers {
+            if interrupt.requested() {
+                break;
+            }
             checker.check_consumer(consumer, &mut violations);
         }
     }

@@ -18,6 +18,7 @@ pub mod config;
 pub mod error;
 mod flatten;
 pub mod graph;
+mod interrupt;
 mod json;
 pub mod model;
 pub mod names;
@@ -28,9 +29,10 @@ pub mod report;
 #[cfg(feature = "python")]
 mod python;
 
-pub use check::{check_bytes, check_graph};
+pub use check::{check_bytes, check_bytes_with, check_graph, check_graph_with};
 pub use config::Config;
 pub use error::{InputError, Location};
 pub use graph::{GraphBuilder, ToolGraph};
+pub use interrupt::Interrupt;
 pub use names::normalize_name;
 pub use report::{Report, Stats, Tool, Violation, Warning};

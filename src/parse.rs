@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use crate::config::Config;
 use crate::error::InputError;
 use crate::graph::{GraphBuilder, ToolGraph};
+use crate::interrupt::Interrupt;
 use crate::json::{Result, Scanner};
 use crate::model::{self, EdgeClass, Field, Kind, Place, UnknownEdgeType};
 use crate::pipeline::{pipelined, Sink};
@@ -24,21 +25,29 @@ const PIPELINE_FROM_BYTES: usize = 4 << 20;
 /// Parses a workflow from bytes, which must be UTF-8 JSON text. Large inputs
 /// use a second thread when `threads` allows it.
 pub fn parse<'a>(input: &'a [u8], config: &Config) -> Result<ToolGraph<'a>> {
-    parse_with(input, config, true)
+    parse_with(input, config, true, Interrupt::never())
 }
 
-pub fn parse_with<'a>(input: &'a [u8], config: &Config, allow_thread: bool) -> Result<ToolGraph<'a>> {
+/// `parse`, on one thread unless `allow_thread`, and stopping with an error
+/// when `interrupt` is requested.
+pub fn parse_with<'a>(
+    input: &'a [u8],
+    config: &Config,
+    allow_thread: bool,
+    interrupt: Interrupt<'_>,
+) -> Result<ToolGraph<'a>> {
     let text = utf8(input)?;
+    let reader = Reader { config, interrupt };
     let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-        let (outcome, builder) = pipelined(|sink| single_pass(text, config, sink));
+        let (outcome, builder) = pipelined(|sink| reader.single_pass(text, sink));
         outcome?.then_some(builder)
     } else {
         let mut builder = GraphBuilder::new();
-        single_pass(text, config, &mut builder)?.then_some(builder)
+        reader.single_pass(text, &mut builder)?.then_some(builder)
     };
     let builder = match first {
         Some(builder) => builder,
-        None => last_keys_only(text, config)?,
+        None => reader.last_keys_only(text)?,
     };
     builder.finish()
 }
@@ -67,52 +76,114 @@ fn top_level(s: &mut Scanner<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Reads the document in one go into `sink`. False when `nodes` or `edges`
-/// is repeated: then what the sink received must be discarded.
-fn single_pass<'a>(text: &'a str, config: &Config, sink: &mut dyn Sink<'a>) -> Result<bool> {
-    let mut s = Scanner::new(text);
-    top_level(&mut s)?;
-    let (mut seen_nodes, mut seen_edges, mut repeated) = (false, false, false);
-    s.object(|s, key| match key.as_ref() {
-        "nodes" if !repeated && !seen_nodes => {
-            seen_nodes = true;
-            nodes(s, sink, config)
-        }
-        "edges" if !repeated && !seen_edges => {
-            seen_edges = true;
-            edges(s, sink, config)
-        }
-        "nodes" | "edges" => {
-            repeated = true;
-            s.skip_value()
-        }
-        _ => s.skip_value(),
-    })?;
-    s.finish()?;
-    Ok(!repeated)
+/// What reading needs besides the text: the settings, and whether to stop.
+#[derive(Clone, Copy)]
+struct Reader<'c> {
+    config: &'c Config,
+    interrupt: Interrupt<'c>,
 }
 
-/// Reads only the last `nodes` and `edges` values of a document already
-/// known to be valid JSON.
-fn last_keys_only<'a>(text: &'a str, config: &Config) -> Result<GraphBuilder<'a>> {
-    let mut s = Scanner::new(text);
-    let (mut nodes_at, mut edges_at) = (None, None);
-    s.object(|s, key| {
-        match key.as_ref() {
-            "nodes" => nodes_at = Some(s.pos()),
-            "edges" => edges_at = Some(s.pos()),
-            _ => {}
+impl Reader<'_> {
+    /// Reads the document in one go into `sink`. False when `nodes` or
+    /// `edges` is repeated: then what the sink received must be discarded.
+    fn single_pass<'a>(self, text: &'a str, sink: &mut dyn Sink<'a>) -> Result<bool> {
+        let mut s = Scanner::new(text);
+        top_level(&mut s)?;
+        let (mut seen_nodes, mut seen_edges, mut repeated) = (false, false, false);
+        s.object(|s, key| match key.as_ref() {
+            "nodes" if !repeated && !seen_nodes => {
+                seen_nodes = true;
+                self.nodes(s, sink)
+            }
+            "edges" if !repeated && !seen_edges => {
+                seen_edges = true;
+                self.edges(s, sink)
+            }
+            "nodes" | "edges" => {
+                repeated = true;
+                s.skip_value()
+            }
+            _ => s.skip_value(),
+        })?;
+        s.finish()?;
+        Ok(!repeated)
+    }
+
+    /// Reads only the last `nodes` and `edges` values of a document already
+    /// known to be valid JSON.
+    fn last_keys_only<'a>(self, text: &'a str) -> Result<GraphBuilder<'a>> {
+        let mut s = Scanner::new(text);
+        let (mut nodes_at, mut edges_at) = (None, None);
+        s.object(|s, key| {
+            match key.as_ref() {
+                "nodes" => nodes_at = Some(s.pos()),
+                "edges" => edges_at = Some(s.pos()),
+                _ => {}
+            }
+            s.skip_value()
+        })?;
+        let mut builder = GraphBuilder::new();
+        if let Some(at) = nodes_at {
+            self.nodes(&mut Scanner::at(text, at), &mut builder)?;
         }
-        s.skip_value()
-    })?;
-    let mut builder = GraphBuilder::new();
-    if let Some(at) = nodes_at {
-        nodes(&mut Scanner::at(text, at), &mut builder, config)?;
+        if let Some(at) = edges_at {
+            self.edges(&mut Scanner::at(text, at), &mut builder)?;
+        }
+        Ok(builder)
     }
-    if let Some(at) = edges_at {
-        edges(&mut Scanner::at(text, at), &mut builder, config)?;
+
+    /// Between elements: stop when asked to. A relaxed load is cheap enough
+    /// to make on every element.
+    fn go_on(self) -> Result<()> {
+        if self.interrupt.requested() {
+            return Err(Interrupt::error());
+        }
+        Ok(())
     }
-    Ok(builder)
+
+    fn nodes<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
+        match is_array(s, "nodes")? {
+            Ok(true) => s.array(|s, index| {
+                self.go_on()?;
+                node(
+                    s,
+                    Place {
+                        index,
+                        offset: Some(s.pos()),
+                    },
+                    builder,
+                    self.config,
+                )
+            }),
+            Ok(false) => Ok(()),
+            Err(e) => {
+                builder.node_shape_error(e);
+                Ok(())
+            }
+        }
+    }
+
+    fn edges<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
+        match is_array(s, "edges")? {
+            Ok(true) => s.array(|s, index| {
+                self.go_on()?;
+                edge(
+                    s,
+                    Place {
+                        index,
+                        offset: Some(s.pos()),
+                    },
+                    builder,
+                    self.config,
+                )
+            }),
+            Ok(false) => Ok(()),
+            Err(e) => {
+                builder.edge_shape_error(e);
+                Ok(())
+            }
+        }
+    }
 }
 
 /// A `nodes` or `edges` value: true when it is an array to read; `null` and
@@ -131,48 +202,6 @@ fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, 
             } else {
                 Err(model::err_list_shape(key, kind, Some(at)))
             })
-        }
-    }
-}
-
-fn nodes<'a>(s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
-    match is_array(s, "nodes")? {
-        Ok(true) => s.array(|s, index| {
-            node(
-                s,
-                Place {
-                    index,
-                    offset: Some(s.pos()),
-                },
-                builder,
-                config,
-            )
-        }),
-        Ok(false) => Ok(()),
-        Err(e) => {
-            builder.node_shape_error(e);
-            Ok(())
-        }
-    }
-}
-
-fn edges<'a>(s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
-    match is_array(s, "edges")? {
-        Ok(true) => s.array(|s, index| {
-            edge(
-                s,
-                Place {
-                    index,
-                    offset: Some(s.pos()),
-                },
-                builder,
-                config,
-            )
-        }),
-        Ok(false) => Ok(()),
-        Err(e) => {
-            builder.edge_shape_error(e);
-            Ok(())
         }
     }
 }

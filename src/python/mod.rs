@@ -6,13 +6,16 @@ mod walk;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
-use crate::{batch, check, names, Config, InputError, Location, Report, Violation};
+use crate::{batch, check, names, Config, InputError, Interrupt, Location, Report, Violation};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
 /// `ValueError` and carry fields.
@@ -33,20 +36,63 @@ fn workflow_error_at(py: Python<'_>, message: &str, location: Option<Location>) 
     }
 }
 
-/// Runs the core, optionally without the GIL, and keeps a panic (a bug) from
-/// reaching the caller as anything but an ordinary exception that says so.
-fn run<T: Send>(py: Python<'_>, release_gil: bool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    let guarded = move || catch_unwind(AssertUnwindSafe(work));
-    let outcome = if release_gil { py.detach(guarded) } else { guarded() };
-    outcome.map_err(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        PyRuntimeError::new_err(format!("toolwire internal error (please report it): {what}"))
+/// The one way into the core. Small work runs right here, with the GIL.
+/// Large work runs on a scoped thread without the GIL, while this thread
+/// wakes every 50 ms to let Python handle signals: on Ctrl-C the core is
+/// told to stop (it does within milliseconds), and `KeyboardInterrupt` is
+/// raised. Either way a panic (a bug) becomes an ordinary `RuntimeError`
+/// that says so, never an abort.
+fn run<T: Send>(py: Python<'_>, large: bool, work: impl FnOnce(Interrupt<'_>) -> T + Send) -> PyResult<T> {
+    if !large {
+        return catch_unwind(AssertUnwindSafe(|| work(Interrupt::never()))).map_err(internal_error);
+    }
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (done, mut finished) = mpsc::channel();
+        let stop = &stop;
+        scope.spawn(move || {
+            let _ = done.send(catch_unwind(AssertUnwindSafe(|| work(Interrupt::on(stop)))));
+        });
+        loop {
+            // The receiver is moved in and out because `detach` only takes
+            // closures that may cross threads, which a borrowed one may not.
+            let (receiver, waited) = py.detach(move || {
+                let waited = finished.recv_timeout(Duration::from_millis(50));
+                (finished, waited)
+            });
+            finished = receiver;
+            match waited {
+                Ok(outcome) => return outcome.map_err(internal_error),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        // Wait for the core to notice; it checks often.
+                        let _ = py.detach(move || finished.recv());
+                        return Err(signal);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "toolwire internal error: the worker thread vanished",
+                    ))
+                }
+            }
+        }
     })
 }
+
+fn internal_error(panic: Box<dyn std::any::Any + Send>) -> PyErr {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    PyRuntimeError::new_err(format!("toolwire internal error (please report it): {what}"))
+}
+
+/// Below this, text is checked with the GIL held: a thread costs more than
+/// the check.
+const LARGE_TEXT_BYTES: usize = 64 << 10;
 
 fn config(passthrough_types: Vec<String>, edge_types: Vec<String>) -> Config {
     Config {
@@ -79,7 +125,8 @@ fn check_json<'py>(
     } else {
         return Err(PyTypeError::new_err("check_json() takes str or bytes"));
     };
-    let result = run(py, true, || check::check_bytes(text, &config))?;
+    let large = text.len() >= LARGE_TEXT_BYTES;
+    let result = run(py, large, |stop| check::check_bytes_with(text, &config, true, stop))?;
     result
         .map(|report| report_to_py(py, &report))
         .map_err(|e| workflow_error(py, &e, Some(text)))?
@@ -94,7 +141,8 @@ fn check_file<'py>(
     edge_types: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = config(passthrough_types, edge_types);
-    let outcome = run(py, true, || batch::check_path(&path, &config))?;
+    // Reading a file is I/O, so the GIL is always released for it.
+    let outcome = run(py, true, |stop| batch::check_path(&path, &config, true, stop))?;
     outcome_to_py(py, outcome, &path)
 }
 
@@ -110,7 +158,7 @@ fn check_files<'py>(
     jobs: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = config(passthrough_types, edge_types);
-    let outcomes = run(py, true, || batch::check_paths(&paths, &config, jobs))?;
+    let outcomes = run(py, true, |stop| batch::check_paths(&paths, &config, jobs, stop))?;
     let results = PyList::empty(py);
     for (outcome, path) in outcomes.into_iter().zip(&paths) {
         match outcome_to_py(py, outcome, path) {
@@ -160,7 +208,7 @@ fn check_mapping<'py>(
     // The walk copied every string it needs, so the Python objects are no
     // longer touched; releasing the GIL only pays off on large workflows.
     let release = graph.node_count() + graph.tool_edge_count > 10_000;
-    let report = run(py, release, || check::check_graph(&graph, &config))?;
+    let report = run(py, release, |stop| check::check_graph_with(&graph, &config, stop))?;
     report_to_py(py, &report)
 }
 
@@ -174,7 +222,7 @@ fn phase_times<'py>(
     edge_types: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = config(passthrough_types, edge_types);
-    let timed = run(py, true, || {
+    let timed = run(py, true, |_| {
         let start = std::time::Instant::now();
         let bytes = std::fs::read(&path)?;
         let read = start.elapsed();
