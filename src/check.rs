@@ -194,21 +194,23 @@ impl Checker<'_, '_> {
     /// every Pi a passthrough. Among several, each step takes the next node
     /// with the smallest id, which makes the choice independent of hashing and
     /// of edge order.
+    ///
+    /// A step never scans all receivers of a node (a toolbox may feed 20k
+    /// agents): the consumer is next exactly when the current passthrough is
+    /// one of its roots (distance 1) or the leaf is wired straight into it,
+    /// and otherwise only passthrough receivers can be next.
     fn shortest_path(&self, leaf: NodeIx, consumer: NodeIx, roots: &[NodeIx]) -> Vec<NodeIx> {
         let g = self.graph;
         let mut path = vec![leaf];
+        if self.wired_directly(leaf, consumer) {
+            path.push(consumer);
+            return path;
+        }
         let mut current = leaf;
         loop {
             let mut best: Option<(u32, &str, NodeIx)> = None;
-            for &next in g.receivers.of(current) {
-                let distance = if next == consumer {
-                    0
-                } else if g.is_passthrough(next) {
-                    match self.distance(next, roots) {
-                        Some(d) => d,
-                        None => continue,
-                    }
-                } else {
+            for &next in g.passthrough_receivers.of(current) {
+                let Some(distance) = self.distance(next, roots) else {
                     continue;
                 };
                 let candidate = (distance, g.id(next), next);
@@ -218,15 +220,28 @@ impl Checker<'_, '_> {
             }
             // Every leaf handed here reaches the consumer, so a next step
             // exists; stopping short keeps a broken invariant from looping.
-            let Some((_, _, next)) = best else {
+            let Some((distance, _, next)) = best else {
                 debug_assert!(false, "leaf {leaf} does not reach consumer {consumer}");
                 return path;
             };
             path.push(next);
-            if next == consumer {
+            if distance == 1 {
+                path.push(consumer);
                 return path;
             }
             current = next;
+        }
+    }
+
+    /// Whether a tool edge runs from `leaf` to `consumer`, looking through
+    /// the shorter of the two adjacency lists.
+    fn wired_directly(&self, leaf: NodeIx, consumer: NodeIx) -> bool {
+        let g = self.graph;
+        let (out, into) = (g.receivers.of(leaf), g.providers.of(consumer));
+        if out.len() <= into.len() {
+            out.contains(&consumer)
+        } else {
+            into.contains(&leaf)
         }
     }
 }
@@ -365,6 +380,25 @@ mod tests {
         );
         // `main` sees `sub` and `t2`; `sub` sees `t1`. No view holds two "search".
         assert!(check(&doc).ok());
+    }
+
+    #[test]
+    fn a_box_shared_by_many_consumers_costs_each_path_constant_time() {
+        // Quadratic path finding took seconds here; now it is instant. The
+        // test pins the result; the benchmark suite watches the time.
+        let consumers = 20_000;
+        let mut nodes = vec![
+            ("t1", "x", "Web Search"),
+            ("t2", "x", "web-search"),
+            ("box", "toolbox", ""),
+        ];
+        let names: Vec<String> = (0..consumers).map(|c| format!("agent{c:05}")).collect();
+        nodes.extend(names.iter().map(|n| (n.as_str(), "agent", "A")));
+        let mut edges = vec![("t1", "box"), ("t2", "box")];
+        edges.extend(names.iter().map(|n| ("box", n.as_str())));
+        let found = collisions(&check(&workflow(&nodes, &edges)));
+        assert_eq!(found.len(), consumers);
+        assert_eq!(found[7].2[1], ("t2".to_string(), strings(&["t2", "box", "agent00007"])));
     }
 
     #[test]

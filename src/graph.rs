@@ -84,6 +84,10 @@ pub struct ToolGraph<'a> {
     pub providers: Adjacency,
     /// Tool edges by provider: the receivers each node is wired into.
     pub receivers: Adjacency,
+    /// The same, keeping only receivers that are passthroughs: a toolbox
+    /// wired into 20k agents has 20k receivers but few or no passthrough
+    /// ones, and paths only ever step through passthroughs.
+    pub passthrough_receivers: Adjacency,
     pub tool_edge_count: usize,
     /// Every edge, tool wiring or not.
     pub edge_count: usize,
@@ -285,9 +289,16 @@ impl<'a> GraphBuilder<'a> {
         let node_count = self.ids.len();
         drop(self.table);
         drop(self.hashes);
+        let into_passthroughs: Vec<(NodeIx, NodeIx)> = self
+            .edges
+            .iter()
+            .copied()
+            .filter(|&(_, t)| self.passthrough[t as usize])
+            .collect();
         Ok(ToolGraph {
             providers: Adjacency::build(node_count, &self.edges, |&(s, t)| (t, s)),
             receivers: Adjacency::build(node_count, &self.edges, |&e| e),
+            passthrough_receivers: Adjacency::build(node_count, &into_passthroughs, |&e| e),
             ids: self.ids,
             labels: self.labels,
             passthrough: self.passthrough,

@@ -188,7 +188,11 @@ pub fn err_node_id(place: Place, id: &Field<'_>) -> InputError {
 
 pub fn err_duplicate_id(id: &str, first: usize, second: Place) -> InputError {
     InputError::new(
-        format!("duplicate node id {id:?}: nodes {first} and {} (R2)", second.index),
+        format!(
+            "duplicate node id {}: nodes {first} and {} (R2)",
+            quote(id),
+            second.index
+        ),
         second.offset,
     )
 }
@@ -205,10 +209,34 @@ pub fn err_tool_edge_end(place: Place, edge_id: Option<&str>, end: &str, value: 
     )
 }
 
+/// `text` as a JSON string literal, the way Python's
+/// `json.dumps(text, ensure_ascii=False)` writes it: ids and labels come from
+/// JSON, so messages quote them as JSON does. Only `"`, `\\` and control
+/// characters are escaped; everything else is shown as it is.
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// "edge 3" or "edge 3 (id \"e4\")".
 pub fn edge_name(index: usize, id: Option<&str>) -> String {
     match id {
-        Some(id) => format!("edge {index} (id {id:?})"),
+        Some(id) => format!("edge {index} (id {})", quote(id)),
         None => format!("edge {index}"),
     }
 }
@@ -216,6 +244,12 @@ pub fn edge_name(index: usize, id: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quote_writes_json_string_literals() {
+        assert_eq!(quote("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(quote("\n\t\u{1}\u{7f}é\u{301}"), "\"\\n\\t\\u0001\u{7f}é\u{301}\"");
+    }
 
     #[test]
     fn node_type_prefers_type_unless_universal_node() {

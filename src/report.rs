@@ -1,7 +1,7 @@
 //! What a check finds. Findings are data: a refused workflow is a report with
 //! violations, never an error.
 
-use crate::model::edge_name;
+use crate::model::{edge_name, quote};
 
 /// One tool that reaches a consumer, with how it gets there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,10 +46,15 @@ impl Violation {
     }
 
     pub(crate) fn collision(consumer: &str, name: &str, tools: Vec<Tool>) -> Violation {
-        let listed: Vec<String> = tools.iter().map(|t| format!("{:?} ({:?})", t.id, t.label)).collect();
+        let listed: Vec<String> = tools
+            .iter()
+            .map(|t| format!("{} ({})", quote(&t.id), quote(&t.label)))
+            .collect();
         let message = format!(
-            "{} tools reaching {consumer:?} share the name {name:?}: {}",
+            "{} tools reaching {} share the name {}: {}",
             tools.len(),
+            quote(consumer),
+            quote(name),
             listed.join(", ")
         );
         Violation::ToolNameCollision {
@@ -67,8 +72,9 @@ impl Violation {
         recognised: &[&str],
     ) -> Violation {
         let message = format!(
-            "{} declares data.edgeType {edge_type:?}, which is not a recognised edge type (recognised: {})",
+            "{} declares data.edgeType {}, which is not a recognised edge type (recognised: {})",
             edge_name(edge, edge_id),
+            quote(edge_type),
             recognised.join(", ")
         );
         Violation::UnrecognisedEdgeType {
@@ -97,7 +103,8 @@ impl Warning {
             node: node.to_owned(),
             edge,
             message: format!(
-                "node {node:?} is wired by tool edge {edge} but never declared; it is checked with no type, named by its id"
+                "node {} is wired by tool edge {edge} but never declared; it is checked with no type, named by its id",
+                quote(node)
             ),
         }
     }

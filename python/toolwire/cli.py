@@ -8,11 +8,14 @@ and reported whatever happens to the others.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from typing import Any, Dict, List, Optional, Sequence, TextIO
+import tempfile
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO
 
+from . import generate
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json
 from ._errors import WorkflowError
 from ._report import Report
@@ -52,7 +55,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
     )
+    check.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write the report to FILE instead of standard output; the file appears whole or not at all",
+    )
     check.set_defaults(handler=_run_check)
+    generate.register(commands)
     return parser
 
 
@@ -110,6 +120,24 @@ def _write_json(reports: Sequence[Report], out: TextIO) -> None:
     out.write("\n")
 
 
+def _write_atomically(path: str, write: Callable[[TextIO], None]) -> None:
+    """Writes a report so that a crash or a full disk never leaves a
+    truncated one that a CI step could read as clean: into a temporary file
+    beside `path`, flushed to disk, then renamed over it in one step."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(prefix=".toolwire-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            write(out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def _run_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("toolwire: --jobs must be at least 1\n")
@@ -119,10 +147,15 @@ def _run_check(args: argparse.Namespace) -> int:
         "edge_types": args.edge_type or DEFAULT_EDGE_TYPES,
     }
     reports = _check_all(args.paths, args.jobs, options)
-    if args.format == "json":
-        _write_json(reports, sys.stdout)
+    write = _write_json if args.format == "json" else _write_text
+    if args.output is None:
+        write(reports, sys.stdout)
     else:
-        _write_text(reports, sys.stdout)
+        try:
+            _write_atomically(args.output, lambda out: write(reports, out))
+        except OSError as e:
+            sys.stderr.write(f"toolwire: cannot write {args.output}: {e.strerror or e}\n")
+            return EXIT_ERROR
     for report in reports:
         if report.error is not None:
             error = report.to_dict()["error"]
