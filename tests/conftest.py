@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Dict
+from typing import Any, Dict
 
 import pytest
 
 import toolwire
-
-REPO = Path(__file__).resolve().parent.parent
-# ../shared sits beside the repository in development and in CI; tests that
-# need it skip when it is not there.
-SHARED = REPO.parent / "shared"
-DATA = Path(__file__).resolve().parent / "data"
-
-CheckVia = Callable[..., toolwire.Report]
+from support import SHARED, CheckVia
 
 
 @pytest.fixture(params=["dict", "str", "bytes", "file"])

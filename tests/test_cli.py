@@ -23,7 +23,7 @@ import pytest
 import toolwire
 from toolwire.cli import main
 
-from conftest import DATA
+from support import DATA
 
 Json = Dict[str, Any]
 

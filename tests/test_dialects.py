@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import pytest
 
 import toolwire
-from conftest import SHARED, CheckVia
+from support import SHARED, CheckVia
 
 Json = Dict[str, Any]
 Collision = Tuple[str, str, List[Tuple[str, str, List[str]]]]

@@ -17,7 +17,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 import pytest
 
 import toolwire
-from conftest import DATA, CheckVia
+from support import DATA, CheckVia
 
 Json = Dict[str, Any]
 

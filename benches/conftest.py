@@ -1,0 +1,60 @@
+"""Workloads for the benchmark suite: generated workflows, cached between runs.
+
+Presets come from ``toolwire.generate``. By default only ``small`` runs (the
+smoke pass CI makes); choose others with ``--presets medium,large`` or
+``--presets all``. Files are generated once per preset and seed and kept in
+pytest's cache directory, since ``large`` takes a while to write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from toolwire import generate
+
+from workloads import Workload, generated
+
+DEFAULT_PRESETS = "small"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--presets",
+        default=DEFAULT_PRESETS,
+        help=f"comma-separated generator presets to benchmark, or 'all' (default: {DEFAULT_PRESETS}; "
+        f"known: {', '.join(generate.PRESETS)})",
+    )
+    parser.addoption("--batch-files", default="40", help="files in the check_files benchmark (default: 40)")
+
+
+def selected_presets(config: pytest.Config) -> List[str]:
+    chosen = str(config.getoption("--presets"))
+    names = list(generate.PRESETS) if chosen == "all" else [n.strip() for n in chosen.split(",") if n.strip()]
+    unknown = [n for n in names if n not in generate.PRESETS]
+    if unknown:
+        raise pytest.UsageError(f"unknown presets: {', '.join(unknown)}")
+    return names
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "workload" in metafunc.fixturenames:
+        # Session scope groups the tests by preset, and pytest drops one
+        # preset's workload (and its parsed data) before building the next.
+        metafunc.parametrize("workload", selected_presets(metafunc.config), indirect=True, scope="session")
+
+
+@pytest.fixture(scope="session")
+def cache_dir(pytestconfig: pytest.Config) -> Path:
+    # Keyed by the generator's source, so a changed generator never reuses
+    # files made by an older one.
+    key = hashlib.sha256(Path(generate.__file__).read_bytes()).hexdigest()[:12]
+    return Path(pytestconfig.cache.mkdir(f"toolwire-workloads-{key}"))
+
+
+@pytest.fixture(scope="session")
+def workload(request: pytest.FixtureRequest, cache_dir: Path) -> Workload:
+    return generated(cache_dir, request.param)

@@ -1,0 +1,130 @@
+"""Turns a pytest-benchmark JSON file into the tables of docs/BENCHMARKS.md:
+per preset, every implementation's time and its ratio to toolwire's
+`check_file`, the targets of the scale issue with their measured ratios, and
+where toolwire's time goes.
+
+    python benches/report.py bench.json > table.md
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from typing import Any, Dict, List, Optional
+
+SPEED_PRESETS = ("small", "medium", "large", "deep", "fanout", "flat-names")
+
+
+def load(path: str) -> List[Dict[str, Any]]:
+    with open(path, encoding="utf-8") as f:
+        benchmarks: List[Dict[str, Any]] = json.load(f)["benchmarks"]
+    return benchmarks
+
+
+def by_group(benchmarks: List[Dict[str, Any]]) -> Dict[str, Dict[str, Dict[str, Any]]]:
+    groups: Dict[str, Dict[str, Dict[str, Any]]] = defaultdict(dict)
+    for b in benchmarks:
+        groups[b["group"]][b["name"]] = b
+    return groups
+
+
+def seconds(b: Optional[Dict[str, Any]]) -> Optional[float]:
+    # The minimum: on a shared machine it is the least disturbed round.
+    return None if b is None else float(b["stats"]["min"])
+
+
+def fmt_time(t: Optional[float]) -> str:
+    if t is None:
+        return "-"
+    return f"{t * 1000:.2f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def speed_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
+    lines = ["| preset | size | implementation | time (min) | MB/s | vs toolwire.check_file | correct |", "|---|---|---|---|---|---|---|"]
+    for preset in SPEED_PRESETS:
+        group = groups.get(preset)
+        if not group:
+            continue
+        base = seconds(group.get("toolwire.check_file"))
+        for name, b in sorted(group.items(), key=lambda item: seconds(item[1]) or 0.0):
+            t = seconds(b)
+            size = b["extra_info"]["bytes"]
+            ratio = f"{t / base:.1f}x" if base and t else "-"
+            correct = {True: "yes", False: "NO", None: "n/a"}[b["extra_info"].get("correct")]
+            lines.append(
+                f"| {preset} | {size / 1e6:.1f} MB | {name} | {fmt_time(t)} | {size / 1e6 / t:.0f} | {ratio} | {correct} |"
+            )
+    return lines
+
+
+def ratio(groups: Dict[str, Dict[str, Dict[str, Any]]], preset: str, slow: str, fast: str) -> Optional[float]:
+    group = groups.get(preset, {})
+    s, f = seconds(group.get(slow)), seconds(group.get(fast))
+    return s / f if s and f else None
+
+
+def per_byte(groups: Dict[str, Dict[str, Dict[str, Any]]], preset: str) -> Optional[float]:
+    b = groups.get(preset, {}).get("toolwire.check_file")
+    t = seconds(b)
+    return None if b is None or t is None else t / b["extra_info"]["bytes"]
+
+
+def targets_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
+    rows = []
+
+    def row(measure: str, target: str, value: Optional[float], ok: Optional[bool], shown: str) -> None:
+        verdict = "-" if ok is None else ("met" if ok else "NOT met")
+        rows.append(f"| {measure} | {target} | {shown if value is not None else 'not measured'} | {verdict} |")
+
+    r = ratio(groups, "large", "json.loads", "toolwire.check_file")
+    row("`check_file` on `large` vs `json.loads`", ">= 10x faster", r, None if r is None else r >= 10, f"{r:.1f}x" if r else "")
+    r = ratio(groups, "large", "toolwire.check_file", "simdjson.parse")
+    row("`check_file` on `large` vs simdjson's bare parse", "<= 4x its time", r, None if r is None else r <= 4, f"{r:.1f}x" if r else "")
+    r = ratio(groups, "large", "reference.check", "toolwire.check")
+    row("`check` on the parsed `large` dict vs the reference", ">= 10x faster", r, None if r is None else r >= 10, f"{r:.1f}x" if r else "")
+    mem = groups.get("large peak memory", {}).get("toolwire.check_file")
+    m = None if mem is None else mem["extra_info"]["rss_per_file_byte"]
+    row("peak RSS of `check_file` on `large`", "<= 1.5x the file size", m, None if m is None else m <= 1.5, f"{m:.2f}x" if m else "")
+    base = per_byte(groups, "large")
+    for preset in ("fanout", "deep", "flat-names"):
+        p = per_byte(groups, preset)
+        r = p / base if p and base else None
+        row(f"time per byte, `{preset}` vs `large`", "<= 2x", r, None if r is None else r <= 2, f"{r:.2f}x" if r else "")
+    batch = next((g for name, g in groups.items() if name.startswith("check_files over")), {})
+    one, two = seconds(batch.get("jobs=1")), seconds(batch.get("jobs=2"))
+    r = one / two if one and two else None
+    files = batch["jobs=1"]["extra_info"]["files"] if "jobs=1" in batch else 0
+    row(f"`check_files` over {files} files, 2 jobs vs 1", ">= 1.6x faster", r, None if r is None else r >= 1.6, f"{r:.2f}x" if r else "")
+    return ["| measure | target | measured | verdict |", "|---|---|---|---|", *rows]
+
+
+def phases_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
+    lines = ["| preset | read | parse + graph | check |", "|---|---|---|---|"]
+    for preset in SPEED_PRESETS:
+        b = groups.get(preset, {}).get("toolwire.check_file")
+        if b and "phases" in b["extra_info"]:
+            p = b["extra_info"]["phases"]
+            lines.append(f"| {preset} | {fmt_time(p['read'])} | {fmt_time(p['parse'])} | {fmt_time(p['check'])} |")
+    return lines
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) != 2:
+        sys.stderr.write("usage: python benches/report.py BENCHMARK_JSON\n")
+        return 2
+    groups = by_group(load(argv[1]))
+    sections = [
+        ("Targets", targets_table(groups)),
+        ("Speed", speed_table(groups)),
+        ("Where toolwire's time goes (one `check_file` run)", phases_table(groups)),
+    ]
+    for title, lines in sections:
+        print(f"### {title}\n")
+        print("\n".join(lines))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))

@@ -1,0 +1,62 @@
+"""Peak memory of one check, measured in a fresh subprocess (as msgspec's
+large-JSON benchmark does), so nothing else this process holds counts.
+
+The target is a peak RSS of at most 1.5 times the file size for
+``check_file``; the file's own bytes are part of that peak, since toolwire
+reads the whole file before parsing. Below 64 MiB the interpreter's own
+footprint dominates and the ratio means nothing, so it is only recorded.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any, Dict
+
+import pytest
+
+from workloads import Workload
+
+MEASURED = {
+    "python (no check)": "pass",
+    "toolwire.check_file": "toolwire.check_file(path)",
+    "json.loads": "json.loads(open(path, 'rb').read())",
+}
+
+SCRIPT = """
+import json, resource, sys, toolwire
+path = sys.argv[1]
+{statement}
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+RATIO_TARGET = 1.5
+MEANINGFUL_FROM_BYTES = 64 << 20
+
+
+def peak_rss(statement: str, path: str) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT.format(statement=statement), path],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("measured", list(MEASURED))
+def test_peak_memory(benchmark: Any, workload: Workload, measured: str) -> None:
+    benchmark.group = f"{workload.preset} peak memory"
+    benchmark.name = measured
+    result: Dict[str, int] = {}
+
+    def run() -> None:
+        result["peak"] = peak_rss(MEASURED[measured], str(workload.path))
+
+    benchmark.pedantic(run, rounds=1, iterations=1, warmup_rounds=0)
+    ratio = result["peak"] / workload.size
+    benchmark.extra_info.update(
+        preset=workload.preset, bytes=workload.size, peak_rss=result["peak"], rss_per_file_byte=round(ratio, 3)
+    )
+    if measured == "toolwire.check_file" and workload.size >= MEANINGFUL_FROM_BYTES:
+        assert ratio <= RATIO_TARGET, f"peak RSS {result['peak']} is {ratio:.2f}x the file size"
