@@ -10,12 +10,11 @@
 //!   once, by one breadth-first walk upstream, and then shared.
 
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
 
 use crate::graph::{NodeIx, ToolGraph};
-use crate::names::{normalize_into, normalize_name};
+use crate::names::normalize_name;
 
 pub type NameIx = u32;
 pub const NOT_A_CANDIDATE: NameIx = NameIx::MAX;
@@ -42,14 +41,9 @@ impl CandidateNames {
     /// and compared only within groups of equal hashes, so a hash collision
     /// can never make two different names look alike.
     pub fn find(g: &ToolGraph<'_>) -> CandidateNames {
-        let state = RandomState::default();
-        let mut buffer = String::new();
         let mut hashed: Vec<(u64, NodeIx)> = (0..g.node_count() as NodeIx)
             .filter(|&n| !g.is_passthrough(n) && g.receivers.degree(n) > 0)
-            .map(|n| {
-                normalize_into(g.label(n), &mut buffer);
-                (state.hash_one(buffer.as_str()), n)
-            })
+            .map(|n| (g.name_hashes[n as usize], n))
             .collect();
         hashed.sort_unstable();
 

@@ -15,6 +15,7 @@ use hashbrown::hash_table::{Entry, HashTable};
 
 use crate::error::InputError;
 use crate::model::{self, Field, Place, UnknownEdgeType};
+use crate::names::normalize_into;
 
 pub type NodeIx = u32;
 
@@ -75,6 +76,9 @@ pub struct Undeclared {
 pub struct ToolGraph<'a> {
     ids: Vec<Cow<'a, str>>,
     labels: Vec<Option<Cow<'a, str>>>,
+    /// Per node, a hash of its tool name (SEMANTICS 5); 0 for passthroughs,
+    /// which never are tools. See `flatten::CandidateNames`.
+    pub name_hashes: Vec<u64>,
     pub passthrough: Vec<bool>,
     /// Declared nodes (undeclared ones are in `undeclared`).
     pub declared: usize,
@@ -121,6 +125,12 @@ impl<'a> ToolGraph<'a> {
 
 const NOT_DECLARED: u32 = u32::MAX;
 
+/// A hash of the tool name `label` becomes; `buffer` is scratch space.
+fn name_hash(hasher: &RandomState, buffer: &mut String, label: &str) -> u64 {
+    normalize_into(label, buffer);
+    hasher.hash_one(buffer.as_str())
+}
+
 /// Input errors by kind, reported in this order whatever the order of the
 /// input (SEMANTICS decision: shapes first, then ids, then endpoints).
 #[derive(Clone, Copy)]
@@ -140,6 +150,10 @@ pub struct GraphBuilder<'a> {
     /// The hash of each id, so growing the table never rereads the ids
     /// (scattered across the input, so each reread would miss the cache).
     hashes: Vec<u64>,
+    /// Tool-name hashes, computed here because on large inputs this runs on
+    /// the builder thread, which has time to spare while the parser works.
+    name_hashes: Vec<u64>,
+    name_buffer: String,
     labels: Vec<Option<Cow<'a, str>>>,
     passthrough: Vec<bool>,
     /// Per node: its index in `nodes`, or NOT_DECLARED.
@@ -158,6 +172,18 @@ impl<'a> GraphBuilder<'a> {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// A builder with room for about `nodes` nodes, so the id table does not
+    /// have to grow (and rehash) while a large input is read.
+    pub fn with_capacity(nodes: usize) -> Self {
+        GraphBuilder {
+            table: HashTable::with_capacity(nodes),
+            ids: Vec::with_capacity(nodes),
+            hashes: Vec::with_capacity(nodes),
+            ..Self::default()
+        }
+    }
+
 
     fn fail(&mut self, stage: Stage, error: InputError) {
         self.errors[stage as usize].get_or_insert(error);
@@ -195,6 +221,7 @@ impl<'a> GraphBuilder<'a> {
                 entry.insert(ix);
                 self.ids.push(id);
                 self.hashes.push(hash);
+                self.name_hashes.push(0);
                 self.labels.push(None);
                 self.passthrough.push(false);
                 self.declared_as.push(NOT_DECLARED);
@@ -224,6 +251,10 @@ impl<'a> GraphBuilder<'a> {
             return self.fail(Stage::NodeId, e);
         }
         self.declared_as[slot] = u32::try_from(place.index).unwrap_or(NOT_DECLARED - 1);
+        if !passthrough {
+            let named = label.as_deref().unwrap_or(&self.ids[slot]);
+            self.name_hashes[slot] = name_hash(&self.hasher, &mut self.name_buffer, named);
+        }
         self.labels[slot] = label;
         self.passthrough[slot] = passthrough;
     }
@@ -270,9 +301,16 @@ impl<'a> GraphBuilder<'a> {
         self.edge_count += 1;
     }
 
-    pub fn finish(self) -> Result<ToolGraph<'a>, InputError> {
-        if let Some(error) = self.errors.into_iter().flatten().next() {
+    pub fn finish(mut self) -> Result<ToolGraph<'a>, InputError> {
+        if let Some(error) = std::mem::take(&mut self.errors).into_iter().flatten().next() {
             return Err(error);
+        }
+        // Undeclared nodes are named by their id.
+        for i in 0..self.named_by_edge.len() {
+            let node = self.named_by_edge[i].node as usize;
+            if self.declared_as[node] == NOT_DECLARED {
+                self.name_hashes[node] = name_hash(&self.hasher, &mut self.name_buffer, &self.ids[node]);
+            }
         }
         let declared_as = &self.declared_as;
         let undeclared = self
@@ -301,6 +339,7 @@ impl<'a> GraphBuilder<'a> {
             passthrough_receivers: Adjacency::build(node_count, &into_passthroughs, |&e| e),
             ids: self.ids,
             labels: self.labels,
+            name_hashes: self.name_hashes,
             passthrough: self.passthrough,
             declared: self.declared,
             declared_passthroughs,

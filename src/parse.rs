@@ -38,11 +38,14 @@ pub fn parse_with<'a>(
 ) -> Result<ToolGraph<'a>> {
     let text = utf8(input)?;
     let reader = Reader { config, interrupt };
+    // Real exports spend a few hundred bytes per node; guessing low only
+    // means the table grows once or twice.
+    let expected_nodes = (text.len() / 512).min(1 << 26);
     let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-        let (outcome, builder) = pipelined(|sink| reader.single_pass(text, sink));
+        let (outcome, builder) = pipelined(expected_nodes, |sink| reader.single_pass(text, sink));
         outcome?.then_some(builder)
     } else {
-        let mut builder = GraphBuilder::new();
+        let mut builder = GraphBuilder::with_capacity(expected_nodes);
         reader.single_pass(text, &mut builder)?.then_some(builder)
     };
     let builder = match first {

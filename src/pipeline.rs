@@ -120,12 +120,15 @@ impl<'a> Sink<'a> for Pipe<'a> {
 
 /// Runs `read` (which feeds a sink) on this thread and a [`GraphBuilder`] on
 /// another, and returns what `read` returned with the finished builder.
-pub fn pipelined<'a, T: Send>(read: impl FnOnce(&mut dyn Sink<'a>) -> T + Send) -> (T, GraphBuilder<'a>) {
+pub fn pipelined<'a, T: Send>(
+    expected_nodes: usize,
+    read: impl FnOnce(&mut dyn Sink<'a>) -> T + Send,
+) -> (T, GraphBuilder<'a>) {
     let (full_tx, full_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     let (empty_tx, empty_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     std::thread::scope(|scope| {
         let builder = scope.spawn(move || {
-            let mut builder = GraphBuilder::new();
+            let mut builder = GraphBuilder::with_capacity(expected_nodes);
             for mut chunk in full_rx {
                 for record in chunk.drain(..) {
                     record.replay(&mut builder);
