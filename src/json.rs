@@ -26,6 +26,36 @@ static STRING_STOP: [bool; 256] = {
     table
 };
 
+/// The first position at or after `from` holding a byte that cannot stand
+/// unescaped in a JSON string (`"`, `\\`, or a control character), or the end.
+/// Looks at eight bytes at a time (SWAR): most strings in real exports are
+/// plain text, and this loop is where the parser spends its time.
+#[inline]
+pub fn plain_run_end(buf: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(chunk) = buf.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // For each test, the lowest flagged byte is exact (higher ones may
+        // be false alarms), so the lowest flag overall is the stop.
+        let quote = word ^ (ONES * b'"' as u64);
+        let backslash = word ^ (ONES * b'\\' as u64);
+        let flags = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        let flags = flags & HIGHS;
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < buf.len() && !STRING_STOP[buf[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
 pub struct Scanner<'a> {
     text: &'a str,
     buf: &'a [u8],
@@ -167,34 +197,10 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The first position at or after `pos` that stops a plain run. Looks at
-    /// eight bytes at a time (SWAR): most strings in real exports are plain
-    /// text, and this loop is where the parser spends its time.
+    /// The first position at or after `pos` that stops a plain run.
     #[inline]
     fn scan_plain(&self) -> usize {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
-        let buf = self.buf;
-        let mut i = self.pos;
-        while let Some(chunk) = buf.get(i..i + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            // For each test, the lowest flagged byte is exact (higher ones
-            // may be false alarms), so the lowest flag overall is the stop.
-            let quote = word ^ (ONES * b'"' as u64);
-            let backslash = word ^ (ONES * b'\\' as u64);
-            let flags = (quote.wrapping_sub(ONES) & !quote)
-                | (backslash.wrapping_sub(ONES) & !backslash)
-                | (word.wrapping_sub(ONES * 0x20) & !word);
-            let flags = flags & HIGHS;
-            if flags != 0 {
-                return i + (flags.trailing_zeros() / 8) as usize;
-            }
-            i += 8;
-        }
-        while i < buf.len() && !STRING_STOP[buf[i] as usize] {
-            i += 1;
-        }
-        i
+        plain_run_end(self.buf, self.pos)
     }
 
     fn string_stop_error<T>(&self) -> Result<T> {

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use crate::config::{Config, TOOL_EDGE_TYPE};
 use crate::error::InputError;
+use crate::json::plain_run_end;
 
 /// The JSON type of a value, for messages about wrong shapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,18 +217,24 @@ pub fn err_tool_edge_end(place: Place, edge_id: Option<&str>, end: &str, value: 
 pub fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    loop {
+        // Escapes are rare: copy the plain run up to the next one whole.
+        let stop = plain_run_end(bytes, at);
+        out.push_str(&text[at..stop]);
+        let Some(&byte) = bytes.get(stop) else { break };
+        match byte {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => out.push_str(&format!("\\u{byte:04x}")),
         }
+        at = stop + 1;
     }
     out.push('"');
     out

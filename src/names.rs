@@ -14,19 +14,28 @@ pub const UNNAMED_TOOL: &str = "unnamed_tool";
 /// that name many labels reuse one buffer.
 pub fn normalize_into(label: &str, out: &mut String) {
     out.clear();
-    let mut gap = false;
-    // Working on bytes is exact: every byte of a non-ASCII character is
-    // >= 0x80, so it falls outside [a-z0-9] and joins a separator run.
-    for byte in label.bytes() {
-        let b = byte.to_ascii_lowercase();
-        if b.is_ascii_lowercase() || b.is_ascii_digit() {
-            if gap && !out.is_empty() {
+    let bytes = label.as_bytes();
+    let mut at = 0;
+    // Alternate between a run of separators (skipped) and a run of name
+    // characters (copied whole, then lowercased in place). Working on bytes
+    // is exact: every byte of a non-ASCII character is >= 0x80, so it is a
+    // separator; and runs start and end on ASCII bytes, so slicing `label`
+    // there is always on a character boundary.
+    while at < bytes.len() {
+        while at < bytes.len() && !bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        if start < at {
+            if !out.is_empty() {
                 out.push('_');
             }
-            gap = false;
-            out.push(b as char);
-        } else {
-            gap = true;
+            let from = out.len();
+            out.push_str(&label[start..at]);
+            out[from..].make_ascii_lowercase();
         }
     }
     if out.is_empty() {

@@ -6,6 +6,7 @@ import os
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _toolwire
+from ._errors import WorkflowError
 from ._report import Report
 
 DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
@@ -50,10 +51,27 @@ def check_json(
         data = bytes(data)
     elif not isinstance(data, (str, bytes)):
         raise TypeError(f"check_json() takes str or bytes, not {type(data).__name__}")
-    result = _toolwire.check_json(
-        data, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    )
+    try:
+        result = _toolwire.check_json(
+            data, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+        )
+    except WorkflowError as e:
+        if isinstance(data, str) and e.line is None:
+            raise _locate_surrogate(data, e) from None
+        raise
     return Report._from_core(result)
+
+
+def _locate_surrogate(text: str, error: WorkflowError) -> WorkflowError:
+    """A `str` with a lone surrogate has no UTF-8 form, so the core never
+    sees it; find the character here (only on this failure path)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        line = text.count("\n", 0, e.start) + 1
+        column = e.start - (text.rfind("\n", 0, e.start) + 1) + 1
+        return WorkflowError(error.message, line, column)
+    return error
 
 
 def check_file(

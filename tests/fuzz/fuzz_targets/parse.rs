@@ -1,0 +1,27 @@
+//! Arbitrary bytes through the whole core: never a panic, the same answer
+//! on one thread and two, and JSON syntax judged exactly as serde_json
+//! judges it (where serde_json can: valid UTF-8, nesting under its limit).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use toolwire::{check_bytes_with, Config, Interrupt};
+
+fuzz_target!(|data: &[u8]| {
+    let config = Config::default();
+    let one = check_bytes_with(data, &config, false, Interrupt::never());
+    let two = check_bytes_with(data, &config, true, Interrupt::never());
+    assert_eq!(one, two, "threading changed the answer");
+
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let depth = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+    if depth > 100 || text.starts_with('\u{feff}') {
+        return; // beyond serde_json's recursion limit, or a BOM it accepts
+    }
+    let ours_is_json = !matches!(&one, Err(e) if e.message.starts_with("invalid JSON"));
+    let theirs = serde_json::from_str::<serde_json::Value>(text);
+    if theirs.as_ref().is_err_and(|e| e.to_string().starts_with("number out of range")) {
+        return; // valid JSON that serde_json cannot hold in an f64 (1E999)
+    }
+    let theirs_is_json = theirs.is_ok();
+    assert_eq!(ours_is_json, theirs_is_json, "JSON validity differs: {one:?}");
+});

@@ -1,0 +1,400 @@
+"""Hostile input: whatever a careless generator, a broken editor export or a
+hostile user hands over, every entry point answers with a report or a
+`WorkflowError` that says what and where: never a crash, a hang, or a silent
+pass. (docs/RELIABILITY.md lists each class of input and the test here.)"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Mapping
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import toolwire
+from toolwire import cli, reference
+
+TEXT_PATHS = ["str", "bytes", "file", "files", "cli"]
+
+CheckText = Callable[[bytes], toolwire.Report]
+
+
+@pytest.fixture(params=TEXT_PATHS)
+def check_text_via(request: pytest.FixtureRequest, tmp_path: Path) -> CheckText:
+    """Checks raw bytes through one entry point; input errors raise
+    `WorkflowError` whichever way they are reported."""
+    how = request.param
+    good = tmp_path / "good.json"
+    good.write_text('{"nodes": []}', encoding="utf-8")
+
+    def run(data: bytes) -> toolwire.Report:
+        if how == "str":
+            # Undecodable bytes become lone surrogates: still not text.
+            return toolwire.check_json(data.decode("utf-8", "surrogateescape"))
+        if how == "bytes":
+            return toolwire.check_json(data)
+        path = tmp_path / "input.json"
+        path.write_bytes(data)
+        if how == "file":
+            return toolwire.check_file(path)
+        if how == "files":
+            bad, other = toolwire.check_files([path, good], jobs=2)
+            assert other.ok, "one bad file never hides the others"
+            if bad.error is not None:
+                raise bad.error
+            return bad
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(["check", "--format", "json", str(path), str(good)])
+        document = json.loads(out.getvalue())
+        first, second = document["files"]
+        assert second["ok"]
+        if first["error"] is not None:
+            assert status == 2 and err.getvalue(), "exit 2 and a message on stderr"
+            e = first["error"]
+            raise toolwire.WorkflowError(e["message"], e["line"], e["column"])
+        return toolwire.check_json(data)  # the CLI found no input error: the same report
+
+    return run
+
+
+NOT_JSON: Dict[str, Any] = {
+    "truncated": (b'{"nodes": [{"id": "a"', "unexpected end of input"),
+    "trailing garbage": (b'{"nodes": []} x', "unexpected data after the end"),
+    # As a str (decoded with surrogateescape) the bad byte is a lone surrogate.
+    "invalid UTF-8": (b'{"nodes": [{"id": "\xff"}]}', ("not valid UTF-8", "lone surrogate")),
+    "lone surrogate escape": (b'{"nodes": [{"id": "\\ud800"}]}', "lone surrogate"),
+    "NaN": (b'{"nodes": [], "x": NaN}', "expected a value"),
+    "Infinity": (b'{"x": -Infinity}', "expected a digit"),
+    "empty file": (b"", "unexpected end of input"),
+    "only whitespace": (b" \n\t ", "unexpected end of input"),
+    "byte order mark": (b'\xef\xbb\xbf{"nodes": []}', "byte order mark"),
+    "trailing comma": (b'{"nodes": [1,]}', "expected a value"),
+    "single quotes": (b"{'nodes': []}", "expected a string key"),
+    "raw control character": (b'{"nodes": [{"id": "a\tb"}]}', "control character"),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_JSON))
+def test_not_json_is_a_workflow_error_with_a_position(check_text_via: CheckText, case: str) -> None:
+    data, fragments = NOT_JSON[case]
+    with pytest.raises(toolwire.WorkflowError) as caught:
+        check_text_via(data)
+    assert any(f in caught.value.message for f in ([fragments] if isinstance(fragments, str) else fragments))
+    assert caught.value.line == 1 or b"\n" in data
+    assert caught.value.column is not None
+
+
+WRONG_SHAPE = {
+    "top level is an array": (b"[]", "the workflow must be a JSON object, got an array"),
+    "top level is a string": (b'"x"', "the workflow must be a JSON object, got a string"),
+    "nodes is a number": (b'{"nodes": 3}', "`nodes` must be an array, got a number"),
+    "edges is a string": (b'{"edges": "x"}', "`edges` must be an array, got a string"),
+    "a node is not an object": (b'{"nodes": [[]]}', "node 0: must be an object, got an array"),
+    "an edge is not an object": (b'{"edges": [null]}', "edge 0: must be an object, got null"),
+    "numeric id": (b'{"nodes": [{"id": 7}]}', "node 0: `id` must be a non-empty string, got a number"),
+    "null id": (b'{"nodes": [{"id": null}]}', "node 0: `id` must be a non-empty string, got null"),
+    "empty id": (b'{"nodes": [{"id": ""}]}', "node 0: `id` must be a non-empty string, got an empty string"),
+    "duplicate ids": (b'{"nodes": [{"id": "a"}, {"id": "a"}]}', 'duplicate node id "a": nodes 0 and 1 (R2)'),
+    "tool edge without source": (
+        b'{"edges": [{"id": "e", "target": "a", "targetHandle": "a-input-tool"}]}',
+        'edge 0 (id "e"): a tool edge needs a non-empty string `source`, got missing',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(WRONG_SHAPE))
+def test_wrong_shape_is_a_workflow_error_naming_the_place(check_text_via: CheckText, case: str) -> None:
+    data, message = WRONG_SHAPE[case]
+    with pytest.raises(toolwire.WorkflowError) as caught:
+        check_text_via(data)
+    assert caught.value.message == message
+    assert caught.value.line is not None, "text input gets a line and column"
+
+
+def test_a_directory_or_a_missing_file_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(IsADirectoryError):
+        toolwire.check_file(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        toolwire.check_file(tmp_path / "missing.json")
+    missing, directory = toolwire.check_files([tmp_path / "missing.json", tmp_path])
+    assert isinstance(missing.error, FileNotFoundError) and isinstance(directory.error, IsADirectoryError)
+    assert not missing.ok and missing.to_dict()["error"]["message"].startswith("cannot read the file")
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_an_unreadable_file_is_a_permission_error(tmp_path: Path) -> None:
+    path = tmp_path / "secret.json"
+    path.write_text("{}", encoding="utf-8")
+    path.chmod(0)
+    with pytest.raises(PermissionError):
+        toolwire.check_file(path)
+
+
+# --- hostile sizes -----------------------------------------------------------
+
+
+def test_arrays_nested_100000_deep_are_skipped_without_recursion(check_text_via: CheckText) -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    report = check_text_via(b'{"nodes": [{"id": "a", "data": {"config": ' + deep + b"}}]}")
+    assert report.ok and report.stats.nodes == 1
+    with pytest.raises(toolwire.WorkflowError, match="node 0: must be an object, got an array"):
+        check_text_via(b'{"nodes": [' + deep + b"]}")
+    with pytest.raises(toolwire.WorkflowError, match="expected ',' or ']', found '}' at line 1, column 200012"):
+        check_text_via(b'{"nodes": [' + deep[:-1] + b"]}")
+
+
+def test_a_100_mb_label_and_a_million_character_id_work() -> None:
+    body = b"x" * (100 << 20)
+    long_id = b"t" * 1_000_000
+    text = (
+        b'{"nodes": [{"id": "' + long_id + b'", "data": {"label": "Search ' + body + b'"}},'
+        b' {"id": "t2", "data": {"label": "SEARCH-' + body + b'"}}],'
+        b' "edges": [{"source": "' + long_id + b'", "target": "agent", "data": {"edgeType": "tool_availability"}},'
+        b' {"source": "t2", "target": "agent", "data": {"edgeType": "tool_availability"}}]}'
+    )
+    (violation,) = toolwire.check_json(text).violations
+    assert violation.name == "search_" + body.decode()
+    assert [t.id for t in violation.tools] == ["t2", long_id.decode()]
+
+
+def test_a_million_edges_on_one_node(check_text_via: CheckText) -> None:
+    count = 1_000_000
+    nodes = ",".join(f'{{"id": "t{i}"}}' for i in range(count))
+    edges = ",".join(f'{{"source": "t{i}", "target": "agent", "targetHandle": "agent-input-tool"}}' for i in range(count))
+    parallel = '{"source": "t7", "target": "agent", "targetHandle": "x-input-tool"}'
+    text = f'{{"nodes": [{nodes}, {{"id": "agent"}}], "edges": [{edges}, {parallel}]}}'
+    report = check_text_via(text.encode())
+    assert report.ok, "a million distinct tools, and a parallel edge that is the same leaf"
+    assert report.stats.to_dict() == {
+        "nodes": count + 1,
+        "edges": count + 1,
+        "tool_edges": count + 1,
+        "consumers": 1,
+        "passthroughs": 0,
+    }
+
+
+# --- duplicate keys -----------------------------------------------------------
+
+
+def test_duplicate_keys_last_one_wins_as_in_json_loads(check_text_via: CheckText) -> None:
+    text = (
+        b'{"nodes": [{"id": "x"}, {"id": "x"}], "edges": 5,'
+        b' "nodes": [{"id": "t1", "id": "a", "data": {"label": "S"}}, {"id": "b", "data": {"label": "s"}}],'
+        b' "edges": [{"source": "a", "target": "c", "data": {"edgeType": "nope"}, "data": {"edgeType": "tool_availability"}},'
+        b' {"source": "b", "target": "c", "targetHandle": "c-input-tool"}]}'
+    )
+    report = check_text_via(text)
+    assert {**report.to_dict(), "path": None} == toolwire.check(json.loads(text)).to_dict()
+    assert [(v.consumer, v.name) for v in report.violations] == [("c", "s")]
+
+
+# --- Python objects JSON cannot produce -------------------------------------
+
+
+class Tricky(Mapping[str, Any]):
+    """A mapping whose lookups run arbitrary code."""
+
+    def __init__(self, data: Dict[str, Any], fail_on: str = "") -> None:
+        self.data, self.fail_on = data, fail_on
+
+    def __getitem__(self, key: str) -> Any:
+        if key == self.fail_on:
+            raise RuntimeError(f"lookup of {key} failed")
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
+def test_objects_json_cannot_produce_are_clear_errors() -> None:
+    with pytest.raises(toolwire.WorkflowError, match="`nodes` must be an array, got a value JSON cannot hold"):
+        toolwire.check({"nodes": ({"id": "a"},)})
+    with pytest.raises(toolwire.WorkflowError, match="node 0: `id` must be a non-empty string, got a value JSON"):
+        toolwire.check({"nodes": [{"id": b"a"}]})
+    with pytest.raises(toolwire.WorkflowError, match="the workflow must be a JSON object"):
+        toolwire.check([])  # type: ignore[arg-type]
+    # Keys that are not strings are other keys, and ignored.
+    assert toolwire.check({"nodes": [{"id": "a", 1: 2, None: "x"}], 3: 4}).ok  # type: ignore[dict-item]
+
+
+def test_mappings_that_are_not_dicts_are_walked_and_their_errors_propagate() -> None:
+    workflow = Tricky({"nodes": [Tricky({"id": "a"})], "edges": []})
+    assert toolwire.check(workflow).stats.nodes == 1
+    with pytest.raises(RuntimeError, match="lookup of id failed"):
+        toolwire.check({"nodes": [Tricky({"id": "a"}, fail_on="id")]})
+
+
+def test_a_dict_mutated_by_another_thread_never_crashes() -> None:
+    nodes: List[Dict[str, Any]] = [{"id": f"n{i}", "data": {"label": "x"}} for i in range(2000)]
+    workflow: Dict[str, Any] = {"nodes": nodes, "edges": []}
+    stop = threading.Event()
+
+    def mutate() -> None:
+        i = 0
+        while not stop.is_set():
+            nodes.append({"id": f"m{i}"})
+            nodes.pop(0)
+            workflow["edges"] = [] if i % 2 else None
+            i += 1
+
+    thread = threading.Thread(target=mutate)
+    thread.start()
+    try:
+        for _ in range(200):
+            try:
+                toolwire.check(workflow)
+            except toolwire.WorkflowError:
+                pass  # a duplicate id seen mid-mutation is a fair answer
+    finally:
+        stop.set()
+        thread.join()
+
+
+def test_mutable_buffers_are_copied_before_the_check() -> None:
+    text = b'{"nodes": [{"id": "a"}]}'
+    for buffer in (bytearray(text), memoryview(bytearray(text))):
+        assert toolwire.check_json(buffer).stats.nodes == 1
+
+
+# --- hypothesis: hostile shapes and labels ------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+hostile_labels = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200)
+
+
+@st.composite
+def hostile_workflows(draw: st.DrawFn) -> Any:
+    ids = st.sampled_from(["a", "b", "c", "box", "", "é", "a\u0000b"]) | json_values
+    node = st.fixed_dictionaries(
+        {"id": ids},
+        optional={
+            "type": st.sampled_from(["toolbox", "universalNode", "agent"]) | json_values,
+            "data": st.fixed_dictionaries(
+                {}, optional={"label": hostile_labels | json_values, "metadata": json_values | st.just({"id": "toolbox"})}
+            )
+            | json_values,
+        },
+    )
+    edge = st.fixed_dictionaries(
+        {},
+        optional={
+            "source": ids,
+            "target": ids,
+            "targetHandle": st.sampled_from(["a-input-tool", "box-input-tool", "a-input-tools"]) | json_values,
+            "data": st.fixed_dictionaries({}, optional={"edgeType": st.sampled_from(["tool_availability", "data", "x"]) | json_values}),
+        },
+    )
+    return draw(
+        st.fixed_dictionaries({}, optional={"nodes": st.lists(node | json_values, max_size=6) | json_values, "edges": st.lists(edge | json_values, max_size=6) | json_values})
+        | json_values
+    )
+
+
+def outcome(run: Callable[[], toolwire.Report]) -> Any:
+    try:
+        return run().to_dict()
+    except toolwire.WorkflowError as e:
+        return ("WorkflowError", e.message)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hostile_workflows())
+def test_hostile_workflows_get_the_reference_verdict_or_a_workflow_error(workflow: Any) -> None:
+    expected = outcome(lambda: reference.check(workflow))
+    text = json.dumps(workflow)
+    for run in (lambda: toolwire.check(workflow), lambda: toolwire.check_json(text), lambda: toolwire.check_json(text.encode())):
+        assert outcome(run) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
+def test_arbitrary_bytes_never_crash_and_never_pass_invalid_json(data: bytes) -> None:
+    try:
+        report = toolwire.check_json(data)
+    except toolwire.WorkflowError:
+        return
+    # Accepted bytes are JSON that Python reads the same way.
+    assert report.to_dict() == toolwire.check(json.loads(data)).to_dict()
+
+
+# --- concurrency and interruption --------------------------------------------
+
+
+def test_eight_threads_at_once_give_the_one_at_a_time_answers(tmp_path: Path) -> None:
+    from toolwire import generate
+
+    paths = []
+    for seed in range(4):
+        path = tmp_path / f"w{seed}.json"
+        generate.generate(path, generate.PRESETS["small"], seed=seed)
+        paths.append(path)
+    texts = [p.read_bytes() for p in paths]
+    alone = [toolwire.check_json(t).to_dict() for t in texts]
+    results: Dict[int, Any] = {}
+
+    def worker(k: int) -> None:
+        results[k] = [toolwire.check_json(texts[(k + i) % 4]).to_dict() for i in range(8)]
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(8):
+        assert results[k] == [alone[(k + i) % 4] for i in range(8)]
+    batch = [r.to_dict() for r in toolwire.check_files(paths * 5, jobs=4)]
+    assert [{**b, "path": None} for b in batch] == [{**a, "path": None} for a in alone * 5]
+
+
+INTERRUPT_SCRIPT = """
+import sys, time, toolwire
+paths = [sys.argv[1]] * 400
+print("ready", flush=True)
+try:
+    toolwire.check_files(paths, jobs=1)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+print(toolwire.check_json('{"nodes": [{"id": "a"}]}').stats.nodes)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+def test_ctrl_c_interrupts_a_long_check_promptly(tmp_path: Path) -> None:
+    from toolwire import generate
+
+    path = tmp_path / "medium.json"
+    generate.generate(path, generate.PRESETS["small"].scaled(20), seed=1)
+    process = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPT_SCRIPT, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "ready"
+    import time
+
+    time.sleep(0.5)  # well inside a check of 400 copies
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=30)
+    lines = out.split()
+    assert lines[0] == "interrupted", out
+    assert float(lines[1]) - sent < 1.0, "KeyboardInterrupt within a second"
+    assert lines[2] == "1", "the interpreter is usable afterwards"
