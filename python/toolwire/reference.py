@@ -1,0 +1,443 @@
+"""A pure-Python reference implementation of the toolwire check.
+
+This module is SEMANTICS.md in executable form: rule CMP-9 (tool names are
+unique per consumer, after flattening tool wiring through passthroughs) and
+the rules it rests on (EDGE-1, EDGE-2, EDGE-5, R2, R8). It is here for two
+things:
+
+- it is the oracle of the differential tests (``tests/test_differential.py``),
+  which run thousands of random workflows through it and through the Rust
+  core and require identical reports, message strings included;
+- it is the baseline the benchmarks measure the Rust core against.
+
+So it is deliberately naive: plain dicts, sets and lists, one breadth-first
+walk per consumer, no caching and no pruning. Where SEMANTICS.md leaves a
+choice open (which input error comes first, which of several shortest paths
+is shown, how messages are worded), it does what the Rust core does, so that
+any difference between the two is a bug in one of them.
+
+Not modelled: a ``str`` holding a lone surrogate, which is not text; the core
+refuses one in any field it reads.
+
+    >>> from toolwire import reference
+    >>> reference.check({"nodes": [{"id": "t", "data": {"label": "Search"}}]}).ok
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict, deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
+
+from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
+from ._errors import WorkflowError
+from ._report import Report, Stats, Tool, Violation, WiringWarning
+
+__all__ = ["check", "normalize_name"]
+
+TOOL_EDGE_TYPE = "tool_availability"
+"""The declaration that makes an edge a tool edge whatever its handles say."""
+TOOL_HANDLE_SUFFIX = "-input-tool"
+"""The port suffix of a tool handle, matched exactly at the end (EDGE-1)."""
+UNIVERSAL_NODE = "universalNode"
+"""The type of an enriched node (SCH-25), whose real type is in its metadata."""
+UNNAMED_TOOL = "unnamed_tool"
+
+
+# --- SEMANTICS 5: names ------------------------------------------------------
+
+# Not str.lower(), which also folds non-ASCII letters ("İ" even becomes "i̇",
+# which holds an ASCII "i"): PHP's strtolower changes A-Z only.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_NOT_NAME_CHARACTERS = re.compile(r"[^a-z0-9]+")
+
+
+def normalize_name(label: str) -> str:
+    """The tool name a label becomes: ``"Web Search"`` -> ``"web_search"``."""
+    name = _NOT_NAME_CHARACTERS.sub("_", label.translate(_ASCII_LOWER)).strip("_")
+    return name or UNNAMED_TOOL
+
+
+def _quote(text: str) -> str:
+    """``text`` as messages show ids, labels, names and edge types: as a JSON
+    string literal, with only ``"``, ``\\`` and control characters escaped."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+# --- SEMANTICS 1-3: reading the workflow -------------------------------------
+
+
+class _Missing:
+    """An absent key: messages call it "missing", which ``null`` is not."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()
+Field = Union[_Missing, Any]
+
+
+def _get(obj: Mapping[str, Any], key: str) -> Field:
+    # A dict subclass is read as a dict, without its own __getitem__, as the
+    # core reads it; any other Mapping through [].
+    if isinstance(obj, dict):
+        return dict.get(obj, key, _MISSING)
+    try:
+        return obj[key]
+    except KeyError:
+        return _MISSING
+
+
+def _kind(value: Any) -> str:
+    """The JSON type of a value, as input-error messages name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    # Before int: True is an int to Python but a boolean to JSON.
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a value JSON cannot hold"
+
+
+def _describe(value: Field) -> str:
+    """What a field that must be a non-empty string was instead."""
+    if value is _MISSING:
+        return "missing"
+    if value == "":
+        return "an empty string"
+    return _kind(value)
+
+
+def _string(value: Field) -> Optional[str]:
+    """The value when it is a string; anything else counts as absent."""
+    return value if isinstance(value, str) else None
+
+
+def _non_empty(value: Field) -> Optional[str]:
+    return value if isinstance(value, str) and value else None
+
+
+def _object(value: Field) -> Optional[Mapping[str, Any]]:
+    """The value when it is a JSON object; anything else counts as absent."""
+    return value if isinstance(value, Mapping) else None
+
+
+@dataclass(frozen=True)
+class _Node:
+    index: int
+    id: Field
+    label: Optional[str]
+    """``data.label`` when it is a non-empty string."""
+    passthrough: bool
+
+
+@dataclass(frozen=True)
+class _ToolEdge:
+    index: int
+    id: Optional[str]
+    source: Field
+    target: Field
+
+
+@dataclass(frozen=True)
+class _UnknownEdgeType:
+    index: int
+    id: Optional[str]
+    edge_type: str
+
+
+@dataclass
+class _Document:
+    """What the check reads of a workflow whose shape is right."""
+
+    nodes: List[_Node]
+    tool_edges: List[_ToolEdge]
+    unknown_edge_types: List[_UnknownEdgeType]
+    edge_count: int
+
+
+def _elements(workflow: Mapping[str, Any], key: str) -> List[Any]:
+    """``nodes`` or ``edges``: an array; absent or ``null`` is empty (EDGE-2)."""
+    value = _get(workflow, key)
+    if value is _MISSING or value is None:
+        return []
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, Mapping):
+        # Drupal's config exports write an empty PHP array as `{}`.
+        if not value:
+            return []
+        raise WorkflowError(f"`{key}` must be an array, got a non-empty object")
+    raise WorkflowError(f"`{key}` must be an array, got {_kind(value)}")
+
+
+def _node_type(node: Mapping[str, Any]) -> Optional[str]:
+    """``type``, unless it is ``universalNode`` (SCH-25) or not a string; then
+    the first string among ``data.metadata.node_type_id`` and
+    ``data.metadata.id`` (SEMANTICS 2, decision from real exports)."""
+    declared = _string(_get(node, "type"))
+    if declared is not None and declared != UNIVERSAL_NODE:
+        return declared
+    data = _object(_get(node, "data"))
+    metadata = _object(_get(data, "metadata")) if data is not None else None
+    if metadata is None:
+        return None
+    for key in ("node_type_id", "id"):
+        found = _string(_get(metadata, key))
+        if found is not None:
+            return found
+    return None
+
+
+def _read_node(node: Any, index: int, passthrough_types: Set[str]) -> _Node:
+    if not isinstance(node, Mapping):
+        raise WorkflowError(f"node {index}: must be an object, got {_kind(node)}")
+    data = _object(_get(node, "data"))
+    node_type = _node_type(node)
+    return _Node(
+        index=index,
+        id=_get(node, "id"),
+        label=_non_empty(_get(data, "label")) if data is not None else None,
+        passthrough=node_type is not None and node_type in passthrough_types,
+    )
+
+
+def _read_edge(edge: Any, index: int, recognised: Set[str], doc: _Document) -> None:
+    """Classifies an edge (SEMANTICS 3) and keeps it when it matters."""
+    if not isinstance(edge, Mapping):
+        raise WorkflowError(f"edge {index}: must be an object, got {_kind(edge)}")
+    data = _object(_get(edge, "data"))
+    declared = _string(_get(data, "edgeType")) if data is not None else None
+    edge_id = _string(_get(edge, "id"))
+    if declared == TOOL_EDGE_TYPE:
+        is_tool = True
+    elif declared:
+        # A recognised declaration decides; an unrecognised one is refused,
+        # and never falls back to the handle (EDGE-5).
+        if declared not in recognised:
+            doc.unknown_edge_types.append(_UnknownEdgeType(index, edge_id, declared))
+        is_tool = False
+    else:
+        handle = _string(_get(edge, "targetHandle"))
+        is_tool = handle is not None and handle.endswith(TOOL_HANDLE_SUFFIX)
+    if is_tool:
+        doc.tool_edges.append(_ToolEdge(index, edge_id, _get(edge, "source"), _get(edge, "target")))
+
+
+def _read(workflow: Any, passthrough_types: Set[str], recognised: Set[str]) -> _Document:
+    """The fields SEMANTICS.md names, or the first shape error: the top
+    level, then ``nodes`` and each node, then ``edges`` and each edge."""
+    if not isinstance(workflow, Mapping):
+        raise WorkflowError(f"the workflow must be a JSON object, got {_kind(workflow)}")
+    nodes = [_read_node(node, index, passthrough_types) for index, node in enumerate(_elements(workflow, "nodes"))]
+    edges = _elements(workflow, "edges")
+    doc = _Document(nodes=nodes, tool_edges=[], unknown_edge_types=[], edge_count=len(edges))
+    for index, edge in enumerate(edges):
+        _read_edge(edge, index, recognised, doc)
+    return doc
+
+
+# --- The tool graph ------------------------------------------------------------
+
+
+def _edge_name(index: int, edge_id: Optional[str]) -> str:
+    return f"edge {index}" if edge_id is None else f"edge {index} (id {_quote(edge_id)})"
+
+
+@dataclass
+class _Graph:
+    """Every node by id, declared or named only by a tool edge, with the tool
+    edges between them."""
+
+    labels: Dict[str, str]
+    passthroughs: Set[str]
+    declared: int
+    providers: Dict[str, List[str]]
+    """Tool edges by receiver."""
+    receivers: Dict[str, List[str]]
+    """Tool edges by provider."""
+    warnings: List[WiringWarning]
+    tool_edge_count: int
+
+
+def _build_graph(doc: _Document) -> _Graph:
+    """Checks ids (R2), then tool-edge endpoints in edge order."""
+    labels: Dict[str, str] = {}
+    first_index: Dict[str, int] = {}
+    passthroughs: Set[str] = set()
+    for node in doc.nodes:
+        # Each id is checked before it is compared with the earlier ones.
+        node_id = _non_empty(node.id)
+        if node_id is None:
+            raise WorkflowError(f"node {node.index}: `id` must be a non-empty string, got {_describe(node.id)}")
+        if node_id in first_index:
+            raise WorkflowError(
+                f"duplicate node id {_quote(node_id)}: nodes {first_index[node_id]} and {node.index} (R2)"
+            )
+        first_index[node_id] = node.index
+        labels[node_id] = node.label if node.label is not None else node_id
+        if node.passthrough:
+            passthroughs.add(node_id)
+
+    warnings: List[WiringWarning] = []
+
+    def endpoint(edge: _ToolEdge, end: str, value: Field) -> str:
+        node_id = _non_empty(value)
+        if node_id is None:
+            raise WorkflowError(
+                f"{_edge_name(edge.index, edge.id)}: a tool edge needs a non-empty string `{end}`, "
+                f"got {_describe(value)}"
+            )
+        if node_id not in labels:
+            # SEMANTICS 2 (decision): a node named only by a tool edge has no
+            # type and is labelled by its id; R8 makes that a warning.
+            labels[node_id] = node_id
+            message = (
+                f"node {_quote(node_id)} is wired by tool edge {edge.index} but never declared; "
+                "it is checked with no type, named by its id"
+            )
+            warnings.append(WiringWarning(code="R8", node=node_id, edge=edge.index, message=message))
+        return node_id
+
+    providers: Dict[str, List[str]] = defaultdict(list)
+    receivers: Dict[str, List[str]] = defaultdict(list)
+    for edge in doc.tool_edges:
+        # Source first: it is named in the error when both ends are bad, and
+        # its warning comes first when both ends are new.
+        source = endpoint(edge, "source", edge.source)
+        target = endpoint(edge, "target", edge.target)
+        providers[target].append(source)
+        receivers[source].append(target)
+    return _Graph(
+        labels=labels,
+        passthroughs=passthroughs,
+        declared=len(doc.nodes),
+        providers=providers,
+        receivers=receivers,
+        warnings=warnings,
+        tool_edge_count=len(doc.tool_edges),
+    )
+
+
+# --- SEMANTICS 4 and 6: CMP-9 --------------------------------------------------
+
+
+def _upstream(graph: _Graph, consumer: str) -> Tuple[Dict[str, int], Set[str]]:
+    """One breadth-first walk upstream from ``consumer``, entering
+    passthroughs only. Returns how many hops each passthrough that forwards
+    into the consumer is from it (the consumer itself: 0), and the
+    consumer's flattened set: every non-passthrough provider met on the way,
+    the consumer itself included when a self-loop or a cycle feeds it back."""
+    distance = {consumer: 0}
+    leaves: Set[str] = set()
+    queue = deque([consumer])
+    while queue:
+        current = queue.popleft()
+        for provider in graph.providers.get(current, ()):
+            if provider not in graph.passthroughs:
+                leaves.add(provider)
+            elif provider not in distance:
+                distance[provider] = distance[current] + 1
+                queue.append(provider)
+    return distance, leaves
+
+
+def _shortest_path(graph: _Graph, leaf: str, consumer: str, distance: Dict[str, int]) -> List[str]:
+    """``[leaf, P1, ..., Pk, consumer]``, stepping each time to the receiver
+    nearest the consumer and, among equals, to the smallest id: the shortest
+    path that is first in code point order (decision: it then depends
+    neither on hashing nor on edge order)."""
+    path = [leaf]
+    current = leaf
+    # At least one step, even when the leaf is the consumer itself.
+    while True:
+        # `distance` holds only the consumer and the passthroughs that reach
+        # it, so no other node is ever a step.
+        step = min((distance[n], n) for n in graph.receivers.get(current, ()) if n in distance)[1]
+        path.append(step)
+        if step == consumer:
+            return path
+        current = step
+
+
+def _collisions(graph: _Graph, consumer: str) -> List[Violation]:
+    """CMP-9 at one consumer: a violation per name that two or more distinct
+    leaves of its flattened set share, by name."""
+    distance, leaves = _upstream(graph, consumer)
+    by_name: Dict[str, List[str]] = defaultdict(list)
+    for leaf in leaves:
+        by_name[normalize_name(graph.labels[leaf])].append(leaf)
+    found = []
+    for name, holders in sorted(by_name.items()):
+        if len(holders) < 2:
+            continue
+        tools = [
+            Tool(id=leaf, label=graph.labels[leaf], path=_shortest_path(graph, leaf, consumer, distance))
+            for leaf in sorted(holders)
+        ]
+        listed = ", ".join(f"{_quote(t.id)} ({_quote(t.label)})" for t in tools)
+        message = f"{len(tools)} tools reaching {_quote(consumer)} share the name {_quote(name)}: {listed}"
+        found.append(Violation(rule="CMP-9", message=message, consumer=consumer, name=name, tools=tools))
+    return found
+
+
+def _unknown_edge_type(edge: _UnknownEdgeType, recognised: Set[str]) -> Violation:
+    message = (
+        f"{_edge_name(edge.index, edge.id)} declares data.edgeType {_quote(edge.edge_type)}, "
+        f"which is not a recognised edge type (recognised: {', '.join(sorted(recognised))})"
+    )
+    return Violation(rule="EDGE-5", message=message, edge=edge.index, edge_id=edge.id, edge_type=edge.edge_type)
+
+
+def _option(option: str, values: Iterable[str]) -> List[str]:
+    # Validated as the public API validates it, so a misuse fails alike.
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{option} must be a collection of strings, not a single string")
+    listed = list(values)
+    for value in listed:
+        if not isinstance(value, str):
+            raise TypeError(f"{option} must contain strings, got {type(value).__name__}")
+    return listed
+
+
+def check(
+    workflow: Mapping[str, Any],
+    *,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> Report:
+    """Checks an already-parsed workflow as ``toolwire.check`` does: the same
+    ``Report``, or the same ``WorkflowError`` for input errors."""
+    passthrough = set(_option("passthrough_types", passthrough_types))
+    # tool_availability is recognised whatever the caller lists (EDGE-5).
+    recognised = set(_option("edge_types", edge_types)) | {TOOL_EDGE_TYPE}
+
+    doc = _read(workflow, passthrough, recognised)
+    graph = _build_graph(doc)
+
+    # Edge classification comes before flattening, so EDGE-5 comes first.
+    violations = [_unknown_edge_type(edge, recognised) for edge in doc.unknown_edge_types]
+    consumers = sorted(node for node in graph.providers if node not in graph.passthroughs)
+    for consumer in consumers:
+        violations.extend(_collisions(graph, consumer))
+
+    stats = Stats(
+        nodes=graph.declared,
+        edges=doc.edge_count,
+        tool_edges=graph.tool_edge_count,
+        consumers=len(consumers),
+        passthroughs=len(graph.passthroughs),
+    )
+    return Report(violations=violations, warnings=graph.warnings, stats=stats)
