@@ -184,7 +184,6 @@ impl<'a> GraphBuilder<'a> {
         }
     }
 
-
     fn fail(&mut self, stage: Stage, error: InputError) {
         self.errors[stage as usize].get_or_insert(error);
     }

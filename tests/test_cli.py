@@ -441,3 +441,33 @@ def test_console_script_reads_standard_input(tmp_path: Path, files: Dict[str, st
     done = spawn([console_script(), "check", "-"], tmp_path, stdin=Path(files["refused"]).read_bytes())
     assert done.returncode == 1
     assert 'tool_b "web-search" -> box_1 -> agent_1' in done.stdout
+
+
+def test_output_file_gets_the_report_and_no_temporary_file_is_left(
+    capsys: pytest.CaptureFixture[str], files: Dict[str, str], tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    assert main(["check", "--format", "json", "--output", str(report), files["refused"]]) == 1
+    assert capsys.readouterr().out == "", "the report goes to the file, not standard output"
+    assert json.loads(report.read_text(encoding="utf-8"))["ok"] is False
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".toolwire-")] == []
+
+
+def test_output_file_is_never_left_truncated(
+    monkeypatch: pytest.MonkeyPatch, files: Dict[str, str], tmp_path: Path
+) -> None:
+    """A failure half-way through writing (a full disk, a crash) leaves the
+    previous report whole and no temporary file behind."""
+    from toolwire import cli
+
+    report = tmp_path / "report.json"
+    report.write_text('{"previous": true}', encoding="utf-8")
+
+    def write_half_then_fail(reports: Any, out: Any) -> None:
+        out.write('{"ok": tr')
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli, "_write_json", write_half_then_fail)
+    assert main(["check", "--format", "json", "--output", str(report), files["refused"]]) == 2
+    assert report.read_text(encoding="utf-8") == '{"previous": true}'
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".toolwire-")]

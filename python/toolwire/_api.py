@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from . import _toolwire
 from ._errors import WorkflowError
@@ -13,6 +15,22 @@ DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
 """Node types that forward every tool wired into them."""
 DEFAULT_EDGE_TYPES = tuple(_toolwire.DEFAULT_EDGE_TYPES)
 """``data.edgeType`` values recognised by EDGE-5."""
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Reports with many violations create many small containers at once;
+    letting the cyclic garbage collector run between them (over everything
+    the program holds) can cost more than the check. None of them can form a
+    cycle, so the collector is paused while they are built."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _names(option: str, values: Iterable[str]) -> list[str]:
@@ -33,10 +51,9 @@ def check(
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> Report:
     """Checks an already-parsed workflow (as ``json.loads`` returns it)."""
-    data = _toolwire.check_mapping(
-        workflow, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    )
-    return Report._from_core(data)
+    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    with _collector_paused():
+        return Report._from_core(_toolwire.check_mapping(workflow, passthrough, edges))
 
 
 def check_json(
@@ -51,15 +68,14 @@ def check_json(
         data = bytes(data)
     elif not isinstance(data, (str, bytes)):
         raise TypeError(f"check_json() takes str or bytes, not {type(data).__name__}")
+    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
     try:
-        result = _toolwire.check_json(
-            data, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-        )
+        with _collector_paused():
+            return Report._from_core(_toolwire.check_json(data, passthrough, edges))
     except WorkflowError as e:
         if isinstance(data, str) and e.line is None:
             raise _locate_surrogate(data, e) from None
         raise
-    return Report._from_core(result)
 
 
 def _locate_surrogate(text: str, error: WorkflowError) -> WorkflowError:
@@ -85,10 +101,9 @@ def check_file(
     fspath = os.fspath(path)
     if not isinstance(fspath, str):
         raise TypeError("check_file() takes a str path or an os.PathLike of str")
-    result = _toolwire.check_file(
-        fspath, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    )
-    return Report._from_core(result, path=fspath)
+    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    with _collector_paused():
+        return Report._from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
 
 
 def check_files(
@@ -112,13 +127,13 @@ def check_files(
         threads = jobs
     else:
         raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
-    results = _toolwire.check_files(
-        fspaths, _names("passthrough_types", passthrough_types), _names("edge_types", edge_types), threads
-    )
-    return [
-        Report._failed(path, result) if isinstance(result, Exception) else Report._from_core(result, path=path)
-        for path, result in zip(fspaths, results)
-    ]
+    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    with _collector_paused():
+        results = _toolwire.check_files(fspaths, passthrough, edges, threads)
+        return [
+            Report._failed(path, result) if isinstance(result, Exception) else Report._from_core(result, path=path)
+            for path, result in zip(fspaths, results)
+        ]
 
 
 def normalize_name(label: str) -> str:

@@ -13,7 +13,7 @@ use std::time::Duration;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::{batch, check, names, Config, InputError, Interrupt, Location, Report, Violation};
 
@@ -108,7 +108,7 @@ fn check_json<'py>(
     data: &Bound<'py, PyAny>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyTuple>> {
     let config = config(passthrough_types, edge_types);
     let text: &[u8] = if let Ok(s) = data.cast::<PyString>() {
         s.to_str()
@@ -139,7 +139,7 @@ fn check_file<'py>(
     path: PathBuf,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyTuple>> {
     let config = config(passthrough_types, edge_types);
     // Reading a file is I/O, so the GIL is always released for it.
     let outcome = run(py, true, |stop| batch::check_path(&path, &config, true, stop))?;
@@ -169,7 +169,7 @@ fn check_files<'py>(
     Ok(results)
 }
 
-fn outcome_to_py<'py>(py: Python<'py>, outcome: batch::FileOutcome, path: &Path) -> PyResult<Bound<'py, PyDict>> {
+fn outcome_to_py<'py>(py: Python<'py>, outcome: batch::FileOutcome, path: &Path) -> PyResult<Bound<'py, PyTuple>> {
     match outcome {
         Ok(report) => report_to_py(py, &report),
         Err(batch::FileError::Io(io)) => Err(os_error(&io, path)),
@@ -198,7 +198,7 @@ fn check_mapping<'py>(
     workflow: &Bound<'py, PyAny>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyTuple>> {
     let config = config(passthrough_types, edge_types);
     let graph = match walk::walk(workflow, &config) {
         Ok(graph) => graph,
@@ -224,7 +224,7 @@ fn phase_times<'py>(
     let config = config(passthrough_types, edge_types);
     let timed = run(py, true, |_| {
         let start = std::time::Instant::now();
-        let bytes = std::fs::read(&path)?;
+        let bytes = batch::read_file(&path)?;
         let read = start.elapsed();
         let graph = crate::parse::parse(&bytes, &config).map_err(|e| std::io::Error::other(e.message))?;
         let parsed = start.elapsed();
@@ -246,64 +246,46 @@ fn normalize_name(label: &str) -> String {
     names::normalize_name(label)
 }
 
-// Reports go back as plain dicts; python/toolwire/_report.py wraps them.
+// Reports go back as tuples, the cheapest Python containers to build;
+// python/toolwire/_report.py turns them into the public classes. The shapes:
+//   report    (violations, warnings, stats)
+//   CMP-9     ("CMP-9", message, consumer, name, [(id, label, [path...]), ...])
+//   EDGE-5    ("EDGE-5", message, edge, edge_id, edge_type)
+//   warning   (code, node, edge, message)
+//   stats     (nodes, edges, tool_edges, consumers, passthroughs)
 
-fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyDict>> {
+fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyTuple>> {
     let violations = PyList::empty(py);
     for violation in &report.violations {
-        let v = PyDict::new(py);
-        v.set_item("rule", violation.rule())?;
-        v.set_item("message", violation.message())?;
-        match violation {
+        let converted = match violation {
             Violation::ToolNameCollision {
-                consumer, name, tools, ..
+                consumer,
+                name,
+                tools,
+                message,
             } => {
-                v.set_item("consumer", consumer)?;
-                v.set_item("name", name)?;
                 let listed = PyList::empty(py);
                 for tool in tools {
-                    let t = PyDict::new(py);
-                    t.set_item("id", &tool.id)?;
-                    t.set_item("label", &tool.label)?;
-                    t.set_item("path", &tool.path)?;
-                    listed.append(t)?;
+                    listed.append((&tool.id, &tool.label, &tool.path))?;
                 }
-                v.set_item("tools", listed)?;
+                ("CMP-9", message, consumer, name, listed).into_pyobject(py)?
             }
             Violation::UnrecognisedEdgeType {
                 edge,
                 edge_id,
                 edge_type,
-                ..
-            } => {
-                v.set_item("edge", edge)?;
-                v.set_item("edge_id", edge_id)?;
-                v.set_item("edge_type", edge_type)?;
-            }
-        }
-        violations.append(v)?;
+                message,
+            } => ("EDGE-5", message, edge, edge_id, edge_type).into_pyobject(py)?,
+        };
+        violations.append(converted)?;
     }
     let warnings = PyList::empty(py);
-    for warning in &report.warnings {
-        let w = PyDict::new(py);
-        w.set_item("code", warning.code)?;
-        w.set_item("node", &warning.node)?;
-        w.set_item("edge", warning.edge)?;
-        w.set_item("message", &warning.message)?;
-        warnings.append(w)?;
+    for w in &report.warnings {
+        warnings.append((w.code, &w.node, w.edge, &w.message))?;
     }
     let s = &report.stats;
-    let stats = PyDict::new(py);
-    stats.set_item("nodes", s.nodes)?;
-    stats.set_item("edges", s.edges)?;
-    stats.set_item("tool_edges", s.tool_edges)?;
-    stats.set_item("consumers", s.consumers)?;
-    stats.set_item("passthroughs", s.passthroughs)?;
-    let out = PyDict::new(py);
-    out.set_item("violations", violations)?;
-    out.set_item("warnings", warnings)?;
-    out.set_item("stats", stats)?;
-    Ok(out)
+    let stats = (s.nodes, s.edges, s.tool_edges, s.consumers, s.passthroughs);
+    (violations, warnings, stats).into_pyobject(py)
 }
 
 #[pymodule]
