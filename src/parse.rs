@@ -145,32 +145,27 @@ impl Reader<'_> {
     }
 
     fn nodes<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
-        match is_array(s, "nodes")? {
-            Ok(true) => s.array(|s, index| {
-                self.go_on()?;
-                node(
-                    s,
-                    Place {
-                        index,
-                        offset: Some(s.pos()),
-                    },
-                    builder,
-                    self.config,
-                )
-            }),
-            Ok(false) => Ok(()),
-            Err(e) => {
-                builder.node_shape_error(e);
-                Ok(())
-            }
-        }
+        self.elements(s, builder, "nodes", node, |b, e| b.node_shape_error(e))
     }
 
     fn edges<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
-        match is_array(s, "edges")? {
+        self.elements(s, builder, "edges", edge, |b, e| b.edge_shape_error(e))
+    }
+
+    /// The `nodes` or `edges` value: each element to `read`, or its shape
+    /// error to `shape_error`.
+    fn elements<'a>(
+        self,
+        s: &mut Scanner<'a>,
+        builder: &mut dyn Sink<'a>,
+        key: &str,
+        read: fn(&mut Scanner<'a>, Place, &mut dyn Sink<'a>, &Config) -> Result<()>,
+        shape_error: fn(&mut dyn Sink<'a>, InputError),
+    ) -> Result<()> {
+        match is_array(s, key)? {
             Ok(true) => s.array(|s, index| {
                 self.go_on()?;
-                edge(
+                read(
                     s,
                     Place {
                         index,
@@ -182,7 +177,7 @@ impl Reader<'_> {
             }),
             Ok(false) => Ok(()),
             Err(e) => {
-                builder.edge_shape_error(e);
+                shape_error(builder, e);
                 Ok(())
             }
         }

@@ -33,7 +33,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
+# Options are validated as the public API validates them, so a misuse fails alike.
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
+from ._api import _names as _option
 from ._errors import WorkflowError
 from ._report import Report, Stats, Tool, Violation, WiringWarning
 
@@ -399,17 +401,6 @@ def _unknown_edge_type(edge: _UnknownEdgeType, recognised: Set[str]) -> Violatio
         f"which is not a recognised edge type (recognised: {', '.join(sorted(recognised))})"
     )
     return Violation(rule="EDGE-5", message=message, edge=edge.index, edge_id=edge.id, edge_type=edge.edge_type)
-
-
-def _option(option: str, values: Iterable[str]) -> List[str]:
-    # Validated as the public API validates it, so a misuse fails alike.
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{option} must be a collection of strings, not a single string")
-    listed = list(values)
-    for value in listed:
-        if not isinstance(value, str):
-            raise TypeError(f"{option} must contain strings, got {type(value).__name__}")
-    return listed
 
 
 def check(
