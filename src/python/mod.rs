@@ -147,7 +147,7 @@ fn check_file<'py>(
 }
 
 /// Checks many files on `jobs` threads (0: one per core), without the GIL.
-/// Returns, per path and in order, a report dict or the exception that
+/// Returns, per path and in order, a report (tuples) or the exception that
 /// `check_file` would have raised for it.
 #[pyfunction]
 fn check_files<'py>(
