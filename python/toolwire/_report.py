@@ -72,7 +72,7 @@ class WiringWarning(NamedTuple):
     message: str
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"code": self.code, "node": self.node, "edge": self.edge, "message": self.message}
+        return dict(self._asdict())
 
 
 class Stats(NamedTuple):
@@ -83,13 +83,7 @@ class Stats(NamedTuple):
     passthroughs: int
 
     def to_dict(self) -> Dict[str, int]:
-        return {
-            "nodes": self.nodes,
-            "edges": self.edges,
-            "tool_edges": self.tool_edges,
-            "consumers": self.consumers,
-            "passthroughs": self.passthroughs,
-        }
+        return dict(self._asdict())
 
 
 @dataclass(frozen=True, slots=True)
