@@ -205,12 +205,9 @@ impl<'a> GraphBuilder<'a> {
     /// The node numbered for `id`, and whether it is new.
     fn intern(&mut self, id: Cow<'a, str>) -> Result<(NodeIx, bool), InputError> {
         let hash = self.hasher.hash_one(id.as_ref());
-        let (ids, hasher) = (&self.ids, &self.hasher);
-        match self.table.entry(
-            hash,
-            |&ix| ids[ix as usize] == id,
-            |&ix| hasher.hash_one(ids[ix as usize].as_ref()),
-        ) {
+        let (ids, hashes) = (&self.ids, &self.hashes);
+        let same = |&ix: &NodeIx| hashes[ix as usize] == hash && ids[ix as usize] == id;
+        match self.table.entry(hash, same, |&ix| hashes[ix as usize]) {
             Entry::Occupied(entry) => Ok((*entry.get(), false)),
             Entry::Vacant(entry) => {
                 let ix = NodeIx::try_from(self.ids.len())
