@@ -4,7 +4,6 @@
 
 mod walk;
 
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -255,25 +254,7 @@ fn normalize_name(label: &str) -> String {
 //   warning   (code, node, edge, message)
 //   stats     (nodes, edges, tool_edges, consumers, passthroughs)
 
-/// Node ids recur across violations (a shared toolbox's tools appear in
-/// every violation of every agent behind it): one Python str for each.
-struct Strings<'r, 'py> {
-    py: Python<'py>,
-    seen: HashMap<&'r str, Bound<'py, PyString>>,
-}
-
-impl<'r, 'py> Strings<'r, 'py> {
-    fn get(&mut self, text: &'r str) -> Bound<'py, PyString> {
-        let py = self.py;
-        self.seen.entry(text).or_insert_with(|| PyString::new(py, text)).clone()
-    }
-}
-
 fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyTuple>> {
-    let mut text = Strings {
-        py,
-        seen: HashMap::new(),
-    };
     let violations = PyList::empty(py);
     for violation in &report.violations {
         let converted = match violation {
@@ -285,10 +266,9 @@ fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, Py
             } => {
                 let listed = PyList::empty(py);
                 for tool in tools {
-                    let path = PyList::new(py, tool.path.iter().map(|id| text.get(id)))?;
-                    listed.append((text.get(&tool.id), text.get(&tool.label), path))?;
+                    listed.append((&tool.id, &tool.label, &tool.path))?;
                 }
-                ("CMP-9", message, text.get(consumer), text.get(name), listed).into_pyobject(py)?
+                ("CMP-9", message, consumer, name, listed).into_pyobject(py)?
             }
             Violation::UnrecognisedEdgeType {
                 edge,
@@ -301,7 +281,7 @@ fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, Py
     }
     let warnings = PyList::empty(py);
     for w in &report.warnings {
-        warnings.append((w.code, text.get(&w.node), w.edge, &w.message))?;
+        warnings.append((w.code, &w.node, w.edge, &w.message))?;
     }
     let s = &report.stats;
     let stats = (s.nodes, s.edges, s.tool_edges, s.consumers, s.passthroughs);
