@@ -1,7 +1,7 @@
 """Turns a pytest-benchmark JSON file into the tables of docs/BENCHMARKS.md:
 per preset, every implementation's time and its ratio to toolwire's
-`check_file`, the targets of the scale issue with their measured ratios, and
-where toolwire's time goes.
+`check_file`, the targets of the scale issue with their measured ratios,
+where toolwire's time goes, and peak memory.
 
     python benches/report.py bench.json > table.md
 """
@@ -119,6 +119,32 @@ def phases_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
     return lines
 
 
+def _mib(b: Dict[str, Any]) -> str:
+    return f"{b['extra_info']['peak_rss'] / 2**20:.0f} MiB"
+
+
+def _per_byte(b: Dict[str, Any]) -> str:
+    return f"{b['extra_info']['rss_per_file_byte']:.2f}x"
+
+
+def memory_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
+    lines = [
+        "| preset | file | python alone | `check_file` | ratio to file | `json.loads` | ratio to file |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for preset in SPEED_PRESETS:
+        group = groups.get(f"{preset} peak memory", {})
+        alone, ours, theirs = (group.get(n) for n in ("python (no check)", "toolwire.check_file", "json.loads"))
+        if not (alone and ours and theirs):
+            continue
+        size = ours["extra_info"]["bytes"] / 1e6
+        lines.append(
+            f"| {preset} | {size:.1f} MB | {_mib(alone)} | {_mib(ours)} | {_per_byte(ours)} "
+            f"| {_mib(theirs)} | {_per_byte(theirs)} |"
+        )
+    return lines
+
+
 def main(argv: List[str]) -> int:
     if len(argv) != 2:
         sys.stderr.write("usage: python benches/report.py BENCHMARK_JSON\n")
@@ -128,6 +154,7 @@ def main(argv: List[str]) -> int:
         ("Targets", targets_table(groups)),
         ("Speed", speed_table(groups)),
         ("Where toolwire's time goes (one `check_file` run)", phases_table(groups)),
+        ("Peak memory (a fresh process per measure)", memory_table(groups)),
     ]
     for title, lines in sections:
         print(f"### {title}\n")
