@@ -254,12 +254,11 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
         }
         Ok(())
     })?;
-    let resolved = model::node_type(
+    let passthrough = config.is_passthrough_node(
         type_.as_deref(),
         metadata_node_type_id.as_deref(),
         metadata_id.as_deref(),
     );
-    let passthrough = resolved.is_some_and(|t| config.is_passthrough_type(t));
     builder.node(place, id, label, passthrough);
     Ok(())
 }

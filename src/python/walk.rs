@@ -146,12 +146,11 @@ fn walk_node(
             metadata_id = string(get(&metadata, "id")?, at("data.metadata.id"))?;
         }
     }
-    let resolved = model::node_type(
+    let passthrough = config.is_passthrough_node(
         type_.as_deref(),
         metadata_node_type_id.as_deref(),
         metadata_id.as_deref(),
     );
-    let passthrough = resolved.is_some_and(|t| config.is_passthrough_type(t));
     builder.node(place, id, label, passthrough);
     Ok(())
 }
