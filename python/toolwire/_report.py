@@ -14,6 +14,21 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
 
 
+class Location(NamedTuple):
+    """A place in the JSON text checked, both 1-based; the column counts
+    characters, as Python's ``json`` module does."""
+
+    line: int
+    column: int
+
+    def to_dict(self) -> Dict[str, int]:
+        return {"line": self.line, "column": self.column}
+
+
+def _location_dict(location: Optional[Location]) -> Optional[Dict[str, int]]:
+    return None if location is None else location.to_dict()
+
+
 class Tool(NamedTuple):
     """A tool that reaches a consumer."""
 
@@ -22,17 +37,44 @@ class Tool(NamedTuple):
     """The label as written (``data.label``, or the node id when it has none)."""
     path: List[str]
     """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``."""
+    location: Optional[Location] = None
+    """Where the tool's node object starts (for a node that is never declared,
+    the first tool edge naming it); None when the input was not text."""
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"id": self.id, "label": self.label, "path": list(self.path)}
+        return {
+            "id": self.id,
+            "label": self.label,
+            "path": list(self.path),
+            "location": _location_dict(self.location),
+        }
+
+
+class Rename(NamedTuple):
+    """One step of a suggested fix: give node ``node`` the label ``new_label``
+    (whose tool name is ``new_name``) instead of ``label``."""
+
+    node: str
+    label: str
+    new_label: str
+    new_name: str
+
+    def to_dict(self) -> Dict[str, str]:
+        return dict(self._asdict())
 
 
 class Violation(NamedTuple):
     """One reason a workflow is refused.
 
     ``rule == "CMP-9"``: ``consumer``, ``name`` and ``tools`` (two or more,
-    sorted by id) are set. ``rule == "EDGE-5"``: ``edge`` (its index),
-    ``edge_id`` and ``edge_type`` are set.
+    sorted by id) are set, and ``fix`` renames all but one of the tools so
+    that every name is unique wherever they arrive. ``rule == "EDGE-5"``:
+    ``edge`` (its index), ``edge_id`` and ``edge_type`` are set, and
+    ``suggestion`` is the closest recognised edge type, if one is close.
+
+    ``location`` is the consumer's node object (or, for a consumer that is
+    never declared, the first tool edge into it) for CMP-9, the edge for
+    EDGE-5; None when the input was not text.
     """
 
     rule: str
@@ -43,6 +85,18 @@ class Violation(NamedTuple):
     edge: Optional[int] = None
     edge_id: Optional[str] = None
     edge_type: Optional[str] = None
+    location: Optional[Location] = None
+    fix: Sequence[Rename] = ()
+    suggestion: Optional[str] = None
+
+    @property
+    def help(self) -> Optional[str]:
+        """The suggested fix in words, or None when there is none."""
+        if self.fix:
+            return "rename " + ", ".join(f"{_quoted(r.node)} to {_quoted(r.new_label)}" for r in self.fix)
+        if self.suggestion is not None:
+            return f"did you mean {_quoted(self.suggestion)}?"
+        return None
 
     def to_dict(self) -> Dict[str, Any]:
         if self.rule == "CMP-9":
@@ -51,7 +105,9 @@ class Violation(NamedTuple):
                 "consumer": self.consumer,
                 "name": self.name,
                 "message": self.message,
+                "location": _location_dict(self.location),
                 "tools": [t.to_dict() for t in self.tools],
+                "fix": [r.to_dict() for r in self.fix],
             }
         return {
             "rule": self.rule,
@@ -59,20 +115,39 @@ class Violation(NamedTuple):
             "edge_id": self.edge_id,
             "edge_type": self.edge_type,
             "message": self.message,
+            "location": _location_dict(self.location),
+            "suggestion": self.suggestion,
         }
 
 
+def _quoted(text: str) -> str:
+    """A string as a JSON literal, as the core quotes ids and labels."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 class WiringWarning(NamedTuple):
-    """Worth knowing, never a refusal (``code == "R8"``: a tool edge names a
-    node that is never declared)."""
+    """Worth knowing, never a refusal (unless the CLI runs with ``--strict``).
+
+    ``code`` is ``"R8"`` when a tool edge names a node that is never declared
+    (``edge`` is that edge's index); ``"NAME-LOSSY"`` when a tool's label
+    loses letters on the way to its name (non-ASCII letters are dropped:
+    ``"Café" -> caf``); ``"NAME-UNNAMED"`` when nothing is left of it but
+    ``unnamed_tool``. ``location`` is the edge (R8) or the node."""
 
     code: str
     node: str
-    edge: int
+    edge: Optional[int]
     message: str
+    location: Optional[Location] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        return dict(self._asdict())
+        return {
+            "code": self.code,
+            "node": self.node,
+            "edge": self.edge,
+            "message": self.message,
+            "location": _location_dict(self.location),
+        }
 
 
 class Stats(NamedTuple):
@@ -141,13 +216,38 @@ class Report:
         violations = []
         for v in core_violations:
             if v[0] == "CMP-9":
-                rule, message, consumer, name, tools = v
-                violations.append(Violation(rule, message, consumer, name, [Tool(*t) for t in tools]))
+                rule, message, consumer, name, tools, at, fix = v
+                violations.append(
+                    Violation(
+                        rule,
+                        message,
+                        consumer,
+                        name,
+                        [Tool(i, label, p, _at(t_at)) for i, label, p, t_at in tools],
+                        location=_at(at),
+                        fix=[Rename(*r) for r in fix],
+                    )
+                )
             else:
-                rule, message, edge, edge_id, edge_type = v
-                violations.append(Violation(rule, message, edge=edge, edge_id=edge_id, edge_type=edge_type))
-        warnings = [WiringWarning(*w) for w in core_warnings]
+                rule, message, edge, edge_id, edge_type, at, suggestion = v
+                violations.append(
+                    Violation(
+                        rule,
+                        message,
+                        edge=edge,
+                        edge_id=edge_id,
+                        edge_type=edge_type,
+                        location=_at(at),
+                        suggestion=suggestion,
+                    )
+                )
+        warnings = [WiringWarning(code, node, edge, message, _at(at)) for code, node, edge, message, at in core_warnings]
         return cls(violations, warnings, Stats(*core_stats), path)
+
+
+def _at(core: Optional[Tuple[int, int]]) -> Optional[Location]:
+    return None if core is None else Location(*core)
+
 
 def _error_to_dict(error: Exception) -> Dict[str, Any]:
     if isinstance(error, WorkflowError):

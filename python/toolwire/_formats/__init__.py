@@ -1,0 +1,43 @@
+"""The report formats of ``toolwire check --format``. Each module has one
+``write(run, out)`` that renders a whole run (every file's report) to text."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Sequence, TextIO
+
+from .._report import Report
+
+FORMATS = ("text", "json", "sarif", "github", "junit")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One ``toolwire check`` invocation, as the formats see it."""
+
+    reports: Sequence[Report]
+    """One per path, in the order given."""
+    elapsed: float
+    """Seconds spent checking."""
+    strict: bool = False
+    """Warnings fail a file too."""
+    colour: bool = False
+    """Only the text format uses it."""
+
+    def failed(self, report: Report) -> bool:
+        """Whether `report` fails the run: an input error, a violation, or a
+        warning under ``strict``."""
+        return not report.ok or (self.strict and bool(report.warnings))
+
+
+Writer = Callable[[Run, TextIO], None]
+
+
+def writer(format: str) -> Writer:
+    """The ``write`` function of a format in FORMATS."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
+    module = importlib.import_module(f"{__name__}.{format}_format")
+    write: Writer = module.write
+    return write

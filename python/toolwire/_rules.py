@@ -1,0 +1,75 @@
+"""What each report code means, for the formats that describe their rules
+(SARIF's rule objects, the text report's explanations). Spec rules keep
+their permanent identifiers; toolwire's own warnings are named NAME-*."""
+
+from __future__ import annotations
+
+from typing import Dict, NamedTuple
+
+SPEC_RULES_URL = "https://github.com/flowdrop-io/flowdrop-spec/tree/main/rules"
+
+
+class Rule(NamedTuple):
+    id: str
+    name: str
+    """A short PascalCase name (SARIF ``rule.name``)."""
+    summary: str
+    """One sentence: what the rule requires."""
+    help: str
+    """How to fix a finding, in a few sentences."""
+    level: str
+    """``error`` for violations, ``warning`` for warnings."""
+    help_uri: str
+
+
+RULES: Dict[str, Rule] = {
+    rule.id: rule
+    for rule in (
+        Rule(
+            "CMP-9",
+            "ToolNamesUniquePerConsumer",
+            "Tool names are unique per consumer, checked at compile time.",
+            "Every leaf tool that reaches a consumer, directly or through any number of toolboxes, is named "
+            "from its label (lowercased, runs of other characters turned into '_'). Two tools reaching one "
+            "consumer must not share a name: rename all but one of them, or wire them to different consumers.",
+            "error",
+            SPEC_RULES_URL,
+        ),
+        Rule(
+            "EDGE-5",
+            "RecognisedEdgeType",
+            "A declared edge type must be one the workflow format recognises.",
+            "An unrecognised data.edgeType is neither a tool edge nor excluded from tool wiring, so a typo "
+            "silently turns tool wiring into an ordering edge. Use a recognised type (tool_availability for "
+            "tool wiring), or declare the type as recognised in the configuration.",
+            "error",
+            SPEC_RULES_URL,
+        ),
+        Rule(
+            "R8",
+            "EdgeEndpointDeclared",
+            "A tool edge's source and target name declared nodes.",
+            "The node is checked with no type and named by its id. Declare it in `nodes`, or fix the id on the edge.",
+            "warning",
+            SPEC_RULES_URL,
+        ),
+        Rule(
+            "NAME-LOSSY",
+            "LabelKeepsItsLetters",
+            "A tool's label loses letters on the way to its name.",
+            "Non-ASCII letters are dropped from tool names ('Café' -> 'caf'), so labels that look different "
+            "can become the same name. Use ASCII letters and digits for what tells tools apart.",
+            "warning",
+            SPEC_RULES_URL,
+        ),
+        Rule(
+            "NAME-UNNAMED",
+            "LabelGivesAName",
+            "A tool's label has no ASCII letter or digit, so its name is 'unnamed_tool'.",
+            "Every such tool is called unnamed_tool, so any two of them reaching one consumer collide. "
+            "Give the tool a label with ASCII letters or digits.",
+            "warning",
+            SPEC_RULES_URL,
+        ),
+    )
+}
