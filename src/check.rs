@@ -2,10 +2,13 @@
 //! leaves of its flattened tool set share, with a shortest path per leaf.
 
 use crate::config::Config;
+use crate::error::locate_all;
 use crate::error::InputError;
-use crate::flatten::{new_map, BoxView, CandidateNames, Map, NameIx};
-use crate::graph::{NodeIx, ToolGraph};
+use crate::fixes::{closest_edge_type, Renamer};
+use crate::flatten::{new_map, shortest_path, BoxView, CandidateNames, Map, NameIx};
+use crate::graph::{NodeIx, ToolGraph, NO_OFFSET};
 use crate::interrupt::Interrupt;
+use crate::names::{normalize_name, NameLoss};
 use crate::parse::parse_with;
 use crate::report::{Report, Stats, Tool, Violation, Warning};
 
@@ -35,11 +38,14 @@ pub fn check_graph(graph: &ToolGraph<'_>, config: &Config) -> Report {
 /// then partial, to be discarded).
 pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Report {
     let recognised = config.recognised_edge_types();
-    let mut violations: Vec<Violation> = graph
-        .unknown_edge_types
-        .iter()
-        .map(|e| Violation::unknown_edge_type(e.place.index, e.id.as_deref(), &e.edge_type, &recognised))
-        .collect();
+    let mut located = Locations::default();
+    let mut violations: Vec<Violation> = Vec::new();
+    for e in &graph.unknown_edge_types {
+        let suggestion = closest_edge_type(&e.edge_type, &recognised);
+        let v = Violation::unknown_edge_type(e.place.index, e.id.as_deref(), &e.edge_type, &recognised, suggestion);
+        located.want(e.place.offset);
+        violations.push(v);
+    }
 
     let mut consumers: Vec<NodeIx> = graph.consumers().collect();
     let names = CandidateNames::find(graph);
@@ -52,19 +58,36 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
             names: &names,
             views: new_map(),
         };
+        let mut renamer = Renamer::new(graph, &names.by_hash);
         for &consumer in &consumers {
             if interrupt.requested() {
                 break;
             }
-            checker.check_consumer(consumer, &mut violations);
+            for found in checker.check_consumer(consumer) {
+                violations.push(found.into_violation(graph, &names, &mut renamer, &mut located));
+            }
         }
     }
 
-    let warnings = graph
-        .undeclared
-        .iter()
-        .map(|u| Warning::undeclared(graph.id(u.node), u.edge_index))
+    let mut warnings = Vec::new();
+    for u in &graph.undeclared {
+        warnings.push(Warning::undeclared(graph.id(u.node), u.edge_index));
+        located.want(Some(u.edge_offset).filter(|&o| o != NO_OFFSET));
+    }
+    // By id, so that the order does not depend on whether `nodes` or
+    // `edges` came first in the text.
+    let mut lossy: Vec<NodeIx> = (0..graph.node_count() as NodeIx)
+        .filter(|&n| graph.name_loss(n) != NameLoss::None && graph.is_tool(n))
         .collect();
+    lossy.sort_unstable_by_key(|&n| graph.id(n));
+    for n in lossy {
+        let label = graph.label(n);
+        if let Some(w) = Warning::lossy_name(graph.id(n), label, &normalize_name(label), graph.name_loss(n)) {
+            warnings.push(w);
+            located.want(graph.offset(n));
+        }
+    }
+
     let stats = Stats {
         nodes: graph.declared,
         edges: graph.edge_count,
@@ -72,10 +95,104 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
         consumers: consumers.len(),
         passthroughs: graph.declared_passthroughs,
     };
-    Report {
+    let mut report = Report {
         violations,
         warnings,
         stats,
+    };
+    if let Some(text) = graph.source {
+        located.fill(text, &mut report);
+    }
+    report
+}
+
+/// The byte offsets of everything in a report that has a place, in report
+/// order: each violation, then its tools; then each warning. They are
+/// turned into lines and columns all at once, at the end.
+#[derive(Default)]
+struct Locations {
+    offsets: Vec<usize>,
+}
+
+impl Locations {
+    fn want(&mut self, offset: Option<usize>) {
+        self.offsets.push(offset.unwrap_or(NO_OFFSET));
+    }
+
+    fn fill(self, text: &[u8], report: &mut Report) {
+        let found = locate_all(text, &self.offsets);
+        let mut places = self
+            .offsets
+            .iter()
+            .zip(found)
+            .map(|(&o, at)| (o != NO_OFFSET).then_some(at));
+        let mut next = || places.next().flatten();
+        for v in &mut report.violations {
+            match v {
+                Violation::UnrecognisedEdgeType { location, .. } => *location = next(),
+                Violation::ToolNameCollision { location, tools, .. } => {
+                    *location = next();
+                    for tool in tools {
+                        tool.location = next();
+                    }
+                }
+            }
+        }
+        for w in &mut report.warnings {
+            w.location = next();
+        }
+    }
+}
+
+/// A CMP-9 collision found at one consumer, by node number.
+struct Collision {
+    consumer: NodeIx,
+    name: NameIx,
+    /// Sorted by id.
+    leaves: Vec<NodeIx>,
+    /// `paths[i]` leads from `leaves[i]` to the consumer.
+    paths: Vec<Vec<NodeIx>>,
+}
+
+impl Collision {
+    fn into_violation(
+        self,
+        g: &ToolGraph<'_>,
+        names: &CandidateNames,
+        renamer: &mut Renamer<'_, '_>,
+        located: &mut Locations,
+    ) -> Violation {
+        located.want(g.offset(self.consumer));
+        let tools = self
+            .leaves
+            .iter()
+            .zip(&self.paths)
+            .map(|(&leaf, path)| {
+                located.want(g.offset(leaf));
+                Tool {
+                    id: g.id(leaf).to_owned(),
+                    label: g.label(leaf).to_owned(),
+                    path: path.iter().map(|&n| g.id(n).to_owned()).collect(),
+                    location: None,
+                }
+            })
+            .collect();
+        let mut boxes: Vec<(String, String)> = Vec::new();
+        for path in &self.paths {
+            for &node in &path[1..path.len() - 1] {
+                if let Some(label) = g.explicit_label(node).filter(|&l| l != g.id(node)) {
+                    boxes.push((g.id(node).to_owned(), label.to_owned()));
+                }
+            }
+        }
+        boxes.sort_unstable();
+        boxes.dedup();
+        let mut violation = Violation::collision(g.id(self.consumer), names.name(self.name), tools);
+        if let Violation::ToolNameCollision { fix, boxes: b, .. } = &mut violation {
+            *fix = renamer.fix(&self.leaves, &self.paths);
+            *b = boxes;
+        }
+        violation
     }
 }
 
@@ -88,7 +205,7 @@ struct Checker<'g, 'a> {
 }
 
 impl Checker<'_, '_> {
-    fn check_consumer(&mut self, consumer: NodeIx, out: &mut Vec<Violation>) {
+    fn check_consumer(&mut self, consumer: NodeIx) -> Vec<Collision> {
         let g = self.graph;
         let mut direct: Vec<(NameIx, NodeIx)> = Vec::new();
         let mut roots: Vec<NodeIx> = Vec::new();
@@ -109,26 +226,23 @@ impl Checker<'_, '_> {
         }
 
         let mut found = self.collisions(&direct, &roots);
-        if found.is_empty() {
-            return;
-        }
         found.sort_unstable_by_key(|&(name, _)| self.names.name(name));
-        for (name, mut leaves) in found {
-            leaves.sort_unstable_by_key(|&leaf| g.id(leaf));
-            let tools = leaves
-                .iter()
-                .map(|&leaf| Tool {
-                    id: g.id(leaf).to_owned(),
-                    label: g.label(leaf).to_owned(),
-                    path: self
-                        .shortest_path(leaf, consumer, &roots)
-                        .iter()
-                        .map(|&n| g.id(n).to_owned())
-                        .collect(),
-                })
-                .collect();
-            out.push(Violation::collision(g.id(consumer), self.names.name(name), tools));
-        }
+        found
+            .into_iter()
+            .map(|(name, mut leaves)| {
+                leaves.sort_unstable_by_key(|&leaf| g.id(leaf));
+                let paths = leaves
+                    .iter()
+                    .map(|&leaf| shortest_path(g, leaf, consumer, |node| self.distance(node, &roots)))
+                    .collect();
+                Collision {
+                    consumer,
+                    name,
+                    leaves,
+                    paths,
+                }
+            })
+            .collect()
     }
 
     /// Names with two or more distinct leaves among the direct leaves and the
@@ -188,61 +302,6 @@ impl Checker<'_, '_> {
             .filter_map(|r| self.views[r].hops.get(&node))
             .min()
             .map(|d| d + 1)
-    }
-
-    /// The shortest chain `[leaf, P1, ..., Pk, consumer]` over tool edges with
-    /// every Pi a passthrough. Among several, each step takes the next node
-    /// with the smallest id, which makes the choice independent of hashing and
-    /// of edge order.
-    ///
-    /// A step never scans all receivers of a node (a toolbox may feed 20k
-    /// agents): the consumer is next exactly when the current passthrough is
-    /// one of its roots (distance 1) or the leaf is wired straight into it,
-    /// and otherwise only passthrough receivers can be next.
-    fn shortest_path(&self, leaf: NodeIx, consumer: NodeIx, roots: &[NodeIx]) -> Vec<NodeIx> {
-        let g = self.graph;
-        let mut path = vec![leaf];
-        if self.wired_directly(leaf, consumer) {
-            path.push(consumer);
-            return path;
-        }
-        let mut current = leaf;
-        loop {
-            let mut best: Option<(u32, &str, NodeIx)> = None;
-            for &next in g.passthrough_receivers.of(current) {
-                let Some(distance) = self.distance(next, roots) else {
-                    continue;
-                };
-                let candidate = (distance, g.id(next), next);
-                if best.is_none_or(|b| (candidate.0, candidate.1) < (b.0, b.1)) {
-                    best = Some(candidate);
-                }
-            }
-            // Every leaf handed here reaches the consumer, so a next step
-            // exists; stopping short keeps a broken invariant from looping.
-            let Some((distance, _, next)) = best else {
-                debug_assert!(false, "leaf {leaf} does not reach consumer {consumer}");
-                return path;
-            };
-            path.push(next);
-            if distance == 1 {
-                path.push(consumer);
-                return path;
-            }
-            current = next;
-        }
-    }
-
-    /// Whether a tool edge runs from `leaf` to `consumer`, looking through
-    /// the shorter of the two adjacency lists.
-    fn wired_directly(&self, leaf: NodeIx, consumer: NodeIx) -> bool {
-        let g = self.graph;
-        let (out, into) = (g.receivers.of(leaf), g.providers.of(consumer));
-        if out.len() <= into.len() {
-            out.contains(&consumer)
-        } else {
-            into.contains(&leaf)
-        }
     }
 }
 

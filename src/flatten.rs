@@ -28,6 +28,8 @@ pub fn new_map<K, V>() -> Map<K, V> {
 /// Tool names of the leaves that could collide somewhere.
 pub struct CandidateNames {
     pub names: Vec<Box<str>>,
+    /// Every tool as (name hash, node), sorted: which names are taken.
+    pub by_hash: Vec<(u64, NodeIx)>,
     /// Per node: its name when it is a candidate leaf, else `NOT_A_CANDIDATE`.
     pub of_node: Vec<NameIx>,
 }
@@ -42,7 +44,7 @@ impl CandidateNames {
     /// can never make two different names look alike.
     pub fn find(g: &ToolGraph<'_>) -> CandidateNames {
         let mut hashed: Vec<(u64, NodeIx)> = (0..g.node_count() as NodeIx)
-            .filter(|&n| !g.is_passthrough(n) && g.receivers.degree(n) > 0)
+            .filter(|&n| g.is_tool(n))
             .map(|n| (g.name_hashes[n as usize], n))
             .collect();
         hashed.sort_unstable();
@@ -62,7 +64,11 @@ impl CandidateNames {
                 }
             }
         }
-        CandidateNames { names, of_node }
+        CandidateNames {
+            names,
+            by_hash: hashed,
+            of_node,
+        }
     }
 
     pub fn any(&self) -> bool {
@@ -75,6 +81,65 @@ impl CandidateNames {
 
     pub fn name(&self, name: NameIx) -> &str {
         &self.names[name as usize]
+    }
+}
+
+/// The shortest chain `[leaf, P1, ..., Pk, consumer]` over tool edges with
+/// every Pi a passthrough, given `distance(p)`, the hops from passthrough `p`
+/// to the consumer (1: wired straight into it; None: it does not get there).
+/// Among several, each step takes the next node with the smallest id, which
+/// makes the choice independent of hashing and of edge order.
+///
+/// A step never scans all receivers of a node (a toolbox may feed 20k
+/// agents): the consumer is next exactly when the current passthrough is at
+/// distance 1 or the leaf is wired straight into it, and otherwise only
+/// passthrough receivers can be next.
+pub fn shortest_path(
+    g: &ToolGraph<'_>,
+    leaf: NodeIx,
+    consumer: NodeIx,
+    distance: impl Fn(NodeIx) -> Option<u32>,
+) -> Vec<NodeIx> {
+    let mut path = vec![leaf];
+    if wired_directly(g, leaf, consumer) {
+        path.push(consumer);
+        return path;
+    }
+    let mut current = leaf;
+    loop {
+        let mut best: Option<(u32, &str, NodeIx)> = None;
+        for &next in g.passthrough_receivers.of(current) {
+            let Some(d) = distance(next) else {
+                continue;
+            };
+            let candidate = (d, g.id(next), next);
+            if best.is_none_or(|b| (candidate.0, candidate.1) < (b.0, b.1)) {
+                best = Some(candidate);
+            }
+        }
+        // Every leaf handed here reaches the consumer, so a next step
+        // exists; stopping short keeps a broken invariant from looping.
+        let Some((d, _, next)) = best else {
+            debug_assert!(false, "leaf {leaf} does not reach consumer {consumer}");
+            return path;
+        };
+        path.push(next);
+        if d == 1 {
+            path.push(consumer);
+            return path;
+        }
+        current = next;
+    }
+}
+
+/// Whether a tool edge runs from `leaf` to `consumer`, looking through the
+/// shorter of the two adjacency lists.
+fn wired_directly(g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> bool {
+    let (out, into) = (g.receivers.of(leaf), g.providers.of(consumer));
+    if out.len() <= into.len() {
+        out.contains(&consumer)
+    } else {
+        into.contains(&leaf)
     }
 }
 

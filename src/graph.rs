@@ -15,7 +15,7 @@ use hashbrown::hash_table::{Entry, HashTable};
 
 use crate::error::InputError;
 use crate::model::{self, Field, Place, UnknownEdgeType};
-use crate::names::normalize_into;
+use crate::names::{normalize_into, NameLoss};
 
 pub type NodeIx = u32;
 
@@ -70,12 +70,27 @@ pub struct Undeclared {
     pub node: NodeIx,
     /// The first tool edge that names it.
     pub edge_index: usize,
+    /// That edge's byte offset in JSON text, or `NO_OFFSET`.
+    pub edge_offset: usize,
 }
+
+/// Offsets of things that did not come from JSON text.
+pub const NO_OFFSET: usize = usize::MAX;
 
 #[derive(Debug)]
 pub struct ToolGraph<'a> {
+    /// The JSON text the graph was read from, for locating findings; None
+    /// when a front end read something else.
+    pub source: Option<&'a [u8]>,
+    hasher: RandomState,
     ids: Vec<Cow<'a, str>>,
     labels: Vec<Option<Cow<'a, str>>>,
+    /// Per node: the byte offset of its object in `source`, or for a node
+    /// that is never declared the offset of the first tool edge naming it;
+    /// `NO_OFFSET` without a source.
+    offsets: Vec<usize>,
+    /// Per node: what its label loses on the way to its name.
+    name_loss: Vec<NameLoss>,
     /// Per node, a hash of its tool name (SEMANTICS 5); 0 for passthroughs,
     /// which never are tools. See `flatten::CandidateNames`.
     pub name_hashes: Vec<u64>,
@@ -116,6 +131,32 @@ impl<'a> ToolGraph<'a> {
         self.labels[node as usize].as_deref().unwrap_or(self.id(node))
     }
 
+    /// `data.label` when the node has one.
+    pub fn explicit_label(&self, node: NodeIx) -> Option<&str> {
+        self.labels[node as usize].as_deref()
+    }
+
+    /// Where the node is in the source text (see `offsets`).
+    pub fn offset(&self, node: NodeIx) -> Option<usize> {
+        Some(self.offsets[node as usize]).filter(|&o| o != NO_OFFSET)
+    }
+
+    pub fn name_loss(&self, node: NodeIx) -> NameLoss {
+        self.name_loss[node as usize]
+    }
+
+    /// The hash `name_hashes` holds for a node named `name` (already a
+    /// tool name, not a label).
+    pub fn hash_of_name(&self, name: &str) -> u64 {
+        self.hasher.hash_one(name)
+    }
+
+    /// Nodes that provide tools: not passthroughs, and the source of at
+    /// least one tool edge.
+    pub fn is_tool(&self, node: NodeIx) -> bool {
+        !self.is_passthrough(node) && self.receivers.degree(node) > 0
+    }
+
     /// CMP-9 consumers: nodes that are not passthroughs and receive at least
     /// one tool edge, declared or not.
     pub fn consumers(&self) -> impl Iterator<Item = NodeIx> + '_ {
@@ -125,10 +166,11 @@ impl<'a> ToolGraph<'a> {
 
 const NOT_DECLARED: u32 = u32::MAX;
 
-/// A hash of the tool name `label` becomes; `buffer` is scratch space.
-fn name_hash(hasher: &RandomState, buffer: &mut String, label: &str) -> u64 {
+/// A hash of the tool name `label` becomes, and what the label loses on the
+/// way; `buffer` is scratch space.
+fn name_hash(hasher: &RandomState, buffer: &mut String, label: &str) -> (u64, NameLoss) {
     normalize_into(label, buffer);
-    hasher.hash_one(buffer.as_str())
+    (hasher.hash_one(buffer.as_str()), NameLoss::of(label, buffer))
 }
 
 /// Input errors by kind, reported in this order whatever the order of the
@@ -155,6 +197,8 @@ pub struct GraphBuilder<'a> {
     name_hashes: Vec<u64>,
     name_buffer: String,
     labels: Vec<Option<Cow<'a, str>>>,
+    offsets: Vec<usize>,
+    name_loss: Vec<NameLoss>,
     passthrough: Vec<bool>,
     /// Per node: its index in `nodes`, or NOT_DECLARED.
     declared_as: Vec<u32>,
@@ -219,6 +263,8 @@ impl<'a> GraphBuilder<'a> {
                 self.hashes.push(hash);
                 self.name_hashes.push(0);
                 self.labels.push(None);
+                self.offsets.push(NO_OFFSET);
+                self.name_loss.push(NameLoss::None);
                 self.passthrough.push(false);
                 self.declared_as.push(NOT_DECLARED);
                 Ok((ix, true))
@@ -249,8 +295,9 @@ impl<'a> GraphBuilder<'a> {
         self.declared_as[slot] = u32::try_from(place.index).unwrap_or(NOT_DECLARED - 1);
         if !passthrough {
             let named = label.as_deref().unwrap_or(&self.ids[slot]);
-            self.name_hashes[slot] = name_hash(&self.hasher, &mut self.name_buffer, named);
+            (self.name_hashes[slot], self.name_loss[slot]) = name_hash(&self.hasher, &mut self.name_buffer, named);
         }
+        self.offsets[slot] = place.offset.unwrap_or(NO_OFFSET);
         self.labels[slot] = label;
         self.passthrough[slot] = passthrough;
     }
@@ -270,18 +317,22 @@ impl<'a> GraphBuilder<'a> {
             return;
         }
         let ends = self
-            .endpoint(source, place.index)
-            .and_then(|s| Ok((s, self.endpoint(target, place.index)?)));
+            .endpoint(source, place)
+            .and_then(|s| Ok((s, self.endpoint(target, place)?)));
         match ends {
             Ok(edge) => self.edges.push(edge),
             Err(e) => self.fail(Stage::EdgeEnd, e),
         }
     }
 
-    fn endpoint(&mut self, id: Cow<'a, str>, edge_index: usize) -> Result<NodeIx, InputError> {
+    fn endpoint(&mut self, id: Cow<'a, str>, edge: Place) -> Result<NodeIx, InputError> {
         let (ix, new) = self.intern(id)?;
         if new {
-            self.named_by_edge.push(Undeclared { node: ix, edge_index });
+            self.named_by_edge.push(Undeclared {
+                node: ix,
+                edge_index: edge.index,
+                edge_offset: edge.offset.unwrap_or(NO_OFFSET),
+            });
         }
         Ok(ix)
     }
@@ -301,11 +352,15 @@ impl<'a> GraphBuilder<'a> {
         if let Some(error) = std::mem::take(&mut self.errors).into_iter().flatten().next() {
             return Err(error);
         }
-        // Undeclared nodes are named by their id.
+        // Undeclared nodes are named by their id, and found at the first
+        // edge that names them.
         for i in 0..self.named_by_edge.len() {
-            let node = self.named_by_edge[i].node as usize;
+            let Undeclared { node, edge_offset, .. } = self.named_by_edge[i];
+            let node = node as usize;
             if self.declared_as[node] == NOT_DECLARED {
-                self.name_hashes[node] = name_hash(&self.hasher, &mut self.name_buffer, &self.ids[node]);
+                (self.name_hashes[node], self.name_loss[node]) =
+                    name_hash(&self.hasher, &mut self.name_buffer, &self.ids[node]);
+                self.offsets[node] = edge_offset;
             }
         }
         let declared_as = &self.declared_as;
@@ -333,8 +388,12 @@ impl<'a> GraphBuilder<'a> {
             providers: Adjacency::build(node_count, &self.edges, |&(s, t)| (t, s)),
             receivers: Adjacency::build(node_count, &self.edges, |&e| e),
             passthrough_receivers: Adjacency::build(node_count, &into_passthroughs, |&e| e),
+            source: None,
+            hasher: self.hasher,
             ids: self.ids,
             labels: self.labels,
+            offsets: self.offsets,
+            name_loss: self.name_loss,
             name_hashes: self.name_hashes,
             passthrough: self.passthrough,
             declared: self.declared,
@@ -380,7 +439,9 @@ mod tests {
                       "edges": [{"source": "t", "target": "agent", "data": {"edgeType": "tool_availability"}}]}"#;
         let g = build(doc).unwrap();
         assert_eq!((g.id(1), g.label(0), g.label(1)), ("agent", "T", "agent"));
-        assert_eq!(g.undeclared, [Undeclared { node: 1, edge_index: 0 }]);
+        assert_eq!(g.undeclared.len(), 1);
+        assert_eq!((g.undeclared[0].node, g.undeclared[0].edge_index), (1, 0));
+        assert_eq!(g.offset(1), Some(doc.find(r#"{"source""#).unwrap()));
         assert_eq!(g.providers.of(1), [0]);
         assert_eq!(g.consumers().collect::<Vec<_>>(), [1]);
     }

@@ -43,6 +43,32 @@ pub fn normalize_into(label: &str, out: &mut String) {
     }
 }
 
+/// What a label loses on the way to its name, beyond case and separators:
+/// the reason for the NAME-LOSSY and NAME-UNNAMED warnings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NameLoss {
+    #[default]
+    None,
+    /// Non-ASCII letters or digits were dropped (`"Café" -> caf`).
+    Letters,
+    /// Nothing was left: the name is `unnamed_tool`.
+    Everything,
+}
+
+impl NameLoss {
+    /// Compares `label` with `name`, the name it became. Cheap for the
+    /// common case, an ASCII label with a real name.
+    pub fn of(label: &str, name: &str) -> NameLoss {
+        if name == UNNAMED_TOOL && !label.bytes().any(|b| b.is_ascii_alphanumeric()) {
+            NameLoss::Everything
+        } else if !label.is_ascii() && label.chars().any(|c| !c.is_ascii() && c.is_alphanumeric()) {
+            NameLoss::Letters
+        } else {
+            NameLoss::None
+        }
+    }
+}
+
 /// The tool name of `label` (SEMANTICS 5).
 pub fn normalize_name(label: &str) -> String {
     let mut out = String::with_capacity(label.len());
@@ -63,6 +89,19 @@ mod tests {
         assert_eq!(name("GetWeatherData"), "getweatherdata");
         assert_eq!(name("Café Search"), "caf_search");
         assert_eq!(name("日本語"), "unnamed_tool");
+    }
+
+    #[test]
+    fn name_loss_tells_dropped_letters_from_nothing_left() {
+        use super::NameLoss;
+        let loss = |label: &str| NameLoss::of(label, &name(label));
+        assert_eq!(loss("Web Search"), NameLoss::None);
+        assert_eq!(loss("unnamed_tool"), NameLoss::None, "named so on purpose");
+        assert_eq!(loss("Café"), NameLoss::Letters);
+        assert_eq!(loss("Tool №5"), NameLoss::None, "№ is a symbol, not a letter");
+        assert_eq!(loss("日本語"), NameLoss::Everything);
+        assert_eq!(loss("🔍"), NameLoss::Everything);
+        assert_eq!(loss(""), NameLoss::Everything);
     }
 
     #[test]

@@ -52,7 +52,9 @@ pub fn parse_with<'a>(
         Some(builder) => builder,
         None => reader.last_keys_only(text)?,
     };
-    builder.finish()
+    let mut graph = builder.finish()?;
+    graph.source = Some(input);
+    Ok(graph)
 }
 
 fn utf8(input: &[u8]) -> Result<&str> {

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
 
@@ -88,6 +89,9 @@ class Violation(NamedTuple):
     location: Optional[Location] = None
     fix: Sequence[Rename] = ()
     suggestion: Optional[str] = None
+    box_labels: Mapping[str, str] = MappingProxyType({})
+    """CMP-9: the ``data.label`` of each toolbox on the tools' paths whose
+    label is not its id, by id, for showing paths in words."""
 
     @property
     def help(self) -> Optional[str]:
@@ -107,6 +111,7 @@ class Violation(NamedTuple):
                 "message": self.message,
                 "location": _location_dict(self.location),
                 "tools": [t.to_dict() for t in self.tools],
+                "box_labels": dict(self.box_labels),
                 "fix": [r.to_dict() for r in self.fix],
             }
         return {
@@ -216,7 +221,7 @@ class Report:
         violations = []
         for v in core_violations:
             if v[0] == "CMP-9":
-                rule, message, consumer, name, tools, at, fix = v
+                rule, message, consumer, name, tools, at, fix, boxes = v
                 violations.append(
                     Violation(
                         rule,
@@ -226,6 +231,7 @@ class Report:
                         [Tool(i, label, p, _at(t_at)) for i, label, p, t_at in tools],
                         location=_at(at),
                         fix=[Rename(*r) for r in fix],
+                        box_labels=dict(boxes),
                     )
                 )
             else:

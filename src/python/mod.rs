@@ -249,10 +249,17 @@ fn normalize_name(label: &str) -> String {
 // Reports go back as tuples, the cheapest Python containers to build;
 // python/toolwire/_report.py turns them into the public classes. The shapes:
 //   report    (violations, warnings, stats)
-//   CMP-9     ("CMP-9", message, consumer, name, [(id, label, [path...]), ...])
-//   EDGE-5    ("EDGE-5", message, edge, edge_id, edge_type)
-//   warning   (code, node, edge, message)
+//   CMP-9     ("CMP-9", message, consumer, name, [tool...], at, [rename...], [(box, label)...])
+//   tool      (id, label, [path...], at)
+//   rename    (node, label, new_label, new_name)
+//   EDGE-5    ("EDGE-5", message, edge, edge_id, edge_type, at, suggestion)
+//   warning   (code, node, edge, message, at)
 //   stats     (nodes, edges, tool_edges, consumers, passthroughs)
+//   at        (line, column) or None
+
+fn at(location: Option<Location>) -> Option<(usize, usize)> {
+    location.map(|l| (l.line, l.column))
+}
 
 fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyTuple>> {
     let violations = PyList::empty(py);
@@ -263,25 +270,34 @@ fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, Py
                 name,
                 tools,
                 message,
+                location,
+                fix,
+                boxes,
             } => {
                 let listed = PyList::empty(py);
                 for tool in tools {
-                    listed.append((&tool.id, &tool.label, &tool.path))?;
+                    listed.append((&tool.id, &tool.label, &tool.path, at(tool.location)))?;
                 }
-                ("CMP-9", message, consumer, name, listed).into_pyobject(py)?
+                let renames = PyList::empty(py);
+                for r in fix {
+                    renames.append((&r.node, &r.label, &r.new_label, &r.new_name))?;
+                }
+                ("CMP-9", message, consumer, name, listed, at(*location), renames, boxes).into_pyobject(py)?
             }
             Violation::UnrecognisedEdgeType {
                 edge,
                 edge_id,
                 edge_type,
                 message,
-            } => ("EDGE-5", message, edge, edge_id, edge_type).into_pyobject(py)?,
+                location,
+                suggestion,
+            } => ("EDGE-5", message, edge, edge_id, edge_type, at(*location), suggestion).into_pyobject(py)?,
         };
         violations.append(converted)?;
     }
     let warnings = PyList::empty(py);
     for w in &report.warnings {
-        warnings.append((w.code, &w.node, w.edge, &w.message))?;
+        warnings.append((w.code, &w.node, w.edge, &w.message, at(w.location)))?;
     }
     let s = &report.stats;
     let stats = (s.nodes, s.edges, s.tool_edges, s.consumers, s.passthroughs);
