@@ -49,8 +49,11 @@ pub fn normalize_into(label: &str, out: &mut String) {
 pub enum NameLoss {
     #[default]
     None,
-    /// Non-ASCII letters or digits were dropped (`"Café" -> caf`).
-    Letters,
+    /// Non-ASCII characters were dropped (`"Café" -> caf`). Any of them,
+    /// not only letters: which characters count as letters depends on the
+    /// Unicode version, and a dropped emoji can tell tools apart as much as
+    /// a dropped letter.
+    NonAscii,
     /// Nothing was left: the name is `unnamed_tool`.
     Everything,
 }
@@ -61,8 +64,8 @@ impl NameLoss {
     pub fn of(label: &str, name: &str) -> NameLoss {
         if name == UNNAMED_TOOL && !label.bytes().any(|b| b.is_ascii_alphanumeric()) {
             NameLoss::Everything
-        } else if !label.is_ascii() && label.chars().any(|c| !c.is_ascii() && c.is_alphanumeric()) {
-            NameLoss::Letters
+        } else if !label.is_ascii() {
+            NameLoss::NonAscii
         } else {
             NameLoss::None
         }
@@ -97,8 +100,8 @@ mod tests {
         let loss = |label: &str| NameLoss::of(label, &name(label));
         assert_eq!(loss("Web Search"), NameLoss::None);
         assert_eq!(loss("unnamed_tool"), NameLoss::None, "named so on purpose");
-        assert_eq!(loss("Café"), NameLoss::Letters);
-        assert_eq!(loss("Tool №5"), NameLoss::None, "№ is a symbol, not a letter");
+        assert_eq!(loss("Café"), NameLoss::NonAscii);
+        assert_eq!(loss("Search 🔍"), NameLoss::NonAscii);
         assert_eq!(loss("日本語"), NameLoss::Everything);
         assert_eq!(loss("🔍"), NameLoss::Everything);
         assert_eq!(loss(""), NameLoss::Everything);

@@ -159,7 +159,7 @@ impl Warning {
     pub(crate) fn lossy_name(node: &str, label: &str, name: &str, loss: NameLoss) -> Option<Warning> {
         let (code, why) = match loss {
             NameLoss::None => return None,
-            NameLoss::Letters => ("NAME-LOSSY", "non-ASCII letters and digits are dropped from tool names"),
+            NameLoss::NonAscii => ("NAME-LOSSY", "non-ASCII characters are dropped from tool names"),
             NameLoss::Everything => (
                 "NAME-UNNAMED",
                 "it has no ASCII letter or digit, and every such tool is called the same",

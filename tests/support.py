@@ -5,7 +5,7 @@ find whichever was imported first.)"""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Dict
 
 import toolwire
 
@@ -16,3 +16,19 @@ SHARED = REPO.parent / "shared"
 DATA = Path(__file__).resolve().parent / "data"
 
 CheckVia = Callable[..., toolwire.Report]
+
+
+def without_places(report: toolwire.Report) -> Dict[str, Any]:
+    """A report as a dict without what depends on the input's text or goes
+    beyond SEMANTICS.md: locations, suggested fixes, edge-type suggestions
+    and toolbox labels. What is left is what the reference computes too, and
+    what must not change when the same workflow is written differently."""
+    result = report.to_dict()
+    for v in result["violations"]:
+        for key in ("location", "fix", "suggestion", "box_labels"):
+            v.pop(key, None)
+        for tool in v.get("tools", []):
+            tool.pop("location")
+    for w in result["warnings"]:
+        w.pop("location")
+    return result

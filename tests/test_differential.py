@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
 import toolwire
-from support import DATA, SHARED
+from support import DATA, SHARED, without_places
 from toolwire import reference
 
 Workflow = Any
@@ -119,7 +119,7 @@ def _outcome(run: Callable[[], toolwire.Report], *, from_text: bool, path: Optio
         assert located == from_text, f"line {error.line}, column {error.column}: {error.message}"
         return Outcome(error=error.message)
     assert report.path == (None if path is None else str(path))
-    result = report.to_dict()
+    result = without_places(report)
     del result["path"]
     return Outcome(report=result)
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import toolwire
 from toolwire import cli, reference
+from support import without_places
 
 TEXT_PATHS = ["str", "bytes", "file", "files", "cli"]
 
@@ -195,7 +196,7 @@ def test_duplicate_keys_last_one_wins_as_in_json_loads(check_text_via: CheckText
         b' {"source": "b", "target": "c", "targetHandle": "c-input-tool"}]}'
     )
     report = check_text_via(text)
-    assert {**report.to_dict(), "path": None} == toolwire.check(json.loads(text)).to_dict()
+    assert {**without_places(report), "path": None} == without_places(toolwire.check(json.loads(text)))
     assert [(v.consumer, v.name) for v in report.violations] == [("c", "s")]
 
 
@@ -310,7 +311,7 @@ def hostile_workflows(draw: st.DrawFn) -> Any:
 
 def outcome(run: Callable[[], toolwire.Report]) -> Any:
     try:
-        return run().to_dict()
+        return without_places(run())
     except toolwire.WorkflowError as e:
         return ("WorkflowError", e.message)
 

@@ -135,9 +135,9 @@ class WiringWarning(NamedTuple):
 
     ``code`` is ``"R8"`` when a tool edge names a node that is never declared
     (``edge`` is that edge's index); ``"NAME-LOSSY"`` when a tool's label
-    loses letters on the way to its name (non-ASCII letters are dropped:
-    ``"Café" -> caf``); ``"NAME-UNNAMED"`` when nothing is left of it but
-    ``unnamed_tool``. ``location`` is the edge (R8) or the node."""
+    loses characters on the way to its name (non-ASCII characters are
+    dropped: ``"Café" -> caf``); ``"NAME-UNNAMED"`` when nothing is left of
+    it but ``unnamed_tool``. ``location`` is the edge (R8) or the node."""
 
     code: str
     node: str

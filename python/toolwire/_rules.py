@@ -56,9 +56,10 @@ RULES: Dict[str, Rule] = {
         Rule(
             "NAME-LOSSY",
             "LabelKeepsItsLetters",
-            "A tool's label loses letters on the way to its name.",
-            "Non-ASCII letters are dropped from tool names ('Café' -> 'caf'), so labels that look different "
-            "can become the same name. Use ASCII letters and digits for what tells tools apart.",
+            "A tool's label loses characters on the way to its name.",
+            "Non-ASCII characters are dropped from tool names ('Café' -> 'caf', 'Search 🔍' -> 'search'), so "
+            "labels that look different can become the same name. Use ASCII letters and digits for what tells "
+            "tools apart.",
             "warning",
             SPEC_RULES_URL,
         ),

@@ -431,4 +431,23 @@ def check(
         consumers=len(consumers),
         passthroughs=len(graph.passthroughs),
     )
-    return Report(violations=violations, warnings=graph.warnings, stats=stats)
+    return Report(violations=violations, warnings=graph.warnings + _name_warnings(graph), stats=stats)
+
+
+def _name_warnings(graph: _Graph) -> List[WiringWarning]:
+    """NAME-LOSSY and NAME-UNNAMED (toolwire's own warnings, not spec rules):
+    tools whose label loses letters on the way to its name, by node id."""
+    found = []
+    tools = sorted(node for node in graph.receivers if node not in graph.passthroughs)
+    for node in tools:
+        label = graph.labels[node]
+        name = normalize_name(label)
+        if not any(c.isascii() and c.isalnum() for c in label):
+            code, why = "NAME-UNNAMED", "it has no ASCII letter or digit, and every such tool is called the same"
+        elif not label.isascii():
+            code, why = "NAME-LOSSY", "non-ASCII characters are dropped from tool names"
+        else:
+            continue
+        message = f"tool {_quote(node)} is labelled {_quote(label)}, which becomes the name {_quote(name)}: {why}"
+        found.append(WiringWarning(code=code, node=node, edge=None, message=message))
+    return found
