@@ -16,6 +16,7 @@ pub mod batch;
 pub mod check;
 pub mod config;
 pub mod error;
+pub mod explain;
 mod fixes;
 mod flatten;
 pub mod graph;

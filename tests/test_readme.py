@@ -9,6 +9,7 @@ import re
 import shlex
 from pathlib import Path
 
+import mypy.api
 import pytest
 
 from toolwire import cli
@@ -49,6 +50,25 @@ def test_readme_python_examples_print_what_they_say(index: int, monkeypatch: pyt
     expected = _expected_lines(block)
     assert expected, "each example documents its output"
     assert printed == expected
+
+
+def test_readme_python_examples_type_check_under_strict_mypy(tmp_path: Path) -> None:
+    # A user who copies an example into a typed code base gets it past mypy
+    # --strict unchanged: the package's annotations really cover what the
+    # README shows. Each block is its own module, as each runs in a fresh
+    # namespace, padded with blank lines so that mypy's line numbers are
+    # README.md's. No configuration file: the examples are checked as they
+    # would be in someone else's project.
+    text = README.read_text(encoding="utf-8")
+    files = []
+    for index, match in enumerate(re.finditer(r"```python\n(.*?)```", text, flags=re.S)):
+        path = tmp_path / f"readme_block_{index}.py"
+        path.write_text("\n" * text.count("\n", 0, match.start(1)) + match.group(1), encoding="utf-8")
+        files.append(str(path))
+    assert files
+    argv = ["--strict", "--config-file", "", "--cache-dir", str(tmp_path / "cache"), *files]
+    stdout, stderr, status = mypy.api.run(argv)
+    assert status == 0, f"mypy --strict on README.md's examples (line numbers are README.md's):\n{stdout}{stderr}"
 
 
 def test_readme_text_report_is_what_the_cli_prints(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,10 +8,12 @@ from ._api import (
     check_file,
     check_files,
     check_json,
+    explain_file,
+    explain_json,
     normalize_name,
 )
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
-from ._report import Report, Stats, Tool, Violation, WiringWarning
+from ._report import ConsumerView, Location, Rename, Report, SeenTool, Stats, Tool, Violation, WiringWarning
 
 __version__ = "0.1.0"
 
@@ -19,7 +21,11 @@ __all__ = [
     "DEFAULT_EDGE_TYPES",
     "DEFAULT_PASSTHROUGH_TYPES",
     "CompilationError",
+    "ConsumerView",
+    "Location",
+    "Rename",
     "Report",
+    "SeenTool",
     "Stats",
     "Tool",
     "ToolNameCollision",
@@ -30,5 +36,7 @@ __all__ = [
     "check_file",
     "check_files",
     "check_json",
+    "explain_file",
+    "explain_json",
     "normalize_name",
 ]

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator, List, Mapping, Optional, Sequence, U
 
 from . import _toolwire
 from ._errors import WorkflowError
-from ._report import Report
+from ._report import ConsumerView, Report
 
 DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
 """Node types that forward every tool wired into them."""
@@ -134,6 +134,40 @@ def check_files(
             Report._failed(path, result) if isinstance(result, Exception) else Report._from_core(result, path=path)
             for path, result in zip(fspaths, results)
         ]
+
+
+def explain_json(
+    data: Union[str, bytes, bytearray, memoryview],
+    *,
+    consumer: Optional[str] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> List[ConsumerView]:
+    """What every consumer of a workflow given as JSON text will be given:
+    its tools flattened through toolboxes, each with its name and path. With
+    ``consumer``, only that node's view (a toolbox's view is what it
+    forwards); ``LookupError`` when there is no such node."""
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    elif not isinstance(data, (str, bytes)):
+        raise TypeError(f"explain_json() takes str or bytes, not {type(data).__name__}")
+    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    return [ConsumerView._from_core(v) for v in _toolwire.explain_json(data, consumer, passthrough, edges)]
+
+
+def explain_file(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    consumer: Optional[str] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> List[ConsumerView]:
+    """``explain_json`` of a workflow file."""
+    fspath = os.fspath(path)
+    if not isinstance(fspath, str):
+        raise TypeError("explain_file() takes a str path or an os.PathLike of str")
+    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    return [ConsumerView._from_core(v) for v in _toolwire.explain_file(fspath, consumer, passthrough, edges)]
 
 
 def normalize_name(label: str) -> str:

@@ -251,6 +251,45 @@ class Report:
         return cls(violations, warnings, Stats(*core_stats), path)
 
 
+class SeenTool(NamedTuple):
+    """A tool as one consumer sees it (``explain``)."""
+
+    name: str
+    """The tool name the model is given."""
+    id: str
+    label: str
+    path: List[str]
+    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``."""
+    location: Optional[Location]
+    collides: bool
+    """Another tool in the same view has the same name (a CMP-9 violation)."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {**self._asdict(), "path": list(self.path), "location": _location_dict(self.location)}
+
+
+class ConsumerView(NamedTuple):
+    """Every tool one consumer will be given, flattened through toolboxes,
+    by name and then id."""
+
+    consumer: str
+    location: Optional[Location]
+    tools: List[SeenTool]
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "consumer": self.consumer,
+            "location": _location_dict(self.location),
+            "tools": [t.to_dict() for t in self.tools],
+        }
+
+    @classmethod
+    def _from_core(cls, core: Tuple[Any, ...]) -> ConsumerView:
+        consumer, at, tools = core
+        seen = [SeenTool(name, i, label, path, _at(t_at), collides) for name, i, label, path, t_at, collides in tools]
+        return cls(consumer, _at(at), seen)
+
+
 def _at(core: Optional[Tuple[int, int]]) -> Optional[Location]:
     return None if core is None else Location(*core)
 

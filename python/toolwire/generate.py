@@ -44,6 +44,8 @@ import sys
 from dataclasses import dataclass, fields, replace
 from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
+from ._progress import Progress
+
 __all__ = ["PRESETS", "Expected", "Options", "generate", "register", "run"]
 
 DIALECTS = ("spec", "editor", "drupal")
@@ -1091,6 +1093,17 @@ class _Plan:
             if e & 7 >= 6:
                 yield e, ((e * 2654435761) >> 7) % self.o.agents
 
+    def records(self) -> int:
+        """Nodes plus edges that will be written, counted without writing
+        them (the total of ``toolwire generate``'s progress bar)."""
+        o = self.o
+        A, T, S, D = o.agents, o.tools_per_agent, o.toolboxes, o.box_depth
+        full, rest = divmod(o.non_tool_edges, 8)
+        decoys = (2 * full + max(0, rest - 6)) if A else 0  # as decoys() yields them
+        nodes = A + S * D + len(self.extra_boxes) + self.look_base + decoys + 2 * self.io_nodes()
+        edges = A * T + S * (self.per_stack + D - 1 + o.fanout) + len(self.extra_edges) + o.non_tool_edges
+        return nodes + edges
+
     def look_alike(self, a: int, m: int) -> int:
         """Name index of the look-alike that sends decoy ``m`` to agent ``a``:
         one of a's own tool names, so a checker that takes the decoy for tool
@@ -1110,8 +1123,9 @@ _CHUNK_RECORDS = 16384  # ~2-4 MB per write
 class _ArrayWriter:
     """Writes one JSON array of records in large chunks, one record a line."""
 
-    def __init__(self, write: Callable[[bytes], Any]) -> None:
+    def __init__(self, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]] = None) -> None:
         self._write = write
+        self._advance = advance
         self.parts: List[str] = []
         self._first = True
         self.count = 0
@@ -1122,6 +1136,8 @@ class _ArrayWriter:
             self._write((text if self._first else ",\n" + text).encode())
             self._first = False
             self.count += len(self.parts)
+            if self._advance is not None:
+                self._advance(len(self.parts))  # once per chunk: nothing per record
             self.parts = []
 
     def flush_if_full(self) -> None:
@@ -1286,14 +1302,14 @@ _HEADER = (
 _FOOTER = ',\n"metadata":{"generator":"toolwire.generate","nodes":"ignored","edges":{"x":[1,2]}}'
 
 
-def _write(plan: _Plan, write: Callable[[bytes], Any]) -> Expected:
+def _write(plan: _Plan, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]] = None) -> Expected:
     noise = plan.o.noise
     write(_HEADER.encode() if noise else b"{")
     counts: Dict[str, Any] = {}
     sections = ("edges", "nodes") if plan.edges_first else ("nodes", "edges")
     for i, section in enumerate(sections):
         write(f'{"," if i else ""}\n"{section}":[\n'.encode())
-        array = _ArrayWriter(write)
+        array = _ArrayWriter(write, advance)
         if section == "nodes":
             counts["nodes"] = _write_nodes(plan, array)
         else:
@@ -1325,11 +1341,17 @@ def generate(
         if options not in PRESETS:
             raise ValueError(f"unknown preset {options!r}; known: {', '.join(PRESETS)}")
         options = PRESETS[options]
-    plan = _Plan(options, seed)
+    return _generate(out, _Plan(options, seed))
+
+
+def _generate(
+    out: Union[str, "os.PathLike[str]", IO[bytes]], plan: _Plan, advance: Optional[Callable[[int], None]] = None
+) -> Expected:
+    """:func:`generate` from a plan, calling ``advance(records)`` after each chunk written."""
     if isinstance(out, (str, os.PathLike)):
         with open(out, "wb", buffering=1 << 22) as f:
-            return _write(plan, f.write)
-    return _write(plan, out.write)
+            return _write(plan, f.write, advance)
+    return _write(plan, out.write, advance)
 
 
 # ---------------------------------------------------------------------------
@@ -1388,11 +1410,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         sys.stderr.write(f"toolwire generate: error: {e}\n")
         return 2
-    if args.output == "-":
-        expected = generate(sys.stdout.buffer, options, seed=args.seed)
-        sys.stdout.buffer.flush()
-    else:
-        expected = generate(args.output, options, seed=args.seed)
+    plan = _Plan(options, args.seed)
+    # On standard error, and only on a terminal: the workflow may be going to
+    # standard output, and logs should not fill up with redraws.
+    with Progress(plan.records(), "generating", unit="nodes and edges") as bar:
+        if args.output == "-":
+            expected = _generate(sys.stdout.buffer, plan, bar.advance)
+            sys.stdout.buffer.flush()
+        else:
+            expected = _generate(args.output, plan, bar.advance)
     if args.expect:
         with open(args.expect, "w", encoding="utf-8") as f:
             json.dump(expected.to_dict(), f, ensure_ascii=False, indent=1)

@@ -10,12 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyLookupError, PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
-use crate::{batch, check, names, Config, InputError, Interrupt, Location, Report, Violation};
+use crate::{batch, check, explain, names, Config, InputError, Interrupt, Location, Report, Violation};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
 /// `ValueError` and carry fields.
@@ -101,6 +101,24 @@ fn config(passthrough_types: Vec<String>, edge_types: Vec<String>) -> Config {
     }
 }
 
+/// The UTF-8 bytes of JSON text given as `str` or `bytes`.
+fn text_of<'a>(py: Python<'_>, data: &'a Bound<'_, PyAny>) -> PyResult<&'a [u8]> {
+    if let Ok(s) = data.cast::<PyString>() {
+        let text = s.to_str().map_err(|_| {
+            workflow_error(
+                py,
+                &InputError::new("invalid JSON: the text contains a lone surrogate", None),
+                None,
+            )
+        })?;
+        Ok(text.as_bytes())
+    } else if let Ok(b) = data.cast::<PyBytes>() {
+        Ok(b.as_bytes())
+    } else {
+        Err(PyTypeError::new_err("expected str or bytes"))
+    }
+}
+
 /// Checks JSON text given as `str` or `bytes`, without the GIL.
 #[pyfunction]
 fn check_json<'py>(
@@ -110,21 +128,7 @@ fn check_json<'py>(
     edge_types: Vec<String>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let config = config(passthrough_types, edge_types);
-    let text: &[u8] = if let Ok(s) = data.cast::<PyString>() {
-        s.to_str()
-            .map_err(|_| {
-                workflow_error(
-                    py,
-                    &InputError::new("invalid JSON: the text contains a lone surrogate", None),
-                    None,
-                )
-            })?
-            .as_bytes()
-    } else if let Ok(b) = data.cast::<PyBytes>() {
-        b.as_bytes()
-    } else {
-        return Err(PyTypeError::new_err("check_json() takes str or bytes"));
-    };
+    let text = text_of(py, data)?;
     let large = text.len() >= LARGE_TEXT_BYTES;
     let result = run(py, large, |stop| check::check_bytes_with(text, &config, true, stop))?;
     result
@@ -241,6 +245,63 @@ fn phase_times<'py>(
     Ok(out)
 }
 
+/// What each consumer (or only the node `consumer`) sees, from JSON text
+/// given as `str` or `bytes`.
+#[pyfunction]
+fn explain_json<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    consumer: Option<&str>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+) -> PyResult<Bound<'py, PyList>> {
+    let text = text_of(py, data)?;
+    explain_text(py, text, consumer, &config(passthrough_types, edge_types))
+}
+
+/// `explain_json` of a file's contents.
+#[pyfunction]
+fn explain_file<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    consumer: Option<&str>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+) -> PyResult<Bound<'py, PyList>> {
+    let bytes = run(py, true, |_| batch::read_file(&path))?.map_err(|e| os_error(&e, &path))?;
+    explain_text(py, &bytes, consumer, &config(passthrough_types, edge_types))
+}
+
+// A view goes back as (consumer, at, [(name, id, label, [path...], at, collides), ...]).
+fn explain_text<'py>(
+    py: Python<'py>,
+    text: &[u8],
+    consumer: Option<&str>,
+    config: &Config,
+) -> PyResult<Bound<'py, PyList>> {
+    let large = text.len() >= LARGE_TEXT_BYTES;
+    // Ok(Err(..)): the workflow cannot be read. Err(..): it can, but the
+    // node asked about is not in it, which is a question, not an input, error.
+    let views = run(py, large, |stop| {
+        let graph = crate::parse::parse_with(text, config, true, stop)?;
+        Ok(explain::explain(&graph, consumer))
+    })?;
+    let views = match views {
+        Ok(Ok(views)) => views,
+        Ok(Err(unknown)) => return Err(PyLookupError::new_err(unknown.message)),
+        Err(input) => return Err(workflow_error(py, &input, Some(text))),
+    };
+    let out = PyList::empty(py);
+    for view in views {
+        let tools = PyList::empty(py);
+        for t in &view.tools {
+            tools.append((&t.name, &t.id, &t.label, &t.path, at(t.location), t.collides))?;
+        }
+        out.append((view.consumer, at(view.location), tools))?;
+    }
+    Ok(out)
+}
+
 #[pyfunction]
 fn normalize_name(label: &str) -> String {
     names::normalize_name(label)
@@ -310,6 +371,8 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
     m.add_function(wrap_pyfunction!(check_files, m)?)?;
+    m.add_function(wrap_pyfunction!(explain_json, m)?)?;
+    m.add_function(wrap_pyfunction!(explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add_function(wrap_pyfunction!(phase_times, m)?)?;
     m.add(

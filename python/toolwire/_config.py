@@ -1,0 +1,199 @@
+"""``[tool.toolwire]`` in pyproject.toml: settings for ``toolwire check``.
+
+Found the way mypy finds its configuration: from the current directory up
+through its parents, the first ``pyproject.toml`` with a ``[tool.toolwire]``
+table wins (one without the table is skipped, as ruff and mypy skip it), and
+the search stops at the root of the repository, the first directory holding
+``.git`` or ``.hg`` (a directory or, in worktrees and submodules, a file). A
+pyproject.toml above the repository belongs to some other project, so it is
+never read; outside any repository the search goes up to the filesystem root.
+An empty ``[tool.toolwire]`` table counts as found: it stops the search and
+sets nothing, which is how a subproject opts out of a parent's settings. A
+pyproject.toml on the way that is not valid TOML stops the search with an
+error rather than being skipped: it may be the very file meant to configure
+toolwire, and checking with the defaults instead would hide that.
+
+Keys are kebab-case, as in ruff::
+
+    [tool.toolwire]
+    passthrough-types = ["toolbox", "kit"]   # replaces the defaults, like --passthrough-type
+    edge-types = ["data", "tool_availability"]   # replaces the defaults, like --edge-type
+    strict = true                            # warnings fail a file too
+    format = "sarif"                         # text, json, sarif, github or junit
+    jobs = 4                                 # files checked in parallel
+
+Every value is checked strictly: a typo in a configuration file must stop the
+run with a message naming the file and the key, not be silently ignored
+(``stict = true`` that changed nothing would be worse than an error).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+
+from ._formats import FORMATS
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["ConfigError", "Settings", "find", "load", "resolve"]
+
+_REPOSITORY_MARKERS = (".git", ".hg")
+_TABLE = "[tool.toolwire]"
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used. The message names the file
+    and, when one is to blame, the key and what was expected."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a configuration file sets; None means "not set", so that the
+    command line, then the file, then the defaults decide each option."""
+
+    passthrough_types: Optional[List[str]] = None
+    edge_types: Optional[List[str]] = None
+    strict: Optional[bool] = None
+    format: Optional[str] = None
+    jobs: Optional[int] = None
+    source: Optional[Path] = None
+    """The file the settings came from (None: no file)."""
+
+
+def find(start: Path) -> Optional[Path]:
+    """The pyproject.toml that configures toolwire for ``start`` (the current
+    directory), or None. See the module docstring for the search."""
+    directory = Path(os.path.abspath(start))
+    while True:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file() and _table(candidate) is not None:
+            return candidate
+        if any((directory / marker).exists() for marker in _REPOSITORY_MARKERS):
+            return None
+        if directory.parent == directory:
+            return None
+        directory = directory.parent
+
+
+def load(path: Path) -> Settings:
+    """The settings of ``path``'s ``[tool.toolwire]`` table, validated.
+    Raises ConfigError when the file cannot be read or parsed, has no such
+    table, or sets anything wrongly."""
+    table = _table(path)
+    if table is None:
+        raise ConfigError(f"{_shown(path)}: no {_TABLE} table")
+    unknown = [key for key in table if key not in _KEYS]
+    if unknown:
+        key = unknown[0]
+        raise ConfigError(f"{_shown(path)}: {_TABLE} unknown key {json.dumps(key)}{_suggestion(key)}")
+    values: Dict[str, Any] = {}
+    for key, value in table.items():
+        field, check, expected = _KEYS[key]
+        if not check(value):
+            raise ConfigError(f"{_shown(path)}: {_TABLE} {key} must be {expected}, got {_toml(value)}")
+        values[field] = list(value) if isinstance(value, list) else value
+    return Settings(**values, source=path)
+
+
+def resolve(explicit: Optional[Path], start: Path) -> Settings:
+    """The settings for one run: ``explicit`` (``--config FILE``, which must
+    have a ``[tool.toolwire]`` table) if given, else the file :func:`find`
+    finds from ``start``, else no settings at all."""
+    path = explicit if explicit is not None else find(start)
+    return Settings() if path is None else load(path)
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def _table(path: Path) -> Optional[Mapping[str, Any]]:
+    """``[tool.toolwire]`` of a TOML file, or None when it has none."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise ConfigError(f"{_shown(path)}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{_shown(path)}: invalid TOML: not UTF-8 ({e.reason} at byte {e.start})") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        # tomllib's message carries the line and column: "... (at line 3, column 9)".
+        raise ConfigError(f"{_shown(path)}: invalid TOML: {e}") from None
+    tool = document.get("tool")
+    if not isinstance(tool, dict) or "toolwire" not in tool:
+        return None
+    table = tool["toolwire"]
+    if not isinstance(table, dict):
+        raise ConfigError(f"{_shown(path)}: tool.toolwire must be a table, got {_toml(table)}")
+    return table
+
+
+def _shown(path: Path) -> str:
+    # Relative to the current directory when that is shorter, as mypy shows
+    # its configuration file; absolute across Windows drives.
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return relative if len(relative) < len(str(os.path.abspath(path))) else str(os.path.abspath(path))
+
+
+def _toml(value: Any) -> str:
+    """A value as it is written in TOML, so that the message shows what the user wrote."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "a table"
+    return str(value)  # numbers, dates and times
+
+
+# -- the keys --------------------------------------------------------------------
+
+
+def _names(value: Any) -> bool:
+    # An empty list is meaningful (no passthrough types at all); an empty
+    # name never is: no node type or edgeType is "".
+    return isinstance(value, list) and all(isinstance(item, str) and item for item in value)
+
+
+def _boolean(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _format(value: Any) -> bool:
+    return isinstance(value, str) and value in FORMATS
+
+
+def _jobs(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+# TOML key -> (Settings field, check, what is expected, for the message).
+_KEYS: Dict[str, Tuple[str, Callable[[Any], bool], str]] = {
+    "passthrough-types": ("passthrough_types", _names, "a list of non-empty strings"),
+    "edge-types": ("edge_types", _names, "a list of non-empty strings"),
+    "strict": ("strict", _boolean, "true or false"),
+    "format": ("format", _format, "one of " + ", ".join(f'"{name}"' for name in FORMATS)),
+    "jobs": ("jobs", _jobs, "an integer of at least 1"),
+}
+
+
+def _suggestion(key: str) -> str:
+    # passthrough_types -> passthrough-types: the likeliest mistake, since the
+    # Python options and the Settings fields use underscores.
+    close = difflib.get_close_matches(key.replace("_", "-").lower(), _KEYS, n=1)
+    known = ", ".join(_KEYS)
+    return f" (did you mean {json.dumps(close[0])}?)" if close else f" (known keys: {known})"

@@ -1,0 +1,267 @@
+"""``--format sarif``: SARIF 2.1.0, as GitHub code scanning ingests it.
+
+One run. ``tool.driver.rules`` lists every rule toolwire knows, once each and
+always in the same order, so a result's ``ruleIndex`` means the same thing in
+every file toolwire writes. Violations are ``error`` results; warnings are
+``warning`` results (``error`` under ``--strict``). Files that could not be
+checked are not results, since no rule was broken: they are error
+notifications in ``invocations[0]``, which then reports
+``executionSuccessful: false``.
+
+GitHub rejects a whole upload when one result has no file location or no
+line, so every result has both; see ``_region`` and ``artifact_location``.
+The output holds nothing that changes from one run to the next (no time, no
+absolute path unless one was given), so the same input gives the same bytes.
+
+The path helpers here are shared with the github and junit formats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path, PurePath
+from typing import Any, Dict, List, Optional, TextIO, Tuple
+from urllib.parse import quote
+
+from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict, _quoted
+from .._rules import RULES, Rule
+from . import Run
+
+Json = Dict[str, Any]
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/toolwire/"
+FINGERPRINT_KEY = "toolwire/v1"
+"""The ``partialFingerprints`` key. Bump the version if what is hashed
+changes, so GitHub does not match old alerts against new hashes."""
+
+STDIN = "-"
+NO_FILE = {STDIN: ("stdin", "standard input"), None: ("input", "not read from a file")}
+"""Artifact URI and description for a workflow read from standard input, and
+for a report with no path (built through the API). A SARIF result must name
+a file for GitHub to take the upload at all; these name none in the
+repository, and say so. (The text format calls them <stdin> and <input>.)"""
+
+RULE_IDS: Tuple[str, ...] = tuple(RULES)
+"""Every rule in the order ``_rules`` declares them: the ``ruleIndex`` order."""
+
+
+# --- paths (shared with the other machine formats) --------------------------
+
+
+def source(path: Optional[str]) -> Optional[str]:
+    """The file a report is about, or None when it was read from standard
+    input or built without one."""
+    return None if path is None or path == STDIN else path
+
+
+def repo_path(path: str) -> str:
+    """``path`` as GitHub names files: relative to the repository root, with
+    forward slashes. CI runs toolwire from the root, so an absolute path
+    inside the working directory is made relative to it; ``./`` and doubled
+    separators go. Any other absolute path stays absolute."""
+    pure = PurePath(path)
+    if pure.is_absolute():
+        try:
+            pure = pure.relative_to(Path.cwd())
+        except ValueError:
+            pass
+    return pure.as_posix()
+
+
+def artifact_uri(path: Optional[str]) -> str:
+    """A URI reference for ``path``: relative where the path is (percent-encoded:
+    spaces, ``%``, ``#``, ``:``, non-ASCII), ``file://`` where it is absolute."""
+    file = source(path)
+    if file is None:
+        return NO_FILE[path][0]
+    relative = repo_path(file)
+    if PurePath(relative).is_absolute():
+        return Path(relative).as_uri()
+    return quote(relative, safe="/")
+
+
+def tool_line(tool: Tool) -> str:
+    """One tool of a CMP-9 clash and the way it arrives:
+    ``tool_a "Web Search" via tool_a -> box_1 -> agent_1``."""
+    return f"{tool.id} {_quoted(tool.label)} via {' -> '.join(tool.path)}"
+
+
+def finding_help(code: str, own_help: Optional[str]) -> Optional[str]:
+    """What to do about a finding: its own fix when it has one, else what its
+    rule says. For the formats whose reader sees no rule descriptions."""
+    if own_help is not None:
+        return own_help
+    return RULES[code].help if code in RULES else None
+
+
+# --- messages -----------------------------------------------------------------
+
+
+def _text(text: str) -> str:
+    """Plain text for a SARIF message: a single brace would start a
+    placeholder (``{0}``), so literal braces are doubled (SARIF 3.11.5)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _link_text(text: str) -> str:
+    """Text inside an embedded link (``[text](1)``), where a backslash or a
+    square bracket must be escaped with a backslash (SARIF 3.11.6)."""
+    escaped = text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return _text(escaped)
+
+
+def _message(text: str) -> Json:
+    return {"text": _text(text)}
+
+
+# --- locations ----------------------------------------------------------------
+
+
+def artifact_location(path: Optional[str]) -> Json:
+    artifact: Json = {"uri": artifact_uri(path)}
+    if source(path) is None:
+        artifact["description"] = {"text": NO_FILE[path][1]}
+    return artifact
+
+
+def _region(location: Optional[Location]) -> Json:
+    if location is None:
+        # The workflow was not checked as text (a dict through the API), so
+        # there is no line to point at. GitHub drops an alert without a line,
+        # and rejects the upload; line 1 of the file is the honest nearest.
+        return {"startLine": 1}
+    return {"startLine": location.line, "startColumn": location.column}
+
+
+def _physical(path: Optional[str], location: Optional[Location]) -> Json:
+    return {"physicalLocation": {"artifactLocation": artifact_location(path), "region": _region(location)}}
+
+
+def _fingerprint(*parts: object) -> Dict[str, str]:
+    """Lets GitHub recognise one finding across runs, however far it moves
+    in the file: what identifies it, never where it is. The file is part of
+    it so that identical workflows in two files stay two alerts."""
+    digest = hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8")).hexdigest()
+    return {FINGERPRINT_KEY: digest[:32]}
+
+
+# --- results ------------------------------------------------------------------
+
+
+def _rule_ref(rule_id: str) -> Json:
+    ref: Json = {"ruleId": rule_id}
+    if rule_id in RULES:
+        ref["ruleIndex"] = RULE_IDS.index(rule_id)
+    return ref
+
+
+def _violation(report: Report, v: Violation) -> Json:
+    uri = artifact_uri(report.path)
+    text = _text(v.message)
+    result: Json = {**_rule_ref(v.rule), "level": "error"}
+    if v.rule == "CMP-9":
+        # GitHub shows related locations only when the message links to them.
+        links = ", ".join(f"[{_link_text(t.id)}]({i})" for i, t in enumerate(v.tools, 1))
+        text += f"\ntools: {links}"
+        fingerprint = _fingerprint(uri, v.rule, v.consumer, v.name)
+        properties: Json = {"consumer": v.consumer, "name": v.name, "tools": [t.id for t in v.tools]}
+    else:
+        # An edge's id survives edges being added before it; its index does not.
+        edge = v.edge_id if v.edge_id is not None else v.edge
+        fingerprint = _fingerprint(uri, v.rule, edge, v.edge_type)
+        properties = {"edge": v.edge, "edgeId": v.edge_id, "edgeType": v.edge_type, "suggestion": v.suggestion}
+    if v.help is not None:
+        text += "\nhelp: " + _text(v.help)
+    result["message"] = {"text": text}
+    result["locations"] = [_physical(report.path, v.location)]
+    if v.tools:
+        result["relatedLocations"] = [
+            {"id": i, **_physical(report.path, t.location), "message": _message(tool_line(t))}
+            for i, t in enumerate(v.tools, 1)
+        ]
+    result["partialFingerprints"] = fingerprint
+    result["properties"] = properties
+    return result
+
+
+def _warning(report: Report, w: WiringWarning, strict: bool) -> Json:
+    return {
+        **_rule_ref(w.code),
+        "level": "error" if strict else "warning",
+        "message": _message(w.message),
+        "locations": [_physical(report.path, w.location)],
+        "partialFingerprints": _fingerprint(artifact_uri(report.path), w.code, w.node),
+        "properties": {"node": w.node, "edge": w.edge},
+    }
+
+
+def _notification(report: Report, error: Exception) -> Json:
+    """A file that could not be checked. Notifications are not alerts, so
+    unlike results they carry no region when the error has no line."""
+    described = _error_to_dict(error)
+    physical: Json = {"artifactLocation": artifact_location(report.path)}
+    if described["line"] is not None:
+        physical["region"] = {"startLine": described["line"]}
+        if described["column"] is not None:
+            physical["region"]["startColumn"] = described["column"]
+    return {"level": "error", "message": _message(described["message"]), "locations": [{"physicalLocation": physical}]}
+
+
+def _rule(rule: Rule) -> Json:
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "shortDescription": _message(rule.summary),
+        "fullDescription": _message(f"{rule.summary} {rule.help}"),
+        "help": {
+            "text": _text(rule.help),
+            "markdown": _text(f"**{rule.summary}**\n\n{rule.help}\n\n[Rule reference]({rule.help_uri})"),
+        },
+        "helpUri": rule.help_uri,
+        "defaultConfiguration": {"level": rule.level},
+    }
+
+
+def document(run: Run) -> Json:
+    # Imported here rather than at the top, so that the package's __init__
+    # may import the formats one day without an import cycle.
+    from .. import __version__
+
+    results: List[Json] = []
+    notifications: List[Json] = []
+    for report in run.reports:
+        if report.error is not None:
+            notifications.append(_notification(report, report.error))
+            continue
+        results.extend(_violation(report, v) for v in report.violations)
+        results.extend(_warning(report, w, run.strict) for w in report.warnings)
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "toolwire",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_rule(RULES[i]) for i in RULE_IDS],
+                    }
+                },
+                "invocations": [
+                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+                ],
+                # Columns count characters, as Python's json module does;
+                # SARIF's default is UTF-16 code units.
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+
+
+def write(run: Run, out: TextIO) -> None:
+    json.dump(document(run), out, ensure_ascii=False, indent=2)
+    out.write("\n")

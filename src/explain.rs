@@ -1,0 +1,162 @@
+//! What each consumer will see: its whole flattened tool set (SEMANTICS 4),
+//! each tool with its name, label and a shortest path. The check only
+//! tracks names that could collide; this answers "which tools does this
+//! agent actually get?", so it flattens everything it is asked about.
+
+use crate::error::{locate_all, InputError, Location};
+use crate::flatten::{new_map, shortest_path, Map};
+use crate::graph::{NodeIx, ToolGraph};
+use crate::model::quote;
+use crate::names::normalize_name;
+
+/// One consumer's flattened tool set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsumerView {
+    pub consumer: String,
+    pub location: Option<Location>,
+    /// By name, then id.
+    pub tools: Vec<SeenTool>,
+}
+
+/// A leaf tool as one consumer sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeenTool {
+    pub name: String,
+    pub id: String,
+    pub label: String,
+    /// A shortest chain `[tool, box, ..., consumer]`, as in CMP-9 reports.
+    pub path: Vec<String>,
+    pub location: Option<Location>,
+    /// Another tool in this view has the same name (a CMP-9 violation).
+    pub collides: bool,
+}
+
+/// The views of every consumer, by id; or of the one node `only` names
+/// (any node, including a passthrough, whose view is then what it
+/// forwards). Naming a node that does not exist is an error.
+pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<ConsumerView>, InputError> {
+    let mut consumers: Vec<NodeIx> = match only {
+        Some(id) => vec![find_node(graph, id)?],
+        None => graph.consumers().collect(),
+    };
+    consumers.sort_unstable_by_key(|&c| graph.id(c));
+    let mut offsets = Vec::new();
+    let mut views: Vec<ConsumerView> = consumers
+        .iter()
+        .map(|&c| view_of(graph, c, &mut offsets))
+        .collect();
+    if let Some(text) = graph.source {
+        let wanted: Vec<usize> = offsets.iter().map(|o| o.unwrap_or(0)).collect();
+        let mut found = offsets.iter().zip(locate_all(text, &wanted)).map(|(o, at)| o.map(|_| at));
+        for view in &mut views {
+            view.location = found.next().flatten();
+            for tool in &mut view.tools {
+                tool.location = found.next().flatten();
+            }
+        }
+    }
+    Ok(views)
+}
+
+fn find_node(graph: &ToolGraph<'_>, id: &str) -> Result<NodeIx, InputError> {
+    // Asked once per run, so a scan is fine.
+    (0..graph.node_count() as NodeIx)
+        .find(|&n| graph.id(n) == id)
+        .ok_or_else(|| InputError::new(format!("there is no node {} in the workflow", quote(id)), None))
+}
+
+/// The view of `consumer`; pushes the offsets of the consumer and then of
+/// each tool, in the order the view lists them.
+fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>) -> ConsumerView {
+    // Breadth-first upstream through passthroughs, counting hops to the
+    // consumer. The consumer itself is never a step on a path, even when it
+    // is a passthrough inside a cycle.
+    let mut hops: Map<NodeIx, u32> = new_map();
+    let mut leaves: Vec<NodeIx> = Vec::new();
+    let mut queue: Vec<(NodeIx, u32)> = vec![(consumer, 0)];
+    let mut head = 0;
+    while let Some(&(current, distance)) = queue.get(head) {
+        head += 1;
+        for &provider in g.providers.of(current) {
+            if !g.is_passthrough(provider) {
+                leaves.push(provider);
+            } else if provider != consumer && !hops.contains_key(&provider) {
+                hops.insert(provider, distance + 1);
+                queue.push((provider, distance + 1));
+            }
+        }
+    }
+    leaves.sort_unstable();
+    leaves.dedup();
+
+    let mut tools: Vec<(String, NodeIx)> = leaves.iter().map(|&l| (normalize_name(g.label(l)), l)).collect();
+    tools.sort_unstable_by(|a, b| (&a.0, g.id(a.1)).cmp(&(&b.0, g.id(b.1))));
+    offsets.push(g.offset(consumer));
+    let seen = tools
+        .iter()
+        .enumerate()
+        .map(|(i, (name, leaf))| {
+            offsets.push(g.offset(*leaf));
+            let same_name = |j: usize| tools.get(j).is_some_and(|(other, _)| other == name);
+            let path = shortest_path(g, *leaf, consumer, |node| hops.get(&node).copied());
+            SeenTool {
+                name: name.clone(),
+                id: g.id(*leaf).to_owned(),
+                label: g.label(*leaf).to_owned(),
+                path: path.iter().map(|&n| g.id(n).to_owned()).collect(),
+                location: None,
+                collides: (i > 0 && same_name(i - 1)) || same_name(i + 1),
+            }
+        })
+        .collect();
+    ConsumerView {
+        consumer: g.id(consumer).to_owned(),
+        location: None,
+        tools: seen,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse::parse, Config};
+
+    const SPEC_REFUSED: &str = include_str!("../tests/data/spec-cmp9-refused.json");
+
+    #[test]
+    fn explains_the_spec_example_with_paths_and_collisions() {
+        let graph = parse(SPEC_REFUSED.as_bytes(), &Config::default()).unwrap();
+        let views = explain(&graph, None).unwrap();
+        assert_eq!(views.len(), 1);
+        let view = &views[0];
+        assert_eq!(view.consumer, "agent_1");
+        let seen: Vec<(&str, &str, bool)> = view
+            .tools
+            .iter()
+            .map(|t| (t.name.as_str(), t.id.as_str(), t.collides))
+            .collect();
+        assert_eq!(seen, [("web_search", "tool_a", true), ("web_search", "tool_b", true)]);
+        assert_eq!(view.tools[1].path, ["tool_b", "box_1", "agent_1"]);
+        assert!(view.tools[0].location.is_some());
+    }
+
+    #[test]
+    fn a_passthrough_can_be_asked_what_it_forwards() {
+        let graph = parse(SPEC_REFUSED.as_bytes(), &Config::default()).unwrap();
+        let views = explain(&graph, Some("box_1")).unwrap();
+        assert_eq!(views[0].tools[0].path, ["tool_a", "box_1"]);
+        let e = explain(&graph, Some("nobody")).unwrap_err();
+        assert_eq!(e.message, "there is no node \"nobody\" in the workflow");
+    }
+
+    #[test]
+    fn a_box_cycle_through_the_asked_box_ends_at_it() {
+        let doc = r#"{"nodes": [{"id": "b1", "type": "toolbox"}, {"id": "b2", "type": "toolbox"}],
+            "edges": [{"source": "t", "target": "b1", "data": {"edgeType": "tool_availability"}},
+                      {"source": "b1", "target": "b2", "data": {"edgeType": "tool_availability"}},
+                      {"source": "b2", "target": "b1", "data": {"edgeType": "tool_availability"}}]}"#;
+        let graph = parse(doc.as_bytes(), &Config::default()).unwrap();
+        let views = explain(&graph, Some("b2")).unwrap();
+        assert_eq!(views[0].tools[0].path, ["t", "b1", "b2"]);
+    }
+}
