@@ -41,13 +41,13 @@ pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<Consumer
     };
     consumers.sort_unstable_by_key(|&c| graph.id(c));
     let mut offsets = Vec::new();
-    let mut views: Vec<ConsumerView> = consumers
-        .iter()
-        .map(|&c| view_of(graph, c, &mut offsets))
-        .collect();
+    let mut views: Vec<ConsumerView> = consumers.iter().map(|&c| view_of(graph, c, &mut offsets)).collect();
     if let Some(text) = graph.source {
         let wanted: Vec<usize> = offsets.iter().map(|o| o.unwrap_or(0)).collect();
-        let mut found = offsets.iter().zip(locate_all(text, &wanted)).map(|(o, at)| o.map(|_| at));
+        let mut found = offsets
+            .iter()
+            .zip(locate_all(text, &wanted))
+            .map(|(o, at)| o.map(|_| at));
         for view in &mut views {
             view.location = found.next().flatten();
             for tool in &mut view.tools {

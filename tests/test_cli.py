@@ -23,87 +23,20 @@ import pytest
 import toolwire
 from toolwire.cli import main
 
-from support import DATA
+from support import DATA, REPO
 
 Json = Dict[str, Any]
 
-# The schema of `--format json`, as issue 2 gives it.
-TOOL_SCHEMA: Json = {
-    "type": "object",
-    "required": ["id", "label", "path"],
-    "properties": {
-        "id": {"type": "string"},
-        "label": {"type": "string"},
-        "path": {"type": "array", "items": {"type": "string"}, "minItems": 2},
-    },
-}
-CMP9_SCHEMA: Json = {
-    "type": "object",
-    "required": ["rule", "consumer", "name", "message", "tools"],
-    "properties": {
-        "rule": {"const": "CMP-9"},
-        "consumer": {"type": "string"},
-        "name": {"type": "string"},
-        "message": {"type": "string"},
-        "tools": {"type": "array", "items": TOOL_SCHEMA, "minItems": 2},
-    },
-}
-EDGE5_SCHEMA: Json = {
-    "type": "object",
-    "required": ["rule", "edge", "edge_id", "edge_type", "message"],
-    "properties": {
-        "rule": {"const": "EDGE-5"},
-        "edge": {"type": "integer", "minimum": 0},
-        "edge_id": {"type": ["string", "null"]},
-        "edge_type": {"type": "string"},
-        "message": {"type": "string"},
-    },
-}
-COUNT: Json = {"type": "integer", "minimum": 0}
-STATS_SCHEMA: Json = {
-    "type": "object",
-    "required": ["nodes", "edges", "tool_edges", "consumers", "passthroughs"],
-    "properties": {key: COUNT for key in ("nodes", "edges", "tool_edges", "consumers", "passthroughs")},
-}
-ERROR_SCHEMA: Json = {
-    "type": "object",
-    "required": ["message", "line", "column"],
-    "properties": {
-        "message": {"type": "string", "minLength": 1},
-        "line": {"type": ["integer", "null"], "minimum": 1},
-        "column": {"type": ["integer", "null"], "minimum": 1},
-    },
-}
-FILE_SCHEMA: Json = {
-    "type": "object",
-    "required": ["path", "ok", "error", "violations", "warnings", "stats"],
-    "properties": {
-        "path": {"type": "string"},
-        "ok": {"type": "boolean"},
-        "error": {"oneOf": [{"type": "null"}, ERROR_SCHEMA]},
-        "violations": {"type": "array", "items": {"oneOf": [CMP9_SCHEMA, EDGE5_SCHEMA]}},
-        "warnings": {"type": "array", "items": {"type": "object"}},
-        "stats": {"oneOf": [{"type": "null"}, STATS_SCHEMA]},
-    },
-    # A file with an input error: not ok, and no violations.
-    "if": {"properties": {"error": {"type": "object"}}},
-    "then": {"properties": {"ok": {"const": False}, "violations": {"maxItems": 0}}},
-    "else": {"properties": {"stats": STATS_SCHEMA}},
-}
-OUTPUT_SCHEMA: Json = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "required": ["ok", "files"],
-    "additionalProperties": False,
-    "properties": {"ok": {"type": "boolean"}, "files": {"type": "array", "items": FILE_SCHEMA}},
-}
+# The documented schema of `--format json`.
+OUTPUT_SCHEMA: Json = json.loads((REPO / "docs" / "report.schema.json").read_text(encoding="utf-8"))
 
 
 def validate_output(document: Json) -> None:
     """The schema, plus what a schema cannot say: a file is ok exactly when
     it has neither error nor violations, and the document when all files are."""
-    jsonschema.Draft202012Validator.check_schema(OUTPUT_SCHEMA)
-    jsonschema.Draft202012Validator(OUTPUT_SCHEMA).validate(document)
+    validator = jsonschema.validators.validator_for(OUTPUT_SCHEMA)
+    validator.check_schema(OUTPUT_SCHEMA)
+    validator(OUTPUT_SCHEMA).validate(document)
     for entry in document["files"]:
         assert entry["ok"] == (entry["error"] is None and entry["violations"] == [])
     assert document["ok"] == all(entry["ok"] for entry in document["files"])
@@ -146,8 +79,8 @@ def write(directory: Path, name: str, document: Any) -> str:
 def files(tmp_path: Path) -> Dict[str, str]:
     """Workflow files by role. ``bad`` breaks off at line 2, column 1."""
     return {
-        "refused": write(tmp_path, "refused.json", json.loads((DATA / "spec-cmp9-refused.json").read_text())),
-        "accepted": write(tmp_path, "accepted.json", json.loads((DATA / "spec-cmp9-accepted.json").read_text())),
+        "refused": write(tmp_path, "refused.json", (DATA / "spec-cmp9-refused.json").read_text(encoding="utf-8")),
+        "accepted": write(tmp_path, "accepted.json", (DATA / "spec-cmp9-accepted.json").read_text(encoding="utf-8")),
         "bad": write(tmp_path, "bad.json", '{"nodes": [\n'),
         "typo": write(
             tmp_path,
@@ -165,8 +98,8 @@ def files(tmp_path: Path) -> Dict[str, str]:
 def test_accepted_file_exits_0(capsys: pytest.CaptureFixture[str], files: Dict[str, str]) -> None:
     result = run(capsys, "check", files["accepted"])
     assert result.code == 0
-    assert f"{files['accepted']}: accepted" in result.lines
-    assert re.search(r"\b1 accepted\b", result.summary) and re.search(r"\b0 refused\b", result.summary)
+    assert result.summary.startswith("checked 1 file (2 consumers) in ")
+    assert result.summary.endswith(": 0 violations, 2 warnings")
 
 
 def test_refused_file_exits_1_and_lists_every_colliding_tool_with_label_and_path(
@@ -174,11 +107,15 @@ def test_refused_file_exits_1_and_lists_every_colliding_tool_with_label_and_path
 ) -> None:
     result = run(capsys, "check", files["refused"])
     assert result.code == 1
-    assert 'tool_a "Web Search" -> box_1 -> agent_1' in result.lines
-    assert 'tool_b "web-search" -> box_1 -> agent_1' in result.lines
     heading = next(line for line in result.lines if "CMP-9" in line)
+    assert heading.startswith(f"{files['refused']}:10:5: error[CMP-9]: ")
     assert "agent_1" in heading and "web_search" in heading
-    assert re.search(r"\b1 refused\b", result.summary) and re.search(r"\b0 accepted\b", result.summary)
+    assert '= tool_a  "Web Search" -> web_search  at 3:5' in result.lines
+    assert "path: tool_a -> box_1 (My Tools) -> agent_1" in result.lines
+    assert '= tool_b  "web-search" -> web_search  at 4:5' in result.lines
+    assert "path: tool_b -> box_1 (My Tools) -> agent_1" in result.lines
+    assert 'help: rename "tool_b" to "web-search (tool_b)"' in result.lines
+    assert result.summary.endswith(": 1 violation, 1 warning")
     assert result.err == ""
 
 
@@ -189,13 +126,14 @@ def test_text_output_shows_a_direct_tool_path(capsys: pytest.CaptureFixture[str]
     }
     result = run(capsys, "check", write(tmp_path, "direct.json", document))
     assert result.code == 1
-    assert 't1 "Search" -> ag' in result.lines and 't2 "SEARCH" -> ag' in result.lines
+    assert "path: t1 -> ag" in result.lines and "path: t2 -> ag" in result.lines
 
 
 def test_text_output_shows_edge5_violations(capsys: pytest.CaptureFixture[str], files: Dict[str, str]) -> None:
     result = run(capsys, "check", files["typo"])
     assert result.code == 1
-    assert any("EDGE-5" in line and "tool_availabilty" in line for line in result.lines)
+    assert any("error[EDGE-5]" in line and "tool_availabilty" in line for line in result.lines)
+    assert 'help: did you mean "tool_availability"?' in result.lines
 
 
 def test_exit_zero_accepts_refusals_but_not_input_errors(
@@ -203,7 +141,7 @@ def test_exit_zero_accepts_refusals_but_not_input_errors(
 ) -> None:
     refused = run(capsys, "check", "--exit-zero", files["refused"])
     assert refused.code == 0
-    assert 'tool_a "Web Search" -> box_1 -> agent_1' in refused.lines  # still reported
+    assert "path: tool_a -> box_1 (My Tools) -> agent_1" in refused.lines  # still reported
     assert run(capsys, "check", "--exit-zero", files["refused"], files["bad"]).code == 2
 
 
@@ -212,17 +150,21 @@ def test_input_error_in_one_file_exits_2_and_every_other_file_is_still_reported(
 ) -> None:
     result = run(capsys, "check", files["refused"], files["bad"], files["accepted"])
     assert result.code == 2
-    assert 'tool_b "web-search" -> box_1 -> agent_1' in result.lines
-    assert f"{files['accepted']}: accepted" in result.lines
-    assert f"{files['bad']}:2:1" in result.err
-    assert re.search(r"\b3 files\b", result.summary)
+    assert "path: tool_b -> box_1 (My Tools) -> agent_1" in result.lines
+    assert any(line.startswith(f"{files['accepted']}:7:5: warning[R8]") for line in result.lines)
+    assert f"{files['bad']}:2:1: error: invalid JSON: unexpected end of input, expected a value" in result.lines
+    assert result.summary.startswith("checked 2 of 3 files ")
+    assert result.summary.endswith("; 1 file could not be checked")
 
 
 @pytest.mark.parametrize("role", ["bad", "duplicate", "missing"])
 def test_any_input_error_exits_2(capsys: pytest.CaptureFixture[str], files: Dict[str, str], role: str) -> None:
     result = run(capsys, "check", files["accepted"], files[role])
     assert result.code == 2
-    assert files[role] in result.err
+    assert any(line.startswith(f"{files[role]}") and ": error: " in line for line in result.lines)
+    # Outside the text report on standard output, errors also go to stderr.
+    as_json = run(capsys, "check", "--format", "json", files["accepted"], files[role])
+    assert as_json.code == 2 and files[role] in as_json.err
 
 
 @pytest.mark.parametrize(
@@ -268,10 +210,24 @@ def test_json_output_is_one_document_matching_the_schema(
             "consumer": "agent_1",
             "name": "web_search",
             "tools": [
-                {"id": "tool_a", "label": "Web Search", "path": ["tool_a", "box_1", "agent_1"]},
-                {"id": "tool_b", "label": "web-search", "path": ["tool_b", "box_1", "agent_1"]},
+                {
+                    "id": "tool_a",
+                    "label": "Web Search",
+                    "path": ["tool_a", "box_1", "agent_1"],
+                    "location": {"line": 3, "column": 5},
+                },
+                {
+                    "id": "tool_b",
+                    "label": "web-search",
+                    "path": ["tool_b", "box_1", "agent_1"],
+                    "location": {"line": 4, "column": 5},
+                },
             ],
         }
+    ]
+    assert refused["violations"][0]["location"] == {"line": 10, "column": 5}
+    assert refused["violations"][0]["fix"] == [
+        {"node": "tool_b", "label": "web-search", "new_label": "web-search (tool_b)", "new_name": "web_search_tool_b"}
     ]
     assert refused["stats"] == {"nodes": 3, "edges": 3, "tool_edges": 3, "consumers": 1, "passthroughs": 1}
 
@@ -288,6 +244,7 @@ def test_json_output_is_one_document_matching_the_schema(
         "edge_id": "e0",
         "edge_type": "tool_availabilty",
     }
+    assert (typo["location"], typo["suggestion"]) == ({"line": 1, "column": 12}, "tool_availability")
 
     missing = entries["missing"]
     assert (missing["ok"], missing["violations"]) == (False, [])
@@ -346,7 +303,7 @@ def test_passthrough_type_option(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert run(capsys, "check", "--passthrough-type", "kit", path).code == 0
     result = run(capsys, "check", "--passthrough-type", "kit", "--passthrough-type", "bag", path)
     assert result.code == 1
-    assert 't1 "Search" -> kit -> ag' in result.lines and 't2 "search" -> bag -> ag' in result.lines
+    assert "path: t1 -> kit (Kit) -> ag" in result.lines and "path: t2 -> bag (Bag) -> ag" in result.lines
 
 
 def test_edge_type_option(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -369,7 +326,7 @@ def test_dash_reads_standard_input(
     feed_stdin(monkeypatch, Path(files["refused"]).read_bytes())
     result = run(capsys, "check", "-")
     assert result.code == 1
-    assert 'tool_a "Web Search" -> box_1 -> agent_1' in result.lines
+    assert any(line.startswith("<stdin>:10:5: error[CMP-9]") for line in result.lines)
 
 
 def test_dash_reads_standard_input_as_json(
@@ -429,10 +386,10 @@ def test_console_script_exit_codes(tmp_path: Path, files: Dict[str, str]) -> Non
     assert spawn([script, "check", "accepted.json"], tmp_path).returncode == 0
     refused = spawn([script, "check", "refused.json"], tmp_path)
     assert refused.returncode == 1
-    assert 'tool_a "Web Search" -> box_1 -> agent_1' in refused.stdout
+    assert "path: tool_a -> box_1 (My Tools) -> agent_1" in refused.stdout
     errored = spawn([script, "check", "refused.json", "bad.json"], tmp_path)
     assert errored.returncode == 2
-    assert "bad.json:2:1" in errored.stderr
+    assert "bad.json:2:1: error: " in errored.stdout
     usage = spawn([script, "check"], tmp_path)
     assert usage.returncode == 2 and "usage" in usage.stderr
 
@@ -440,7 +397,7 @@ def test_console_script_exit_codes(tmp_path: Path, files: Dict[str, str]) -> Non
 def test_console_script_reads_standard_input(tmp_path: Path, files: Dict[str, str]) -> None:
     done = spawn([console_script(), "check", "-"], tmp_path, stdin=Path(files["refused"]).read_bytes())
     assert done.returncode == 1
-    assert 'tool_b "web-search" -> box_1 -> agent_1' in done.stdout
+    assert "path: tool_b -> box_1 (My Tools) -> agent_1" in done.stdout
 
 
 def test_output_file_gets_the_report_and_no_temporary_file_is_left(
@@ -463,11 +420,11 @@ def test_output_file_is_never_left_truncated(
     report = tmp_path / "report.json"
     report.write_text('{"previous": true}', encoding="utf-8")
 
-    def write_half_then_fail(reports: Any, out: Any) -> None:
+    def write_half_then_fail(run: Any, out: Any) -> None:
         out.write('{"ok": tr')
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli, "_write_json", write_half_then_fail)
+    monkeypatch.setattr(cli, "writer", lambda format: write_half_then_fail)
     assert main(["check", "--format", "json", "--output", str(report), files["refused"]]) == 2
     assert report.read_text(encoding="utf-8") == '{"previous": true}'
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".toolwire-")]

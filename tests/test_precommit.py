@@ -134,4 +134,4 @@ def test_json_that_is_not_a_workflow_passes_or_fails_naming_the_file(tmp_path: P
     tsconfig.write_text('{\n  // comments are not JSON\n  "compilerOptions": {}\n}\n', encoding="utf-8")
     done = run_hook(str(package), str(tsconfig))
     assert done.returncode == 2
-    assert f"{tsconfig}:2:3: error: invalid JSON" in done.stderr
+    assert f"{tsconfig}:2:3: error: invalid JSON" in done.stdout

@@ -1,8 +1,12 @@
-"""``toolwire check``: the command-line front end.
+"""``toolwire check`` and ``toolwire explain``: the command-line front end.
 
-Exit status: 0 when every file is accepted, 1 when any is refused, 2 when any
-file could not be checked or the command line is wrong. Every file is checked
+Exit status of ``check``: 0 when every file is accepted, 1 when any is
+refused (or, under ``--strict``, has a warning), 2 when any file could not be
+checked or the command line or configuration is wrong. Every file is checked
 and reported whatever happens to the others.
+
+Options come from the command line, then ``[tool.toolwire]`` in the nearest
+pyproject.toml (see ``_config``), then the defaults.
 """
 
 from __future__ import annotations
@@ -13,14 +17,54 @@ import json
 import os
 import sys
 import tempfile
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, TypeVar
 
 from . import generate
-from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json
+from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
+from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
+from ._formats import FORMATS, Run, explain_format, writer
+from ._formats.text_format import use_colour
+from ._progress import Progress, chunks
 from ._report import Report
 
 EXIT_ACCEPTED, EXIT_REFUSED, EXIT_ERROR = 0, 1, 2
+
+T = TypeVar("T")
+
+
+def _shared_options(parser: argparse.ArgumentParser) -> None:
+    """Options that `check` and `explain` both take."""
+    parser.add_argument(
+        "--passthrough-type",
+        action="append",
+        metavar="TYPE",
+        help="a node type that forwards its tools; repeat for several "
+        f"(default: {', '.join(DEFAULT_PASSTHROUGH_TYPES)})",
+    )
+    parser.add_argument(
+        "--edge-type",
+        action="append",
+        metavar="TYPE",
+        help=f"a recognised data.edgeType; repeat for several (default: {', '.join(DEFAULT_EDGE_TYPES)})",
+    )
+    parser.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write the report to FILE instead of standard output; the file appears whole or not at all",
+    )
+    config = parser.add_mutually_exclusive_group()
+    config.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="read the [tool.toolwire] table of FILE (default: the nearest pyproject.toml that has one, "
+        "from the current directory up to the repository root)",
+    )
+    config.add_argument("--no-config", action="store_true", help="read no configuration file")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,19 +79,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Check workflow files. Exit 0: all accepted; 1: some refused; 2: some could not be checked.",
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="workflow JSON files ('-' reads standard input)")
-    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    check.add_argument("--format", choices=FORMATS, default=None, help="report format (default: text)")
     check.add_argument(
-        "--passthrough-type",
-        action="append",
-        metavar="TYPE",
-        help="a node type that forwards its tools; repeat for several "
-        f"(default: {', '.join(DEFAULT_PASSTHROUGH_TYPES)})",
-    )
-    check.add_argument(
-        "--edge-type",
-        action="append",
-        metavar="TYPE",
-        help=f"a recognised data.edgeType; repeat for several (default: {', '.join(DEFAULT_EDGE_TYPES)})",
+        "--strict",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="warnings fail a file too (default: off)",
     )
     check.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="N", help="files checked in parallel (default: one per core)"
@@ -55,15 +92,41 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
     )
-    check.add_argument(
-        "--output",
-        "-o",
-        metavar="FILE",
-        help="write the report to FILE instead of standard output; the file appears whole or not at all",
-    )
+    _shared_options(check)
     check.set_defaults(handler=_run_check)
+
+    explain = commands.add_parser(
+        "explain",
+        help="list the tools each consumer gets",
+        description="Show what each consumer of a workflow will be given: its tools flattened through "
+        "toolboxes, with each tool's name, label, node id and path.",
+    )
+    explain.add_argument("path", metavar="PATH", help="a workflow JSON file ('-' reads standard input)")
+    explain.add_argument("--consumer", metavar="ID", help="only this node (a toolbox shows what it forwards)")
+    explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+    _shared_options(explain)
+    explain.set_defaults(handler=_run_explain)
+
     generate.register(commands)
     return parser
+
+
+def _pick(given: Optional[T], configured: Optional[T], default: T) -> T:
+    """Command line, then configuration file, then default: the first one set."""
+    if given is not None:
+        return given
+    return configured if configured is not None else default
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings() if args.no_config else resolve(args.config, Path.cwd())
+
+
+def _options(args: argparse.Namespace, settings: Settings) -> Dict[str, Any]:
+    return {
+        "passthrough_types": _pick(args.passthrough_type, settings.passthrough_types, list(DEFAULT_PASSTHROUGH_TYPES)),
+        "edge_types": _pick(args.edge_type, settings.edge_types, list(DEFAULT_EDGE_TYPES)),
+    }
 
 
 def _check_stdin(options: Dict[str, Any]) -> Report:
@@ -74,50 +137,25 @@ def _check_stdin(options: Dict[str, Any]) -> Report:
     return Report(report.violations, report.warnings, report.stats, path="-")
 
 
+# Files per check_files() call while a progress bar is shown: enough to keep
+# every thread busy between updates.
+_PROGRESS_CHUNK = max(64, 8 * (os.cpu_count() or 1))
+
+
 def _check_all(paths: Sequence[str], jobs: Optional[int], options: Dict[str, Any]) -> List[Report]:
     files = [p for p in paths if p != "-"]
-    by_path = iter(check_files(files, jobs=jobs, **options))
-    # Standard input is read once, in its place in the list.
+    with Progress(len(files), "checking", unit="files") as bar:
+        if bar.enabled and len(files) > _PROGRESS_CHUNK:
+            reports: List[Report] = []
+            for chunk in chunks(files, _PROGRESS_CHUNK):
+                reports.extend(check_files(chunk, jobs=jobs, **options))
+                bar.advance(len(chunk))
+        else:
+            reports = check_files(files, jobs=jobs, **options)
+    by_path = iter(reports)
+    # Standard input is read once, in its place in the list, after the bar
+    # is gone.
     return [_check_stdin(options) if p == "-" else next(by_path) for p in paths]
-
-
-def _tool_line(tool: Any) -> str:
-    via = " -> ".join(tool.path[1:])
-    return f'{tool.id} "{tool.label}" -> {via}'
-
-
-def _write_text(reports: Sequence[Report], out: TextIO) -> None:
-    refused = errors = violations = 0
-    for report in reports:
-        if report.error is not None:
-            errors += 1  # described on stderr by _run_check
-            continue
-        for warning in report.warnings:
-            out.write(f"{report.path}: warning {warning.code}: {warning.message}\n")
-        if report.ok:
-            out.write(f"{report.path}: accepted\n")
-            continue
-        refused += 1
-        violations += len(report.violations)
-        for v in report.violations:
-            if v.rule == "CMP-9":
-                out.write(f'{report.path}: {v.rule}: {len(v.tools)} tools reaching "{v.consumer}" share the name "{v.name}"\n')
-                for tool in v.tools:
-                    out.write(f"    {_tool_line(tool)}\n")
-            else:
-                out.write(f"{report.path}: {v.rule}: {v.message}\n")
-    accepted = len(reports) - refused - errors
-    files = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
-    summary = f"{files}: {accepted} accepted, {refused} refused ({violations} violation{'s' if violations != 1 else ''})"
-    if errors:
-        summary += f", {errors} could not be checked"
-    out.write(summary + "\n")
-
-
-def _write_json(reports: Sequence[Report], out: TextIO) -> None:
-    document = {"ok": all(r.ok for r in reports), "files": [r.to_dict() for r in reports]}
-    json.dump(document, out, ensure_ascii=False, indent=2)
-    out.write("\n")
 
 
 def _write_atomically(path: str, write: Callable[[TextIO], None]) -> None:
@@ -138,33 +176,81 @@ def _write_atomically(path: str, write: Callable[[TextIO], None]) -> None:
         raise
 
 
+def _deliver(output: Optional[str], write: Callable[[TextIO], None]) -> bool:
+    """Writes a report to standard output or, atomically, to `output`.
+    False (after saying why on stderr) when the file cannot be written."""
+    if output is None:
+        write(sys.stdout)
+        return True
+    try:
+        _write_atomically(output, write)
+    except OSError as e:
+        sys.stderr.write(f"toolwire: cannot write {output}: {e.strerror or e}\n")
+        return False
+    return True
+
+
 def _run_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("toolwire: --jobs must be at least 1\n")
         return EXIT_ERROR
-    options = {
-        "passthrough_types": args.passthrough_type or DEFAULT_PASSTHROUGH_TYPES,
-        "edge_types": args.edge_type or DEFAULT_EDGE_TYPES,
-    }
-    reports = _check_all(args.paths, args.jobs, options)
-    write = _write_json if args.format == "json" else _write_text
-    if args.output is None:
-        write(reports, sys.stdout)
-    else:
-        try:
-            _write_atomically(args.output, lambda out: write(reports, out))
-        except OSError as e:
-            sys.stderr.write(f"toolwire: cannot write {args.output}: {e.strerror or e}\n")
-            return EXIT_ERROR
-    for report in reports:
-        if report.error is not None:
-            error = report.to_dict()["error"]
-            where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
-            sys.stderr.write(f"{report.path}{where}: error: {error['message']}\n")
+    try:
+        settings = _settings(args)
+    except ConfigError as e:
+        sys.stderr.write(f"toolwire: {e}\n")
+        return EXIT_ERROR
+    format = _pick(args.format, settings.format, "text")
+    started = time.perf_counter()
+    reports = _check_all(args.paths, _pick(args.jobs, settings.jobs, None), _options(args, settings))
+    run = Run(
+        reports,
+        elapsed=time.perf_counter() - started,
+        strict=_pick(args.strict, settings.strict, False),
+        # Colour only for a person at a terminal, never into a file.
+        colour=format == "text" and args.output is None and use_colour(sys.stdout, os.environ),
+    )
+    write = writer(format)
+    if not _deliver(args.output, lambda out: write(run, out)):
+        return EXIT_ERROR
+    # The text report on a terminal already shows input errors; anywhere
+    # else a person reading the log still needs to see them.
+    if format != "text" or args.output is not None:
+        for report in reports:
+            if report.error is not None:
+                error = report.to_dict()["error"]
+                where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
+                sys.stderr.write(f"{report.path}{where}: error: {error['message']}\n")
     if any(r.error is not None for r in reports):
         return EXIT_ERROR
-    if any(not r.ok for r in reports) and not args.exit_zero:
+    if any(run.failed(r) for r in reports) and not args.exit_zero:
         return EXIT_REFUSED
+    return EXIT_ACCEPTED
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    try:
+        options = _options(args, _settings(args))
+    except ConfigError as e:
+        sys.stderr.write(f"toolwire: {e}\n")
+        return EXIT_ERROR
+    try:
+        if args.path == "-":
+            views = explain_json(sys.stdin.buffer.read(), consumer=args.consumer, **options)
+        else:
+            views = explain_file(args.path, consumer=args.consumer, **options)
+    except OSError as e:
+        sys.stderr.write(f"{args.path}: error: cannot read the file: {e.strerror or e}\n")
+        return EXIT_ERROR
+    except WorkflowError as e:
+        where = f":{e.line}:{e.column}" if e.line is not None else ""
+        sys.stderr.write(f"{args.path}{where}: error: {e.message}\n")
+        return EXIT_ERROR
+    except LookupError as e:
+        sys.stderr.write(f"toolwire: {e}\n")
+        return EXIT_ERROR
+    write = explain_format.write_json if args.format == "json" else explain_format.write_text
+    if not _deliver(args.output, lambda out: write(args.path, views, out)):
+        return EXIT_ERROR
     return EXIT_ACCEPTED
 
 
