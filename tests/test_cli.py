@@ -259,7 +259,7 @@ def test_json_output_all_accepted(capsys: pytest.CaptureFixture[str], files: Dic
     assert document["ok"] is True and len(document["files"]) == 2
 
 
-def test_json_input_error_without_a_position_has_null_line_and_column(
+def test_json_input_error_found_after_parsing_names_the_duplicate_id(
     capsys: pytest.CaptureFixture[str], files: Dict[str, str]
 ) -> None:
     # A duplicate id (R2) is found after parsing: the message names the id.

@@ -64,6 +64,9 @@ class Rename(NamedTuple):
         return dict(self._asdict())
 
 
+_NO_BOXES: Mapping[str, str] = MappingProxyType({})
+
+
 class Violation(NamedTuple):
     """One reason a workflow is refused.
 
@@ -89,7 +92,7 @@ class Violation(NamedTuple):
     location: Optional[Location] = None
     fix: Sequence[Rename] = ()
     suggestion: Optional[str] = None
-    box_labels: Mapping[str, str] = MappingProxyType({})
+    box_labels: Mapping[str, str] = _NO_BOXES
     """CMP-9: the ``data.label`` of each toolbox on the tools' paths whose
     label is not its id, by id, for showing paths in words."""
 
@@ -217,37 +220,35 @@ class Report:
     @classmethod
     def _from_core(cls, core: Tuple[Any, ...], path: Optional[str] = None) -> Report:
         """Builds a report from the binding's tuples (shapes in src/python/mod.rs)."""
+        # Records are made with tuple.__new__, in field order: a report may
+        # hold tens of thousands of them, and this skips the keyword handling
+        # of each NamedTuple constructor (about a third of the cost).
+        new = tuple.__new__
         core_violations, core_warnings, core_stats = core
         violations = []
+        fields: Tuple[Any, ...]
         for v in core_violations:
             if v[0] == "CMP-9":
                 rule, message, consumer, name, tools, at, fix, boxes = v
-                violations.append(
-                    Violation(
-                        rule,
-                        message,
-                        consumer,
-                        name,
-                        [Tool(i, label, p, _at(t_at)) for i, label, p, t_at in tools],
-                        location=_at(at),
-                        fix=[Rename(*r) for r in fix],
-                        box_labels=dict(boxes),
-                    )
+                fields = (
+                    rule,
+                    message,
+                    consumer,
+                    name,
+                    [new(Tool, (i, label, p, a and new(Location, a))) for i, label, p, a in tools],
+                    None,
+                    None,
+                    None,
+                    at and new(Location, at),
+                    [new(Rename, r) for r in fix],
+                    None,
+                    dict(boxes) if boxes else _NO_BOXES,
                 )
             else:
                 rule, message, edge, edge_id, edge_type, at, suggestion = v
-                violations.append(
-                    Violation(
-                        rule,
-                        message,
-                        edge=edge,
-                        edge_id=edge_id,
-                        edge_type=edge_type,
-                        location=_at(at),
-                        suggestion=suggestion,
-                    )
-                )
-        warnings = [WiringWarning(code, node, edge, message, _at(at)) for code, node, edge, message, at in core_warnings]
+                fields = (rule, message, None, None, (), edge, edge_id, edge_type, at and new(Location, at), (), suggestion, _NO_BOXES)
+            violations.append(new(Violation, fields))
+        warnings = [new(WiringWarning, (*w[:4], w[4] and new(Location, w[4]))) for w in core_warnings]
         return cls(violations, warnings, Stats(*core_stats), path)
 
 

@@ -26,7 +26,7 @@ from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, ch
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
 from ._formats import FORMATS, Run, explain_format, writer
-from ._formats.text_format import use_colour
+from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
 from ._report import Report
 
@@ -219,7 +219,7 @@ def _run_check(args: argparse.Namespace) -> int:
             if report.error is not None:
                 error = report.to_dict()["error"]
                 where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
-                sys.stderr.write(f"{report.path}{where}: error: {error['message']}\n")
+                sys.stderr.write(f"{display_path(report.path)}{where}: error: {error['message']}\n")
     if any(r.error is not None for r in reports):
         return EXIT_ERROR
     if any(run.failed(r) for r in reports) and not args.exit_zero:
@@ -239,11 +239,11 @@ def _run_explain(args: argparse.Namespace) -> int:
         else:
             views = explain_file(args.path, consumer=args.consumer, **options)
     except OSError as e:
-        sys.stderr.write(f"{args.path}: error: cannot read the file: {e.strerror or e}\n")
+        sys.stderr.write(f"{display_path(args.path)}: error: cannot read the file: {e.strerror or e}\n")
         return EXIT_ERROR
     except WorkflowError as e:
         where = f":{e.line}:{e.column}" if e.line is not None else ""
-        sys.stderr.write(f"{args.path}{where}: error: {e.message}\n")
+        sys.stderr.write(f"{display_path(args.path)}{where}: error: {e.message}\n")
         return EXIT_ERROR
     except LookupError as e:
         sys.stderr.write(f"toolwire: {e}\n")

@@ -187,6 +187,7 @@ fn walk_edge(
                 place,
                 id,
                 edge_type: declared.unwrap_or_default(),
+                line: 0,
             });
         }
     }

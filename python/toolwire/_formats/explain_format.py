@@ -12,11 +12,11 @@ import json
 from typing import Sequence, TextIO
 
 from .._report import ConsumerView
-from .text_format import _display_path, _id, _pad, _plural, _quote, _width
+from .text_format import display_path, _id, _pad, _plural, _quote, _width
 
 
 def write_text(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
-    shown = _display_path(path)
+    shown = display_path(path)
     if not views:
         out.write(f"{shown}: no node receives tools\n")
     for i, view in enumerate(views):

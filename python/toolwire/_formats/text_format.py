@@ -85,7 +85,7 @@ def _node(node: str, label: Optional[str]) -> str:
     return f"{_id(node)} ({label if plain else _quote(label)})"
 
 
-def _display_path(path: Optional[str]) -> str:
+def display_path(path: Optional[str]) -> str:
     if path == "-":
         return "<stdin>"
     return "<input>" if path is None else _escape(path)
@@ -133,7 +133,7 @@ class _Writer:
         self.summary()
 
     def report(self, report: Report) -> None:
-        path = _display_path(report.path)
+        path = display_path(report.path)
         if report.error is not None:
             error = _error_to_dict(report.error)
             at = None if error["line"] is None else Location(error["line"], error["column"])
