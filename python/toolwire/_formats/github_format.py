@@ -21,7 +21,7 @@ from typing import List, Optional, TextIO
 
 from .._report import Location, Report, _error_to_dict
 from . import Run
-from .sarif_format import finding_help, repo_path, source
+from .common import finding_help, repo_path, source
 
 
 def escape_data(text: str) -> str:

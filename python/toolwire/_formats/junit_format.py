@@ -21,7 +21,7 @@ from typing import List, Optional, TextIO
 
 from .._report import Location, Report, _error_to_dict
 from . import Run
-from .sarif_format import STDIN, finding_help, source, tool_line
+from .common import STDIN, finding_help, source, tool_line
 
 # XML 1.0 cannot hold most control characters or lone surrogates at all, not
 # even escaped, and ElementTree writes them through as they are: a label

@@ -12,8 +12,6 @@ GitHub rejects a whole upload when one result has no file location or no
 line, so every result has both; see ``_region`` and ``artifact_location``.
 The output holds nothing that changes from one run to the next (no time, no
 absolute path unless one was given), so the same input gives the same bytes.
-
-The path helpers here are shared with the github and junit formats.
 """
 
 from __future__ import annotations
@@ -24,9 +22,10 @@ from pathlib import Path, PurePath
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 from urllib.parse import quote
 
-from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict, _quoted
+from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
 from .._rules import RULES, Rule
 from . import Run
+from .common import STDIN, repo_path, source, tool_line
 
 Json = Dict[str, Any]
 
@@ -36,7 +35,6 @@ FINGERPRINT_KEY = "toolwire/v1"
 """The ``partialFingerprints`` key. Bump the version if what is hashed
 changes, so GitHub does not match old alerts against new hashes."""
 
-STDIN = "-"
 NO_FILE = {STDIN: ("stdin", "standard input"), None: ("input", "not read from a file")}
 """Artifact URI and description for a workflow read from standard input, and
 for a report with no path (built through the API). A SARIF result must name
@@ -47,27 +45,7 @@ RULE_IDS: Tuple[str, ...] = tuple(RULES)
 """Every rule in the order ``_rules`` declares them: the ``ruleIndex`` order."""
 
 
-# --- paths (shared with the other machine formats) --------------------------
-
-
-def source(path: Optional[str]) -> Optional[str]:
-    """The file a report is about, or None when it was read from standard
-    input or built without one."""
-    return None if path is None or path == STDIN else path
-
-
-def repo_path(path: str) -> str:
-    """``path`` as GitHub names files: relative to the repository root, with
-    forward slashes. CI runs toolwire from the root, so an absolute path
-    inside the working directory is made relative to it; ``./`` and doubled
-    separators go. Any other absolute path stays absolute."""
-    pure = PurePath(path)
-    if pure.is_absolute():
-        try:
-            pure = pure.relative_to(Path.cwd())
-        except ValueError:
-            pass
-    return pure.as_posix()
+# --- paths --------------------------------------------------------------------
 
 
 def artifact_uri(path: Optional[str]) -> str:
@@ -80,20 +58,6 @@ def artifact_uri(path: Optional[str]) -> str:
     if PurePath(relative).is_absolute():
         return Path(relative).as_uri()
     return quote(relative, safe="/")
-
-
-def tool_line(tool: Tool) -> str:
-    """One tool of a CMP-9 clash and the way it arrives:
-    ``tool_a "Web Search" via tool_a -> box_1 -> agent_1``."""
-    return f"{tool.id} {_quoted(tool.label)} via {' -> '.join(tool.path)}"
-
-
-def finding_help(code: str, own_help: Optional[str]) -> Optional[str]:
-    """What to do about a finding: its own fix when it has one, else what its
-    rule says. For the formats whose reader sees no rule descriptions."""
-    if own_help is not None:
-        return own_help
-    return RULES[code].help if code in RULES else None
 
 
 # --- messages -----------------------------------------------------------------
