@@ -15,7 +15,7 @@ from ._api import (
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
 from ._report import ConsumerView, Location, Rename, Report, SeenTool, Stats, Tool, Violation, WiringWarning
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_EDGE_TYPES",
