@@ -182,20 +182,40 @@ fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
         }
     };
     let fits = |text: &str| normalize_name(text).len() <= MAX_NAME_LEN;
-    // Nothing past the first MAX_NAME_LEN characters can survive, and
-    // labels may be megabytes long.
-    let mut label: Vec<char> = label.chars().take(MAX_NAME_LEN).collect();
-    let mut qualifier: Vec<char> = qualifier.chars().take(MAX_NAME_LEN).collect();
-    loop {
-        let (l, q): (String, String) = (label.iter().collect(), qualifier.iter().collect());
-        let candidate = compose(l.trim_end(), &q);
-        if fits(&candidate) || qualifier.is_empty() {
-            return candidate;
-        }
-        if label.pop().is_none() {
-            qualifier.pop();
+    // Labels may be megabytes long, and may start with hundreds of
+    // characters that name nothing (`"——— Search"`), so the longest prefix
+    // that fits is found by bisection over a generous cap.
+    const CAP: usize = 4096;
+    let label: Vec<char> = label.chars().take(CAP).collect();
+    let qualifier: Vec<char> = qualifier.chars().take(CAP).collect();
+    let with_label = |k: usize| {
+        compose(
+            label[..k].iter().collect::<String>().trim_end(),
+            &qualifier.iter().collect::<String>(),
+        )
+    };
+    let k = longest_prefix(label.len(), |k| fits(&with_label(k)));
+    if k > 0 || fits(&with_label(0)) {
+        return with_label(k);
+    }
+    // The qualifier alone is too long: it gives way too.
+    let with_qualifier = |k: usize| compose("", &qualifier[..k].iter().collect::<String>());
+    with_qualifier(longest_prefix(qualifier.len(), |k| fits(&with_qualifier(k))))
+}
+
+/// The largest `k <= len` with `ok(k)`, for `ok` true up to some point and
+/// false after it; 0 when even `ok(1)` is false.
+fn longest_prefix(len: usize, ok: impl Fn(usize) -> bool) -> usize {
+    let (mut good, mut bad) = (0, len + 1);
+    while bad - good > 1 {
+        let middle = good + (bad - good) / 2;
+        if ok(middle) {
+            good = middle;
+        } else {
+            bad = middle;
         }
     }
+    good
 }
 
 #[cfg(test)]
@@ -233,6 +253,8 @@ mod tests {
         let long = fit(&"Very Long Label ".repeat(1000), "box_7", Some(12));
         assert!(normalize_name(&long).len() <= MAX_NAME_LEN, "{long}");
         assert!(long.ends_with("(box_7 12)"), "{long}");
+        let dashes = fit(&format!("{} Search", "—".repeat(70)), "t2", None);
+        assert_eq!(normalize_name(&dashes), "search_t2", "{dashes}");
         let huge_id = "i".repeat(500);
         let only_qualifier = fit("Search", &huge_id, None);
         assert_eq!(normalize_name(&only_qualifier).len(), MAX_NAME_LEN);
