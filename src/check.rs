@@ -2,8 +2,8 @@
 //! leaves of its flattened tool set share, with a shortest path per leaf.
 
 use crate::config::Config;
+use crate::error::locate_all;
 use crate::error::InputError;
-use crate::error::{locate_all, Position};
 use crate::fixes::{closest_edge_type, Renamer};
 use crate::flatten::{new_map, shortest_path, BoxView, CandidateNames, Map, NameIx};
 use crate::graph::{NodeIx, ToolGraph, NO_OFFSET};
@@ -43,7 +43,7 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
     for e in &graph.unknown_edge_types {
         let suggestion = closest_edge_type(&e.edge_type, &recognised);
         let v = Violation::unknown_edge_type(e.place.index, e.id.as_deref(), &e.edge_type, &recognised, suggestion);
-        located.want(e.place.offset.map(|offset| Position { offset, line: e.line }));
+        located.want(e.place.offset);
         violations.push(v);
     }
 
@@ -72,10 +72,7 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
     let mut warnings = Vec::new();
     for u in &graph.undeclared {
         warnings.push(Warning::undeclared(graph.id(u.node), u.edge_index));
-        located.want((u.edge_offset != NO_OFFSET).then_some(Position {
-            offset: u.edge_offset,
-            line: u.edge_line,
-        }));
+        located.want(Some(u.edge_offset).filter(|&o| o != NO_OFFSET));
     }
     // By id, so that the order does not depend on whether `nodes` or
     // `edges` came first in the text.
@@ -87,7 +84,7 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
         let label = graph.label(n);
         if let Some(w) = Warning::lossy_name(graph.id(n), label, &normalize_name(label), graph.name_loss(n)) {
             warnings.push(w);
-            located.want(graph.position(n));
+            located.want(graph.offset(n));
         }
     }
 
@@ -109,23 +106,26 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
     report
 }
 
-/// The positions of everything in a report that has one, in report order:
-/// each violation, then its tools; then each warning. They are turned into
-/// lines and columns all at once, at the end.
+/// The byte offsets of everything in a report that has a place, in report
+/// order: each violation, then its tools; then each warning. They are
+/// turned into lines and columns all at once, at the end.
 #[derive(Default)]
 struct Locations {
-    positions: Vec<Option<Position>>,
+    offsets: Vec<usize>,
 }
 
 impl Locations {
-    fn want(&mut self, position: Option<Position>) {
-        self.positions.push(position);
+    fn want(&mut self, offset: Option<usize>) {
+        self.offsets.push(offset.unwrap_or(NO_OFFSET));
     }
 
     fn fill(self, text: &[u8], report: &mut Report) {
-        let known: Vec<Position> = self.positions.iter().flatten().copied().collect();
-        let mut found = locate_all(text, &known).into_iter();
-        let mut places = self.positions.iter().map(|p| p.and_then(|_| found.next()));
+        let found = locate_all(text, &self.offsets);
+        let mut places = self
+            .offsets
+            .iter()
+            .zip(found)
+            .map(|(&o, at)| (o != NO_OFFSET).then_some(at));
         let mut next = || places.next().flatten();
         for v in &mut report.violations {
             match v {
@@ -162,13 +162,13 @@ impl Collision {
         renamer: &mut Renamer<'_, '_>,
         located: &mut Locations,
     ) -> Violation {
-        located.want(g.position(self.consumer));
+        located.want(g.offset(self.consumer));
         let tools = self
             .leaves
             .iter()
             .zip(&self.paths)
             .map(|(&leaf, path)| {
-                located.want(g.position(leaf));
+                located.want(g.offset(leaf));
                 Tool {
                     id: g.id(leaf).to_owned(),
                     label: g.label(leaf).to_owned(),

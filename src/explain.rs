@@ -3,7 +3,7 @@
 //! tracks names that could collide; this answers "which tools does this
 //! agent actually get?", so it flattens everything it is asked about.
 
-use crate::error::{locate_all, InputError, Location, Position};
+use crate::error::{locate_all, InputError, Location};
 use crate::flatten::{new_map, shortest_path, Map};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::model::quote;
@@ -40,16 +40,18 @@ pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<Consumer
         None => graph.consumers().collect(),
     };
     consumers.sort_unstable_by_key(|&c| graph.id(c));
-    let mut positions = Vec::new();
-    let mut views: Vec<ConsumerView> = consumers.iter().map(|&c| view_of(graph, c, &mut positions)).collect();
+    let mut offsets = Vec::new();
+    let mut views: Vec<ConsumerView> = consumers.iter().map(|&c| view_of(graph, c, &mut offsets)).collect();
     if let Some(text) = graph.source {
-        let known: Vec<Position> = positions.iter().flatten().copied().collect();
-        let mut found = locate_all(text, &known).into_iter();
-        let mut located = positions.iter().map(|p| p.and_then(|_| found.next()));
+        let wanted: Vec<usize> = offsets.iter().map(|o| o.unwrap_or(0)).collect();
+        let mut found = offsets
+            .iter()
+            .zip(locate_all(text, &wanted))
+            .map(|(o, at)| o.map(|_| at));
         for view in &mut views {
-            view.location = located.next().flatten();
+            view.location = found.next().flatten();
             for tool in &mut view.tools {
-                tool.location = located.next().flatten();
+                tool.location = found.next().flatten();
             }
         }
     }
@@ -63,9 +65,9 @@ fn find_node(graph: &ToolGraph<'_>, id: &str) -> Result<NodeIx, InputError> {
         .ok_or_else(|| InputError::new(format!("there is no node {} in the workflow", quote(id)), None))
 }
 
-/// The view of `consumer`; pushes the positions of the consumer and then of
+/// The view of `consumer`; pushes the offsets of the consumer and then of
 /// each tool, in the order the view lists them.
-fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, positions: &mut Vec<Option<Position>>) -> ConsumerView {
+fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>) -> ConsumerView {
     // Breadth-first upstream through passthroughs, counting hops to the
     // consumer. The consumer itself is never a step on a path, even when it
     // is a passthrough inside a cycle.
@@ -89,12 +91,12 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, positions: &mut Vec<Option<Posit
 
     let mut tools: Vec<(String, NodeIx)> = leaves.iter().map(|&l| (normalize_name(g.label(l)), l)).collect();
     tools.sort_unstable_by(|a, b| (&a.0, g.id(a.1)).cmp(&(&b.0, g.id(b.1))));
-    positions.push(g.position(consumer));
+    offsets.push(g.offset(consumer));
     let seen = tools
         .iter()
         .enumerate()
         .map(|(i, (name, leaf))| {
-            positions.push(g.position(*leaf));
+            offsets.push(g.offset(*leaf));
             let same_name = |j: usize| tools.get(j).is_some_and(|(other, _)| other == name);
             let path = shortest_path(g, *leaf, consumer, |node| hops.get(&node).copied());
             SeenTool {

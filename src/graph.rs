@@ -13,7 +13,7 @@ use std::hash::BuildHasher;
 use foldhash::fast::RandomState;
 use hashbrown::hash_table::{Entry, HashTable};
 
-use crate::error::{InputError, LineCounter, Position};
+use crate::error::InputError;
 use crate::model::{self, Field, Place, UnknownEdgeType};
 use crate::names::{normalize_into, NameLoss};
 
@@ -70,9 +70,8 @@ pub struct Undeclared {
     pub node: NodeIx,
     /// The first tool edge that names it.
     pub edge_index: usize,
-    /// That edge's byte offset in JSON text, or `NO_OFFSET`, and its line.
+    /// That edge's byte offset in JSON text, or `NO_OFFSET`.
     pub edge_offset: usize,
-    pub edge_line: u32,
 }
 
 /// Offsets of things that did not come from JSON text.
@@ -90,8 +89,6 @@ pub struct ToolGraph<'a> {
     /// that is never declared the offset of the first tool edge naming it;
     /// `NO_OFFSET` without a source.
     offsets: Vec<usize>,
-    /// The line of each offset.
-    lines: Vec<u32>,
     /// Per node: what its label loses on the way to its name.
     name_loss: Vec<NameLoss>,
     /// Per node, a hash of its tool name (SEMANTICS 5); 0 for passthroughs,
@@ -140,12 +137,8 @@ impl<'a> ToolGraph<'a> {
     }
 
     /// Where the node is in the source text (see `offsets`).
-    pub fn position(&self, node: NodeIx) -> Option<Position> {
-        let n = node as usize;
-        (self.offsets[n] != NO_OFFSET).then(|| Position {
-            offset: self.offsets[n],
-            line: self.lines[n],
-        })
+    pub fn offset(&self, node: NodeIx) -> Option<usize> {
+        Some(self.offsets[node as usize]).filter(|&o| o != NO_OFFSET)
     }
 
     pub fn name_loss(&self, node: NodeIx) -> NameLoss {
@@ -175,6 +168,7 @@ const NOT_DECLARED: u32 = u32::MAX;
 
 /// A hash of the tool name `label` becomes, and what the label loses on the
 /// way; `buffer` is scratch space.
+#[inline]
 fn name_hash(hasher: &RandomState, buffer: &mut String, label: &str) -> (u64, NameLoss) {
     normalize_into(label, buffer);
     (hasher.hash_one(buffer.as_str()), NameLoss::of(label, buffer))
@@ -205,9 +199,6 @@ pub struct GraphBuilder<'a> {
     name_buffer: String,
     labels: Vec<Option<Cow<'a, str>>>,
     offsets: Vec<usize>,
-    lines: Vec<u32>,
-    /// Counts the lines of places as they arrive, when reading text.
-    line_counter: Option<LineCounter<'a>>,
     name_loss: Vec<NameLoss>,
     passthrough: Vec<bool>,
     /// Per node: its index in `nodes`, or NOT_DECLARED.
@@ -235,20 +226,6 @@ impl<'a> GraphBuilder<'a> {
             ids: Vec::with_capacity(nodes),
             hashes: Vec::with_capacity(nodes),
             ..Self::default()
-        }
-    }
-
-    /// Counts the lines of the places of `text`, which the builder is fed
-    /// from, so that findings can be located without reading it again.
-    pub fn counting_lines(mut self, text: &'a [u8]) -> Self {
-        self.line_counter = Some(LineCounter::new(text));
-        self
-    }
-
-    fn line_of(&mut self, offset: Option<usize>) -> u32 {
-        match (&mut self.line_counter, offset) {
-            (Some(counter), Some(offset)) => counter.line(offset),
-            _ => 0,
         }
     }
 
@@ -288,7 +265,6 @@ impl<'a> GraphBuilder<'a> {
                 self.name_hashes.push(0);
                 self.labels.push(None);
                 self.offsets.push(NO_OFFSET);
-                self.lines.push(0);
                 self.name_loss.push(NameLoss::None);
                 self.passthrough.push(false);
                 self.declared_as.push(NOT_DECLARED);
@@ -323,7 +299,6 @@ impl<'a> GraphBuilder<'a> {
             (self.name_hashes[slot], self.name_loss[slot]) = name_hash(&self.hasher, &mut self.name_buffer, named);
         }
         self.offsets[slot] = place.offset.unwrap_or(NO_OFFSET);
-        self.lines[slot] = self.line_of(place.offset);
         self.labels[slot] = label;
         self.passthrough[slot] = passthrough;
     }
@@ -342,33 +317,30 @@ impl<'a> GraphBuilder<'a> {
         if self.failed_by(Stage::EdgeEnd) {
             return;
         }
-        let line = self.line_of(place.offset);
         let ends = self
-            .endpoint(source, place, line)
-            .and_then(|s| Ok((s, self.endpoint(target, place, line)?)));
+            .endpoint(source, place)
+            .and_then(|s| Ok((s, self.endpoint(target, place)?)));
         match ends {
             Ok(edge) => self.edges.push(edge),
             Err(e) => self.fail(Stage::EdgeEnd, e),
         }
     }
 
-    fn endpoint(&mut self, id: Cow<'a, str>, edge: Place, line: u32) -> Result<NodeIx, InputError> {
+    fn endpoint(&mut self, id: Cow<'a, str>, edge: Place) -> Result<NodeIx, InputError> {
         let (ix, new) = self.intern(id)?;
         if new {
             self.named_by_edge.push(Undeclared {
                 node: ix,
                 edge_index: edge.index,
                 edge_offset: edge.offset.unwrap_or(NO_OFFSET),
-                edge_line: line,
             });
         }
         Ok(ix)
     }
 
     /// An edge with an unrecognised `data.edgeType` (EDGE-5 violation).
-    pub fn unknown_edge_type(&mut self, mut unknown: UnknownEdgeType<'a>) {
+    pub fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>) {
         self.edge_count += 1;
-        unknown.line = self.line_of(unknown.place.offset);
         self.unknown_edge_types.push(unknown);
     }
 
@@ -384,18 +356,12 @@ impl<'a> GraphBuilder<'a> {
         // Undeclared nodes are named by their id, and found at the first
         // edge that names them.
         for i in 0..self.named_by_edge.len() {
-            let Undeclared {
-                node,
-                edge_offset,
-                edge_line,
-                ..
-            } = self.named_by_edge[i];
+            let Undeclared { node, edge_offset, .. } = self.named_by_edge[i];
             let node = node as usize;
             if self.declared_as[node] == NOT_DECLARED {
                 (self.name_hashes[node], self.name_loss[node]) =
                     name_hash(&self.hasher, &mut self.name_buffer, &self.ids[node]);
                 self.offsets[node] = edge_offset;
-                self.lines[node] = edge_line;
             }
         }
         let declared_as = &self.declared_as;
@@ -428,7 +394,6 @@ impl<'a> GraphBuilder<'a> {
             ids: self.ids,
             labels: self.labels,
             offsets: self.offsets,
-            lines: self.lines,
             name_loss: self.name_loss,
             name_hashes: self.name_hashes,
             passthrough: self.passthrough,
@@ -477,8 +442,7 @@ mod tests {
         assert_eq!((g.id(1), g.label(0), g.label(1)), ("agent", "T", "agent"));
         assert_eq!(g.undeclared.len(), 1);
         assert_eq!((g.undeclared[0].node, g.undeclared[0].edge_index), (1, 0));
-        let edge = doc.find(r#"{"source""#).unwrap();
-        assert_eq!(g.position(1), Some(Position { offset: edge, line: 2 }));
+        assert_eq!(g.offset(1), Some(doc.find(r#"{"source""#).unwrap()));
         assert_eq!(g.providers.of(1), [0]);
         assert_eq!(g.consumers().collect::<Vec<_>>(), [1]);
     }

@@ -95,9 +95,6 @@ pub struct UnknownEdgeType<'a> {
     pub place: Place,
     pub id: Option<Cow<'a, str>>,
     pub edge_type: Cow<'a, str>,
-    /// The line of `place`, filled in by the graph builder when it counts
-    /// lines (0 until then).
-    pub line: u32,
 }
 
 /// The node type (SEMANTICS 2): `type` when it is a string other than

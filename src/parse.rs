@@ -42,10 +42,10 @@ pub fn parse_with<'a>(
     // means the table grows once or twice.
     let expected_nodes = (text.len() / 512).min(1 << 26);
     let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-        let (outcome, builder) = pipelined(expected_nodes, input, |sink| reader.single_pass(text, sink));
+        let (outcome, builder) = pipelined(expected_nodes, |sink| reader.single_pass(text, sink));
         outcome?.then_some(builder)
     } else {
-        let mut builder = GraphBuilder::with_capacity(expected_nodes).counting_lines(input);
+        let mut builder = GraphBuilder::with_capacity(expected_nodes);
         reader.single_pass(text, &mut builder)?.then_some(builder)
     };
     let builder = match first {
@@ -127,7 +127,7 @@ impl Reader<'_> {
             }
             s.skip_value()
         })?;
-        let mut builder = GraphBuilder::new().counting_lines(text.as_bytes());
+        let mut builder = GraphBuilder::new();
         if let Some(at) = nodes_at {
             self.nodes(&mut Scanner::at(text, at), &mut builder)?;
         }
@@ -306,7 +306,6 @@ fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
             place,
             id,
             edge_type: declared.unwrap_or_default(),
-            line: 0,
         }),
     }
     Ok(())

@@ -118,19 +118,17 @@ impl<'a> Sink<'a> for Pipe<'a> {
     }
 }
 
-/// Runs `read` (which feeds a sink) on this thread and a [`GraphBuilder`]
-/// counting the lines of `text` on another, and returns what `read` returned
-/// with the finished builder.
+/// Runs `read` (which feeds a sink) on this thread and a [`GraphBuilder`] on
+/// another, and returns what `read` returned with the finished builder.
 pub fn pipelined<'a, T: Send>(
     expected_nodes: usize,
-    text: &'a [u8],
     read: impl FnOnce(&mut dyn Sink<'a>) -> T + Send,
 ) -> (T, GraphBuilder<'a>) {
     let (full_tx, full_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     let (empty_tx, empty_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     std::thread::scope(|scope| {
         let builder = scope.spawn(move || {
-            let mut builder = GraphBuilder::with_capacity(expected_nodes).counting_lines(text);
+            let mut builder = GraphBuilder::with_capacity(expected_nodes);
             for mut chunk in full_rx {
                 for record in chunk.drain(..) {
                     record.replay(&mut builder);

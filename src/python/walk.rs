@@ -187,7 +187,6 @@ fn walk_edge(
                 place,
                 id,
                 edge_type: declared.unwrap_or_default(),
-                line: 0,
             });
         }
     }
