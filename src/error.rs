@@ -29,27 +29,67 @@ impl Location {
 /// allowed), in one forward sweep: each stretch of text is read once, so a
 /// report with 100,000 findings in a one-line 500 MB document costs one pass,
 /// not 100,000. Newlines are counted with SIMD; characters only in the part
-/// of a line before an offset.
+/// of a line before an offset. On large texts the two halves of the sweep
+/// run on two threads: it is bound by memory bandwidth, which one core does
+/// not exhaust.
 pub fn locate_all(text: &[u8], offsets: &[usize]) -> Vec<Location> {
     let mut order: Vec<usize> = (0..offsets.len()).collect();
     order.sort_unstable_by_key(|&i| offsets[i]);
+    let sorted: Vec<usize> = order.iter().map(|&i| offsets[i].min(text.len())).collect();
+    let found = if text.len() >= PARALLEL_SWEEP_FROM_BYTES && sorted.len() >= 2 {
+        let (first, second) = sorted.split_at(sorted.len() / 2);
+        let split = second[0];
+        std::thread::scope(|scope| {
+            let late = scope.spawn(|| sweep(text, second, split).0);
+            let (mut early, at) = sweep(text, first, 0);
+            // Newlines before `split`: those up to the last early offset,
+            // and those after it.
+            let newlines_before = early.last().map_or(0, |l| l.line - 1) + count_newlines(&text[at..split]);
+            let late = late.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            early.extend(late.into_iter().map(|l| Location {
+                line: l.line + newlines_before,
+                ..l
+            }));
+            early
+        })
+    } else {
+        sweep(text, &sorted, 0).0
+    };
     let mut located = vec![Location { line: 1, column: 1 }; offsets.len()];
-    // The sweep's position, and the location found there.
-    let (mut at, mut line, mut column) = (0, 1, 1);
-    for i in order {
-        let offset = offsets[i].min(text.len());
-        let stretch = &text[at..offset];
-        match memchr::memrchr(b'\n', stretch) {
-            Some(last) => {
-                line += count_newlines(stretch);
-                column = count_chars(&stretch[last + 1..]) + 1;
-            }
-            None => column += count_chars(stretch),
-        }
-        at = offset;
-        located[i] = Location { line, column };
+    for (i, location) in order.into_iter().zip(found) {
+        located[i] = location;
     }
     located
+}
+
+/// Below this, one thread sweeps faster than two can start.
+const PARALLEL_SWEEP_FROM_BYTES: usize = 32 << 20;
+
+/// Locations of the ascending `offsets`, with lines counted from `from`
+/// (line 1 there); columns are exact. Also where the sweep stopped.
+fn sweep(text: &[u8], offsets: &[usize], from: usize) -> (Vec<Location>, usize) {
+    let mut located = Vec::with_capacity(offsets.len());
+    let (mut at, mut line, mut column) = (from, 1, None);
+    for &offset in offsets {
+        let stretch = &text[at..offset];
+        let newline = memchr::memrchr(b'\n', stretch);
+        line += if newline.is_some() { count_newlines(stretch) } else { 0 };
+        column = Some(match (newline, column) {
+            (Some(last), _) => count_chars(&stretch[last + 1..]) + 1,
+            (None, Some(column)) => column + count_chars(stretch),
+            // The first offset: its line may start before `from`.
+            (None, None) => {
+                let line_start = memchr::memrchr(b'\n', &text[..offset]).map_or(0, |n| n + 1);
+                count_chars(&text[line_start..offset]) + 1
+            }
+        });
+        at = offset;
+        located.push(Location {
+            line,
+            column: column.unwrap_or(1),
+        });
+    }
+    (located, at)
 }
 
 /// Newlines in `bytes`.
@@ -111,6 +151,49 @@ mod tests {
         let x = text.iter().position(|&b| b == b'x').unwrap();
         assert_eq!(Location::of(text, x), Location { line: 2, column: 8 });
         assert_eq!(Location::of(text, 0), Location { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn the_two_threaded_sweep_agrees_with_one_at_a_time() {
+        // Lines of varied length, multi-byte characters, and one very long
+        // line across the split, so the second half's first column starts
+        // before its sweep does.
+        let mut text = String::new();
+        for i in 0..40_000 {
+            text.push_str(&format!("{{\"é{i}\": [{}],\n", "💡".repeat(i % 7)));
+        }
+        text.push_str(&"x".repeat(PARALLEL_SWEEP_FROM_BYTES));
+        text.push('\n');
+        let bytes = text.as_bytes();
+        let offsets: Vec<usize> = (0..bytes.len())
+            .step_by(bytes.len() / 997)
+            .chain([bytes.len() - 3, 5])
+            .collect();
+        let mut one_by_one = Vec::new();
+        let (mut line, mut line_start, mut at) = (1, 0, 0);
+        let mut sorted = offsets.clone();
+        sorted.sort_unstable();
+        for &o in &sorted {
+            for (i, &b) in bytes[at..o].iter().enumerate() {
+                if b == b'\n' {
+                    line += 1;
+                    line_start = at + i + 1;
+                }
+            }
+            at = o;
+            one_by_one.push((
+                o,
+                Location {
+                    line,
+                    column: count_chars(&bytes[line_start..o]) + 1,
+                },
+            ));
+        }
+        let located = locate_all(bytes, &offsets);
+        for (o, l) in offsets.iter().zip(located) {
+            let expected = one_by_one.iter().find(|(x, _)| x == o).unwrap().1;
+            assert_eq!(l, expected, "offset {o}");
+        }
     }
 
     #[test]
