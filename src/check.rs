@@ -2,7 +2,7 @@
 //! leaves of its flattened tool set share, with a shortest path per leaf.
 
 use crate::config::Config;
-use crate::error::locate_all;
+use crate::error::locate_known;
 use crate::error::InputError;
 use crate::fixes::{closest_edge_type, Renamer};
 use crate::flatten::{new_map, shortest_path, BoxView, CandidateNames, Map, NameIx};
@@ -111,21 +111,16 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
 /// turned into lines and columns all at once, at the end.
 #[derive(Default)]
 struct Locations {
-    offsets: Vec<usize>,
+    offsets: Vec<Option<usize>>,
 }
 
 impl Locations {
     fn want(&mut self, offset: Option<usize>) {
-        self.offsets.push(offset.unwrap_or(NO_OFFSET));
+        self.offsets.push(offset);
     }
 
     fn fill(self, text: &[u8], report: &mut Report) {
-        let found = locate_all(text, &self.offsets);
-        let mut places = self
-            .offsets
-            .iter()
-            .zip(found)
-            .map(|(&o, at)| (o != NO_OFFSET).then_some(at));
+        let mut places = locate_known(text, &self.offsets).into_iter();
         let mut next = || places.next().flatten();
         for v in &mut report.violations {
             match v {

@@ -3,7 +3,7 @@
 //! tracks names that could collide; this answers "which tools does this
 //! agent actually get?", so it flattens everything it is asked about.
 
-use crate::error::{locate_all, InputError, Location};
+use crate::error::{locate_known, InputError, Location};
 use crate::flatten::{new_map, shortest_path, Map};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::model::quote;
@@ -43,15 +43,11 @@ pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<Consumer
     let mut offsets = Vec::new();
     let mut views: Vec<ConsumerView> = consumers.iter().map(|&c| view_of(graph, c, &mut offsets)).collect();
     if let Some(text) = graph.source {
-        let wanted: Vec<usize> = offsets.iter().map(|o| o.unwrap_or(0)).collect();
-        let mut found = offsets
-            .iter()
-            .zip(locate_all(text, &wanted))
-            .map(|(o, at)| o.map(|_| at));
+        let mut located = locate_known(text, &offsets).into_iter();
         for view in &mut views {
-            view.location = found.next().flatten();
+            view.location = located.next().flatten();
             for tool in &mut view.tools {
-                tool.location = found.next().flatten();
+                tool.location = located.next().flatten();
             }
         }
     }

@@ -182,6 +182,10 @@ fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
         }
     };
     let fits = |text: &str| normalize_name(text).len() <= MAX_NAME_LEN;
+    let whole = compose(label.trim_end(), qualifier);
+    if fits(&whole) {
+        return whole; // the common case: nothing to shorten
+    }
     // Labels may be megabytes long, and may start with hundreds of
     // characters that name nothing (`"——— Search"`), so the longest prefix
     // that fits is found by bisection over a generous cap.
