@@ -139,6 +139,9 @@ impl Locations {
     }
 }
 
+/// The longest path whose toolboxes' labels a report carries.
+pub const LABELLED_PATH_NODES: usize = 64;
+
 /// A CMP-9 collision found at one consumer, by node number.
 struct Collision {
     consumer: NodeIx,
@@ -173,7 +176,10 @@ impl Collision {
             })
             .collect();
         let mut boxes: Vec<(String, String)> = Vec::new();
-        for path in &self.paths {
+        // Labels are for showing a path to a person, who is shown the ends
+        // of a long one (a chain of a million toolboxes is not read hop by
+        // hop), so they are collected only for paths of readable length.
+        for path in self.paths.iter().filter(|p| p.len() <= LABELLED_PATH_NODES) {
             for &node in &path[1..path.len() - 1] {
                 if let Some(label) = g.explicit_label(node).filter(|&l| l != g.id(node)) {
                     boxes.push((g.id(node).to_owned(), label.to_owned()));

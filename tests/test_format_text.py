@@ -316,3 +316,16 @@ def test_use_colour_on_a_closed_stream_is_false() -> None:
     closed = io.StringIO()
     closed.close()  # its isatty() now raises ValueError
     assert use_colour(closed, {}) is False
+
+
+def test_a_long_path_shows_its_ends_and_counts_the_middle() -> None:
+    chain = ["t1", *(f"b{i}" for i in range(20)), "agent"]
+    tools = [
+        toolwire.Tool("t1", "Deep", chain),
+        toolwire.Tool("t2", "deep", ["t2", "agent"]),
+    ]
+    violation = toolwire.Violation("CMP-9", "2 tools ...", "agent", "deep", tools)
+    out = io.StringIO()
+    write(Run([toolwire.Report([violation], [], None, "w.json")], elapsed=0.0), out)
+    assert "path: t1 -> b0 -> b1 -> b2 -> b3 -> ... 12 more ... -> b16 -> b17 -> b18 -> b19 -> agent" in out.getvalue()
+    assert "path: t2 -> agent" in out.getvalue()

@@ -94,7 +94,8 @@ class Violation(NamedTuple):
     suggestion: Optional[str] = None
     box_labels: Mapping[str, str] = _NO_BOXES
     """CMP-9: the ``data.label`` of each toolbox on the tools' paths whose
-    label is not its id, by id, for showing paths in words."""
+    label is not its id, by id, for showing paths in words (on paths of up to
+    64 nodes: a longer one is a machine-made chain nobody reads hop by hop)."""
 
     @property
     def help(self) -> Optional[str]:

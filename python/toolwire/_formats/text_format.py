@@ -232,9 +232,28 @@ def _tool_lines(tools: Sequence[Tool], name: str, box_labels: Mapping[str, str])
         line = f"{_pad(tool_id, id_width)}  {tool_named}"
         if tool.location is not None:
             line = f"{_pad(line, id_width + 2 + named_width)}  at {tool.location.line}:{tool.location.column}"
-        path = " -> ".join(_node(node, box_labels.get(node)) for node in tool.path)
+        path = _path_text(tool.path, box_labels)
         lines.append((line, f"{' ' * id_width}  path: {path}"))
     return lines
+
+
+# A path longer than this shows its first and last few hops: a chain of a
+# million toolboxes on one line helps nobody.
+_LONGEST_SHOWN_PATH = 12
+_SHOWN_AT_EACH_END = 5
+
+
+def _path_text(path: Sequence[str], box_labels: Mapping[str, str]) -> str:
+    """`tool -> box (Label) -> consumer`; the middle of a long path is
+    counted rather than shown."""
+    shown = [_node(node, box_labels.get(node)) for node in path[:_SHOWN_AT_EACH_END]]
+    if len(path) > _LONGEST_SHOWN_PATH:
+        shown.append(f"... {len(path) - 2 * _SHOWN_AT_EACH_END:,} more ...")
+        tail = path[-_SHOWN_AT_EACH_END:]
+    else:
+        tail = path[_SHOWN_AT_EACH_END:]
+    shown.extend(_node(node, box_labels.get(node)) for node in tail)
+    return " -> ".join(shown)
 
 
 def _width(text: str) -> int:
