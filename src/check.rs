@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::error::locate_known;
 use crate::error::InputError;
 use crate::fixes::{closest_edge_type, Renamer};
-use crate::flatten::{new_map, shortest_path, BoxView, CandidateNames, Map, NameIx};
+use crate::flatten::{box_labels, new_map, shortest_path, BoxView, CandidateNames, Map, NameIx};
 use crate::graph::{NodeIx, ToolGraph, NO_OFFSET};
 use crate::interrupt::Interrupt;
 use crate::names::{normalize_name, NameLoss};
@@ -139,9 +139,6 @@ impl Locations {
     }
 }
 
-/// The longest path whose toolboxes' labels a report carries.
-pub const LABELLED_PATH_NODES: usize = 64;
-
 /// A CMP-9 collision found at one consumer, by node number.
 struct Collision {
     consumer: NodeIx,
@@ -175,19 +172,7 @@ impl Collision {
                 }
             })
             .collect();
-        let mut boxes: Vec<(String, String)> = Vec::new();
-        // Labels are for showing a path to a person, who is shown the ends
-        // of a long one (a chain of a million toolboxes is not read hop by
-        // hop), so they are collected only for paths of readable length.
-        for path in self.paths.iter().filter(|p| p.len() <= LABELLED_PATH_NODES) {
-            for &node in &path[1..path.len() - 1] {
-                if let Some(label) = g.explicit_label(node).filter(|&l| l != g.id(node)) {
-                    boxes.push((g.id(node).to_owned(), label.to_owned()));
-                }
-            }
-        }
-        boxes.sort_unstable();
-        boxes.dedup();
+        let boxes = box_labels(g, &self.paths);
         let mut violation = Violation::collision(g.id(self.consumer), names.name(self.name), tools);
         if let Violation::ToolNameCollision { fix, boxes: b, .. } = &mut violation {
             *fix = renamer.fix(&self.leaves, &self.paths);

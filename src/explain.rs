@@ -4,7 +4,7 @@
 //! agent actually get?", so it flattens everything it is asked about.
 
 use crate::error::{locate_known, InputError, Location};
-use crate::flatten::{new_map, shortest_path, Map};
+use crate::flatten::{box_labels, new_map, shortest_path, Map};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::model::quote;
 use crate::names::normalize_name;
@@ -16,6 +16,9 @@ pub struct ConsumerView {
     pub location: Option<Location>,
     /// By name, then id.
     pub tools: Vec<SeenTool>,
+    /// `(id, data.label)` of the toolboxes on the paths, as in CMP-9
+    /// violations.
+    pub boxes: Vec<(String, String)>,
 }
 
 /// A leaf tool as one consumer sees it.
@@ -88,13 +91,17 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
     let mut tools: Vec<(String, NodeIx)> = leaves.iter().map(|&l| (normalize_name(g.label(l)), l)).collect();
     tools.sort_unstable_by(|a, b| (&a.0, g.id(a.1)).cmp(&(&b.0, g.id(b.1))));
     offsets.push(g.offset(consumer));
+    let paths: Vec<Vec<NodeIx>> = tools
+        .iter()
+        .map(|&(_, leaf)| shortest_path(g, leaf, consumer, |node| hops.get(&node).copied()))
+        .collect();
     let seen = tools
         .iter()
+        .zip(&paths)
         .enumerate()
-        .map(|(i, (name, leaf))| {
+        .map(|(i, ((name, leaf), path))| {
             offsets.push(g.offset(*leaf));
             let same_name = |j: usize| tools.get(j).is_some_and(|(other, _)| other == name);
-            let path = shortest_path(g, *leaf, consumer, |node| hops.get(&node).copied());
             SeenTool {
                 name: name.clone(),
                 id: g.id(*leaf).to_owned(),
@@ -109,6 +116,7 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
         consumer: g.id(consumer).to_owned(),
         location: None,
         tools: seen,
+        boxes: box_labels(g, &paths),
     }
 }
 
@@ -133,6 +141,7 @@ mod tests {
             .collect();
         assert_eq!(seen, [("web_search", "tool_a", true), ("web_search", "tool_b", true)]);
         assert_eq!(view.tools[1].path, ["tool_b", "box_1", "agent_1"]);
+        assert_eq!(view.boxes, [("box_1".to_string(), "My Tools".to_string())]);
         assert!(view.tools[0].location.is_some());
     }
 

@@ -132,6 +132,27 @@ pub fn shortest_path(
     }
 }
 
+/// The longest path whose toolboxes' labels a report carries.
+pub const LABELLED_PATH_NODES: usize = 64;
+
+/// `(id, data.label)` of the passthroughs on `paths` whose label is not
+/// their id, by id, for showing paths in words. Labels are for a person, who
+/// is shown only the ends of a long path (a chain of a million toolboxes is
+/// not read hop by hop), so only paths of readable length are looked at.
+pub fn box_labels(g: &ToolGraph<'_>, paths: &[Vec<NodeIx>]) -> Vec<(String, String)> {
+    let mut boxes = Vec::new();
+    for path in paths.iter().filter(|p| p.len() <= LABELLED_PATH_NODES) {
+        for &node in &path[1..path.len() - 1] {
+            if let Some(label) = g.explicit_label(node).filter(|&l| l != g.id(node)) {
+                boxes.push((g.id(node).to_owned(), label.to_owned()));
+            }
+        }
+    }
+    boxes.sort_unstable();
+    boxes.dedup();
+    boxes
+}
+
 /// Whether a tool edge runs from `leaf` to `consumer`, looking through the
 /// shorter of the two adjacency lists.
 fn wired_directly(g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> bool {

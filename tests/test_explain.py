@@ -75,6 +75,7 @@ SPEC_REFUSED_VIEW = ConsumerView(
         SeenTool("web_search", "tool_a", "Web Search", ["tool_a", "box_1", "agent_1"], Location(3, 5), True),
         SeenTool("web_search", "tool_b", "web-search", ["tool_b", "box_1", "agent_1"], Location(4, 5), True),
     ],
+    box_labels={"box_1": "My Tools"},
 )
 
 
@@ -117,6 +118,7 @@ def test_views_serialise_as_the_cli_json_shows_them() -> None:
                 "collides": True,
             },
         ],
+        "box_labels": {"box_1": "My Tools"},
     }
 
 
@@ -535,9 +537,9 @@ def test_cli_text_spec_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert result.out == (
         f"{REFUSED}:10:5: agent_1 gets 2 tools (2 tools share a name: CMP-9)\n"
         '  web_search  tool_a  "Web Search"  at 3:5  <- shared name\n'
-        "              path: tool_a -> box_1 -> agent_1\n"
+        "              path: tool_a -> box_1 (My Tools) -> agent_1\n"
         '  web_search  tool_b  "web-search"  at 4:5  <- shared name\n'
-        "              path: tool_b -> box_1 -> agent_1\n"
+        "              path: tool_b -> box_1 (My Tools) -> agent_1\n"
     )
 
 
@@ -556,7 +558,8 @@ def test_cli_text_one_block_per_consumer_marks_only_shared_names(capsys: pytest.
         for line, path_line, tool in zip(tool_lines, path_lines, view.tools):
             assert line.split()[:2] == [tool.name, tool.id]
             assert line.endswith("<- shared name") == tool.collides
-            assert path_line.strip() == "path: " + " -> ".join(tool.path)
+            shown = [f"{n} ({view.box_labels[n]})" if n in view.box_labels else n for n in tool.path]
+            assert path_line.strip() == "path: " + " -> ".join(shown)
 
 
 def test_cli_text_a_view_without_collisions_has_no_note(capsys: pytest.CaptureFixture[str]) -> None:
@@ -585,7 +588,7 @@ def test_cli_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(document) == ["path", "consumers"]
     assert document["path"] == str(MULTI)
     for consumer in document["consumers"]:
-        assert list(consumer) == ["consumer", "location", "tools"]
+        assert list(consumer) == ["consumer", "location", "tools", "box_labels"]
         assert set(consumer["location"]) == {"line", "column"}
         for tool in consumer["tools"]:
             assert list(tool) == ["name", "id", "label", "path", "location", "collides"]

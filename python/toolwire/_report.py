@@ -277,19 +277,22 @@ class ConsumerView(NamedTuple):
     consumer: str
     location: Optional[Location]
     tools: List[SeenTool]
+    box_labels: Mapping[str, str] = _NO_BOXES
+    """The ``data.label`` of each toolbox on the paths, as in ``Violation``."""
 
     def to_dict(self) -> Dict[str, Any]:
         return {
             "consumer": self.consumer,
             "location": _location_dict(self.location),
             "tools": [t.to_dict() for t in self.tools],
+            "box_labels": dict(self.box_labels),
         }
 
     @classmethod
     def _from_core(cls, core: Tuple[Any, ...]) -> ConsumerView:
-        consumer, at, tools = core
+        consumer, at, tools, boxes = core
         seen = [SeenTool(name, i, label, path, _at(t_at), collides) for name, i, label, path, t_at, collides in tools]
-        return cls(consumer, _at(at), seen)
+        return cls(consumer, _at(at), seen, dict(boxes) if boxes else _NO_BOXES)
 
 
 def _at(core: Optional[Tuple[int, int]]) -> Optional[Location]:

@@ -16,8 +16,8 @@ def check_file(path: str, passthrough_types: List[str], edge_types: List[str]) -
 def check_files(
     paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int
 ) -> List[_CoreReport | Exception]: ...
-# (consumer, (line, column) | None, [(name, id, label, [path], (line, column) | None, collides)])
-_CoreView = Tuple[str, Any, List[Tuple[str, str, str, List[str], Any, bool]]]
+# (consumer, (line, column) | None, [(name, id, label, [path], (line, column) | None, collides)], [(box, label)])
+_CoreView = Tuple[str, Any, List[Tuple[str, str, str, List[str], Any, bool]], List[Tuple[str, str]]]
 
 def explain_json(
     data: str | bytes, consumer: str | None, passthrough_types: List[str], edge_types: List[str]

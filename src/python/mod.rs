@@ -272,7 +272,8 @@ fn explain_file<'py>(
     explain_text(py, &bytes, consumer, &config(passthrough_types, edge_types))
 }
 
-// A view goes back as (consumer, at, [(name, id, label, [path...], at, collides), ...]).
+// A view goes back as
+//   (consumer, at, [(name, id, label, [path...], at, collides), ...], [(box, label), ...]).
 fn explain_text<'py>(
     py: Python<'py>,
     text: &[u8],
@@ -297,7 +298,7 @@ fn explain_text<'py>(
         for t in &view.tools {
             tools.append((&t.name, &t.id, &t.label, &t.path, at(t.location), t.collides))?;
         }
-        out.append((view.consumer, at(view.location), tools))?;
+        out.append((view.consumer, at(view.location), tools, view.boxes))?;
     }
     Ok(out)
 }

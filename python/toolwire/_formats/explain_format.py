@@ -12,7 +12,7 @@ import json
 from typing import Sequence, TextIO
 
 from .._report import ConsumerView
-from .text_format import display_path, _id, _pad, _plural, _quote, _width
+from .text_format import display_path, path_text, _id, _pad, _plural, _quote, _width
 
 
 def write_text(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
@@ -39,7 +39,7 @@ def write_text(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
             if tool.collides:
                 line += "  <- shared name"
             out.write(f"  {line.rstrip()}\n")
-            out.write(f"  {' ' * widths[0]}  path: {' -> '.join(_id(n) for n in tool.path)}\n")
+            out.write(f"  {' ' * widths[0]}  path: {path_text(tool.path, view.box_labels)}\n")
 
 
 def write_json(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:

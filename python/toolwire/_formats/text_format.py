@@ -232,7 +232,7 @@ def _tool_lines(tools: Sequence[Tool], name: str, box_labels: Mapping[str, str])
         line = f"{_pad(tool_id, id_width)}  {tool_named}"
         if tool.location is not None:
             line = f"{_pad(line, id_width + 2 + named_width)}  at {tool.location.line}:{tool.location.column}"
-        path = _path_text(tool.path, box_labels)
+        path = path_text(tool.path, box_labels)
         lines.append((line, f"{' ' * id_width}  path: {path}"))
     return lines
 
@@ -243,7 +243,7 @@ _LONGEST_SHOWN_PATH = 12
 _SHOWN_AT_EACH_END = 5
 
 
-def _path_text(path: Sequence[str], box_labels: Mapping[str, str]) -> str:
+def path_text(path: Sequence[str], box_labels: Mapping[str, str]) -> str:
     """`tool -> box (Label) -> consumer`; the middle of a long path is
     counted rather than shown."""
     shown = [_node(node, box_labels.get(node)) for node in path[:_SHOWN_AT_EACH_END]]
