@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Dict, NamedTuple
 
-SPEC_RULES_URL = "https://github.com/flowdrop-io/flowdrop-spec/tree/main/rules"
+SPEC_URL = "https://github.com/flowdrop-io/flowdrop-spec"
+
+
+def _spec_rule(rule_id: str) -> str:
+    """The rule's own file in the specification (``HEAD`` is the default
+    branch, whatever it is called)."""
+    return f"{SPEC_URL}/blob/HEAD/rules/{rule_id}.yml"
+
 
 
 class Rule(NamedTuple):
@@ -20,6 +27,8 @@ class Rule(NamedTuple):
     level: str
     """``error`` for violations, ``warning`` for warnings."""
     help_uri: str
+    """Where the rule is defined: the specification's own rule file, or, for
+    toolwire's own warnings, CMP-9, the rule they help keep."""
 
 
 RULES: Dict[str, Rule] = {
@@ -33,7 +42,7 @@ RULES: Dict[str, Rule] = {
             "from its label (lowercased, runs of other characters turned into '_'). Two tools reaching one "
             "consumer must not share a name: rename all but one of them, or wire them to different consumers.",
             "error",
-            SPEC_RULES_URL,
+            _spec_rule("CMP-9"),
         ),
         Rule(
             "EDGE-5",
@@ -43,7 +52,7 @@ RULES: Dict[str, Rule] = {
             "silently turns tool wiring into an ordering edge. Use a recognised type (tool_availability for "
             "tool wiring), or declare the type as recognised in the configuration.",
             "error",
-            SPEC_RULES_URL,
+            _spec_rule("EDGE-5"),
         ),
         Rule(
             "R8",
@@ -51,7 +60,7 @@ RULES: Dict[str, Rule] = {
             "A tool edge's source and target name declared nodes.",
             "The node is checked with no type and named by its id. Declare it in `nodes`, or fix the id on the edge.",
             "warning",
-            SPEC_RULES_URL,
+            SPEC_URL,  # R2 and R8 belong to the storage profile, which has no rule files
         ),
         Rule(
             "NAME-LOSSY",
@@ -61,7 +70,7 @@ RULES: Dict[str, Rule] = {
             "labels that look different can become the same name. Use ASCII letters and digits for what tells "
             "tools apart.",
             "warning",
-            SPEC_RULES_URL,
+            _spec_rule("CMP-9"),
         ),
         Rule(
             "NAME-UNNAMED",
@@ -70,7 +79,7 @@ RULES: Dict[str, Rule] = {
             "Every such tool is called unnamed_tool, so any two of them reaching one consumer collide. "
             "Give the tool a label with ASCII letters or digits.",
             "warning",
-            SPEC_RULES_URL,
+            _spec_rule("CMP-9"),
         ),
     )
 }
