@@ -6,7 +6,7 @@ use crate::error::locate_known;
 use crate::error::InputError;
 use crate::fixes::{closest_edge_type, Renamer};
 use crate::flatten::{box_labels, new_map, shortest_path, BoxView, CandidateNames, Map, NameIx};
-use crate::graph::{NodeIx, ToolGraph, NO_OFFSET};
+use crate::graph::{NodeIx, ToolGraph};
 use crate::interrupt::Interrupt;
 use crate::names::{normalize_name, NameLoss};
 use crate::parse::parse_with;
@@ -72,7 +72,7 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
     let mut warnings = Vec::new();
     for u in &graph.undeclared {
         warnings.push(Warning::undeclared(graph.id(u.node), u.edge_index));
-        located.want(Some(u.edge_offset).filter(|&o| o != NO_OFFSET));
+        located.want(graph.offset(u.node));
     }
     // By id, so that the order does not depend on whether `nodes` or
     // `edges` came first in the text.
@@ -173,12 +173,8 @@ impl Collision {
             })
             .collect();
         let boxes = box_labels(g, &self.paths);
-        let mut violation = Violation::collision(g.id(self.consumer), names.name(self.name), tools);
-        if let Violation::ToolNameCollision { fix, boxes: b, .. } = &mut violation {
-            *fix = renamer.fix(&self.leaves, &self.paths);
-            *b = boxes;
-        }
-        violation
+        let fix = renamer.fix(&self.leaves, &self.paths);
+        Violation::collision(g.id(self.consumer), names.name(self.name), tools, fix, boxes)
     }
 }
 

@@ -68,10 +68,8 @@ impl Adjacency {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Undeclared {
     pub node: NodeIx,
-    /// The first tool edge that names it.
+    /// The first tool edge that names it (where the node is located).
     pub edge_index: usize,
-    /// That edge's byte offset in JSON text, or `NO_OFFSET`.
-    pub edge_offset: usize,
 }
 
 /// Offsets of things that did not come from JSON text.
@@ -329,10 +327,11 @@ impl<'a> GraphBuilder<'a> {
     fn endpoint(&mut self, id: Cow<'a, str>, edge: Place) -> Result<NodeIx, InputError> {
         let (ix, new) = self.intern(id)?;
         if new {
+            // Where the node is, until (unless) it is declared.
+            self.offsets[ix as usize] = edge.offset.unwrap_or(NO_OFFSET);
             self.named_by_edge.push(Undeclared {
                 node: ix,
                 edge_index: edge.index,
-                edge_offset: edge.offset.unwrap_or(NO_OFFSET),
             });
         }
         Ok(ix)
@@ -353,15 +352,12 @@ impl<'a> GraphBuilder<'a> {
         if let Some(error) = std::mem::take(&mut self.errors).into_iter().flatten().next() {
             return Err(error);
         }
-        // Undeclared nodes are named by their id, and found at the first
-        // edge that names them.
+        // Undeclared nodes are named by their id.
         for i in 0..self.named_by_edge.len() {
-            let Undeclared { node, edge_offset, .. } = self.named_by_edge[i];
-            let node = node as usize;
+            let node = self.named_by_edge[i].node as usize;
             if self.declared_as[node] == NOT_DECLARED {
                 (self.name_hashes[node], self.name_loss[node]) =
                     name_hash(&self.hasher, &mut self.name_buffer, &self.ids[node]);
-                self.offsets[node] = edge_offset;
             }
         }
         let declared_as = &self.declared_as;

@@ -78,7 +78,13 @@ impl Violation {
         }
     }
 
-    pub(crate) fn collision(consumer: &str, name: &str, tools: Vec<Tool>) -> Violation {
+    pub(crate) fn collision(
+        consumer: &str,
+        name: &str,
+        tools: Vec<Tool>,
+        fix: Vec<Rename>,
+        boxes: Vec<(String, String)>,
+    ) -> Violation {
         let listed: Vec<String> = tools
             .iter()
             .map(|t| format!("{} ({})", quote(&t.id), quote(&t.label)))
@@ -96,8 +102,8 @@ impl Violation {
             tools,
             message,
             location: None,
-            fix: Vec::new(),
-            boxes: Vec::new(),
+            fix,
+            boxes,
         }
     }
 

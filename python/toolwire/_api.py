@@ -44,6 +44,23 @@ def _names(option: str, values: Iterable[str]) -> list[str]:
     return listed
 
 
+def _json_text(data: Union[str, bytes, bytearray, memoryview], function: str) -> Union[str, bytes]:
+    """JSON text the core can read without the GIL: mutable buffers are
+    copied first."""
+    if isinstance(data, (bytearray, memoryview)):
+        return bytes(data)
+    if not isinstance(data, (str, bytes)):
+        raise TypeError(f"{function}() takes str or bytes, not {type(data).__name__}")
+    return data
+
+
+def _file_path(path: Union[str, "os.PathLike[str]"], function: str) -> str:
+    fspath = os.fspath(path)
+    if not isinstance(fspath, str):
+        raise TypeError(f"{function}() takes a str path or an os.PathLike of str")
+    return fspath
+
+
 def check(
     workflow: Mapping[str, Any],
     *,
@@ -64,10 +81,7 @@ def check_json(
 ) -> Report:
     """Checks a workflow given as JSON text. Mutable buffers are copied first,
     because the check runs without the GIL."""
-    if isinstance(data, (bytearray, memoryview)):
-        data = bytes(data)
-    elif not isinstance(data, (str, bytes)):
-        raise TypeError(f"check_json() takes str or bytes, not {type(data).__name__}")
+    data = _json_text(data, "check_json")
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
     try:
         with _collector_paused():
@@ -98,9 +112,7 @@ def check_file(
 ) -> Report:
     """Reads and checks a workflow file. A missing file raises
     ``FileNotFoundError``; an unreadable one another ``OSError``."""
-    fspath = os.fspath(path)
-    if not isinstance(fspath, str):
-        raise TypeError("check_file() takes a str path or an os.PathLike of str")
+    fspath = _file_path(path, "check_file")
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
     with _collector_paused():
         return Report._from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
@@ -147,10 +159,7 @@ def explain_json(
     its tools flattened through toolboxes, each with its name and path. With
     ``consumer``, only that node's view (a toolbox's view is what it
     forwards); ``LookupError`` when there is no such node."""
-    if isinstance(data, (bytearray, memoryview)):
-        data = bytes(data)
-    elif not isinstance(data, (str, bytes)):
-        raise TypeError(f"explain_json() takes str or bytes, not {type(data).__name__}")
+    data = _json_text(data, "explain_json")
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
     return [ConsumerView._from_core(v) for v in _toolwire.explain_json(data, consumer, passthrough, edges)]
 
@@ -163,9 +172,7 @@ def explain_file(
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[ConsumerView]:
     """``explain_json`` of a workflow file."""
-    fspath = os.fspath(path)
-    if not isinstance(fspath, str):
-        raise TypeError("explain_file() takes a str path or an os.PathLike of str")
+    fspath = _file_path(path, "explain_file")
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
     return [ConsumerView._from_core(v) for v in _toolwire.explain_file(fspath, consumer, passthrough, edges)]
 
