@@ -1,16 +1,18 @@
 //! The CMP-9 check: for every consumer, the names that two or more distinct
-//! leaves of its flattened tool set share, with a shortest path per leaf.
+//! leaves of its flattened tool set share. Findings are stored by cause
+//! (see `collisions`), so a check costs what its input costs, however many
+//! (consumer, name) pairs it finds.
 
+use crate::collisions::{Clash, Class, ClassIx, Collisions, Group, GroupIx, Overlay, Part, View, ViewIx};
 use crate::config::Config;
-use crate::error::locate_known;
-use crate::error::InputError;
+use crate::error::{locate_known, InputError};
 use crate::fixes::{closest_edge_type, Renamer};
-use crate::flatten::{box_labels, new_map, shortest_path, BoxView, CandidateNames, Map, NameIx};
+use crate::flatten::{new_map, CandidateNames, Map, NameIx, PathTree, Reach};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::interrupt::Interrupt;
 use crate::names::{normalize_name, NameLoss};
 use crate::parse::parse_with;
-use crate::report::{Report, Stats, Tool, Violation, Warning};
+use crate::report::{EdgeTypeViolation, Report, Stats, Warning};
 
 /// Parses JSON text and checks it.
 pub fn check_bytes(input: &[u8], config: &Config) -> Result<Report, InputError> {
@@ -26,56 +28,93 @@ pub fn check_bytes_with(
     interrupt: Interrupt<'_>,
 ) -> Result<Report, InputError> {
     let graph = parse_with(input, config, allow_thread, interrupt)?;
-    Ok(check_graph_with(&graph, config, interrupt))
+    Ok(check_graph_with(graph, config, interrupt))
 }
 
 /// Checks a workflow a front end has read into a graph.
-pub fn check_graph(graph: &ToolGraph<'_>, config: &Config) -> Report {
+pub fn check_graph(graph: ToolGraph<'_>, config: &Config) -> Report {
     check_graph_with(graph, config, Interrupt::never())
 }
 
 /// `check_graph`, stopping between consumers on `interrupt` (the report is
 /// then partial, to be discarded).
-pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Report {
+pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Report {
     let recognised = config.recognised_edge_types();
-    let mut located = Locations::default();
-    let mut violations: Vec<Violation> = Vec::new();
-    for e in &graph.unknown_edge_types {
-        let suggestion = closest_edge_type(&e.edge_type, &recognised);
-        let v = Violation::unknown_edge_type(e.place.index, e.id.as_deref(), &e.edge_type, &recognised, suggestion);
-        located.want(e.place.offset);
-        violations.push(v);
-    }
+    // Every place the report names, located in one sweep at the end.
+    let mut offsets: Vec<Option<usize>> = Vec::new();
+    let edge_violations: Vec<EdgeTypeViolation> = graph
+        .unknown_edge_types
+        .iter()
+        .map(|e| {
+            offsets.push(e.place.offset);
+            let suggestion = closest_edge_type(&e.edge_type, &recognised);
+            EdgeTypeViolation::new(e.place.index, e.id.as_deref(), &e.edge_type, &recognised, suggestion)
+        })
+        .collect();
+    let warnings = warnings(&graph, &mut offsets);
 
     let mut consumers: Vec<NodeIx> = graph.consumers().collect();
-    let names = CandidateNames::find(graph);
+    let stats = Stats {
+        nodes: graph.declared,
+        edges: graph.edge_count,
+        tool_edges: graph.tool_edge_count,
+        consumers: consumers.len(),
+        passthroughs: graph.declared_passthroughs,
+    };
+    let names = CandidateNames::find(&graph);
     // With no name carried by two leaves anywhere, nothing can collide and
     // nothing needs flattening.
-    if names.any() {
+    let found = if names.any() {
         consumers.sort_unstable_by_key(|&c| graph.id(c));
-        let mut checker = Checker {
-            graph,
-            names: &names,
-            views: new_map(),
-        };
-        let mut renamer = Renamer::new(graph, &names.by_hash);
-        for &consumer in &consumers {
-            if interrupt.requested() {
-                break;
-            }
-            for found in checker.check_consumer(consumer) {
-                violations.push(found.into_violation(graph, &names, &mut renamer, &mut located));
+        Found::of(&graph, &names, &consumers, interrupt)
+    } else {
+        Found::default()
+    };
+
+    let source = graph.source;
+    let mut collisions = if found.total() == 0 {
+        Collisions::empty()
+    } else {
+        found.into_collisions(graph.into_owned(), names)
+    };
+    let wanted: Vec<NodeIx> = collisions.nodes_to_locate();
+    let first_node = offsets.len();
+    offsets.extend(wanted.iter().map(|&n| collisions.graph.offset(n)));
+
+    let mut report = Report {
+        edge_violations,
+        collisions: Collisions::empty(),
+        warnings,
+        stats,
+    };
+    if let Some(text) = source {
+        let located = locate_known(text, &offsets);
+        for (v, at) in report.edge_violations.iter_mut().zip(&located) {
+            v.location = *at;
+        }
+        let warned = &located[report.edge_violations.len()..first_node];
+        for (w, at) in report.warnings.iter_mut().zip(warned) {
+            w.location = *at;
+        }
+        for (&node, at) in wanted.iter().zip(&located[first_node..]) {
+            if let Some(at) = at {
+                collisions.locations.insert(node, *at);
             }
         }
     }
+    collisions.settle_renames();
+    report.collisions = collisions;
+    report
+}
 
+/// R8 for undeclared nodes, then the name warnings by node id (so that the
+/// order does not depend on whether `nodes` or `edges` came first).
+fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Vec<Warning> {
     let mut warnings = Vec::new();
     for u in &graph.undeclared {
         warnings.push(Warning::undeclared(graph.id(u.node), u.edge_index));
-        located.want(graph.offset(u.node));
+        offsets.push(graph.offset(u.node));
     }
-    // By id, so that the order does not depend on whether `nodes` or
-    // `edges` came first in the text.
     let mut lossy: Vec<NodeIx> = (0..graph.node_count() as NodeIx)
         .filter(|&n| graph.name_loss(n) != NameLoss::None && graph.is_tool(n))
         .collect();
@@ -84,212 +123,353 @@ pub fn check_graph_with(graph: &ToolGraph<'_>, config: &Config, interrupt: Inter
         let label = graph.label(n);
         if let Some(w) = Warning::lossy_name(graph.id(n), label, &normalize_name(label), graph.name_loss(n)) {
             warnings.push(w);
-            located.want(graph.offset(n));
+            offsets.push(graph.offset(n));
         }
     }
-
-    let stats = Stats {
-        nodes: graph.declared,
-        edges: graph.edge_count,
-        tool_edges: graph.tool_edge_count,
-        consumers: consumers.len(),
-        passthroughs: graph.declared_passthroughs,
-    };
-    let mut report = Report {
-        violations,
-        warnings,
-        stats,
-    };
-    if let Some(text) = graph.source {
-        located.fill(text, &mut report);
-    }
-    report
+    warnings
 }
 
-/// The byte offsets of everything in a report that has a place, in report
-/// order: each violation, then its tools; then each warning. They are
-/// turned into lines and columns all at once, at the end.
+/// What the check finds, before it is stored for reading.
 #[derive(Default)]
-struct Locations {
-    offsets: Vec<Option<usize>>,
+struct Found {
+    views: Vec<View>,
+    classes: Vec<Class>,
 }
 
-impl Locations {
-    fn want(&mut self, offset: Option<usize>) {
-        self.offsets.push(offset);
-    }
+/// How a consumer is wired: its roots and the candidate tools wired
+/// straight into it, each sorted. Consumers wired alike see alike.
+type Wiring = (Box<[NodeIx]>, Box<[NodeIx]>);
 
-    fn fill(self, text: &[u8], report: &mut Report) {
-        let mut places = locate_known(text, &self.offsets).into_iter();
-        let mut next = || places.next().flatten();
-        for v in &mut report.violations {
-            match v {
-                Violation::UnrecognisedEdgeType { location, .. } => *location = next(),
-                Violation::ToolNameCollision { location, tools, .. } => {
-                    *location = next();
-                    for tool in tools {
-                        tool.location = next();
-                    }
-                }
-            }
-        }
-        for w in &mut report.warnings {
-            w.location = next();
-        }
-    }
-}
-
-/// A CMP-9 collision found at one consumer, by node number.
-struct Collision {
-    consumer: NodeIx,
-    name: NameIx,
-    /// Sorted by id.
-    leaves: Vec<NodeIx>,
-    /// `paths[i]` leads from `leaves[i]` to the consumer.
-    paths: Vec<Vec<NodeIx>>,
-}
-
-impl Collision {
-    fn into_violation(
-        self,
-        g: &ToolGraph<'_>,
-        names: &CandidateNames,
-        renamer: &mut Renamer<'_, '_>,
-        located: &mut Locations,
-    ) -> Violation {
-        located.want(g.offset(self.consumer));
-        let tools = self
-            .leaves
+impl Found {
+    fn total(&self) -> u64 {
+        self.classes
             .iter()
-            .zip(&self.paths)
-            .map(|(&leaf, path)| {
-                located.want(g.offset(leaf));
-                Tool {
-                    id: g.id(leaf).to_owned(),
-                    label: g.label(leaf).to_owned(),
-                    path: path.iter().map(|&n| g.id(n).to_owned()).collect(),
-                    location: None,
-                }
-            })
-            .collect();
-        let boxes = box_labels(g, &self.paths);
-        let fix = renamer.fix(&self.leaves, &self.paths);
-        Violation::collision(g.id(self.consumer), names.name(self.name), tools, fix, boxes)
-    }
-}
-
-struct Checker<'g, 'a> {
-    graph: &'g ToolGraph<'a>,
-    names: &'g CandidateNames,
-    /// Views of the passthroughs wired straight into some consumer, each
-    /// computed once.
-    views: Map<NodeIx, BoxView>,
-}
-
-impl Checker<'_, '_> {
-    fn check_consumer(&mut self, consumer: NodeIx) -> Vec<Collision> {
-        let g = self.graph;
-        let mut direct: Vec<(NameIx, NodeIx)> = Vec::new();
-        let mut roots: Vec<NodeIx> = Vec::new();
-        for &provider in g.providers.of(consumer) {
-            if g.is_passthrough(provider) {
-                roots.push(provider);
-            } else if let Some(name) = self.names.of(provider) {
-                direct.push((name, provider));
-            }
-        }
-        roots.sort_unstable();
-        roots.dedup();
-        for &root in &roots {
-            if !self.views.contains_key(&root) {
-                let view = BoxView::of(g, self.names, root);
-                self.views.insert(root, view);
-            }
-        }
-
-        let mut found = self.collisions(&direct, &roots);
-        found.sort_unstable_by_key(|&(name, _)| self.names.name(name));
-        found
-            .into_iter()
-            .map(|(name, mut leaves)| {
-                leaves.sort_unstable_by_key(|&leaf| g.id(leaf));
-                let paths = leaves
-                    .iter()
-                    .map(|&leaf| shortest_path(g, leaf, consumer, |node| self.distance(node, &roots)))
-                    .collect();
-                Collision {
-                    consumer,
-                    name,
-                    leaves,
-                    paths,
-                }
-            })
-            .collect()
+            .map(|c| u64::from(c.count) * c.consumers.len() as u64)
+            .sum()
     }
 
-    /// Names with two or more distinct leaves among the direct leaves and the
-    /// roots' views. The largest view is probed rather than copied, so a big
-    /// toolbox shared by many consumers costs each of them only its own
-    /// collisions plus the size of everything else they receive.
-    fn collisions(&self, direct: &[(NameIx, NodeIx)], roots: &[NodeIx]) -> Vec<(NameIx, Vec<NodeIx>)> {
-        let largest = roots
-            .iter()
-            .map(|r| (&self.views[r], *r))
-            .max_by_key(|(view, root)| (view.leaf_count, std::cmp::Reverse(*root)))
-            .filter(|(view, _)| view.leaf_count > direct.len());
-
-        let mut merged: Map<NameIx, Vec<NodeIx>> = new_map();
-        for &(name, leaf) in direct {
-            merged.entry(name).or_default().push(leaf);
-        }
-        for root in roots {
-            if largest.is_some_and(|(_, big)| big == *root) {
+    fn of(g: &ToolGraph<'_>, names: &CandidateNames, consumers: &[NodeIx], interrupt: Interrupt<'_>) -> Found {
+        let mut found = Found::default();
+        let mut view_of: Map<NodeIx, ViewIx> = new_map();
+        let mut by_name: Vec<Map<NameIx, Vec<NodeIx>>> = Vec::new();
+        let mut class_of: Map<Wiring, ClassIx> = new_map();
+        for &consumer in consumers {
+            if interrupt.requested() {
+                break;
+            }
+            let mut roots: Vec<NodeIx> = Vec::new();
+            let mut direct: Vec<NodeIx> = Vec::new();
+            for &provider in g.providers.of(consumer) {
+                if g.is_passthrough(provider) {
+                    roots.push(provider);
+                } else if names.of(provider).is_some() {
+                    direct.push(provider);
+                }
+            }
+            roots.sort_unstable();
+            roots.dedup();
+            direct.sort_unstable();
+            direct.dedup();
+            let key: Wiring = (roots.into(), direct.into());
+            if let Some(&class) = class_of.get(&key) {
+                found.classes[class as usize].consumers.push(consumer);
                 continue;
             }
-            for (&name, leaves) in &self.views[root].leaves {
+            let mut root_views = Vec::with_capacity(key.0.len());
+            for &root in key.0.iter() {
+                let view = *view_of.entry(root).or_insert_with(|| {
+                    let (view, leaves) = View::of(g, names, root);
+                    found.views.push(view);
+                    by_name.push(leaves);
+                    (found.views.len() - 1) as ViewIx
+                });
+                root_views.push(view);
+            }
+            let class = Class::of(g, names, &found.views, &by_name, root_views, &key.1, consumer);
+            class_of.insert(key, found.classes.len() as ClassIx);
+            found.classes.push(class);
+        }
+        found
+    }
+
+    fn into_collisions(self, graph: ToolGraph<'static>, names: CandidateNames) -> Collisions {
+        let Found { views, mut classes } = self;
+        let mut classes_on: Vec<Vec<ClassIx>> = vec![Vec::new(); views.len()];
+        let mut listed: Vec<(NodeIx, ClassIx)> = Vec::new();
+        for (c, class) in classes.iter().enumerate() {
+            if let Some(base) = class.base {
+                classes_on[base as usize].push(c as ClassIx);
+            }
+            if class.count > 0 {
+                listed.extend(class.consumers.iter().map(|&n| (n, c as ClassIx)));
+            }
+        }
+        listed.sort_unstable_by(|a, b| graph.id(a.0).cmp(graph.id(b.0)));
+        let mut starts = Vec::with_capacity(listed.len() + 1);
+        let mut total = 0u64;
+        for &(_, class) in &listed {
+            starts.push(total);
+            total += u64::from(classes[class as usize].count);
+        }
+        starts.push(total);
+        for class in &mut classes {
+            class.tree = Default::default();
+        }
+        let mut set = Collisions {
+            graph,
+            names,
+            views,
+            classes,
+            classes_on,
+            consumers: listed,
+            starts,
+            groups: Vec::new(),
+            renames: new_map(),
+            locations: new_map(),
+        };
+        set.groups = groups(&mut set);
+        set
+    }
+}
+
+impl View {
+    /// A root's view, and its candidate leaves by name (needed only while
+    /// classes are being built).
+    fn of(g: &ToolGraph<'_>, names: &CandidateNames, root: NodeIx) -> (View, Map<NameIx, Vec<NodeIx>>) {
+        let reach = Reach::from(g, root);
+        let mut by_name: Map<NameIx, Vec<NodeIx>> = new_map();
+        for &leaf in &reach.leaves {
+            if let Some(name) = names.of(leaf) {
+                by_name.entry(name).or_default().push(leaf);
+            }
+        }
+        let mut clashes: Vec<Clash> = by_name
+            .iter()
+            .filter(|(_, leaves)| leaves.len() > 1)
+            .map(|(&name, leaves)| clash(g, name, leaves.clone()))
+            .collect();
+        clashes.sort_unstable_by(|a, b| names.name(a.name).cmp(names.name(b.name)));
+        let view = View {
+            tree: PathTree::new(g, reach),
+            groups: vec![GroupIx::MAX; clashes.len()],
+            clashes,
+        };
+        (view, by_name)
+    }
+}
+
+/// A clash of `leaves` (distinct) sorted by id.
+fn clash(g: &ToolGraph<'_>, name: NameIx, mut leaves: Vec<NodeIx>) -> Clash {
+    leaves.sort_unstable_by(|&a, &b| g.id(a).cmp(g.id(b)));
+    Clash {
+        name,
+        leaves: leaves.into(),
+    }
+}
+
+impl Class {
+    /// The clashes of consumers wired to `roots` and to the candidate tools
+    /// `direct`: the largest root's, probed rather than copied, with an
+    /// overlay of what the direct tools and the other roots add.
+    fn of(
+        g: &ToolGraph<'_>,
+        names: &CandidateNames,
+        views: &[View],
+        by_name: &[Map<NameIx, Vec<NodeIx>>],
+        roots: Vec<ViewIx>,
+        direct: &[NodeIx],
+        consumer: NodeIx,
+    ) -> Class {
+        let base = roots.iter().copied().max_by_key(|&v| {
+            (
+                views[v as usize].tree.reach.leaves.len(),
+                std::cmp::Reverse(views[v as usize].root()),
+            )
+        });
+        let mut merged: Map<NameIx, Vec<NodeIx>> = new_map();
+        for &leaf in direct {
+            if let Some(name) = names.of(leaf) {
+                merged.entry(name).or_default().push(leaf);
+            }
+        }
+        for &v in roots.iter().filter(|&&v| Some(v) != base) {
+            for (&name, leaves) in &by_name[v as usize] {
                 merged.entry(name).or_default().extend_from_slice(leaves);
             }
         }
-
-        let mut found = Vec::new();
-        if let Some((view, _)) = largest {
-            for &name in &view.colliding {
-                let mut leaves = view.leaves[&name].clone();
-                if let Some(extra) = merged.remove(&name) {
-                    leaves.extend(extra);
-                }
-                found.push((name, leaves));
-            }
-            for (name, mut leaves) in merged {
-                if let Some(base) = view.leaves.get(&name) {
-                    leaves.extend_from_slice(base);
-                }
-                found.push((name, leaves));
-            }
-        } else {
-            found.extend(merged);
-        }
-        for (_, leaves) in &mut found {
+        let base_names = base.map(|b| &by_name[b as usize]);
+        let mut entries: Vec<(Clash, bool)> = Vec::new();
+        for (name, mut leaves) in merged {
+            let in_base = base_names.and_then(|m| m.get(&name)).map_or(&[][..], |l| &l[..]);
+            leaves.extend_from_slice(in_base);
             leaves.sort_unstable();
             leaves.dedup();
+            if leaves.len() < 2 || leaves.len() == in_base.len() {
+                continue; // no clash, or exactly the base's own
+            }
+            entries.push((clash(g, name, leaves), in_base.len() > 1));
         }
-        found.retain(|(_, leaves)| leaves.len() > 1);
-        found
+        entries.sort_unstable_by(|a, b| names.name(a.0.name).cmp(names.name(b.0.name)));
+        let base_clashes = base.map_or(&[][..], |b| &views[b as usize].clashes[..]);
+        let mut overlay = Vec::with_capacity(entries.len());
+        let mut inserted = 0u32;
+        for (clash, replaces) in entries {
+            let key = names.name(clash.name);
+            let base_rank = base_clashes.partition_point(|c| names.name(c.name) < key) as u32;
+            let at = base_rank + inserted;
+            if !replaces {
+                inserted += 1;
+            }
+            overlay.push(Overlay {
+                clash,
+                at,
+                inserted,
+                group: GroupIx::MAX,
+            });
+        }
+        Class {
+            count: base_clashes.len() as u32 + inserted,
+            roots: roots.into(),
+            base,
+            overlay,
+            consumers: vec![consumer],
+            tree: Default::default(),
+        }
+    }
+}
+
+/// Groups every clash that has consumers, merging those with the same
+/// name, tools and toolbox; numbers them in the order of their first
+/// violations and records each clash's group.
+fn groups(set: &mut Collisions) -> Vec<Group> {
+    // Same name, same tools, same toolbox: one group.
+    type Key = (NameIx, Box<[NodeIx]>, Option<NodeIx>);
+    let mut by_key: Map<Key, usize> = new_map();
+    let mut parts: Vec<(NameIx, Option<NodeIx>, Vec<Part>)> = Vec::new();
+    let mut add = |clash: &Clash, through: Option<NodeIx>, part: Part| {
+        let key = (clash.name, clash.leaves.clone(), through);
+        let at = *by_key.entry(key).or_insert_with(|| {
+            parts.push((clash.name, through, Vec::new()));
+            parts.len() - 1
+        });
+        parts[at].2.push(part);
+    };
+    for (v, view) in set.views.iter().enumerate() {
+        if set.classes_on[v].is_empty() {
+            continue;
+        }
+        for (k, clash) in view.clashes.iter().enumerate() {
+            let part = Part::Base {
+                view: v as ViewIx,
+                k: k as u32,
+            };
+            if set.part_count(part) > 0 {
+                add(clash, Some(view.root()), part);
+            }
+        }
+    }
+    for (c, class) in set.classes.iter().enumerate() {
+        for (j, entry) in class.overlay.iter().enumerate() {
+            // The toolbox that alone forwards every tool of the clash, if any.
+            let through = class
+                .roots
+                .iter()
+                .map(|&v| &set.views[v as usize])
+                .find(|view| {
+                    let reach = &view.tree.reach;
+                    entry.clash.leaves.iter().all(|l| reach.leaves.binary_search(l).is_ok())
+                })
+                .map(|view| view.root());
+            let part = Part::Overlay {
+                class: c as ClassIx,
+                j: j as u32,
+            };
+            add(&entry.clash, through, part);
+        }
+    }
+    let mut made: Vec<Group> = parts
+        .into_iter()
+        .map(|(name, through, parts)| {
+            let first = parts
+                .iter()
+                .filter_map(|&p| set.first_of(p))
+                .min_by(|a, b| set.graph.id(a.0).cmp(set.graph.id(b.0)).then(a.2.cmp(&b.2)))
+                .map_or(0, |f| set.violation_index(f));
+            let count = parts.iter().map(|&p| set.part_count(p)).sum();
+            Group {
+                name,
+                through,
+                parts,
+                count,
+                first,
+            }
+        })
+        .collect();
+    made.sort_unstable_by_key(|group| group.first);
+    for (ix, group) in made.iter().enumerate() {
+        for &part in &group.parts {
+            match part {
+                Part::Base { view, k } => set.views[view as usize].groups[k as usize] = ix as GroupIx,
+                Part::Overlay { class, j } => set.classes[class as usize].overlay[j as usize].group = ix as GroupIx,
+            }
+        }
+    }
+    made
+}
+
+impl Collisions {
+    /// The nodes the violations name (consumers and tools), each once.
+    fn nodes_to_locate(&self) -> Vec<NodeIx> {
+        let mut nodes: Vec<NodeIx> = self.consumers.iter().map(|&(n, _)| n).collect();
+        for view in &self.views {
+            for clash in &view.clashes {
+                nodes.extend_from_slice(&clash.leaves);
+            }
+        }
+        for class in &self.classes {
+            for entry in &class.overlay {
+                nodes.extend_from_slice(&entry.clash.leaves);
+            }
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes
     }
 
-    /// Hops from `node` (a passthrough) to `consumer` through its roots.
-    fn distance(&self, node: NodeIx, roots: &[NodeIx]) -> Option<u32> {
-        roots
-            .iter()
-            .filter_map(|r| self.views[r].hops.get(&node))
-            .min()
-            .map(|d| d + 1)
+    /// Chooses the renames that fix every violation (CONFORMANCE 15), one
+    /// group at a time in the order of the violations: each group is
+    /// settled where it first occurs, which is exactly what settling every
+    /// violation in order would give, since settling the same tools again
+    /// changes nothing.
+    fn settle_renames(&mut self) {
+        let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
+        let mut settled = vec![false; self.groups.len()];
+        let mut seen_class = vec![false; self.classes.len()];
+        for &(consumer, class) in &self.consumers {
+            if std::mem::replace(&mut seen_class[class as usize], true) {
+                continue; // its first consumer settled all of its groups
+            }
+            for k in 0..self.classes[class as usize].count {
+                let Some(v) = self.nth(consumer, class, k) else {
+                    continue;
+                };
+                if std::mem::replace(&mut settled[v.group() as usize], true) {
+                    continue;
+                }
+                let tools = v.tools();
+                let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
+                let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
+                renamer.settle(&leaves, &seconds, |kept, node| tools[kept].passes(node));
+            }
+        }
+        self.renames = renamer.into_renames();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::Violation;
 
     fn check(doc: &str) -> Report {
         check_bytes(doc.as_bytes(), &Config::default()).unwrap()
@@ -300,15 +480,15 @@ mod tests {
 
     fn collisions(report: &Report) -> Vec<Collision> {
         report
-            .violations
-            .iter()
+            .violations()
             .filter_map(|v| match v {
-                Violation::ToolNameCollision {
-                    consumer, name, tools, ..
-                } => Some((
-                    consumer.clone(),
-                    name.clone(),
-                    tools.iter().map(|t| (t.id.clone(), t.path.clone())).collect(),
+                Violation::ToolNameCollision(c) => Some((
+                    c.consumer().to_owned(),
+                    c.name().to_owned(),
+                    c.tools()
+                        .iter()
+                        .map(|t| (t.id().to_owned(), t.path().iter().map(|s| s.to_string()).collect()))
+                        .collect(),
                 )),
                 _ => None,
             })
@@ -448,8 +628,8 @@ mod tests {
             r#"{"edges": [{"id": "e0", "source": "a", "target": "b", "data": {"edgeType": "tool_availabilty"}}]}"#;
         let report = check(doc);
         assert!(!report.ok());
-        assert_eq!(report.violations[0].rule(), "EDGE-5");
-        assert!(report.violations[0].message().contains("\"tool_availabilty\""));
+        assert_eq!(report.violation(0).unwrap().rule(), "EDGE-5");
+        assert!(report.violation(0).unwrap().message().contains("\"tool_availabilty\""));
     }
 
     #[test]

@@ -154,6 +154,33 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// Why the core could not answer: the one error type of its entry points
+/// (`engine`), so that a front end maps each kind once.
+#[derive(Debug)]
+pub enum Error {
+    /// The workflow cannot be checked; located when the input was text.
+    Input(InputError, Option<Location>),
+    /// `explain` was asked about a node the workflow does not have.
+    UnknownNode(String),
+    /// The caller asked the work to stop.
+    Interrupted,
+    /// The file could not be read.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Input(e, _) => f.write_str(&e.message),
+            Error::UnknownNode(id) => write!(f, "there is no node {} in the workflow", crate::model::quote(id)),
+            Error::Interrupted => f.write_str("interrupted"),
+            Error::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

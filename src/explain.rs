@@ -3,10 +3,9 @@
 //! tracks names that could collide; this answers "which tools does this
 //! agent actually get?", so it flattens everything it is asked about.
 
-use crate::error::{locate_known, InputError, Location};
-use crate::flatten::{box_labels, new_map, shortest_path, Map};
+use crate::error::{locate_known, Error, Location};
+use crate::flatten::{box_labels, PathTree, Reach};
 use crate::graph::{NodeIx, ToolGraph};
-use crate::model::quote;
 use crate::names::normalize_name;
 
 /// One consumer's flattened tool set.
@@ -37,7 +36,7 @@ pub struct SeenTool {
 /// The views of every consumer, by id; or of the one node `only` names
 /// (any node, including a passthrough, whose view is then what it
 /// forwards). Naming a node that does not exist is an error.
-pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<ConsumerView>, InputError> {
+pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<ConsumerView>, Error> {
     let mut consumers: Vec<NodeIx> = match only {
         Some(id) => vec![find_node(graph, id)?],
         None => graph.consumers().collect(),
@@ -57,43 +56,29 @@ pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<Consumer
     Ok(views)
 }
 
-fn find_node(graph: &ToolGraph<'_>, id: &str) -> Result<NodeIx, InputError> {
+fn find_node(graph: &ToolGraph<'_>, id: &str) -> Result<NodeIx, Error> {
     // Asked once per run, so a scan is fine.
     (0..graph.node_count() as NodeIx)
         .find(|&n| graph.id(n) == id)
-        .ok_or_else(|| InputError::new(format!("there is no node {} in the workflow", quote(id)), None))
+        .ok_or_else(|| Error::UnknownNode(id.to_owned()))
 }
 
-/// The view of `consumer`; pushes the offsets of the consumer and then of
-/// each tool, in the order the view lists them.
+/// The view of `consumer`, flattened by the same walk and the same paths as
+/// the check; pushes the offsets of the consumer and then of each tool, in
+/// the order the view lists them.
 fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>) -> ConsumerView {
-    // Breadth-first upstream through passthroughs, counting hops to the
-    // consumer. The consumer itself is never a step on a path, even when it
-    // is a passthrough inside a cycle.
-    let mut hops: Map<NodeIx, u32> = new_map();
-    let mut leaves: Vec<NodeIx> = Vec::new();
-    let mut queue: Vec<(NodeIx, u32)> = vec![(consumer, 0)];
-    let mut head = 0;
-    while let Some(&(current, distance)) = queue.get(head) {
-        head += 1;
-        for &provider in g.providers.of(current) {
-            if !g.is_passthrough(provider) {
-                leaves.push(provider);
-            } else if provider != consumer && !hops.contains_key(&provider) {
-                hops.insert(provider, distance + 1);
-                queue.push((provider, distance + 1));
-            }
-        }
-    }
-    leaves.sort_unstable();
-    leaves.dedup();
-
-    let mut tools: Vec<(String, NodeIx)> = leaves.iter().map(|&l| (normalize_name(g.label(l)), l)).collect();
+    let tree = PathTree::new(g, Reach::from(g, consumer));
+    let mut tools: Vec<(String, NodeIx)> = tree
+        .reach
+        .leaves
+        .iter()
+        .map(|&l| (normalize_name(g.label(l)), l))
+        .collect();
     tools.sort_unstable_by(|a, b| (&a.0, g.id(a.1)).cmp(&(&b.0, g.id(b.1))));
     offsets.push(g.offset(consumer));
     let paths: Vec<Vec<NodeIx>> = tools
         .iter()
-        .map(|&(_, leaf)| shortest_path(g, leaf, consumer, |node| hops.get(&node).copied()))
+        .map(|&(_, leaf)| tree.path(g, leaf, consumer).all(&tree))
         .collect();
     let seen = tools
         .iter()
@@ -116,7 +101,10 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
         consumer: g.id(consumer).to_owned(),
         location: None,
         tools: seen,
-        boxes: box_labels(g, &paths),
+        boxes: box_labels(g, &paths)
+            .into_iter()
+            .map(|(b, l)| (b.to_owned(), l.to_owned()))
+            .collect(),
     }
 }
 
@@ -151,7 +139,7 @@ mod tests {
         let views = explain(&graph, Some("box_1")).unwrap();
         assert_eq!(views[0].tools[0].path, ["tool_a", "box_1"]);
         let e = explain(&graph, Some("nobody")).unwrap_err();
-        assert_eq!(e.message, "there is no node \"nobody\" in the workflow");
+        assert_eq!(e.to_string(), "there is no node \"nobody\" in the workflow");
     }
 
     #[test]

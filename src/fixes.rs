@@ -83,7 +83,8 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
 /// every new name is unique in the whole workflow: unique in the view of
 /// every consumer the renamed tool reaches, whichever they are, and unique
 /// among the suggestions themselves. A tool renamed for one collision keeps
-/// that new label in every other.
+/// that new label in every other, so the renames of a workflow are one
+/// map from tool to new label, whatever the order they are read in.
 pub struct Renamer<'g, 'a> {
     graph: &'g ToolGraph<'a>,
     /// Every tool as (name hash, node), sorted: the names already taken.
@@ -102,38 +103,38 @@ impl<'g, 'a> Renamer<'g, 'a> {
         }
     }
 
-    /// Renames for one collision: `leaves` (sorted by id) with `paths[i]`
-    /// the path of `leaves[i]` to the consumer. The first leaf not renamed
-    /// before keeps its label; every other one gets a new label (or keeps
-    /// the one it got for an earlier collision).
-    pub fn fix(&mut self, leaves: &[NodeIx], paths: &[Vec<NodeIx>]) -> Vec<Rename> {
+    /// Settles one collision: `leaves` (sorted by id), `seconds[i]` the
+    /// node after `leaves[i]` on its path to the consumer, and
+    /// `on_kept_path(k, node)` whether `node` is on the path of `leaves[k]`.
+    /// The first leaf not renamed before keeps its label; every other one
+    /// gets a new label (or keeps the one it got for an earlier collision).
+    pub fn settle(&mut self, leaves: &[NodeIx], seconds: &[NodeIx], on_kept_path: impl Fn(usize, NodeIx) -> bool) {
         let kept = leaves.iter().position(|leaf| !self.renamed.contains_key(leaf));
-        let mut fix = Vec::with_capacity(leaves.len().saturating_sub(1));
         for (i, &leaf) in leaves.iter().enumerate() {
-            if Some(i) == kept {
+            if Some(i) == kept || self.renamed.contains_key(&leaf) {
                 continue;
             }
-            if !self.renamed.contains_key(&leaf) {
-                let kept_path = kept.map_or(&[][..], |k| &paths[k][..]);
-                let rename = self.rename(leaf, &paths[i], kept_path);
-                self.renamed.insert(leaf, rename);
-            }
-            fix.push(self.renamed[&leaf].clone());
+            let g = self.graph;
+            let through_box = Some(seconds[i])
+                .filter(|&b| g.is_passthrough(b) && !kept.is_some_and(|k| on_kept_path(k, b)))
+                .and_then(|b| g.explicit_label(b));
+            let rename = self.rename(leaf, through_box);
+            self.renamed.insert(leaf, rename);
         }
-        fix
+    }
+
+    /// Every rename chosen, by tool.
+    pub fn into_renames(self) -> Map<NodeIx, Rename> {
+        self.renamed
     }
 
     /// A new label for `leaf`: its label qualified by the toolbox it comes
     /// through when that tells it apart from the tool that keeps the name,
     /// otherwise by its node id; numbered only if both are taken.
-    fn rename(&mut self, leaf: NodeIx, path: &[NodeIx], kept_path: &[NodeIx]) -> Rename {
+    fn rename(&mut self, leaf: NodeIx, through_box: Option<&str>) -> Rename {
         let g = self.graph;
         let label = g.label(leaf);
         let id = g.id(leaf);
-        let through_box = path
-            .get(1)
-            .filter(|&&b| g.is_passthrough(b) && !kept_path.contains(&b))
-            .and_then(|&b| g.explicit_label(b));
         let qualifiers = through_box.into_iter().chain([id]);
         let numbered = (2u64..).map(|n| (id, Some(n)));
         for (qualifier, number) in qualifiers.map(|q| (q, None)).chain(numbered) {

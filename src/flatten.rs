@@ -1,13 +1,14 @@
-//! Flattening tool wiring through passthroughs (CMP-9), done so that each
-//! toolbox is resolved once however many consumers share it, and so that
-//! most of a large workflow is never flattened at all.
+//! Flattening tool wiring through passthroughs (CMP-9): one breadth-first
+//! walk upstream ([`Reach`]), shared by the check and by `explain`, and the
+//! shortest paths it implies, kept as one tree of successor links per walk
+//! ([`PathTree`]) rather than copied per tool.
 //!
-//! Two observations keep it linear in practice:
+//! Two observations keep the check linear in practice:
 //! - a name carried by only one leaf in the whole workflow can never collide,
 //!   so only leaves whose name occurs at least twice (candidates) are tracked;
 //! - a consumer's view is the union of its direct leaves and of the views of
 //!   the passthroughs wired into it ("roots"); each root's view is computed
-//!   once, by one breadth-first walk upstream, and then shared.
+//!   once, by one walk upstream, and then shared.
 
 use std::collections::HashMap;
 
@@ -84,51 +85,217 @@ impl CandidateNames {
     }
 }
 
-/// The shortest chain `[leaf, P1, ..., Pk, consumer]` over tool edges with
-/// every Pi a passthrough, given `distance(p)`, the hops from passthrough `p`
-/// to the consumer (1: wired straight into it; None: it does not get there).
-/// Among several, each step takes the next node with the smallest id, which
-/// makes the choice independent of hashing and of edge order.
-///
-/// A step never scans all receivers of a node (a toolbox may feed 20k
-/// agents): the consumer is next exactly when the current passthrough is at
-/// distance 1 or the leaf is wired straight into it, and otherwise only
-/// passthrough receivers can be next.
-pub fn shortest_path(
-    g: &ToolGraph<'_>,
-    leaf: NodeIx,
-    consumer: NodeIx,
-    distance: impl Fn(NodeIx) -> Option<u32>,
-) -> Vec<NodeIx> {
-    let mut path = vec![leaf];
-    if wired_directly(g, leaf, consumer) {
-        path.push(consumer);
-        return path;
+/// Everything upstream of one node over tool edges through passthroughs
+/// (SEMANTICS 4): the one breadth-first walk both the check and `explain`
+/// make.
+pub struct Reach {
+    /// The node walked from. It is never a step on a path, even when it is
+    /// a passthrough inside a cycle.
+    pub start: NodeIx,
+    /// The passthroughs upstream of `start` (not `start` itself), in the
+    /// order the walk met them, which is by hops.
+    pub order: Vec<NodeIx>,
+    /// `hops[i]`: tool edges from `order[i]` to `start`.
+    pub hops: Vec<u32>,
+    /// Where each passthrough is in `order`.
+    pub slot: Map<NodeIx, u32>,
+    /// The non-passthrough providers of `start` and of every passthrough
+    /// upstream: the leaves of `start`'s flattened set, each once, by number.
+    pub leaves: Vec<NodeIx>,
+}
+
+impl Reach {
+    /// Walks upstream from `start`; cycles end the walk because each
+    /// passthrough is entered once.
+    pub fn from(g: &ToolGraph<'_>, start: NodeIx) -> Reach {
+        let mut reach = Reach {
+            start,
+            order: Vec::new(),
+            hops: Vec::new(),
+            slot: new_map(),
+            leaves: Vec::new(),
+        };
+        let mut head = 0;
+        let mut current = (start, 0);
+        loop {
+            let (node, distance) = current;
+            for &provider in g.providers.of(node) {
+                if !g.is_passthrough(provider) {
+                    reach.leaves.push(provider);
+                } else if provider != start && !reach.slot.contains_key(&provider) {
+                    reach.slot.insert(provider, reach.order.len() as u32);
+                    reach.order.push(provider);
+                    reach.hops.push(distance + 1);
+                }
+            }
+            let Some(&next) = reach.order.get(head) else { break };
+            current = (next, reach.hops[head]);
+            head += 1;
+        }
+        reach.leaves.sort_unstable();
+        reach.leaves.dedup();
+        reach
     }
-    let mut current = leaf;
-    loop {
-        let mut best: Option<(u32, &str, NodeIx)> = None;
-        for &next in g.passthrough_receivers.of(current) {
-            let Some(d) = distance(next) else {
+}
+
+/// Jump links go to the nearest ancestor whose hops are a multiple of this,
+/// so any node of a path is found in `depth / JUMP + JUMP` steps.
+const JUMP: u32 = 64;
+const NONE: u32 = u32::MAX;
+
+/// The shortest paths of a [`Reach`] as successor links: from each
+/// passthrough, the next step towards the start. A path is a walk along
+/// them, so every consumer that shares a toolbox shares its paths, however
+/// long.
+///
+/// Among several shortest next steps, the one with the smallest id is taken
+/// (SEMANTICS 6), which makes paths independent of hashing and edge order.
+pub struct PathTree {
+    pub reach: Reach,
+    /// `next[i]`: the slot of the step after `order[i]`, or NONE when the
+    /// step after it is the start.
+    next: Vec<u32>,
+    /// `jump[i]`: the slot of the nearest node after `order[i]` whose hops
+    /// are a multiple of JUMP, or NONE.
+    jump: Vec<u32>,
+}
+
+impl PathTree {
+    pub fn new(g: &ToolGraph<'_>, reach: Reach) -> PathTree {
+        let mut next = vec![NONE; reach.order.len()];
+        let mut jump = vec![NONE; reach.order.len()];
+        // In walk order, so a node's successor (one hop closer) is done first.
+        for (i, &node) in reach.order.iter().enumerate() {
+            if reach.hops[i] > 1 {
+                next[i] = reach.best_step(g, node).unwrap_or(NONE);
+            }
+            let after = next[i];
+            if after != NONE {
+                jump[i] = if reach.hops[after as usize] % JUMP == 0 {
+                    after
+                } else {
+                    jump[after as usize]
+                };
+            }
+        }
+        PathTree { reach, next, jump }
+    }
+
+    /// The shortest path from `leaf` to `consumer`, which is either the
+    /// start or a node the start (a toolbox) is wired straight into:
+    /// `[leaf, P1, ..., Pk, (start,) consumer]`. Cheap to make: the nodes
+    /// are found when they are read.
+    pub fn path(&self, g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> TreePath {
+        let via_start = self.reach.start != consumer;
+        let mut path = TreePath {
+            leaf,
+            first: NONE,
+            steps: 0,
+            start: via_start.then_some(self.reach.start),
+            consumer,
+        };
+        if wired_directly(g, leaf, consumer) {
+            path.start = None;
+        } else if !(via_start && wired_directly(g, leaf, self.reach.start)) {
+            // Every leaf handed here reaches the consumer, so a step exists.
+            path.first = self.reach.best_step(g, leaf).unwrap_or(NONE);
+            path.steps = if path.first == NONE {
+                0
+            } else {
+                self.reach.hops[path.first as usize] as usize
+            };
+        }
+        path
+    }
+
+    /// The node in `slot`'s chain whose hops are `hops` (no more than its own).
+    fn ancestor(&self, mut slot: u32, hops: u32) -> u32 {
+        let hops_of = |s: u32| self.reach.hops[s as usize];
+        while hops_of(slot) > hops {
+            let jump = self.jump[slot as usize];
+            slot = if jump != NONE && hops_of(jump) >= hops {
+                jump
+            } else {
+                self.next[slot as usize]
+            };
+        }
+        slot
+    }
+}
+
+impl Reach {
+    /// The passthrough receiver of `node` closest to the start, smallest id
+    /// first among equals.
+    fn best_step(&self, g: &ToolGraph<'_>, node: NodeIx) -> Option<u32> {
+        let mut best: Option<(u32, &str, u32)> = None;
+        for &receiver in g.passthrough_receivers.of(node) {
+            let Some(&slot) = self.slot.get(&receiver) else {
                 continue;
             };
-            let candidate = (d, g.id(next), next);
+            let candidate = (self.hops[slot as usize], g.id(receiver), slot);
             if best.is_none_or(|b| (candidate.0, candidate.1) < (b.0, b.1)) {
                 best = Some(candidate);
             }
         }
-        // Every leaf handed here reaches the consumer, so a next step
-        // exists; stopping short keeps a broken invariant from looping.
-        let Some((d, _, next)) = best else {
-            debug_assert!(false, "leaf {leaf} does not reach consumer {consumer}");
-            return path;
-        };
-        path.push(next);
-        if d == 1 {
-            path.push(consumer);
-            return path;
+        best.map(|b| b.2)
+    }
+}
+
+/// One tool's path, as positions along a [`PathTree`]: the leaf, `steps`
+/// passthroughs of the tree, the tree's start when it is a toolbox wired
+/// into the consumer, and the consumer.
+#[derive(Debug, Clone, Copy)]
+pub struct TreePath {
+    leaf: NodeIx,
+    /// The first passthrough after the leaf, or NONE.
+    first: u32,
+    steps: usize,
+    start: Option<NodeIx>,
+    consumer: NodeIx,
+}
+
+impl TreePath {
+    #[allow(clippy::len_without_is_empty)] // a path has at least two nodes
+    pub fn len(&self) -> usize {
+        2 + self.steps + usize::from(self.start.is_some())
+    }
+
+    /// The nodes from position `from` up to (not including) `to`, walking
+    /// only that stretch of the tree (after a jump search to reach it).
+    pub fn nodes(&self, tree: &PathTree, from: usize, to: usize) -> Vec<NodeIx> {
+        let to = to.min(self.len());
+        let mut out = Vec::with_capacity(to.saturating_sub(from));
+        let mut slot = NONE;
+        for i in from..to {
+            let node = if i == 0 {
+                self.leaf
+            } else if i <= self.steps {
+                // Position i holds the passthrough with hops `hops(first) - (i - 1)`.
+                slot = if slot == NONE {
+                    let first_hops = tree.reach.hops[self.first as usize];
+                    tree.ancestor(self.first, first_hops - (i as u32 - 1))
+                } else {
+                    tree.next[slot as usize]
+                };
+                tree.reach.order[slot as usize]
+            } else if i == self.steps + 1 && self.start.is_some() {
+                tree.reach.start
+            } else {
+                self.consumer
+            };
+            out.push(node);
         }
-        current = next;
+        out
+    }
+
+    /// The whole path.
+    pub fn all(&self, tree: &PathTree) -> Vec<NodeIx> {
+        self.nodes(tree, 0, self.len())
+    }
+
+    /// The node after the leaf.
+    pub fn second(&self, tree: &PathTree) -> NodeIx {
+        self.nodes(tree, 1, 2)[0]
     }
 }
 
@@ -139,12 +306,12 @@ pub const LABELLED_PATH_NODES: usize = 64;
 /// their id, by id, for showing paths in words. Labels are for a person, who
 /// is shown only the ends of a long path (a chain of a million toolboxes is
 /// not read hop by hop), so only paths of readable length are looked at.
-pub fn box_labels(g: &ToolGraph<'_>, paths: &[Vec<NodeIx>]) -> Vec<(String, String)> {
+pub fn box_labels<'g>(g: &'g ToolGraph<'_>, paths: &[Vec<NodeIx>]) -> Vec<(&'g str, &'g str)> {
     let mut boxes = Vec::new();
     for path in paths.iter().filter(|p| p.len() <= LABELLED_PATH_NODES) {
         for &node in &path[1..path.len() - 1] {
             if let Some(label) = g.explicit_label(node).filter(|&l| l != g.id(node)) {
-                boxes.push((g.id(node).to_owned(), label.to_owned()));
+                boxes.push((g.id(node), label));
             }
         }
     }
@@ -155,65 +322,11 @@ pub fn box_labels(g: &ToolGraph<'_>, paths: &[Vec<NodeIx>]) -> Vec<(String, Stri
 
 /// Whether a tool edge runs from `leaf` to `consumer`, looking through the
 /// shorter of the two adjacency lists.
-fn wired_directly(g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> bool {
+pub fn wired_directly(g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> bool {
     let (out, into) = (g.receivers.of(leaf), g.providers.of(consumer));
     if out.len() <= into.len() {
         out.contains(&consumer)
     } else {
         into.contains(&leaf)
-    }
-}
-
-/// What a passthrough forwards: its candidate leaves by name, and how far
-/// each passthrough upstream of it is (for shortest paths).
-pub struct BoxView {
-    /// Hops from each passthrough upstream of the root to the root (root: 0).
-    pub hops: Map<NodeIx, u32>,
-    /// Candidate leaves by name, each list without repeats.
-    pub leaves: Map<NameIx, Vec<NodeIx>>,
-    /// Names with two or more leaves: collisions inside this box alone.
-    pub colliding: Vec<NameIx>,
-    pub leaf_count: usize,
-}
-
-impl BoxView {
-    /// Walks upstream from `root` over passthroughs only; cycles end the walk
-    /// because each passthrough is entered once.
-    pub fn of(g: &ToolGraph<'_>, names: &CandidateNames, root: NodeIx) -> BoxView {
-        let mut hops: Map<NodeIx, u32> = new_map();
-        let mut leaves: Map<NameIx, Vec<NodeIx>> = new_map();
-        hops.insert(root, 0);
-        let mut queue = vec![root];
-        let mut head = 0;
-        while let Some(&current) = queue.get(head) {
-            head += 1;
-            let distance = hops[&current];
-            for &provider in g.providers.of(current) {
-                if g.is_passthrough(provider) {
-                    if let std::collections::hash_map::Entry::Vacant(slot) = hops.entry(provider) {
-                        slot.insert(distance + 1);
-                        queue.push(provider);
-                    }
-                } else if let Some(name) = names.of(provider) {
-                    leaves.entry(name).or_default().push(provider);
-                }
-            }
-        }
-        let mut colliding = Vec::new();
-        let mut leaf_count = 0;
-        for (&name, list) in leaves.iter_mut() {
-            list.sort_unstable();
-            list.dedup();
-            leaf_count += list.len();
-            if list.len() > 1 {
-                colliding.push(name);
-            }
-        }
-        BoxView {
-            hops,
-            leaves,
-            colliding,
-            leaf_count,
-        }
     }
 }

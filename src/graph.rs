@@ -155,6 +155,45 @@ impl<'a> ToolGraph<'a> {
         !self.is_passthrough(node) && self.receivers.degree(node) > 0
     }
 
+    /// A graph with no nodes.
+    pub fn empty() -> ToolGraph<'static> {
+        GraphBuilder::new().finish().expect("an empty graph has no errors")
+    }
+
+    /// The same graph, owning its strings, without its source text: for
+    /// findings read after the input is gone. Made only for workflows with
+    /// CMP-9 violations.
+    pub fn into_owned(self) -> ToolGraph<'static> {
+        let own = |s: Cow<'a, str>| -> Cow<'static, str> { Cow::Owned(s.into_owned()) };
+        ToolGraph {
+            source: None,
+            hasher: self.hasher,
+            ids: self.ids.into_iter().map(own).collect(),
+            labels: self.labels.into_iter().map(|l| l.map(own)).collect(),
+            offsets: self.offsets,
+            name_loss: self.name_loss,
+            name_hashes: self.name_hashes,
+            passthrough: self.passthrough,
+            declared: self.declared,
+            declared_passthroughs: self.declared_passthroughs,
+            undeclared: self.undeclared,
+            providers: self.providers,
+            receivers: self.receivers,
+            passthrough_receivers: self.passthrough_receivers,
+            tool_edge_count: self.tool_edge_count,
+            edge_count: self.edge_count,
+            unknown_edge_types: self
+                .unknown_edge_types
+                .into_iter()
+                .map(|u| UnknownEdgeType {
+                    place: u.place,
+                    id: u.id.map(own),
+                    edge_type: own(u.edge_type),
+                })
+                .collect(),
+        }
+    }
+
     /// CMP-9 consumers: nodes that are not passthroughs and receive at least
     /// one tool edge, declared or not.
     pub fn consumers(&self) -> impl Iterator<Item = NodeIx> + '_ {

@@ -14,7 +14,9 @@
 
 pub mod batch;
 pub mod check;
+pub mod collisions;
 pub mod config;
+pub mod engine;
 pub mod error;
 pub mod explain;
 mod fixes;
@@ -32,9 +34,10 @@ pub mod report;
 mod python;
 
 pub use check::{check_bytes, check_bytes_with, check_graph, check_graph_with};
+pub use collisions::{CollidingTool, Collision, Collisions, GroupRef};
 pub use config::Config;
-pub use error::{InputError, Location};
+pub use error::{Error, InputError, Location};
 pub use graph::{GraphBuilder, ToolGraph};
 pub use interrupt::Interrupt;
 pub use names::normalize_name;
-pub use report::{Rename, Report, Stats, Tool, Violation, Warning};
+pub use report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning};

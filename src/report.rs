@@ -1,22 +1,10 @@
 //! What a check finds. Findings are data: a refused workflow is a report with
 //! violations, never an error.
 
+use crate::collisions::{Collision, Collisions};
 use crate::error::Location;
 use crate::model::{edge_name, quote};
 use crate::names::{NameLoss, UNNAMED_TOOL};
-
-/// One tool that reaches a consumer, with how it gets there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tool {
-    pub id: String,
-    /// The label as written (`data.label`, or the id when there is none).
-    pub label: String,
-    /// A shortest chain of node ids over tool edges: `[tool, box, ..., consumer]`.
-    pub path: Vec<String>,
-    /// The tool's node object in the source text (for a node that is never
-    /// declared, the first tool edge naming it).
-    pub location: Option<Location>,
-}
 
 /// One step of a suggested fix: give `node` the label `new_label`, whose
 /// tool name is `new_name`, instead of `label`.
@@ -28,105 +16,72 @@ pub struct Rename {
     pub new_name: String,
 }
 
+/// EDGE-5: a `data.edgeType` nobody recognises.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Violation {
-    /// CMP-9: two or more distinct tools reaching `consumer` share `name`.
-    ToolNameCollision {
-        consumer: String,
-        name: String,
-        tools: Vec<Tool>,
-        message: String,
-        /// The consumer's node object (or first tool edge into it).
-        location: Option<Location>,
-        /// Renames that make every name unique wherever the tools arrive.
-        fix: Vec<Rename>,
-        /// `(id, data.label)` of the passthroughs on the tools' paths that
-        /// have a label other than their id, by id: for showing paths.
-        boxes: Vec<(String, String)>,
-    },
-    /// EDGE-5: a `data.edgeType` nobody recognises.
-    UnrecognisedEdgeType {
-        edge: usize,
-        edge_id: Option<String>,
-        edge_type: String,
-        message: String,
-        location: Option<Location>,
-        /// The closest recognised edge type, when one is close.
-        suggestion: Option<String>,
-    },
+pub struct EdgeTypeViolation {
+    pub edge: usize,
+    pub edge_id: Option<String>,
+    pub edge_type: String,
+    pub message: String,
+    pub location: Option<Location>,
+    /// The closest recognised edge type, when one is close.
+    pub suggestion: Option<String>,
 }
 
-impl Violation {
-    pub fn rule(&self) -> &'static str {
-        match self {
-            Violation::ToolNameCollision { .. } => "CMP-9",
-            Violation::UnrecognisedEdgeType { .. } => "EDGE-5",
-        }
-    }
-
-    pub fn message(&self) -> &str {
-        match self {
-            Violation::ToolNameCollision { message, .. } | Violation::UnrecognisedEdgeType { message, .. } => message,
-        }
-    }
-
-    pub fn location(&self) -> Option<Location> {
-        match self {
-            Violation::ToolNameCollision { location, .. } | Violation::UnrecognisedEdgeType { location, .. } => {
-                *location
-            }
-        }
-    }
-
-    pub(crate) fn collision(
-        consumer: &str,
-        name: &str,
-        tools: Vec<Tool>,
-        fix: Vec<Rename>,
-        boxes: Vec<(String, String)>,
-    ) -> Violation {
-        let listed: Vec<String> = tools
-            .iter()
-            .map(|t| format!("{} ({})", quote(&t.id), quote(&t.label)))
-            .collect();
-        let message = format!(
-            "{} tools reaching {} share the name {}: {}",
-            tools.len(),
-            quote(consumer),
-            quote(name),
-            listed.join(", ")
-        );
-        Violation::ToolNameCollision {
-            consumer: consumer.to_owned(),
-            name: name.to_owned(),
-            tools,
-            message,
-            location: None,
-            fix,
-            boxes,
-        }
-    }
-
-    pub(crate) fn unknown_edge_type(
+impl EdgeTypeViolation {
+    pub(crate) fn new(
         edge: usize,
         edge_id: Option<&str>,
         edge_type: &str,
         recognised: &[&str],
         suggestion: Option<&str>,
-    ) -> Violation {
+    ) -> EdgeTypeViolation {
         let message = format!(
             "{} declares data.edgeType {}, which is not a recognised edge type (recognised: {})",
             edge_name(edge, edge_id),
             quote(edge_type),
             recognised.join(", ")
         );
-        Violation::UnrecognisedEdgeType {
+        EdgeTypeViolation {
             edge,
             edge_id: edge_id.map(str::to_owned),
             edge_type: edge_type.to_owned(),
             message,
             location: None,
             suggestion: suggestion.map(str::to_owned),
+        }
+    }
+}
+
+/// One reason a workflow is refused, read from a [`Report`].
+#[derive(Clone, Copy)]
+pub enum Violation<'r> {
+    /// CMP-9: two or more distinct tools reaching a consumer share a name.
+    ToolNameCollision(Collision<'r>),
+    /// EDGE-5: a `data.edgeType` nobody recognises.
+    UnrecognisedEdgeType(&'r EdgeTypeViolation),
+}
+
+impl Violation<'_> {
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Violation::ToolNameCollision(_) => "CMP-9",
+            Violation::UnrecognisedEdgeType(_) => "EDGE-5",
+        }
+    }
+
+    /// Built on access for CMP-9.
+    pub fn message(&self) -> String {
+        match self {
+            Violation::ToolNameCollision(c) => c.message(),
+            Violation::UnrecognisedEdgeType(e) => e.message.clone(),
+        }
+    }
+
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            Violation::ToolNameCollision(c) => c.location(),
+            Violation::UnrecognisedEdgeType(e) => e.location,
         }
     }
 }
@@ -153,7 +108,7 @@ impl Warning {
             node: node.to_owned(),
             edge: Some(edge),
             message: format!(
-                "node {} is wired by tool edge {edge} but never declared; it is checked with no type, named by its id",
+                "node {} is wired by tool edge {edge} but never declared in `nodes`; it is checked as a node with no type, and its id is its label",
                 quote(node)
             ),
             location: None,
@@ -199,11 +154,13 @@ pub struct Stats {
     pub passthroughs: usize,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What a check finds. CMP-9 violations are stored by cause and read on
+/// demand; see [`Collisions`].
 pub struct Report {
-    /// EDGE-5 violations in edge order, then CMP-9 violations by consumer id
-    /// and name.
-    pub violations: Vec<Violation>,
+    /// EDGE-5 violations, in edge order.
+    pub edge_violations: Vec<EdgeTypeViolation>,
+    /// CMP-9 violations, by consumer id and name.
+    pub collisions: Collisions,
     pub warnings: Vec<Warning>,
     pub stats: Stats,
 }
@@ -211,6 +168,25 @@ pub struct Report {
 impl Report {
     /// Accepted: no violation of any rule.
     pub fn ok(&self) -> bool {
-        self.violations.is_empty()
+        self.edge_violations.is_empty() && self.collisions.is_empty()
+    }
+
+    /// Every violation: EDGE-5 ones first, then CMP-9 ones (SEMANTICS 6).
+    pub fn violation_count(&self) -> u64 {
+        self.edge_violations.len() as u64 + self.collisions.len()
+    }
+
+    /// Violation `index` in the order of `violation_count`.
+    pub fn violation(&self, index: u64) -> Option<Violation<'_>> {
+        let edges = self.edge_violations.len() as u64;
+        if index < edges {
+            Some(Violation::UnrecognisedEdgeType(&self.edge_violations[index as usize]))
+        } else {
+            self.collisions.get(index - edges).map(Violation::ToolNameCollision)
+        }
+    }
+
+    pub fn violations(&self) -> impl Iterator<Item = Violation<'_>> + '_ {
+        (0..self.violation_count()).filter_map(move |i| self.violation(i))
     }
 }

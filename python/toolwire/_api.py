@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-from typing import Any, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _toolwire
 from ._errors import WorkflowError
@@ -15,22 +13,6 @@ DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
 """Node types that forward every tool wired into them."""
 DEFAULT_EDGE_TYPES = tuple(_toolwire.DEFAULT_EDGE_TYPES)
 """``data.edgeType`` values recognised by EDGE-5."""
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Reports with many violations create many small containers at once;
-    letting the cyclic garbage collector run between them (over everything
-    the program holds) can cost more than the check. None of them can form a
-    cycle, so the collector is paused while they are built."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _names(option: str, values: Iterable[str]) -> list[str]:
@@ -69,8 +51,7 @@ def check(
 ) -> Report:
     """Checks an already-parsed workflow (as ``json.loads`` returns it)."""
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    with _collector_paused():
-        return Report._from_core(_toolwire.check_mapping(workflow, passthrough, edges))
+    return Report._from_core(_toolwire.check_mapping(workflow, passthrough, edges))
 
 
 def check_json(
@@ -84,8 +65,7 @@ def check_json(
     data = _json_text(data, "check_json")
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
     try:
-        with _collector_paused():
-            return Report._from_core(_toolwire.check_json(data, passthrough, edges))
+        return Report._from_core(_toolwire.check_json(data, passthrough, edges))
     except WorkflowError as e:
         if isinstance(data, str) and e.line is None:
             raise _locate_surrogate(data, e) from None
@@ -114,8 +94,7 @@ def check_file(
     ``FileNotFoundError``; an unreadable one another ``OSError``."""
     fspath = _file_path(path, "check_file")
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    with _collector_paused():
-        return Report._from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
+    return Report._from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
 
 
 def check_files(
@@ -140,12 +119,11 @@ def check_files(
     else:
         raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
     passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    with _collector_paused():
-        results = _toolwire.check_files(fspaths, passthrough, edges, threads)
-        return [
-            Report._failed(path, result) if isinstance(result, Exception) else Report._from_core(result, path=path)
-            for path, result in zip(fspaths, results)
-        ]
+    results = _toolwire.check_files(fspaths, passthrough, edges, threads)
+    return [
+        Report._failed(path, result) if isinstance(result, Exception) else Report._from_core(result, path=path)
+        for path, result in zip(fspaths, results)
+    ]
 
 
 def explain_json(

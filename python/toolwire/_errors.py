@@ -27,10 +27,10 @@ class WorkflowError(ValueError):
 
 class ToolNameCollision(Exception):
     """The tool-wiring stage's own failure: every CMP-9 and EDGE-5 violation
-    found in the workflow."""
+    found in the workflow (a sequence read on demand, as in ``Report``)."""
 
     def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = list(violations)
+        self.violations = violations
         count = len(self.violations)
         listed = "; ".join(f"{v.rule}: {v.message}" for v in self.violations)
         super().__init__(f"tool wiring refused ({count} violation{'s' if count != 1 else ''}): {listed}")

@@ -1,18 +1,27 @@
-"""The report of one check: plain, immutable data.
+"""The report of one check: immutable data, read on demand.
 
-The records inside a report (tools, violations, warnings, counts) are named
-tuples: a report may hold tens of thousands of them, and a named tuple is
-built in a fraction of the time a frozen dataclass takes, with the same
-immutability and attribute access."""
+A workflow can have far more violations than bytes (one toolbox of clashing
+tools wired into thousands of agents), so a report does not hold them: the
+core stores findings by cause, ``Report.violations`` is a sequence whose
+items are built when they are read, and ``Tool.path`` walks the core's
+shared path tree when it is read. The records themselves (tools,
+violations, warnings, counts) are named tuples, built by keyword from the
+core's typed objects."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
+from ._groups import ClashGroup, group_violations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the extension is imported by _api, not here
+    from ._toolwire import CoreReport, CoreView, CoreViolation
 
 
 class Location(NamedTuple):
@@ -36,8 +45,10 @@ class Tool(NamedTuple):
     id: str
     label: str
     """The label as written (``data.label``, or the node id when it has none)."""
-    path: List[str]
-    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``."""
+    path: Sequence[str]
+    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``.
+    In a report from the core it is a ``ToolPath``: its length is known at
+    once, and its ids are read from the core when indexed or iterated."""
     location: Optional[Location] = None
     """Where the tool's node object starts (for a node that is never declared,
     the first tool edge naming it); None when the input was not text."""
@@ -170,12 +181,184 @@ class Stats(NamedTuple):
         return dict(self._asdict())
 
 
+class ToolPath(Sequence[str]):
+    """A tool's path to its consumer, read from the core on access: a chain
+    of a hundred thousand toolboxes costs nothing until its ids are read,
+    and its ends (``path[:3]``, ``path[-3:]``) cost only what they hold."""
+
+    __slots__ = ("_core", "_violation", "_tool", "_len")
+
+    def __init__(self, core: "CoreReport", violation: int, tool: int, length: int) -> None:
+        self._core = core
+        self._violation = violation
+        self._tool = tool
+        self._len = length
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[str]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._len)
+            if step != 1:
+                return self[start:stop][::step] if start < stop else [self[i] for i in range(start, stop, step)]
+            return self._core.tool_path(self._violation, self._tool, start, max(start, stop))
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("path index out of range")
+        return self._core.tool_path(self._violation, self._tool, index, index + 1)[0]
+
+    def __iter__(self) -> Iterator[str]:
+        chunk = 4096
+        for start in range(0, self._len, chunk):
+            yield from self._core.tool_path(self._violation, self._tool, start, start + chunk)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (ToolPath, list, tuple)):
+            return len(other) == self._len and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        if self._len <= 8:
+            return repr(list(self))
+        return f"ToolPath({self[:3]!r} ... {self._len - 6} more ... {self[-3:]!r})"
+
+
+class Violations(Sequence[Violation]):
+    """The violations of a report, in SEMANTICS order (EDGE-5 by edge, then
+    CMP-9 by consumer id and name). ``len()`` is exact however many there
+    are; items are built when read (``v[i]``, slices, iteration)."""
+
+    __slots__ = ("_core", "_len")
+
+    def __init__(self, core: "CoreReport") -> None:
+        self._core = core
+        self._len = core.violation_count
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Violation: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[Violation]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[Violation, List[Violation]]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("violation index out of range")
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[Violation]:
+        for i in range(self._len):
+            yield self._at(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Violations, list, tuple)):
+            return len(other) == self._len and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Violations: {self._len}>"
+
+    def _at(self, index: int) -> Violation:
+        core = self._core
+        v = core.violation(index)
+        return Violation(
+            rule=v.rule,
+            message=v.message,
+            consumer=v.consumer,
+            name=v.name,
+            tools=self._tools(index, v) if v.rule == "CMP-9" else (),
+            edge=v.edge,
+            edge_id=v.edge_id,
+            edge_type=v.edge_type,
+            location=_at(v.location),
+            fix=[Rename(node=r.node, label=r.label, new_label=r.new_label, new_name=r.new_name) for r in v.fix]
+            if v.rule == "CMP-9"
+            else (),
+            suggestion=v.suggestion,
+            box_labels=dict(v.box_labels) if v.box_labels else _NO_BOXES,
+        )
+
+    def _tools(self, index: int, v: "CoreViolation") -> List[Tool]:
+        return [
+            Tool(id=t.id, label=t.label, path=ToolPath(self._core, index, i, t.path_len), location=_at(t.location))
+            for i, t in enumerate(v.tools)
+        ]
+
+    def _groups(self) -> Iterator[ClashGroup]:
+        core = self._core
+        for g in range(core.group_count):
+            group = core.group(g)
+            first = self._at(group.first)
+            yield ClashGroup(
+                name=group.name,
+                tools=first.tools,
+                through=group.through,
+                consumers=_GroupConsumers(core, g, group.count),
+                first=first,
+            )
+
+
+class _GroupConsumers(Sequence[str]):
+    """The consumers of a group, by id, read from the core on access."""
+
+    __slots__ = ("_core", "_group", "_len")
+
+    def __init__(self, core: "CoreReport", group: int, length: int) -> None:
+        self._core = core
+        self._group = group
+        self._len = length
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[str]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._len)
+            if step != 1 or start >= stop:
+                return [self[i] for i in range(start, stop, step)]
+            return self._core.group_consumers(self._group, start, stop)
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("consumer index out of range")
+        return self._core.group_consumers(self._group, index, index + 1)[0]
+
+    def __iter__(self) -> Iterator[str]:
+        chunk = 4096
+        for start in range(0, self._len, chunk):
+            yield from self._core.group_consumers(self._group, start, start + chunk)
+
+    def __repr__(self) -> str:
+        return f"<{self._len} consumers>"
+
+
 @dataclass(frozen=True, slots=True)
 class Report:
     """The outcome of checking one workflow."""
 
-    violations: List[Violation]
-    """EDGE-5 violations in edge order, then CMP-9 ones by consumer id and name."""
+    violations: Sequence[Violation]
+    """EDGE-5 violations in edge order, then CMP-9 ones by consumer id and
+    name. From a check, a ``Violations`` sequence: exact ``len()``, items
+    built when read, so a report with millions of violations costs what its
+    workflow costs until they are read."""
     warnings: List[WiringWarning]
     stats: Optional[Stats]
     """Counts of what was read; None when the file could not be checked."""
@@ -190,23 +373,45 @@ class Report:
         """True when the workflow was checked and accepted."""
         return self.error is None and not self.violations
 
+    @property
+    def violation_count(self) -> int:
+        """The exact number of violations (``len(violations)``)."""
+        return len(self.violations)
+
+    def clash_groups(self) -> Iterator[ClashGroup]:
+        """The CMP-9 violations grouped: violations with the same name and
+        the same clashing tools, reached through the same toolbox, are one
+        group naming its consumers. Every CMP-9 violation is in exactly one
+        group; groups come in the order of their first violations."""
+        if isinstance(self.violations, Violations):
+            return self.violations._groups()
+        return group_violations(self.violations)
+
     def to_dict(self) -> Dict[str, Any]:
-        """The per-file object of the CLI's ``--format json`` output."""
+        """The per-file object of the CLI's ``--format json`` output, with
+        every violation and every path whole: its size is what it lists, so
+        on a report with millions of violations use the CLI's streaming
+        ``--format json`` (with ``--max-violations``) instead."""
         return {
             "path": self.path,
             "ok": self.ok,
             "error": None if self.error is None else _error_to_dict(self.error),
+            "violation_count": len(self.violations),
             "violations": [v.to_dict() for v in self.violations],
             "warnings": [w.to_dict() for w in self.warnings],
             "stats": None if self.stats is None else self.stats.to_dict(),
         }
 
     def to_json(self) -> str:
+        """``to_dict()`` as JSON text: time and memory grow with every
+        violation it lists."""
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
     def raise_on_failure(self) -> None:
         """Raises ``CompilationError`` (cause: ``ToolNameCollision``) when
-        refused, or the file's own error when it could not be checked."""
+        refused, or the file's own error when it could not be checked. The
+        message lists every violation, so on a huge report building it takes
+        time and memory in proportion."""
         if self.error is not None:
             raise self.error
         if self.ok:
@@ -219,38 +424,17 @@ class Report:
         return cls([], [], None, path, error)
 
     @classmethod
-    def _from_core(cls, core: Tuple[Any, ...], path: Optional[str] = None) -> Report:
-        """Builds a report from the binding's tuples (shapes in src/python/mod.rs)."""
-        # Records are made with tuple.__new__, in field order: a report may
-        # hold tens of thousands of them, and this skips the keyword handling
-        # of each NamedTuple constructor (about a third of the cost).
-        new = tuple.__new__
-        core_violations, core_warnings, core_stats = core
-        violations = []
-        fields: Tuple[Any, ...]
-        for v in core_violations:
-            if v[0] == "CMP-9":
-                rule, message, consumer, name, tools, at, fix, boxes = v
-                fields = (
-                    rule,
-                    message,
-                    consumer,
-                    name,
-                    [new(Tool, (i, label, p, a and new(Location, a))) for i, label, p, a in tools],
-                    None,
-                    None,
-                    None,
-                    at and new(Location, at),
-                    [new(Rename, r) for r in fix],
-                    None,
-                    dict(boxes) if boxes else _NO_BOXES,
-                )
-            else:
-                rule, message, edge, edge_id, edge_type, at, suggestion = v
-                fields = (rule, message, None, None, (), edge, edge_id, edge_type, at and new(Location, at), (), suggestion, _NO_BOXES)
-            violations.append(new(Violation, fields))
-        warnings = [new(WiringWarning, (*w[:4], w[4] and new(Location, w[4]))) for w in core_warnings]
-        return cls(violations, warnings, Stats(*core_stats), path)
+    def _from_core(cls, core: "CoreReport", path: Optional[str] = None) -> Report:
+        """A report reading from the binding's ``CoreReport``."""
+        warnings = [
+            WiringWarning(code=w.code, node=w.node, edge=w.edge, message=w.message, location=_at(w.location))
+            for w in core.warnings
+        ]
+        s = core.stats
+        stats = Stats(
+            nodes=s.nodes, edges=s.edges, tool_edges=s.tool_edges, consumers=s.consumers, passthroughs=s.passthroughs
+        )
+        return cls(Violations(core), warnings, stats, path)
 
 
 class SeenTool(NamedTuple):
@@ -289,14 +473,21 @@ class ConsumerView(NamedTuple):
         }
 
     @classmethod
-    def _from_core(cls, core: Tuple[Any, ...]) -> ConsumerView:
-        consumer, at, tools, boxes = core
-        seen = [SeenTool(name, i, label, path, _at(t_at), collides) for name, i, label, path, t_at, collides in tools]
-        return cls(consumer, _at(at), seen, dict(boxes) if boxes else _NO_BOXES)
+    def _from_core(cls, core: "CoreView") -> ConsumerView:
+        seen = [
+            SeenTool(name=t.name, id=t.id, label=t.label, path=t.path, location=_at(t.location), collides=t.collides)
+            for t in core.tools
+        ]
+        return cls(
+            consumer=core.consumer,
+            location=_at(core.location),
+            tools=seen,
+            box_labels=dict(core.box_labels) if core.box_labels else _NO_BOXES,
+        )
 
 
 def _at(core: Optional[Tuple[int, int]]) -> Optional[Location]:
-    return None if core is None else Location(*core)
+    return None if core is None else Location(line=core[0], column=core[1])
 
 
 def _error_to_dict(error: Exception) -> Dict[str, Any]:

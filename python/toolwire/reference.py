@@ -307,8 +307,8 @@ def _build_graph(doc: _Document) -> _Graph:
             # type and is labelled by its id; R8 makes that a warning.
             labels[node_id] = node_id
             message = (
-                f"node {_quote(node_id)} is wired by tool edge {edge.index} but never declared; "
-                "it is checked with no type, named by its id"
+                f"node {_quote(node_id)} is wired by tool edge {edge.index} but never declared in `nodes`; "
+                "it is checked as a node with no type, and its id is its label"
             )
             warnings.append(WiringWarning(code="R8", node=node_id, edge=edge.index, message=message))
         return node_id

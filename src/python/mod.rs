@@ -10,12 +10,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyLookupError, PyOSError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyLookupError, PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
-use crate::{batch, check, explain, names, Config, InputError, Interrupt, Location, Report, Violation};
+use crate::explain::ConsumerView;
+use crate::{engine, names, Config, Error, InputError, Interrupt, Location, Report, Violation};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
 /// `ValueError` and carry fields.
@@ -119,39 +120,67 @@ fn text_of<'a>(py: Python<'_>, data: &'a Bound<'_, PyAny>) -> PyResult<&'a [u8]>
     }
 }
 
+/// The Python exception for a core error: `WorkflowError` for bad input,
+/// `OSError` (with errno, so Python picks `FileNotFoundError` and the
+/// like), `LookupError` for an unknown node, `KeyboardInterrupt`.
+fn to_py_error(py: Python<'_>, error: Error, path: Option<&Path>) -> PyErr {
+    match error {
+        Error::Input(e, location) => workflow_error_at(py, &e.message, location),
+        Error::UnknownNode(_) => PyLookupError::new_err(error.to_string()),
+        Error::Interrupted => PyKeyboardInterrupt::new_err(()),
+        Error::Io(io) => {
+            let filename = path.map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+            match io.raw_os_error() {
+                Some(errno) => PyOSError::new_err((errno, strerror(errno), filename)),
+                None => PyOSError::new_err(format!("{io}: {filename:?}")),
+            }
+        }
+    }
+}
+
+/// The C library's message for `errno` (what Python's `os.strerror` says).
+fn strerror(errno: i32) -> String {
+    std::io::Error::from_raw_os_error(errno)
+        .to_string()
+        .split(" (os error")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Checks JSON text given as `str` or `bytes`, without the GIL.
 #[pyfunction]
-fn check_json<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
+fn check_json(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<CoreReport> {
     let config = config(passthrough_types, edge_types);
     let text = text_of(py, data)?;
     let large = text.len() >= LARGE_TEXT_BYTES;
-    let result = run(py, large, |stop| check::check_bytes_with(text, &config, true, stop))?;
-    result
-        .map(|report| report_to_py(py, &report))
-        .map_err(|e| workflow_error(py, &e, Some(text)))?
+    let result = run(py, large, |stop| engine::check_text(text, &config, true, stop))?;
+    result.map(CoreReport::new).map_err(|e| to_py_error(py, e, None))
 }
 
 /// Reads and checks a file, without the GIL.
 #[pyfunction]
-fn check_file<'py>(
-    py: Python<'py>,
+fn check_file(
+    py: Python<'_>,
     path: PathBuf,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<CoreReport> {
     let config = config(passthrough_types, edge_types);
     // Reading a file is I/O, so the GIL is always released for it.
-    let outcome = run(py, true, |stop| batch::check_path(&path, &config, true, stop))?;
-    outcome_to_py(py, outcome, &path)
+    let outcome = run(py, true, |stop| engine::check_file(&path, &config, true, stop))?;
+    outcome
+        .map(CoreReport::new)
+        .map_err(|e| to_py_error(py, e, Some(&path)))
 }
 
 /// Checks many files on `jobs` threads (0: one per core), without the GIL.
-/// Returns, per path and in order, a report (tuples) or the exception that
+/// Returns, per path and in order, a report or the exception that
 /// `check_file` would have raised for it.
 #[pyfunction]
 fn check_files<'py>(
@@ -162,47 +191,26 @@ fn check_files<'py>(
     jobs: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = config(passthrough_types, edge_types);
-    let outcomes = run(py, true, |stop| batch::check_paths(&paths, &config, jobs, stop))?;
+    let outcomes = run(py, true, |stop| engine::check_files(&paths, &config, jobs, stop))?;
     let results = PyList::empty(py);
     for (outcome, path) in outcomes.into_iter().zip(&paths) {
-        match outcome_to_py(py, outcome, path) {
-            Ok(report) => results.append(report)?,
-            Err(error) => results.append(error.into_value(py))?,
+        match outcome {
+            Ok(report) => results.append(CoreReport::new(report))?,
+            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
+            Err(error) => results.append(to_py_error(py, error, Some(path)).into_value(py))?,
         }
     }
     Ok(results)
 }
 
-fn outcome_to_py<'py>(py: Python<'py>, outcome: batch::FileOutcome, path: &Path) -> PyResult<Bound<'py, PyTuple>> {
-    match outcome {
-        Ok(report) => report_to_py(py, &report),
-        Err(batch::FileError::Io(io)) => Err(os_error(&io, path)),
-        Err(batch::FileError::Input(error, location)) => Err(workflow_error_at(py, &error.message, location)),
-    }
-}
-
-/// `OSError(errno, strerror, filename)`: Python picks the subclass
-/// (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`) from errno.
-fn os_error(error: &std::io::Error, path: &Path) -> PyErr {
-    let filename = path.to_string_lossy().into_owned();
-    match error.raw_os_error() {
-        Some(errno) => {
-            let text = error.to_string();
-            let strerror = text.split(" (os error").next().unwrap_or(&text).to_owned();
-            PyOSError::new_err((errno, strerror, filename))
-        }
-        None => PyOSError::new_err(format!("{error}: {filename:?}")),
-    }
-}
-
 /// Checks an already-parsed workflow (a `Mapping`), walking it directly.
 #[pyfunction]
-fn check_mapping<'py>(
-    py: Python<'py>,
-    workflow: &Bound<'py, PyAny>,
+fn check_mapping(
+    py: Python<'_>,
+    workflow: &Bound<'_, PyAny>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<CoreReport> {
     let config = config(passthrough_types, edge_types);
     let graph = match walk::walk(workflow, &config) {
         Ok(graph) => graph,
@@ -212,8 +220,8 @@ fn check_mapping<'py>(
     // The walk copied every string it needs, so the Python objects are no
     // longer touched; releasing the GIL only pays off on large workflows.
     let release = graph.node_count() + graph.tool_edge_count > 10_000;
-    let report = run(py, release, |stop| check::check_graph_with(&graph, &config, stop))?;
-    report_to_py(py, &report)
+    let result = run(py, release, |stop| engine::check_graph(graph, &config, stop))?;
+    result.map(CoreReport::new).map_err(|e| to_py_error(py, e, None))
 }
 
 /// Where the time of `check_file` goes, in seconds: reading the file,
@@ -226,18 +234,8 @@ fn phase_times<'py>(
     edge_types: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = config(passthrough_types, edge_types);
-    let timed = run(py, true, |_| {
-        let start = std::time::Instant::now();
-        let bytes = batch::read_file(&path)?;
-        let read = start.elapsed();
-        let graph = crate::parse::parse(&bytes, &config).map_err(|e| std::io::Error::other(e.message))?;
-        let parsed = start.elapsed();
-        let report = check::check_graph(&graph, &config);
-        let checked = start.elapsed();
-        drop((report, graph));
-        Ok::<_, std::io::Error>([read, parsed - read, checked - parsed])
-    })?;
-    let [read, parse, check] = timed.map_err(|e| os_error(&e, &path))?;
+    let timed = run(py, true, |_| engine::phase_times(&path, &config))?;
+    let [read, parse, check] = timed.map_err(|e| to_py_error(py, e, Some(&path)))?;
     let out = PyDict::new(py);
     out.set_item("read", read.as_secs_f64())?;
     out.set_item("parse", parse.as_secs_f64())?;
@@ -248,59 +246,60 @@ fn phase_times<'py>(
 /// What each consumer (or only the node `consumer`) sees, from JSON text
 /// given as `str` or `bytes`.
 #[pyfunction]
-fn explain_json<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
+fn explain_json(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
     consumer: Option<&str>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyList>> {
+) -> PyResult<Vec<CoreView>> {
     let text = text_of(py, data)?;
-    explain_text(py, text, consumer, &config(passthrough_types, edge_types))
+    let config = config(passthrough_types, edge_types);
+    let large = text.len() >= LARGE_TEXT_BYTES;
+    let views = run(py, large, |stop| engine::explain_text(text, consumer, &config, stop))?;
+    views_to_py(py, views, None)
 }
 
 /// `explain_json` of a file's contents.
 #[pyfunction]
-fn explain_file<'py>(
-    py: Python<'py>,
+fn explain_file(
+    py: Python<'_>,
     path: PathBuf,
     consumer: Option<&str>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Bound<'py, PyList>> {
-    let bytes = run(py, true, |_| batch::read_file(&path))?.map_err(|e| os_error(&e, &path))?;
-    explain_text(py, &bytes, consumer, &config(passthrough_types, edge_types))
+) -> PyResult<Vec<CoreView>> {
+    let config = config(passthrough_types, edge_types);
+    let views = run(py, true, |stop| engine::explain_file(&path, consumer, &config, stop))?;
+    views_to_py(py, views, Some(&path))
 }
 
-// A view goes back as
-//   (consumer, at, [(name, id, label, [path...], at, collides), ...], [(box, label), ...]).
-fn explain_text<'py>(
-    py: Python<'py>,
-    text: &[u8],
-    consumer: Option<&str>,
-    config: &Config,
-) -> PyResult<Bound<'py, PyList>> {
-    let large = text.len() >= LARGE_TEXT_BYTES;
-    // Ok(Err(..)): the workflow cannot be read. Err(..): it can, but the
-    // node asked about is not in it, which is a question, not an input, error.
-    let views = run(py, large, |stop| {
-        let graph = crate::parse::parse_with(text, config, true, stop)?;
-        Ok(explain::explain(&graph, consumer))
-    })?;
-    let views = match views {
-        Ok(Ok(views)) => views,
-        Ok(Err(unknown)) => return Err(PyLookupError::new_err(unknown.message)),
-        Err(input) => return Err(workflow_error(py, &input, Some(text))),
-    };
-    let out = PyList::empty(py);
-    for view in views {
-        let tools = PyList::empty(py);
-        for t in &view.tools {
-            tools.append((&t.name, &t.id, &t.label, &t.path, at(t.location), t.collides))?;
-        }
-        out.append((view.consumer, at(view.location), tools, view.boxes))?;
-    }
-    Ok(out)
+fn views_to_py(
+    py: Python<'_>,
+    views: Result<Vec<ConsumerView>, Error>,
+    path: Option<&Path>,
+) -> PyResult<Vec<CoreView>> {
+    let views = views.map_err(|e| to_py_error(py, e, path))?;
+    Ok(views
+        .into_iter()
+        .map(|v| CoreView {
+            consumer: v.consumer,
+            location: at(v.location),
+            tools: v
+                .tools
+                .into_iter()
+                .map(|t| CoreSeenTool {
+                    name: t.name,
+                    id: t.id,
+                    label: t.label,
+                    path: t.path,
+                    location: at(t.location),
+                    collides: t.collides,
+                })
+                .collect(),
+            box_labels: v.boxes,
+        })
+        .collect())
 }
 
 #[pyfunction]
@@ -308,62 +307,241 @@ fn normalize_name(label: &str) -> String {
     names::normalize_name(label)
 }
 
-// Reports go back as tuples, the cheapest Python containers to build;
-// python/toolwire/_report.py turns them into the public classes. The shapes:
-//   report    (violations, warnings, stats)
-//   CMP-9     ("CMP-9", message, consumer, name, [tool...], at, [rename...], [(box, label)...])
-//   tool      (id, label, [path...], at)
-//   rename    (node, label, new_label, new_name)
-//   EDGE-5    ("EDGE-5", message, edge, edge_id, edge_type, at, suggestion)
-//   warning   (code, node, edge, message, at)
-//   stats     (nodes, edges, tool_edges, consumers, passthroughs)
-//   at        (line, column) or None
-
 fn at(location: Option<Location>) -> Option<(usize, usize)> {
     location.map(|l| (l.line, l.column))
 }
 
-fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyTuple>> {
-    let violations = PyList::empty(py);
-    for violation in &report.violations {
-        let converted = match violation {
-            Violation::ToolNameCollision {
-                consumer,
-                name,
-                tools,
-                message,
-                location,
-                fix,
-                boxes,
-            } => {
-                let listed = PyList::empty(py);
-                for tool in tools {
-                    listed.append((&tool.id, &tool.label, &tool.path, at(tool.location)))?;
-                }
-                let renames = PyList::empty(py);
-                for r in fix {
-                    renames.append((&r.node, &r.label, &r.new_label, &r.new_name))?;
-                }
-                ("CMP-9", message, consumer, name, listed, at(*location), renames, boxes).into_pyobject(py)?
+/// A checked workflow's report, read on demand: CMP-9 violations are
+/// stored by cause in the core and built here one at a time, when asked
+/// for (python/toolwire/_report.py wraps them in the public classes).
+#[pyclass(frozen, module = "toolwire._toolwire")]
+struct CoreReport {
+    report: Report,
+}
+
+impl CoreReport {
+    fn new(report: Report) -> Self {
+        CoreReport { report }
+    }
+
+    fn violation_at(&self, index: u64) -> PyResult<Violation<'_>> {
+        self.report
+            .violation(index)
+            .ok_or_else(|| PyIndexError::new_err("violation index out of range"))
+    }
+}
+
+#[pymethods]
+impl CoreReport {
+    /// EDGE-5 violations first, then CMP-9 ones.
+    #[getter]
+    fn violation_count(&self) -> u64 {
+        self.report.violation_count()
+    }
+
+    fn violation(&self, index: u64) -> PyResult<CoreViolation> {
+        let v = self.violation_at(index)?;
+        Ok(match v {
+            Violation::UnrecognisedEdgeType(e) => CoreViolation {
+                rule: "EDGE-5",
+                message: e.message.clone(),
+                location: at(e.location),
+                edge: Some(e.edge),
+                edge_id: e.edge_id.clone(),
+                edge_type: Some(e.edge_type.clone()),
+                suggestion: e.suggestion.clone(),
+                ..CoreViolation::default()
+            },
+            Violation::ToolNameCollision(c) => CoreViolation {
+                rule: "CMP-9",
+                message: c.message(),
+                location: at(c.location()),
+                consumer: Some(c.consumer().to_owned()),
+                name: Some(c.name().to_owned()),
+                tools: c
+                    .tools()
+                    .iter()
+                    .map(|t| CoreTool {
+                        id: t.id().to_owned(),
+                        label: t.label().to_owned(),
+                        location: at(t.location()),
+                        path_len: t.path_len(),
+                    })
+                    .collect(),
+                fix: c
+                    .fix()
+                    .into_iter()
+                    .map(|r| CoreRename {
+                        node: r.node.clone(),
+                        label: r.label.clone(),
+                        new_label: r.new_label.clone(),
+                        new_name: r.new_name.clone(),
+                    })
+                    .collect(),
+                box_labels: c
+                    .box_labels()
+                    .into_iter()
+                    .map(|(b, l)| (b.to_owned(), l.to_owned()))
+                    .collect(),
+                group: Some(c.group()),
+                ..CoreViolation::default()
+            },
+        })
+    }
+
+    /// Ids `start..stop` of the path of tool `tool` of violation `index`.
+    fn tool_path(&self, index: u64, tool: usize, start: usize, stop: usize) -> PyResult<Vec<String>> {
+        match self.violation_at(index)? {
+            Violation::ToolNameCollision(c) => {
+                let tools = c.tools();
+                let t = tools
+                    .get(tool)
+                    .ok_or_else(|| PyIndexError::new_err("tool index out of range"))?;
+                Ok(t.path_ids(start, stop).into_iter().map(str::to_owned).collect())
             }
-            Violation::UnrecognisedEdgeType {
-                edge,
-                edge_id,
-                edge_type,
-                message,
-                location,
-                suggestion,
-            } => ("EDGE-5", message, edge, edge_id, edge_type, at(*location), suggestion).into_pyobject(py)?,
-        };
-        violations.append(converted)?;
+            Violation::UnrecognisedEdgeType(_) => Err(PyIndexError::new_err("an EDGE-5 violation has no tools")),
+        }
     }
-    let warnings = PyList::empty(py);
-    for w in &report.warnings {
-        warnings.append((w.code, &w.node, w.edge, &w.message, at(w.location)))?;
+
+    #[getter]
+    fn warnings(&self) -> Vec<CoreWarning> {
+        self.report
+            .warnings
+            .iter()
+            .map(|w| CoreWarning {
+                code: w.code,
+                node: w.node.clone(),
+                edge: w.edge,
+                message: w.message.clone(),
+                location: at(w.location),
+            })
+            .collect()
     }
-    let s = &report.stats;
-    let stats = (s.nodes, s.edges, s.tool_edges, s.consumers, s.passthroughs);
-    (violations, warnings, stats).into_pyobject(py)
+
+    #[getter]
+    fn stats(&self) -> CoreStats {
+        let s = self.report.stats;
+        CoreStats {
+            nodes: s.nodes,
+            edges: s.edges,
+            tool_edges: s.tool_edges,
+            consumers: s.consumers,
+            passthroughs: s.passthroughs,
+        }
+    }
+
+    /// CMP-9 groups, in the order of their first violations.
+    #[getter]
+    fn group_count(&self) -> usize {
+        self.report.collisions.group_count()
+    }
+
+    fn group(&self, group: u32) -> PyResult<CoreGroup> {
+        if group as usize >= self.report.collisions.group_count() {
+            return Err(PyIndexError::new_err("group index out of range"));
+        }
+        let g = self.report.collisions.group(group);
+        Ok(CoreGroup {
+            name: g.name().to_owned(),
+            through: g.through().map(str::to_owned),
+            count: g.count(),
+            first: g.first() + self.report.edge_violations.len() as u64,
+        })
+    }
+
+    /// Consumer ids `start..stop` of a group, by id.
+    fn group_consumers(&self, group: u32, start: usize, stop: usize) -> PyResult<Vec<String>> {
+        if group as usize >= self.report.collisions.group_count() {
+            return Err(PyIndexError::new_err("group index out of range"));
+        }
+        let g = self.report.collisions.group(group);
+        Ok(g.consumers(start, stop).into_iter().map(str::to_owned).collect())
+    }
+}
+
+/// One violation, as it crosses into Python.
+#[pyclass(frozen, get_all, module = "toolwire._toolwire")]
+#[derive(Default)]
+struct CoreViolation {
+    rule: &'static str,
+    message: String,
+    location: Option<(usize, usize)>,
+    consumer: Option<String>,
+    name: Option<String>,
+    tools: Vec<CoreTool>,
+    fix: Vec<CoreRename>,
+    box_labels: Vec<(String, String)>,
+    /// The CMP-9 group it is reported in.
+    group: Option<u32>,
+    edge: Option<usize>,
+    edge_id: Option<String>,
+    edge_type: Option<String>,
+    suggestion: Option<String>,
+}
+
+/// A colliding tool; its path is read through `CoreReport.tool_path`.
+#[pyclass(frozen, get_all, skip_from_py_object, module = "toolwire._toolwire")]
+#[derive(Clone)]
+struct CoreTool {
+    id: String,
+    label: String,
+    location: Option<(usize, usize)>,
+    path_len: usize,
+}
+
+#[pyclass(frozen, get_all, skip_from_py_object, module = "toolwire._toolwire")]
+#[derive(Clone)]
+struct CoreRename {
+    node: String,
+    label: String,
+    new_label: String,
+    new_name: String,
+}
+
+#[pyclass(frozen, get_all, module = "toolwire._toolwire")]
+struct CoreWarning {
+    code: &'static str,
+    node: String,
+    edge: Option<usize>,
+    message: String,
+    location: Option<(usize, usize)>,
+}
+
+#[pyclass(frozen, get_all, module = "toolwire._toolwire")]
+struct CoreStats {
+    nodes: usize,
+    edges: usize,
+    tool_edges: usize,
+    consumers: usize,
+    passthroughs: usize,
+}
+
+#[pyclass(frozen, get_all, module = "toolwire._toolwire")]
+struct CoreGroup {
+    name: String,
+    through: Option<String>,
+    count: u64,
+    /// Its first violation, by index among all the report's violations.
+    first: u64,
+}
+
+#[pyclass(frozen, get_all, module = "toolwire._toolwire")]
+struct CoreView {
+    consumer: String,
+    location: Option<(usize, usize)>,
+    tools: Vec<CoreSeenTool>,
+    box_labels: Vec<(String, String)>,
+}
+
+#[pyclass(frozen, get_all, skip_from_py_object, module = "toolwire._toolwire")]
+#[derive(Clone)]
+struct CoreSeenTool {
+    name: String,
+    id: String,
+    label: String,
+    path: Vec<String>,
+    location: Option<(usize, usize)>,
+    collides: bool,
 }
 
 #[pymodule]
@@ -376,6 +554,15 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add_function(wrap_pyfunction!(phase_times, m)?)?;
+    m.add_class::<CoreReport>()?;
+    m.add_class::<CoreViolation>()?;
+    m.add_class::<CoreTool>()?;
+    m.add_class::<CoreRename>()?;
+    m.add_class::<CoreWarning>()?;
+    m.add_class::<CoreStats>()?;
+    m.add_class::<CoreGroup>()?;
+    m.add_class::<CoreView>()?;
+    m.add_class::<CoreSeenTool>()?;
     m.add(
         "DEFAULT_PASSTHROUGH_TYPES",
         crate::config::DEFAULT_PASSTHROUGH_TYPES.to_vec(),

@@ -1,0 +1,500 @@
+//! CMP-9 violations stored by cause, never copied per consumer.
+//!
+//! A violation is a pair (consumer, name) (SEMANTICS 6), and a workflow can
+//! have far more of them than it has bytes: one toolbox holding 1,000 pairs
+//! of clashing tools, wired into 10,000 agents, makes 10,000,000 from a
+//! 2 MB file. So nothing here is per violation:
+//!
+//! - each toolbox wired straight into a consumer (a *root*) has one
+//!   [`View`]: the clashes inside it, and one tree of shortest paths;
+//! - consumers wired the same way (the same roots, the same candidate
+//!   tools wired straight in) form one [`Class`], whose clashes are the
+//!   largest root's (shared, by reference) plus an overlay of what the
+//!   other sources add;
+//! - violation `i` is found by binary search over the consumers' running
+//!   counts, then by rank in the class's merged list, and built on access;
+//! - clashes with the same tools, name and toolbox form one [`Group`] with
+//!   its consumers counted exactly, for reports that show them once.
+//!
+//! Memory is the views, the classes and the overlays: linear in the input
+//! for the shapes measured in the benchmark suite. (Many classes that each
+//! combine several clashing toolboxes pay one overlay each.)
+
+use std::sync::OnceLock;
+
+use crate::error::Location;
+use crate::flatten::{box_labels, new_map, CandidateNames, Map, NameIx, PathTree, TreePath, LABELLED_PATH_NODES};
+use crate::graph::{NodeIx, ToolGraph};
+use crate::report::Rename;
+
+pub(crate) type ViewIx = u32;
+pub(crate) type ClassIx = u32;
+pub type GroupIx = u32;
+
+/// Two or more distinct tools with one name, somewhere.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Clash {
+    pub name: NameIx,
+    /// Sorted by id.
+    pub leaves: Box<[NodeIx]>,
+}
+
+/// A root: a toolbox wired straight into some consumer.
+pub(crate) struct View {
+    pub tree: PathTree,
+    /// The clashes inside this toolbox alone, by name.
+    pub clashes: Vec<Clash>,
+    /// `groups[k]`: the group of `clashes[k]`.
+    pub groups: Vec<GroupIx>,
+}
+
+impl View {
+    pub fn root(&self) -> NodeIx {
+        self.tree.reach.start
+    }
+}
+
+/// What a class adds to, or changes in, its base view's clashes.
+pub(crate) struct Overlay {
+    pub clash: Clash,
+    /// Its position in the class's merged list.
+    pub at: u32,
+    /// Entries up to and including this one that are new names (not
+    /// replacing one of the base's).
+    pub inserted: u32,
+    pub group: GroupIx,
+}
+
+/// Consumers wired the same way, which therefore see the same clashes.
+pub(crate) struct Class {
+    /// The roots, by node number.
+    pub roots: Box<[ViewIx]>,
+    /// The largest root, whose clashes are shared rather than copied.
+    pub base: Option<ViewIx>,
+    /// By name.
+    pub overlay: Vec<Overlay>,
+    /// Violations per consumer of the class.
+    pub count: u32,
+    /// By id.
+    pub consumers: Vec<NodeIx>,
+    /// Paths for a class with no single root, made when first asked for.
+    pub tree: OnceLock<PathTree>,
+}
+
+impl Class {
+    /// Whether the overlay holds `name` (a base name it replaces, or a new one).
+    pub fn overlay_has(&self, names: &CandidateNames, name: NameIx) -> bool {
+        let key = names.name(name);
+        self.overlay
+            .binary_search_by(|o| names.name(o.clash.name).cmp(key))
+            .is_ok()
+    }
+}
+
+/// One part of a group: a base clash of a view (for every class on that
+/// base that does not replace it), or one overlay entry of a class.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Part {
+    Base { view: ViewIx, k: u32 },
+    Overlay { class: ClassIx, j: u32 },
+}
+
+/// Violations with the same clashing tools and name, reached through the
+/// same toolbox: reported once, naming their consumers.
+pub(crate) struct Group {
+    pub name: NameIx,
+    pub through: Option<NodeIx>,
+    pub parts: Vec<Part>,
+    /// Consumers (= violations) in the group.
+    pub count: u64,
+    /// Its first violation, by index.
+    pub first: u64,
+}
+
+/// The CMP-9 findings of one workflow, with the graph they point into (an
+/// owned copy: the input text is gone by the time they are read).
+pub struct Collisions {
+    pub(crate) graph: ToolGraph<'static>,
+    pub(crate) names: CandidateNames,
+    pub(crate) views: Vec<View>,
+    pub(crate) classes: Vec<Class>,
+    /// Per view: the classes built on it, by first consumer.
+    pub(crate) classes_on: Vec<Vec<ClassIx>>,
+    /// Consumers with a violation, by id, with their class.
+    pub(crate) consumers: Vec<(NodeIx, ClassIx)>,
+    /// `starts[i]`: violations before `consumers[i]`; one more entry, the total.
+    pub(crate) starts: Vec<u64>,
+    pub(crate) groups: Vec<Group>,
+    pub(crate) renames: Map<NodeIx, Rename>,
+    pub(crate) locations: Map<NodeIx, Location>,
+}
+
+/// One CMP-9 violation, read from [`Collisions`] on demand.
+#[derive(Clone, Copy)]
+pub struct Collision<'r> {
+    set: &'r Collisions,
+    consumer: NodeIx,
+    class: ClassIx,
+    clash: &'r Clash,
+    group: GroupIx,
+}
+
+/// One tool of a violation.
+#[derive(Clone, Copy)]
+pub struct CollidingTool<'r> {
+    set: &'r Collisions,
+    node: NodeIx,
+    path: TreePath,
+    tree: &'r PathTree,
+}
+
+impl Collisions {
+    pub(crate) fn empty() -> Collisions {
+        Collisions {
+            graph: ToolGraph::empty(),
+            names: CandidateNames {
+                names: Vec::new(),
+                by_hash: Vec::new(),
+                of_node: Vec::new(),
+            },
+            views: Vec::new(),
+            classes: Vec::new(),
+            classes_on: Vec::new(),
+            consumers: Vec::new(),
+            starts: vec![0],
+            groups: Vec::new(),
+            renames: new_map(),
+            locations: new_map(),
+        }
+    }
+
+    /// The number of violations: exact, however many.
+    pub fn len(&self) -> u64 {
+        *self.starts.last().unwrap_or(&0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Violation `index`, in SEMANTICS order (by consumer id, then name).
+    pub fn get(&self, index: u64) -> Option<Collision<'_>> {
+        if index >= self.len() {
+            return None;
+        }
+        let at = self.starts.partition_point(|&s| s <= index) - 1;
+        let (consumer, class) = self.consumers[at];
+        Some(self.nth_of_class(consumer, class, (index - self.starts[at]) as u32))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Collision<'_>> + '_ {
+        (0..self.len()).filter_map(move |i| self.get(i))
+    }
+
+    /// The `k`th violation of `consumer`, of class `class`.
+    pub(crate) fn nth(&self, consumer: NodeIx, class: ClassIx, k: u32) -> Option<Collision<'_>> {
+        (k < self.classes[class as usize].count).then(|| self.nth_of_class(consumer, class, k))
+    }
+
+    /// The `k`th clash of a class: a base clash, or an overlay entry where
+    /// one stands at that position.
+    fn nth_of_class(&self, consumer: NodeIx, class: ClassIx, k: u32) -> Collision<'_> {
+        let c = &self.classes[class as usize];
+        let j = c.overlay.partition_point(|o| o.at <= k);
+        let make = |clash, group| Collision {
+            set: self,
+            consumer,
+            class,
+            clash,
+            group,
+        };
+        if j > 0 && c.overlay[j - 1].at == k {
+            let o = &c.overlay[j - 1];
+            return make(&o.clash, o.group);
+        }
+        let inserted = if j > 0 { c.overlay[j - 1].inserted } else { 0 };
+        let view = &self.views[c.base.expect("a class without a base has only overlay entries") as usize];
+        let b = (k - inserted) as usize;
+        make(&view.clashes[b], view.groups[b])
+    }
+
+    /// The groups, in the order of their first violations.
+    pub fn group_count(&self) -> usize {
+        self.groups.len()
+    }
+
+    pub fn group(&self, group: GroupIx) -> GroupRef<'_> {
+        GroupRef { set: self, group }
+    }
+
+    /// The index of the violation (`consumer`, `clash` of `class`), by rank.
+    fn index_of(&self, consumer: NodeIx, class: ClassIx, rank: u32) -> u64 {
+        let g = &self.graph;
+        let key = g.id(consumer);
+        let at = self.consumers.partition_point(|&(c, _)| g.id(c) < key);
+        debug_assert_eq!(self.consumers[at], (consumer, class));
+        self.starts[at] + u64::from(rank)
+    }
+
+    /// The rank of base clash `b` in a class's merged list: its own
+    /// position plus the new names placed before it.
+    fn base_rank(&self, class: ClassIx, b: u32) -> u32 {
+        let c = &self.classes[class as usize];
+        let base = &self.views[c.base.expect("a base clash has a base") as usize];
+        let key = self.names.name(base.clashes[b as usize].name);
+        let j = c.overlay.partition_point(|o| self.names.name(o.clash.name) < key);
+        b + if j > 0 { c.overlay[j - 1].inserted } else { 0 }
+    }
+
+    /// The first violation of a part, as (consumer, class, rank), if the
+    /// part has any consumer.
+    pub(crate) fn first_of(&self, part: Part) -> Option<(NodeIx, ClassIx, u32)> {
+        match part {
+            Part::Overlay { class, j } => {
+                let c = &self.classes[class as usize];
+                Some((c.consumers[0], class, c.overlay[j as usize].at))
+            }
+            Part::Base { view, k } => {
+                let name = self.views[view as usize].clashes[k as usize].name;
+                self.classes_on[view as usize]
+                    .iter()
+                    .map(|&class| (class, &self.classes[class as usize]))
+                    .filter(|(_, c)| !c.overlay_has(&self.names, name))
+                    .map(|(class, c)| (c.consumers[0], class, self.base_rank(class, k)))
+                    .min_by_key(|&(consumer, _, _)| self.graph.id(consumer))
+            }
+        }
+    }
+
+    pub(crate) fn violation_index(&self, first: (NodeIx, ClassIx, u32)) -> u64 {
+        self.index_of(first.0, first.1, first.2)
+    }
+
+    pub(crate) fn part_count(&self, part: Part) -> u64 {
+        match part {
+            Part::Overlay { class, .. } => self.classes[class as usize].consumers.len() as u64,
+            Part::Base { view, k } => {
+                let name = self.views[view as usize].clashes[k as usize].name;
+                self.classes_on[view as usize]
+                    .iter()
+                    .map(|&class| &self.classes[class as usize])
+                    .filter(|c| !c.overlay_has(&self.names, name))
+                    .map(|c| c.consumers.len() as u64)
+                    .sum()
+            }
+        }
+    }
+
+    /// The classes whose consumers a part covers.
+    fn part_classes(&self, part: Part) -> Vec<ClassIx> {
+        match part {
+            Part::Overlay { class, .. } => vec![class],
+            Part::Base { view, k } => {
+                let name = self.views[view as usize].clashes[k as usize].name;
+                self.classes_on[view as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&class| !self.classes[class as usize].overlay_has(&self.names, name))
+                    .collect()
+            }
+        }
+    }
+
+    fn tree_of(&self, class: ClassIx) -> &PathTree {
+        let c = &self.classes[class as usize];
+        match *c.roots {
+            [only] => &self.views[only as usize].tree,
+            _ => c
+                .tree
+                .get_or_init(|| PathTree::new(&self.graph, crate::flatten::Reach::from(&self.graph, c.consumers[0]))),
+        }
+    }
+
+    pub fn location_of(&self, node: NodeIx) -> Option<Location> {
+        self.locations.get(&node).copied()
+    }
+}
+
+impl<'r> Collision<'r> {
+    pub fn consumer(&self) -> &'r str {
+        self.set.graph.id(self.consumer)
+    }
+
+    pub fn name(&self) -> &'r str {
+        self.set.names.name(self.clash.name)
+    }
+
+    /// The consumer's node object (or first tool edge into it).
+    pub fn location(&self) -> Option<Location> {
+        self.set.location_of(self.consumer)
+    }
+
+    /// The group this violation is reported in.
+    pub fn group(&self) -> GroupIx {
+        self.group
+    }
+
+    /// The colliding tools, by id, each with its path to the consumer.
+    pub fn tools(&self) -> Vec<CollidingTool<'r>> {
+        let tree = self.set.tree_of(self.class);
+        self.clash
+            .leaves
+            .iter()
+            .map(|&leaf| CollidingTool {
+                set: self.set,
+                node: leaf,
+                path: tree.path(&self.set.graph, leaf, self.consumer),
+                tree,
+            })
+            .collect()
+    }
+
+    /// `"N tools reaching C share the name n: t1 (label), ..."`.
+    pub fn message(&self) -> String {
+        let g = &self.set.graph;
+        let listed: Vec<String> = self
+            .clash
+            .leaves
+            .iter()
+            .map(|&t| format!("{} ({})", crate::model::quote(g.id(t)), crate::model::quote(g.label(t))))
+            .collect();
+        format!(
+            "{} tools reaching {} share the name {}: {}",
+            listed.len(),
+            crate::model::quote(self.consumer()),
+            crate::model::quote(self.name()),
+            listed.join(", ")
+        )
+    }
+
+    /// The renames of this violation's tools that the workflow's fix makes:
+    /// every tool but (at most) one.
+    pub fn fix(&self) -> Vec<&'r Rename> {
+        self.clash
+            .leaves
+            .iter()
+            .filter_map(|leaf| self.set.renames.get(leaf))
+            .collect()
+    }
+
+    /// `(id, data.label)` of the toolboxes on the tools' paths whose label
+    /// is not their id, by id; only paths of readable length are read.
+    pub fn box_labels(&self) -> Vec<(&'r str, &'r str)> {
+        let paths: Vec<Vec<NodeIx>> = self
+            .tools()
+            .iter()
+            .filter(|t| t.path.len() <= LABELLED_PATH_NODES)
+            .map(|t| t.path.all(t.tree))
+            .collect();
+        box_labels(&self.set.graph, &paths)
+    }
+}
+
+impl<'r> CollidingTool<'r> {
+    pub(crate) fn node(&self) -> NodeIx {
+        self.node
+    }
+
+    /// The node after the tool on its path.
+    pub(crate) fn second(&self) -> NodeIx {
+        self.path.second(self.tree)
+    }
+
+    /// Whether `node` is on the tool's path.
+    pub(crate) fn passes(&self, node: NodeIx) -> bool {
+        self.path.all(self.tree).contains(&node)
+    }
+
+    pub fn id(&self) -> &'r str {
+        self.set.graph.id(self.node)
+    }
+
+    pub fn label(&self) -> &'r str {
+        self.set.graph.label(self.node)
+    }
+
+    pub fn location(&self) -> Option<Location> {
+        self.set.location_of(self.node)
+    }
+
+    pub fn path_len(&self) -> usize {
+        self.path.len()
+    }
+
+    /// Ids of the path from position `from` to `to` (exclusive).
+    pub fn path_ids(&self, from: usize, to: usize) -> Vec<&'r str> {
+        let g = &self.set.graph;
+        self.path
+            .nodes(self.tree, from, to)
+            .into_iter()
+            .map(|n| g.id(n))
+            .collect()
+    }
+
+    /// The whole path, `[tool, box, ..., consumer]`.
+    pub fn path(&self) -> Vec<&'r str> {
+        self.path_ids(0, self.path.len())
+    }
+}
+
+/// A group of violations, read on demand.
+#[derive(Clone, Copy)]
+pub struct GroupRef<'r> {
+    set: &'r Collisions,
+    group: GroupIx,
+}
+
+impl<'r> GroupRef<'r> {
+    fn inner(&self) -> &'r Group {
+        &self.set.groups[self.group as usize]
+    }
+
+    pub fn name(&self) -> &'r str {
+        self.set.names.name(self.inner().name)
+    }
+
+    /// The toolbox that forwards the whole clash to every consumer of the
+    /// group, when there is one.
+    pub fn through(&self) -> Option<&'r str> {
+        self.inner().through.map(|n| self.set.graph.id(n))
+    }
+
+    /// The number of consumers (and of violations) in the group.
+    pub fn count(&self) -> u64 {
+        self.inner().count
+    }
+
+    /// Its first violation, by index in the report's CMP-9 violations.
+    pub fn first(&self) -> u64 {
+        self.inner().first
+    }
+
+    /// The ids of its consumers from position `from` to `to` (exclusive),
+    /// by id. Reading the first few is cheap however many there are.
+    pub fn consumers(&self, from: usize, to: usize) -> Vec<&'r str> {
+        let set = self.set;
+        let g = &set.graph;
+        let mut lists: Vec<&[NodeIx]> = Vec::new();
+        for &part in &self.inner().parts {
+            for class in set.part_classes(part) {
+                lists.push(&set.classes[class as usize].consumers);
+            }
+        }
+        // A k-way merge by id, over lists sorted by id and disjoint.
+        let mut heads = vec![0usize; lists.len()];
+        let mut out = Vec::new();
+        let mut position = 0;
+        while position < to {
+            let next = (0..lists.len())
+                .filter(|&l| heads[l] < lists[l].len())
+                .min_by_key(|&l| g.id(lists[l][heads[l]]));
+            let Some(l) = next else { break };
+            if position >= from {
+                out.push(g.id(lists[l][heads[l]]));
+            }
+            heads[l] += 1;
+            position += 1;
+        }
+        out
+    }
+}

@@ -1,0 +1,104 @@
+//! The entry points of the core: bytes or a path in, a report or an
+//! explanation out, with one error type ([`Error`]). Front ends (the Python
+//! binding, tests, fuzzers) come in here and only convert.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::batch::{in_parallel, read_file};
+use crate::check::check_graph_with;
+use crate::error::Error;
+use crate::explain::{explain, ConsumerView};
+use crate::graph::ToolGraph;
+use crate::interrupt::Interrupt;
+use crate::parse::parse_with;
+use crate::{Config, InputError, Report};
+
+/// The error of a failed parse: an interruption when one was asked for,
+/// otherwise the input error, located in `text`.
+fn input_error(error: InputError, text: &[u8], interrupt: Interrupt<'_>) -> Error {
+    if interrupt.requested() {
+        return Error::Interrupted;
+    }
+    let location = error.location(text);
+    Error::Input(error, location)
+}
+
+/// After work that may have stopped early: its result, or `Interrupted`.
+fn finished<T>(value: T, interrupt: Interrupt<'_>) -> Result<T, Error> {
+    if interrupt.requested() {
+        Err(Error::Interrupted)
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks JSON text; on one thread unless `allow_thread`.
+pub fn check_text(text: &[u8], config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Report, Error> {
+    let graph = parse_with(text, config, allow_thread, interrupt).map_err(|e| input_error(e, text, interrupt))?;
+    finished(check_graph_with(graph, config, interrupt), interrupt)
+}
+
+/// Checks a workflow a front end has read into a graph.
+pub fn check_graph(graph: ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Result<Report, Error> {
+    finished(check_graph_with(graph, config, interrupt), interrupt)
+}
+
+/// Reads and checks one file.
+pub fn check_file(path: &Path, config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Report, Error> {
+    if interrupt.requested() {
+        return Err(Error::Interrupted);
+    }
+    let bytes = read_file(path).map_err(Error::Io)?;
+    check_text(&bytes, config, allow_thread, interrupt)
+}
+
+/// Checks every file with up to `jobs` threads (0: one per core); one
+/// outcome per path, in order, the same for any number of jobs.
+pub fn check_files(
+    paths: &[PathBuf],
+    config: &Config,
+    jobs: usize,
+    interrupt: Interrupt<'_>,
+) -> Vec<Result<Report, Error>> {
+    // With several files at once every core is busy: no second thread each.
+    let allow_thread = jobs == 1 || paths.len() == 1;
+    in_parallel(paths, jobs, |path| check_file(path, config, allow_thread, interrupt))
+}
+
+/// What each consumer of JSON text sees, or only the node `consumer`.
+pub fn explain_text(
+    text: &[u8],
+    consumer: Option<&str>,
+    config: &Config,
+    interrupt: Interrupt<'_>,
+) -> Result<Vec<ConsumerView>, Error> {
+    let graph = parse_with(text, config, true, interrupt).map_err(|e| input_error(e, text, interrupt))?;
+    explain(&graph, consumer)
+}
+
+/// `explain_text` of a file.
+pub fn explain_file(
+    path: &Path,
+    consumer: Option<&str>,
+    config: &Config,
+    interrupt: Interrupt<'_>,
+) -> Result<Vec<ConsumerView>, Error> {
+    let bytes = read_file(path).map_err(Error::Io)?;
+    explain_text(&bytes, consumer, config, interrupt)
+}
+
+/// Where the time of `check_file` goes: reading, parsing into the graph,
+/// checking. For the benchmark suite.
+pub fn phase_times(path: &Path, config: &Config) -> Result<[Duration; 3], Error> {
+    let start = Instant::now();
+    let bytes = read_file(path).map_err(Error::Io)?;
+    let read = start.elapsed();
+    let graph =
+        parse_with(&bytes, config, true, Interrupt::never()).map_err(|e| input_error(e, &bytes, Interrupt::never()))?;
+    let parsed = start.elapsed();
+    let report = check_graph_with(graph, config, Interrupt::never());
+    let checked = start.elapsed();
+    drop(report);
+    Ok([read, parsed - read, checked - parsed])
+}
