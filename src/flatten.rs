@@ -181,12 +181,13 @@ impl PathTree {
         PathTree { reach, next, jump }
     }
 
-    /// The shortest path from `leaf` to `consumer`, which is either the
-    /// start or a node the start (a toolbox) is wired straight into:
-    /// `[leaf, P1, ..., Pk, (start,) consumer]`. Cheap to make: the nodes
-    /// are found when they are read.
+    /// The shortest path from `leaf` to `consumer`: a node the start (a
+    /// toolbox) is wired straight into, or the start itself, or (when the
+    /// start is a consumer) any consumer wired exactly as the start is:
+    /// `[leaf, P1, ..., Pk, (start box,) consumer]`. Cheap to make: the
+    /// nodes are found when they are read.
     pub fn path(&self, g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> TreePath {
-        let via_start = self.reach.start != consumer;
+        let via_start = self.reach.start != consumer && g.is_passthrough(self.reach.start);
         let mut path = TreePath {
             leaf,
             first: NONE,

@@ -1,0 +1,153 @@
+"""Findings that cost what they say (issue 9): workflows whose violations
+far outnumber their bytes are checked in the time and memory of their
+input, and every violation is still there, exact, when it is read."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+import toolwire
+from toolwire import reference
+from support import without_places
+
+Workflow = Dict[str, Any]
+
+
+def wire(source: str, target: str) -> Dict[str, Any]:
+    return {"source": source, "target": target, "data": {"edgeType": "tool_availability"}}
+
+
+def clash_box(pairs: int, agents: int) -> Workflow:
+    """One toolbox of `pairs` clashing pairs ("Tool i" / "tool-i") wired
+    into `agents` agents: pairs * agents CMP-9 violations."""
+    nodes: List[Dict[str, Any]] = [{"id": "box", "type": "toolbox", "data": {"label": "Kit"}}]
+    edges = []
+    for i in range(pairs):
+        nodes += [{"id": f"a{i}", "data": {"label": f"Tool {i}"}}, {"id": f"b{i}", "data": {"label": f"tool-{i}"}}]
+        edges += [wire(f"a{i}", "box"), wire(f"b{i}", "box")]
+    edges += [wire("box", f"agent{c}") for c in range(agents)]
+    return {"nodes": nodes, "edges": edges}
+
+
+def deep_chain(depth: int, agents: int) -> Workflow:
+    """A chain of `depth` toolboxes whose head feeds `agents` agents, with
+    one clashing pair entering at the far end and one half way."""
+    nodes: List[Dict[str, Any]] = [{"id": f"c{i}", "type": "toolbox"} for i in range(depth)]
+    edges = [wire(f"c{i + 1}", f"c{i}") for i in range(depth - 1)]
+    nodes += [{"id": "far", "data": {"label": "Deep"}}, {"id": "mid", "data": {"label": "deep"}}]
+    edges += [wire("far", f"c{depth - 1}"), wire("mid", f"c{depth // 2}")]
+    edges += [wire("c0", f"agent{c}") for c in range(agents)]
+    return {"nodes": nodes, "edges": edges}
+
+
+@pytest.fixture(scope="module")
+def ten_million(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("scale") / "clash-box.json"
+    path.write_text(json.dumps(clash_box(1000, 10_000)), encoding="utf-8")
+    return path
+
+
+def test_cmp9_ten_million_violations_from_one_shared_box_are_counted_exactly(ten_million: Path) -> None:
+    report = toolwire.check_file(ten_million)
+    assert not report.ok
+    assert len(report.violations) == report.violation_count == 10_000_000
+    assert report.stats is not None and report.stats.consumers == 10_000
+
+
+def test_cmp9_any_violation_of_ten_million_is_the_right_consumer_name_tools_and_paths(ten_million: Path) -> None:
+    violations = toolwire.check_file(ten_million).violations
+    agents = sorted(f"agent{c}" for c in range(10_000))
+    names = sorted(f"tool_{i}" for i in range(1000))
+    rng = random.Random(9)
+    for index in [0, 1, 999, 1000, 9_999_999, -1, *rng.sample(range(10_000_000), 50)]:
+        v = violations[index]
+        at = index % 10_000_000
+        consumer, name = agents[at // 1000], names[at % 1000]
+        i = name.removeprefix("tool_")
+        assert (v.rule, v.consumer, v.name) == ("CMP-9", consumer, name)
+        assert [t.id for t in v.tools] == [f"a{i}", f"b{i}"]
+        assert [list(t.path) for t in v.tools] == [[f"a{i}", "box", consumer], [f"b{i}", "box", consumer]]
+        assert v.box_labels == {"box": "Kit"}
+        assert [r.node for r in v.fix] == [f"b{i}"]
+    with pytest.raises(IndexError):
+        violations[10_000_000]
+
+
+def test_cmp9_slices_and_iteration_read_only_what_they_return(ten_million: Path) -> None:
+    violations = toolwire.check_file(ten_million).violations
+    window = violations[4_999_998:5_000_002]
+    assert [(v.consumer, v.name) for v in window] == [(v.consumer, v.name) for v in map(violations.__getitem__, range(4_999_998, 5_000_002))]
+    first = []
+    for v in violations:
+        first.append(v.name)
+        if len(first) == 3:
+            break
+    assert first == ["tool_0", "tool_1", "tool_10"]
+
+
+def test_cmp9_a_shared_clash_is_one_group_naming_all_its_consumers(ten_million: Path) -> None:
+    groups = list(toolwire.check_file(ten_million).clash_groups())
+    assert len(groups) == 1000
+    assert sum(g.count for g in groups) == 10_000_000
+    first = groups[0]
+    assert (first.name, first.through, first.count) == ("tool_0", "box", 10_000)
+    assert first.consumers[:3] == ["agent0", "agent1", "agent10"]
+    assert first.consumers[-1] == "agent9999"
+    assert (first.first.consumer, first.first.name) == ("agent0", "tool_0")
+
+
+def test_cmp9_paths_of_a_deep_chain_are_exact_and_read_from_either_end(tmp_path: Path) -> None:
+    depth = 50_000
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(deep_chain(depth, 2_000)), encoding="utf-8")
+    violations = toolwire.check_file(path).violations
+    assert len(violations) == 2_000
+    far, mid = violations[1234].tools
+    assert (far.id, mid.id) == ("far", "mid")
+    consumer = violations[1234].consumer
+    assert len(far.path) == depth + 2
+    assert far.path[:3] == ["far", f"c{depth - 1}", f"c{depth - 2}"]
+    assert far.path[-3:] == ["c1", "c0", consumer]
+    assert far.path[depth // 2] == f"c{depth - depth // 2}"
+    assert list(mid.path) == ["mid", *(f"c{i}" for i in range(depth // 2, -1, -1)), consumer]
+    assert violations[1234].box_labels == {}, "labels are kept for readable paths only"
+
+
+def mixed(seed: int) -> Workflow:
+    """Consumers wired to several clashing boxes, nested boxes and tools of
+    their own: every way a class of consumers gets an overlay."""
+    rng = random.Random(seed)
+    labels = ["Search", "search", "SEARCH!", "Fetch", "fetch", "Mail", "mail", "Plan"]
+    nodes: List[Dict[str, Any]] = []
+    edges = []
+    tools = [f"t{i}" for i in range(24)]
+    for t in tools:
+        nodes.append({"id": t, "data": {"label": rng.choice(labels)}})
+    boxes = [f"box{i}" for i in range(6)]
+    nodes += [{"id": b, "type": "toolbox"} for b in boxes]
+    for t in tools:
+        for b in rng.sample(boxes, rng.randint(0, 2)):
+            edges.append(wire(t, b))
+    for a, b in zip(boxes, boxes[1:]):
+        if rng.random() < 0.4:
+            edges.append(wire(a, b))
+    for c in range(30):
+        for b in rng.sample(boxes, rng.randint(0, 3)):
+            edges.append(wire(b, f"agent{c:02}"))
+        for t in rng.sample(tools, rng.randint(0, 2)):
+            edges.append(wire(t, f"agent{c:02}"))
+    return {"nodes": nodes, "edges": edges}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_cmp9_violations_shared_by_cause_equal_the_reference_one_by_one(seed: int) -> None:
+    workflow = mixed(seed)
+    report = toolwire.check(workflow)
+    assert without_places(report) == without_places(reference.check(workflow))
+    grouped = sorted((v, g.name) for g in report.clash_groups() for v in g.consumers)
+    assert grouped == sorted((v.consumer, v.name) for v in report.violations if v.consumer and v.name)
