@@ -664,7 +664,7 @@ def test_cli_dash_with_invalid_json_names_stdin_and_the_place(
     _feed_stdin(monkeypatch, b'{\n  "nodes": [1,]\n}')
     result = run(capsys, "explain", "-")
     assert result.code == 2
-    assert result.err.startswith("<stdin>:2:15: error: ")
+    assert result.err == "<stdin>:2:14: error: invalid JSON: trailing comma before ']'\n"
 
 
 @pytest.mark.parametrize("output_format", ["text", "json"])

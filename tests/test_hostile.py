@@ -79,7 +79,7 @@ NOT_JSON: Dict[str, Any] = {
     "empty file": (b"", "unexpected end of input"),
     "only whitespace": (b" \n\t ", "unexpected end of input"),
     "byte order mark": (b'\xef\xbb\xbf{"nodes": []}', "byte order mark"),
-    "trailing comma": (b'{"nodes": [1,]}', "expected a value"),
+    "trailing comma": (b'{"nodes": [1,]}', "trailing comma before ']'"),
     "single quotes": (b"{'nodes': []}", "expected a string key"),
     "raw control character": (b'{"nodes": [{"id": "a\tb"}]}', "control character"),
 }
