@@ -370,8 +370,8 @@ def test_consumer_a_node_with_no_providers_gets_an_empty_list(node: str) -> None
 
 
 def _reference_options(chosen: Options) -> Tuple[Set[str], Set[str]]:
-    passthrough = set(chosen.get("passthrough_types", toolwire.DEFAULT_PASSTHROUGH_TYPES))
-    recognised = set(chosen.get("edge_types", toolwire.DEFAULT_EDGE_TYPES)) | {reference.TOOL_EDGE_TYPE}
+    passthrough = set(chosen.get("passthrough_types", reference.DEFAULT_PASSTHROUGH_TYPES))
+    recognised = set(chosen.get("edge_types", reference.DEFAULT_EDGE_TYPES)) | {reference.TOOL_EDGE_TYPE}
     return passthrough, recognised
 
 
