@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
 import toolwire
-from support import DATA, SHARED, without_places
+from support import DATA, SHARED, need_shared, shared_files, without_places
 from toolwire import reference
 
 Workflow = Any
@@ -433,11 +433,12 @@ def test_cmp9_rust_core_matches_reference_on_random_workflows(
     assert expected.error is None, expected.error
 
 
-REAL_WORKFLOWS = sorted((SHARED / "real-workflows").glob("*.json"))
+REAL_WORKFLOWS = shared_files(SHARED / "real-workflows")
 
 
 @pytest.mark.parametrize("path", REAL_WORKFLOWS, ids=[p.stem for p in REAL_WORKFLOWS])
 def test_cmp9_rust_core_matches_reference_on_real_workflows(path: Path) -> None:
+    need_shared(path)
     workflow = json.loads(path.read_text(encoding="utf-8"))
     expected = _reference(workflow, {})
     assert _outcome(lambda: toolwire.check(workflow), from_text=False) == expected

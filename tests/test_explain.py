@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 import toolwire
-from support import DATA, SHARED
+from support import DATA, SHARED, need_shared, shared_files
 from test_cli import run, write
 from test_differential import (
     BOX_CHAIN_IN_THREE_DIALECTS,
@@ -481,16 +481,17 @@ def assert_collisions_are_the_cmp9_violations(views: List[ConsumerView], report:
     assert from_views == from_check
 
 
-REAL_WORKFLOWS = sorted((SHARED / "real-workflows").glob("*.json"))
+REAL_WORKFLOWS = shared_files(SHARED / "real-workflows")
 
 
-@pytest.mark.skipif(not REAL_WORKFLOWS, reason="../shared/real-workflows is not beside the repository")
 def test_real_workflows_are_all_there() -> None:
+    need_shared(SHARED / "real-workflows")
     assert len(REAL_WORKFLOWS) == 54
 
 
 @pytest.mark.parametrize("path", REAL_WORKFLOWS, ids=[p.stem for p in REAL_WORKFLOWS])
 def test_explain_matches_reference_and_check_on_real_workflows(path: Path) -> None:
+    need_shared(path)
     text = path.read_text(encoding="utf-8")
     views = toolwire.explain_file(path)
     assert toolwire.explain_json(text) == views
