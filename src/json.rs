@@ -103,6 +103,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// After the `,` at `comma`: the next member or element must follow, not
+    /// the container's `closer`. A trailing comma is reported at the comma,
+    /// where the mistake is, rather than at the closer after it.
+    fn no_trailing_comma(&mut self, comma: usize, closer: u8) -> Result<()> {
+        self.skip_ws();
+        if self.buf.get(self.pos) == Some(&closer) {
+            return Err(InputError::new(
+                format!("invalid JSON: trailing comma before '{}'", closer as char),
+                Some(comma),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn skip_ws(&mut self) {
         while let Some(&b) = self.buf.get(self.pos) {
             if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
@@ -353,9 +367,10 @@ impl<'a> Scanner<'a> {
                 self.skip_ws();
                 match self.buf.get(self.pos) {
                     Some(b',') => {
+                        let comma = self.pos;
                         self.pos += 1;
+                        self.no_trailing_comma(comma, closer)?;
                         if closer == b'}' {
-                            self.skip_ws();
                             self.object_key()?;
                         }
                         break;
@@ -405,7 +420,11 @@ impl<'a> Scanner<'a> {
             member(self, key)?;
             self.skip_ws();
             match self.buf.get(self.pos) {
-                Some(b',') => self.pos += 1,
+                Some(b',') => {
+                    let comma = self.pos;
+                    self.pos += 1;
+                    self.no_trailing_comma(comma, b'}')?;
+                }
                 Some(b'}') => {
                     self.pos += 1;
                     return Ok(());
@@ -433,7 +452,11 @@ impl<'a> Scanner<'a> {
             index += 1;
             self.skip_ws();
             match self.buf.get(self.pos) {
-                Some(b',') => self.pos += 1,
+                Some(b',') => {
+                    let comma = self.pos;
+                    self.pos += 1;
+                    self.no_trailing_comma(comma, b']')?;
+                }
                 Some(b']') => {
                     self.pos += 1;
                     return Ok(());
@@ -524,6 +547,63 @@ mod tests {
             "tru",
         ] {
             assert!(skip_all(doc).is_err(), "{doc:?}");
+        }
+    }
+
+    /// The error's message and byte offset, checking that the offset is at a comma.
+    fn trailing_comma_error(doc: &str, result: Result<()>) -> (String, usize) {
+        let e = result.expect_err(doc);
+        let offset = e.offset.expect("JSON errors have an offset");
+        assert_eq!(doc.as_bytes().get(offset), Some(&b','), "{doc:?}: {}", e.message);
+        (e.message, offset)
+    }
+
+    #[test]
+    fn a_trailing_comma_is_reported_at_the_comma_when_skipped() {
+        for (doc, message, comma) in [
+            ("[1, 2,]", "invalid JSON: trailing comma before ']'", 5),
+            ("{\"a\": 1,}", "invalid JSON: trailing comma before '}'", 7),
+            ("[[1,\n ] ]", "invalid JSON: trailing comma before ']'", 3),
+            (
+                "{\"a\": {\"b\": [] , \t}}",
+                "invalid JSON: trailing comma before '}'",
+                15,
+            ),
+            ("[{}, [], \"x\",\r\n]", "invalid JSON: trailing comma before ']'", 12),
+        ] {
+            assert_eq!(
+                trailing_comma_error(doc, skip_all(doc)),
+                (message.to_string(), comma),
+                "{doc:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_trailing_comma_is_reported_at_the_comma_when_read() {
+        // `array` and `object`, which the parser reads fields through.
+        let doc = "[1, 2 ,  ]";
+        let result = Scanner::new(doc).array(|s, _| s.skip_value());
+        assert_eq!(
+            trailing_comma_error(doc, result),
+            ("invalid JSON: trailing comma before ']'".to_string(), 6)
+        );
+        let doc = "{\"a\": 1,\n}";
+        let result = Scanner::new(doc).object(|s, _| s.skip_value());
+        assert_eq!(
+            trailing_comma_error(doc, result),
+            ("invalid JSON: trailing comma before '}'".to_string(), 7)
+        );
+    }
+
+    #[test]
+    fn a_comma_followed_by_anything_else_is_not_called_trailing() {
+        // A missing value is still a missing value: `[1,,]` is not a trailing
+        // comma at the first comma, and a comma before the wrong closer is
+        // not one either.
+        for doc in ["[1,,]", "{\"a\": 1,,}", "[1,}", "{\"a\": 1,]", "[1,"] {
+            let e = skip_all(doc).expect_err(doc);
+            assert!(!e.message.contains("trailing comma"), "{doc:?}: {}", e.message);
         }
     }
 

@@ -361,6 +361,33 @@ mod tests {
     }
 
     #[test]
+    fn a_trailing_comma_is_located_at_the_comma_in_characters() {
+        use crate::error::Location;
+        for (doc, closer, line, column) in [
+            // In a node object the parser reads.
+            ("{\"nodes\": [{\"id\": \"é\",}]}", '}', 1, 22),
+            // In the `nodes` array, after a label with multi-byte characters.
+            (
+                "{\"nodes\": [\n  {\"id\": \"a\", \"data\": {\"label\": \"日本語\"}},\n]}",
+                ']',
+                2,
+                40,
+            ),
+            // In a skipped field, and in the top-level object.
+            ("{\"nodes\": [{\"id\": \"a\", \"position\": {\"x\": 1,}}]}", '}', 1, 43),
+            ("{\"nodes\": [],\n\n }", '}', 1, 13),
+        ] {
+            let e = parse_str(doc).unwrap_err();
+            assert_eq!(
+                e.message,
+                format!("invalid JSON: trailing comma before '{closer}'"),
+                "{doc}"
+            );
+            assert_eq!(e.location(doc.as_bytes()), Some(Location { line, column }), "{doc}");
+        }
+    }
+
+    #[test]
     fn duplicate_keys_last_wins() {
         let g = parse_str(r#"{"nodes": [{"id": "a", "id": "b", "data": {"label": "x"}, "data": 1}]}"#).unwrap();
         assert_eq!((g.id(0), g.label(0)), ("b", "b"));

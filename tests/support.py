@@ -4,16 +4,56 @@ find whichever was imported first.)"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, List, NoReturn
+
+import pytest
 
 import toolwire
 
 REPO = Path(__file__).resolve().parent.parent
 # ../shared sits beside the repository in development and in CI; tests that
-# need it skip when it is not there.
+# need it skip when it is not there, except in CI, where they fail (see
+# `need_shared`).
 SHARED = REPO.parent / "shared"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+def missing_shared_fails() -> bool:
+    """Whether a test that needs ../shared fails when it is missing instead
+    of being skipped: in CI (``CI=true``, as GitHub Actions and GitLab set
+    it), where ../shared is always there, so a skip would hide a broken
+    checkout behind a green run."""
+    return os.environ.get("CI") == "true"
+
+
+def missing_shared(path: Path) -> NoReturn:
+    """Skips the running test for want of `path` (in ../shared); in CI,
+    fails it."""
+    message = f"{path} is not there: ../shared is not beside the repository, or is incomplete"
+    if missing_shared_fails():
+        pytest.fail(f"{message} (CI=true: a test that needs it fails instead of being skipped)", pytrace=False)
+    pytest.skip(message)
+
+
+def need_shared(path: Path) -> Path:
+    """`path`, a file or directory in ../shared, when it exists; otherwise
+    the test is skipped, or fails in CI (`missing_shared`)."""
+    if not path.exists():
+        missing_shared(path)
+    return path
+
+
+def shared_files(directory: Path, pattern: str = "*.json") -> List[Path]:
+    """The files of a directory in ../shared, sorted, for parametrising a
+    test. When the directory is missing: the directory itself, so that the
+    test still runs and its `need_shared` (or the `shared_dir` fixture)
+    skips or fails it, rather than pytest silently skipping an empty
+    parameter set."""
+    if not directory.is_dir():
+        return [directory]
+    return sorted(directory.glob(pattern))
 
 CheckVia = Callable[..., toolwire.Report]
 

@@ -347,7 +347,8 @@ def test_dash_with_invalid_json_is_an_input_error_with_position(
     result = run(capsys, "check", "--format", "json", "-")
     assert result.code == 2
     (entry,) = result.json()["files"]
-    assert (entry["error"]["line"], entry["error"]["column"]) == (2, 15)
+    assert entry["error"]["message"] == "invalid JSON: trailing comma before ']'"
+    assert (entry["error"]["line"], entry["error"]["column"]) == (2, 14)
 
 
 # --- real processes ----------------------------------------------------------------

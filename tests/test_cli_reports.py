@@ -28,7 +28,7 @@ import jsonschema
 import pytest
 
 import toolwire
-from support import DATA, SHARED
+from support import DATA, SHARED, need_shared
 from test_cli import run, validate_output
 
 Json = Dict[str, Any]
@@ -99,9 +99,7 @@ def test_examples_as_json_match_the_schema(capsys: pytest.CaptureFixture[str]) -
 
 @pytest.fixture
 def sarif_schema() -> Any:
-    schema_path = SHARED / "data" / "sarif-schema-2.1.0.json"
-    if not schema_path.is_file():
-        pytest.skip(f"{schema_path} is not there")
+    schema_path = need_shared(SHARED / "data" / "sarif-schema-2.1.0.json")
     schema = json.loads(schema_path.read_text(encoding="utf-8"))
     return jsonschema.validators.validator_for(schema)(schema)
 

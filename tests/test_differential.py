@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar
@@ -28,7 +30,7 @@ from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
 import toolwire
-from support import DATA, SHARED, without_places
+from support import DATA, SHARED, need_shared, shared_files, without_places
 from toolwire import reference
 
 Workflow = Any
@@ -431,11 +433,12 @@ def test_cmp9_rust_core_matches_reference_on_random_workflows(
     assert expected.error is None, expected.error
 
 
-REAL_WORKFLOWS = sorted((SHARED / "real-workflows").glob("*.json"))
+REAL_WORKFLOWS = shared_files(SHARED / "real-workflows")
 
 
 @pytest.mark.parametrize("path", REAL_WORKFLOWS, ids=[p.stem for p in REAL_WORKFLOWS])
 def test_cmp9_rust_core_matches_reference_on_real_workflows(path: Path) -> None:
+    need_shared(path)
     workflow = json.loads(path.read_text(encoding="utf-8"))
     expected = _reference(workflow, {})
     assert _outcome(lambda: toolwire.check(workflow), from_text=False) == expected
@@ -641,3 +644,84 @@ def test_cmp9_reference_path_tie_takes_the_smallest_id_and_a_self_loop_still_ste
     }
     [violation] = reference.check(workflow).violations
     assert [t.path for t in violation.tools] == [["agent", "agent"], ["t1", "ba", "agent"]]
+
+
+# --- the reference stands on its own -------------------------------------------
+#
+# An oracle that took its defaults from the Rust core would agree with a wrong
+# default. So the reference never imports the extension (`toolwire._toolwire`),
+# neither directly nor through `toolwire._api` or `toolwire/__init__.py`, which
+# load it; its defaults are its own copies, written from SEMANTICS.md.
+
+ISOLATED_REFERENCE = """
+import importlib, importlib.abc, json, sys, types
+
+package_dir, workflow_path = sys.argv[1], sys.argv[2]
+asked = []
+
+class Blocked(importlib.abc.MetaPathFinder):
+    # Refuses the extension and records every attempt, caught or not.
+    def find_spec(self, name, path=None, target=None):
+        if name == "toolwire._toolwire":
+            asked.append(name)
+            raise ImportError("the extension is blocked in this test")
+        return None
+
+sys.meta_path.insert(0, Blocked())
+# A bare package in place of toolwire/__init__.py, which loads the extension
+# through _api; the modules in it are found in the real package directory.
+package = types.ModuleType("toolwire")
+package.__path__ = [package_dir]
+sys.modules["toolwire"] = package
+
+reference = importlib.import_module("toolwire.reference")
+with open(workflow_path, encoding="utf-8") as f:
+    report = reference.check(json.load(f))
+loaded = sorted(m for m in sys.modules if m.startswith("toolwire"))
+print(json.dumps({
+    "report": report.to_dict(),
+    "defaults": [list(reference.DEFAULT_PASSTHROUGH_TYPES), list(reference.DEFAULT_EDGE_TYPES)],
+    "asked": list(asked),
+    "loaded": loaded,
+}))
+# The block works: anything that needs the extension fails here.
+try:
+    importlib.import_module("toolwire._api")
+except ImportError:
+    print(json.dumps({"blocked": asked}))
+"""
+
+
+def test_the_reference_runs_with_the_extension_blocked(tmp_path: Path) -> None:
+    path = DATA / "spec-cmp9-refused.json"
+    done = subprocess.run(
+        [sys.executable, "-c", ISOLATED_REFERENCE, str(Path(reference.__file__).parent), str(path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    assert first["asked"] == [], "the reference never asked for the extension"
+    assert "toolwire._toolwire" not in first["loaded"] and "toolwire._api" not in first["loaded"]
+    assert first["report"] == reference.check(_load("spec-cmp9-refused.json")).to_dict()
+    assert [v["name"] for v in first["report"]["violations"]] == ["web_search"]
+    assert first["defaults"] == [list(reference.DEFAULT_PASSTHROUGH_TYPES), list(reference.DEFAULT_EDGE_TYPES)]
+    assert second == {"blocked": ["toolwire._toolwire"]}, "the test's own premise: the block holds"
+
+
+def test_the_reference_defaults_are_those_of_semantics_and_of_the_core() -> None:
+    # SEMANTICS 4 (passthroughs) and 3 (recognised edge types, EDGE-5).
+    assert sorted(reference.DEFAULT_PASSTHROUGH_TYPES) == sorted([TOOLBOX, DRUPAL_TOOLBOX])
+    assert sorted(reference.DEFAULT_EDGE_TYPES) == sorted([*RECOGNISED, TOOL_EDGE])
+    assert sorted(toolwire.DEFAULT_PASSTHROUGH_TYPES) == sorted(reference.DEFAULT_PASSTHROUGH_TYPES)
+    assert sorted(toolwire.DEFAULT_EDGE_TYPES) == sorted(reference.DEFAULT_EDGE_TYPES)
+
+
+@pytest.mark.parametrize("option", ["passthrough_types", "edge_types"])
+@pytest.mark.parametrize("value", ["toolbox", b"toolbox", ["toolbox", 1], [None]])
+def test_the_reference_refuses_a_misused_option_as_the_core_does(option: str, value: Any) -> None:
+    workflow = {"nodes": [{"id": "a"}]}
+    with pytest.raises(TypeError) as core:
+        toolwire.check(workflow, **{option: value})
+    with pytest.raises(TypeError) as ours:
+        reference.check(workflow, **{option: value})
+    assert str(ours.value) == str(core.value)

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 import toolwire
-from support import DATA, SHARED
+from support import DATA, SHARED, need_shared, shared_files
 from test_cli import run, write
 from test_differential import (
     BOX_CHAIN_IN_THREE_DIALECTS,
@@ -370,8 +370,8 @@ def test_consumer_a_node_with_no_providers_gets_an_empty_list(node: str) -> None
 
 
 def _reference_options(chosen: Options) -> Tuple[Set[str], Set[str]]:
-    passthrough = set(chosen.get("passthrough_types", toolwire.DEFAULT_PASSTHROUGH_TYPES))
-    recognised = set(chosen.get("edge_types", toolwire.DEFAULT_EDGE_TYPES)) | {reference.TOOL_EDGE_TYPE}
+    passthrough = set(chosen.get("passthrough_types", reference.DEFAULT_PASSTHROUGH_TYPES))
+    recognised = set(chosen.get("edge_types", reference.DEFAULT_EDGE_TYPES)) | {reference.TOOL_EDGE_TYPE}
     return passthrough, recognised
 
 
@@ -481,16 +481,17 @@ def assert_collisions_are_the_cmp9_violations(views: List[ConsumerView], report:
     assert from_views == from_check
 
 
-REAL_WORKFLOWS = sorted((SHARED / "real-workflows").glob("*.json"))
+REAL_WORKFLOWS = shared_files(SHARED / "real-workflows")
 
 
-@pytest.mark.skipif(not REAL_WORKFLOWS, reason="../shared/real-workflows is not beside the repository")
 def test_real_workflows_are_all_there() -> None:
+    need_shared(SHARED / "real-workflows")
     assert len(REAL_WORKFLOWS) == 54
 
 
 @pytest.mark.parametrize("path", REAL_WORKFLOWS, ids=[p.stem for p in REAL_WORKFLOWS])
 def test_explain_matches_reference_and_check_on_real_workflows(path: Path) -> None:
+    need_shared(path)
     text = path.read_text(encoding="utf-8")
     views = toolwire.explain_file(path)
     assert toolwire.explain_json(text) == views
@@ -664,7 +665,7 @@ def test_cli_dash_with_invalid_json_names_stdin_and_the_place(
     _feed_stdin(monkeypatch, b'{\n  "nodes": [1,]\n}')
     result = run(capsys, "explain", "-")
     assert result.code == 2
-    assert result.err.startswith("<stdin>:2:15: error: ")
+    assert result.err == "<stdin>:2:14: error: invalid JSON: trailing comma before ']'\n"
 
 
 @pytest.mark.parametrize("output_format", ["text", "json"])

@@ -141,13 +141,13 @@ def fixed(document: Json, report: Report) -> Json:
 
 
 def recognised(chosen: Options) -> Set[str]:
-    return set(chosen.get("edge_types", toolwire.DEFAULT_EDGE_TYPES)) | {TOOL_EDGE}
+    return set(chosen.get("edge_types", reference.DEFAULT_EDGE_TYPES)) | {TOOL_EDGE}
 
 
 def tool_labels(document: Json, chosen: Options) -> Dict[str, str]:
     """Every tool of the workflow (a non-passthrough source of a tool edge)
     with its label, as SEMANTICS 2-4 define them (the reference's reading)."""
-    passthrough = set(chosen.get("passthrough_types", toolwire.DEFAULT_PASSTHROUGH_TYPES))
+    passthrough = set(chosen.get("passthrough_types", reference.DEFAULT_PASSTHROUGH_TYPES))
     graph = reference._build_graph(reference._read(document, passthrough, recognised(chosen)))
     return {node: graph.labels[node] for node in graph.receivers if node not in graph.passthroughs}
 

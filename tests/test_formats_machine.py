@@ -26,7 +26,7 @@ from toolwire._formats import Run, writer
 from toolwire._report import Location, Rename, Report, Stats, Tool, Violation, WiringWarning
 from toolwire._rules import RULES
 
-from support import DATA, REPO, SHARED
+from support import DATA, REPO, SHARED, need_shared
 
 Json = Dict[str, Any]
 
@@ -158,9 +158,7 @@ def sarif_run(reports: Sequence[Report], **options: Any) -> Json:
 
 @pytest.fixture(scope="module")
 def sarif_validator() -> Any:
-    schema_path = SHARED / "data" / "sarif-schema-2.1.0.json"
-    if not schema_path.is_file():
-        pytest.skip(f"{schema_path} is not there")
+    schema_path = need_shared(SHARED / "data" / "sarif-schema-2.1.0.json")
     schema = json.loads(schema_path.read_text(encoding="utf-8"))
     validator_class = jsonschema.validators.validator_for(schema)
     return validator_class(schema)

@@ -6,6 +6,7 @@ pass. (docs/RELIABILITY.md lists each class of input and the test here.)"""
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 import os
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Mapping
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -79,7 +80,7 @@ NOT_JSON: Dict[str, Any] = {
     "empty file": (b"", "unexpected end of input"),
     "only whitespace": (b" \n\t ", "unexpected end of input"),
     "byte order mark": (b'\xef\xbb\xbf{"nodes": []}', "byte order mark"),
-    "trailing comma": (b'{"nodes": [1,]}', "expected a value"),
+    "trailing comma": (b'{"nodes": [1,]}', "trailing comma before ']'"),
     "single quotes": (b"{'nodes': []}", "expected a string key"),
     "raw control character": (b'{"nodes": [{"id": "a\tb"}]}', "control character"),
 }
@@ -239,30 +240,168 @@ def test_mappings_that_are_not_dicts_are_walked_and_their_errors_propagate() -> 
         toolwire.check({"nodes": [Tricky({"id": "a"}, fail_on="id")]})
 
 
-def test_a_dict_mutated_by_another_thread_never_crashes() -> None:
-    nodes: List[Dict[str, Any]] = [{"id": f"n{i}", "data": {"label": "x"}} for i in range(2000)]
-    workflow: Dict[str, Any] = {"nodes": nodes, "edges": []}
-    stop = threading.Event()
+# --- a workflow changed while it is walked ------------------------------------
+#
+# The walk holds the GIL, and over plain dicts, lists and strings runs no
+# Python code, so another thread mutating the workflow never gets to run in
+# the middle of it (a thread test observes nothing). Python code that runs
+# inside the walk can change the workflow, though: a Mapping's `__getitem__`,
+# or the `__eq__` of a dict key whose hash equals that of a key the walk looks
+# up (a plain dict compares them in the lookup). Each hook below runs its
+# change once, the first time node 1's `id` is looked up.
 
-    def mutate() -> None:
-        i = 0
-        while not stop.is_set():
-            nodes.append({"id": f"m{i}"})
-            nodes.pop(0)
-            workflow["edges"] = [] if i % 2 else None
-            i += 1
 
-    thread = threading.Thread(target=mutate)
-    thread.start()
-    try:
-        for _ in range(200):
-            try:
-                toolwire.check(workflow)
-            except toolwire.WorkflowError:
-                pass  # a duplicate id seen mid-mutation is a fair answer
-    finally:
-        stop.set()
-        thread.join()
+def fresh(text: str) -> str:
+    """`text` as a new string object, not a shared constant: freed as soon
+    as the workflow lets go of it."""
+    return "".join(list(text))
+
+
+class Once:
+    """Runs `action` on the first call only; `fired` says whether it ran."""
+
+    def __init__(self, action: Callable[[], None]) -> None:
+        self.action, self.fired = action, 0
+
+    def __call__(self) -> None:
+        if not self.fired:
+            self.fired += 1
+            self.action()
+
+
+class OnLookup(Mapping[str, Any]):
+    """A node (not a dict) whose `__getitem__("id")` runs `hook`."""
+
+    def __init__(self, data: Dict[str, Any], hook: Once) -> None:
+        self.data, self.hook = data, hook
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "id":
+            self.hook()
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
+class CollidingKey:
+    """A key with the hash of "id": looking up "id" in a plain dict that
+    holds it (inserted first, so it is probed first) calls its `__eq__`."""
+
+    def __init__(self, hook: Once) -> None:
+        self.hook, self.armed = hook, False
+
+    def __hash__(self) -> int:
+        return hash("id")
+
+    def __eq__(self, other: object) -> bool:
+        if self.armed:
+            self.hook()
+        return False
+
+
+def hooked_node(how: str, data: Dict[str, Any], hook: Once) -> Any:
+    if how == "mapping":
+        return OnLookup(data, hook)
+    key = CollidingKey(hook)
+    node: Dict[Any, Any] = {key: None, **data}  # inserting "id" compares it with the key: not armed yet
+    key.armed = True
+    return node
+
+
+def tool_wire(source: str) -> Dict[str, Any]:
+    return {"source": source, "target": "agent", "data": {"edgeType": "tool_availability"}}
+
+
+def plain(labels: Dict[str, str], wired: List[str]) -> Dict[str, Any]:
+    """A plain workflow: tools by id with their labels, wired into `agent`."""
+    nodes = [{"id": i, "data": {"label": label}} for i, label in labels.items()]
+    return {"nodes": nodes, "edges": [tool_wire(t) for t in wired]}
+
+
+HOOKS = ["mapping", "colliding key in a dict"]
+
+
+def changing_workflow(how: str, change: Callable[[List[Any], Dict[str, Any]], None]) -> Tuple[Dict[str, Any], Once]:
+    """Three tools, node 1 hooked; only t0 is wired. When node 1's `id` is
+    looked up, `change(nodes, workflow)` runs, then the garbage collector,
+    then enough allocations to reuse what was freed."""
+    churn: List[str] = []
+
+    def action() -> None:
+        change(nodes, workflow)
+        gc.collect()
+        churn.extend(fresh(f"garbage {i:05}") for i in range(20_000))
+
+    hook = Once(action)
+    nodes: List[Any] = [
+        {"id": fresh("t0"), "data": {"label": fresh("Search")}},
+        hooked_node(how, {"id": fresh("t1"), "data": {"label": fresh("search")}}, hook),
+        {"id": fresh("t2"), "data": {"label": fresh("Other")}},
+    ]
+    workflow: Dict[str, Any] = {"nodes": nodes, "edges": [tool_wire(fresh("t0"))]}
+    return workflow, hook
+
+
+def rewrite_around_node_1(nodes: List[Any], workflow: Dict[str, Any]) -> None:
+    first, later = nodes[0], nodes[2]
+    first["id"] = fresh("x0")  # already read: its old id and label are freed
+    first["data"] = {}
+    later["data"]["label"] = fresh("SEARCH!")  # not read yet
+    workflow["edges"] = [tool_wire(fresh(t)) for t in ("t0", "t1", "t2")]  # not read yet
+
+
+@pytest.mark.parametrize("how", HOOKS)
+def test_a_workflow_changed_during_the_walk_is_read_as_each_part_was_when_read(how: str) -> None:
+    workflow, hook = changing_workflow(how, rewrite_around_node_1)
+    report = toolwire.check(workflow)
+    assert hook.fired == 1, "the change ran inside the walk"
+    # Node 0 as it was (its strings were copied before they were freed),
+    # node 2 and the edges as they are after the change.
+    seen = plain({"t0": "Search", "t1": "search", "t2": "SEARCH!"}, ["t0", "t1", "t2"])
+    assert without_places(report) == without_places(reference.check(seen))
+    ((consumer, name, tools),) = [(v.consumer, v.name, [(t.id, t.label) for t in v.tools]) for v in report.violations]
+    assert (consumer, name, tools) == ("agent", "search", [("t0", "Search"), ("t1", "search"), ("t2", "SEARCH!")])
+    # Neither the state before the change nor the one after it.
+    before = plain({"t0": "Search", "t1": "search", "t2": "Other"}, ["t0"])
+    after = plain({"x0": "x0", "t1": "search", "t2": "SEARCH!"}, ["t0", "t1", "t2"])
+    assert without_places(report) not in (without_places(reference.check(before)), without_places(reference.check(after)))
+
+
+@pytest.mark.parametrize("how", HOOKS)
+def test_an_exception_raised_by_a_change_during_the_walk_propagates(how: str) -> None:
+    def change_then_fail(nodes: List[Any], workflow: Dict[str, Any]) -> None:
+        rewrite_around_node_1(nodes, workflow)
+        raise RuntimeError("changed the workflow, then failed")
+
+    workflow, hook = changing_workflow(how, change_then_fail)
+    with pytest.raises(RuntimeError, match="changed the workflow, then failed"):
+        toolwire.check(workflow)
+    assert hook.fired == 1
+    assert toolwire.check(plain({"t0": "Search"}, ["t0"])).ok, "the next check works"
+
+
+@pytest.mark.parametrize("how", HOOKS)
+def test_the_node_list_emptied_during_the_walk_is_read_whole_or_up_to_the_change(how: str) -> None:
+    def empty_the_list(nodes: List[Any], workflow: Dict[str, Any]) -> None:
+        nodes.clear()  # nodes 0 and 2 are freed unless the walk holds them
+        workflow["nodes"] = []
+
+    workflow, hook = changing_workflow(how, empty_the_list)
+    workflow["edges"] = [tool_wire(t) for t in ("t0", "t1", "t2")]
+    report = toolwire.check(workflow)
+    assert hook.fired == 1
+    # The walk takes the list's elements when it reaches `nodes` (today's
+    # walk.rs), or reads them one by one and stops where the list now ends:
+    # either is the list as it was at some moment, never a freed node.
+    whole = plain({"t0": "Search", "t1": "search", "t2": "Other"}, ["t0", "t1", "t2"])
+    up_to_the_change = plain({"t0": "Search", "t1": "search"}, ["t0", "t1", "t2"])
+    assert without_places(report) in (without_places(reference.check(whole)), without_places(reference.check(up_to_the_change)))
+    (violation,) = report.violations
+    assert [(t.id, t.label) for t in violation.tools] == [("t0", "Search"), ("t1", "search")]
 
 
 def test_mutable_buffers_are_copied_before_the_check() -> None:

@@ -966,9 +966,7 @@ def test_input_error_has_no_position_on_the_dict_path() -> None:
 # Texts with a syntax error at a known place: (text, line, column), 1-based,
 # column in characters. Each position is also what Python's json module says.
 SYNTAX_ERRORS = [
-    ('{\n  "nodes": [\n    {"id": "a",}\n  ]\n}', 3, 16),
     ('{"nodes": [\n', 2, 1),
-    ('{"label": "日本語", "nodes": [1,]}', 1, 30),
     ('{"nodes": []} trailing', 1, 15),
     ("", 1, 1),
     ("{'nodes': []}", 1, 2),
@@ -997,6 +995,44 @@ def test_input_error_json_syntax_error_has_line_and_column(
     assert isinstance(error, ValueError)
     assert (error.line, error.column) == (line, column)
     assert error.message
+
+
+# Trailing commas: (text, the closer after the comma, line, column of the
+# comma). Reported at the comma, where the mistake is; Python's json module
+# reports it there too from 3.13 on ("Illegal trailing comma before end of
+# ..."), and at the closer after it before that.
+TRAILING_COMMAS = [
+    ('{\n  "nodes": [\n    {"id": "a",}\n  ]\n}', "}", 3, 15),
+    ('{"label": "日本語", "nodes": [1,]}', "]", 1, 29),
+    ('{"nodes": [{"id": "a"}, \n\t]}', "]", 1, 23),
+    ('{"nodes": [{"id": "a", "data": {"position": [1, 2],\r\n}}]}', "}", 1, 51),
+]
+
+
+@pytest.mark.parametrize(("text", "closer", "line", "column"), TRAILING_COMMAS)
+@pytest.mark.parametrize("how", ["str", "bytes", "file"])
+def test_input_error_trailing_comma_is_located_at_the_comma(
+    tmp_path: Path, text: str, closer: str, line: int, column: int, how: str
+) -> None:
+    assert text.splitlines()[line - 1][column - 1] == ",", "the test's own premise: a comma is there"
+    with pytest.raises(json.JSONDecodeError) as stdlib:
+        json.loads(text)
+    if stdlib.value.msg.startswith("Illegal trailing comma"):
+        assert (stdlib.value.lineno, stdlib.value.colno) == (line, column)
+
+    with pytest.raises(toolwire.WorkflowError) as raised:
+        if how == "str":
+            toolwire.check_json(text)
+        elif how == "bytes":
+            toolwire.check_json(text.encode())
+        else:
+            path = tmp_path / "broken.json"
+            path.write_text(text, encoding="utf-8", newline="")
+            toolwire.check_file(path)
+    error = raised.value
+    assert error.message == f"invalid JSON: trailing comma before '{closer}'"
+    assert (error.line, error.column) == (line, column)
+    assert str(error) == f"{error.message} at line {line}, column {column}"
 
 
 def test_check_file_accepts_str_and_pathlike(tmp_path: Path) -> None:

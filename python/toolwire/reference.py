@@ -33,16 +33,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
-# Options are validated as the public API validates them, so a misuse fails alike.
-from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
-from ._api import _names as _option
+# Nothing here comes from the Rust extension, directly or through `_api`
+# (which loads it): the defaults below are written from SEMANTICS.md, so a
+# wrong default in the core shows up as a difference instead of being shared.
+# (tests/test_differential.py imports this module with the extension blocked.)
 from ._errors import WorkflowError
 from ._report import Report, Stats, Tool, Violation, WiringWarning
 
-__all__ = ["check", "normalize_name"]
+__all__ = ["DEFAULT_EDGE_TYPES", "DEFAULT_PASSTHROUGH_TYPES", "check", "normalize_name"]
 
 TOOL_EDGE_TYPE = "tool_availability"
 """The declaration that makes an edge a tool edge whatever its handles say."""
+DEFAULT_PASSTHROUGH_TYPES = ("toolbox", "flowdrop_node_processor_toolbox")
+"""Node types that forward every tool wired into them (SEMANTICS 4): the
+spec example's ``toolbox`` and FlowDrop for Drupal's Tool Box node."""
+DEFAULT_EDGE_TYPES = ("data", "trigger", "loopback", "error", TOOL_EDGE_TYPE)
+"""``data.edgeType`` values recognised by EDGE-5 (SEMANTICS 3)."""
 TOOL_HANDLE_SUFFIX = "-input-tool"
 """The port suffix of a tool handle, matched exactly at the end (EDGE-1)."""
 UNIVERSAL_NODE = "universalNode"
@@ -401,6 +407,19 @@ def _unknown_edge_type(edge: _UnknownEdgeType, recognised: Set[str]) -> Violatio
         f"which is not a recognised edge type (recognised: {', '.join(sorted(recognised))})"
     )
     return Violation(rule="EDGE-5", message=message, edge=edge.index, edge_id=edge.id, edge_type=edge.edge_type)
+
+
+def _option(option: str, values: Iterable[str]) -> List[str]:
+    """A ``passthrough_types`` or ``edge_types`` value as a list, refused as
+    the public API refuses it, so a misuse fails alike."""
+    # A bare string is an iterable of characters: almost certainly a mistake.
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{option} must be a collection of strings, not a single string")
+    listed = list(values)
+    for value in listed:
+        if not isinstance(value, str):
+            raise TypeError(f"{option} must contain strings, got {type(value).__name__}")
+    return listed
 
 
 def check(
