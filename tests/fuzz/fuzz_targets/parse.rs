@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
     let config = Config::default();
     let one = check_bytes_with(data, &config, false, Interrupt::never());
     let two = check_bytes_with(data, &config, true, Interrupt::never());
-    assert_eq!(one, two, "threading changed the answer");
+    let outcome = |r: &Result<toolwire::Report, toolwire::InputError>| match r {
+        Ok(report) => format!("{:?} {:?} {}", report.warnings, report.stats, report.violation_count()),
+        Err(e) => format!("{e:?}"),
+    };
+    assert_eq!(outcome(&one), outcome(&two), "threading changed the answer");
 
     let Ok(text) = std::str::from_utf8(data) else { return };
     let depth = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
@@ -19,9 +23,12 @@ fuzz_target!(|data: &[u8]| {
     }
     let ours_is_json = !matches!(&one, Err(e) if e.message.starts_with("invalid JSON"));
     let theirs = serde_json::from_str::<serde_json::Value>(text);
-    if theirs.as_ref().is_err_and(|e| e.to_string().starts_with("number out of range")) {
+    if theirs
+        .as_ref()
+        .is_err_and(|e| e.to_string().starts_with("number out of range"))
+    {
         return; // valid JSON that serde_json cannot hold in an f64 (1E999)
     }
     let theirs_is_json = theirs.is_ok();
-    assert_eq!(ours_is_json, theirs_is_json, "JSON validity differs: {one:?}");
+    assert_eq!(ours_is_json, theirs_is_json, "JSON validity differs: {}", outcome(&one));
 });

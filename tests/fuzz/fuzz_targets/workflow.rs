@@ -11,7 +11,18 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 use toolwire::{check_bytes_with, normalize_name, Config, Interrupt, Violation};
 
-const LABELS: &[&str] = &["Search", "search", "Web Search", "web-search", "Café", "caf", "日本語", "", "Get (Admin)", "get_admin"];
+const LABELS: &[&str] = &[
+    "Search",
+    "search",
+    "Web Search",
+    "web-search",
+    "Café",
+    "caf",
+    "日本語",
+    "",
+    "Get (Admin)",
+    "get_admin",
+];
 
 #[derive(Arbitrary, Debug)]
 enum NodeKind {
@@ -67,7 +78,9 @@ fuzz_target!(|w: Workflow| {
         let label = node.label.map(|l| LABELS[l as usize % LABELS.len()]);
         let mut value = match node.kind {
             NodeKind::Toolbox => json!({"id": id, "type": "toolbox", "data": {}}),
-            NodeKind::EnrichedToolbox => json!({"id": id, "type": "universalNode", "data": {"metadata": {"id": "toolbox"}}}),
+            NodeKind::EnrichedToolbox => {
+                json!({"id": id, "type": "universalNode", "data": {"metadata": {"id": "toolbox"}}})
+            }
             NodeKind::DrupalToolbox => {
                 json!({"id": id, "data": {"metadata": {"node_type_id": "flowdrop_node_processor_toolbox"}}})
             }
@@ -78,7 +91,10 @@ fuzz_target!(|w: Workflow| {
         if let Some(label) = label {
             value["data"]["label"] = json!(label);
         }
-        let passthrough = matches!(node.kind, NodeKind::Toolbox | NodeKind::EnrichedToolbox | NodeKind::DrupalToolbox);
+        let passthrough = matches!(
+            node.kind,
+            NodeKind::Toolbox | NodeKind::EnrichedToolbox | NodeKind::DrupalToolbox
+        );
         let shown = label.filter(|l| !l.is_empty()).map_or(id.clone(), str::to_owned);
         declared.insert(id, (passthrough, shown));
         nodes.push(value);
@@ -92,14 +108,26 @@ fuzz_target!(|w: Workflow| {
         }
         let (s, t) = (id(edge.source), id(edge.target));
         let (value, is_tool) = match edge.wiring {
-            Wiring::Declared => (json!({"source": s, "target": t, "data": {"edgeType": "tool_availability"}}), true),
-            Wiring::Handle => (json!({"source": s, "target": t, "targetHandle": format!("{t}-input-tool")}), true),
-            Wiring::PluralHandle => (json!({"source": s, "target": t, "targetHandle": format!("{t}-input-tools")}), false),
+            Wiring::Declared => (
+                json!({"source": s, "target": t, "data": {"edgeType": "tool_availability"}}),
+                true,
+            ),
+            Wiring::Handle => (
+                json!({"source": s, "target": t, "targetHandle": format!("{t}-input-tool")}),
+                true,
+            ),
+            Wiring::PluralHandle => (
+                json!({"source": s, "target": t, "targetHandle": format!("{t}-input-tools")}),
+                false,
+            ),
             Wiring::DataWithToolHandle => (
                 json!({"source": s, "target": t, "targetHandle": format!("{t}-input-tool"), "data": {"edgeType": "data"}}),
                 false,
             ),
-            Wiring::Typo => (json!({"source": s, "target": t, "data": {"edgeType": "tool_availabilty"}}), false),
+            Wiring::Typo => (
+                json!({"source": s, "target": t, "data": {"edgeType": "tool_availabilty"}}),
+                false,
+            ),
         };
         if is_tool {
             tool_edges.push((s, t));
@@ -109,7 +137,8 @@ fuzz_target!(|w: Workflow| {
     let text = serde_json::to_vec(&json!({"nodes": nodes, "edges": edges})).unwrap();
     let config = Config::default();
     let report = check_bytes_with(&text, &config, false, Interrupt::never()).expect("a well-formed workflow");
-    assert_eq!(Ok(&report), check_bytes_with(&text, &config, true, Interrupt::never()).as_ref());
+    let two = check_bytes_with(&text, &config, true, Interrupt::never()).expect("a well-formed workflow");
+    assert_eq!(outline(&report), outline(&two));
 
     // The naive model: every endpoint is a node; undeclared ones are plain.
     let passthrough = |n: &str| declared.get(n).is_some_and(|d| d.0);
@@ -150,38 +179,68 @@ fuzz_target!(|w: Workflow| {
 
     // EDGE-5: one violation per misspelt declaration, first, in edge order.
     let unrecognised: Vec<usize> = report
-        .violations
-        .iter()
+        .violations()
         .filter_map(|v| match v {
-            Violation::UnrecognisedEdgeType { edge, .. } => Some(*edge),
+            Violation::UnrecognisedEdgeType(e) => Some(e.edge),
             _ => None,
         })
         .collect();
     assert_eq!(unrecognised, typos);
     let mut found = BTreeSet::new();
-    for violation in &report.violations[typos.len()..] {
-        let Violation::ToolNameCollision { consumer, name, tools, .. } = violation else {
-            panic!("EDGE-5 violations come first: {violation:?}")
+    for violation in report.violations().skip(typos.len()) {
+        let Violation::ToolNameCollision(c) = violation else {
+            panic!("EDGE-5 violations come first")
         };
-        for tool in tools {
-            let path = &tool.path;
-            assert_eq!((path.first(), path.last()), (Some(&tool.id), Some(consumer)));
+        let (consumer, name) = (c.consumer().to_owned(), c.name().to_owned());
+        let consumer = &consumer;
+        let tools: Vec<(String, Vec<String>)> = c
+            .tools()
+            .iter()
+            .map(|t| (t.id().to_owned(), t.path().iter().map(|s| s.to_string()).collect()))
+            .collect();
+        for (id, path) in &tools {
+            assert_eq!((path.first(), path.last()), (Some(id), Some(consumer)));
             for pair in path.windows(2) {
-                assert!(tool_edges.iter().any(|(s, t)| s == &pair[0] && t == &pair[1]), "{path:?}");
+                assert!(
+                    tool_edges.iter().any(|(s, t)| s == &pair[0] && t == &pair[1]),
+                    "{path:?}"
+                );
             }
             assert!(path[1..path.len() - 1].iter().all(|p| passthrough(p)), "{path:?}");
             // Shortest: one more than the best distance of a first hop.
             let distance = &distances[consumer];
             let best = tool_edges
                 .iter()
-                .filter(|(s, t)| s == &tool.id && (t == consumer || passthrough(t)))
+                .filter(|(s, t)| s == id && (t == consumer || passthrough(t)))
                 .filter_map(|(_, t)| distance.get(t))
                 .min()
                 .expect("a leaf reaches its consumer");
             assert_eq!(path.len(), best + 2, "{path:?}");
         }
-        found.insert((consumer.clone(), name.clone(), tools.iter().map(|t| t.id.clone()).collect()));
+        found.insert((consumer.clone(), name, tools.into_iter().map(|t| t.0).collect()));
     }
     assert_eq!(found, expected);
-    assert_eq!(report.violations.len(), typos.len() + expected.len());
+    assert_eq!(report.violation_count(), (typos.len() + expected.len()) as u64);
 });
+
+/// Everything a report says, as text, for comparing two reports.
+fn outline(report: &toolwire::Report) -> Vec<String> {
+    let mut lines: Vec<String> = report.violations().map(|v| describe(&v)).collect();
+    lines.extend(report.warnings.iter().map(|w| format!("{w:?}")));
+    lines.push(format!("{:?}", report.stats));
+    lines
+}
+
+fn describe(v: &Violation<'_>) -> String {
+    match v {
+        Violation::UnrecognisedEdgeType(e) => format!("{e:?}"),
+        Violation::ToolNameCollision(c) => {
+            let tools: Vec<String> = c
+                .tools()
+                .iter()
+                .map(|t| format!("{} {:?} {:?}", t.id(), t.path(), t.location()))
+                .collect();
+            format!("{} {:?} {tools:?} {:?}", c.message(), c.location(), c.fix())
+        }
+    }
+}
