@@ -10,7 +10,7 @@ import io
 import json
 import re
 from collections import Counter
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -372,3 +372,35 @@ def test_cli_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert not (tmp_path / "w.json").exists()
     with pytest.raises(SystemExit):
         cli(["generate", "--collision-kinds", "sideways", str(tmp_path / "w.json")])
+
+
+# -- `toolwire generate --help` ----------------------------------------------------
+
+
+def generate_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="toolwire")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    gen.register(subparsers)
+    sub: argparse.ArgumentParser = subparsers.choices["generate"]
+    return sub
+
+
+def test_every_option_help_says_what_it_does_and_its_defaults() -> None:
+    assert set(gen.OPTION_HELP) == {f.name for f in fields(Options)}
+    assert list(gen.PRESET_HELP) == list(PRESETS)
+    parser = generate_parser()
+    by_dest = {a.dest: a for a in parser._actions}
+    for action in parser._actions:
+        text = action.help or ""
+        assert text and not text.startswith("(default"), (action.dest, text)
+        assert "the preset's value" not in text, (action.dest, text)
+    for f in fields(Options):
+        text = (by_dest[f.name].help or "").replace("%%", "%")
+        assert text.startswith(gen.OPTION_HELP[f.name] + " (default: "), text
+        # small's value comes first, and every preset's value is there.
+        assert text.split("(default: ", 1)[1].startswith(gen._shown(getattr(SMALL, f.name)) + " (small")
+        for options in PRESETS.values():
+            assert gen._shown(getattr(options, f.name)) in text
+    shown = parser.format_help()
+    for name in PRESETS:
+        assert re.search(rf"^  {re.escape(name)} +\S", shown, re.M), name
