@@ -164,7 +164,8 @@ def memory_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
 def hostile_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
     """The presets whose findings dwarf the file, against both targets."""
     lines = [
-        "| preset | file | violations | `check_file` (min) | s/MB | per byte vs `large` | peak RSS | target: 2x file + 300 MB | verdict |",
+        "| preset | file | violations | `check_file` (min) | s/MB | per byte vs `large` | peak RSS "
+        "| target: 2x file + 300 MB | verdict |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     base = per_byte(groups, "large")

@@ -61,7 +61,10 @@ def measure(benchmark: Any, workload: Workload, implementation: str, run: Run) -
     benchmark.group = workload.preset
     benchmark.name = implementation
     benchmark.extra_info.update(
-        preset=workload.preset, bytes=workload.size, implementation=implementation, violations=len(workload.expected.violations)
+        preset=workload.preset,
+        bytes=workload.size,
+        implementation=implementation,
+        violations=len(workload.expected.violations),
     )
     if workload.preset in ROUNDS:
         rounds = 1 if implementation == "reference.check" else ROUNDS[workload.preset]

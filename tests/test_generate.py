@@ -499,7 +499,8 @@ def test_hostile_structures_beside_every_other_feature(tmp_path: Path) -> None:
 def test_grid_indexing_without_listing() -> None:
     grid = gen.ViolationGrid(("a", "b"), (("x", ("t1", "t2")), ("y", ("t3", "t4"))))
     both = gen.ExpectedViolations([], [grid])
-    assert list(both) == [("a", "x", ("t1", "t2")), ("a", "y", ("t3", "t4")), ("b", "x", ("t1", "t2")), ("b", "y", ("t3", "t4"))]
+    x, y = ("x", ("t1", "t2")), ("y", ("t3", "t4"))
+    assert list(both) == [("a", *x), ("a", *y), ("b", *x), ("b", *y)]
     assert [both[i] for i in range(4)] == list(both) and both[-1] == ("b", "y", ("t3", "t4"))
     assert both != [] and gen.ExpectedViolations([], []) == []
 

@@ -1121,7 +1121,9 @@ class _Plan:
         if not (self.pairs and self.hostile_receivers):
             return None
         tool_id, base = self.fmt.tool_id, self.n_struct
-        names = sorted((f"tool_{p}", tuple(sorted((tool_id(base + 2 * p), tool_id(base + 2 * p + 1))))) for p in range(self.pairs))
+        names = sorted(
+            (f"tool_{p}", tuple(sorted((tool_id(base + 2 * p), tool_id(base + 2 * p + 1))))) for p in range(self.pairs)
+        )
         consumers = sorted(self.fmt.agent_id(a) for a in self.hostile_receivers)
         return ViolationGrid(tuple(consumers), tuple(names))
 
@@ -1733,7 +1735,9 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("output", metavar="OUTPUT", help="the file to write ('-' for standard output)")
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="small", help="starting point (default: small; listed below)")
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), default="small", help="starting point (default: small; listed below)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     parser.add_argument("--scale", type=float, default=None, help="multiply every count of the preset by this factor")
     parser.add_argument("--expect", metavar="FILE", help="also write the expected verdict as JSON to FILE")
