@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import List
+from typing import Any, Dict, List
 
 import pytest
 
@@ -58,3 +58,20 @@ def cache_dir(pytestconfig: pytest.Config) -> Path:
 @pytest.fixture(scope="session")
 def workload(request: pytest.FixtureRequest, cache_dir: Path) -> Workload:
     return generated(cache_dir, request.param)
+
+
+def pytest_benchmark_update_json(config: pytest.Config, benchmarks: Any, output_json: Dict[str, Any]) -> None:
+    """Time per byte against `large`'s, for each implementation, when both
+    are in the run: added here, once every preset has run, whatever order
+    ``--presets`` gave them."""
+    entries = output_json.get("benchmarks", [])
+    large = {
+        b["extra_info"].get("implementation"): b["extra_info"]["seconds_per_mb"]
+        for b in entries
+        if b["extra_info"].get("preset") == "large" and "seconds_per_mb" in b["extra_info"]
+    }
+    for b in entries:
+        info = b["extra_info"]
+        base = large.get(info.get("implementation"))
+        if base and "seconds_per_mb" in info:
+            info["per_byte_vs_large"] = round(info["seconds_per_mb"] / base, 3)

@@ -1,7 +1,8 @@
 """Turns a pytest-benchmark JSON file into the tables of docs/BENCHMARKS.md:
 per preset, every implementation's time and its ratio to toolwire's
 `check_file`, the targets of the scale issue with their measured ratios,
-where toolwire's time goes, and peak memory.
+where toolwire's time goes, peak memory, and the hostile presets (findings
+far larger than the file) against their targets.
 
     python benches/report.py bench.json > table.md
 """
@@ -13,7 +14,15 @@ import sys
 from collections import defaultdict
 from typing import Any, Dict, List, Optional
 
-SPEED_PRESETS = ("small", "medium", "large", "deep", "fanout", "flat-names")
+# The order of the tables.
+SPEED_PRESETS = (
+    "small", "medium", "large", "deep", "fanout", "flat-names",
+    "clash-fanout-small", "clash-fanout", "deep-fanout", "deep-fanout-100k", "clash-deep",
+)  # fmt: skip
+# Presets whose findings dwarf the file (benches/workloads.py HOSTILE): time
+# per byte at most 2x `large`'s, peak RSS at most 2x the file + 300 MB.
+HOSTILE_PRESETS = ("fanout", "clash-fanout-small", "clash-fanout", "deep-fanout", "deep-fanout-100k", "clash-deep")
+PER_BYTE_TARGET = 2.0
 
 
 def load(path: str) -> List[Dict[str, Any]]:
@@ -87,10 +96,17 @@ def targets_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
     m = None if mem is None else mem["extra_info"]["rss_per_file_byte"]
     row("peak RSS of `check_file` on `large`", "<= 1.5x the file size", m, None if m is None else m <= 1.5, f"{m:.2f}x" if m else "")
     base = per_byte(groups, "large")
-    for preset in ("fanout", "deep", "flat-names"):
+    for preset in ("deep", "flat-names", *HOSTILE_PRESETS):
         p = per_byte(groups, preset)
         r = p / base if p and base else None
-        row(f"time per byte, `{preset}` vs `large`", "<= 2x", r, None if r is None else r <= 2, f"{r:.2f}x" if r else "")
+        ok = None if r is None else r <= PER_BYTE_TARGET
+        row(f"time per byte, `{preset}` vs `large`", "<= 2x", r, ok, f"{r:.2f}x" if r else "")
+    for preset in HOSTILE_PRESETS:
+        info = groups.get(f"{preset} peak memory", {}).get("toolwire.check_file", {}).get("extra_info", {})
+        peak, target = info.get("peak_rss"), info.get("peak_rss_target")
+        m = peak / target if peak and target else None
+        shown = f"{peak / 1e6:.0f} MB of {target / 1e6:.0f} MB" if peak and target else ""
+        row(f"peak RSS of `check_file` on `{preset}`", "<= 2x the file + 300 MB", m, None if m is None else m <= 1, shown)
     batch = next((g for name, g in groups.items() if name.startswith("check_files over")), {})
     one, two = seconds(batch.get("jobs=1")), seconds(batch.get("jobs=2"))
     r = one / two if one and two else None
@@ -145,6 +161,41 @@ def memory_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
     return lines
 
 
+def hostile_table(groups: Dict[str, Dict[str, Dict[str, Any]]]) -> List[str]:
+    """The presets whose findings dwarf the file, against both targets."""
+    lines = [
+        "| preset | file | violations | `check_file` (min) | s/MB | per byte vs `large` | peak RSS "
+        "| target: 2x file + 300 MB | verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    base = per_byte(groups, "large")
+    for preset in HOSTILE_PRESETS:
+        speed = groups.get(preset, {}).get("toolwire.check_file")
+        mem = groups.get(f"{preset} peak memory", {}).get("toolwire.check_file")
+        if not (speed or mem):
+            continue
+        info = (speed or mem or {})["extra_info"]
+        size = info["bytes"]
+        t = seconds(speed)
+        p = per_byte(groups, preset)
+        r = p / base if p and base else None
+        violations = info.get("violations")
+        peak = mem["extra_info"]["peak_rss"] if mem else None
+        target = mem["extra_info"].get("peak_rss_target") if mem else None
+        verdicts = []
+        if r is not None:
+            verdicts.append("time met" if r <= PER_BYTE_TARGET else "time NOT met")
+        if peak is not None and target:
+            verdicts.append("memory met" if peak <= target else "memory NOT met")
+        lines.append(
+            f"| {preset} | {size / 1e6:.1f} MB | {violations if violations is not None else '-'} | {fmt_time(t)} "
+            f"| {f'{t / (size / 1e6):.3f}' if t else '-'} | {f'{r:.2f}x' if r else '-'} "
+            f"| {f'{peak / 1e6:.0f} MB' if peak else '-'} | {f'{target / 1e6:.0f} MB' if target else '-'} "
+            f"| {', '.join(verdicts) or '-'} |"
+        )
+    return lines
+
+
 def main(argv: List[str]) -> int:
     if len(argv) != 2:
         sys.stderr.write("usage: python benches/report.py BENCHMARK_JSON\n")
@@ -155,6 +206,7 @@ def main(argv: List[str]) -> int:
         ("Speed", speed_table(groups)),
         ("Where toolwire's time goes (one `check_file` run)", phases_table(groups)),
         ("Peak memory (a fresh process per measure)", memory_table(groups)),
+        ("Findings far larger than the file: time per byte and peak memory against their targets", hostile_table(groups)),
     ]
     for title, lines in sections:
         print(f"### {title}\n")

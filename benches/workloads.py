@@ -12,6 +12,31 @@ from toolwire import generate
 
 SEED = 0
 
+# Presets whose findings are far larger than the file (issue "Findings that
+# cost what they say"), and `fanout`, the first of the kind: their targets are
+# time per byte within 2x `large`'s and a peak RSS of at most
+# HOSTILE_RSS_FACTOR times the file plus HOSTILE_RSS_HEADROOM.
+HOSTILE = frozenset({"fanout"} | {name for name, o in generate.PRESETS.items() if o.clash_pairs or o.chain_depth})
+HOSTILE_RSS_FACTOR = 2
+HOSTILE_RSS_HEADROOM = 300_000_000
+PER_BYTE_TARGET = 2.0  # time per byte, relative to `large`
+
+
+def hostile_rss_target(size: int) -> int:
+    """The peak RSS allowed for ``check_file`` on a hostile file of ``size`` bytes."""
+    return HOSTILE_RSS_FACTOR * size + HOSTILE_RSS_HEADROOM
+
+
+def matches(report: Any, expected: generate.Expected) -> bool:
+    """Whether ``report`` has exactly the expected violations and counts,
+    compared one by one: neither side is ever listed whole (10M violations)."""
+    if report.stats.to_dict() != expected.stats() or len(report.violations) != len(expected.violations):
+        return False
+    return all(
+        (v.consumer or "", v.name or "", tuple(t.id for t in v.tools)) == want
+        for v, want in zip(report.violations, expected.violations)
+    )
+
 
 @dataclass
 class Workload:

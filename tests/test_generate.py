@@ -10,7 +10,7 @@ import io
 import json
 import re
 from collections import Counter
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -372,3 +372,192 @@ def test_cli_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert not (tmp_path / "w.json").exists()
     with pytest.raises(SystemExit):
         cli(["generate", "--collision-kinds", "sideways", str(tmp_path / "w.json")])
+
+
+# -- findings far larger than the file: clash box, chain, fan-out ---------------
+
+# Each hostile preset scaled so that tests stay fast (at most a few thousand
+# violations: toolwire 0.2.0 and the reference check them in well under a second).
+HOSTILE_SCALES = {
+    "clash-fanout": 0.01,  # 10 pairs x 100 agents
+    "clash-fanout-small": 0.1,  # 10 pairs x 100 agents
+    "deep-fanout": 0.01,  # a chain of 100, 200 agents
+    "deep-fanout-100k": 0.002,  # a chain of 200, 40 agents
+    "clash-deep": 0.05,  # 5 pairs in the box, a chain of 250 with 1 + 4 pairs, 100 agents
+}
+# Full size: consumers, names, violations, passthroughs (decided from the plan).
+HOSTILE_FULL = {
+    "clash-fanout": (10_000, 1_000, 10_000_000, 1),
+    "clash-fanout-small": (1_000, 100, 100_000, 1),
+    "deep-fanout": (20_000, 1, 20_000, 10_000),
+    "deep-fanout-100k": (20_000, 1, 20_000, 100_000),
+    "clash-deep": (2_000, 105, 210_000, 5_001),
+}
+
+
+def test_every_hostile_preset_is_covered() -> None:
+    hostile = {name for name, o in PRESETS.items() if o.clash_pairs or o.chain_depth}
+    assert hostile == set(HOSTILE_SCALES) == set(HOSTILE_FULL)
+
+
+@pytest.mark.parametrize("preset", sorted(HOSTILE_SCALES))
+def test_hostile_preset_scaled_down_is_exact(tmp_path: Path, preset: str) -> None:
+    options = PRESETS[preset].scaled(HOSTILE_SCALES[preset])
+    pairs = options.clash_pairs + options.chain_pairs + options.chain_levels
+    path, expected = make(tmp_path, options, seed=2)
+    # Every agent receives every pair: consumers x names violations, exactly.
+    assert options.clash_fanout == options.agents == expected.consumers
+    assert len(expected.violations) == options.clash_fanout * pairs
+    assert 0 < len(expected.violations) <= 5_000
+    assert isinstance(expected.violations, gen.ExpectedViolations)
+    assert expected.passthroughs == (1 if options.clash_pairs else 0) + options.chain_depth
+    report = assert_checks(path, expected)
+    # Names are tool_<p>; labels "Tool p" and "tool-p"; every path ends at its
+    # consumer, and a far-end tool's path runs the whole chain.
+    lengths = set()
+    for v in report.violations:
+        name = v.name or ""
+        assert re.fullmatch(r"tool_\d+", name)
+        assert sorted(t.label for t in v.tools) == [f"Tool {name[5:]}", f"tool-{name[5:]}"]
+        for t in v.tools:
+            assert t.path[-1] == v.consumer
+            lengths.add(len(t.path))
+    if options.clash_pairs:
+        assert 3 in lengths  # tool -> clash box -> agent
+    if options.chain_pairs:
+        assert options.chain_depth + 2 in lengths
+    if options.chain_levels:
+        assert len(lengths - {3, options.chain_depth + 2}) == options.chain_levels
+
+
+@pytest.mark.parametrize("preset", sorted(HOSTILE_SCALES))
+def test_hostile_preset_same_seed_same_bytes(preset: str) -> None:
+    options = PRESETS[preset].scaled(HOSTILE_SCALES[preset])
+    first, expected_first = written(options, 9)
+    again, expected_again = written(options, 9)
+    assert first == again and expected_first == expected_again
+    assert expected_first.to_dict() == expected_again.to_dict()
+
+
+@pytest.mark.parametrize("preset", sorted(HOSTILE_FULL))
+def test_hostile_preset_full_size_counts(preset: str) -> None:
+    consumers, names, violations, passthroughs = HOSTILE_FULL[preset]
+    plan = gen._Plan(PRESETS[preset], 0)
+    expected = plan.violations()
+    assert len(expected) == violations == consumers * names
+    assert isinstance(expected, gen.ExpectedViolations)
+    (grid,) = expected.grids
+    assert len(grid.consumers) == len(set(grid.consumers)) == consumers == sum(plan.consumer_agents)
+    assert len(grid.names) == names and all(len(tools) == 2 for _, tools in grid.names)
+    assert plan.hostile_boxes == passthroughs
+    # Ten million violations cost a few hundred kilobytes as an expectation.
+    assert len(json.dumps(Expected(expected, 0, 0, 0, 0, 0).to_dict())) < 2_000_000
+
+
+def test_hostile_full_size_is_what_the_issue_describes() -> None:
+    # Written for real (in well under a second each): the sizes quoted in the
+    # docs, and the exact violation count with the stats.
+    for preset, low, high in (("clash-fanout", 1.7e6, 2.3e6), ("clash-fanout-small", 0.15e6, 0.25e6)):
+        buffer = io.BytesIO()
+        expected = gen.generate(buffer, preset)
+        assert low < len(buffer.getvalue()) < high
+        o = PRESETS[preset]
+        assert len(expected.violations) == o.clash_pairs * o.clash_fanout
+        assert expected.stats() == {
+            "nodes": o.agents + 1 + 2 * o.clash_pairs,
+            "edges": 2 * o.clash_pairs + o.clash_fanout,
+            "tool_edges": 2 * o.clash_pairs + o.clash_fanout,
+            "consumers": o.clash_fanout,
+            "passthroughs": 1,
+        }
+
+
+def test_hostile_structures_beside_every_other_feature(tmp_path: Path) -> None:
+    # The clash box and the chain added to `small`: its own injected
+    # violations (listed) and the grid merge in order, at some agents only.
+    options = replace(SMALL, clash_pairs=3, chain_depth=7, chain_pairs=2, chain_levels=3, clash_fanout=30)
+    path, expected = make(tmp_path, options, seed=4)
+    violations = expected.violations
+    assert isinstance(violations, gen.ExpectedViolations) and violations.listed
+    assert len(violations) == len(violations.listed) + 30 * (3 + 2 + 3)
+    assert list(violations) == sorted(violations)
+    assert expected.consumers == 100 and expected.passthroughs == PRESETS["small"].toolboxes * 2 + 2 + 1 + 7
+    assert_checks(path, expected)
+    # Indexing, slicing and equality behave like the list they stand for.
+    as_list = list(violations)
+    assert violations == as_list and as_list == violations and violations != as_list[:-1]
+    assert violations[0] == as_list[0] and violations[-1] == as_list[-1] and violations[5:9] == as_list[5:9]
+    with pytest.raises(IndexError):
+        violations[len(as_list)]
+    # The expectation round-trips through JSON, the grid kept as a grid.
+    data = json.loads(json.dumps(expected.to_dict()))
+    assert data["violation_count"] == len(as_list) and len(data["violation_grids"]) == 1
+    assert len(data["violations"]) == len(violations.listed)
+    assert Expected.from_dict(data) == expected
+
+
+def test_grid_indexing_without_listing() -> None:
+    grid = gen.ViolationGrid(("a", "b"), (("x", ("t1", "t2")), ("y", ("t3", "t4"))))
+    both = gen.ExpectedViolations([], [grid])
+    x, y = ("x", ("t1", "t2")), ("y", ("t3", "t4"))
+    assert list(both) == [("a", *x), ("a", *y), ("b", *x), ("b", *y)]
+    assert [both[i] for i in range(4)] == list(both) and both[-1] == ("b", "y", ("t3", "t4"))
+    assert both != [] and gen.ExpectedViolations([], []) == []
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"clash_pairs": 1, "clash_fanout": 5, "agents": 4},
+        {"chain_pairs": 1},
+        {"chain_levels": 2, "chain_depth": 0},
+        {"chain_depth": -1},
+    ],
+)
+def test_bad_hostile_options_are_refused(changes: dict) -> None:
+    with pytest.raises(ValueError):
+        Options(**changes)
+
+
+def test_cli_hostile_preset_writes_a_grid_expectation(tmp_path: Path) -> None:
+    out, expect = tmp_path / "w.json", tmp_path / "expect.json"
+    argv = ["generate", "--preset", "clash-deep", "--scale", "0.05", "--chain-levels", "2", "--seed", "3",
+            "--expect", str(expect), str(out)]  # fmt: skip
+    assert cli(argv) == 0
+    expected = Expected.from_dict(json.loads(expect.read_text(encoding="utf-8")))
+    options = replace(PRESETS["clash-deep"].scaled(0.05), chain_levels=2)
+    assert gen.generate(io.BytesIO(), options, seed=3) == expected
+    assert len(expected.violations) == options.clash_fanout * (options.clash_pairs + 1 + 2)
+    assert_checks(out, expected)
+
+
+# -- `toolwire generate --help` ----------------------------------------------------
+
+
+def generate_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="toolwire")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    gen.register(subparsers)
+    sub: argparse.ArgumentParser = subparsers.choices["generate"]
+    return sub
+
+
+def test_every_option_help_says_what_it_does_and_its_defaults() -> None:
+    assert set(gen.OPTION_HELP) == {f.name for f in fields(Options)}
+    assert list(gen.PRESET_HELP) == list(PRESETS)
+    parser = generate_parser()
+    by_dest = {a.dest: a for a in parser._actions}
+    for action in parser._actions:
+        text = action.help or ""
+        assert text and not text.startswith("(default"), (action.dest, text)
+        assert "the preset's value" not in text, (action.dest, text)
+    for f in fields(Options):
+        text = (by_dest[f.name].help or "").replace("%%", "%")
+        assert text.startswith(gen.OPTION_HELP[f.name] + " (default: "), text
+        # small's value comes first, and every preset's value is there.
+        assert text.split("(default: ", 1)[1].startswith(gen._shown(getattr(SMALL, f.name)) + " (small")
+        for options in PRESETS.values():
+            assert gen._shown(getattr(options, f.name)) in text
+    shown = parser.format_help()
+    for name in PRESETS:
+        assert re.search(rf"^  {re.escape(name)} +\S", shown, re.M), name

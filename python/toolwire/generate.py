@@ -23,6 +23,18 @@ with ``name_pool`` where the agents' own tools draw from a few shared indices
 names, whose first word is never a verb. So the only collisions are the ones
 the generator injects, each recorded with every consumer that sees it.
 
+Findings larger than the file
+-----------------------------
+``clash_pairs``, ``chain_depth``, ``chain_pairs``, ``chain_levels`` and
+``clash_fanout`` build workflows whose report dwarfs them (the presets
+``clash-fanout``, ``clash-fanout-small``, ``deep-fanout``,
+``deep-fanout-100k``, ``clash-deep``): a clash box of pairs labelled ``Tool p``
+and ``tool-p`` and a chain of boxes with such pairs at its far end and along
+it, both wired into the same ``clash_fanout`` agents. Every one of those
+agents sees every pair, so the violations are a product, consumers times
+names, and :class:`Expected` keeps them as one (:class:`ViolationGrid`):
+ten million expected violations cost a few hundred kilobytes, not gigabytes.
+
 Speed: a 1M-node file takes a few seconds. The graph is regular (agent ``a``
 owns tools ``a*T .. a*T+T-1``; stack ``s`` owns a fixed block of boxes and
 tools), so nodes and edges are computed arithmetically when written; only the
@@ -36,17 +48,19 @@ snippet, never per record.
 from __future__ import annotations
 
 import argparse
+import heapq
+import itertools
 import json
 import os
 import random
 import string
 import sys
 from dataclasses import dataclass, fields, replace
-from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union, overload
 
 from ._progress import Progress
 
-__all__ = ["PRESETS", "Expected", "Options", "generate", "register", "run"]
+__all__ = ["PRESETS", "Expected", "ExpectedViolations", "Options", "ViolationGrid", "generate", "register", "run"]
 
 DIALECTS = ("spec", "editor", "drupal")
 LABEL_STYLES = ("snake", "mixed", "unicode")
@@ -70,6 +84,9 @@ _SCALED_FIELDS = (
     "non_tool_edges",
     "orphan_boxes",
     "collisions",
+    "clash_pairs",
+    "chain_depth",
+    "clash_fanout",
 )
 
 
@@ -124,6 +141,24 @@ class Options:
     """0: every tool name is unique in the workflow. N > 0: the agents' own
     tools draw distinct names from N shared ones, so names are globally
     frequent but collide only where injected."""
+    clash_pairs: int = 0
+    """Findings far larger than the file: pairs of tools labelled ``Tool i``
+    and ``tool-i`` (both named ``tool_i``) in one clash box wired into the
+    ``clash_fanout`` agents, so ``clash_pairs * clash_fanout`` violations
+    from a file of about 180 bytes per pair and per agent."""
+    chain_depth: int = 0
+    """A chain of this many boxes (apart from the stacks) whose head is wired
+    into the ``clash_fanout`` agents: the path of a tool at its far end is
+    ``chain_depth + 2`` ids long, at every one of those agents."""
+    chain_pairs: int = 0
+    """Clashing pairs (named like ``clash_pairs``') wired into the chain's
+    far end: ``chain_pairs * clash_fanout`` violations."""
+    chain_levels: int = 0
+    """Further clashing pairs, one wired into each of this many boxes spread
+    evenly along the chain: ``chain_levels * clash_fanout`` violations."""
+    clash_fanout: int = 0
+    """Agents receiving the clash box and the chain head (consecutive agents
+    from a seeded start); every one sees every ``tool_i`` pair."""
     label_style: str = "snake"
     """``snake`` (``get_user_3``), ``mixed`` (case, punctuation, quotes and
     backslashes, camel case) or ``unicode`` (non-ASCII letters, digits and
@@ -160,6 +195,10 @@ class Options:
             raise ValueError("name_pool must be 0 or at least tools_per_agent (an agent's names are distinct)")
         if self.agents_as_tools and self.agents < 2:
             raise ValueError("agents_as_tools needs at least two agents")
+        if (self.clash_pairs or self.chain_depth) and self.clash_fanout > self.agents:
+            raise ValueError(f"clash_fanout ({self.clash_fanout}) cannot exceed agents ({self.agents})")
+        if (self.chain_pairs or self.chain_levels) and not self.chain_depth:
+            raise ValueError("chain_pairs and chain_levels need a chain (chain_depth of at least 1)")
 
     @property
     def collision_count(self) -> int:
@@ -187,6 +226,8 @@ class Options:
         scaled = replace(self, **changes)
         if scaled.fanout > scaled.agents:
             scaled = replace(scaled, fanout=scaled.agents)
+        if scaled.clash_fanout > scaled.agents:
+            scaled = replace(scaled, clash_fanout=scaled.agents)
         return scaled
 
 
@@ -211,6 +252,13 @@ def _large(dialect: str = "spec", label_style: str = "mixed", noise: bool = True
         noise=noise,
         dialect=dialect,
     )
+
+
+def _hostile(agents: int, **changes: Any) -> Options:
+    # Only the clash box and the chain: no tools of the agents' own, no
+    # stacks, no injected collisions; every agent receives both structures.
+    base = Options(agents=agents, tools_per_agent=0, toolboxes=0, collisions=0, clash_fanout=agents)
+    return replace(base, **changes)
 
 
 PRESETS: Dict[str, Options] = {
@@ -281,6 +329,23 @@ PRESETS: Dict[str, Options] = {
         collisions=100,
         collision_kinds=("direct",),
     ),
+    # Findings far larger than the file (issue "Findings that cost what they
+    # say"): nothing but agents, a clash box and/or a chain. One box of 1,000
+    # clashing pairs shared by 10,000 agents: 10M violations from ~2 MB.
+    "clash-fanout": _hostile(agents=10_000, clash_pairs=1_000),
+    # The same shape, a hundredth of the violations: 100k from ~0.2 MB.
+    "clash-fanout-small": _hostile(agents=1_000, clash_pairs=100),
+    # A chain of 10k boxes with one clashing pair at its far end, its head
+    # shared by 20k agents: 20k violations, each with two paths of 10,002 ids.
+    "deep-fanout": _hostile(agents=20_000, chain_depth=10_000, chain_pairs=1, dialect="drupal", noise=True),
+    # The same with a chain of 100k boxes.
+    "deep-fanout-100k": _hostile(agents=20_000, chain_depth=100_000, chain_pairs=1, dialect="drupal", noise=True),
+    # Both at once, moderate: 2k agents each get a box of 100 clashing pairs
+    # and the head of a 5k-box chain with one pair at its far end and four
+    # more along it (105 names, 210k violations).
+    "clash-deep": _hostile(
+        agents=2_000, clash_pairs=100, chain_depth=5_000, chain_pairs=1, chain_levels=4, dialect="editor", noise=True
+    ),
 }
 
 
@@ -292,12 +357,108 @@ ExpectedViolation = Tuple[str, str, Tuple[str, ...]]
 
 
 @dataclass(frozen=True)
+class ViolationGrid:
+    """Violations at every consumer of ``consumers`` for every name of
+    ``names``: a product kept as one, since it can be far larger than the
+    workflow (``clash-fanout``: 10,000 consumers times 1,000 names)."""
+
+    consumers: Tuple[str, ...]
+    """Consumer ids, sorted."""
+    names: Tuple[Tuple[str, Tuple[str, ...]], ...]
+    """``(name, sorted tool ids)`` pairs, sorted by name; the tools of a name
+    are the same at every consumer."""
+
+    def __len__(self) -> int:
+        return len(self.consumers) * len(self.names)
+
+    def __iter__(self) -> Iterator[ExpectedViolation]:
+        names = self.names
+        for consumer in self.consumers:
+            for name, tools in names:
+                yield consumer, name, tools
+
+    def __getitem__(self, i: int) -> ExpectedViolation:
+        c, k = divmod(i, len(self.names))
+        name, tools = self.names[k]
+        return self.consumers[c], name, tools
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"consumers": list(self.consumers), "names": [{"name": n, "tools": list(t)} for n, t in self.names]}
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> ViolationGrid:
+        return cls(tuple(data["consumers"]), tuple((n["name"], tuple(n["tools"])) for n in data["names"]))
+
+
+class ExpectedViolations(Sequence[ExpectedViolation]):
+    """Sorted violations, held compactly: a list of some, plus grids of the
+    rest (:class:`ViolationGrid`), merged in order when iterated. It equals
+    any sequence with the same items in the same order (a list included), so
+    ``found(report) == expected.violations`` works either way; iterating it
+    never builds the whole list."""
+
+    __slots__ = ("listed", "grids", "_len")
+
+    def __init__(self, listed: Sequence[ExpectedViolation], grids: Sequence[ViolationGrid]) -> None:
+        self.listed = list(listed)
+        self.grids = [g for g in grids if len(g)]
+        self._len = len(self.listed) + sum(len(g) for g in self.grids)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[ExpectedViolation]:
+        parts: List[Iterable[ExpectedViolation]] = list(self.grids)
+        if self.listed:
+            parts.insert(0, self.listed)
+        if len(parts) == 1:
+            return iter(parts[0])
+        # Keys (consumer, name) are unique across the parts, so the merge
+        # never compares tool tuples.
+        return heapq.merge(*parts)
+
+    @overload
+    def __getitem__(self, i: int) -> ExpectedViolation: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> List[ExpectedViolation]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[ExpectedViolation, List[ExpectedViolation]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError("violation index out of range")
+        if not self.grids:
+            return self.listed[i]
+        if not self.listed and len(self.grids) == 1:
+            return self.grids[0][i]
+        return next(itertools.islice(iter(self), i, None))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ExpectedViolations) and (self.listed, self.grids) == (other.listed, other.grids):
+            return True
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)) or len(other) != self._len:
+            return False
+        return all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<ExpectedViolations: {self._len} ({len(self.listed)} listed, {len(self.grids)} grids)>"
+
+
+@dataclass(frozen=True)
 class Expected:
     """What toolwire must report on the generated workflow."""
 
-    violations: List[ExpectedViolation]
+    violations: Sequence[ExpectedViolation]
     """CMP-9 only, as ``(consumer id, name, sorted tool ids)``, sorted by
-    consumer then name. The generator writes no EDGE-5 violation."""
+    consumer then name. The generator writes no EDGE-5 violation. A list,
+    or, when the workflow has a clash box or chain (``clash_pairs``,
+    ``chain_depth``), an :class:`ExpectedViolations`: millions of violations
+    are then known without being listed."""
     nodes: int
     """Declared nodes."""
     edges: int
@@ -308,6 +469,10 @@ class Expected:
     """Non-passthrough nodes receiving at least one tool edge."""
     passthroughs: int
     """Declared passthrough nodes."""
+
+    @property
+    def violation_count(self) -> int:
+        return len(self.violations)
 
     def stats(self) -> Dict[str, int]:
         """The counts, shaped like ``toolwire.Stats.to_dict()``."""
@@ -320,14 +485,27 @@ class Expected:
         }
 
     def to_dict(self) -> Dict[str, Any]:
-        return {
-            "violations": [{"consumer": c, "name": n, "tools": list(t)} for c, n, t in self.violations],
-            "stats": self.stats(),
-        }
+        """JSON-ready. ``violations`` lists violations one by one; when there
+        are grids, ``violation_grids`` holds the rest (each: every consumer
+        of ``consumers`` has a violation for every entry of ``names``), and
+        ``violation_count`` is always the total."""
+        if isinstance(self.violations, ExpectedViolations):
+            listed, grids = self.violations.listed, self.violations.grids
+        else:
+            listed, grids = list(self.violations), []
+        data: Dict[str, Any] = {"violations": [{"consumer": c, "name": n, "tools": list(t)} for c, n, t in listed]}
+        if grids:
+            data["violation_grids"] = [g.to_dict() for g in grids]
+        data["violation_count"] = len(self.violations)
+        data["stats"] = self.stats()
+        return data
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> Expected:
-        violations = [(v["consumer"], v["name"], tuple(v["tools"])) for v in data["violations"]]
+        violations: Sequence[ExpectedViolation] = [(v["consumer"], v["name"], tuple(v["tools"])) for v in data["violations"]]
+        grids = [ViolationGrid.from_dict(g) for g in data.get("violation_grids", [])]
+        if grids:
+            violations = ExpectedViolations(violations, grids)
         return cls(violations=violations, **data["stats"])
 
 
@@ -402,8 +580,9 @@ def _check_vocabulary() -> None:
     if len(set(glued)) != len(glued):
         raise AssertionError("verb+noun concatenations must be distinct")
     # The first word of a name tells its family apart: a verb (tool), a
-    # glued verb+noun (camel-case tool), a role (agent), or `unnamed`.
-    families = [set(VERBS), set(glued), set(ROLES), {"unnamed"}]
+    # glued verb+noun (camel-case tool), a role (agent), `unnamed`, or `tool`
+    # (the clashing pairs of the clash box and the chain, `tool_<p>`).
+    families = [set(VERBS), set(glued), set(ROLES), {"unnamed"}, {"tool"}]
     if sum(map(len, families)) != len(set().union(*families)):
         raise AssertionError("verbs, verb+noun concatenations and roles must not overlap")
 
@@ -846,8 +1025,17 @@ class _Plan:
         self.extra_tools: List[Tuple[str, str, str, int]] = []
         self.extra_boxes: List[Tuple[str, str, int]] = []
         self.extra_edges: List[Tuple[str, str]] = []
-        self.next_tool = self.n_struct
-        self.next_box = S * D
+        # The hostile structures (clash box, chain) come right after the
+        # stacks: their boxes are numbered from S*D (the clash box first, then
+        # the chain from its head), pair p's two tools are n_struct + 2p and
+        # n_struct + 2p + 1. Pairs run: clash box, chain far end, chain levels.
+        self.pairs = o.clash_pairs + o.chain_pairs + o.chain_levels
+        self.clash_box = S * D if o.clash_pairs else -1
+        self.chain_base = S * D + (1 if o.clash_pairs else 0)
+        self.hostile_boxes = (1 if o.clash_pairs else 0) + o.chain_depth
+        self.hostile_receivers: List[int] = []
+        self.next_tool = self.n_struct + 2 * self.pairs
+        self.next_box = S * D + self.hostile_boxes
         # Indices for fresh colliding pairs, above every index any tool uses.
         # (Extras reuse the index of the tool they copy; only these are new.)
         self._fresh = o.name_pool + self.n_struct
@@ -866,6 +1054,13 @@ class _Plan:
         self._diamonds()
         self._agents_as_tools()
         self.look_base = self.next_tool
+        # Drawn last, and only when asked for: every other preset's bytes stay
+        # what they were before the hostile structures existed.
+        if self.hostile_boxes and o.clash_fanout:
+            start = rng.randrange(A)
+            self.hostile_receivers = [(start + j) % A for j in range(o.clash_fanout)]
+            for a in self.hostile_receivers:
+                self.consumer_agents[a] = 1
 
     # -- the regular part, computed on demand -------------------------------
 
@@ -900,6 +1095,43 @@ class _Plan:
         if t < self.level_tools * (self.o.box_depth - 1):
             return t // self.level_tools
         return self.o.box_depth - 1
+
+    # -- the hostile structures: clash box and chain --------------------------
+
+    def pair_box(self, p: int) -> int:
+        """Number of the box pair ``p``'s two tools are wired into."""
+        o = self.o
+        if p < o.clash_pairs:
+            return self.clash_box
+        p -= o.clash_pairs
+        if p < o.chain_pairs:
+            return self.chain_base + o.chain_depth - 1  # the far end
+        level = p - o.chain_pairs
+        return self.chain_base + (level + 1) * o.chain_depth // (o.chain_levels + 1)
+
+    def hostile_heads(self) -> List[int]:
+        """Numbers of the boxes wired into the hostile receivers."""
+        heads = [self.clash_box] if self.o.clash_pairs else []
+        if self.o.chain_depth:
+            heads.append(self.chain_base)
+        return heads
+
+    def grid(self) -> Optional[ViolationGrid]:
+        """The hostile violations: every receiver sees every pair's name."""
+        if not (self.pairs and self.hostile_receivers):
+            return None
+        tool_id, base = self.fmt.tool_id, self.n_struct
+        names = sorted(
+            (f"tool_{p}", tuple(sorted((tool_id(base + 2 * p), tool_id(base + 2 * p + 1))))) for p in range(self.pairs)
+        )
+        consumers = sorted(self.fmt.agent_id(a) for a in self.hostile_receivers)
+        return ViolationGrid(tuple(consumers), tuple(names))
+
+    def violations(self) -> Sequence[ExpectedViolation]:
+        """Every expected CMP-9 violation, decided without writing a byte."""
+        listed = sorted((c, n, tuple(sorted(ids))) for (c, n), ids in self.found.items())
+        grid = self.grid()
+        return ExpectedViolations(listed, [grid]) if grid else listed
 
     # -- the extras ----------------------------------------------------------
 
@@ -1100,8 +1332,9 @@ class _Plan:
         A, T, S, D = o.agents, o.tools_per_agent, o.toolboxes, o.box_depth
         full, rest = divmod(o.non_tool_edges, 8)
         decoys = (2 * full + max(0, rest - 6)) if A else 0  # as decoys() yields them
-        nodes = A + S * D + len(self.extra_boxes) + self.look_base + decoys + 2 * self.io_nodes()
+        nodes = A + S * D + self.hostile_boxes + len(self.extra_boxes) + self.look_base + decoys + 2 * self.io_nodes()
         edges = A * T + S * (self.per_stack + D - 1 + o.fanout) + len(self.extra_edges) + o.non_tool_edges
+        edges += 2 * self.pairs + max(0, o.chain_depth - 1) + len(self.hostile_heads()) * len(self.hostile_receivers)
         return nodes + edges
 
     def look_alike(self, a: int, m: int) -> int:
@@ -1191,6 +1424,27 @@ def _write_nodes(plan: _Plan, out: _ArrayWriter) -> int:
         if len(parts) >= _CHUNK_RECORDS:
             out.flush()
             parts = out.parts
+    for b in range(S * D, S * D + plan.hostile_boxes):
+        render, config, where = boxes[(b * 40503) & mask]
+        label = '"Clash Box"' if b == plan.clash_box else '"Tool Box"'
+        parts.append(render(f"{box_prefix}{b}", box_type, label, config, where))
+        if len(parts) >= _CHUNK_RECORDS:
+            out.flush()
+            parts = out.parts
+    for p in range(plan.pairs):
+        # "Tool 7" and "tool-7": both named tool_7 (a family of names of its
+        # own: "tool" is no verb, no role and no verb+noun).
+        n = plan.n_struct + 2 * p
+        render, config, where = tools[(n * 40503) & mask]
+        tt = n % ntypes
+        parts.append(render(f"{tp[tt]}{n}", types[tt], f'"Tool {p}"', config, where))
+        n += 1
+        render, config, where = tools[(n * 40503) & mask]
+        tt = n % ntypes
+        parts.append(render(f"{tp[tt]}{n}", types[tt], f'"tool-{p}"', config, where))
+        if len(parts) >= _CHUNK_RECORDS:
+            out.flush()
+            parts = out.parts
     for bid, label, b in plan.extra_boxes:
         render, config, where = boxes[(b * 40503) & mask]
         parts.append(render(bid, box_type, label, config, where))
@@ -1260,6 +1514,32 @@ def _write_edges(plan: _Plan, out: _ArrayWriter) -> Tuple[int, int]:
         if len(parts) >= _CHUNK_RECORDS:
             out.flush()
             parts = out.parts
+    for p in range(plan.pairs):
+        box = f"{box_prefix}{plan.pair_box(p)}"
+        for n in (plan.n_struct + 2 * p, plan.n_struct + 2 * p + 1):
+            render, extra = tools[(k * 40503) & mask]
+            parts.append(render(k, f"{tp[n % ntypes]}{n}", box, extra))
+            k += 1
+        if len(parts) >= _CHUNK_RECORDS:
+            out.flush()
+            parts = out.parts
+    for b in range(plan.chain_base + 1, plan.chain_base + o.chain_depth):
+        render, extra = tools[(k * 40503) & mask]
+        parts.append(render(k, f"{box_prefix}{b}", f"{box_prefix}{b - 1}", extra))
+        k += 1
+        if len(parts) >= _CHUNK_RECORDS:
+            out.flush()
+            parts = out.parts
+    receivers = [f"{agent_prefix}{a}" for a in plan.hostile_receivers]
+    for head in plan.hostile_heads():
+        box = f"{box_prefix}{head}"
+        for agent in receivers:
+            render, extra = tools[(k * 40503) & mask]
+            parts.append(render(k, box, agent, extra))
+            k += 1
+            if len(parts) >= _CHUNK_RECORDS:
+                out.flush()
+                parts = out.parts
     for src, dst in plan.extra_edges:
         render, extra = tools[(k * 40503) & mask]
         parts.append(render(k, src, dst, extra))
@@ -1317,14 +1597,13 @@ def _write(plan: _Plan, write: Callable[[bytes], Any], advance: Optional[Callabl
         write(b"\n]")
     write((_FOOTER if noise else "").encode() + b"}\n")
     o = plan.o
-    violations = sorted((c, n, tuple(sorted(ids))) for (c, n), ids in plan.found.items())
     return Expected(
-        violations=violations,
+        violations=plan.violations(),
         nodes=counts["nodes"],
         edges=counts["edges"],
         tool_edges=counts["tool_edges"],
         consumers=sum(plan.consumer_agents),
-        passthroughs=o.toolboxes * o.box_depth + len(plan.extra_boxes),
+        passthroughs=o.toolboxes * o.box_depth + plan.hostile_boxes + len(plan.extra_boxes),
     )
 
 
@@ -1367,23 +1646,106 @@ def _kinds(text: str) -> Tuple[str, ...]:
     return kinds
 
 
+# What each option does, for ``toolwire generate --help`` (the attribute
+# docstrings of Options, shortened; a test checks that every field has one).
+OPTION_HELP: Dict[str, str] = {
+    "agents": "agents, the consumers",
+    "tools_per_agent": "tools wired straight into each agent",
+    "toolboxes": "toolbox stacks (chains of --box-depth boxes); each stack's top box is wired into --fanout agents",
+    "box_depth": "boxes per stack, each wired into the one above it",
+    "tools_per_box": "tools in the innermost box of each stack",
+    "tools_per_level": "tools in each other box of a stack",
+    "fanout": "agents sharing each stack",
+    "box_cycles": "tool-edge cycles among boxes",
+    "diamonds": "second routes for a stack's tool to the agents it already reaches",
+    "agents_as_tools": "tool edges from an agent into another agent",
+    "non_tool_edges": "data and trigger edges, a quarter of them decoys that look like tool wiring",
+    "orphan_boxes": "boxes holding two same-named tools that reach no consumer (no violation)",
+    "collision_share": "share of agents at which a collision is injected (unless --collisions is given)",
+    "collisions": "exact number of injected collisions; overrides --collision-share",
+    "collision_kinds": "kinds of injected collisions, used in turn: comma-separated " + ", ".join(COLLISION_KINDS),
+    "name_pool": "0: every tool name is unique; N: the agents' own tools draw their names from N shared ones",
+    "clash_pairs": "pairs of tools labelled 'Tool p' and 'tool-p' in one clash box wired into the --clash-fanout "
+    "agents: pairs x agents violations",
+    "chain_depth": "a chain of this many boxes whose head is wired into the --clash-fanout agents",
+    "chain_pairs": "clashing pairs wired into the chain's far end (their paths run the whole chain)",
+    "chain_levels": "further clashing pairs, one into each of this many boxes spread along the chain",
+    "clash_fanout": "agents receiving the clash box and the chain head",
+    "label_style": "how labels are written: snake, mixed (case, punctuation, escapes) or unicode (characters "
+    "that names drop)",
+    "noise": "realistic payload the check must skip (positions, config, styling, look-alike keys)",
+    "dialect": "which export form: spec, editor or drupal (SEMANTICS section 9)",
+}
+
+# One line per preset, for the end of ``toolwire generate --help``.
+PRESET_HELP: Dict[str, str] = {
+    "small": "every feature at once, ~1k nodes (the tests' workhorse)",
+    "medium": "the shape of large at a tenth of its counts (~100k nodes), drupal dialect, unicode labels",
+    "large": "~1M nodes and ~2M edges, ~480 MB",
+    "deep": "one chain of 1M toolboxes, one agent, one violation",
+    "fanout": "one toolbox of 50k tools shared by 20k agents: 20k violations",
+    "flat-names": "100k agents whose tools share eight names: 100 violations",
+    "clash-fanout": "a clash box of 1,000 pairs shared by 10k agents: 10M violations from ~2 MB",
+    "clash-fanout-small": "a clash box of 100 pairs shared by 1,000 agents: 100k violations from ~0.2 MB",
+    "deep-fanout": "a chain of 10k boxes, one pair at its far end, its head shared by 20k agents: 20k violations, "
+    "~15 MB",
+    "deep-fanout-100k": "the same with a chain of 100k boxes, ~59 MB",
+    "clash-deep": "2k agents each get a clash box of 100 pairs and a 5k-box chain with five pairs: 210k violations",
+}
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
+
+
+def _option_help(name: str) -> str:
+    """What option ``name`` does, then its value in ``small`` and in every
+    preset where it differs; the most common value other than small's says
+    ``others`` rather than listing its presets."""
+    by_value: Dict[str, List[str]] = {}
+    for preset in ("small", *(p for p in PRESETS if p != "small")):
+        by_value.setdefault(_shown(getattr(PRESETS[preset], name)), []).append(preset)
+    groups = list(by_value.items())
+    largest = max(range(len(groups)), key=lambda k: len(groups[k][1]))
+    shown = []
+    for k, (value, presets) in enumerate(groups):
+        if k == largest and len(presets) > 3:
+            who = "small and others" if k == 0 else "others"
+        else:
+            who = ", ".join(presets)
+        shown.append(f"{value} ({who})")
+    return f"{OPTION_HELP[name]} (default: {'; '.join(shown)})".replace("%", "%%")
+
+
 def register(subparsers: Any) -> None:
     """Adds the ``generate`` subcommand to an argparse subparsers object."""
+    width = max(map(len, PRESETS))
     parser = subparsers.add_parser(
         "generate",
         help="write a synthetic workflow",
-        description="Write a deterministic synthetic FlowDrop workflow (a preset, adjusted by the options).",
+        description="Write a deterministic synthetic FlowDrop workflow: a preset, adjusted by the options\n"
+        "(each of which takes the preset's value unless given).",
+        epilog="presets:\n" + "\n".join(f"  {name:<{width}}  {PRESET_HELP[name]}" for name in PRESETS),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("output", metavar="OUTPUT", help="the file to write ('-' for standard output)")
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="small", help="starting point (default: small)")
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), default="small", help="starting point (default: small; listed below)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     parser.add_argument("--scale", type=float, default=None, help="multiply every count of the preset by this factor")
     parser.add_argument("--expect", metavar="FILE", help="also write the expected verdict as JSON to FILE")
     for f in fields(Options):
         flag = "--" + f.name.replace("_", "-")
-        doc = "(default: the preset's value)"
+        doc = _option_help(f.name)
         if f.name == "collision_kinds":
-            parser.add_argument(flag, type=_kinds, default=None, help=f"comma-separated {'/'.join(COLLISION_KINDS)} {doc}")
+            parser.add_argument(flag, type=_kinds, default=None, metavar="KINDS", help=doc)
         elif f.name == "dialect":
             parser.add_argument(flag, choices=DIALECTS, default=None, help=doc)
         elif f.name == "label_style":
@@ -1391,7 +1753,7 @@ def register(subparsers: Any) -> None:
         elif f.name == "noise":
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=doc)
         elif f.name == "collision_share":
-            parser.add_argument(flag, type=float, default=None, help=doc)
+            parser.add_argument(flag, type=float, default=None, metavar="F", help=doc)
         else:
             parser.add_argument(flag, type=int, default=None, metavar="N", help=doc)
     parser.set_defaults(handler=run)
