@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
+
+if TYPE_CHECKING:
+    from ._groups import ClashGroup
 
 
 class Location(NamedTuple):
@@ -189,6 +192,17 @@ class Report:
     def ok(self) -> bool:
         """True when the workflow was checked and accepted."""
         return self.error is None and not self.violations
+
+    @property
+    def violation_count(self) -> int:
+        """How many violations there are: ``len(self.violations)``."""
+        return len(self.violations)
+
+    def clash_groups(self) -> Iterator[ClashGroup]:
+        """The CMP-9 violations grouped by cause (see ``_groups``)."""
+        from ._groups import group_violations
+
+        return group_violations(self.violations)
 
     def to_dict(self) -> Dict[str, Any]:
         """The per-file object of the CLI's ``--format json`` output."""
