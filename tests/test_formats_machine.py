@@ -569,7 +569,11 @@ def test_json_schema_rejects_what_the_format_never_writes(report_validator: Any)
         "an unknown rule": lambda d: d["files"][0]["violations"][0].update(rule="CMP-10"),
         "an error with counts": lambda d: d["files"][2].update(stats=good["files"][0]["stats"]),
         "a refused file called ok": lambda d: d["files"][0].update(ok=True),
-        "another schema version": lambda d: d.update(schema_version=1),
+        "another schema version": lambda d: d.update(schema_version=2),
+        "a refused file without its count": lambda d: d["files"][0].update(violation_count=0),
+        "a path with a gap that omits nothing": lambda d: d["files"][0]["violations"][1]["tools"][0]["path"].insert(
+            1, {"omitted": 0}
+        ),
     }
     for what, change in changes.items():
         assert schema_problems(report_validator, broken_copy(change)), what
