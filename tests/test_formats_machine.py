@@ -257,7 +257,13 @@ def test_sarif_cmp9_relates_one_location_per_tool_and_links_them_from_the_messag
     assert regions == [{"startLine": 3, "startColumn": 5}, {"startLine": 4, "startColumn": 5}]
     # GitHub shows related locations only through links in the message.
     assert "tools: [tool_a](1), [tool_b](2)" in web["message"]["text"].split("\n")
-    assert web["properties"] == {"consumer": "agent_1", "name": "web_search", "tools": ["tool_a", "tool_b"]}
+    assert web["properties"] == {
+        "consumer": "agent_1",
+        "name": "web_search",
+        "tools": ["tool_a", "tool_b"],
+        "consumerCount": 1,
+        "through": "box_1",
+    }
 
 
 def test_sarif_unknown_locations_fall_back_to_line_one() -> None:

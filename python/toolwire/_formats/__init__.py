@@ -10,6 +10,7 @@ from typing import Callable, Optional, Sequence, TextIO
 from .._report import Report
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
+DEFAULT_MAX_PATH = 64
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Run:
     """At most this many violations listed per file (``--max-violations``):
     in json, violations; in the other formats, findings (an EDGE-5 violation
     or a group of CMP-9 violations with one cause). None: no limit."""
-    max_path: int = 64
+    max_path: int = DEFAULT_MAX_PATH
     """A path longer than this many ids is shown as its head and tail with
     the number left out (``--max-path``); 0: no limit."""
 
