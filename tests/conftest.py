@@ -40,3 +40,10 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared is not beside the repository")
     return SHARED
+
+
+@pytest.fixture(autouse=True)
+def no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--format github`` appends to ``$GITHUB_STEP_SUMMARY`` when it is set,
+    as it is when these tests run in GitHub Actions: no test writes there."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)

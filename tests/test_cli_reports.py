@@ -140,15 +140,16 @@ def test_examples_as_github_annotations_one_line_per_finding(capsys: pytest.Capt
     assert {line.split("file=", 1)[1].split(",", 1)[0] for line in lines} == set(PATHS)
 
 
-def test_examples_as_junit_one_test_case_per_file(capsys: pytest.CaptureFixture[str]) -> None:
+def test_examples_as_junit_a_test_case_per_file_and_per_finding(capsys: pytest.CaptureFixture[str]) -> None:
     result = run(capsys, "check", "--format", "junit", *PATHS)
     assert (result.code, result.err) == (1, "")
     suites = ET.fromstring(result.out)
     assert suites.tag == "testsuites"
     cases = suites.findall("./testsuite/testcase")
-    assert [c.get("name") for c in cases] == PATHS
-    assert [len(c.findall("failure")) for c in cases] == [1, 0, 3]
-    assert (suites.get("tests"), suites.get("failures"), suites.get("errors")) == ("3", "2", "0")
+    assert [c.get("file") for c in cases] == ["refused.json"] * 2 + ["accepted.json"] + ["multi.json"] * 4
+    assert [c.get("name") for c in cases if c.get("name") in PATHS] == PATHS
+    assert [len(c.findall("failure")) for c in cases] == [0, 1, 0, 0, 1, 1, 1]
+    assert (suites.get("tests"), suites.get("failures"), suites.get("errors")) == ("7", "4", "0")
 
 
 def test_github_prints_nothing_for_an_accepted_file_without_warnings(
@@ -313,7 +314,7 @@ def test_output_file_gets_the_report_and_standard_output_nothing(
     if output_format == "sarif":
         assert json.loads(written)["version"] == "2.1.0"
     else:
-        assert len(ET.fromstring(written).findall("./testsuite/testcase")) == len(PATHS)
+        assert len(ET.fromstring(written).findall("./testsuite/testcase")) == len(PATHS) + 4  # and 4 findings
 
 
 @pytest.mark.parametrize("to_file", [False, True], ids=["stdout", "output-file"])

@@ -108,11 +108,9 @@ def edge5_count(violations: Sequence[Violation]) -> int:
     return low
 
 
-def violation_findings(report: Report, limit: Optional[int] = None) -> Tuple[List[Finding], int]:
-    """The first ``limit`` violation findings of ``report`` (all when None),
-    in the report's order: EDGE-5 violations, then CMP-9 clash groups in the
-    order of their first violations; and how many violations (exactly) the
-    findings shown leave out. Reads only what it returns."""
+def edge5_violations(report: Report, limit: Optional[int] = None) -> Tuple[List[Violation], int]:
+    """The first ``limit`` EDGE-5 violations of ``report`` (all when None),
+    in edge order, and how many there are."""
     violations = report.violations
     if isinstance(violations, list):
         # A hand-built report: any order will do.
@@ -121,14 +119,20 @@ def violation_findings(report: Report, limit: Optional[int] = None) -> Tuple[Lis
     else:
         available = edge5_count(violations)
     take = available if limit is None else min(limit, available)
-    shown: List[Finding] = [violations[i] for i in range(take)]
-    covered = take
+    return [violations[i] for i in range(take)], available
+
+
+def violation_findings(report: Report, limit: Optional[int] = None) -> Tuple[List[Finding], int]:
+    """The first ``limit`` violation findings of ``report`` (all when None),
+    in the report's order: EDGE-5 violations, then CMP-9 clash groups in the
+    order of their first violations; and how many violations (exactly) the
+    findings shown leave out. Reads only what it returns."""
+    edge5, _ = edge5_violations(report, limit)
+    shown: List[Finding] = list(edge5)
     if limit is None or len(shown) < limit:
         more = None if limit is None else limit - len(shown)
-        for group in itertools.islice(report.clash_groups(), more):
-            shown.append(group)
-            covered += group.count
-    return shown, report.violation_count - covered
+        shown.extend(itertools.islice(report.clash_groups(), more))
+    return shown, report.violation_count - sum(covered(f) for f in shown)
 
 
 def covered(finding: Finding) -> int:

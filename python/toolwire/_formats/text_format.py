@@ -69,6 +69,25 @@ def write(run: Run, out: TextIO) -> None:
     _Writer(run, out).write()
 
 
+def blocks(run: Run) -> Iterator[Block]:
+    """The report's blocks, file by file, without the summary (for other
+    renderings of the same report: the GitHub step summary)."""
+    writer = _Writer(run)
+    for report in run.reports:
+        yield from writer.blocks(report)
+
+
+def summary_line(run: Run) -> str:
+    """The summary line that ends the report, without its newline."""
+    return _Writer(run).summary().text.rstrip("\n")
+
+
+def separator(previous: Optional[str], kind: str) -> str:
+    """What goes between two blocks: a blank line, except between the ``ok``
+    lines of accepted files, which stay together."""
+    return "" if previous is None or kind == "ok" == previous else "\n"
+
+
 def _escape(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
@@ -160,8 +179,7 @@ class _Writer:
         around it, as rustc does; the one-line ``ok``s of accepted files stay
         together, so a long run of them reads as a list."""
         assert self.out is not None
-        if self.previous is not None and not (block.kind == "ok" == self.previous):
-            self.out.write("\n")
+        self.out.write(separator(self.previous, block.kind))
         self.previous = block.kind
         self.out.write(block.text)
 
