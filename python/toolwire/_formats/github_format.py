@@ -30,6 +30,7 @@ known, and ``file`` when the workflow came from standard input.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import re
@@ -213,6 +214,10 @@ def step_summary(run: Run, limit: int = STEP_SUMMARY_LIMIT) -> str:
     first block that would not fit, with a line saying exactly what was cut.
     Empty when not even the summary line fits."""
     heading = f"### toolwire\n\n**{text_format.summary_line(run)}**\n\n"
+    # No finding takes less than 100 bytes, so no more than this many per
+    # file can fit: reading more (a report may hold millions) is wasted.
+    most = max(1, limit // 100)
+    run = dataclasses.replace(run, colour=False, max_violations=min(run.max_violations or most, most))
     room = limit - _size(heading) - 1024  # the fence and the line saying what was cut
     body: List[text_format.Block] = []
     previous: Optional[str] = None

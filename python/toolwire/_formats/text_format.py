@@ -213,7 +213,8 @@ class _Writer:
                 yield self.built("finding", violations=1)
         if left_out:
             limit = self.run.max_violations
-            self.header(path, None, "note", None, f"{_plural(left_out, 'more violation')} not shown (--max-violations {limit})")
+            shown_at_most = f"at most {_plural(limit or 0, 'finding')} per file"
+            self.header(path, None, "note", None, f"{_plural(left_out, 'more violation')} not shown ({shown_at_most})")
             yield self.built("finding")
         if not self.run.failed(report):
             # Said for every file that passed, warnings or not, so that a
