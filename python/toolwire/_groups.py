@@ -40,8 +40,10 @@ class ClashGroup(NamedTuple):
     """The group's first violation (its first consumer): location, fix,
     box labels, help."""
 
+    # Shadows tuple.count(value) on purpose: what a group's count means is
+    # how many violations it stands for; nobody counts a group's fields.
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]
         """How many violations the group stands for (one per consumer)."""
         return len(self.consumers)
 
