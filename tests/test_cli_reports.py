@@ -38,8 +38,9 @@ EXAMPLES = {
     "refused.json": "spec-cmp9-refused.json",
     "accepted.json": "spec-cmp9-accepted.json",
     "multi.json": "multi-violation.json",
+    "shared.json": "shared-toolbox.json",
 }
-PATHS = list(EXAMPLES)
+PATHS = list(EXAMPLES)[:3]
 KNOWN_RULES = {"CMP-9", "EDGE-5", "R8", "NAME-LOSSY", "NAME-UNNAMED"}
 MACHINE_FORMATS = ["json", "sarif", "github", "junit"]
 ESCAPE = "\x1b"
@@ -490,3 +491,22 @@ def test_text_says_a_file_with_only_warnings_passed_unless_strict(capsys: pytest
     assert not any(line.startswith("refused.json: ok") for line in result.lines)
     strict = run(capsys, "check", "--strict", "accepted.json")
     assert not any(": ok" in line for line in strict.lines)
+
+
+def test_a_toolbox_into_five_agents_is_one_finding_in_every_format_but_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # shared.json: one toolbox with two tools named web_search, wired into
+    # agent_1 to agent_5: five violations with one cause.
+    text = run(capsys, "check", "shared.json")
+    assert sum("error[CMP-9]" in line for line in text.lines) == 1
+    assert "= at 5 consumers through kit (Shared Kit): agent_1, agent_2, agent_3 and 2 more" in text.lines
+    assert text.summary.endswith(": 5 violations, 0 warnings")
+    entry = run(capsys, "check", "--format", "json", "shared.json").json()["files"][0]
+    assert [v["consumer"] for v in entry["violations"]] == [f"agent_{i}" for i in range(1, 6)]
+    (result,) = run(capsys, "check", "--format", "sarif", "shared.json").json()["runs"][0]["results"]
+    assert result["properties"]["consumerCount"] == 5 and result["properties"]["through"] == "kit"
+    (annotation,) = run(capsys, "check", "--format", "github", "shared.json").out.splitlines()
+    assert '%0Athe same clash at 5 consumers through "kit": "agent_1", "agent_2", "agent_3", "agent_4" and "agent_5"' in annotation
+    cases = ET.fromstring(run(capsys, "check", "--format", "junit", "shared.json").out).findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == ["shared.json", "shared.json: CMP-9 web_search at agent_1"]
