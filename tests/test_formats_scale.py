@@ -409,7 +409,7 @@ def test_github_step_summary_is_the_grouped_report_under_one_mib(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     report = fake(grouped=False)
     output = render("github", [report])
-    assert "The step summary lists them all" in output.splitlines()[-1]
+    assert "The job's step summary lists them, grouped" in output.splitlines()[-1]
     written = summary.read_text(encoding="utf-8")
     assert written.startswith("# Earlier in this step\n\n### toolwire\n\n**checked 1 file (10,000 consumers)")
     assert STEP_SUMMARY_LIMIT - 4096 < size(written) <= STEP_SUMMARY_LIMIT

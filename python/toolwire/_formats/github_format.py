@@ -125,7 +125,8 @@ class _Selection:
         for index, report in enumerate(run.reports):
             if report.error is not None:
                 self.errors[index] = errors > 0
-                errors -= errors > 0
+                if errors > 0:
+                    errors -= 1
         warnings = MAX_ANNOTATIONS
         for index, report in checked:
             room = errors if run.strict else warnings
@@ -166,7 +167,7 @@ def _notice(left_out: Tuple[int, int, int], summary: bool) -> Optional[str]:
         return None
     listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     if summary:
-        where = "The step summary lists them all, grouped; `toolwire check` prints every one."
+        where = "The job's step summary lists them, grouped (up to 1 MiB); `toolwire check` prints every one."
     else:
         where = "`toolwire check` (the text format) prints every one."
     message = (
