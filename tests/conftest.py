@@ -39,3 +39,10 @@ def check_via(request: pytest.FixtureRequest, tmp_path: Path) -> CheckVia:
 def shared_dir() -> Path:
     """../shared; without it the test is skipped, or fails in CI."""
     return need_shared(SHARED)
+
+
+@pytest.fixture(autouse=True)
+def no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--format github`` appends to ``$GITHUB_STEP_SUMMARY`` when it is set,
+    as it is when these tests run in GitHub Actions: no test writes there."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)

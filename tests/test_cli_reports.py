@@ -38,8 +38,9 @@ EXAMPLES = {
     "refused.json": "spec-cmp9-refused.json",
     "accepted.json": "spec-cmp9-accepted.json",
     "multi.json": "multi-violation.json",
+    "shared.json": "shared-toolbox.json",
 }
-PATHS = list(EXAMPLES)
+PATHS = list(EXAMPLES)[:3]
 KNOWN_RULES = {"CMP-9", "EDGE-5", "R8", "NAME-LOSSY", "NAME-UNNAMED"}
 MACHINE_FORMATS = ["json", "sarif", "github", "junit"]
 ESCAPE = "\x1b"
@@ -94,6 +95,8 @@ def test_examples_as_json_match_the_schema(capsys: pytest.CaptureFixture[str]) -
         ("accepted.json", True),
         ("multi.json", False),
     ]
+    counts = [(f.pop("violation_count"), f.pop("violations_omitted")) for f in document["files"]]
+    assert counts == [(1, 0), (0, 0), (3, 0)]
     assert document["files"] == [toolwire.check_file(p).to_dict() for p in PATHS]
 
 
@@ -136,15 +139,16 @@ def test_examples_as_github_annotations_one_line_per_finding(capsys: pytest.Capt
     assert {line.split("file=", 1)[1].split(",", 1)[0] for line in lines} == set(PATHS)
 
 
-def test_examples_as_junit_one_test_case_per_file(capsys: pytest.CaptureFixture[str]) -> None:
+def test_examples_as_junit_a_test_case_per_file_and_per_finding(capsys: pytest.CaptureFixture[str]) -> None:
     result = run(capsys, "check", "--format", "junit", *PATHS)
     assert (result.code, result.err) == (1, "")
     suites = ET.fromstring(result.out)
     assert suites.tag == "testsuites"
     cases = suites.findall("./testsuite/testcase")
-    assert [c.get("name") for c in cases] == PATHS
-    assert [len(c.findall("failure")) for c in cases] == [1, 0, 3]
-    assert (suites.get("tests"), suites.get("failures"), suites.get("errors")) == ("3", "2", "0")
+    assert [c.get("file") for c in cases] == ["refused.json"] * 2 + ["accepted.json"] + ["multi.json"] * 4
+    assert [c.get("name") for c in cases if c.get("name") in PATHS] == PATHS
+    assert [len(c.findall("failure")) for c in cases] == [0, 1, 0, 0, 1, 1, 1]
+    assert (suites.get("tests"), suites.get("failures"), suites.get("errors")) == ("7", "4", "0")
 
 
 def test_github_prints_nothing_for_an_accepted_file_without_warnings(
@@ -309,7 +313,7 @@ def test_output_file_gets_the_report_and_standard_output_nothing(
     if output_format == "sarif":
         assert json.loads(written)["version"] == "2.1.0"
     else:
-        assert len(ET.fromstring(written).findall("./testsuite/testcase")) == len(PATHS)
+        assert len(ET.fromstring(written).findall("./testsuite/testcase")) == len(PATHS) + 4  # and 4 findings
 
 
 @pytest.mark.parametrize("to_file", [False, True], ids=["stdout", "output-file"])
@@ -408,3 +412,99 @@ def test_a_real_process_writes_only_errors_to_a_piped_stderr(project: Path) -> N
     assert Counter(r["ruleId"] for r in sarif_run["results"]) == {"CMP-9": 30, "R8": 30}
     (notification,) = sarif_run["invocations"][0]["toolExecutionNotifications"]
     assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad.json"
+
+
+# --- --max-violations, --max-path, --version ------------------------------------------
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        run(capsys, "--version")
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"toolwire {toolwire.__version__}\n"
+
+
+def test_max_violations_in_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    # multi.json: an EDGE-5 violation, two clashes, three warnings. The
+    # first violation in the report's order is the EDGE-5 one.
+    argv = ["check", "--max-violations", "1", "multi.json"]
+    document = run(capsys, *argv, "--format", "json").json()
+    validate_output(document)
+    (entry,) = document["files"]
+    assert (entry["violation_count"], entry["violations_omitted"]) == (3, 2)
+    assert [v["rule"] for v in entry["violations"]] == ["EDGE-5"]
+
+    text = run(capsys, *argv)
+    assert text.code == 1
+    assert sum("error[" in line for line in text.lines) == 1
+    assert "multi.json: note: 2 more violations not shown (at most 1 finding per file)" in text.lines
+    assert text.summary.endswith(": 3 violations, 3 warnings")
+
+    sarif = run(capsys, *argv, "--format", "sarif").json()["runs"][0]
+    assert [r["ruleId"] for r in sarif["results"]] == ["EDGE-5", "R8", "NAME-LOSSY", "NAME-UNNAMED"]
+    (note,) = sarif["invocations"][0]["toolExecutionNotifications"]
+    assert note["properties"] == {"violationsOmitted": 2, "warningsOmitted": 0}
+
+    github = run(capsys, *argv, "--format", "github").out.splitlines()
+    assert [line.split(" ", 1)[0] for line in github] == ["::error"] + ["::warning"] * 3 + ["::notice"]
+    assert "title=CMP-9" in github[0]  # clashes first
+    assert github[-1].startswith("::notice title=toolwire::2 more violations not annotated")
+
+    cases = ET.fromstring(run(capsys, *argv, "--format", "junit").out).findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == ["multi.json", "multi.json: EDGE-5 edge 13 (e13)"]
+    out = cases[0].findtext("system-out")
+    assert out is not None and out.endswith("multi.json: 2 more violations not listed (--max-violations 1)")
+
+
+def test_max_violations_and_max_path_in_pyproject_and_overridden(capsys: pytest.CaptureFixture[str]) -> None:
+    configure("max-violations = 1\nmax-path = 2")
+    entry = run(capsys, "check", "--format", "json", "multi.json").json()["files"][0]
+    assert entry["violations_omitted"] == 2
+    entry = run(capsys, "check", "--format", "json", "--max-violations", "0", "multi.json").json()["files"][0]
+    assert entry["violations_omitted"] == 0  # 0: no limit
+    paths = [t["path"] for t in entry["violations"][1]["tools"]]
+    assert paths == [
+        ["bing_search", {"omitted": 1}, "research_agent"],
+        ["google_search", {"omitted": 2}, "research_agent"],
+    ]
+    argv = ["check", "--format", "json", "--max-path", "0", "--max-violations", "0", "multi.json"]
+    entry = run(capsys, *argv).json()["files"][0]
+    assert entry["violations"][1]["tools"][1]["path"] == ["google_search", "search_box", "research_kit", "research_agent"]
+    configure("max-path = 1")
+    result = run(capsys, "check", "multi.json")
+    assert (result.code, result.out) == (2, "")
+    assert "max-path must be 0 (no limit) or an integer of at least 2, got 1" in result.err
+
+
+@pytest.mark.parametrize("argv", [["--max-path", "1"], ["--max-violations", "-1"], ["--max-violations", "many"]])
+def test_bad_limits_on_the_command_line_exit_2(capsys: pytest.CaptureFixture[str], argv: List[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        run(capsys, "check", *argv, "multi.json")
+    assert exited.value.code == 2
+
+
+def test_text_says_a_file_with_only_warnings_passed_unless_strict(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run(capsys, "check", "accepted.json", "refused.json")
+    assert "accepted.json: ok (2 warnings)" in result.lines
+    assert not any(line.startswith("refused.json: ok") for line in result.lines)
+    strict = run(capsys, "check", "--strict", "accepted.json")
+    assert not any(": ok" in line for line in strict.lines)
+
+
+def test_a_toolbox_into_five_agents_is_one_finding_in_every_format_but_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # shared.json: one toolbox with two tools named web_search, wired into
+    # agent_1 to agent_5: five violations with one cause.
+    text = run(capsys, "check", "shared.json")
+    assert sum("error[CMP-9]" in line for line in text.lines) == 1
+    assert "= at 5 consumers through kit (Shared Kit): agent_1, agent_2, agent_3 and 2 more" in text.lines
+    assert text.summary.endswith(": 5 violations, 0 warnings")
+    entry = run(capsys, "check", "--format", "json", "shared.json").json()["files"][0]
+    assert [v["consumer"] for v in entry["violations"]] == [f"agent_{i}" for i in range(1, 6)]
+    (result,) = run(capsys, "check", "--format", "sarif", "shared.json").json()["runs"][0]["results"]
+    assert result["properties"]["consumerCount"] == 5 and result["properties"]["through"] == "kit"
+    (annotation,) = run(capsys, "check", "--format", "github", "shared.json").out.splitlines()
+    assert '%0Athe same clash at 5 consumers through "kit": "agent_1", "agent_2", "agent_3", "agent_4" and "agent_5"' in annotation
+    cases = ET.fromstring(run(capsys, "check", "--format", "junit", "shared.json").out).findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == ["shared.json", "shared.json: CMP-9 web_search at agent_1"]

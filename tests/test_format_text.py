@@ -85,6 +85,19 @@ def test_golden_multi_violation_strict() -> None:
 
 
 @pytest.mark.usefixtures("in_repo")
+def test_golden_a_clash_at_five_consumers_is_shown_once() -> None:
+    assert_golden("shared-toolbox.txt", render([toolwire.check_file("tests/data/shared-toolbox.json")]))
+
+
+@pytest.mark.usefixtures("in_repo")
+def test_golden_max_violations_counts_what_it_leaves_out() -> None:
+    reports = toolwire.check_files([ACCEPTED, "tests/data/shared-toolbox.json", MULTI])
+    out = io.StringIO()
+    write(Run(reports, ELAPSED, max_violations=1), out)
+    assert_golden("max-violations-1.txt", out.getvalue())
+
+
+@pytest.mark.usefixtures("in_repo")
 def test_golden_files_that_could_not_be_checked_beside_others(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"nodes": [\n  {"id": "a"}\n  {"id": "b"}\n]}\n', encoding="utf-8")

@@ -255,7 +255,13 @@ def test_sarif_cmp9_relates_one_location_per_tool_and_links_them_from_the_messag
     assert regions == [{"startLine": 3, "startColumn": 5}, {"startLine": 4, "startColumn": 5}]
     # GitHub shows related locations only through links in the message.
     assert "tools: [tool_a](1), [tool_b](2)" in web["message"]["text"].split("\n")
-    assert web["properties"] == {"consumer": "agent_1", "name": "web_search", "tools": ["tool_a", "tool_b"]}
+    assert web["properties"] == {
+        "consumer": "agent_1",
+        "name": "web_search",
+        "tools": ["tool_a", "tool_b"],
+        "consumerCount": 1,
+        "through": "box_1",
+    }
 
 
 def test_sarif_unknown_locations_fall_back_to_line_one() -> None:
@@ -446,23 +452,30 @@ def junit(reports: Sequence[Report], **options: Any) -> ET.Element:
     return ET.fromstring(text.encode("utf-8"))
 
 
-def test_junit_counts_files_as_test_cases() -> None:
+def test_junit_a_test_case_per_file_then_one_per_violation_finding() -> None:
     root = junit(everything(), elapsed=1.23456)
     (suite,) = root
     assert root.tag == "testsuites" and suite.tag == "testsuite"
     for element in (root, suite):
         assert element.get("name") == "toolwire"
-        assert (element.get("tests"), element.get("failures"), element.get("errors")) == ("4", "1", "2")
+        # 4 files, and the refused one's 3 findings, which fail.
+        assert (element.get("tests"), element.get("failures"), element.get("errors")) == ("7", "3", "2")
         assert element.get("time") == "1.235"
     cases = suite.findall("testcase")
     assert [(c.get("classname"), c.get("name"), c.get("file")) for c in cases] == [
-        ("toolwire", p, p) for p in (REFUSED, ACCEPTED, BROKEN, MISSING)
+        ("toolwire", REFUSED, REFUSED),
+        ("toolwire", f"{REFUSED}: EDGE-5 edge 4 (e4)", REFUSED),
+        ("toolwire", f"{REFUSED}: CMP-9 web_search at agent_1", REFUSED),
+        ("toolwire", f"{REFUSED}: CMP-9 caf at agent_2", REFUSED),
+        *[("toolwire", p, p) for p in (ACCEPTED, BROKEN, MISSING)],
     ]
 
 
 def test_junit_one_failure_per_violation_typed_by_rule() -> None:
-    refused_case, accepted_case = junit([refused(), accepted()]).iter("testcase")
-    failures = refused_case.findall("failure")
+    file_case, *finding_cases, accepted_case = junit([refused(), accepted()]).iter("testcase")
+    assert file_case.findall("failure") == []  # its warnings are in system-out
+    failures = [f for case in finding_cases for f in case]
+    assert [len(case) for case in finding_cases] == [1, 1, 1]
     assert [f.get("type") for f in failures] == ["EDGE-5", "CMP-9", "CMP-9"]
     assert [f.get("message") for f in failures] == [v.message for v in refused().violations]
     assert list(accepted_case) == []
@@ -504,8 +517,9 @@ def test_junit_special_characters_survive_the_round_trip() -> None:
     tools = [violation.tools[0]._replace(label=label), violation.tools[1]]
     odd = violation._replace(message=f"share {label}", tools=tools)
     path = 'dir/<x & "y">.json'
-    (case,) = junit([Report([odd], [], None, path)]).iter("testcase")
-    assert case.get("name") == case.get("file") == path
+    file_case, case = junit([Report([odd], [], None, path)]).iter("testcase")
+    assert file_case.get("name") == file_case.get("file") == case.get("file") == path
+    assert case.get("name") == f"{path}: CMP-9 web_search at agent_1"
     failure = case[0]
     # A control character cannot be in XML at all; it is written as an escape.
     assert failure.get("message") == 'share a<b & "c" \'d\' Café 日本 \\u0001'
@@ -513,10 +527,11 @@ def test_junit_special_characters_survive_the_round_trip() -> None:
 
 
 def test_junit_without_locations_or_a_file() -> None:
-    stdin, pathless = junit([unlocated(refused(path="-")), unlocated(refused(path=None))]).iter("testcase")
+    cases = list(junit([unlocated(refused(path="-")), unlocated(refused(path=None))]).iter("testcase"))
+    stdin, pathless = cases[0], cases[4]
     assert (stdin.get("name"), pathless.get("name")) == ("<stdin>", "<input>")  # as the text format says
-    assert stdin.get("file") is None and pathless.get("file") is None
-    first = stdin[0].text
+    assert all(case.get("file") is None for case in cases)
+    first = cases[1][0].text
     assert first is not None and first.startswith(f"<stdin>: EDGE-5: {refused().violations[0].message}")
 
 
@@ -567,7 +582,11 @@ def test_json_schema_rejects_what_the_format_never_writes(report_validator: Any)
         "an unknown rule": lambda d: d["files"][0]["violations"][0].update(rule="CMP-10"),
         "an error with counts": lambda d: d["files"][2].update(stats=good["files"][0]["stats"]),
         "a refused file called ok": lambda d: d["files"][0].update(ok=True),
-        "another schema version": lambda d: d.update(schema_version=1),
+        "another schema version": lambda d: d.update(schema_version=2),
+        "a refused file without its count": lambda d: d["files"][0].update(violation_count=0),
+        "a path with a gap that omits nothing": lambda d: d["files"][0]["violations"][1]["tools"][0]["path"].insert(
+            1, {"omitted": 0}
+        ),
     }
     for what, change in changes.items():
         assert schema_problems(report_validator, broken_copy(change)), what
@@ -640,7 +659,9 @@ def test_real_reports_match_both_schemas(
 
 def test_spec_examples_in_junit(spec_reports: List[Report]) -> None:
     root = junit(spec_reports)
-    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("2", "1", "0")
-    refused_case, accepted_case = root.iter("testcase")
-    assert [f.get("type") for f in refused_case.findall("failure")] == ["CMP-9"]
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("3", "1", "0")
+    refused_case, clash_case, accepted_case = root.iter("testcase")
+    assert refused_case.findall("failure") == []
+    assert clash_case.get("name") == f"{SPEC_REFUSED}: CMP-9 web_search at agent_1"
+    assert [f.get("type") for f in clash_case.findall("failure")] == ["CMP-9"]
     assert accepted_case.findall("failure") == []

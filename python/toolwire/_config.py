@@ -21,6 +21,8 @@ Keys are kebab-case, as in ruff::
     strict = true                            # warnings fail a file too
     format = "sarif"                         # text, json, sarif, github or junit
     jobs = 4                                 # files checked in parallel
+    max-violations = 100                     # violations listed per file (0: no limit), like --max-violations
+    max-path = 16                            # ids shown of a long path (0: no limit), like --max-path
 
 Every value is checked strictly: a typo in a configuration file must stop the
 run with a message naming the file and the key, not be silently ignored
@@ -65,6 +67,8 @@ class Settings:
     strict: Optional[bool] = None
     format: Optional[str] = None
     jobs: Optional[int] = None
+    max_violations: Optional[int] = None
+    max_path: Optional[int] = None
     source: Optional[Path] = None
     """The file the settings came from (None: no file)."""
 
@@ -181,6 +185,14 @@ def _jobs(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
+def _max_violations(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _max_path(value: Any) -> bool:
+    return _max_violations(value) and value != 1
+
+
 # TOML key -> (Settings field, check, what is expected, for the message).
 _KEYS: Dict[str, Tuple[str, Callable[[Any], bool], str]] = {
     "passthrough-types": ("passthrough_types", _names, "a list of non-empty strings"),
@@ -188,6 +200,8 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any], bool], str]] = {
     "strict": ("strict", _boolean, "true or false"),
     "format": ("format", _format, "one of " + ", ".join(f'"{name}"' for name in FORMATS)),
     "jobs": ("jobs", _jobs, "an integer of at least 1"),
+    "max-violations": ("max_violations", _max_violations, "an integer of at least 0 (0: no limit)"),
+    "max-path": ("max_path", _max_path, "0 (no limit) or an integer of at least 2"),
 }
 
 

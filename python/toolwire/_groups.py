@@ -1,63 +1,85 @@
-"""Violations grouped for reports that show a shared clash once.
+"""CMP-9 violations grouped by cause.
 
-Violations are one group when they have the same name and the same clashing
-tools, reached through the same toolbox: one toolbox of clashing tools wired
-into 10,000 agents is one group of 10,000 consumers, not 10,000 findings.
-Reports from the core come grouped already (``Report.clash_groups``); this
-module groups plain lists, as tests and hand-made reports have them."""
+One toolbox holding two tools of the same name, wired into 10,000 agents,
+makes 10,000 violations (one per consumer and name) with a single cause and
+a single fix. A ``ClashGroup`` is that cause: the same name, the same
+clashing tools (by id), reached through the same toolbox. Every CMP-9
+violation belongs to exactly one group; the report formats show a group
+once, naming its consumers, instead of repeating it per consumer.
+
+``group_violations`` is the pure-Python grouping, for reports whose
+violations are a plain list (reports built by hand). A report backed by the
+core provides its own groups, with the same meaning, without walking every
+violation.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-if TYPE_CHECKING:
-    from ._report import Tool, Violation
+from ._report import Tool, Violation
+
+__all__ = ["ClashGroup", "group_violations", "through"]
 
 
 class ClashGroup(NamedTuple):
-    """CMP-9 violations with the same name and clashing tools, reached
-    through the same toolbox."""
+    """CMP-9 violations with one cause: the same ``name``, the same clashing
+    tools, reached through the same toolbox."""
 
     name: str
-    tools: Sequence["Tool"]
-    """As in the group's first violation: paths lead to its first consumer."""
+    tools: Sequence[Tool]
+    """The clashing tools, sorted by id, as in the group's first violation
+    (so their paths lead to its first consumer)."""
     through: Optional[str]
-    """The toolbox, wired into every consumer of the group, that forwards the
+    """The id of the toolbox, wired into the consumers, that forwards the
     whole clash; None when the tools come by different routes."""
     consumers: Sequence[str]
-    """By id; read on access, with an exact ``len()``."""
-    first: "Violation"
-    """The group's first violation (its consumer, location, fix, labels)."""
+    """Every consumer the clash reaches, sorted by id. May be a lazy
+    sequence with an exact ``len()``: index or slice it, do not walk it."""
+    first: Violation
+    """The group's first violation (its first consumer): location, fix,
+    box labels, help."""
 
+    # Shadows tuple.count(value) on purpose: what a group's count means is
+    # how many violations it stands for; nobody counts a group's fields.
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]
+        """How many violations the group stands for (one per consumer)."""
         return len(self.consumers)
 
 
-def _through(violation: "Violation") -> Optional[str]:
-    """The toolbox just before the consumer on every tool's path, if one."""
-    boxes = {tuple(t.path[-2:-1]) if len(t.path) >= 3 else None for t in violation.tools}
-    if len(boxes) == 1:
-        only = boxes.pop()
-        return only[0] if only else None
-    return None
+def through(tools: Sequence[Tool]) -> Optional[str]:
+    """The toolbox every tool's path passes last before the consumer
+    (``path[-2]``), when they all have one and it is the same; else None."""
+    shared: Optional[str] = None
+    for tool in tools:
+        if len(tool.path) < 3:
+            return None
+        box = tool.path[-2]
+        if shared is None:
+            shared = box
+        elif box != shared:
+            return None
+    return shared
 
 
-def group_violations(violations: Sequence["Violation"]) -> Iterator[ClashGroup]:
-    """Groups the CMP-9 violations of a list, in the order of each group's
-    first violation. Holds one entry per group."""
-    order: List[Tuple[str, Tuple[str, ...], Optional[str]]] = []
-    members: Dict[Tuple[str, Tuple[str, ...], Optional[str]], List["Violation"]] = {}
-    for v in violations:
-        if v.rule != "CMP-9" or v.name is None or v.consumer is None:
+_Key = Tuple[str, Tuple[str, ...], Optional[str]]
+
+
+def group_violations(violations: Sequence[Violation]) -> Iterator[ClashGroup]:
+    """The CMP-9 violations of ``violations`` grouped by (name, tool ids,
+    through), in the order of each group's first violation; consumers sorted
+    by id. Holds one entry per group: meant for list-backed reports."""
+    firsts: Dict[_Key, Violation] = {}
+    consumers: Dict[_Key, List[str]] = {}
+    for violation in violations:
+        if violation.rule != "CMP-9" or violation.consumer is None or violation.name is None:
             continue
-        key = (v.name, tuple(t.id for t in v.tools), _through(v))
-        if key not in members:
-            members[key] = []
-            order.append(key)
-        members[key].append(v)
-    for key in order:
-        group = members[key]
-        first = group[0]
-        consumers = sorted(v.consumer for v in group if v.consumer is not None)
-        yield ClashGroup(name=key[0], tools=first.tools, through=key[2], consumers=consumers, first=first)
+        key = (violation.name, tuple(t.id for t in violation.tools), through(violation.tools))
+        if key not in firsts:
+            firsts[key] = violation
+            consumers[key] = []
+        consumers[key].append(violation.consumer)
+    for key, first in firsts.items():
+        assert first.name is not None
+        yield ClashGroup(first.name, first.tools, key[2], sorted(consumers[key]), first)

@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, TypeVar
 
-from . import generate
+from . import __version__, generate
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
-from ._formats import FORMATS, Run, explain_format, writer
+from ._formats import DEFAULT_MAX_PATH, FORMATS, Run, explain_format, writer
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
 from ._report import Report
@@ -72,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="toolwire",
         description="Find clashing tool names in FlowDrop workflows (rule CMP-9).",
     )
+    parser.add_argument("--version", action="version", version=f"toolwire {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser(
         "check",
@@ -92,6 +93,22 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
     )
+    check.add_argument(
+        "--max-violations",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="list at most N violations per file (json: violations; other formats: findings, a clash reaching "
+        "many consumers counting once); the counts stay exact (default and 0: no limit)",
+    )
+    check.add_argument(
+        "--max-path",
+        type=_max_path,
+        default=None,
+        metavar="N",
+        help=f"show a path longer than N ids as its ends and the number left out (default: {DEFAULT_MAX_PATH}; "
+        "0: no limit)",
+    )
     _shared_options(check)
     check.set_defaults(handler=_run_check)
 
@@ -109,6 +126,25 @@ def _parser() -> argparse.ArgumentParser:
 
     generate.register(commands)
     return parser
+
+
+def _count(text: str) -> int:
+    """``--max-violations``: a whole number, at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be at least 0 (0: no limit)")
+    return value
+
+
+def _max_path(text: str) -> int:
+    """``--max-path``: 0, or at least 2 (a path always shows its tool and its consumer)."""
+    value = _count(text)
+    if value == 1:
+        raise argparse.ArgumentTypeError("must be 0 (no limit) or at least 2")
+    return value
 
 
 def _pick(given: Optional[T], configured: Optional[T], default: T) -> T:
@@ -208,6 +244,9 @@ def _run_check(args: argparse.Namespace) -> int:
         strict=_pick(args.strict, settings.strict, False),
         # Colour only for a person at a terminal, never into a file.
         colour=format == "text" and args.output is None and use_colour(sys.stdout, os.environ),
+        # 0 means no limit, as for GCC's -fmax-errors.
+        max_violations=_pick(args.max_violations, settings.max_violations, 0) or None,
+        max_path=_pick(args.max_path, settings.max_path, DEFAULT_MAX_PATH),
     )
     write = writer(format)
     if not _deliver(args.output, lambda out: write(run, out)):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Callable, Sequence, TextIO
+from typing import Callable, Optional, Sequence, TextIO
 
 from .._report import Report
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
+DEFAULT_MAX_PATH = 64
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,13 @@ class Run:
     """Warnings fail a file too."""
     colour: bool = False
     """Only the text format uses it."""
+    max_violations: Optional[int] = None
+    """At most this many violations listed per file (``--max-violations``):
+    in json, violations; in the other formats, findings (an EDGE-5 violation
+    or a group of CMP-9 violations with one cause). None: no limit."""
+    max_path: int = DEFAULT_MAX_PATH
+    """A path longer than this many ids is shown as its head and tail with
+    the number left out (``--max-path``); 0: no limit."""
 
     def failed(self, report: Report) -> bool:
         """Whether `report` fails the run: an input error, a violation, or a

@@ -1,14 +1,30 @@
-"""What the machine formats (sarif, github, junit) say alike: which file a
-report is about, how a path is named, how a clashing tool is described, and
-what to do about a finding."""
+"""What the formats say alike: which file a report is about, how a path is
+named, how a clashing tool is described, what to do about a finding, and
+which findings are shown when a report holds millions.
+
+A report's ``violations`` may be a lazy sequence of millions of items built
+on access, and a tool's ``path`` a lazy sequence of 100,000 ids. Nothing
+here walks either whole: violations are read by index (the EDGE-5 ones, which
+come first, are found by bisection), CMP-9 ones through
+``Report.clash_groups()``, and paths by their head and tail."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path, PurePath
-from typing import Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from .._report import Tool, _quoted
+from .._groups import ClashGroup
+from .._report import Report, Tool, Violation, _quoted
 from .._rules import RULES
+
+Finding = Union[Violation, ClashGroup]
+"""A violation finding: an EDGE-5 violation, or a group of CMP-9 violations
+with one cause."""
+
+SHOWN_CONSUMERS = 10
+"""Consumers named in a grouped clash by the machine formats; the rest are
+counted."""
 
 STDIN = "-"
 """The path of a workflow read from standard input."""
@@ -34,10 +50,125 @@ def repo_path(path: str) -> str:
     return pure.as_posix()
 
 
-def tool_line(tool: Tool) -> str:
+def tool_line(tool: Tool, max_path: int = 64) -> str:
     """One tool of a CMP-9 clash and the way it arrives:
     ``tool_a "Web Search" via tool_a -> box_1 -> agent_1``."""
-    return f"{tool.id} {_quoted(tool.label)} via {' -> '.join(tool.path)}"
+    return f"{tool.id} {_quoted(tool.label)} via {path_words(tool.path, max_path)}"
+
+
+# --- long paths -----------------------------------------------------------------
+
+
+def path_ends(path: Sequence[str], limit: int) -> Tuple[List[str], int, List[str]]:
+    """``path`` as (head, number of ids left out, tail): the whole path as
+    the head when it has at most ``limit`` ids (or ``limit`` is 0), else its
+    first ``limit // 2`` and last ``limit - limit // 2`` ids. Only the ends
+    are read: a path may be a lazy sequence of 100,000 ids."""
+    length = len(path)
+    if limit <= 0 or length <= limit:
+        return list(path[:length]), 0, []
+    head = max(1, limit // 2)
+    tail = max(1, limit - head)
+    return list(path[:head]), length - head - tail, list(path[length - tail :])
+
+
+def path_words(path: Sequence[str], max_path: int) -> str:
+    """``a -> b -> c``, or, for a path longer than ``max_path`` ids,
+    ``a -> b -> ... 9,936 more ... -> y -> z``."""
+    head, omitted, tail = path_ends(path, max_path)
+    if not omitted:
+        return " -> ".join(head)
+    return " -> ".join([*head, f"... {omitted:,} more ...", *tail])
+
+
+def path_json(path: Sequence[str], max_path: int) -> List[Any]:
+    """The JSON form of a path: its ids, with ``{"omitted": N}`` in place of
+    the middle of one longer than ``max_path`` ids."""
+    head, omitted, tail = path_ends(path, max_path)
+    if not omitted:
+        return head
+    gap: Dict[str, int] = {"omitted": omitted}
+    return [*head, gap, *tail]
+
+
+# --- which findings are shown ---------------------------------------------------
+
+
+def edge5_count(violations: Sequence[Violation]) -> int:
+    """How many EDGE-5 violations lead ``violations`` (they come first, in
+    edge order, before every CMP-9 one): found by bisection, reading
+    O(log n) items of a lazy sequence."""
+    low, high = 0, len(violations)
+    while low < high:
+        middle = (low + high) // 2
+        if violations[middle].rule == "CMP-9":
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def edge5_violations(report: Report, limit: Optional[int] = None) -> Tuple[List[Violation], int]:
+    """The first ``limit`` EDGE-5 violations of ``report`` (all when None),
+    in edge order, and how many there are."""
+    violations = report.violations
+    if isinstance(violations, list):
+        # A hand-built report: any order will do.
+        violations = [v for v in violations if v.rule != "CMP-9"]
+        available = len(violations)
+    else:
+        available = edge5_count(violations)
+    take = available if limit is None else min(limit, available)
+    return [violations[i] for i in range(take)], available
+
+
+def violation_findings(report: Report, limit: Optional[int] = None) -> Tuple[List[Finding], int]:
+    """The first ``limit`` violation findings of ``report`` (all when None),
+    in the report's order: EDGE-5 violations, then CMP-9 clash groups in the
+    order of their first violations; and how many violations (exactly) the
+    findings shown leave out. Reads only what it returns."""
+    edge5, _ = edge5_violations(report, limit)
+    shown: List[Finding] = list(edge5)
+    if limit is None or len(shown) < limit:
+        more = None if limit is None else limit - len(shown)
+        shown.extend(itertools.islice(report.clash_groups(), more))
+    return shown, report.violation_count - sum(covered(f) for f in shown)
+
+
+def covered(finding: Finding) -> int:
+    """How many violations a finding stands for."""
+    return finding.count if isinstance(finding, ClashGroup) else 1
+
+
+def finding_location(finding: Finding) -> Any:
+    """Where a finding is: a group at its first violation."""
+    return finding.first.location if isinstance(finding, ClashGroup) else finding.location
+
+
+def listing(consumers: Sequence[str], shown: int, name: Callable[[str], str] = _quoted) -> str:
+    """``a, b and c``, or, when there are more than ``shown``, the first
+    ``shown`` and ``and 9,997 more``; reads only the names it shows."""
+    count = len(consumers)
+    names = [name(consumers[i]) for i in range(min(count, shown))]
+    if count > shown:
+        return f"{', '.join(names)} and {count - shown:,} more"
+    if count == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def group_scope(group: ClashGroup, shown: int = SHOWN_CONSUMERS) -> str:
+    """``at 10,000 consumers through "box": "agent0", ... and 9,990 more``."""
+    via = "" if group.through is None else f" through {_quoted(group.through)}"
+    return f"at {group.count:,} consumers{via}: {listing(group.consumers, shown)}"
+
+
+def group_message(group: ClashGroup, shown: int = SHOWN_CONSUMERS) -> str:
+    """The first violation's message, and, for a clash at more than one
+    consumer, a line naming them."""
+    if group.count == 1:
+        return group.first.message
+    return f"{group.first.message}\nthe same clash {group_scope(group, shown)}"
 
 
 def finding_help(code: str, own_help: Optional[str]) -> Optional[str]:

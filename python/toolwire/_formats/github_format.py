@@ -1,9 +1,22 @@
 """``--format github``: GitHub Actions workflow commands, which the runner
 turns into annotations on the lines of the pull request.
 
-One line per finding and nothing else: every line on stdout is a command, so
-the output can be counted or filtered line by line, and the exit status
-carries the verdict. An accepted run prints nothing.
+Every line on stdout is a command, so the output can be counted or filtered
+line by line, and the exit status carries the verdict. An accepted run
+prints nothing.
+
+GitHub shows at most 10 error and 10 warning annotations per step and drops
+the rest without a word. So toolwire picks the 10 most useful of each:
+errors are CMP-9 clashes first (a clash with one cause is one annotation
+naming the consumers it reaches), then EDGE-5 violations, then files that
+could not be checked (the CLI also names those on stderr), then, under
+``--strict``, warnings; files in the order given, at most
+``--max-violations`` violation findings per file. They are written in the
+order of the report. When anything is left out, one ``::notice`` says
+exactly how much and where to see it; and when ``$GITHUB_STEP_SUMMARY`` names
+a file, the whole grouped report is appended to it as Markdown (the text
+format in a code block), cut to stay under GitHub's 1 MiB, saying what was
+cut.
 
     ::error file=flows/a.json,line=10,col=5,title=CMP-9::2 tools reaching ...%0Ahelp: rename ...
 
@@ -17,11 +30,22 @@ known, and ``file`` when the workflow came from standard input.
 
 from __future__ import annotations
 
-from typing import List, Optional, TextIO
+import dataclasses
+import itertools
+import os
+import re
+import sys
+from typing import Dict, List, Mapping, Optional, TextIO, Tuple
 
-from .._report import Location, Report, _error_to_dict
-from . import Run
-from .common import finding_help, repo_path, source
+from .._groups import ClashGroup
+from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
+from . import Run, text_format
+from .common import covered, edge5_violations, finding_help, group_message, repo_path, source
+
+MAX_ANNOTATIONS = 10
+"""Error annotations, and warning annotations, GitHub shows per step."""
+STEP_SUMMARY_LIMIT = 1024 * 1024
+"""Bytes GitHub takes in a step summary."""
 
 
 def escape_data(text: str) -> str:
@@ -55,24 +79,198 @@ def _with_help(message: str, code: str, own_help: Optional[str]) -> str:
     return message if hint is None else f"{message}\nhelp: {hint}"
 
 
-def _commands(report: Report, strict: bool) -> List[str]:
-    if report.error is not None:
-        error = _error_to_dict(report.error)
-        known = error["line"] is not None and error["column"] is not None
-        at = Location(error["line"], error["column"]) if known else None
-        return [command("error", error["message"], title="toolwire", path=report.path, location=at)]
-    lines = [
-        command("error", _with_help(v.message, v.rule, v.help), title=v.rule, path=report.path, location=v.location)
-        for v in report.violations
-    ]
-    warning = "error" if strict else "warning"
-    lines.extend(
-        command(warning, _with_help(w.message, w.code, None), title=w.code, path=report.path, location=w.location)
-        for w in report.warnings
+def _error_command(report: Report, failure: Exception) -> str:
+    error = _error_to_dict(failure)
+    known = error["line"] is not None and error["column"] is not None
+    at = Location(error["line"], error["column"]) if known else None
+    return command("error", error["message"], title="toolwire", path=report.path, location=at)
+
+
+def _violation_command(report: Report, v: Violation) -> str:
+    return command("error", _with_help(v.message, v.rule, v.help), title=v.rule, path=report.path, location=v.location)
+
+
+def _group_command(report: Report, group: ClashGroup) -> str:
+    first = group.first
+    message = _with_help(group_message(group), first.rule, first.help)
+    return command("error", message, title=first.rule, path=report.path, location=first.location)
+
+
+def _warning_command(report: Report, w: WiringWarning, kind: str) -> str:
+    return command(kind, _with_help(w.message, w.code, None), title=w.code, path=report.path, location=w.location)
+
+
+class _Selection:
+    """Which findings get an annotation, by file index, and what the ones
+    left out add up to."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.groups: Dict[int, List[ClashGroup]] = {}
+        self.edge5: Dict[int, List[Violation]] = {}
+        self.errors: Dict[int, bool] = {}
+        self.warnings: Dict[int, int] = {}
+        """How many of each file's warnings (the first ones) are annotated."""
+        errors = MAX_ANNOTATIONS
+        checked = [(i, r) for i, r in enumerate(run.reports) if r.error is None]
+        cap = run.max_violations
+        for index, report in checked:
+            take = errors if cap is None else min(cap, errors)
+            self.groups[index] = list(itertools.islice(report.clash_groups(), take))
+            errors -= len(self.groups[index])
+        for index, report in checked:
+            room = errors if cap is None else min(cap - len(self.groups[index]), errors)
+            self.edge5[index] = edge5_violations(report, room)[0]
+            errors -= len(self.edge5[index])
+        for index, report in enumerate(run.reports):
+            if report.error is not None:
+                self.errors[index] = errors > 0
+                if errors > 0:
+                    errors -= 1
+        warnings = MAX_ANNOTATIONS
+        for index, report in checked:
+            room = errors if run.strict else warnings
+            self.warnings[index] = min(room, len(report.warnings))
+            if run.strict:
+                errors -= self.warnings[index]
+            else:
+                warnings -= self.warnings[index]
+
+    def left_out(self) -> Tuple[int, int, int]:
+        """Violations, warnings and files that could not be checked that
+        have no annotation, exactly."""
+        violations = warnings = files = 0
+        for index, report in enumerate(self.run.reports):
+            if report.error is not None:
+                files += not self.errors[index]
+                continue
+            shown = len(self.edge5[index]) + sum(covered(g) for g in self.groups[index])
+            violations += report.violation_count - shown
+            warnings += len(report.warnings) - self.warnings[index]
+        return violations, warnings, files
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _notice(left_out: Tuple[int, int, int], summary: bool) -> Optional[str]:
+    violations, warnings, files = left_out
+    parts = []
+    if violations:
+        parts.append(_plural(violations, "more violation"))
+    if warnings:
+        parts.append(_plural(warnings, "more warning"))
+    if files:
+        parts.append(_plural(files, "more file") + " that could not be checked")
+    if not parts:
+        return None
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    if summary:
+        where = "The job's step summary lists them, grouped (up to 1 MiB); `toolwire check` prints every one."
+    else:
+        where = "`toolwire check` (the text format) prints every one."
+    message = (
+        f"{listed} not annotated: GitHub shows {MAX_ANNOTATIONS} error and {MAX_ANNOTATIONS} warning "
+        f"annotations per step. {where}"
     )
-    return lines
+    return command("notice", message, title="toolwire")
 
 
 def write(run: Run, out: TextIO) -> None:
-    for report in run.reports:
-        out.writelines(_commands(report, run.strict))
+    write_annotations(run, out, os.environ)
+
+
+def write_annotations(run: Run, out: TextIO, environ: Mapping[str, str]) -> None:
+    selection = _Selection(run)
+    strict = "error" if run.strict else "warning"
+    for index, report in enumerate(run.reports):
+        if report.error is not None:
+            if selection.errors[index]:
+                out.write(_error_command(report, report.error))
+            continue
+        # In the order of the report: EDGE-5, then clashes, then warnings.
+        out.writelines(_violation_command(report, v) for v in selection.edge5[index])
+        out.writelines(_group_command(report, g) for g in selection.groups[index])
+        warnings = report.warnings[: selection.warnings[index]]
+        out.writelines(_warning_command(report, w, strict) for w in warnings)
+    summary = environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            write_step_summary(run, summary)
+        except OSError as e:
+            sys.stderr.write(f"toolwire: cannot write the step summary {summary}: {e.strerror or e}\n")
+            summary = ""
+    notice = _notice(selection.left_out(), bool(summary))
+    if notice is not None:
+        out.write(notice)
+
+
+# --- the step summary -------------------------------------------------------------
+
+
+def step_summary(run: Run, limit: int = STEP_SUMMARY_LIMIT) -> str:
+    """The grouped report as Markdown of at most ``limit`` bytes (UTF-8):
+    the summary line, then the text report in a code block, cut before the
+    first block that would not fit, with a line saying exactly what was cut.
+    Empty when not even the summary line fits."""
+    heading = f"### toolwire\n\n**{text_format.summary_line(run)}**\n\n"
+    # No finding takes less than 100 bytes, so no more than this many per
+    # file can fit: reading more (a report may hold millions) is wasted.
+    most = max(1, limit // 100)
+    run = dataclasses.replace(run, colour=False, max_violations=min(run.max_violations or most, most))
+    room = limit - _size(heading) - 1024  # the fence and the line saying what was cut
+    body: List[text_format.Block] = []
+    previous: Optional[str] = None
+    cut = False
+    for block in text_format.blocks(run):
+        text = text_format.separator(previous, block.kind) + block.text
+        if _size(text) > room:
+            cut = True
+            break
+        room -= _size(text)
+        body.append(block._replace(text=text))
+        previous = block.kind
+    while True:
+        document = _markdown(run, heading, body, cut)
+        if _size(document) <= limit:
+            return document
+        if not body:
+            return ""
+        body.pop()
+        cut = True
+
+
+def _markdown(run: Run, heading: str, body: List[text_format.Block], cut: bool) -> str:
+    content = "".join(block.text for block in body)
+    # A fence longer than any run of backticks in the report, so no id can close it.
+    fence = "`" * max(3, 1 + max((len(ticks) for ticks in re.findall("`+", content)), default=0))
+    parts = [heading]
+    if content:
+        parts.append(f"{fence}text\n{content}{fence}\n")
+    if cut:
+        violations = sum(r.violation_count for r in run.reports) - sum(b.violations for b in body)
+        warnings = sum(len(r.warnings) for r in run.reports) - sum(b.warnings for b in body)
+        left = f"{_plural(violations, 'violation')} and {_plural(warnings, 'warning')}"
+        parts.append(
+            f"\n*Cut to stay under GitHub's 1 MiB step summary: {left} (and any files after the last "
+            "one shown) are not shown here; `toolwire check` prints every one.*\n"
+        )
+    return "".join(parts)
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def write_step_summary(run: Run, path: str) -> None:
+    """Appends the grouped report to the step summary file ``path``, within
+    what is left of its 1 MiB (earlier commands of the step may have written
+    to it too)."""
+    try:
+        used = os.path.getsize(path)
+    except OSError:
+        used = 0
+    text = step_summary(run, max(0, STEP_SUMMARY_LIMIT - used))
+    with open(path, "a", encoding="utf-8") as summary:
+        summary.write("\n" + text if used else text)

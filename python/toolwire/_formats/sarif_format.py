@@ -10,6 +10,13 @@ notifications in ``invocations[0]``, which then reports
 
 GitHub rejects a whole upload when one result has no file location or no
 line, so every result has both; see ``_region`` and ``artifact_location``.
+It also rejects a run of more than 25,000 results, or a result with more
+than 1,000 locations (``locations`` and ``relatedLocations`` together), so
+CMP-9 violations with one cause are one result (a clash at 10,000 consumers
+names a few in its message and counts the rest), results stop at 25,000 per
+run (violations first, file by file, then warnings), and each file that has
+findings left out gets a ``warning`` notification in ``invocations[0]``
+with their exact numbers.
 The output holds nothing that changes from one run to the next (no time, no
 absolute path unless one was given), so the same input gives the same bytes.
 """
@@ -22,10 +29,11 @@ from pathlib import Path, PurePath
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 from urllib.parse import quote
 
+from .._groups import ClashGroup
 from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
 from .._rules import RULES, Rule
 from . import Run
-from .common import STDIN, repo_path, source, tool_line
+from .common import STDIN, Finding, group_scope, repo_path, source, tool_line, violation_findings
 
 Json = Dict[str, Any]
 
@@ -43,6 +51,11 @@ repository, and say so. (The text format calls them <stdin> and <input>.)"""
 
 RULE_IDS: Tuple[str, ...] = tuple(RULES)
 """Every rule in the order ``_rules`` declares them: the ``ruleIndex`` order."""
+
+MAX_RESULTS = 25_000
+"""Results per run: GitHub code scanning rejects an upload with more."""
+MAX_LOCATIONS = 1_000
+"""Locations per result, ``relatedLocations`` included: GitHub rejects more."""
 
 
 # --- paths --------------------------------------------------------------------
@@ -121,16 +134,38 @@ def _rule_ref(rule_id: str) -> Json:
     return ref
 
 
-def _violation(report: Report, v: Violation) -> Json:
+def _violation(report: Report, v: Violation, max_path: int = 64) -> Json:
+    return _result(report, v, None, max_path)
+
+
+def _group(report: Report, group: ClashGroup, max_path: int) -> Json:
+    return _result(report, group.first, group, max_path)
+
+
+def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path: int) -> Json:
+    """The result of one violation, or of a clash group (at its first
+    violation, naming the consumers it reaches)."""
     uri = artifact_uri(report.path)
     text = _text(v.message)
     result: Json = {**_rule_ref(v.rule), "level": "error"}
+    # One location of the result is its own: the rest may be tools.
+    tools = list(v.tools[: MAX_LOCATIONS - 1])
     if v.rule == "CMP-9":
+        if group is not None and group.count > 1:
+            text += "\nthe same clash " + _text(group_scope(group))
         # GitHub shows related locations only when the message links to them.
-        links = ", ".join(f"[{_link_text(t.id)}]({i})" for i, t in enumerate(v.tools, 1))
+        links = ", ".join(f"[{_link_text(t.id)}]({i})" for i, t in enumerate(tools, 1))
+        if len(v.tools) > len(tools):
+            links += f" and {len(v.tools) - len(tools):,} more"
         text += f"\ntools: {links}"
+        # The first consumer identifies a group within its file: each
+        # (consumer, name) is in exactly one group. A clash at one consumer
+        # keeps the fingerprint it had before clashes were grouped.
         fingerprint = _fingerprint(uri, v.rule, v.consumer, v.name)
         properties: Json = {"consumer": v.consumer, "name": v.name, "tools": [t.id for t in v.tools]}
+        if group is not None:
+            properties["consumerCount"] = group.count
+            properties["through"] = group.through
     else:
         # An edge's id survives edges being added before it; its index does not.
         edge = v.edge_id if v.edge_id is not None else v.edge
@@ -140,14 +175,20 @@ def _violation(report: Report, v: Violation) -> Json:
         text += "\nhelp: " + _text(v.help)
     result["message"] = {"text": text}
     result["locations"] = [_physical(report.path, v.location)]
-    if v.tools:
+    if tools:
         result["relatedLocations"] = [
-            {"id": i, **_physical(report.path, t.location), "message": _message(tool_line(t))}
-            for i, t in enumerate(v.tools, 1)
+            {"id": i, **_physical(report.path, t.location), "message": _message(tool_line(t, max_path))}
+            for i, t in enumerate(tools, 1)
         ]
     result["partialFingerprints"] = fingerprint
     result["properties"] = properties
     return result
+
+
+def _finding(report: Report, finding: Finding, max_path: int) -> Json:
+    if isinstance(finding, ClashGroup):
+        return _group(report, finding, max_path)
+    return _violation(report, finding, max_path)
 
 
 def _warning(report: Report, w: WiringWarning, strict: bool) -> Json:
@@ -173,6 +214,28 @@ def _notification(report: Report, error: Exception) -> Json:
     return {"level": "error", "message": _message(described["message"]), "locations": [{"physicalLocation": physical}]}
 
 
+def _capped(run: Run, report: Report, violations: int, warnings: int) -> Json:
+    """What a file's results leave out, with exact numbers and why."""
+    left = []
+    if violations:
+        left.append(f"{violations:,} of its {report.violation_count:,} violations")
+    if warnings:
+        left.append(f"{warnings:,} of its {len(report.warnings):,} warnings")
+    why = f"at most {MAX_RESULTS:,} results per run, the most GitHub code scanning accepts"
+    if run.max_violations is not None:
+        why += f", and at most {run.max_violations:,} violation results per file (--max-violations)"
+    text = (
+        f"{' and '.join(left)} are not listed as results ({why}); a CMP-9 result stands for every consumer "
+        "its clash reaches. `toolwire check --format json` lists every violation."
+    )
+    return {
+        "level": "warning",
+        "message": _message(text),
+        "locations": [{"physicalLocation": {"artifactLocation": artifact_location(report.path)}}],
+        "properties": {"violationsOmitted": violations, "warningsOmitted": warnings},
+    }
+
+
 def _rule(rule: Rule) -> Json:
     return {
         "id": rule.id,
@@ -195,12 +258,34 @@ def document(run: Run) -> Json:
 
     results: List[Json] = []
     notifications: List[Json] = []
-    for report in run.reports:
+    # Which findings fit: violations first, file by file, then warnings with
+    # what is left of MAX_RESULTS, so that warnings never crowd out errors.
+    budget = MAX_RESULTS
+    shown: Dict[int, Tuple[List[Finding], int]] = {}
+    for index, report in enumerate(run.reports):
+        if report.error is None:
+            limit = budget if run.max_violations is None else min(run.max_violations, budget)
+            findings, left_out = violation_findings(report, limit)
+            shown[index] = (findings, left_out)
+            budget -= len(findings)
+    warned: Dict[int, int] = {}
+    for index, report in enumerate(run.reports):
+        if report.error is None:
+            warned[index] = min(len(report.warnings), budget)
+            budget -= warned[index]
+    capped: List[Json] = []
+    for index, report in enumerate(run.reports):
         if report.error is not None:
             notifications.append(_notification(report, report.error))
             continue
-        results.extend(_violation(report, v) for v in report.violations)
-        results.extend(_warning(report, w, run.strict) for w in report.warnings)
+        findings, left_out = shown[index]
+        results.extend(_finding(report, f, run.max_path) for f in findings)
+        warnings = report.warnings[: warned[index]]
+        results.extend(_warning(report, w, run.strict) for w in warnings)
+        if left_out or len(warnings) < len(report.warnings):
+            capped.append(_capped(run, report, left_out, len(report.warnings) - len(warnings)))
+    failed = bool(notifications)
+    notifications.extend(capped)
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -215,7 +300,7 @@ def document(run: Run) -> Json:
                     }
                 },
                 "invocations": [
-                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+                    {"executionSuccessful": not failed, "toolExecutionNotifications": notifications}
                 ],
                 # Columns count characters, as Python's json module does;
                 # SARIF's default is UTF-16 code units.

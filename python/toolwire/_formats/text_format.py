@@ -5,9 +5,15 @@ Every finding starts with ``path:line:col: severity[CODE]: message`` (the
 form editors, terminals and CI problem matchers turn into links), followed
 by indented detail lines: ``=`` for each colliding tool, ``help:`` for the
 suggested fix. A file's findings come in the order of the file, a blank
-line after each. A file with no findings gets ``path: ok``; a file that
-could not be checked gets ``path:line:col: error: message``. One summary
-line ends the run. Text that comes from the input (ids, labels, paths) is escaped so
+line after each. CMP-9 violations with one cause (the same name, the same
+clashing tools, reached through the same toolbox) are one finding, at its
+first consumer, naming the consumers it reaches (a few, the rest counted).
+``--max-violations N`` shows at most N violation findings per file (the
+first N in the report's order: EDGE-5, then clashes by first consumer) and
+a ``note:`` with the exact number of violations left out. A file that
+passes ends with ``path: ok`` (``path: ok (2 warnings)`` when it has
+warnings); a file that could not be checked gets ``path:line:col: error:
+message``. One summary line ends the run, with exact counts. Text that comes from the input (ids, labels, paths) is escaped so
 that it can neither break a line nor send escape sequences to a terminal.
 """
 
@@ -16,10 +22,12 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import List, Mapping, Optional, Sequence, TextIO, Tuple, Union
+from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple, Union
 
+from .._groups import ClashGroup
 from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict
 from . import Run
+from .common import Finding, finding_location, listing, path_ends, violation_findings
 
 # ANSI SGR styles, applied only when the run asks for colour.
 _STYLES = {
@@ -61,6 +69,25 @@ def write(run: Run, out: TextIO) -> None:
     _Writer(run, out).write()
 
 
+def blocks(run: Run) -> Iterator[Block]:
+    """The report's blocks, file by file, without the summary (for other
+    renderings of the same report: the GitHub step summary)."""
+    writer = _Writer(run)
+    for report in run.reports:
+        yield from writer.blocks(report)
+
+
+def summary_line(run: Run) -> str:
+    """The summary line that ends the report, without its newline."""
+    return _Writer(run).summary().text.rstrip("\n")
+
+
+def separator(previous: Optional[str], kind: str) -> str:
+    """What goes between two blocks: a blank line, except between the ``ok``
+    lines of accepted files, which stay together."""
+    return "" if previous is None or kind == "ok" == previous else "\n"
+
+
 def _escape(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
@@ -92,7 +119,7 @@ def display_path(path: Optional[str]) -> str:
 
 
 def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def _duration(seconds: float) -> str:
@@ -105,60 +132,104 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.2f}s"
 
 
+class Block(NamedTuple):
+    """One block of the report: a finding with its detail lines, a file's
+    ``ok`` line, a note of what was left out, or the summary."""
+
+    kind: str
+    """``finding``, ``ok`` or ``summary``: what decides the blank lines."""
+    text: str
+    """Its lines, each ending in a newline."""
+    violations: int = 0
+    """How many violations it shows (a grouped clash shows many)."""
+    warnings: int = 0
+
+
 class _Writer:
-    def __init__(self, run: Run, out: TextIO) -> None:
+    def __init__(self, run: Run, out: Optional[TextIO] = None) -> None:
         self.run = run
         self.out = out
         self.strict_noted = False
         self.previous: Optional[str] = None
         """What the last block written was: "ok" or "finding"."""
+        self.lines: List[str] = []
+        """The lines of the block being built."""
 
     def style(self, name: str, text: str) -> str:
         return f"\x1b[{_STYLES[name]}m{text}{_RESET}" if self.run.colour else text
 
     def line(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.lines.append(text + "\n")
 
-    def block(self, kind: str) -> None:
-        """Starts a block. A blank line separates each finding from what is
-        around it, as rustc does; the one-line ``ok``s of clean files stay
-        together, so a long run of them reads as a list."""
-        if self.previous is not None and not (kind == "ok" == self.previous):
-            self.line()
-        self.previous = kind
+    def built(self, kind: str, violations: int = 0, warnings: int = 0) -> Block:
+        """The lines written since the last block, as a block."""
+        text = "".join(self.lines)
+        self.lines = []
+        return Block(kind, text, violations, warnings)
 
     def write(self) -> None:
+        assert self.out is not None
         for report in self.run.reports:
-            self.report(report)
-        self.summary()
+            for block in self.blocks(report):
+                self.emit(block)
+        self.emit(self.summary())
 
-    def report(self, report: Report) -> None:
+    def emit(self, block: Block) -> None:
+        """Writes a block. A blank line separates each finding from what is
+        around it, as rustc does; the one-line ``ok``s of accepted files stay
+        together, so a long run of them reads as a list."""
+        assert self.out is not None
+        self.out.write(separator(self.previous, block.kind))
+        self.previous = block.kind
+        self.out.write(block.text)
+
+    def blocks(self, report: Report) -> Iterator[Block]:
+        """One file's blocks: at most ``max_violations`` violation findings
+        (EDGE-5 violations, then clash groups by first consumer, as the
+        report orders them) and every warning, printed in the order of the
+        file; then what was left out, then ``ok`` when the file passed."""
         path = display_path(report.path)
         if report.error is not None:
             error = _error_to_dict(report.error)
             at = None if error["line"] is None else Location(error["line"], error["column"])
-            self.block("finding")
             self.header(path, at, "error", None, _escape(error["message"]))
+            yield self.built("finding")
             return
-        if not report.violations and not report.warnings:
-            self.block("ok")
-            self.line(f"{self.style('message', path)}: {self.style('ok', 'ok')}")
-            return
+        shown, left_out = violation_findings(report, self.run.max_violations)
         # In the order of the file, as a reader goes through it (ruff and mypy
-        # sort so too); at one place, errors first; unplaced findings last.
-        findings: List[Union[Violation, WiringWarning]] = [*report.violations, *report.warnings]
-        findings.sort(key=lambda f: (f.location is None, f.location or (0, 0)))
+        # sort so too); at one place, errors first; unplaced findings last. A
+        # grouped clash is placed at its first consumer.
+        findings: List[Union[Finding, WiringWarning]] = [*shown, *report.warnings]
+        findings.sort(key=lambda f: _place(f))
         for finding in findings:
-            self.block("finding")
-            if isinstance(finding, Violation):
-                self.violation(path, finding)
-            else:
+            if isinstance(finding, WiringWarning):
                 self.warning(path, finding)
+                yield self.built("finding", warnings=1)
+            elif isinstance(finding, ClashGroup):
+                self.group(path, finding)
+                yield self.built("finding", violations=finding.count)
+            else:
+                self.violation(path, finding)
+                yield self.built("finding", violations=1)
+        if left_out:
+            limit = self.run.max_violations
+            shown_at_most = f"at most {_plural(limit or 0, 'finding')} per file"
+            self.header(path, None, "note", None, f"{_plural(left_out, 'more violation')} not shown ({shown_at_most})")
+            yield self.built("finding")
+        if not self.run.failed(report):
+            # Said for every file that passed, warnings or not, so that a
+            # file's verdict is always on a line of its own.
+            ok = self.style("ok", "ok")
+            if report.warnings:
+                ok += f" ({_plural(len(report.warnings), 'warning')})"
+            self.line(f"{self.style('message', path)}: {ok}")
+            yield self.built("ok")
 
     def header(self, path: str, at: Optional[Location], severity: str, code: Optional[str], message: str) -> None:
         where = path if at is None else f"{path}:{at.line}:{at.column}"
         label = severity if code is None else f"{severity}[{code}]"
-        self.line(f"{self.style('message', where)}: {self.style(severity, label)}: {self.style('message', message)}")
+        styled = self.style(severity, label) if severity in _STYLES else label
+        self.line(f"{self.style('message', where)}: {styled}: {self.style('message', message)}")
 
     def detail(self, gutter: str, text: str) -> None:
         self.line(f"  {self.style('gutter', gutter)} {text}")
@@ -178,10 +249,30 @@ class _Writer:
             f"share the name {_quote(violation.name)}"
         )
         self.header(path, violation.location, "error", violation.rule, message)
-        for line, path in _tool_lines(violation.tools, violation.name, violation.box_labels):
+        self.tools(violation)
+        self.help(violation.help)
+
+    def tools(self, violation: Violation) -> None:
+        assert violation.name is not None
+        for line, path in _tool_lines(violation.tools, violation.name, violation.box_labels, self.run.max_path):
             self.detail("=", line)
             self.line(f"    {path}")
-        self.help(violation.help)
+
+    def group(self, path: str, group: ClashGroup) -> None:
+        """A clash shown once for every consumer it reaches: the tools with
+        their paths to the first consumer, then the consumers."""
+        first = group.first
+        if group.count == 1:
+            self.violation(path, first)
+            return
+        message = f"{len(group.tools)} tools reaching {group.count:,} consumers share the name {_quote(group.name)}"
+        self.header(path, first.location, "error", first.rule, message)
+        self.tools(first)
+        via = ""
+        if group.through is not None:
+            via = f" through {_node(group.through, first.box_labels.get(group.through))}"
+        self.detail("=", f"at {group.count:,} consumers{via}: {listing(group.consumers, _SHOWN_CONSUMERS, _id)}")
+        self.help(first.help)
 
     def warning(self, path: str, warning: WiringWarning) -> None:
         # Under --strict a warning fails the file, so it is printed as what it
@@ -192,14 +283,14 @@ class _Writer:
             self.detail("=", "note: warnings are errors under --strict")
             self.strict_noted = True
 
-    def summary(self) -> None:
+    def summary(self) -> Block:
         reports = self.run.reports
         unchecked = sum(1 for r in reports if r.error is not None)
         consumers = sum(r.stats.consumers for r in reports if r.stats is not None)
-        violations = sum(len(r.violations) for r in reports)
+        violations = sum(r.violation_count for r in reports)
         warnings = sum(len(r.warnings) for r in reports)
         files = _plural(len(reports), "file")
-        checked = f"{len(reports) - unchecked} of {files}" if unchecked else files
+        checked = f"{len(reports) - unchecked:,} of {files}" if unchecked else files
         counts = [_plural(violations, "violation"), _plural(warnings, "warning")]
         if self.run.strict and warnings:
             counts[-1] += " (errors under --strict)"
@@ -207,12 +298,25 @@ class _Writer:
         text = f"checked {checked} ({_plural(consumers, 'consumer')}) in {took}: {', '.join(counts)}"
         if unchecked:
             text += f"; {_plural(unchecked, 'file')} could not be checked"
-        self.block("summary")
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
         self.line(self.style(verdict, text))
+        return self.built("summary")
 
 
-def _tool_lines(tools: Sequence[Tool], name: str, box_labels: Mapping[str, str]) -> List[Tuple[str, str]]:
+def _place(finding: Union[Finding, WiringWarning]) -> Tuple[bool, Tuple[int, int], bool]:
+    """Sort key: placed findings by line and column, errors before warnings
+    at one place, unplaced ones last."""
+    at = finding.location if isinstance(finding, WiringWarning) else finding_location(finding)
+    return (at is None, at or (0, 0), isinstance(finding, WiringWarning))
+
+
+# Consumers a grouped clash names; the rest are counted.
+_SHOWN_CONSUMERS = 3
+
+
+def _tool_lines(
+    tools: Sequence[Tool], name: str, box_labels: Mapping[str, str], max_path: int = 64
+) -> List[Tuple[str, str]]:
     """For each colliding tool, its line (id, label and the name the label
     became, when the two differ, and where the tool is) and its path (the
     chain of ids that brings it to the consumer, with the labels of the
@@ -232,7 +336,7 @@ def _tool_lines(tools: Sequence[Tool], name: str, box_labels: Mapping[str, str])
         line = f"{_pad(tool_id, id_width)}  {tool_named}"
         if tool.location is not None:
             line = f"{_pad(line, id_width + 2 + named_width)}  at {tool.location.line}:{tool.location.column}"
-        path = path_text(tool.path, box_labels)
+        path = path_text(tool.path, box_labels, max_path)
         lines.append((line, f"{' ' * id_width}  path: {path}"))
     return lines
 
@@ -243,15 +347,26 @@ _LONGEST_SHOWN_PATH = 12
 _SHOWN_AT_EACH_END = 5
 
 
-def path_text(path: Sequence[str], box_labels: Mapping[str, str]) -> str:
+def path_text(path: Sequence[str], box_labels: Mapping[str, str], max_path: int = 64) -> str:
     """`tool -> box (Label) -> consumer`; the middle of a long path is
-    counted rather than shown."""
-    shown = [_node(node, box_labels.get(node)) for node in path[:_SHOWN_AT_EACH_END]]
-    if len(path) > _LONGEST_SHOWN_PATH:
-        shown.append(f"... {len(path) - 2 * _SHOWN_AT_EACH_END:,} more ...")
-        tail = path[-_SHOWN_AT_EACH_END:]
+    counted rather than shown. A path of more than 12 ids shows its first
+    and last five; ``max_path`` (``--max-path``) below 12 shortens that to
+    its first ``max_path // 2`` and last ``max_path - max_path // 2``, and
+    0 shows every path whole. Only the ends of a path are read."""
+    if max_path == 0 or max_path >= _LONGEST_SHOWN_PATH:
+        limit = max_path and _LONGEST_SHOWN_PATH
+        head, omitted, tail = path_ends(path, limit)
+        if omitted:
+            # The text format's own ends: five and five, three or more counted.
+            length = len(path)
+            head = list(path[:_SHOWN_AT_EACH_END])
+            tail = list(path[length - _SHOWN_AT_EACH_END :])
+            omitted = length - 2 * _SHOWN_AT_EACH_END
     else:
-        tail = path[_SHOWN_AT_EACH_END:]
+        head, omitted, tail = path_ends(path, max_path)
+    shown = [_node(node, box_labels.get(node)) for node in head]
+    if omitted:
+        shown.append(f"... {omitted:,} more ...")
     shown.extend(_node(node, box_labels.get(node)) for node in tail)
     return " -> ".join(shown)
 

@@ -1,0 +1,83 @@
+"""Grouping CMP-9 violations by cause (``toolwire._groups``): the same name,
+the same clashing tools, reached through the same toolbox."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import toolwire
+from toolwire._groups import ClashGroup, group_violations, through
+from toolwire._report import Location, Report, Stats, Tool, Violation
+
+from support import DATA
+
+
+def clash(consumer: str, name: str = "search", *routes: List[str], ids: str = "ab") -> Violation:
+    """A violation at ``consumer`` of tools ``a`` and ``b`` (``ids``), each by
+    its route of boxes (none: wired directly)."""
+    boxes = list(routes) or [[] for _ in ids]
+    tools = [Tool(i, i.upper(), [i, *route, consumer]) for i, route in zip(ids, boxes)]
+    return Violation("CMP-9", f"{consumer} {name}", consumer, name, tools, location=Location(len(consumer), 1))
+
+
+def groups(violations: List[Violation]) -> List[ClashGroup]:
+    return list(group_violations(violations))
+
+
+def test_through_is_the_last_box_every_path_shares() -> None:
+    assert through(clash("c", "n", ["box"], ["box"]).tools) == "box"
+    assert through(clash("c", "n", ["inner", "box"], ["box"]).tools) == "box"
+    assert through(clash("c", "n", ["box"], ["other"]).tools) is None
+    assert through(clash("c", "n", ["box"], []).tools) is None  # one tool is wired directly
+    assert through(clash("c").tools) is None
+
+
+def test_one_box_into_many_consumers_is_one_group() -> None:
+    violations = [clash(c, "search", ["box"], ["box"]) for c in ("a1", "a10", "a2")]
+    (group,) = groups(violations)
+    assert (group.name, group.through, list(group.consumers), group.count) == ("search", "box", ["a1", "a10", "a2"], 3)
+    assert group.first is violations[0] and group.tools == violations[0].tools
+
+
+def test_different_tools_names_or_boxes_are_different_groups() -> None:
+    violations = [
+        clash("a1", "fetch", ["box"], ["box"]),
+        clash("a1", "search", ["box"], ["box"]),
+        clash("a2", "search", ["box"], ["box"]),
+        clash("a3", "search", ["box"], ["box"], ids="ac"),  # other tools
+        clash("a4", "search", ["kit"], ["kit"]),  # the same tools through another box
+        clash("a5", "search", ["box"], ["kit"]),  # by different routes
+        clash("a6", "search", ["kit"], ["box"]),  # different routes too, same key
+    ]
+    found = groups(violations)
+    assert [(g.name, g.through, list(g.consumers)) for g in found] == [
+        ("fetch", "box", ["a1"]),
+        ("search", "box", ["a1", "a2"]),
+        ("search", "box", ["a3"]),
+        ("search", "kit", ["a4"]),
+        ("search", None, ["a5", "a6"]),
+    ]
+    assert sum(g.count for g in found) == len(violations)
+
+
+def test_edge5_violations_are_in_no_group() -> None:
+    edge5 = Violation("EDGE-5", "typo", edge=1, edge_type="tool_availabilty")
+    assert groups([edge5, clash("a")]) == [ClashGroup("search", clash("a").tools, None, ["a"], clash("a"))]
+
+
+def test_a_report_groups_its_own_violations_and_counts_them() -> None:
+    violations = [clash(c, "search", ["box"], ["box"]) for c in ("a1", "a2")]
+    report = Report(violations, [], Stats(4, 4, 4, 2, 1), "w.json")
+    assert report.violation_count == 2
+    (group,) = report.clash_groups()
+    assert group.count == 2
+
+
+def test_the_real_multi_violation_fixture_has_one_group_per_violation() -> None:
+    report = toolwire.check_file(DATA / "multi-violation.json")
+    found = list(report.clash_groups())
+    cmp9 = [v for v in report.violations if v.rule == "CMP-9"]
+    assert [g.first for g in found] == cmp9
+    assert [g.through for g in found] == ["research_kit", None]
+    first: Optional[ClashGroup] = found[0]
+    assert first is not None and list(first.consumers) == ["research_agent"]
