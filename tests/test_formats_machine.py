@@ -87,7 +87,7 @@ def refused(path: Optional[str] = REFUSED, shift: int = 0) -> Report:
             "R8",
             "agent_1",
             2,
-            'node "agent_1" is wired by tool edge 2 but never declared; it is checked with no type, named by its id',
+            'node "agent_1" is wired by tool edge 2 but never declared in `nodes`; it is checked as a node with no type, and its id is its label',
             at(15, 5, shift),
         ),
         WiringWarning(

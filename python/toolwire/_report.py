@@ -16,11 +16,11 @@ from types import MappingProxyType
 from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
-from ._groups import ClashGroup, group_violations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the extension is imported by _api, not here
+    from ._groups import ClashGroup
     from ._toolwire import CoreReport, CoreView, CoreViolation
 
 
@@ -298,7 +298,9 @@ class Violations(Sequence[Violation]):
             for i, t in enumerate(v.tools)
         ]
 
-    def _groups(self) -> Iterator[ClashGroup]:
+    def _groups(self) -> Iterator["ClashGroup"]:
+        from ._groups import ClashGroup  # _groups reads this module's records
+
         core = self._core
         for g in range(core.group_count):
             group = core.group(g)
@@ -378,11 +380,13 @@ class Report:
         """The exact number of violations (``len(violations)``)."""
         return len(self.violations)
 
-    def clash_groups(self) -> Iterator[ClashGroup]:
+    def clash_groups(self) -> Iterator["ClashGroup"]:
         """The CMP-9 violations grouped: violations with the same name and
         the same clashing tools, reached through the same toolbox, are one
         group naming its consumers. Every CMP-9 violation is in exactly one
         group; groups come in the order of their first violations."""
+        from ._groups import group_violations  # _groups reads this module's records
+
         if isinstance(self.violations, Violations):
             return self.violations._groups()
         return group_violations(self.violations)
@@ -397,6 +401,7 @@ class Report:
             "ok": self.ok,
             "error": None if self.error is None else _error_to_dict(self.error),
             "violation_count": len(self.violations),
+            "violations_omitted": 0,
             "violations": [v.to_dict() for v in self.violations],
             "warnings": [w.to_dict() for w in self.warnings],
             "stats": None if self.stats is None else self.stats.to_dict(),

@@ -58,7 +58,7 @@ RULES: Dict[str, Rule] = {
             "R8",
             "EdgeEndpointDeclared",
             "A tool edge's source and target name declared nodes.",
-            "The node is checked with no type and named by its id. Declare it in `nodes`, or fix the id on the edge.",
+            "The node is checked as a node with no type, and its id is its label. Declare it in `nodes`, or fix the id on the edge.",
             "warning",
             SPEC_URL,  # R2 and R8 belong to the storage profile, which has no rule files
         ),
