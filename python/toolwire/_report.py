@@ -17,7 +17,7 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # the extension is imported by _api, not here
     from ._groups import ClashGroup
@@ -181,42 +181,68 @@ class Stats(NamedTuple):
         return dict(self._asdict())
 
 
-class ToolPath(Sequence[str]):
-    """A tool's path to its consumer, read from the core on access: a chain
-    of a hundred thousand toolboxes costs nothing until its ids are read,
-    and its ends (``path[:3]``, ``path[-3:]``) cost only what they hold."""
+_T = TypeVar("_T")
 
-    __slots__ = ("_core", "_violation", "_tool", "_len")
 
-    def __init__(self, core: "CoreReport", violation: int, tool: int, length: int) -> None:
+class _Lazy(Sequence[_T]):
+    """Items held by the core, read on access in the stretches asked for: a
+    sequence of any length costs nothing until it is read, and its ends
+    (``items[:3]``, ``items[-3:]``) cost only what they hold."""
+
+    __slots__ = ("_core", "_len")
+
+    _CHUNK = 4096
+    """Items read at a time while iterating."""
+    _WHAT = "item"
+
+    def __init__(self, core: "CoreReport", length: int) -> None:
         self._core = core
-        self._violation = violation
-        self._tool = tool
         self._len = length
+
+    def _read(self, start: int, stop: int) -> List[_T]:
+        """Items ``start`` to ``stop`` (exclusive), from the core."""
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return self._len
 
     @overload
-    def __getitem__(self, index: int) -> str: ...
+    def __getitem__(self, index: int) -> _T: ...
     @overload
-    def __getitem__(self, index: slice) -> List[str]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
+    def __getitem__(self, index: slice) -> List[_T]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[_T, List[_T]]:
         if isinstance(index, slice):
             start, stop, step = index.indices(self._len)
-            if step != 1:
-                return self[start:stop][::step] if start < stop else [self[i] for i in range(start, stop, step)]
-            return self._core.tool_path(self._violation, self._tool, start, max(start, stop))
+            if step != 1 or start >= stop:
+                return [self[i] for i in range(start, stop, step)]
+            return self._read(start, stop)
         if index < 0:
             index += self._len
         if not 0 <= index < self._len:
-            raise IndexError("path index out of range")
-        return self._core.tool_path(self._violation, self._tool, index, index + 1)[0]
+            raise IndexError(f"{self._WHAT} index out of range")
+        return self._read(index, index + 1)[0]
 
-    def __iter__(self) -> Iterator[str]:
-        chunk = 4096
-        for start in range(0, self._len, chunk):
-            yield from self._core.tool_path(self._violation, self._tool, start, start + chunk)
+    def __iter__(self) -> Iterator[_T]:
+        for start in range(0, self._len, self._CHUNK):
+            yield from self._read(start, start + self._CHUNK)
+
+
+class ToolPath(_Lazy[str]):
+    """A tool's path to its consumer, read from the core's shared path tree
+    on access: a chain of a hundred thousand toolboxes costs nothing until
+    its ids are read. Equal to any list or tuple of the same ids."""
+
+    __slots__ = ("_violation", "_tool")
+
+    _WHAT = "path"
+
+    def __init__(self, core: "CoreReport", violation: int, tool: int, length: int) -> None:
+        super().__init__(core, length)
+        self._violation = violation
+        self._tool = tool
+
+    def _read(self, start: int, stop: int) -> List[str]:
+        return self._core.tool_path(self._violation, self._tool, start, stop)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (ToolPath, list, tuple)):
@@ -231,36 +257,21 @@ class ToolPath(Sequence[str]):
         return f"ToolPath({self[:3]!r} ... {self._len - 6} more ... {self[-3:]!r})"
 
 
-class Violations(Sequence[Violation]):
+class Violations(_Lazy[Violation]):
     """The violations of a report, in SEMANTICS order (EDGE-5 by edge, then
     CMP-9 by consumer id and name). ``len()`` is exact however many there
     are; items are built when read (``v[i]``, slices, iteration)."""
 
-    __slots__ = ("_core", "_len")
+    __slots__ = ()
+
+    _CHUNK = 1  # each one is built: iterating builds no more than it yields
+    _WHAT = "violation"
 
     def __init__(self, core: "CoreReport") -> None:
-        self._core = core
-        self._len = core.violation_count
+        super().__init__(core, core.violation_count)
 
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> Violation: ...
-    @overload
-    def __getitem__(self, index: slice) -> List[Violation]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[Violation, List[Violation]]:
-        if isinstance(index, slice):
-            return [self._at(i) for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("violation index out of range")
-        return self._at(index)
-
-    def __iter__(self) -> Iterator[Violation]:
-        for i in range(self._len):
-            yield self._at(i)
+    def _read(self, start: int, stop: int) -> List[Violation]:
+        return [self._at(i) for i in range(start, min(stop, self._len))]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (Violations, list, tuple)):
@@ -314,39 +325,19 @@ class Violations(Sequence[Violation]):
             )
 
 
-class _GroupConsumers(Sequence[str]):
+class _GroupConsumers(_Lazy[str]):
     """The consumers of a group, by id, read from the core on access."""
 
-    __slots__ = ("_core", "_group", "_len")
+    __slots__ = ("_group",)
+
+    _WHAT = "consumer"
 
     def __init__(self, core: "CoreReport", group: int, length: int) -> None:
-        self._core = core
+        super().__init__(core, length)
         self._group = group
-        self._len = length
 
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> List[str]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
-        if isinstance(index, slice):
-            start, stop, step = index.indices(self._len)
-            if step != 1 or start >= stop:
-                return [self[i] for i in range(start, stop, step)]
-            return self._core.group_consumers(self._group, start, stop)
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("consumer index out of range")
-        return self._core.group_consumers(self._group, index, index + 1)[0]
-
-    def __iter__(self) -> Iterator[str]:
-        chunk = 4096
-        for start in range(0, self._len, chunk):
-            yield from self._core.group_consumers(self._group, start, start + chunk)
+    def _read(self, start: int, stop: int) -> List[str]:
+        return self._core.group_consumers(self._group, start, stop)
 
     def __repr__(self) -> str:
         return f"<{self._len} consumers>"
