@@ -72,14 +72,12 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, interrupt: Interr
     };
 
     let source = graph.source;
-    let mut collisions = if found.total() == 0 {
-        Collisions::empty()
-    } else {
-        found.into_collisions(graph.into_owned(), names)
-    };
-    let wanted: Vec<NodeIx> = collisions.nodes_to_locate();
+    let mut found = (found.total() > 0).then(|| found.into_collisions(graph, names));
+    let wanted: Vec<NodeIx> = found.as_ref().map_or_else(Vec::new, |set| set.nodes_to_locate());
     let first_node = offsets.len();
-    offsets.extend(wanted.iter().map(|&n| collisions.graph.offset(n)));
+    if let Some(set) = &found {
+        offsets.extend(wanted.iter().map(|&n| set.graph.offset(n)));
+    }
 
     let mut report = Report {
         edge_violations,
@@ -96,14 +94,21 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, interrupt: Interr
         for (w, at) in report.warnings.iter_mut().zip(warned) {
             w.location = *at;
         }
-        for (&node, at) in wanted.iter().zip(&located[first_node..]) {
-            if let Some(at) = at {
-                collisions.locations.insert(node, *at);
+        if let Some(set) = &mut found {
+            for (&node, at) in wanted.iter().zip(&located[first_node..]) {
+                if let Some(at) = at {
+                    set.locations.insert(node, *at);
+                }
             }
         }
     }
-    collisions.settle_renames();
-    report.collisions = collisions;
+    if let Some(mut set) = found {
+        // Renames look at every tool's name, so they are chosen while the
+        // whole graph is still at hand; then only what the findings name is
+        // kept.
+        set.settle_renames();
+        report.collisions = set.into_owned(&wanted);
+    }
     report
 }
 
@@ -192,7 +197,7 @@ impl Found {
         found
     }
 
-    fn into_collisions(self, graph: ToolGraph<'static>, names: CandidateNames) -> Collisions {
+    fn into_collisions(self, graph: ToolGraph<'_>, names: CandidateNames) -> Collisions<'_> {
         let Found { views, mut classes } = self;
         let mut classes_on: Vec<Vec<ClassIx>> = vec![Vec::new(); views.len()];
         let mut listed: Vec<(NodeIx, ClassIx)> = Vec::new();
@@ -341,7 +346,7 @@ impl Class {
 /// Groups every clash that has consumers, merging those with the same
 /// name, tools and toolbox; numbers them in the order of their first
 /// violations and records each clash's group.
-fn groups(set: &mut Collisions) -> Vec<Group> {
+fn groups(set: &mut Collisions<'_>) -> Vec<Group> {
     // Same name, same tools, same toolbox: one group.
     type Key = (NameIx, Box<[NodeIx]>, Option<NodeIx>);
     let mut by_key: Map<Key, usize> = new_map();
@@ -417,7 +422,7 @@ fn groups(set: &mut Collisions) -> Vec<Group> {
     made
 }
 
-impl Collisions {
+impl<'a> Collisions<'a> {
     /// The nodes the violations name (consumers and tools), each once.
     fn nodes_to_locate(&self) -> Vec<NodeIx> {
         let mut nodes: Vec<NodeIx> = self.consumers.iter().map(|&(n, _)| n).collect();
@@ -463,6 +468,38 @@ impl Collisions {
             }
         }
         self.renames = renamer.into_renames();
+    }
+
+    /// The findings with their own copy of what they name: the ids of
+    /// `named` (the consumers and tools of the violations) and of every
+    /// toolbox a path can step through, with their labels. Nothing else of
+    /// the workflow is copied, and the candidate names' hash table, which
+    /// only choosing renames needed, is dropped.
+    fn into_owned(self, named: &[NodeIx]) -> Collisions<'static> {
+        let mut keep = vec![false; self.graph.node_count()];
+        for &node in named {
+            keep[node as usize] = true;
+        }
+        for view in &self.views {
+            keep[view.root() as usize] = true;
+            for &node in &view.tree.reach.order {
+                keep[node as usize] = true;
+            }
+        }
+        let mut names = self.names;
+        names.by_hash = Vec::new();
+        Collisions {
+            graph: self.graph.into_owned(|node| keep[node as usize]),
+            names,
+            views: self.views,
+            classes: self.classes,
+            classes_on: self.classes_on,
+            consumers: self.consumers,
+            starts: self.starts,
+            groups: self.groups,
+            renames: self.renames,
+            locations: self.locations,
+        }
     }
 }
 

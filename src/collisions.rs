@@ -111,10 +111,12 @@ pub(crate) struct Group {
     pub first: u64,
 }
 
-/// The CMP-9 findings of one workflow, with the graph they point into (an
-/// owned copy: the input text is gone by the time they are read).
-pub struct Collisions {
-    pub(crate) graph: ToolGraph<'static>,
+/// The CMP-9 findings of one workflow, with the graph they point into. A
+/// report holds `Collisions<'static>`: the ids and labels the findings name,
+/// copied out of the input text, which is gone by the time they are read
+/// (see `into_owned`).
+pub struct Collisions<'a> {
+    pub(crate) graph: ToolGraph<'a>,
     pub(crate) names: CandidateNames,
     pub(crate) views: Vec<View>,
     pub(crate) classes: Vec<Class>,
@@ -132,7 +134,7 @@ pub struct Collisions {
 /// One CMP-9 violation, read from [`Collisions`] on demand.
 #[derive(Clone, Copy)]
 pub struct Collision<'r> {
-    set: &'r Collisions,
+    set: &'r Collisions<'r>,
     consumer: NodeIx,
     class: ClassIx,
     clash: &'r Clash,
@@ -142,14 +144,14 @@ pub struct Collision<'r> {
 /// One tool of a violation.
 #[derive(Clone, Copy)]
 pub struct CollidingTool<'r> {
-    set: &'r Collisions,
+    set: &'r Collisions<'r>,
     node: NodeIx,
     path: TreePath,
     tree: &'r PathTree,
 }
 
-impl Collisions {
-    pub(crate) fn empty() -> Collisions {
+impl Collisions<'static> {
+    pub(crate) fn empty() -> Collisions<'static> {
         Collisions {
             graph: ToolGraph::empty(),
             names: CandidateNames {
@@ -167,7 +169,9 @@ impl Collisions {
             locations: new_map(),
         }
     }
+}
 
+impl<'a> Collisions<'a> {
     /// The number of violations: exact, however many.
     pub fn len(&self) -> u64 {
         *self.starts.last().unwrap_or(&0)
@@ -440,7 +444,7 @@ impl<'r> CollidingTool<'r> {
 /// A group of violations, read on demand.
 #[derive(Clone, Copy)]
 pub struct GroupRef<'r> {
-    set: &'r Collisions,
+    set: &'r Collisions<'r>,
     group: GroupIx,
 }
 

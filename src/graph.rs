@@ -160,16 +160,22 @@ impl<'a> ToolGraph<'a> {
         GraphBuilder::new().finish().expect("an empty graph has no errors")
     }
 
-    /// The same graph, owning its strings, without its source text: for
-    /// findings read after the input is gone. Made only for workflows with
-    /// CMP-9 violations.
-    pub fn into_owned(self) -> ToolGraph<'static> {
+    /// The same graph without its source text, owning the ids and labels
+    /// of the nodes `keep` names; every other node keeps its place and its
+    /// wiring but has an empty id and no label. For findings read after the
+    /// input is gone, which name a small part of a large workflow.
+    pub fn into_owned(self, keep: impl Fn(NodeIx) -> bool) -> ToolGraph<'static> {
         let own = |s: Cow<'a, str>| -> Cow<'static, str> { Cow::Owned(s.into_owned()) };
+        let kept = |node: usize| keep(node as NodeIx);
         ToolGraph {
             source: None,
             hasher: self.hasher,
-            ids: self.ids.into_iter().map(own).collect(),
-            labels: self.labels.into_iter().map(|l| l.map(own)).collect(),
+            ids: (self.ids.into_iter().enumerate())
+                .map(|(n, id)| if kept(n) { own(id) } else { Cow::Borrowed("") })
+                .collect(),
+            labels: (self.labels.into_iter().enumerate())
+                .map(|(n, label)| label.filter(|_| kept(n)).map(own))
+                .collect(),
             offsets: self.offsets,
             name_loss: self.name_loss,
             name_hashes: self.name_hashes,

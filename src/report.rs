@@ -160,7 +160,7 @@ pub struct Report {
     /// EDGE-5 violations, in edge order.
     pub edge_violations: Vec<EdgeTypeViolation>,
     /// CMP-9 violations, by consumer id and name.
-    pub collisions: Collisions,
+    pub collisions: Collisions<'static>,
     pub warnings: Vec<Warning>,
     pub stats: Stats,
 }
