@@ -198,12 +198,20 @@ impl Found {
     }
 
     fn into_collisions(self, graph: ToolGraph<'_>, names: CandidateNames) -> Collisions<'_> {
-        let Found { views, mut classes } = self;
+        let Found { views, classes } = self;
+        // Classes come in the order of their first consumers, and so do
+        // the lists of them here.
         let mut classes_on: Vec<Vec<ClassIx>> = vec![Vec::new(); views.len()];
+        let mut consumers_on = vec![0u64; views.len()];
+        let mut replaced: Map<(ViewIx, NameIx), Vec<ClassIx>> = new_map();
         let mut listed: Vec<(NodeIx, ClassIx)> = Vec::new();
         for (c, class) in classes.iter().enumerate() {
             if let Some(base) = class.base {
                 classes_on[base as usize].push(c as ClassIx);
+                consumers_on[base as usize] += class.consumers.len() as u64;
+                for name in class.replaced_names() {
+                    replaced.entry((base, name)).or_default().push(c as ClassIx);
+                }
             }
             if class.count > 0 {
                 listed.extend(class.consumers.iter().map(|&n| (n, c as ClassIx)));
@@ -217,15 +225,14 @@ impl Found {
             total += u64::from(classes[class as usize].count);
         }
         starts.push(total);
-        for class in &mut classes {
-            class.tree = Default::default();
-        }
         let mut set = Collisions {
             graph,
             names,
             views,
             classes,
             classes_on,
+            consumers_on,
+            replaced,
             consumers: listed,
             starts,
             groups: Vec::new(),
@@ -464,7 +471,11 @@ impl<'a> Collisions<'a> {
                 let tools = v.tools();
                 let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
                 let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
-                renamer.settle(&leaves, &seconds, |kept, node| tools[kept].passes(node));
+                // One tool keeps its name in a clash; its path is walked once.
+                let kept_path = std::cell::OnceCell::new();
+                renamer.settle(&leaves, &seconds, |kept, node| {
+                    kept_path.get_or_init(|| tools[kept].path_nodes()).contains(&node)
+                });
             }
         }
         self.renames = renamer.into_renames();
@@ -494,6 +505,8 @@ impl<'a> Collisions<'a> {
             views: self.views,
             classes: self.classes,
             classes_on: self.classes_on,
+            consumers_on: self.consumers_on,
+            replaced: self.replaced,
             consumers: self.consumers,
             starts: self.starts,
             groups: self.groups,

@@ -82,12 +82,14 @@ pub(crate) struct Class {
 }
 
 impl Class {
-    /// Whether the overlay holds `name` (a base name it replaces, or a new one).
-    pub fn overlay_has(&self, names: &CandidateNames, name: NameIx) -> bool {
-        let key = names.name(name);
-        self.overlay
-            .binary_search_by(|o| names.name(o.clash.name).cmp(key))
-            .is_ok()
+    /// The base's names that the overlay replaces (with more tools).
+    pub fn replaced_names(&self) -> impl Iterator<Item = NameIx> + '_ {
+        let mut inserted_before = 0;
+        self.overlay.iter().filter_map(move |o| {
+            let replaces = o.inserted == inserted_before;
+            inserted_before = o.inserted;
+            replaces.then_some(o.clash.name)
+        })
     }
 }
 
@@ -122,6 +124,10 @@ pub struct Collisions<'a> {
     pub(crate) classes: Vec<Class>,
     /// Per view: the classes built on it, by first consumer.
     pub(crate) classes_on: Vec<Vec<ClassIx>>,
+    /// Per view: the consumers of the classes built on it.
+    pub(crate) consumers_on: Vec<u64>,
+    /// The classes (in order) whose overlay replaces a view's clash of a name.
+    pub(crate) replaced: Map<(ViewIx, NameIx), Vec<ClassIx>>,
     /// Consumers with a violation, by id, with their class.
     pub(crate) consumers: Vec<(NodeIx, ClassIx)>,
     /// `starts[i]`: violations before `consumers[i]`; one more entry, the total.
@@ -162,6 +168,8 @@ impl Collisions<'static> {
             views: Vec::new(),
             classes: Vec::new(),
             classes_on: Vec::new(),
+            consumers_on: Vec::new(),
+            replaced: new_map(),
             consumers: Vec::new(),
             starts: vec![0],
             groups: Vec::new(),
@@ -250,6 +258,17 @@ impl<'a> Collisions<'a> {
         b + if j > 0 { c.overlay[j - 1].inserted } else { 0 }
     }
 
+    /// The classes on `view` whose consumers see its clash `k` as it is
+    /// (no overlay replaces it), by first consumer.
+    fn base_classes(&self, view: ViewIx, k: u32) -> impl Iterator<Item = ClassIx> + '_ {
+        let name = self.views[view as usize].clashes[k as usize].name;
+        let replaced = self.replaced.get(&(view, name)).map_or(&[][..], |r| &r[..]);
+        self.classes_on[view as usize]
+            .iter()
+            .copied()
+            .filter(move |class| replaced.binary_search(class).is_err())
+    }
+
     /// The first violation of a part, as (consumer, class, rank), if the
     /// part has any consumer.
     pub(crate) fn first_of(&self, part: Part) -> Option<(NodeIx, ClassIx, u32)> {
@@ -258,15 +277,13 @@ impl<'a> Collisions<'a> {
                 let c = &self.classes[class as usize];
                 Some((c.consumers[0], class, c.overlay[j as usize].at))
             }
-            Part::Base { view, k } => {
-                let name = self.views[view as usize].clashes[k as usize].name;
-                self.classes_on[view as usize]
-                    .iter()
-                    .map(|&class| (class, &self.classes[class as usize]))
-                    .filter(|(_, c)| !c.overlay_has(&self.names, name))
-                    .map(|(class, c)| (c.consumers[0], class, self.base_rank(class, k)))
-                    .min_by_key(|&(consumer, _, _)| self.graph.id(consumer))
-            }
+            Part::Base { view, k } => self.base_classes(view, k).next().map(|class| {
+                (
+                    self.classes[class as usize].consumers[0],
+                    class,
+                    self.base_rank(class, k),
+                )
+            }),
         }
     }
 
@@ -274,17 +291,19 @@ impl<'a> Collisions<'a> {
         self.index_of(first.0, first.1, first.2)
     }
 
+    /// The consumers (= violations) of a part; for a base clash, the
+    /// consumers on its view less those whose overlay replaces it.
     pub(crate) fn part_count(&self, part: Part) -> u64 {
+        let consumers = |class: &ClassIx| self.classes[*class as usize].consumers.len() as u64;
         match part {
-            Part::Overlay { class, .. } => self.classes[class as usize].consumers.len() as u64,
+            Part::Overlay { class, .. } => consumers(&class),
             Part::Base { view, k } => {
                 let name = self.views[view as usize].clashes[k as usize].name;
-                self.classes_on[view as usize]
-                    .iter()
-                    .map(|&class| &self.classes[class as usize])
-                    .filter(|c| !c.overlay_has(&self.names, name))
-                    .map(|c| c.consumers.len() as u64)
-                    .sum()
+                let replaced = self
+                    .replaced
+                    .get(&(view, name))
+                    .map_or(0, |r| r.iter().map(consumers).sum());
+                self.consumers_on[view as usize] - replaced
             }
         }
     }
@@ -293,14 +312,7 @@ impl<'a> Collisions<'a> {
     fn part_classes(&self, part: Part) -> Vec<ClassIx> {
         match part {
             Part::Overlay { class, .. } => vec![class],
-            Part::Base { view, k } => {
-                let name = self.views[view as usize].clashes[k as usize].name;
-                self.classes_on[view as usize]
-                    .iter()
-                    .copied()
-                    .filter(|&class| !self.classes[class as usize].overlay_has(&self.names, name))
-                    .collect()
-            }
+            Part::Base { view, k } => self.base_classes(view, k).collect(),
         }
     }
 
@@ -404,9 +416,9 @@ impl<'r> CollidingTool<'r> {
         self.path.second(self.tree)
     }
 
-    /// Whether `node` is on the tool's path.
-    pub(crate) fn passes(&self, node: NodeIx) -> bool {
-        self.path.all(self.tree).contains(&node)
+    /// The nodes of the tool's path.
+    pub(crate) fn path_nodes(&self) -> Vec<NodeIx> {
+        self.path.all(self.tree)
     }
 
     pub fn id(&self) -> &'r str {

@@ -151,3 +151,24 @@ def test_cmp9_violations_shared_by_cause_equal_the_reference_one_by_one(seed: in
     assert without_places(report) == without_places(reference.check(workflow))
     grouped = sorted((v, g.name) for g in report.clash_groups() for v in g.consumers)
     assert grouped == sorted((v.consumer, v.name) for v in report.violations if v.consumer and v.name)
+
+
+def test_cmp9_consumers_whose_own_box_adds_to_a_shared_clash_leave_its_group_exactly() -> None:
+    # Every agent gets the shared box of 20 clashing pairs, and a box of its
+    # own holding a third tool of one of those names: each agent is wired
+    # its own way, and that one clash grows by a tool for it alone.
+    pairs, agents = 20, 300
+    workflow = clash_box(pairs, 0)
+    for c in range(agents):
+        workflow["nodes"] += [{"id": f"own{c}", "type": "toolbox"}, {"id": f"x{c}", "data": {"label": f"TOOL {c % pairs}"}}]
+        workflow["edges"] += [wire(f"x{c}", f"own{c}"), wire(f"own{c}", f"agent{c}"), wire("box", f"agent{c}")]
+    report = toolwire.check(workflow)
+    assert len(report.violations) == pairs * agents
+    assert without_places(report) == without_places(reference.check(workflow))
+    groups = list(report.clash_groups())
+    shared = [g for g in groups if len(g.tools) == 2]
+    assert len(shared) == pairs and len(groups) == pairs + agents
+    assert all(g.through == "box" and g.count == agents - agents // pairs for g in shared)
+    tool_0 = next(g for g in shared if g.name == "tool_0")
+    assert "agent0" not in tool_0.consumers[:] and tool_0.consumers[:2] == ["agent1", "agent10"]
+    assert sum(g.count for g in groups) == pairs * agents
