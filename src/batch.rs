@@ -43,15 +43,21 @@ fn advise_huge_pages(buffer: &mut Vec<u8>) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_buffer: &mut Vec<u8>) {}
 
-/// `work` on every item with up to `jobs` threads (0: one per available
-/// core); one result per item, in order.
-pub fn in_parallel<I: Sync, T: Send>(items: &[I], jobs: usize, work: impl Fn(&I) -> T + Sync) -> Vec<T> {
+/// The threads `in_parallel` uses for `items` items with `jobs` asked for
+/// (0: one per available core).
+pub fn workers(jobs: usize, items: usize) -> usize {
     let jobs = if jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         jobs
     };
-    let jobs = jobs.min(items.len()).max(1);
+    jobs.min(items).max(1)
+}
+
+/// `work` on every item with up to `jobs` threads (0: one per available
+/// core); one result per item, in order.
+pub fn in_parallel<I: Sync, T: Send>(items: &[I], jobs: usize, work: impl Fn(&I) -> T + Sync) -> Vec<T> {
+    let jobs = workers(jobs, items.len());
     if jobs == 1 {
         return items.iter().map(work).collect();
     }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::batch::{in_parallel, read_file};
+use crate::batch::{in_parallel, read_file, workers};
 use crate::check::check_graph_with;
 use crate::error::Error;
 use crate::explain::{explain, ConsumerView};
@@ -62,7 +62,7 @@ pub fn check_files(
     interrupt: Interrupt<'_>,
 ) -> Vec<Result<Report, Error>> {
     // With several files at once every core is busy: no second thread each.
-    let allow_thread = jobs == 1 || paths.len() == 1;
+    let allow_thread = workers(jobs, paths.len()) == 1;
     in_parallel(paths, jobs, |path| check_file(path, config, allow_thread, interrupt))
 }
 

@@ -963,6 +963,21 @@ def test_input_error_has_no_position_on_the_dict_path() -> None:
     assert raised.value.message
 
 
+def refusal_of_text(text: str, how: str, tmp_path: Path) -> toolwire.WorkflowError:
+    """The WorkflowError that checking `text` raises, given as a str, as
+    bytes or in a file (written byte for byte)."""
+    with pytest.raises(toolwire.WorkflowError) as raised:
+        if how == "str":
+            toolwire.check_json(text)
+        elif how == "bytes":
+            toolwire.check_json(text.encode())
+        else:
+            path = tmp_path / "broken.json"
+            path.write_text(text, encoding="utf-8", newline="")
+            toolwire.check_file(path)
+    return raised.value
+
+
 # Texts with a syntax error at a known place: (text, line, column), 1-based,
 # column in characters. Each position is also what Python's json module says.
 SYNTAX_ERRORS = [
@@ -982,16 +997,7 @@ def test_input_error_json_syntax_error_has_line_and_column(
         json.loads(text)
     assert (stdlib.value.lineno, stdlib.value.colno) == (line, column)  # the test's own premise
 
-    with pytest.raises(toolwire.WorkflowError) as raised:
-        if how == "str":
-            toolwire.check_json(text)
-        elif how == "bytes":
-            toolwire.check_json(text.encode())
-        else:
-            path = tmp_path / "broken.json"
-            path.write_text(text, encoding="utf-8")
-            toolwire.check_file(path)
-    error = raised.value
+    error = refusal_of_text(text, how, tmp_path)
     assert isinstance(error, ValueError)
     assert (error.line, error.column) == (line, column)
     assert error.message
@@ -1020,16 +1026,7 @@ def test_input_error_trailing_comma_is_located_at_the_comma(
     if stdlib.value.msg.startswith("Illegal trailing comma"):
         assert (stdlib.value.lineno, stdlib.value.colno) == (line, column)
 
-    with pytest.raises(toolwire.WorkflowError) as raised:
-        if how == "str":
-            toolwire.check_json(text)
-        elif how == "bytes":
-            toolwire.check_json(text.encode())
-        else:
-            path = tmp_path / "broken.json"
-            path.write_text(text, encoding="utf-8", newline="")
-            toolwire.check_file(path)
-    error = raised.value
+    error = refusal_of_text(text, how, tmp_path)
     assert error.message == f"invalid JSON: trailing comma before '{closer}'"
     assert (error.line, error.column) == (line, column)
     assert str(error) == f"{error.message} at line {line}, column {column}"
