@@ -131,21 +131,19 @@ fn to_py_error(py: Python<'_>, error: Error, path: Option<&Path>) -> PyErr {
         Error::Io(io) => {
             let filename = path.map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
             match io.raw_os_error() {
-                Some(errno) => PyOSError::new_err((errno, strerror(errno), filename)),
+                // Python's own words for errno, as its `open()` would say them.
+                Some(errno) => match os_strerror(py, errno) {
+                    Ok(strerror) => PyOSError::new_err((errno, strerror, filename)),
+                    Err(e) => e,
+                },
                 None => PyOSError::new_err(format!("{io}: {filename:?}")),
             }
         }
     }
 }
 
-/// The C library's message for `errno` (what Python's `os.strerror` says).
-fn strerror(errno: i32) -> String {
-    std::io::Error::from_raw_os_error(errno)
-        .to_string()
-        .split(" (os error")
-        .next()
-        .unwrap_or_default()
-        .to_owned()
+fn os_strerror(py: Python<'_>, errno: i32) -> PyResult<String> {
+    py.import("os")?.call_method1("strerror", (errno,))?.extract()
 }
 
 /// Checks JSON text given as `str` or `bytes`, without the GIL.
