@@ -462,9 +462,7 @@ impl<'a> Collisions<'a> {
                 continue; // its first consumer settled all of its groups
             }
             for k in 0..self.classes[class as usize].count {
-                let Some(v) = self.nth(consumer, class, k) else {
-                    continue;
-                };
+                let v = self.nth_of_class(consumer, class, k);
                 if std::mem::replace(&mut settled[v.group() as usize], true) {
                     continue;
                 }

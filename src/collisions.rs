@@ -199,18 +199,10 @@ impl<'a> Collisions<'a> {
         Some(self.nth_of_class(consumer, class, (index - self.starts[at]) as u32))
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = Collision<'_>> + '_ {
-        (0..self.len()).filter_map(move |i| self.get(i))
-    }
-
-    /// The `k`th violation of `consumer`, of class `class`.
-    pub(crate) fn nth(&self, consumer: NodeIx, class: ClassIx, k: u32) -> Option<Collision<'_>> {
-        (k < self.classes[class as usize].count).then(|| self.nth_of_class(consumer, class, k))
-    }
-
-    /// The `k`th clash of a class: a base clash, or an overlay entry where
-    /// one stands at that position.
-    fn nth_of_class(&self, consumer: NodeIx, class: ClassIx, k: u32) -> Collision<'_> {
+    /// The `k`th violation (`k` below the class's count) of `consumer`, of
+    /// class `class`: a base clash, or an overlay entry where one stands at
+    /// that position.
+    pub(crate) fn nth_of_class(&self, consumer: NodeIx, class: ClassIx, k: u32) -> Collision<'_> {
         let c = &self.classes[class as usize];
         let j = c.overlay.partition_point(|o| o.at <= k);
         let make = |clash, group| Collision {
