@@ -238,6 +238,7 @@ impl Found {
             groups: Vec::new(),
             renames: new_map(),
             locations: new_map(),
+            class_trees: Default::default(),
         };
         set.groups = groups(&mut set);
         set
@@ -268,6 +269,25 @@ impl View {
         };
         (view, by_name)
     }
+}
+
+/// Whether no toolbox is upstream of two of `roots` (nor is a root
+/// upstream of another): then a consumer's paths through each root are that
+/// root's own (see `Class::separate_roots`). At least one root is needed.
+fn separate(views: &[View], roots: &[ViewIx]) -> bool {
+    let upstream = |v: ViewIx| &views[v as usize].tree.reach;
+    !roots.is_empty()
+        && roots.iter().enumerate().all(|(i, &a)| {
+            roots[i + 1..].iter().all(|&b| {
+                let (small, large) = if upstream(a).order.len() <= upstream(b).order.len() {
+                    (upstream(a), upstream(b))
+                } else {
+                    (upstream(b), upstream(a))
+                };
+                let in_large = |n: &NodeIx| *n == large.start || large.slot.contains_key(n);
+                !in_large(&small.start) && !small.slot.contains_key(&large.start) && !small.order.iter().any(in_large)
+            })
+        })
 }
 
 /// A clash of `leaves` (distinct) sorted by id.
@@ -341,11 +361,11 @@ impl Class {
         }
         Class {
             count: base_clashes.len() as u32 + inserted,
+            separate_roots: separate(views, &roots),
             roots: roots.into(),
             base,
             overlay,
             consumers: vec![consumer],
-            tree: Default::default(),
         }
     }
 }
@@ -510,6 +530,7 @@ impl<'a> Collisions<'a> {
             groups: self.groups,
             renames: self.renames,
             locations: self.locations,
+            class_trees: Default::default(),
         }
     }
 }

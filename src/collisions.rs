@@ -20,10 +20,12 @@
 //! for the shapes measured in the benchmark suite. (Many classes that each
 //! combine several clashing toolboxes pay one overlay each.)
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
 
 use crate::error::Location;
-use crate::flatten::{box_labels, new_map, CandidateNames, Map, NameIx, PathTree, TreePath, LABELLED_PATH_NODES};
+use crate::flatten::{
+    box_labels, new_map, CandidateNames, Map, NameIx, PathTree, Reach, TreePath, LABELLED_PATH_NODES,
+};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::report::Rename;
 
@@ -77,8 +79,10 @@ pub(crate) struct Class {
     pub count: u32,
     /// By id.
     pub consumers: Vec<NodeIx>,
-    /// Paths for a class with no single root, made when first asked for.
-    pub tree: OnceLock<PathTree>,
+    /// The roots' upstream toolboxes are disjoint, so every path follows
+    /// one root's shared tree (its first step is the closest over all
+    /// roots). Otherwise the class's paths need a tree of their own.
+    pub separate_roots: bool,
 }
 
 impl Class {
@@ -135,6 +139,30 @@ pub struct Collisions<'a> {
     pub(crate) groups: Vec<Group>,
     pub(crate) renames: Map<NodeIx, Rename>,
     pub(crate) locations: Map<NodeIx, Location>,
+    /// Path trees of classes whose roots overlap, most recently used last:
+    /// a few at a time, made again when needed, so reading every path of
+    /// many such classes costs time but never holds all their trees.
+    pub(crate) class_trees: Mutex<Vec<(ClassIx, Arc<PathTree>)>>,
+}
+
+/// How many classes' own path trees are kept at once.
+const CLASS_TREES_KEPT: usize = 4;
+
+/// The tree a path is read from: a root's, shared by the whole report, or
+/// a class's own, shared while it is in use.
+#[derive(Clone)]
+enum TreeRef<'r> {
+    Root(&'r PathTree),
+    Class(Arc<PathTree>),
+}
+
+impl TreeRef<'_> {
+    fn get(&self) -> &PathTree {
+        match self {
+            TreeRef::Root(tree) => tree,
+            TreeRef::Class(tree) => tree,
+        }
+    }
 }
 
 /// One CMP-9 violation, read from [`Collisions`] on demand.
@@ -148,12 +176,12 @@ pub struct Collision<'r> {
 }
 
 /// One tool of a violation.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct CollidingTool<'r> {
     set: &'r Collisions<'r>,
     node: NodeIx,
     path: TreePath,
-    tree: &'r PathTree,
+    tree: TreeRef<'r>,
 }
 
 impl Collisions<'static> {
@@ -175,6 +203,7 @@ impl Collisions<'static> {
             groups: Vec::new(),
             renames: new_map(),
             locations: new_map(),
+            class_trees: Mutex::default(),
         }
     }
 }
@@ -308,14 +337,46 @@ impl<'a> Collisions<'a> {
         }
     }
 
-    fn tree_of(&self, class: ClassIx) -> &PathTree {
+    /// The shortest path of `leaf` to `consumer`, of class `class`, and the
+    /// tree to read it from.
+    fn path_of(&self, class: ClassIx, leaf: NodeIx, consumer: NodeIx) -> (TreePath, TreeRef<'_>) {
         let c = &self.classes[class as usize];
-        match *c.roots {
-            [only] => &self.views[only as usize].tree,
-            _ => c
-                .tree
-                .get_or_init(|| PathTree::new(&self.graph, crate::flatten::Reach::from(&self.graph, c.consumers[0]))),
+        let found = if c.separate_roots {
+            // The first step closest to the consumer, smallest id among
+            // equals (SEMANTICS 6), then that root's own tree.
+            c.roots
+                .iter()
+                .map(|&v| &self.views[v as usize].tree)
+                .filter_map(|tree| Some((tree.path(&self.graph, leaf, consumer)?, TreeRef::Root(tree))))
+                .min_by(|(a, at), (b, bt)| {
+                    let second = |p: &TreePath, t: &TreeRef<'_>| self.graph.id(p.second(t.get()));
+                    (a.len(), second(a, at)).cmp(&(b.len(), second(b, bt)))
+                })
+        } else {
+            let tree = self.class_tree(class);
+            tree.path(&self.graph, leaf, consumer)
+                .map(|p| (p, TreeRef::Class(tree)))
+        };
+        // Every leaf of a violation reaches its consumer, so a path exists.
+        found.unwrap_or_else(|| (TreePath::direct(leaf, consumer), TreeRef::Class(self.class_tree(class))))
+    }
+
+    /// The path tree of a class whose roots overlap, from the few kept or
+    /// made anew.
+    fn class_tree(&self, class: ClassIx) -> Arc<PathTree> {
+        let mut kept = self.class_trees.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = kept.iter().position(|(c, _)| *c == class) {
+            let entry = kept.remove(at);
+            kept.push(entry);
+        } else {
+            let consumer = self.classes[class as usize].consumers[0];
+            let tree = Arc::new(PathTree::new(&self.graph, Reach::from(&self.graph, consumer)));
+            if kept.len() == CLASS_TREES_KEPT {
+                kept.remove(0);
+            }
+            kept.push((class, tree));
         }
+        Arc::clone(&kept[kept.len() - 1].1)
     }
 
     pub fn location_of(&self, node: NodeIx) -> Option<Location> {
@@ -344,15 +405,17 @@ impl<'r> Collision<'r> {
 
     /// The colliding tools, by id, each with its path to the consumer.
     pub fn tools(&self) -> Vec<CollidingTool<'r>> {
-        let tree = self.set.tree_of(self.class);
         self.clash
             .leaves
             .iter()
-            .map(|&leaf| CollidingTool {
-                set: self.set,
-                node: leaf,
-                path: tree.path(&self.set.graph, leaf, self.consumer),
-                tree,
+            .map(|&leaf| {
+                let (path, tree) = self.set.path_of(self.class, leaf, self.consumer);
+                CollidingTool {
+                    set: self.set,
+                    node: leaf,
+                    path,
+                    tree,
+                }
             })
             .collect()
     }
@@ -392,7 +455,7 @@ impl<'r> Collision<'r> {
             .tools()
             .iter()
             .filter(|t| t.path.len() <= LABELLED_PATH_NODES)
-            .map(|t| t.path.all(t.tree))
+            .map(|t| t.path.all(t.tree.get()))
             .collect();
         box_labels(&self.set.graph, &paths)
     }
@@ -405,12 +468,12 @@ impl<'r> CollidingTool<'r> {
 
     /// The node after the tool on its path.
     pub(crate) fn second(&self) -> NodeIx {
-        self.path.second(self.tree)
+        self.path.second(self.tree.get())
     }
 
     /// The nodes of the tool's path.
     pub(crate) fn path_nodes(&self) -> Vec<NodeIx> {
-        self.path.all(self.tree)
+        self.path.all(self.tree.get())
     }
 
     pub fn id(&self) -> &'r str {
@@ -433,7 +496,7 @@ impl<'r> CollidingTool<'r> {
     pub fn path_ids(&self, from: usize, to: usize) -> Vec<&'r str> {
         let g = &self.set.graph;
         self.path
-            .nodes(self.tree, from, to)
+            .nodes(self.tree.get(), from, to)
             .into_iter()
             .map(|n| g.id(n))
             .collect()

@@ -4,7 +4,7 @@
 //! agent actually get?", so it flattens everything it is asked about.
 
 use crate::error::{locate_known, Error, Location};
-use crate::flatten::{box_labels, PathTree, Reach};
+use crate::flatten::{box_labels, PathTree, Reach, TreePath};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::names::normalize_name;
 
@@ -78,7 +78,11 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
     offsets.push(g.offset(consumer));
     let paths: Vec<Vec<NodeIx>> = tools
         .iter()
-        .map(|&(_, leaf)| tree.path(g, leaf, consumer).all(&tree))
+        .map(|&(_, leaf)| {
+            // Every leaf of the walk reaches the consumer through its tree.
+            let path = tree.path(g, leaf, consumer).unwrap_or(TreePath::direct(leaf, consumer));
+            path.all(&tree)
+        })
         .collect();
     let seen = tools
         .iter()

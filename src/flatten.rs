@@ -184,29 +184,27 @@ impl PathTree {
     /// The shortest path from `leaf` to `consumer`: a node the start (a
     /// toolbox) is wired straight into, or the start itself, or (when the
     /// start is a consumer) any consumer wired exactly as the start is:
-    /// `[leaf, P1, ..., Pk, (start box,) consumer]`. Cheap to make: the
-    /// nodes are found when they are read.
-    pub fn path(&self, g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> TreePath {
-        let via_start = self.reach.start != consumer && g.is_passthrough(self.reach.start);
+    /// `[leaf, P1, ..., Pk, (start box,) consumer]`; None when the leaf does
+    /// not get there through this tree. Cheap to make: the nodes are found
+    /// when they are read.
+    pub fn path(&self, g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> Option<TreePath> {
+        let start = self.reach.start;
+        let via_start = start != consumer && g.is_passthrough(start);
+        if wired_directly(g, leaf, consumer) {
+            return Some(TreePath::direct(leaf, consumer));
+        }
         let mut path = TreePath {
             leaf,
             first: NONE,
             steps: 0,
-            start: via_start.then_some(self.reach.start),
+            start: via_start.then_some(start),
             consumer,
         };
-        if wired_directly(g, leaf, consumer) {
-            path.start = None;
-        } else if !(via_start && wired_directly(g, leaf, self.reach.start)) {
-            // Every leaf handed here reaches the consumer, so a step exists.
-            path.first = self.reach.best_step(g, leaf).unwrap_or(NONE);
-            path.steps = if path.first == NONE {
-                0
-            } else {
-                self.reach.hops[path.first as usize] as usize
-            };
+        if !(via_start && wired_directly(g, leaf, start)) {
+            path.first = self.reach.best_step(g, leaf)?;
+            path.steps = self.reach.hops[path.first as usize] as usize;
         }
-        path
+        Some(path)
     }
 
     /// The node in `slot`'s chain whose hops are `hops` (no more than its own).
@@ -256,6 +254,17 @@ pub struct TreePath {
 }
 
 impl TreePath {
+    /// `[leaf, consumer]`: a tool wired straight into its consumer.
+    pub fn direct(leaf: NodeIx, consumer: NodeIx) -> TreePath {
+        TreePath {
+            leaf,
+            first: NONE,
+            steps: 0,
+            start: None,
+            consumer,
+        }
+    }
+
     #[allow(clippy::len_without_is_empty)] // a path has at least two nodes
     pub fn len(&self) -> usize {
         2 + self.steps + usize::from(self.start.is_some())
@@ -279,8 +288,8 @@ impl TreePath {
                     tree.next[slot as usize]
                 };
                 tree.reach.order[slot as usize]
-            } else if i == self.steps + 1 && self.start.is_some() {
-                tree.reach.start
+            } else if let Some(start) = self.start.filter(|_| i == self.steps + 1) {
+                start
             } else {
                 self.consumer
             };

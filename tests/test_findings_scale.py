@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -172,3 +174,52 @@ def test_cmp9_consumers_whose_own_box_adds_to_a_shared_clash_leave_its_group_exa
     tool_0 = next(g for g in shared if g.name == "tool_0")
     assert "agent0" not in tool_0.consumers[:] and tool_0.consumers[:2] == ["agent1", "agent10"]
     assert sum(g.count for g in groups) == pairs * agents
+
+
+def chain_and_own_boxes(depth: int, agents: int, also_into: int = 0) -> Workflow:
+    """A chain of `depth` toolboxes ending in a clashing pair, whose head
+    feeds every agent; each agent also has a box of its own (so each is
+    wired its own way) and, with `also_into`, is wired to chain box
+    `also_into` too (so its roots overlap)."""
+    workflow = deep_chain(depth, 0)
+    for a in range(agents):
+        workflow["nodes"] += [{"id": f"own{a}", "type": "toolbox"}, {"id": f"t{a}", "data": {"label": f"own {a}"}}]
+        workflow["edges"] += [wire(f"t{a}", f"own{a}"), wire(f"own{a}", f"agent{a}"), wire("c0", f"agent{a}")]
+        if also_into:
+            workflow["edges"].append(wire(f"c{also_into}", f"agent{a}"))
+    return workflow
+
+
+@pytest.mark.parametrize("also_into", [0, 3], ids=["separate roots", "overlapping roots"])
+def test_cmp9_consumers_wired_each_their_own_way_get_the_reference_paths(also_into: int) -> None:
+    workflow = chain_and_own_boxes(60, 40, also_into)
+    report = toolwire.check(workflow)
+    assert len(report.violations) == 40
+    assert without_places(report) == without_places(reference.check(workflow))
+
+
+READ_EVERY_PATH = """
+import json, resource, sys
+sys.path.insert(0, sys.argv[1])
+from test_findings_scale import chain_and_own_boxes
+import toolwire
+# The whole process may not map more than 2 GiB: each agent's own tree of
+# the chain (10,000 toolboxes) would take some 7 GB.
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+report = toolwire.check_json(json.dumps(chain_and_own_boxes(10_000, 20_000, int(sys.argv[2]))))
+ends = [tuple(tool.path[-2:]) for v in report.violations for tool in v.tools]
+print(len(report.violations), len(ends))
+"""
+
+
+@pytest.mark.parametrize("also_into", [0, 3], ids=["separate roots", "overlapping roots"])
+def test_cmp9_reading_every_path_of_consumers_wired_each_their_own_way_stays_small(also_into: int) -> None:
+    # 20,000 agents, each wired its own way to a 10,000-box chain: their
+    # paths follow the chain's one shared tree (separate roots) or a few
+    # class trees made in turn (overlapping roots), never one tree each.
+    tests = str(Path(__file__).parent)
+    done = subprocess.run(
+        [sys.executable, "-c", READ_EVERY_PATH, tests, str(also_into)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["20000", "40000"]
