@@ -3,7 +3,7 @@
 //! (see `collisions`), so a check costs what its input costs, however many
 //! (consumer, name) pairs it finds.
 
-use crate::collisions::{Clash, Class, ClassIx, Collisions, Group, GroupIx, Overlay, Part, View, ViewIx};
+use crate::collisions::{Clash, Class, ClassIx, Collisions, Group, GroupIx, List, Overlay, Part, View, ViewIx};
 use crate::config::Config;
 use crate::error::{locate_known, InputError};
 use crate::fixes::{closest_edge_type, Renamer};
@@ -138,7 +138,20 @@ fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Vec<Warn
 #[derive(Default)]
 struct Found {
     views: Vec<View>,
+    /// Per view: its candidate leaves by name (only while classes are built).
+    by_name: Vec<Map<NameIx, Vec<NodeIx>>>,
     classes: Vec<Class>,
+}
+
+/// Whether a toolbox is wired into more than one node that is not a
+/// toolbox (a consumer wired twice counts twice: that only costs sharing).
+fn wired_into_several(g: &ToolGraph<'_>, root: NodeIx) -> bool {
+    g.receivers
+        .of(root)
+        .iter()
+        .filter(|&&r| !g.is_passthrough(r))
+        .nth(1)
+        .is_some()
 }
 
 /// How a consumer is wired: its roots and the candidate tools wired
@@ -156,7 +169,6 @@ impl Found {
     fn of(g: &ToolGraph<'_>, names: &CandidateNames, consumers: &[NodeIx], interrupt: Interrupt<'_>) -> Found {
         let mut found = Found::default();
         let mut view_of: Map<NodeIx, ViewIx> = new_map();
-        let mut by_name: Vec<Map<NameIx, Vec<NodeIx>>> = Vec::new();
         let mut class_of: Map<Wiring, ClassIx> = new_map();
         for &consumer in consumers {
             if interrupt.requested() {
@@ -180,43 +192,107 @@ impl Found {
                 found.classes[class as usize].consumers.push(consumer);
                 continue;
             }
-            let mut root_views = Vec::with_capacity(key.0.len());
             for &root in key.0.iter() {
-                let view = *view_of.entry(root).or_insert_with(|| {
-                    let (view, leaves) = View::of(g, names, root);
-                    found.views.push(view);
-                    by_name.push(leaves);
-                    (found.views.len() - 1) as ViewIx
-                });
-                root_views.push(view);
+                view_of.entry(root).or_insert_with(|| found.add_view(g, names, root));
             }
-            let class = Class::of(g, names, &found.views, &by_name, root_views, &key.1, consumer);
-            class_of.insert(key, found.classes.len() as ClassIx);
-            found.classes.push(class);
+            // Roots wired into other consumers too are a kit: its class is
+            // made once and parents this one, which adds only its own.
+            let (shared, own): (Vec<NodeIx>, Vec<NodeIx>) =
+                key.0.iter().partition(|&&root| wired_into_several(g, root));
+            let parent = if !shared.is_empty() && (!own.is_empty() || !key.1.is_empty()) {
+                let kit: Wiring = (shared.into(), Box::default());
+                let at = match class_of.get(&kit) {
+                    Some(&at) => at,
+                    None => {
+                        let at = found.add_class(g, names, &view_of, &kit, None);
+                        class_of.insert(kit, at);
+                        at
+                    }
+                };
+                Some(at)
+            } else {
+                None
+            };
+            let at = found.add_class(g, names, &view_of, &key, parent);
+            found.classes[at as usize].consumers.push(consumer);
+            class_of.insert(key, at);
         }
         found
     }
 
+    fn add_view(&mut self, g: &ToolGraph<'_>, names: &CandidateNames, root: NodeIx) -> ViewIx {
+        let (view, leaves) = View::of(g, names, root);
+        self.views.push(view);
+        self.by_name.push(leaves);
+        (self.views.len() - 1) as ViewIx
+    }
+
+    /// The class of consumers wired as `wiring` says, on `kit` when given.
+    fn add_class(
+        &mut self,
+        g: &ToolGraph<'_>,
+        names: &CandidateNames,
+        view_of: &Map<NodeIx, ViewIx>,
+        wiring: &Wiring,
+        kit: Option<ClassIx>,
+    ) -> ClassIx {
+        let roots: Vec<ViewIx> = wiring.0.iter().map(|r| view_of[r]).collect();
+        let class = Class::of(g, names, self, roots, &wiring.1, kit);
+        self.classes.push(class);
+        (self.classes.len() - 1) as ClassIx
+    }
+
     fn into_collisions(self, graph: ToolGraph<'_>, names: CandidateNames) -> Collisions<'_> {
-        let Found { views, classes } = self;
-        // Classes come in the order of their first consumers, and so do
-        // the lists of them here.
-        let mut classes_on: Vec<Vec<ClassIx>> = vec![Vec::new(); views.len()];
-        let mut consumers_on = vec![0u64; views.len()];
-        let mut replaced: Map<(ViewIx, NameIx), Vec<ClassIx>> = new_map();
+        let Found { views, classes, .. } = self;
+        let consumers_of = |c: usize| classes[c].consumers.len() as u64;
+        let mut subtree_consumers: Vec<u64> = (0..classes.len()).map(consumers_of).collect();
+        let mut under: Map<List, Vec<ClassIx>> = new_map();
+        let mut replaced: Map<(List, NameIx), Vec<ClassIx>> = new_map();
         let mut listed: Vec<(NodeIx, ClassIx)> = Vec::new();
         for (c, class) in classes.iter().enumerate() {
-            if let Some(base) = class.base {
-                classes_on[base as usize].push(c as ClassIx);
-                consumers_on[base as usize] += class.consumers.len() as u64;
+            let at = c as ClassIx;
+            let mut lists = vec![List::Class(at)];
+            let mut parent = class.parent;
+            while let Some(list) = parent {
+                lists.push(list);
+                parent = match list {
+                    List::Class(p) => {
+                        subtree_consumers[p as usize] += consumers_of(c);
+                        classes[p as usize].parent
+                    }
+                    List::View(_) => None,
+                };
+            }
+            if !class.consumers.is_empty() {
+                for list in lists {
+                    under.entry(list).or_default().push(at);
+                }
+            }
+            if let Some(parent) = class.parent {
                 for name in class.replaced_names() {
-                    replaced.entry((base, name)).or_default().push(c as ClassIx);
+                    replaced
+                        .entry((origin(&classes, &names, parent, name), name))
+                        .or_default()
+                        .push(at);
                 }
             }
             if class.count > 0 {
-                listed.extend(class.consumers.iter().map(|&n| (n, c as ClassIx)));
+                listed.extend(class.consumers.iter().map(|&n| (n, at)));
             }
         }
+        // By first consumer, so the first class that sees a clash holds its
+        // first violation.
+        for classes_under in under.values_mut() {
+            classes_under.sort_unstable_by(|&a, &b| {
+                graph
+                    .id(classes[a as usize].consumers[0])
+                    .cmp(graph.id(classes[b as usize].consumers[0]))
+            });
+        }
+        let consumers_under = under
+            .iter()
+            .map(|(&list, under)| (list, under.iter().map(|&c| consumers_of(c as usize)).sum()))
+            .collect();
         listed.sort_unstable_by(|a, b| graph.id(a.0).cmp(graph.id(b.0)));
         let mut starts = Vec::with_capacity(listed.len() + 1);
         let mut total = 0u64;
@@ -230,8 +306,9 @@ impl Found {
             names,
             views,
             classes,
-            classes_on,
-            consumers_on,
+            under,
+            consumers_under,
+            subtree_consumers,
             replaced,
             consumers: listed,
             starts,
@@ -242,6 +319,34 @@ impl Found {
         };
         set.groups = groups(&mut set);
         set
+    }
+}
+
+/// The list a clash of `name` in `list` comes from: the class whose
+/// overlay holds it, or the view below.
+fn origin(classes: &[Class], names: &CandidateNames, list: List, name: NameIx) -> List {
+    match list {
+        List::View(_) => list,
+        List::Class(c) => {
+            let class = &classes[c as usize];
+            let key = names.name(name);
+            if class
+                .overlay
+                .binary_search_by(|o| names.name(o.clash.name).cmp(key))
+                .is_ok()
+            {
+                list
+            } else {
+                origin(
+                    classes,
+                    names,
+                    class
+                        .parent
+                        .expect("a class's clash it does not hold comes from its parent"),
+                    name,
+                )
+            }
+        }
     }
 }
 
@@ -299,56 +404,90 @@ fn clash(g: &ToolGraph<'_>, name: NameIx, mut leaves: Vec<NodeIx>) -> Clash {
     }
 }
 
+impl Found {
+    /// The position `name` would have in a list.
+    fn rank_in(&self, names: &CandidateNames, list: List, name: &str) -> u32 {
+        match list {
+            List::View(v) => self.views[v as usize]
+                .clashes
+                .partition_point(|c| names.name(c.name) < name) as u32,
+            List::Class(c) => {
+                let class = &self.classes[c as usize];
+                let parent = class.parent.map_or(0, |p| self.rank_in(names, p, name));
+                parent + class.inserted_before(names, name)
+            }
+        }
+    }
+
+    fn count_of(&self, list: List) -> u32 {
+        match list {
+            List::View(v) => self.views[v as usize].clashes.len() as u32,
+            List::Class(c) => self.classes[c as usize].count,
+        }
+    }
+}
+
 impl Class {
     /// The clashes of consumers wired to `roots` and to the candidate tools
-    /// `direct`: the largest root's, probed rather than copied, with an
-    /// overlay of what the direct tools and the other roots add.
+    /// `direct`, as a parent list shared by reference (the kit's when
+    /// given, else the largest root's) with an overlay of what the other
+    /// roots and the direct tools add.
     fn of(
         g: &ToolGraph<'_>,
         names: &CandidateNames,
-        views: &[View],
-        by_name: &[Map<NameIx, Vec<NodeIx>>],
+        found: &Found,
         roots: Vec<ViewIx>,
         direct: &[NodeIx],
-        consumer: NodeIx,
+        kit: Option<ClassIx>,
     ) -> Class {
-        let base = roots.iter().copied().max_by_key(|&v| {
-            (
-                views[v as usize].tree.reach.leaves.len(),
-                std::cmp::Reverse(views[v as usize].root()),
-            )
-        });
+        let views = &found.views;
+        // The parent list, and the roots whose leaves make it.
+        let (parent, inherited): (Option<List>, Vec<ViewIx>) = match kit {
+            Some(k) => (Some(List::Class(k)), found.classes[k as usize].roots.to_vec()),
+            None => {
+                let base = roots.iter().copied().max_by_key(|&v| {
+                    let view = &views[v as usize];
+                    (view.tree.reach.leaves.len(), std::cmp::Reverse(view.root()))
+                });
+                (base.map(List::View), base.into_iter().collect())
+            }
+        };
         let mut merged: Map<NameIx, Vec<NodeIx>> = new_map();
         for &leaf in direct {
             if let Some(name) = names.of(leaf) {
                 merged.entry(name).or_default().push(leaf);
             }
         }
-        for &v in roots.iter().filter(|&&v| Some(v) != base) {
-            for (&name, leaves) in &by_name[v as usize] {
+        for &v in roots.iter().filter(|v| !inherited.contains(v)) {
+            for (&name, leaves) in &found.by_name[v as usize] {
                 merged.entry(name).or_default().extend_from_slice(leaves);
             }
         }
-        let base_names = base.map(|b| &by_name[b as usize]);
         let mut entries: Vec<(Clash, bool)> = Vec::new();
         for (name, mut leaves) in merged {
-            let in_base = base_names.and_then(|m| m.get(&name)).map_or(&[][..], |l| &l[..]);
-            leaves.extend_from_slice(in_base);
+            // The tools of this name the parent list's consumers get.
+            let mut from_parent: Vec<NodeIx> = inherited
+                .iter()
+                .filter_map(|&v| found.by_name[v as usize].get(&name))
+                .flatten()
+                .copied()
+                .collect();
+            from_parent.sort_unstable();
+            from_parent.dedup();
+            leaves.extend_from_slice(&from_parent);
             leaves.sort_unstable();
             leaves.dedup();
-            if leaves.len() < 2 || leaves.len() == in_base.len() {
-                continue; // no clash, or exactly the base's own
+            if leaves.len() < 2 || leaves.len() == from_parent.len() {
+                continue; // no clash, or exactly the parent's own
             }
-            entries.push((clash(g, name, leaves), in_base.len() > 1));
+            entries.push((clash(g, name, leaves), from_parent.len() > 1));
         }
         entries.sort_unstable_by(|a, b| names.name(a.0.name).cmp(names.name(b.0.name)));
-        let base_clashes = base.map_or(&[][..], |b| &views[b as usize].clashes[..]);
         let mut overlay = Vec::with_capacity(entries.len());
         let mut inserted = 0u32;
         for (clash, replaces) in entries {
-            let key = names.name(clash.name);
-            let base_rank = base_clashes.partition_point(|c| names.name(c.name) < key) as u32;
-            let at = base_rank + inserted;
+            let rank = parent.map_or(0, |p| found.rank_in(names, p, names.name(clash.name)));
+            let at = rank + inserted;
             if !replaces {
                 inserted += 1;
             }
@@ -360,12 +499,12 @@ impl Class {
             });
         }
         Class {
-            count: base_clashes.len() as u32 + inserted,
+            count: parent.map_or(0, |p| found.count_of(p)) + inserted,
             separate_roots: separate(views, &roots),
             roots: roots.into(),
-            base,
+            parent,
             overlay,
-            consumers: vec![consumer],
+            consumers: Vec::new(),
         }
     }
 }
@@ -387,14 +526,12 @@ fn groups(set: &mut Collisions<'_>) -> Vec<Group> {
         parts[at].2.push(part);
     };
     for (v, view) in set.views.iter().enumerate() {
-        if set.classes_on[v].is_empty() {
+        let owner = List::View(v as ViewIx);
+        if !set.under.contains_key(&owner) {
             continue;
         }
         for (k, clash) in view.clashes.iter().enumerate() {
-            let part = Part::Base {
-                view: v as ViewIx,
-                k: k as u32,
-            };
+            let part = Part { owner, at: k as u32 };
             if set.part_count(part) > 0 {
                 add(clash, Some(view.root()), part);
             }
@@ -412,11 +549,13 @@ fn groups(set: &mut Collisions<'_>) -> Vec<Group> {
                     entry.clash.leaves.iter().all(|l| reach.leaves.binary_search(l).is_ok())
                 })
                 .map(|view| view.root());
-            let part = Part::Overlay {
-                class: c as ClassIx,
-                j: j as u32,
+            let part = Part {
+                owner: List::Class(c as ClassIx),
+                at: j as u32,
             };
-            add(&entry.clash, through, part);
+            if set.part_count(part) > 0 {
+                add(&entry.clash, through, part);
+            }
         }
     }
     let mut made: Vec<Group> = parts
@@ -440,9 +579,9 @@ fn groups(set: &mut Collisions<'_>) -> Vec<Group> {
     made.sort_unstable_by_key(|group| group.first);
     for (ix, group) in made.iter().enumerate() {
         for &part in &group.parts {
-            match part {
-                Part::Base { view, k } => set.views[view as usize].groups[k as usize] = ix as GroupIx,
-                Part::Overlay { class, j } => set.classes[class as usize].overlay[j as usize].group = ix as GroupIx,
+            match part.owner {
+                List::View(v) => set.views[v as usize].groups[part.at as usize] = ix as GroupIx,
+                List::Class(c) => set.classes[c as usize].overlay[part.at as usize].group = ix as GroupIx,
             }
         }
     }
@@ -469,32 +608,21 @@ impl<'a> Collisions<'a> {
     }
 
     /// Chooses the renames that fix every violation (CONFORMANCE 15), one
-    /// group at a time in the order of the violations: each group is
-    /// settled where it first occurs, which is exactly what settling every
-    /// violation in order would give, since settling the same tools again
-    /// changes nothing.
+    /// group at a time in the order of their first violations, each at that
+    /// violation: exactly what settling every violation in report order
+    /// gives, since settling the same tools again changes nothing.
     fn settle_renames(&mut self) {
         let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
-        let mut settled = vec![false; self.groups.len()];
-        let mut seen_class = vec![false; self.classes.len()];
-        for &(consumer, class) in &self.consumers {
-            if std::mem::replace(&mut seen_class[class as usize], true) {
-                continue; // its first consumer settled all of its groups
-            }
-            for k in 0..self.classes[class as usize].count {
-                let v = self.nth_of_class(consumer, class, k);
-                if std::mem::replace(&mut settled[v.group() as usize], true) {
-                    continue;
-                }
-                let tools = v.tools();
-                let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
-                let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
-                // One tool keeps its name in a clash; its path is walked once.
-                let kept_path = std::cell::OnceCell::new();
-                renamer.settle(&leaves, &seconds, |kept, node| {
-                    kept_path.get_or_init(|| tools[kept].path_nodes()).contains(&node)
-                });
-            }
+        for group in &self.groups {
+            let Some(v) = self.get(group.first) else { continue };
+            let tools = v.tools();
+            let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
+            let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
+            // One tool keeps its name in a clash; its path is walked once.
+            let kept_path = std::cell::OnceCell::new();
+            renamer.settle(&leaves, &seconds, |kept, node| {
+                kept_path.get_or_init(|| tools[kept].path_nodes()).contains(&node)
+            });
         }
         self.renames = renamer.into_renames();
     }
@@ -522,8 +650,9 @@ impl<'a> Collisions<'a> {
             names,
             views: self.views,
             classes: self.classes,
-            classes_on: self.classes_on,
-            consumers_on: self.consumers_on,
+            under: self.under,
+            consumers_under: self.consumers_under,
+            subtree_consumers: self.subtree_consumers,
             replaced: self.replaced,
             consumers: self.consumers,
             starts: self.starts,

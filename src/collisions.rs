@@ -8,17 +8,20 @@
 //! - each toolbox wired straight into a consumer (a *root*) has one
 //!   [`View`]: the clashes inside it, and one tree of shortest paths;
 //! - consumers wired the same way (the same roots, the same candidate
-//!   tools wired straight in) form one [`Class`], whose clashes are the
-//!   largest root's (shared, by reference) plus an overlay of what the
-//!   other sources add;
+//!   tools wired straight in) form one [`Class`], whose clashes are a
+//!   parent list (a root's clashes, or a *kit*: the class of the roots it
+//!   shares with other consumers) shared by reference, plus an overlay of
+//!   what its other sources add. A consumer with a toolbox of its own
+//!   beside shared ones thus pays only for its own toolbox;
 //! - violation `i` is found by binary search over the consumers' running
 //!   counts, then by rank in the class's merged list, and built on access;
 //! - clashes with the same tools, name and toolbox form one [`Group`] with
 //!   its consumers counted exactly, for reports that show them once.
 //!
 //! Memory is the views, the classes and the overlays: linear in the input
-//! for the shapes measured in the benchmark suite. (Many classes that each
-//! combine several clashing toolboxes pay one overlay each.)
+//! for the shapes measured in the benchmark suite. (Many different sets of
+//! shared toolboxes, each combining several clashing ones, pay one overlay
+//! each.)
 
 use std::sync::{Arc, Mutex};
 
@@ -56,13 +59,21 @@ impl View {
     }
 }
 
-/// What a class adds to, or changes in, its base view's clashes.
+/// A sorted list of clashes that consumers see: a view's own, or a
+/// class's (its parent list merged with its overlay).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum List {
+    View(ViewIx),
+    Class(ClassIx),
+}
+
+/// What a class adds to, or changes in, its parent list.
 pub(crate) struct Overlay {
     pub clash: Clash,
     /// Its position in the class's merged list.
     pub at: u32,
     /// Entries up to and including this one that are new names (not
-    /// replacing one of the base's).
+    /// replacing one of the parent's).
     pub inserted: u32,
     pub group: GroupIx,
 }
@@ -71,13 +82,15 @@ pub(crate) struct Overlay {
 pub(crate) struct Class {
     /// The roots, by node number.
     pub roots: Box<[ViewIx]>,
-    /// The largest root, whose clashes are shared rather than copied.
-    pub base: Option<ViewIx>,
+    /// The list the overlay is merged into: the largest root's, or the
+    /// class of the roots shared with other consumers; None for consumers
+    /// with no root.
+    pub parent: Option<List>,
     /// By name.
     pub overlay: Vec<Overlay>,
     /// Violations per consumer of the class.
     pub count: u32,
-    /// By id.
+    /// By id; none for a class that only parents others.
     pub consumers: Vec<NodeIx>,
     /// The roots' upstream toolboxes are disjoint, so every path follows
     /// one root's shared tree (its first step is the closest over all
@@ -86,7 +99,7 @@ pub(crate) struct Class {
 }
 
 impl Class {
-    /// The base's names that the overlay replaces (with more tools).
+    /// The parent's names that the overlay replaces (with more tools).
     pub fn replaced_names(&self) -> impl Iterator<Item = NameIx> + '_ {
         let mut inserted_before = 0;
         self.overlay.iter().filter_map(move |o| {
@@ -95,14 +108,24 @@ impl Class {
             replaces.then_some(o.clash.name)
         })
     }
+
+    /// New names in the overlay before `name`.
+    pub fn inserted_before(&self, names: &CandidateNames, name: &str) -> u32 {
+        let j = self.overlay.partition_point(|o| names.name(o.clash.name) < name);
+        if j > 0 {
+            self.overlay[j - 1].inserted
+        } else {
+            0
+        }
+    }
 }
 
-/// One part of a group: a base clash of a view (for every class on that
-/// base that does not replace it), or one overlay entry of a class.
+/// One part of a group: entry `at` of a list's own (a view's clash `at`,
+/// or a class's overlay entry `at`), for every class that sees it there.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Part {
-    Base { view: ViewIx, k: u32 },
-    Overlay { class: ClassIx, j: u32 },
+pub(crate) struct Part {
+    pub owner: List,
+    pub at: u32,
 }
 
 /// Violations with the same clashing tools and name, reached through the
@@ -126,12 +149,16 @@ pub struct Collisions<'a> {
     pub(crate) names: CandidateNames,
     pub(crate) views: Vec<View>,
     pub(crate) classes: Vec<Class>,
-    /// Per view: the classes built on it, by first consumer.
-    pub(crate) classes_on: Vec<Vec<ClassIx>>,
-    /// Per view: the consumers of the classes built on it.
-    pub(crate) consumers_on: Vec<u64>,
-    /// The classes (in order) whose overlay replaces a view's clash of a name.
-    pub(crate) replaced: Map<(ViewIx, NameIx), Vec<ClassIx>>,
+    /// Per list (a view, or a class that parents others): the classes
+    /// that see it, itself and below, that have consumers, by first consumer.
+    pub(crate) under: Map<List, Vec<ClassIx>>,
+    /// Per list: the consumers of the classes in `under`.
+    pub(crate) consumers_under: Map<List, u64>,
+    /// Per class: its consumers and those of the classes it parents.
+    pub(crate) subtree_consumers: Vec<u64>,
+    /// The classes (sorted) whose overlay replaces a list's own clash of a
+    /// name, where that list is where the clash comes from.
+    pub(crate) replaced: Map<(List, NameIx), Vec<ClassIx>>,
     /// Consumers with a violation, by id, with their class.
     pub(crate) consumers: Vec<(NodeIx, ClassIx)>,
     /// `starts[i]`: violations before `consumers[i]`; one more entry, the total.
@@ -195,8 +222,9 @@ impl Collisions<'static> {
             },
             views: Vec::new(),
             classes: Vec::new(),
-            classes_on: Vec::new(),
-            consumers_on: Vec::new(),
+            under: new_map(),
+            consumers_under: new_map(),
+            subtree_consumers: Vec::new(),
             replaced: new_map(),
             consumers: Vec::new(),
             starts: vec![0],
@@ -229,26 +257,38 @@ impl<'a> Collisions<'a> {
     }
 
     /// The `k`th violation (`k` below the class's count) of `consumer`, of
-    /// class `class`: a base clash, or an overlay entry where one stands at
-    /// that position.
+    /// class `class`.
     pub(crate) fn nth_of_class(&self, consumer: NodeIx, class: ClassIx, k: u32) -> Collision<'_> {
-        let c = &self.classes[class as usize];
-        let j = c.overlay.partition_point(|o| o.at <= k);
-        let make = |clash, group| Collision {
+        let (clash, group) = self.nth(List::Class(class), k);
+        Collision {
             set: self,
             consumer,
             class,
             clash,
             group,
-        };
-        if j > 0 && c.overlay[j - 1].at == k {
-            let o = &c.overlay[j - 1];
-            return make(&o.clash, o.group);
         }
-        let inserted = if j > 0 { c.overlay[j - 1].inserted } else { 0 };
-        let view = &self.views[c.base.expect("a class without a base has only overlay entries") as usize];
-        let b = (k - inserted) as usize;
-        make(&view.clashes[b], view.groups[b])
+    }
+
+    /// The `k`th clash of a list, and its group: an overlay entry where one
+    /// stands at that position, else the parent's clash below it.
+    fn nth(&self, list: List, k: u32) -> (&Clash, GroupIx) {
+        match list {
+            List::View(v) => {
+                let view = &self.views[v as usize];
+                (&view.clashes[k as usize], view.groups[k as usize])
+            }
+            List::Class(c) => {
+                let class = &self.classes[c as usize];
+                let j = class.overlay.partition_point(|o| o.at <= k);
+                if j > 0 && class.overlay[j - 1].at == k {
+                    let o = &class.overlay[j - 1];
+                    return (&o.clash, o.group);
+                }
+                let inserted = if j > 0 { class.overlay[j - 1].inserted } else { 0 };
+                let parent = class.parent.expect("a class without a parent has only overlay entries");
+                self.nth(parent, k - inserted)
+            }
+        }
     }
 
     /// The groups, in the order of their first violations.
@@ -269,72 +309,73 @@ impl<'a> Collisions<'a> {
         self.starts[at] + u64::from(rank)
     }
 
-    /// The rank of base clash `b` in a class's merged list: its own
-    /// position plus the new names placed before it.
-    fn base_rank(&self, class: ClassIx, b: u32) -> u32 {
-        let c = &self.classes[class as usize];
-        let base = &self.views[c.base.expect("a base clash has a base") as usize];
-        let key = self.names.name(base.clashes[b as usize].name);
-        let j = c.overlay.partition_point(|o| self.names.name(o.clash.name) < key);
-        b + if j > 0 { c.overlay[j - 1].inserted } else { 0 }
+    /// The clash a part stands for.
+    pub(crate) fn clash_of(&self, part: Part) -> &Clash {
+        match part.owner {
+            List::View(v) => &self.views[v as usize].clashes[part.at as usize],
+            List::Class(c) => &self.classes[c as usize].overlay[part.at as usize].clash,
+        }
     }
 
-    /// The classes on `view` whose consumers see its clash `k` as it is
-    /// (no overlay replaces it), by first consumer.
-    fn base_classes(&self, view: ViewIx, k: u32) -> impl Iterator<Item = ClassIx> + '_ {
-        let name = self.views[view as usize].clashes[k as usize].name;
-        let replaced = self.replaced.get(&(view, name)).map_or(&[][..], |r| &r[..]);
-        self.classes_on[view as usize]
-            .iter()
+    /// The position of a part's clash in `list`, which sees it.
+    fn position(&self, list: List, part: Part) -> u32 {
+        if list == part.owner {
+            return match list {
+                List::View(_) => part.at,
+                List::Class(c) => self.classes[c as usize].overlay[part.at as usize].at,
+            };
+        }
+        let List::Class(c) = list else {
+            unreachable!("a view sees only its own clashes")
+        };
+        let class = &self.classes[c as usize];
+        let parent = class.parent.expect("a list that sees another's clash has a parent");
+        let name = self.names.name(self.clash_of(part).name);
+        self.position(parent, part) + class.inserted_before(&self.names, name)
+    }
+
+    /// The classes that see a part's clash as it is: those under its list,
+    /// less those whose overlay (or whose parent's) replaces it.
+    fn part_classes(&self, part: Part) -> impl Iterator<Item = ClassIx> + '_ {
+        let name = self.clash_of(part).name;
+        let replaced = self.replaced.get(&(part.owner, name)).map_or(&[][..], |r| &r[..]);
+        let is_replaced = |class: ClassIx| replaced.binary_search(&class).is_ok();
+        self.under
+            .get(&part.owner)
+            .into_iter()
+            .flatten()
             .copied()
-            .filter(move |class| replaced.binary_search(class).is_err())
+            .filter(move |&class| {
+                let parent_replaced = match self.classes[class as usize].parent {
+                    Some(List::Class(p)) if List::Class(p) != part.owner => is_replaced(p),
+                    _ => false,
+                };
+                !is_replaced(class) && !parent_replaced
+            })
     }
 
     /// The first violation of a part, as (consumer, class, rank), if the
     /// part has any consumer.
     pub(crate) fn first_of(&self, part: Part) -> Option<(NodeIx, ClassIx, u32)> {
-        match part {
-            Part::Overlay { class, j } => {
-                let c = &self.classes[class as usize];
-                Some((c.consumers[0], class, c.overlay[j as usize].at))
-            }
-            Part::Base { view, k } => self.base_classes(view, k).next().map(|class| {
-                (
-                    self.classes[class as usize].consumers[0],
-                    class,
-                    self.base_rank(class, k),
-                )
-            }),
-        }
+        let class = self.part_classes(part).next()?;
+        let rank = self.position(List::Class(class), part);
+        Some((self.classes[class as usize].consumers[0], class, rank))
     }
 
     pub(crate) fn violation_index(&self, first: (NodeIx, ClassIx, u32)) -> u64 {
         self.index_of(first.0, first.1, first.2)
     }
 
-    /// The consumers (= violations) of a part; for a base clash, the
-    /// consumers on its view less those whose overlay replaces it.
+    /// The consumers (= violations) of a part: those under its list less
+    /// those below a class that replaces it.
     pub(crate) fn part_count(&self, part: Part) -> u64 {
-        let consumers = |class: &ClassIx| self.classes[*class as usize].consumers.len() as u64;
-        match part {
-            Part::Overlay { class, .. } => consumers(&class),
-            Part::Base { view, k } => {
-                let name = self.views[view as usize].clashes[k as usize].name;
-                let replaced = self
-                    .replaced
-                    .get(&(view, name))
-                    .map_or(0, |r| r.iter().map(consumers).sum());
-                self.consumers_on[view as usize] - replaced
-            }
-        }
-    }
-
-    /// The classes whose consumers a part covers.
-    fn part_classes(&self, part: Part) -> Vec<ClassIx> {
-        match part {
-            Part::Overlay { class, .. } => vec![class],
-            Part::Base { view, k } => self.base_classes(view, k).collect(),
-        }
+        let name = self.clash_of(part).name;
+        let all = self.consumers_under.get(&part.owner).copied().unwrap_or(0);
+        let replaced: u64 = self
+            .replaced
+            .get(&(part.owner, name))
+            .map_or(0, |r| r.iter().map(|&c| self.subtree_consumers[c as usize]).sum());
+        all - replaced
     }
 
     /// The shortest path of `leaf` to `consumer`, of class `class`, and the
@@ -547,9 +588,10 @@ impl<'r> GroupRef<'r> {
         let g = &set.graph;
         let mut lists: Vec<&[NodeIx]> = Vec::new();
         for &part in &self.inner().parts {
-            for class in set.part_classes(part) {
-                lists.push(&set.classes[class as usize].consumers);
-            }
+            lists.extend(
+                set.part_classes(part)
+                    .map(|class| &set.classes[class as usize].consumers[..]),
+            );
         }
         // A k-way merge by id, over lists sorted by id and disjoint.
         let mut heads = vec![0usize; lists.len()];

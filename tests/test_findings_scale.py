@@ -143,6 +143,11 @@ def mixed(seed: int) -> Workflow:
             edges.append(wire(b, f"agent{c:02}"))
         for t in rng.sample(tools, rng.randint(0, 2)):
             edges.append(wire(t, f"agent{c:02}"))
+        if rng.random() < 0.5:  # a box of its own, beside the shared ones
+            nodes.append({"id": f"own{c:02}", "type": "toolbox"})
+            edges.append(wire(f"own{c:02}", f"agent{c:02}"))
+            for t in rng.sample(tools, rng.randint(1, 3)):
+                edges.append(wire(t, f"own{c:02}"))
     return {"nodes": nodes, "edges": edges}
 
 
@@ -223,3 +228,49 @@ def test_cmp9_reading_every_path_of_consumers_wired_each_their_own_way_stays_sma
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["20000", "40000"]
+
+
+def two_kits_and_own_boxes(pairs: int, agents: int) -> Workflow:
+    """Two toolboxes of `pairs` clashing pairs each, wired into every
+    agent, and a box of its own per agent: each agent is wired its own
+    way, and sees both kits' clashes."""
+    nodes: List[Dict[str, Any]] = []
+    edges = []
+    for kit in ("k1", "k2"):
+        nodes.append({"id": kit, "type": "toolbox"})
+        for i in range(pairs):
+            nodes += [{"id": f"{kit}a{i}", "data": {"label": f"{kit} Tool {i}"}}]
+            nodes += [{"id": f"{kit}b{i}", "data": {"label": f"{kit} tool-{i}"}}]
+            edges += [wire(f"{kit}a{i}", kit), wire(f"{kit}b{i}", kit)]
+    for a in range(agents):
+        nodes += [{"id": f"own{a}", "type": "toolbox"}, {"id": f"t{a}", "data": {"label": f"k1 TOOL {a % pairs}" if a % 3 == 0 else f"own {a}"}}]
+        edges += [wire(f"t{a}", f"own{a}"), wire(f"own{a}", f"agent{a}"), wire("k1", f"agent{a}"), wire("k2", f"agent{a}")]
+    return {"nodes": nodes, "edges": edges}
+
+
+def test_cmp9_agents_with_two_shared_kits_and_a_box_of_their_own_match_the_reference() -> None:
+    workflow = two_kits_and_own_boxes(15, 60)
+    report = toolwire.check(workflow)
+    assert len(report.violations) == 60 * 30
+    assert without_places(report) == without_places(reference.check(workflow))
+    assert sum(g.count for g in report.clash_groups()) == 60 * 30
+
+
+TWO_KITS = """
+import json, resource, sys
+sys.path.insert(0, sys.argv[1])
+from test_findings_scale import two_kits_and_own_boxes
+import toolwire
+# At most 1 GiB mapped: a copy of the second kit's 2,000 clashes for each of
+# the 10,000 agents would take about 2 GB.
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+report = toolwire.check_json(json.dumps(two_kits_and_own_boxes(2_000, 10_000)))
+print(len(report.violations), sum(g.count for g in report.clash_groups()))
+"""
+
+
+def test_cmp9_two_shared_kits_are_not_copied_for_agents_wired_each_their_own_way() -> None:
+    tests = str(Path(__file__).parent)
+    done = subprocess.run([sys.executable, "-c", TWO_KITS, tests], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["40000000", "40000000"]
