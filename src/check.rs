@@ -141,6 +141,8 @@ struct Found {
     /// Per view: its candidate leaves by name (only while classes are built).
     by_name: Vec<Map<NameIx, Vec<NodeIx>>>,
     classes: Vec<Class>,
+    /// Every consumer with its class, by consumer id.
+    members: Vec<(NodeIx, ClassIx)>,
 }
 
 /// Whether a toolbox is wired into more than one node that is not a
@@ -190,6 +192,7 @@ impl Found {
             let key: Wiring = (roots.into(), direct.into());
             if let Some(&class) = class_of.get(&key) {
                 found.classes[class as usize].consumers.push(consumer);
+                found.members.push((consumer, class));
                 continue;
             }
             for &root in key.0.iter() {
@@ -215,6 +218,7 @@ impl Found {
             };
             let at = found.add_class(g, names, &view_of, &key, parent);
             found.classes[at as usize].consumers.push(consumer);
+            found.members.push((consumer, at));
             class_of.insert(key, at);
         }
         found
@@ -243,30 +247,43 @@ impl Found {
     }
 
     fn into_collisions(self, graph: ToolGraph<'_>, names: CandidateNames) -> Collisions<'_> {
-        let Found { views, classes, .. } = self;
+        let Found {
+            views,
+            classes,
+            members,
+            ..
+        } = self;
+        // Where each class's first consumer stands among all, by id.
+        let mut first_rank = vec![u32::MAX; classes.len()];
+        for (rank, &(_, class)) in members.iter().enumerate().rev() {
+            first_rank[class as usize] = rank as u32;
+        }
         let consumers_of = |c: usize| classes[c].consumers.len() as u64;
         let mut subtree_consumers: Vec<u64> = (0..classes.len()).map(consumers_of).collect();
         let mut under: Map<List, Vec<ClassIx>> = new_map();
         let mut replaced: Map<(List, NameIx), Vec<ClassIx>> = new_map();
-        let mut listed: Vec<(NodeIx, ClassIx)> = Vec::new();
+        // Only lists that own a clash have parts to count: views, and
+        // classes with an overlay.
+        let owns_clashes = |list: List| match list {
+            List::View(_) => true,
+            List::Class(c) => !classes[c as usize].overlay.is_empty(),
+        };
         for (c, class) in classes.iter().enumerate() {
             let at = c as ClassIx;
-            let mut lists = vec![List::Class(at)];
-            let mut parent = class.parent;
-            while let Some(list) = parent {
-                lists.push(list);
-                parent = match list {
+            let mut list = Some(List::Class(at));
+            while let Some(current) = list {
+                if !class.consumers.is_empty() && owns_clashes(current) {
+                    under.entry(current).or_default().push(at);
+                }
+                list = match current {
                     List::Class(p) => {
-                        subtree_consumers[p as usize] += consumers_of(c);
+                        if p != at {
+                            subtree_consumers[p as usize] += consumers_of(c);
+                        }
                         classes[p as usize].parent
                     }
                     List::View(_) => None,
                 };
-            }
-            if !class.consumers.is_empty() {
-                for list in lists {
-                    under.entry(list).or_default().push(at);
-                }
             }
             if let Some(parent) = class.parent {
                 for name in class.replaced_names() {
@@ -276,24 +293,20 @@ impl Found {
                         .push(at);
                 }
             }
-            if class.count > 0 {
-                listed.extend(class.consumers.iter().map(|&n| (n, at)));
-            }
         }
         // By first consumer, so the first class that sees a clash holds its
         // first violation.
         for classes_under in under.values_mut() {
-            classes_under.sort_unstable_by(|&a, &b| {
-                graph
-                    .id(classes[a as usize].consumers[0])
-                    .cmp(graph.id(classes[b as usize].consumers[0]))
-            });
+            classes_under.sort_unstable_by_key(|&c| first_rank[c as usize]);
         }
         let consumers_under = under
             .iter()
             .map(|(&list, under)| (list, under.iter().map(|&c| consumers_of(c as usize)).sum()))
             .collect();
-        listed.sort_unstable_by(|a, b| graph.id(a.0).cmp(graph.id(b.0)));
+        let listed: Vec<(NodeIx, ClassIx)> = members
+            .into_iter()
+            .filter(|&(_, class)| classes[class as usize].count > 0)
+            .collect();
         let mut starts = Vec::with_capacity(listed.len() + 1);
         let mut total = 0u64;
         for &(_, class) in &listed {
@@ -368,7 +381,7 @@ impl View {
             .collect();
         clashes.sort_unstable_by(|a, b| names.name(a.name).cmp(names.name(b.name)));
         let view = View {
-            tree: PathTree::new(g, reach),
+            tree: PathTree::new(reach),
             groups: vec![GroupIx::MAX; clashes.len()],
             clashes,
         };

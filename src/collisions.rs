@@ -390,7 +390,7 @@ impl<'a> Collisions<'a> {
                 .map(|&v| &self.views[v as usize].tree)
                 .filter_map(|tree| Some((tree.path(&self.graph, leaf, consumer)?, TreeRef::Root(tree))))
                 .min_by(|(a, at), (b, bt)| {
-                    let second = |p: &TreePath, t: &TreeRef<'_>| self.graph.id(p.second(t.get()));
+                    let second = |p: &TreePath, t: &TreeRef<'_>| self.graph.id(p.second(&self.graph, t.get()));
                     (a.len(), second(a, at)).cmp(&(b.len(), second(b, bt)))
                 })
         } else {
@@ -411,7 +411,7 @@ impl<'a> Collisions<'a> {
             kept.push(entry);
         } else {
             let consumer = self.classes[class as usize].consumers[0];
-            let tree = Arc::new(PathTree::new(&self.graph, Reach::from(&self.graph, consumer)));
+            let tree = Arc::new(PathTree::new(Reach::from(&self.graph, consumer)));
             if kept.len() == CLASS_TREES_KEPT {
                 kept.remove(0);
             }
@@ -496,7 +496,7 @@ impl<'r> Collision<'r> {
             .tools()
             .iter()
             .filter(|t| t.path.len() <= LABELLED_PATH_NODES)
-            .map(|t| t.path.all(t.tree.get()))
+            .map(|t| t.path.all(&self.set.graph, t.tree.get()))
             .collect();
         box_labels(&self.set.graph, &paths)
     }
@@ -509,12 +509,12 @@ impl<'r> CollidingTool<'r> {
 
     /// The node after the tool on its path.
     pub(crate) fn second(&self) -> NodeIx {
-        self.path.second(self.tree.get())
+        self.path.second(&self.set.graph, self.tree.get())
     }
 
     /// The nodes of the tool's path.
     pub(crate) fn path_nodes(&self) -> Vec<NodeIx> {
-        self.path.all(self.tree.get())
+        self.path.all(&self.set.graph, self.tree.get())
     }
 
     pub fn id(&self) -> &'r str {
@@ -537,7 +537,7 @@ impl<'r> CollidingTool<'r> {
     pub fn path_ids(&self, from: usize, to: usize) -> Vec<&'r str> {
         let g = &self.set.graph;
         self.path
-            .nodes(self.tree.get(), from, to)
+            .nodes(g, self.tree.get(), from, to)
             .into_iter()
             .map(|n| g.id(n))
             .collect()

@@ -67,7 +67,7 @@ fn find_node(graph: &ToolGraph<'_>, id: &str) -> Result<NodeIx, Error> {
 /// the check; pushes the offsets of the consumer and then of each tool, in
 /// the order the view lists them.
 fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>) -> ConsumerView {
-    let tree = PathTree::new(g, Reach::from(g, consumer));
+    let tree = PathTree::new(Reach::from(g, consumer));
     let mut tools: Vec<(String, NodeIx)> = tree
         .reach
         .leaves
@@ -81,7 +81,7 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
         .map(|&(_, leaf)| {
             // Every leaf of the walk reaches the consumer through its tree.
             let path = tree.path(g, leaf, consumer).unwrap_or(TreePath::direct(leaf, consumer));
-            path.all(&tree)
+            path.all(g, &tree)
         })
         .collect();
     let seen = tools

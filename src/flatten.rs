@@ -11,6 +11,7 @@
 //!   once, by one walk upstream, and then shared.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use foldhash::fast::RandomState;
 
@@ -150,8 +151,15 @@ const NONE: u32 = u32::MAX;
 ///
 /// Among several shortest next steps, the one with the smallest id is taken
 /// (SEMANTICS 6), which makes paths independent of hashing and edge order.
+///
+/// The links are made when a path through the tree is first read: most
+/// toolboxes of a large workflow are never on a path a report shows.
 pub struct PathTree {
     pub reach: Reach,
+    links: OnceLock<Links>,
+}
+
+struct Links {
     /// `next[i]`: the slot of the step after `order[i]`, or NONE when the
     /// step after it is the start.
     next: Vec<u32>,
@@ -161,24 +169,34 @@ pub struct PathTree {
 }
 
 impl PathTree {
-    pub fn new(g: &ToolGraph<'_>, reach: Reach) -> PathTree {
-        let mut next = vec![NONE; reach.order.len()];
-        let mut jump = vec![NONE; reach.order.len()];
-        // In walk order, so a node's successor (one hop closer) is done first.
-        for (i, &node) in reach.order.iter().enumerate() {
-            if reach.hops[i] > 1 {
-                next[i] = reach.best_step(g, node).unwrap_or(NONE);
-            }
-            let after = next[i];
-            if after != NONE {
-                jump[i] = if reach.hops[after as usize] % JUMP == 0 {
-                    after
-                } else {
-                    jump[after as usize]
-                };
-            }
+    pub fn new(reach: Reach) -> PathTree {
+        PathTree {
+            reach,
+            links: OnceLock::new(),
         }
-        PathTree { reach, next, jump }
+    }
+
+    fn links(&self, g: &ToolGraph<'_>) -> &Links {
+        self.links.get_or_init(|| {
+            let reach = &self.reach;
+            let mut next = vec![NONE; reach.order.len()];
+            let mut jump = vec![NONE; reach.order.len()];
+            // In walk order, so a node's successor (one hop closer) is done first.
+            for (i, &node) in reach.order.iter().enumerate() {
+                if reach.hops[i] > 1 {
+                    next[i] = reach.best_step(g, node).unwrap_or(NONE);
+                }
+                let after = next[i];
+                if after != NONE {
+                    jump[i] = if reach.hops[after as usize] % JUMP == 0 {
+                        after
+                    } else {
+                        jump[after as usize]
+                    };
+                }
+            }
+            Links { next, jump }
+        })
     }
 
     /// The shortest path from `leaf` to `consumer`: a node the start (a
@@ -208,14 +226,14 @@ impl PathTree {
     }
 
     /// The node in `slot`'s chain whose hops are `hops` (no more than its own).
-    fn ancestor(&self, mut slot: u32, hops: u32) -> u32 {
+    fn ancestor(&self, links: &Links, mut slot: u32, hops: u32) -> u32 {
         let hops_of = |s: u32| self.reach.hops[s as usize];
         while hops_of(slot) > hops {
-            let jump = self.jump[slot as usize];
+            let jump = links.jump[slot as usize];
             slot = if jump != NONE && hops_of(jump) >= hops {
                 jump
             } else {
-                self.next[slot as usize]
+                links.next[slot as usize]
             };
         }
         slot
@@ -272,20 +290,24 @@ impl TreePath {
 
     /// The nodes from position `from` up to (not including) `to`, walking
     /// only that stretch of the tree (after a jump search to reach it).
-    pub fn nodes(&self, tree: &PathTree, from: usize, to: usize) -> Vec<NodeIx> {
+    pub fn nodes(&self, g: &ToolGraph<'_>, tree: &PathTree, from: usize, to: usize) -> Vec<NodeIx> {
         let to = to.min(self.len());
         let mut out = Vec::with_capacity(to.saturating_sub(from));
         let mut slot = NONE;
         for i in from..to {
             let node = if i == 0 {
                 self.leaf
+            } else if i == 1 && self.steps > 0 {
+                slot = self.first; // the first step needs no links
+                tree.reach.order[slot as usize]
             } else if i <= self.steps {
                 // Position i holds the passthrough with hops `hops(first) - (i - 1)`.
+                let links = tree.links(g);
                 slot = if slot == NONE {
                     let first_hops = tree.reach.hops[self.first as usize];
-                    tree.ancestor(self.first, first_hops - (i as u32 - 1))
+                    tree.ancestor(links, self.first, first_hops - (i as u32 - 1))
                 } else {
-                    tree.next[slot as usize]
+                    links.next[slot as usize]
                 };
                 tree.reach.order[slot as usize]
             } else if let Some(start) = self.start.filter(|_| i == self.steps + 1) {
@@ -299,13 +321,13 @@ impl TreePath {
     }
 
     /// The whole path.
-    pub fn all(&self, tree: &PathTree) -> Vec<NodeIx> {
-        self.nodes(tree, 0, self.len())
+    pub fn all(&self, g: &ToolGraph<'_>, tree: &PathTree) -> Vec<NodeIx> {
+        self.nodes(g, tree, 0, self.len())
     }
 
     /// The node after the leaf.
-    pub fn second(&self, tree: &PathTree) -> NodeIx {
-        self.nodes(tree, 1, 2)[0]
+    pub fn second(&self, g: &ToolGraph<'_>, tree: &PathTree) -> NodeIx {
+        self.nodes(g, tree, 1, 2)[0]
     }
 }
 
