@@ -468,13 +468,13 @@ impl<'r> Collision<'r> {
             .clash
             .leaves
             .iter()
-            .map(|&t| format!("{} ({})", crate::model::quote(g.id(t)), crate::model::quote(g.label(t))))
+            .map(|&t| format!("{} ({})", crate::quote::quote(g.id(t)), crate::quote::quote(g.label(t))))
             .collect();
         format!(
             "{} tools reaching {} share the name {}: {}",
             listed.len(),
-            crate::model::quote(self.consumer()),
-            crate::model::quote(self.name()),
+            crate::quote::quote(self.consumer()),
+            crate::quote::quote(self.name()),
             listed.join(", ")
         )
     }

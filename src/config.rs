@@ -33,17 +33,6 @@ impl Config {
         self.passthrough_types.iter().any(|t| t == node_type)
     }
 
-    /// Whether a node forwards its tools, from the fields that give its type
-    /// (see `model::node_type`). Both front ends call this one function.
-    pub fn is_passthrough_node(
-        &self,
-        type_: Option<&str>,
-        metadata_node_type_id: Option<&str>,
-        metadata_id: Option<&str>,
-    ) -> bool {
-        crate::model::node_type(type_, metadata_node_type_id, metadata_id).is_some_and(|t| self.is_passthrough_type(t))
-    }
-
     pub fn is_recognised_edge_type(&self, edge_type: &str) -> bool {
         edge_type == TOOL_EDGE_TYPE || self.edge_types.iter().any(|t| t == edge_type)
     }

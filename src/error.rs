@@ -4,6 +4,9 @@
 
 use std::fmt;
 
+use crate::input::{Field, Kind, Place};
+use crate::quote::{edge_name, quote};
+
 /// A place in JSON text, both 1-based. The column counts characters, as
 /// Python's `json` module does, not bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +136,75 @@ impl InputError {
         }
     }
 
+    // The wording of input errors about shapes and ids, shared by every front
+    // end so a message does not depend on how the workflow arrived.
+
+    pub fn top_level(kind: Kind, offset: Option<usize>) -> Self {
+        InputError::new(
+            format!("the workflow must be a JSON object, got {}", kind.article_name()),
+            offset,
+        )
+    }
+
+    /// `key` is "nodes" or "edges".
+    pub fn list_shape(key: &str, kind: Kind, offset: Option<usize>) -> Self {
+        let got = if kind == Kind::Object {
+            "a non-empty object"
+        } else {
+            kind.article_name()
+        };
+        InputError::new(format!("`{key}` must be an array, got {got}"), offset)
+    }
+
+    pub fn node_shape(place: Place, kind: Kind) -> Self {
+        InputError::new(
+            format!("node {}: must be an object, got {}", place.index, kind.article_name()),
+            place.offset,
+        )
+    }
+
+    pub fn edge_shape(place: Place, kind: Kind) -> Self {
+        InputError::new(
+            format!("edge {}: must be an object, got {}", place.index, kind.article_name()),
+            place.offset,
+        )
+    }
+
+    pub fn node_id(place: Place, id: &Field<'_>) -> Self {
+        InputError::new(
+            format!(
+                "node {}: `id` must be a non-empty string, got {}",
+                place.index,
+                id.describe()
+            ),
+            place.offset,
+        )
+    }
+
+    /// R2: `first` is the index of the node that had the id first.
+    pub fn duplicate_id(id: &str, first: usize, second: Place) -> Self {
+        InputError::new(
+            format!(
+                "duplicate node id {}: nodes {first} and {} (R2)",
+                quote(id),
+                second.index
+            ),
+            second.offset,
+        )
+    }
+
+    /// `end` is "source" or "target".
+    pub fn tool_edge_end(place: Place, edge_id: Option<&str>, end: &str, value: &Field<'_>) -> Self {
+        InputError::new(
+            format!(
+                "{}: a tool edge needs a non-empty string `{end}`, got {}",
+                edge_name(place.index, edge_id),
+                value.describe()
+            ),
+            place.offset,
+        )
+    }
+
     pub fn location(&self, text: &[u8]) -> Option<Location> {
         self.offset.map(|offset| Location::of(text, offset))
     }
@@ -172,7 +244,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Input(e, _) => f.write_str(&e.message),
-            Error::UnknownNode(id) => write!(f, "there is no node {} in the workflow", crate::model::quote(id)),
+            Error::UnknownNode(id) => write!(f, "there is no node {} in the workflow", quote(id)),
             Error::Interrupted => f.write_str("interrupted"),
             Error::Io(e) => write!(f, "{e}"),
         }

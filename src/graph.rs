@@ -14,7 +14,7 @@ use foldhash::fast::RandomState;
 use hashbrown::hash_table::{Entry, HashTable};
 
 use crate::error::InputError;
-use crate::model::{self, Field, Place, UnknownEdgeType};
+use crate::input::{Field, Place, UnknownEdgeType};
 use crate::names::{normalize_into, NameLoss};
 
 pub type NodeIx = u32;
@@ -321,7 +321,7 @@ impl<'a> GraphBuilder<'a> {
         self.declared += 1;
         let id = match id.into_non_empty() {
             Ok(id) => id,
-            Err(other) => return self.fail(Stage::NodeId, model::err_node_id(place, &other)),
+            Err(other) => return self.fail(Stage::NodeId, InputError::node_id(place, &other)),
         };
         if self.failed_by(Stage::NodeId) {
             return; // The graph will not be used; only the first errors matter.
@@ -333,7 +333,7 @@ impl<'a> GraphBuilder<'a> {
         let slot = ix as usize;
         let first = self.declared_as[slot];
         if first != NOT_DECLARED {
-            let e = model::err_duplicate_id(&self.ids[slot], first as usize, place);
+            let e = InputError::duplicate_id(&self.ids[slot], first as usize, place);
             return self.fail(Stage::NodeId, e);
         }
         self.declared_as[slot] = u32::try_from(place.index).unwrap_or(NOT_DECLARED - 1);
@@ -354,8 +354,8 @@ impl<'a> GraphBuilder<'a> {
         let target = target.into_non_empty();
         let (source, target) = match (source, target) {
             (Ok(s), Ok(t)) => (s, t),
-            (Err(bad), _) => return self.fail(Stage::EdgeEnd, model::err_tool_edge_end(place, id, "source", &bad)),
-            (_, Err(bad)) => return self.fail(Stage::EdgeEnd, model::err_tool_edge_end(place, id, "target", &bad)),
+            (Err(bad), _) => return self.fail(Stage::EdgeEnd, InputError::tool_edge_end(place, id, "source", &bad)),
+            (_, Err(bad)) => return self.fail(Stage::EdgeEnd, InputError::tool_edge_end(place, id, "target", &bad)),
         };
         if self.failed_by(Stage::EdgeEnd) {
             return;
@@ -445,6 +445,37 @@ impl<'a> GraphBuilder<'a> {
             edge_count: self.edge_count,
             unknown_edge_types: self.unknown_edge_types,
         })
+    }
+}
+
+/// What a front end hands over as it reads a workflow.
+pub trait Sink<'a> {
+    fn node_shape_error(&mut self, error: InputError);
+    fn edge_shape_error(&mut self, error: InputError);
+    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool);
+    fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>);
+    fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>);
+    fn other_edge(&mut self);
+}
+
+impl<'a> Sink<'a> for GraphBuilder<'a> {
+    fn node_shape_error(&mut self, error: InputError) {
+        GraphBuilder::node_shape_error(self, error)
+    }
+    fn edge_shape_error(&mut self, error: InputError) {
+        GraphBuilder::edge_shape_error(self, error)
+    }
+    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
+        GraphBuilder::node(self, place, id, label, passthrough)
+    }
+    fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
+        GraphBuilder::tool_edge(self, place, id, source, target)
+    }
+    fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>) {
+        GraphBuilder::unknown_edge_type(self, unknown)
+    }
+    fn other_edge(&mut self) {
+        GraphBuilder::other_edge(self)
     }
 }
 

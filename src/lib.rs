@@ -6,7 +6,7 @@
 //! `python`, compiled with the `python` feature. The pipeline is
 //!
 //! ```text
-//! bytes --json/parse--> GraphBuilder --> ToolGraph --check/flatten--> Report
+//! bytes --parse--> GraphBuilder --> ToolGraph --check/flatten--> Report
 //! ```
 //!
 //! and the Python front end feeds the same [`GraphBuilder`] from already
@@ -22,13 +22,13 @@ pub mod explain;
 mod fixes;
 mod flatten;
 pub mod graph;
+pub mod input;
 mod interrupt;
-mod json;
-pub mod model;
 pub mod names;
 pub mod parse;
-mod pipeline;
+mod quote;
 pub mod report;
+pub mod rules;
 
 #[cfg(feature = "python")]
 mod python;

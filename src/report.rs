@@ -3,8 +3,8 @@
 
 use crate::collisions::{Collision, Collisions};
 use crate::error::Location;
-use crate::model::{edge_name, quote};
 use crate::names::{NameLoss, UNNAMED_TOOL};
+use crate::quote::{edge_name, quote};
 
 /// One step of a suggested fix: give `node` the label `new_label`, whose
 /// tool name is `new_name`, instead of `label`.

@@ -9,7 +9,8 @@ use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 
-use crate::model::{self, EdgeClass, Field, Kind, Place, UnknownEdgeType};
+use crate::input::{Field, Kind, Place, UnknownEdgeType};
+use crate::rules::{self, EdgeClass};
 use crate::{Config, GraphBuilder, InputError, ToolGraph};
 
 pub enum WalkError {
@@ -30,7 +31,7 @@ type Walked<T> = Result<T, WalkError>;
 pub fn walk(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<ToolGraph<'static>> {
     let kind = kind_of(workflow);
     if kind != Kind::Object {
-        return Err(WalkError::Input(model::err_top_level(kind, None)));
+        return Err(WalkError::Input(InputError::top_level(kind, None)));
     }
     let mut builder = GraphBuilder::new();
     // Nodes before edges, like the JSON parser, so errors come in one order.
@@ -120,7 +121,7 @@ fn list<'py>(value: Option<Bound<'py, PyAny>>, key: &str) -> PyResult<Result<Vec
         Kind::Null => Ok(Vec::new()),
         Kind::Array => Ok(value.cast::<PyList>()?.iter().collect()),
         Kind::Object if value.len()? == 0 => Ok(Vec::new()),
-        kind => Err(model::err_list_shape(key, kind, None)),
+        kind => Err(InputError::list_shape(key, kind, None)),
     })
 }
 
@@ -132,7 +133,7 @@ fn walk_node(
 ) -> Walked<()> {
     let kind = kind_of(node);
     if kind != Kind::Object {
-        builder.node_shape_error(model::err_node_shape(place, kind));
+        builder.node_shape_error(InputError::node_shape(place, kind));
         return Ok(());
     }
     let at = |key: &'static str| move || format!("node {}: `{key}`", place.index);
@@ -146,7 +147,8 @@ fn walk_node(
             metadata_id = string(get(&metadata, "id")?, at("data.metadata.id"))?;
         }
     }
-    let passthrough = config.is_passthrough_node(
+    let passthrough = rules::is_passthrough_node(
+        config,
         type_.as_deref(),
         metadata_node_type_id.as_deref(),
         metadata_id.as_deref(),
@@ -163,7 +165,7 @@ fn walk_edge(
 ) -> Walked<()> {
     let kind = kind_of(edge);
     if kind != Kind::Object {
-        builder.edge_shape_error(model::err_edge_shape(place, kind));
+        builder.edge_shape_error(InputError::edge_shape(place, kind));
         return Ok(());
     }
     let at = |key: &'static str| move || format!("edge {}: `{key}`", place.index);
@@ -173,7 +175,7 @@ fn walk_edge(
     };
     let target_handle = string(get(edge, "targetHandle")?, at("targetHandle"))?;
     // Non-tool edges are classified and counted, never read further.
-    match model::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
+    match rules::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
         EdgeClass::NotTool => builder.other_edge(),
         EdgeClass::Tool => {
             let id = string(get(edge, "id")?, at("id"))?;

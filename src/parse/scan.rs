@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use crate::error::InputError;
-use crate::model::{Field, Kind};
+use crate::input::{Field, Kind};
 
 pub type Result<T> = std::result::Result<T, InputError>;
 
@@ -31,7 +31,7 @@ static STRING_STOP: [bool; 256] = {
 /// Looks at eight bytes at a time (SWAR): most strings in real exports are
 /// plain text, and this loop is where the parser spends its time.
 #[inline]
-pub fn plain_run_end(buf: &[u8], from: usize) -> usize {
+fn plain_run_end(buf: &[u8], from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut i = from;

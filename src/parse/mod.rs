@@ -12,13 +12,17 @@ use std::borrow::Cow;
 
 use crate::config::Config;
 use crate::error::InputError;
-use crate::graph::{GraphBuilder, ToolGraph};
+use crate::graph::{GraphBuilder, Sink, ToolGraph};
+use crate::input::{Field, Kind, Place, UnknownEdgeType};
 use crate::interrupt::Interrupt;
-use crate::json::{Result, Scanner};
-use crate::model::{self, EdgeClass, Field, Kind, Place, UnknownEdgeType};
-use crate::pipeline::{pipelined, Sink};
+use crate::rules::{self, classify_edge, EdgeClass};
+use scan::{Result, Scanner};
+use threaded::on_two_threads;
 
-/// Inputs at least this large are read on two threads (see `pipeline`);
+mod scan;
+mod threaded;
+
+/// Inputs at least this large are read on two threads (see `threaded`);
 /// below it, starting a thread costs more than it saves.
 const PIPELINE_FROM_BYTES: usize = 4 << 20;
 
@@ -42,7 +46,7 @@ pub fn parse_with<'a>(
     // means the table grows once or twice.
     let expected_nodes = (text.len() / 512).min(1 << 26);
     let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-        let (outcome, builder) = pipelined(expected_nodes, |sink| reader.single_pass(text, sink));
+        let (outcome, builder) = on_two_threads(expected_nodes, |sink| reader.single_pass(text, sink));
         outcome?.then_some(builder)
     } else {
         let mut builder = GraphBuilder::with_capacity(expected_nodes);
@@ -76,7 +80,7 @@ fn top_level(s: &mut Scanner<'_>) -> Result<()> {
         let at = s.pos();
         s.skip_value()?;
         s.finish()?;
-        return Err(model::err_top_level(kind, Some(at)));
+        return Err(InputError::top_level(kind, Some(at)));
     }
     Ok(())
 }
@@ -200,7 +204,7 @@ fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, 
             Ok(if kind == Kind::Null {
                 Ok(false)
             } else {
-                Err(model::err_list_shape(key, kind, Some(at)))
+                Err(InputError::list_shape(key, kind, Some(at)))
             })
         }
     }
@@ -209,7 +213,7 @@ fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, 
 fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
-        builder.node_shape_error(model::err_node_shape(place, kind));
+        builder.node_shape_error(InputError::node_shape(place, kind));
         return s.skip_value();
     }
     let mut id = Field::Missing;
@@ -256,7 +260,8 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
         }
         Ok(())
     })?;
-    let passthrough = config.is_passthrough_node(
+    let passthrough = rules::is_passthrough_node(
+        config,
         type_.as_deref(),
         metadata_node_type_id.as_deref(),
         metadata_id.as_deref(),
@@ -268,7 +273,7 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
 fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
-        builder.edge_shape_error(model::err_edge_shape(place, kind));
+        builder.edge_shape_error(InputError::edge_shape(place, kind));
         return s.skip_value();
     }
     let mut id: Option<Cow<'a, str>> = None;
@@ -299,7 +304,7 @@ fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
         }
         Ok(())
     })?;
-    match model::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
+    match classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
         EdgeClass::Tool => builder.tool_edge(place, id, source, target),
         EdgeClass::NotTool => builder.other_edge(),
         EdgeClass::Unrecognised => builder.unknown_edge_type(UnknownEdgeType {

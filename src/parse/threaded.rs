@@ -7,40 +7,9 @@
 use std::borrow::Cow;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
-use crate::graph::GraphBuilder;
-use crate::model::{Field, Place, UnknownEdgeType};
+use crate::graph::{GraphBuilder, Sink};
+use crate::input::{Field, Place, UnknownEdgeType};
 use crate::InputError;
-
-/// What a front end hands over as it reads a workflow.
-pub trait Sink<'a> {
-    fn node_shape_error(&mut self, error: InputError);
-    fn edge_shape_error(&mut self, error: InputError);
-    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool);
-    fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>);
-    fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>);
-    fn other_edge(&mut self);
-}
-
-impl<'a> Sink<'a> for GraphBuilder<'a> {
-    fn node_shape_error(&mut self, error: InputError) {
-        GraphBuilder::node_shape_error(self, error)
-    }
-    fn edge_shape_error(&mut self, error: InputError) {
-        GraphBuilder::edge_shape_error(self, error)
-    }
-    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
-        GraphBuilder::node(self, place, id, label, passthrough)
-    }
-    fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
-        GraphBuilder::tool_edge(self, place, id, source, target)
-    }
-    fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>) {
-        GraphBuilder::unknown_edge_type(self, unknown)
-    }
-    fn other_edge(&mut self) {
-        GraphBuilder::other_edge(self)
-    }
-}
 
 /// One call on a [`Sink`], recorded to be replayed on the builder thread.
 enum Record<'a> {
@@ -120,7 +89,7 @@ impl<'a> Sink<'a> for Pipe<'a> {
 
 /// Runs `read` (which feeds a sink) on this thread and a [`GraphBuilder`] on
 /// another, and returns what `read` returned with the finished builder.
-pub fn pipelined<'a, T: Send>(
+pub fn on_two_threads<'a, T: Send>(
     expected_nodes: usize,
     read: impl FnOnce(&mut dyn Sink<'a>) -> T + Send,
 ) -> (T, GraphBuilder<'a>) {
