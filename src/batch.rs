@@ -7,41 +7,151 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The whole file, in one buffer sized from its metadata. On Linux a large
-/// buffer is backed by transparent huge pages where the kernel allows it:
-/// for a file of hundreds of megabytes, faulting in 4 KiB pages one by one
-/// costs more than copying the bytes.
-pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let size = usize::try_from(file.metadata()?.len()).unwrap_or(0);
-    let mut buffer = Vec::with_capacity(size.saturating_add(1));
-    advise_huge_pages(&mut buffer);
-    file.read_to_end(&mut buffer)?;
-    Ok(buffer)
-}
+use crate::interrupt::Interrupt;
 
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(buffer: &mut Vec<u8>) {
-    const HUGE_PAGE: usize = 2 << 20;
-    if buffer.capacity() < 4 * HUGE_PAGE {
-        return;
-    }
-    let start = buffer.as_mut_ptr() as usize;
-    let aligned = start.next_multiple_of(HUGE_PAGE);
-    let end = (start + buffer.capacity()) / HUGE_PAGE * HUGE_PAGE;
-    if end > aligned {
-        // SAFETY: the range lies inside the allocation `buffer` owns and
-        // nothing else uses; MADV_HUGEPAGE only advises how to back it and
-        // changes no contents. A failure (huge pages off) is harmless.
-        unsafe {
-            libc::madvise(aligned as *mut libc::c_void, end - aligned, libc::MADV_HUGEPAGE);
+/// Files at least this large are mapped rather than read (on Linux): the
+/// read of a 470 MB file spends most of its time faulting in and zeroing
+/// fresh memory to copy the page cache into, which a mapping does not need.
+const MAP_FROM_BYTES: u64 = 4 << 20;
+
+/// Reads go in pieces of this size, with a look at the interrupt between.
+const PIECE: usize = 16 << 20;
+
+/// A file's bytes: mapped when it is large, else read into memory.
+pub enum FileBytes {
+    Read(Vec<u8>),
+    #[cfg(target_os = "linux")]
+    Mapped(mapped::Mapping),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Read(bytes) => bytes,
+            #[cfg(target_os = "linux")]
+            FileBytes::Mapped(mapping) => mapping.bytes(),
         }
     }
 }
 
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_buffer: &mut Vec<u8>) {}
+/// The whole file. Large files are mapped and their pages loaded a piece at
+/// a time, others read a piece at a time; either way `interrupt` is looked
+/// at between pieces, so Ctrl-C is honoured within one piece, not after a
+/// read of hundreds of megabytes. An interrupted read is an error of kind
+/// `Interrupted`.
+pub fn read_file(path: &Path, interrupt: Interrupt<'_>) -> std::io::Result<FileBytes> {
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    #[cfg(target_os = "linux")]
+    if size >= MAP_FROM_BYTES {
+        if let Some(mapping) = mapped::Mapping::of(&file, size, interrupt)? {
+            return Ok(FileBytes::Mapped(mapping));
+        }
+    }
+    read_in_pieces(file, size, interrupt).map(FileBytes::Read)
+}
+
+fn read_in_pieces(mut file: std::fs::File, size: u64, interrupt: Interrupt<'_>) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let size = usize::try_from(size).unwrap_or(0);
+    let mut buffer = Vec::with_capacity(size.saturating_add(1));
+    loop {
+        if interrupt.requested() {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        // `take` on a reference: the file's own position moves on.
+        let read = (&mut file).take(PIECE as u64).read_to_end(&mut buffer)?;
+        if read == 0 {
+            return Ok(buffer);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod mapped {
+    use super::PIECE;
+    use crate::interrupt::Interrupt;
+    use std::os::fd::AsRawFd;
+
+    /// A read-only private mapping of a whole file.
+    ///
+    /// The one hazard of mapping: if another process truncates the file
+    /// while it is being checked, reading the lost pages raises SIGBUS and
+    /// ends the process. A file is checked after whatever writes it is done,
+    /// so this trade (no copy of hundreds of megabytes) is taken; see
+    /// docs/RELIABILITY.md.
+    pub struct Mapping {
+        start: *mut libc::c_void,
+        len: usize,
+    }
+
+    // SAFETY: the mapping is read-only and owned by this value; sharing
+    // reads of it between threads is as safe as sharing a `&[u8]`.
+    unsafe impl Send for Mapping {}
+    unsafe impl Sync for Mapping {}
+
+    impl Mapping {
+        /// Maps `file` (of `size` bytes) and loads its pages a piece at a
+        /// time; `None` when it cannot be mapped, and it is then read.
+        pub fn of(file: &std::fs::File, size: u64, interrupt: Interrupt<'_>) -> std::io::Result<Option<Mapping>> {
+            let Ok(len) = usize::try_from(size) else {
+                return Ok(None);
+            };
+            // SAFETY: a fresh mapping of `len` bytes of an open file, at an
+            // address the kernel picks; nothing else refers to it.
+            let start = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE,
+                    file.as_raw_fd(),
+                    0,
+                )
+            };
+            if start == libc::MAP_FAILED {
+                return Ok(None);
+            }
+            let mapping = Mapping { start, len };
+            let mut at = 0;
+            while at < len {
+                if interrupt.requested() {
+                    return Err(std::io::ErrorKind::Interrupted.into());
+                }
+                let piece = PIECE.min(len - at);
+                // SAFETY: the range lies inside the mapping. The advice
+                // only loads pages; a kernel without it (before Linux 5.14)
+                // answers EINVAL, and pages are then loaded when first read.
+                let loaded =
+                    unsafe { libc::madvise(start.cast::<u8>().add(at).cast(), piece, libc::MADV_POPULATE_READ) };
+                if loaded != 0 {
+                    let error = std::io::Error::last_os_error();
+                    if error.raw_os_error() != Some(libc::EINVAL) {
+                        return Err(error);
+                    }
+                    break;
+                }
+                at += piece;
+            }
+            Ok(Some(mapping))
+        }
+
+        pub fn bytes(&self) -> &[u8] {
+            // SAFETY: `start` maps `len` readable bytes for as long as
+            // `self` lives.
+            unsafe { std::slice::from_raw_parts(self.start.cast::<u8>(), self.len) }
+        }
+    }
+
+    impl Drop for Mapping {
+        fn drop(&mut self) {
+            // SAFETY: unmaps exactly the mapping this value owns.
+            unsafe { libc::munmap(self.start, self.len) };
+        }
+    }
+}
 
 /// The threads `in_parallel` uses for `items` items with `jobs` asked for
 /// (0: one per available core).

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::batch::{in_parallel, read_file, workers};
+use crate::batch::{in_parallel, read_file, workers, FileBytes};
 use crate::check::check_graph_with;
 use crate::error::Error;
 use crate::explain::{explain, ConsumerView};
@@ -33,6 +33,17 @@ fn finished<T>(value: T, interrupt: Interrupt<'_>) -> Result<T, Error> {
     }
 }
 
+/// A file's bytes; an interrupted read is an interruption, not an I/O error.
+fn read(path: &Path, interrupt: Interrupt<'_>) -> Result<FileBytes, Error> {
+    read_file(path, interrupt).map_err(|e| {
+        if interrupt.requested() {
+            Error::Interrupted
+        } else {
+            Error::Io(e)
+        }
+    })
+}
+
 /// Checks JSON text; on one thread unless `allow_thread`.
 pub fn check_text(text: &[u8], config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Report, Error> {
     let graph = parse_with(text, config, allow_thread, interrupt).map_err(|e| input_error(e, text, interrupt))?;
@@ -49,7 +60,7 @@ pub fn check_file(path: &Path, config: &Config, allow_thread: bool, interrupt: I
     if interrupt.requested() {
         return Err(Error::Interrupted);
     }
-    let bytes = read_file(path).map_err(Error::Io)?;
+    let bytes = read(path, interrupt)?;
     check_text(&bytes, config, allow_thread, interrupt)
 }
 
@@ -84,7 +95,7 @@ pub fn explain_file(
     config: &Config,
     interrupt: Interrupt<'_>,
 ) -> Result<Vec<ConsumerView>, Error> {
-    let bytes = read_file(path).map_err(Error::Io)?;
+    let bytes = read(path, interrupt)?;
     explain_text(&bytes, consumer, config, interrupt)
 }
 
@@ -92,7 +103,7 @@ pub fn explain_file(
 /// checking. For the benchmark suite.
 pub fn phase_times(path: &Path, config: &Config) -> Result<[Duration; 3], Error> {
     let start = Instant::now();
-    let bytes = read_file(path).map_err(Error::Io)?;
+    let bytes = read(path, Interrupt::never())?;
     let read = start.elapsed();
     let graph =
         parse_with(&bytes, config, true, Interrupt::never()).map_err(|e| input_error(e, &bytes, Interrupt::never()))?;

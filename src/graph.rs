@@ -11,9 +11,9 @@ use std::borrow::Cow;
 use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
-use hashbrown::hash_table::{Entry, HashTable};
 
 use crate::error::InputError;
+use crate::ids::IdTable;
 use crate::input::{Field, Place, UnknownEdgeType};
 use crate::names::{normalize_into, NameLoss};
 
@@ -231,7 +231,7 @@ enum Stage {
 pub struct GraphBuilder<'a> {
     hasher: RandomState,
     /// Node numbers, hashed by id; the ids themselves live in `ids` once.
-    table: HashTable<NodeIx>,
+    table: IdTable,
     ids: Vec<Cow<'a, str>>,
     /// The hash of each id, so growing the table never rereads the ids
     /// (scattered across the input, so each reread would miss the cache).
@@ -265,7 +265,7 @@ impl<'a> GraphBuilder<'a> {
     /// have to grow (and rehash) while a large input is read.
     pub fn with_capacity(nodes: usize) -> Self {
         GraphBuilder {
-            table: HashTable::with_capacity(nodes),
+            table: IdTable::with_capacity(nodes),
             ids: Vec::with_capacity(nodes),
             hashes: Vec::with_capacity(nodes),
             ..Self::default()
@@ -293,27 +293,37 @@ impl<'a> GraphBuilder<'a> {
     /// The node numbered for `id`, and whether it is new.
     fn intern(&mut self, id: Cow<'a, str>) -> Result<(NodeIx, bool), InputError> {
         let hash = self.hasher.hash_one(id.as_ref());
-        let (ids, hashes) = (&self.ids, &self.hashes);
-        let same = |&ix: &NodeIx| hashes[ix as usize] == hash && ids[ix as usize] == id;
-        match self.table.entry(hash, same, |&ix| hashes[ix as usize]) {
-            Entry::Occupied(entry) => Ok((*entry.get(), false)),
-            Entry::Vacant(entry) => {
-                let ix = NodeIx::try_from(self.ids.len())
+        let ids = &self.ids;
+        let hashes = &self.hashes;
+        let next = ids.len();
+        let (node, new) = self.table.find_or_insert(
+            hash,
+            |node| ids[node as usize] == id,
+            || {
+                NodeIx::try_from(next)
                     .ok()
                     .filter(|&ix| ix < NodeIx::MAX)
-                    .ok_or_else(|| InputError::new("the workflow has more than 4,294,967,294 nodes", None))?;
-                entry.insert(ix);
-                self.ids.push(id);
-                self.hashes.push(hash);
-                self.name_hashes.push(0);
-                self.labels.push(None);
-                self.offsets.push(NO_OFFSET);
-                self.name_loss.push(NameLoss::None);
-                self.passthrough.push(false);
-                self.declared_as.push(NOT_DECLARED);
-                Ok((ix, true))
-            }
+                    .ok_or_else(|| InputError::new("the workflow has more than 4,294,967,294 nodes", None))
+            },
+            |node| hashes[node as usize],
+        )?;
+        if new {
+            self.ids.push(id);
+            self.hashes.push(hash);
+            self.name_hashes.push(0);
+            self.labels.push(None);
+            self.offsets.push(NO_OFFSET);
+            self.name_loss.push(NameLoss::None);
+            self.passthrough.push(false);
+            self.declared_as.push(NOT_DECLARED);
         }
+        Ok((node, new))
+    }
+
+    /// Starts loading the table slot `intern(id)` will read: the builder
+    /// thread calls it a few records ahead.
+    pub fn prefetch(&self, id: &str) {
+        self.table.prefetch(self.hasher.hash_one(id));
     }
 
     /// A declared node. Ids must be non-empty strings and unique (R2).

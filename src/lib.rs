@@ -22,6 +22,7 @@ pub mod explain;
 mod fixes;
 mod flatten;
 pub mod graph;
+mod ids;
 pub mod input;
 mod interrupt;
 pub mod names;

@@ -5,13 +5,39 @@ so a rule is only tested once but holds for every entry point."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Iterator, List
 
 import pytest
 
 import toolwire
+from toolwire import _toolwire
 from support import SHARED, CheckVia, need_shared
+
+
+def _kernels_to_test() -> List[str]:
+    """The fastest stage-1 kernel this CPU runs, and the portable one."""
+    best = _toolwire.kernels()[0]
+    return [best] if best == "scalar" else [best, "scalar"]
+
+
+@pytest.fixture(scope="module", params=_kernels_to_test())
+def each_kernel(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs a module's tests once per stage-1 kernel (the SIMD one and the
+    scalar one), in this process and in the processes its tests start: an
+    answer must not depend on the CPU. Module-scoped, so that hypothesis
+    tests can use it."""
+    kernel: str = request.param
+    before, before_env = _toolwire.kernel(), os.environ.get("TOOLWIRE_KERNEL")
+    _toolwire.use_kernel(kernel)
+    os.environ["TOOLWIRE_KERNEL"] = kernel
+    yield kernel
+    _toolwire.use_kernel(before)
+    if before_env is None:
+        del os.environ["TOOLWIRE_KERNEL"]
+    else:
+        os.environ["TOOLWIRE_KERNEL"] = before_env
 
 
 @pytest.fixture(params=["dict", "str", "bytes", "file"])

@@ -25,6 +25,9 @@ import toolwire
 from toolwire import cli, reference
 from support import without_places
 
+# Every test here runs on the SIMD and on the scalar stage-1 kernel.
+pytestmark = pytest.mark.usefixtures("each_kernel")
+
 TEXT_PATHS = ["str", "bytes", "file", "files", "cli"]
 
 CheckText = Callable[[bytes], toolwire.Report]

@@ -16,15 +16,47 @@ use crate::graph::{GraphBuilder, Sink, ToolGraph};
 use crate::input::{Field, Kind, Place, UnknownEdgeType};
 use crate::interrupt::Interrupt;
 use crate::rules::{self, classify_edge, EdgeClass};
-use scan::{Result, Scanner};
+use cursor::{is_refusal, Cursor};
+use index::Indexer;
+use scan::Scanner;
 use threaded::on_two_threads;
 
+mod cursor;
+pub mod index;
 mod scan;
 mod threaded;
+
+pub type Result<T> = std::result::Result<T, InputError>;
 
 /// Inputs at least this large are read on two threads (see `threaded`);
 /// below it, starting a thread costs more than it saves.
 const PIPELINE_FROM_BYTES: usize = 4 << 20;
+
+/// A pull parser: what the field-reading code below asks of the text.
+/// `Cursor` walks the structural index; `Scanner` reads byte by byte, and
+/// words every error exactly.
+pub(crate) trait Pull<'a> {
+    /// The offset of the next value (after whitespace, for the scanner).
+    fn pos(&mut self) -> usize;
+    fn peek_kind(&mut self) -> Result<Kind>;
+    /// Validates and skips any value.
+    fn skip_value(&mut self) -> Result<()>;
+    /// After the top-level value: nothing but whitespace may follow.
+    fn finish(&mut self) -> Result<()>;
+    /// Reads a string value, decoding escapes; borrowed when it has none.
+    fn string(&mut self) -> Result<Cow<'a, str>>;
+    /// Reads a field that should be a string; anything else is skipped and
+    /// reported by kind.
+    fn field(&mut self) -> Result<Field<'a>>;
+    /// True when an empty object `{}` starts here (consumed if so).
+    fn empty_object(&mut self) -> Result<bool>;
+    /// Each member of the object that starts here, to `member` with its key,
+    /// positioned at the value, which `member` must consume.
+    fn object(&mut self, member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()>;
+    /// Each element of the array that starts here, to `element` with its
+    /// index, positioned at the element, which `element` must consume.
+    fn array(&mut self, element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()>;
+}
 
 /// Parses a workflow from bytes, which must be UTF-8 JSON text. Large inputs
 /// use a second thread when `threads` allows it.
@@ -34,6 +66,10 @@ pub fn parse<'a>(input: &'a [u8], config: &Config) -> Result<ToolGraph<'a>> {
 
 /// `parse`, on one thread unless `allow_thread`, and stopping with an error
 /// when `interrupt` is requested.
+///
+/// The structural index reads the document; when it refuses it, the byte
+/// scanner reads it again to say exactly what is wrong and where. Both check
+/// the same grammar, so a valid document is read once.
 pub fn parse_with<'a>(
     input: &'a [u8],
     config: &Config,
@@ -42,23 +78,19 @@ pub fn parse_with<'a>(
 ) -> Result<ToolGraph<'a>> {
     let text = utf8(input)?;
     let reader = Reader { config, interrupt };
-    // Real exports spend a few hundred bytes per node; guessing low only
-    // means the table grows once or twice.
-    let expected_nodes = (text.len() / 512).min(1 << 26);
-    let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-        let (outcome, builder) = on_two_threads(expected_nodes, |sink| reader.single_pass(text, sink));
-        outcome?.then_some(builder)
+    let indexed = if index::fits(input) {
+        reader.read(text, allow_thread, || Cursor::new(text, Indexer::new(input)))
     } else {
-        let mut builder = GraphBuilder::with_capacity(expected_nodes);
-        reader.single_pass(text, &mut builder)?.then_some(builder)
+        Err(InputError::new("", None))
     };
-    let builder = match first {
-        Some(builder) => builder,
-        None => reader.last_keys_only(text)?,
-    };
-    let mut graph = builder.finish()?;
-    graph.source = Some(input);
-    Ok(graph)
+    match indexed {
+        Err(e) if is_refusal(&e) || !index::fits(input) => reader.read(text, false, || Ok(Scanner::new(text))),
+        other => other,
+    }
+    .map(|mut graph| {
+        graph.source = Some(input);
+        graph
+    })
 }
 
 fn utf8(input: &[u8]) -> Result<&str> {
@@ -68,12 +100,16 @@ fn utf8(input: &[u8]) -> Result<&str> {
             Some(0),
         ));
     }
+    if let Ok(text) = simdutf8::basic::from_utf8(input) {
+        return Ok(text);
+    }
+    // Only for the error: where the valid text ends.
     std::str::from_utf8(input)
         .map_err(|e| InputError::new("invalid JSON: the document is not valid UTF-8", Some(e.valid_up_to())))
 }
 
 /// Starts a document: it must be valid JSON, and an object.
-fn top_level(s: &mut Scanner<'_>) -> Result<()> {
+fn top_level<'a>(s: &mut impl Pull<'a>) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
         // Still require valid JSON, so that "not JSON" wins over "wrong shape".
@@ -93,11 +129,35 @@ struct Reader<'c> {
 }
 
 impl Reader<'_> {
+    /// Reads `text` with the pull parser `start` makes, on two threads when
+    /// `allow_thread` and the text is large.
+    fn read<'a, P: Pull<'a>>(
+        self,
+        text: &'a str,
+        allow_thread: bool,
+        start: impl FnOnce() -> Result<P> + Send,
+    ) -> Result<ToolGraph<'a>> {
+        // Real exports spend a few hundred bytes per node; guessing low only
+        // means the table grows once or twice.
+        let expected_nodes = (text.len() / 512).min(1 << 26);
+        let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
+            let (outcome, builder) = on_two_threads(expected_nodes, |sink| self.single_pass(&mut start()?, sink));
+            outcome?.then_some(builder)
+        } else {
+            let mut builder = GraphBuilder::with_capacity(expected_nodes);
+            self.single_pass(&mut start()?, &mut builder)?.then_some(builder)
+        };
+        let builder = match first {
+            Some(builder) => builder,
+            None => self.last_keys_only(text)?,
+        };
+        builder.finish()
+    }
+
     /// Reads the document in one go into `sink`. False when `nodes` or
     /// `edges` is repeated: then what the sink received must be discarded.
-    fn single_pass<'a>(self, text: &'a str, sink: &mut dyn Sink<'a>) -> Result<bool> {
-        let mut s = Scanner::new(text);
-        top_level(&mut s)?;
+    fn single_pass<'a>(self, s: &mut impl Pull<'a>, sink: &mut dyn Sink<'a>) -> Result<bool> {
+        top_level(s)?;
         let (mut seen_nodes, mut seen_edges, mut repeated) = (false, false, false);
         s.object(|s, key| match key.as_ref() {
             "nodes" if !repeated && !seen_nodes => {
@@ -150,36 +210,32 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn nodes<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
+    fn nodes<'a, P: Pull<'a>>(self, s: &mut P, builder: &mut dyn Sink<'a>) -> Result<()> {
         self.elements(s, builder, "nodes", node, |b, e| b.node_shape_error(e))
     }
 
-    fn edges<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
+    fn edges<'a, P: Pull<'a>>(self, s: &mut P, builder: &mut dyn Sink<'a>) -> Result<()> {
         self.elements(s, builder, "edges", edge, |b, e| b.edge_shape_error(e))
     }
 
     /// The `nodes` or `edges` value: each element to `read`, or its shape
     /// error to `shape_error`.
-    fn elements<'a>(
+    fn elements<'a, P: Pull<'a>>(
         self,
-        s: &mut Scanner<'a>,
+        s: &mut P,
         builder: &mut dyn Sink<'a>,
         key: &str,
-        read: fn(&mut Scanner<'a>, Place, &mut dyn Sink<'a>, &Config) -> Result<()>,
+        read: fn(&mut P, Place, &mut dyn Sink<'a>, &Config) -> Result<()>,
         shape_error: fn(&mut dyn Sink<'a>, InputError),
     ) -> Result<()> {
         match is_array(s, key)? {
             Ok(true) => s.array(|s, index| {
                 self.go_on()?;
-                read(
-                    s,
-                    Place {
-                        index,
-                        offset: Some(s.pos()),
-                    },
-                    builder,
-                    self.config,
-                )
+                let place = Place {
+                    index,
+                    offset: Some(s.pos()),
+                };
+                read(s, place, builder, self.config)
             }),
             Ok(false) => Ok(()),
             Err(e) => {
@@ -193,12 +249,12 @@ impl Reader<'_> {
 /// A `nodes` or `edges` value: true when it is an array to read; `null` and
 /// `{}` are empty (EDGE-2, and Drupal's empty PHP arrays); anything else is a
 /// shape error.
-fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, InputError>> {
+fn is_array<'a>(s: &mut impl Pull<'a>, key: &str) -> Result<std::result::Result<bool, InputError>> {
     let at = s.pos();
     let kind = s.peek_kind()?;
     match kind {
         Kind::Array => Ok(Ok(true)),
-        Kind::Object if s.empty_object() => Ok(Ok(false)),
+        Kind::Object if s.empty_object()? => Ok(Ok(false)),
         _ => {
             s.skip_value()?;
             Ok(if kind == Kind::Null {
@@ -210,7 +266,7 @@ fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, 
     }
 }
 
-fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
+fn node<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
         builder.node_shape_error(InputError::node_shape(place, kind));
@@ -270,7 +326,7 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
     Ok(())
 }
 
-fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
+fn edge<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
         builder.edge_shape_error(InputError::edge_shape(place, kind));
@@ -433,5 +489,89 @@ mod tests {
         assert!(parse(b"\xEF\xBB\xBF{}", &Config::default()).is_err());
         let e = parse(b"{\"a\": \"\xFF\"}", &Config::default()).unwrap_err();
         assert_eq!(e.offset, Some(7));
+    }
+
+    /// What a graph holds, hashes aside (each builder seeds its own).
+    fn summary(g: &ToolGraph<'_>) -> String {
+        let nodes: Vec<String> = (0..g.node_count() as u32)
+            .map(|n| {
+                format!(
+                    "{:?}",
+                    (
+                        g.id(n),
+                        g.explicit_label(n),
+                        g.offset(n),
+                        g.is_passthrough(n),
+                        g.name_loss(n)
+                    )
+                )
+            })
+            .collect();
+        format!(
+            "{nodes:?} {} {} {:?} {:?}",
+            g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers
+        )
+    }
+
+    /// The outcome of reading `text` with one pull parser: the graph's
+    /// summary, or the error. A refusal of the structural index is kept as
+    /// such, for the caller to judge.
+    fn outcome<'a, P: Pull<'a>>(text: &'a str, start: impl FnOnce() -> Result<P> + Send) -> Result<String> {
+        let config = Config::default();
+        let reader = Reader {
+            config: &config,
+            interrupt: Interrupt::never(),
+        };
+        reader.read(text, false, start).map(|g| summary(&g))
+    }
+
+    #[test]
+    fn the_structural_index_reads_what_the_byte_scanner_reads() {
+        // Mutations of a workflow in every dialect's shape, byte by byte:
+        // where the byte scanner accepts, the indexed parser must build the
+        // same graph; where it refuses, the indexed parser must refuse too
+        // (its refusal is then worded by the byte scanner), or report the
+        // same shape error.
+        let base = concat!(
+            r#"{"id":"w","nodes":[{"id":"a","type":"toolbox","data":{"label":"L\u00e9","metadata":{"id":"x"}}},"#,
+            r#" {"id":"b\"q","data":{"metadata":{"node_type_id":"toolbox"}},"position":{"x":-1.5e2,"y":0}},"#,
+            r#"{"id":"c","type":"universalNode","data":{"label":"","metadata":{"id":"agent"}}}],"#,
+            "\n\"edges\":[{\"id\":\"e1\",\"source\":\"a\",\"target\":\"c\",\"targetHandle\":\"c-input-tool\"},",
+            r#"{"source":"b\"q","target":"a","data":{"edgeType":"tool_availability","x":[true,false,null]}},"#,
+            r#"{"id":"e3","source":"c","target":"a","data":{"edgeType":"data"}}, {}],"x":{}}"#
+        );
+        let bytes = base.as_bytes();
+        let mut compared = 0;
+        for i in 0..bytes.len() {
+            for replacement in [
+                b' ', b'"', b'{', b'}', b'[', b']', b',', b':', b'1', b'\\', b'e', b'u', 0x01,
+            ] {
+                let mut doc = bytes.to_vec();
+                doc[i] = replacement;
+                let Ok(text) = std::str::from_utf8(&doc) else {
+                    continue;
+                };
+                let scanned = outcome(text, || Ok(Scanner::new(text)));
+                for kernel in index::Kernel::supported() {
+                    let indexed = outcome(text, || {
+                        Cursor::new(text, Indexer::with_kernel(text.as_bytes(), kernel))
+                    });
+                    match (&indexed, &scanned) {
+                        (Err(refusal), Err(_)) if is_refusal(refusal) => {}
+                        _ => assert_eq!(indexed, scanned, "{kernel:?}: {text}"),
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 5_000);
+        // And the whole path: the same answer as the scanner, refusals
+        // worded by it.
+        let whole = |text: &str| parse(text.as_bytes(), &Config::default()).map(|g| summary(&g));
+        assert!(whole(base).is_ok());
+        assert_eq!(whole(base), outcome(base, || Ok(Scanner::new(base))));
+        let broken = base.replacen("true", "tru", 1);
+        let e = whole(&broken).unwrap_err();
+        assert_eq!(e.message, "invalid JSON: expected a value, found 't'");
     }
 }

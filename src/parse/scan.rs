@@ -7,10 +7,9 @@
 
 use std::borrow::Cow;
 
+use super::{Pull, Result};
 use crate::error::InputError;
 use crate::input::{Field, Kind};
-
-pub type Result<T> = std::result::Result<T, InputError>;
 
 /// Bytes that end the fast path of a string scan: the closing quote, a
 /// backslash, or a control character (which JSON forbids raw in strings).
@@ -80,10 +79,6 @@ impl<'a> Scanner<'a> {
             pos,
             ..Scanner::new(text)
         }
-    }
-
-    pub fn pos(&self) -> usize {
-        self.pos
     }
 
     fn error<T>(&self, message: impl Into<String>) -> Result<T> {
@@ -489,6 +484,37 @@ impl<'a> Scanner<'a> {
                 Ok(Field::Other(kind))
             }
         }
+    }
+}
+
+impl<'a> Pull<'a> for Scanner<'a> {
+    fn pos(&mut self) -> usize {
+        self.skip_ws();
+        self.pos
+    }
+    fn peek_kind(&mut self) -> Result<Kind> {
+        Scanner::peek_kind(self)
+    }
+    fn skip_value(&mut self) -> Result<()> {
+        Scanner::skip_value(self)
+    }
+    fn finish(&mut self) -> Result<()> {
+        Scanner::finish(self)
+    }
+    fn string(&mut self) -> Result<Cow<'a, str>> {
+        Scanner::string(self)
+    }
+    fn field(&mut self) -> Result<Field<'a>> {
+        Scanner::field(self)
+    }
+    fn empty_object(&mut self) -> Result<bool> {
+        Ok(Scanner::empty_object(self))
+    }
+    fn object(&mut self, member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()> {
+        Scanner::object(self, member)
+    }
+    fn array(&mut self, element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+        Scanner::array(self, element)
     }
 }
 

@@ -22,6 +22,20 @@ enum Record<'a> {
 }
 
 impl<'a> Record<'a> {
+    fn prefetch(&self, builder: &GraphBuilder<'a>) {
+        match self {
+            Record::Node(_, Field::Str(id), ..) => builder.prefetch(id),
+            Record::ToolEdge(_, _, source, target) => {
+                for end in [source, target] {
+                    if let Field::Str(id) = end {
+                        builder.prefetch(id);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn replay(self, builder: &mut GraphBuilder<'a>) {
         match self {
             Record::NodeShapeError(e) => builder.node_shape_error(e),
@@ -35,6 +49,9 @@ impl<'a> Record<'a> {
 }
 
 const CHUNK: usize = 4096;
+/// How many records ahead of the one being handled the builder prefetches:
+/// enough to cover a memory access, not so many the lines are evicted again.
+const LOOKAHEAD: usize = 16;
 /// Chunks in flight: enough to absorb uneven speeds, few enough to keep
 /// memory flat.
 const IN_FLIGHT: usize = 4;
@@ -99,9 +116,18 @@ pub fn on_two_threads<'a, T: Send>(
         let builder = scope.spawn(move || {
             let mut builder = GraphBuilder::with_capacity(expected_nodes);
             for mut chunk in full_rx {
-                for record in chunk.drain(..) {
-                    record.replay(&mut builder);
+                // The ids a few records ahead are announced to the table, so
+                // its cache lines arrive while the records before are handled.
+                for record in chunk.iter().take(LOOKAHEAD) {
+                    record.prefetch(&builder);
                 }
+                for i in 0..chunk.len() {
+                    if let Some(ahead) = chunk.get(i + LOOKAHEAD) {
+                        ahead.prefetch(&builder);
+                    }
+                    std::mem::replace(&mut chunk[i], Record::OtherEdge).replay(&mut builder);
+                }
+                chunk.clear();
                 let _ = empty_tx.try_send(chunk);
             }
             builder

@@ -241,6 +241,34 @@ fn phase_times<'py>(
     Ok(out)
 }
 
+/// The stage-1 kernel parses use now ("avx2", "sse4.2", "neon", "scalar").
+#[pyfunction]
+fn kernel() -> &'static str {
+    crate::parse::index::kernel().name()
+}
+
+/// The stage-1 kernels this CPU runs, fastest first.
+#[pyfunction]
+fn kernels() -> Vec<&'static str> {
+    crate::parse::index::Kernel::supported()
+        .into_iter()
+        .map(|k| k.name())
+        .collect()
+}
+
+/// Makes later parses use the kernel `name`, so the tests can run a suite on
+/// each; a ValueError when this CPU does not run it.
+#[pyfunction]
+fn use_kernel(name: &str) -> PyResult<()> {
+    let chosen = crate::parse::index::Kernel::from_name(name).filter(|k| crate::parse::index::use_kernel(*k));
+    match chosen {
+        Some(_) => Ok(()),
+        None => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "this CPU does not run the kernel {name:?}"
+        ))),
+    }
+}
+
 /// What each consumer (or only the node `consumer`) sees, from JSON text
 /// given as `str` or `bytes`.
 #[pyfunction]
@@ -552,6 +580,9 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add_function(wrap_pyfunction!(phase_times, m)?)?;
+    m.add_function(wrap_pyfunction!(kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(kernels, m)?)?;
+    m.add_function(wrap_pyfunction!(use_kernel, m)?)?;
     m.add_class::<CoreReport>()?;
     m.add_class::<CoreViolation>()?;
     m.add_class::<CoreTool>()?;
