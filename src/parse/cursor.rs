@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::index::{Indexer, Refused};
+use super::index::{Refused, Structurals};
 use super::scan::Scanner;
 use super::{Pull, Result};
 use crate::error::InputError;
@@ -30,10 +30,10 @@ static ENDS_SCALAR: [bool; 256] = {
     table
 };
 
-pub struct Cursor<'a> {
+pub struct Cursor<'a, S> {
     text: &'a str,
     buf: &'a [u8],
-    indexer: Indexer<'a>,
+    indexer: S,
     /// Offsets of the structurals of the current window.
     tokens: Vec<u32>,
     /// The current structural: `tokens[at]`.
@@ -63,9 +63,9 @@ impl From<Refused> for InputError {
     }
 }
 
-impl<'a> Cursor<'a> {
+impl<'a, S: Structurals> Cursor<'a, S> {
     /// A cursor at the first structural of `text`; `indexer` indexes it.
-    pub fn new(text: &'a str, indexer: Indexer<'a>) -> Result<Self> {
+    pub fn new(text: &'a str, indexer: S) -> Result<Self> {
         let mut cursor = Cursor {
             text,
             buf: text.as_bytes(),
@@ -279,7 +279,7 @@ fn number_end(buf: &[u8], mut at: usize) -> Option<usize> {
     Some(at)
 }
 
-impl<'a> Pull<'a> for Cursor<'a> {
+impl<'a, S: Structurals> Pull<'a> for Cursor<'a, S> {
     fn pos(&mut self) -> usize {
         match self.peek() {
             Ok(Some(at)) => at,

@@ -17,7 +17,7 @@ use crate::input::{Field, Kind, Place, UnknownEdgeType};
 use crate::interrupt::Interrupt;
 use crate::rules::{self, classify_edge, EdgeClass};
 use cursor::{is_refusal, Cursor};
-use index::Indexer;
+use index::{Feed, Indexer};
 use scan::Scanner;
 use threaded::on_two_threads;
 
@@ -78,19 +78,27 @@ pub fn parse_with<'a>(
 ) -> Result<ToolGraph<'a>> {
     let text = utf8(input)?;
     let reader = Reader { config, interrupt };
-    let indexed = if index::fits(input) {
-        reader.read(text, allow_thread, || Cursor::new(text, Indexer::new(input)))
+    let large = allow_thread && input.len() >= PIPELINE_FROM_BYTES;
+    let indexed = if !index::fits(input) {
+        None // Offsets past 4 GiB: the byte scanner reads it.
+    } else if large {
+        // Three threads on two cores: indexing, walking, numbering ids.
+        Some(std::thread::scope(|scope| {
+            let feed = Feed::spawn(scope, Indexer::new(input));
+            reader.read(text, true, || Cursor::new(text, feed))
+        }))
     } else {
-        Err(InputError::new("", None))
+        Some(reader.read(text, allow_thread, || Cursor::new(text, Indexer::new(input))))
     };
-    match indexed {
-        Err(e) if is_refusal(&e) || !index::fits(input) => reader.read(text, false, || Ok(Scanner::new(text))),
+    let read = match indexed {
+        Some(Err(e)) if is_refusal(&e) => None,
         other => other,
-    }
-    .map(|mut graph| {
-        graph.source = Some(input);
-        graph
-    })
+    };
+    read.unwrap_or_else(|| reader.read(text, false, || Ok(Scanner::new(text))))
+        .map(|mut graph| {
+            graph.source = Some(input);
+            graph
+        })
 }
 
 fn utf8(input: &[u8]) -> Result<&str> {
@@ -574,4 +582,40 @@ mod tests {
         let e = whole(&broken).unwrap_err();
         assert_eq!(e.message, "invalid JSON: expected a value, found 't'");
     }
+
+    #[test]
+    fn large_texts_are_indexed_on_a_thread_of_their_own_with_the_same_answers() {
+        // Past PIPELINE_FROM_BYTES the index comes from its own thread (a
+        // `Feed`): the graph must be the byte scanner's, and a refusal near
+        // the end, many windows in, must still be worded by the scanner.
+        let mut doc = String::from("{\"nodes\": [");
+        let mut i = 0;
+        while doc.len() < PIPELINE_FROM_BYTES + 100_000 {
+            if i > 0 {
+                doc.push(',');
+            }
+            doc.push_str(&format!(
+                "{{\"id\": \"n{i}\", \"type\": \"{}\", \"data\": {{\"label\": \"L\\u00e9 {}\", \"x\": [1, 2.5, null]}}}}\n",
+                if i % 3 == 0 { "toolbox" } else { "agent" },
+                i % 1000
+            ));
+            i += 1;
+        }
+        doc.push_str("], \"edges\": [{\"source\": \"n1\", \"target\": \"n0\", \"targetHandle\": \"n0-input-tool\"}]}");
+        let whole = |text: &str| parse(text.as_bytes(), &Config::default()).map(|g| summary(&g));
+        let scanned = outcome(&doc, || Ok(Scanner::new(&doc)));
+        assert!(scanned.is_ok());
+        assert_eq!(whole(&doc), scanned);
+        for (broken, message) in [
+            (format!("{doc} x"), "invalid JSON: unexpected data after the end of the document"),
+            (doc.replacen("n0-input-tool\"", "n0-input-tool", 1), "invalid JSON: unterminated string"),
+            (format!("{}\"", &doc[..doc.len() - 1]), "invalid JSON: expected ',' or '}', found '\"'"),
+            (doc.replacen("2.5", "2.", 7), "invalid JSON: expected a digit after the decimal point, found ','"),
+        ] {
+            let e = whole(&broken).unwrap_err();
+            assert_eq!(e.message, message);
+            assert_eq!(Err(e), outcome(&broken, || Ok(Scanner::new(&broken))));
+        }
+    }
+
 }

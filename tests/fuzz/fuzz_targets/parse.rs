@@ -1,10 +1,26 @@
 //! Arbitrary bytes through the whole core: never a panic, the same answer
-//! on one thread and two, and JSON syntax judged exactly as serde_json
-//! judges it (where serde_json can: valid UTF-8, nesting under its limit).
+//! on one thread and two and on every stage-1 kernel (SIMD and scalar, the
+//! index itself compared offset by offset), and JSON syntax judged exactly
+//! as serde_json judges it (where serde_json can: valid UTF-8, nesting under
+//! its limit).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use toolwire::parse::index::{self, Indexer, Kernel};
 use toolwire::{check_bytes_with, Config, Interrupt};
+
+/// The structural index of `data` as `kernel` makes it, or `None` when
+/// stage 1 refuses it.
+fn structurals(data: &[u8], kernel: Kernel) -> Option<Vec<u32>> {
+    let mut indexer = Indexer::with_kernel(data, kernel);
+    let mut out = Vec::new();
+    loop {
+        indexer.fill(&mut out).ok()?;
+        if indexer.is_done() {
+            return Some(out);
+        }
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let config = Config::default();
@@ -15,6 +31,14 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => format!("{e:?}"),
     };
     assert_eq!(outcome(&one), outcome(&two), "threading changed the answer");
+
+    let scalar = structurals(data, Kernel::Scalar);
+    for kernel in Kernel::supported() {
+        assert_eq!(structurals(data, kernel), scalar, "{kernel:?} indexed differently");
+        assert!(index::use_kernel(kernel));
+        let on_kernel = check_bytes_with(data, &config, false, Interrupt::never());
+        assert_eq!(outcome(&on_kernel), outcome(&one), "{kernel:?} changed the answer");
+    }
 
     let Ok(text) = std::str::from_utf8(data) else { return };
     let depth = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
