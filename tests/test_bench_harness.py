@@ -14,6 +14,7 @@ from typing import Any, Dict, List
 import pytest
 
 from support import REPO
+from toolwire import generate
 from toolwire.generate import PRESETS
 
 BENCHES = REPO / "benches"
@@ -95,3 +96,18 @@ def test_report_tables_the_hostile_presets_against_their_targets(bench: Dict[str
     assert hostile[3].startswith("| deep-fanout | 15.0 MB | 20000 |")
     assert hostile[3].endswith("time NOT met, memory NOT met |")
     assert len(hostile) == 4  # presets not in the run are left out
+
+
+def test_the_workload_cache_is_keyed_by_every_module_of_the_generator(
+    bench: Dict[str, ModuleType], tmp_path: Path
+) -> None:
+    key = bench["conftest"].generator_key
+    package = Path(generate.__file__).parent
+    copy = tmp_path / "generate"
+    copy.mkdir()
+    for module in package.glob("*.py"):
+        (copy / module.name).write_bytes(module.read_bytes())
+    assert key(copy) == key() == key(package)
+    with (copy / "plan.py").open("a", encoding="utf-8") as f:
+        f.write("# a change far from __init__.py\n")
+    assert key(copy) != key()
