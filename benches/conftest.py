@@ -49,10 +49,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def cache_dir(pytestconfig: pytest.Config) -> Path:
-    # Keyed by the generator's source, so a changed generator never reuses
-    # files made by an older one.
-    key = hashlib.sha256(Path(generate.__file__).read_bytes()).hexdigest()[:12]
-    return Path(pytestconfig.cache.mkdir(f"toolwire-workloads-{key}"))
+    return Path(pytestconfig.cache.mkdir(f"toolwire-workloads-{generator_key()}"))
+
+
+def generator_key(package: Path = Path(generate.__file__).parent) -> str:
+    """A digest of the generator's source, every module of its package in
+    order of name: a change to any of them means new cached workloads, never
+    files made by an older generator."""
+    digest = hashlib.sha256()
+    for module in sorted(package.glob("*.py")):
+        digest.update(module.name.encode() + b"\0" + module.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 @pytest.fixture(scope="session")

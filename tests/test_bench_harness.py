@@ -1,11 +1,15 @@
 """The benchmark harness's own logic (benches/ runs only on demand): the
 hostile presets are the same everywhere, time per byte is compared with
-`large`'s in the JSON output, and benches/report.py tables the hostile
-presets against their targets."""
+`large`'s in the JSON output, benches/report.py tables the hostile presets
+against their targets and rewrites the doc's tables in place, and the gate
+of `.ci/run` (benches/gate.py) fails on a ratio below half the documented
+one."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -14,6 +18,7 @@ from typing import Any, Dict, List
 import pytest
 
 from support import REPO
+from toolwire import generate
 from toolwire.generate import PRESETS
 
 BENCHES = REPO / "benches"
@@ -37,6 +42,7 @@ def bench() -> Dict[str, ModuleType]:
         "report": load("bench_report", BENCHES / "report.py"),
         "workloads": load("bench_workloads", BENCHES / "workloads.py"),
         "conftest": load("bench_conftest", BENCHES / "conftest.py"),
+        "gate": load("bench_gate", BENCHES / "gate.py"),
     }
 
 
@@ -95,3 +101,182 @@ def test_report_tables_the_hostile_presets_against_their_targets(bench: Dict[str
     assert hostile[3].startswith("| deep-fanout | 15.0 MB | 20000 |")
     assert hostile[3].endswith("time NOT met, memory NOT met |")
     assert len(hostile) == 4  # presets not in the run are left out
+
+
+def test_the_workload_cache_is_keyed_by_every_module_of_the_generator(
+    bench: Dict[str, ModuleType], tmp_path: Path
+) -> None:
+    key = bench["conftest"].generator_key
+    package = Path(generate.__file__).parent
+    copy = tmp_path / "generate"
+    copy.mkdir()
+    for module in package.glob("*.py"):
+        (copy / module.name).write_bytes(module.read_bytes())
+    assert key(copy) == key() == key(package)
+    with (copy / "plan.py").open("a", encoding="utf-8") as f:
+        f.write("# a change far from __init__.py\n")
+    assert key(copy) != key()
+
+
+# -- the benchmark gate of .ci/run ----------------------------------------------
+
+
+def gate_run(check_file: float, check_json: float, loads: float, **info: Any) -> List[Dict[str, Any]]:
+    """A gate run's benchmarks: ``medium``'s best times, in seconds."""
+    times = {"toolwire.check_file": check_file, "toolwire.check_json": check_json, "json.loads": loads}
+    return [
+        entry("medium", name, t, preset="medium", bytes=73_800_000, implementation=name, **info)
+        for name, t in times.items()
+    ]
+
+
+def documented_doc(tmp_path: Path, report: ModuleType, check_file: float, check_json: float, loads: float) -> Path:
+    """A doc whose targets table report.py wrote from a run of these times."""
+    table = "\n".join(report.targets_table(report.by_group(gate_run(check_file, check_json, loads))))
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text(f"# Benchmarks\n\n<!-- report.py: targets -->\n\n{table}\n\n<!-- /report.py -->\n", encoding="utf-8")
+    return doc
+
+
+def written(tmp_path: Path, name: str, benchmarks: List[Dict[str, Any]]) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps({"benchmarks": benchmarks}), encoding="utf-8")
+    return path
+
+
+def test_the_gate_reads_the_ratios_report_py_writes(bench: Dict[str, ModuleType], tmp_path: Path) -> None:
+    # 2.4 s / 0.3 s = 8.0x; 2.4 s / 0.25 s = 9.6x.
+    doc = documented_doc(tmp_path, bench["report"], 0.3, 0.25, 2.4).read_text(encoding="utf-8")
+    assert bench["gate"].documented(doc) == {"toolwire.check_file": 8.0, "toolwire.check_json": 9.6}
+    assert "| `check_file` on `medium` vs `json.loads` (the `.ci/run` gate) | `.ci/run` fails below 0.5 of this: " \
+        "4.00x | 8.0x | - |" in doc  # fmt: skip
+
+
+def test_the_documented_ratios_are_readable(bench: Dict[str, ModuleType]) -> None:
+    ratios = bench["gate"].documented((REPO / "docs" / "BENCHMARKS.md").read_text(encoding="utf-8"))
+    assert set(ratios) == {"toolwire.check_file", "toolwire.check_json"}
+    assert all(r > 1 for r in ratios.values())
+
+
+def gated(bench: Dict[str, ModuleType], tmp_path: Path, check_file: float, check_json: float, loads: float,
+          correct: bool = True) -> int:  # fmt: skip
+    """The gate's exit status on a run of these times, against the ratios
+    documented by a run of 0.3 s, 0.25 s and 2.4 s (8.0x and 9.6x)."""
+    doc = documented_doc(tmp_path, bench["report"], 0.3, 0.25, 2.4)
+    run = written(tmp_path, "run.json", gate_run(check_file, check_json, loads, correct=correct))
+    status: int = bench["gate"].gate(run, doc, None)
+    return status
+
+
+def test_the_gate_passes_a_run_within_half_the_documented_ratio(
+    bench: Dict[str, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 4.1x and 5.1x: slower than documented, yet within noise by the gate's measure.
+    assert gated(bench, tmp_path, 0.5, 0.4, 2.05) == 0
+    out = capsys.readouterr().out
+    assert "ok: toolwire.check_file on medium is 4.1x faster than json.loads (500.00 ms vs 2.05 s); " \
+        "documented 8.0x, floor 4.00x" in out  # fmt: skip
+    assert "ok: toolwire.check_json on medium is 5.1x faster" in out
+
+
+def test_the_gate_fails_a_run_below_half_the_documented_ratio(
+    bench: Dict[str, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # check_file halved and a little more (3.9x < 4.0x); check_json still fine.
+    assert gated(bench, tmp_path, 0.62, 0.25, 2.4) == 1
+    captured = capsys.readouterr()
+    assert "FAILED: toolwire.check_file on medium is 3.9x faster than json.loads (620.00 ms vs 2.40 s); " \
+        "documented 8.0x, floor 4.00x" in captured.out  # fmt: skip
+    assert "ok: toolwire.check_json" in captured.out
+    assert "gate: FAILED: a ratio fell below 0.5 times the one documented" in captured.err
+
+
+def test_the_gate_fails_a_wrong_answer_however_fast(bench: Dict[str, ModuleType], tmp_path: Path) -> None:
+    assert gated(bench, tmp_path, 0.3, 0.25, 2.4, correct=False) == 1
+
+
+def test_the_gate_cannot_check_without_its_benchmarks_or_the_documented_ratio(
+    bench: Dict[str, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gate = bench["gate"]
+    doc = documented_doc(tmp_path, bench["report"], 0.3, 0.25, 2.4)
+    no_loads = written(tmp_path, "no-loads.json", gate_run(0.3, 0.25, 2.4)[:2])
+    assert gate.gate(no_loads, doc, None) == 2
+    assert "no-loads.json has no medium benchmark of json.loads" in capsys.readouterr().err
+    other_preset = written(tmp_path, "small.json", [dict(b, group="small") for b in gate_run(0.3, 0.25, 2.4)])
+    assert gate.gate(other_preset, doc, None) == 2
+    assert "has no medium benchmark of toolwire.check_file, toolwire.check_json, json.loads" in capsys.readouterr().err
+    assert gate.gate(tmp_path / "absent.json", doc, None) == 2
+    assert "cannot check" in capsys.readouterr().err
+    undocumented = tmp_path / "OTHER.md"
+    undocumented.write_text("# Benchmarks\n\nNo gate rows here.\n", encoding="utf-8")
+    run = written(tmp_path, "run.json", gate_run(0.3, 0.25, 2.4))
+    assert gate.gate(run, undocumented, None) == 2
+    assert "documents no ratio for toolwire.check_file on medium" in capsys.readouterr().err
+
+
+def test_the_gate_compares_a_run_with_the_previous_one(
+    bench: Dict[str, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = documented_doc(tmp_path, bench["report"], 0.3, 0.25, 2.4)
+    previous = written(tmp_path, "previous.json", gate_run(0.3, 0.25, 2.4))
+    run = written(tmp_path, "run.json", gate_run(0.36, 0.25, 2.4))
+    assert bench["gate"].gate(run, doc, previous) == 0
+    out = capsys.readouterr().out
+    assert "toolwire.check_file: 300.00 ms -> 360.00 ms (+20%)" in out
+    assert "toolwire.check_file vs json.loads: 8.0x -> 6.7x" in out
+    # A missing previous run is no error: there is nothing to compare with yet.
+    assert bench["gate"].gate(run, doc, tmp_path / "none.json") == 0
+
+
+def test_the_gate_selects_exactly_its_benchmarks(bench: Dict[str, ModuleType]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "benches/test_check.py", "--collect-only", "-q", "--presets", "medium",
+         "-k", bench["gate"].SELECTION],
+        cwd=REPO, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    selected = sorted(line for line in result.stdout.splitlines() if line.startswith("benches/"))
+    assert selected == [
+        "benches/test_check.py::test_check_speed[medium-toolwire.check_file]",
+        "benches/test_check.py::test_check_speed[medium-toolwire.check_json]",
+        "benches/test_check.py::test_parse_floor[medium-json.loads]",
+    ]
+
+
+# -- report.py rewrites the doc's tables -----------------------------------------
+
+
+def test_report_rewrites_the_marked_tables_and_nothing_else(bench: Dict[str, ModuleType]) -> None:
+    report = bench["report"]
+    groups = report.by_group(gate_run(0.3, 0.25, 2.4) + benchmarks())
+    doc = (
+        "# Benchmarks\n\nProse, kept.\n\n<!-- report.py: targets -->\n| old | table |\n<!-- /report.py -->\n\n"
+        "More prose.\n\n<!-- report.py: hostile -->\n<!-- /report.py -->\n"
+    )
+    text = report.rewrite(doc, groups)
+    assert text.startswith("# Benchmarks\n\nProse, kept.\n\n<!-- report.py: targets -->\n\n| measure | target |")
+    assert "| old | table |" not in text
+    assert "| time per byte, `clash-fanout` vs `large` | <= 2x | 1.50x | met |" in text
+    assert "\n\n<!-- /report.py -->\n\nMore prose.\n\n<!-- report.py: hostile -->\n\n| preset | file |" in text
+    assert report.rewrite(text, groups) == text  # regenerating changes nothing more
+    with pytest.raises(ValueError, match="unknown table 'speeds'"):
+        report.rewrite("<!-- report.py: speeds -->\n<!-- /report.py -->\n", groups)
+    with pytest.raises(ValueError, match="no <!-- report.py"):
+        report.rewrite("# nothing marked\n", groups)
+
+
+def test_report_writes_the_doc_only_from_a_run_of_every_preset(
+    bench: Dict[str, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = bench["report"]
+    doc = tmp_path / "BENCHMARKS.md"
+    original = "<!-- report.py: targets -->\n| old |\n<!-- /report.py -->\n"
+    doc.write_text(original, encoding="utf-8")
+    partial = written(tmp_path, "partial.json", gate_run(0.3, 0.25, 2.4))
+    assert report.main(["report.py", str(partial), "--write", str(doc)]) == 2
+    assert "has no run of small, large, deep" in capsys.readouterr().err
+    assert doc.read_text(encoding="utf-8") == original
+    every = [entry(p, "toolwire.check_file", 1.0, preset=p, bytes=1_000_000) for p in report.SPEED_PRESETS]
+    full = written(tmp_path, "full.json", every + gate_run(0.3, 0.25, 2.4))
+    assert report.main(["report.py", str(full), "--write", str(doc)]) == 0
+    assert bench["gate"].documented(doc.read_text(encoding="utf-8"))["toolwire.check_file"] == 8.0

@@ -9,6 +9,8 @@ import argparse
 import io
 import json
 import re
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import fields, replace
 from pathlib import Path
@@ -17,8 +19,13 @@ from typing import Dict, List, Tuple
 import pytest
 
 import toolwire
+import toolwire.cli
 from toolwire import generate as gen
-from toolwire.generate import PRESETS, Expected, Options
+from toolwire.generate import PRESETS, Expected, Options, command
+from toolwire.generate.names import _Namer
+from toolwire.generate.plan import _Plan
+
+from support import DATA
 
 try:
     from toolwire import reference
@@ -185,7 +192,7 @@ def sanitise(label: str) -> str:
 def test_every_label_sanitises_to_its_index_name(style: str) -> None:
     import random
 
-    namer = gen._Namer(style, random.Random(1))
+    namer = _Namer(style, random.Random(1))
     # Every word pair without a number, a sample with one, and huge indices.
     indices = list(range(namer.width)) + list(range(namer.width, 2 * namer.width, 7)) + [namer.width * 1000 + 17, 10**9 + 7]
     names = [namer.tool_name(i) for i in indices]
@@ -208,7 +215,7 @@ def test_every_label_sanitises_to_its_index_name(style: str) -> None:
 def test_unicode_labels_carry_the_traps() -> None:
     import random
 
-    namers = [gen._Namer("unicode", random.Random(seed)) for seed in range(4)]
+    namers = [_Namer("unicode", random.Random(seed)) for seed in range(4)]
     labels = [json.loads(namer.tool_label(5000, var)) for namer in namers for var in range(len(namer.variants))]
     text = "".join(labels)
     assert "\u212a" in text or "\u0130" in text or "\u017f" in text  # str.lower() traps
@@ -264,7 +271,7 @@ def test_fanout_is_one_collision_seen_by_every_agent(tmp_path: Path) -> None:
     assert len({(name, tools) for _, name, tools in expected.violations}) == 1
     assert expected.passthroughs == 1
     # Full size: exactly 20k violations, decided without writing a byte.
-    assert len(gen._Plan(PRESETS["fanout"], 0).found) == 20_000
+    assert len(_Plan(PRESETS["fanout"], 0).found) == 20_000
 
 
 def test_flat_names_are_frequent_everywhere_and_rarely_collide(tmp_path: Path) -> None:
@@ -281,7 +288,7 @@ def test_flat_names_are_frequent_everywhere_and_rarely_collide(tmp_path: Path) -
 
 def test_large_and_medium_keep_their_shape_when_scaled() -> None:
     # `large` is ~1M nodes and ~2M edges, counted from its plan (writing it takes seconds).
-    plan = gen._Plan(PRESETS["large"], 0)
+    plan = _Plan(PRESETS["large"], 0)
     o = plan.o
     decoys = sum(1 for _ in plan.decoys())
     nodes = o.agents + o.toolboxes * o.box_depth + len(plan.extra_boxes) + plan.look_base + decoys + 2 * plan.io_nodes()
@@ -335,12 +342,8 @@ def test_collision_count_and_scaling() -> None:
 
 
 def cli(argv: List[str]) -> int:
-    """``toolwire generate ...`` through a parser of our own, as cli.py will wire it."""
-    parser = argparse.ArgumentParser(prog="toolwire")
-    gen.register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    result: int = args.handler(args)
-    return result
+    """``toolwire generate ...`` as the command line runs it."""
+    return toolwire.cli.main(argv)
 
 
 def test_cli_writes_the_workflow_and_its_expectation(tmp_path: Path) -> None:
@@ -364,6 +367,48 @@ def test_cli_writes_to_standard_output(capsysbinary: pytest.CaptureFixture[bytes
     expected = gen.generate(io.BytesIO(), options)
     assert found(report) == expected.violations and stats(report) == expected.stats()
     assert b"expected violations" in captured.err
+
+
+# Run in a fresh interpreter: which toolwire.generate modules each command
+# line leaves loaded, after the ones before it.
+LOADED_BY = """
+import contextlib, io, json, sys
+import toolwire.cli
+
+def loaded_after(argv):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            toolwire.cli.main(argv)
+        except SystemExit:
+            pass  # --help
+    return sorted(m for m in sys.modules if m.split(".")[:2] == ["toolwire", "generate"])
+
+print(json.dumps([loaded_after(argv) for argv in json.loads(sys.argv[1])]))
+"""
+
+
+def test_only_toolwire_generate_imports_the_generator() -> None:
+    accepted = str(DATA / "spec-cmp9-accepted.json")
+    argvs = [["--help"], ["check", accepted], ["check", "--format", "json", accepted], ["explain", accepted],
+             ["check", "--help"], ["generate", "--help"]]  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", LOADED_BY, json.dumps(argvs)], capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(result.stdout)
+    assert loaded[:-1] == [[]] * (len(argvs) - 1), loaded
+    # `toolwire generate` itself does load it: the check above can fail.
+    assert {"toolwire.generate", "toolwire.generate.command", "toolwire.generate.writer"} <= set(loaded[-1])
+
+
+def test_generate_help_through_the_command_line_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    # The subcommand's parser is filled in only when it is used: --help too.
+    with pytest.raises(SystemExit):
+        cli(["generate", "--help"])
+    shown = capsys.readouterr().out
+    assert shown == generate_parser().format_help()
+    for f in fields(Options):
+        assert "--" + f.name.replace("_", "-") in shown, f.name
+    assert "presets:" in shown and "deep-fanout-100k" in shown
 
 
 def test_cli_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -442,7 +487,7 @@ def test_hostile_preset_same_seed_same_bytes(preset: str) -> None:
 @pytest.mark.parametrize("preset", sorted(HOSTILE_FULL))
 def test_hostile_preset_full_size_counts(preset: str) -> None:
     consumers, names, violations, passthroughs = HOSTILE_FULL[preset]
-    plan = gen._Plan(PRESETS[preset], 0)
+    plan = _Plan(PRESETS[preset], 0)
     expected = plan.violations()
     assert len(expected) == violations == consumers * names
     assert isinstance(expected, gen.ExpectedViolations)
@@ -535,16 +580,14 @@ def test_cli_hostile_preset_writes_a_grid_expectation(tmp_path: Path) -> None:
 
 
 def generate_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="toolwire")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    gen.register(subparsers)
-    sub: argparse.ArgumentParser = subparsers.choices["generate"]
-    return sub
+    parser = argparse.ArgumentParser(prog="toolwire generate")
+    command.configure(parser)
+    return parser
 
 
 def test_every_option_help_says_what_it_does_and_its_defaults() -> None:
-    assert set(gen.OPTION_HELP) == {f.name for f in fields(Options)}
-    assert list(gen.PRESET_HELP) == list(PRESETS)
+    assert set(command.OPTION_HELP) == {f.name for f in fields(Options)}
+    assert list(command.PRESET_HELP) == list(PRESETS)
     parser = generate_parser()
     by_dest = {a.dest: a for a in parser._actions}
     for action in parser._actions:
@@ -553,11 +596,11 @@ def test_every_option_help_says_what_it_does_and_its_defaults() -> None:
         assert "the preset's value" not in text, (action.dest, text)
     for f in fields(Options):
         text = (by_dest[f.name].help or "").replace("%%", "%")
-        assert text.startswith(gen.OPTION_HELP[f.name] + " (default: "), text
+        assert text.startswith(command.OPTION_HELP[f.name] + " (default: "), text
         # small's value comes first, and every preset's value is there.
-        assert text.split("(default: ", 1)[1].startswith(gen._shown(getattr(SMALL, f.name)) + " (small")
+        assert text.split("(default: ", 1)[1].startswith(command._shown(getattr(SMALL, f.name)) + " (small")
         for options in PRESETS.values():
-            assert gen._shown(getattr(options, f.name)) in text
+            assert command._shown(getattr(options, f.name)) in text
     shown = parser.format_help()
     for name in PRESETS:
         assert re.search(rf"^  {re.escape(name)} +\S", shown, re.M), name

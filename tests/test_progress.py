@@ -3,7 +3,6 @@ and the bar of ``toolwire generate``."""
 
 from __future__ import annotations
 
-import argparse
 import functools
 import io
 from pathlib import Path
@@ -12,8 +11,12 @@ from typing import List
 import pytest
 
 from test_generate import MIXES
+import toolwire.cli
 from toolwire import generate as gen
 from toolwire._progress import Progress, chunks
+from toolwire.generate import command
+from toolwire.generate.plan import _Plan
+from toolwire.generate.writer import _generate
 
 ERASE = "\r\x1b[K"
 
@@ -150,16 +153,16 @@ def test_generate_counts_its_records_before_writing_them(options: str) -> None:
         "medium-scaled": gen.PRESETS["medium"].scaled(0.05),
         "deep-scaled": gen.PRESETS["deep"].scaled(0.02),
     }[options]
-    plan = gen._Plan(chosen, 7)
+    plan = _Plan(chosen, 7)
     written: List[int] = []
-    expected = gen._generate(io.BytesIO(), plan, written.append)
+    expected = _generate(io.BytesIO(), plan, written.append)
     assert plan.records() == expected.nodes + expected.edges == sum(written)
 
 
 def test_generate_advances_once_per_chunk_not_per_record() -> None:
-    plan = gen._Plan(gen.PRESETS["medium"].scaled(0.5), 0)
+    plan = _Plan(gen.PRESETS["medium"].scaled(0.5), 0)
     written: List[int] = []
-    gen._generate(io.BytesIO(), plan, written.append)
+    _generate(io.BytesIO(), plan, written.append)
     assert len(written) < plan.records() // 1000
 
 
@@ -171,11 +174,8 @@ def test_generate_draws_its_bar_on_a_terminal_and_erases_it(
     monkeypatch.setenv("TERM", "xterm")
     # Every clock reading is a tenth of a second later: each chunk redraws.
     ticks = iter(range(10**6))
-    monkeypatch.setattr(gen, "Progress", functools.partial(Progress, clock=lambda: next(ticks) / 10))
-    parser = argparse.ArgumentParser()
-    gen.register(parser.add_subparsers())
-    args = parser.parse_args(["generate", "--preset", "medium", "--scale", "0.2", str(tmp_path / "w.json")])
-    assert args.handler(args) == 0
+    monkeypatch.setattr(command, "Progress", functools.partial(Progress, clock=lambda: next(ticks) / 10))
+    assert toolwire.cli.main(["generate", "--preset", "medium", "--scale", "0.2", str(tmp_path / "w.json")]) == 0
     text = terminal.getvalue()
     lines = drawn(text.rsplit(ERASE, 1)[0])
     assert lines and all(line.startswith("generating ") and " nodes and edges [" in line for line in lines)
@@ -185,9 +185,6 @@ def test_generate_draws_its_bar_on_a_terminal_and_erases_it(
 def test_generate_draws_nothing_when_standard_error_is_not_a_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    parser = argparse.ArgumentParser()
-    gen.register(parser.add_subparsers())
-    args = parser.parse_args(["generate", "--preset", "small", str(tmp_path / "w.json")])
-    assert args.handler(args) == 0
+    assert toolwire.cli.main(["generate", "--preset", "small", str(tmp_path / "w.json")]) == 0
     err = capsys.readouterr().err
     assert "\r" not in err and "\x1b" not in err and err.count("\n") == 1

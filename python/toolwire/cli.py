@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, TypeVar
 
-from . import __version__, generate
+from . import __version__
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
@@ -67,8 +67,34 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
     config.add_argument("--no-config", action="store_true", help="read no configuration file")
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that can be filled in when it is first used: a
+    subcommand's parser is used only when that subcommand is the one given,
+    so ``fill(parser)`` can import what the subcommand needs then, and no
+    sooner. (argparse hands a subcommand's arguments to its parser's
+    ``parse_known_args``, and ``--help`` is one of them.)"""
+
+    def __init__(self, *args: Any, fill: Optional[Callable[[argparse.ArgumentParser], None]] = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._fill = fill
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if self._fill is not None:
+            fill, self._fill = self._fill, None
+            fill(self)
+        return super().parse_known_args(args, namespace)
+
+
+def _generate_options(parser: argparse.ArgumentParser) -> None:
+    """Fills in ``toolwire generate``: only when it runs is the generator
+    (``toolwire.generate``, some 1,800 lines) imported."""
+    from .generate import command
+
+    command.configure(parser)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="toolwire",
         description="Find clashing tool names in FlowDrop workflows (rule CMP-9).",
     )
@@ -124,7 +150,7 @@ def _parser() -> argparse.ArgumentParser:
     _shared_options(explain)
     explain.set_defaults(handler=_run_explain)
 
-    generate.register(commands)
+    commands.add_parser("generate", help="write a synthetic workflow", fill=_generate_options)
     return parser
 
 

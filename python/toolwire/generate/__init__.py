@@ -1,0 +1,64 @@
+"""Deterministic synthetic FlowDrop workflows, realistic and adversarial.
+
+``generate(out, options, seed=...)`` writes one workflow (a JSON object with
+``nodes`` and ``edges``) in any of the three dialects of SEMANTICS section 9
+and returns :class:`Expected`: the CMP-9 violations toolwire must report and
+the statistics it must count. The expectation is known *by construction*: the
+generator decides every collision, it never runs a checker on its output.
+
+How the names stay collision-free by construction
+-------------------------------------------------
+Every tool gets a *name index* ``i``. Its sanitised name (SEMANTICS section 5)
+is a function of ``i`` alone and distinct indices always give distinct names:
+``<verb>_<noun>[_<k>]`` (or ``<verb><noun>[_<k>]`` for camel-case labels),
+where ``k = i // (verbs * nouns)`` is written out only when non-zero and no
+word contains a digit or an underscore, so the name spells ``i`` back. Labels
+differ from names only by ASCII case, separator runs, and decorations placed
+where a separator already is (so they merge into it): that is the whole of
+what sanitising removes, so every label of index ``i`` has the same name.
+
+Non-injected tools get indices that are unique in the whole workflow, except
+with ``name_pool`` where the agents' own tools draw from a few shared indices
+(distinct within each agent). Agents used as tools get ``<role>_agent[_<k>]``
+names, whose first word is never a verb. So the only collisions are the ones
+the generator injects, each recorded with every consumer that sees it.
+
+Findings larger than the file
+-----------------------------
+``clash_pairs``, ``chain_depth``, ``chain_pairs``, ``chain_levels`` and
+``clash_fanout`` build workflows whose report dwarfs them (the presets
+``clash-fanout``, ``clash-fanout-small``, ``deep-fanout``,
+``deep-fanout-100k``, ``clash-deep``): a clash box of pairs labelled ``Tool p``
+and ``tool-p`` and a chain of boxes with such pairs at its far end and along
+it, both wired into the same ``clash_fanout`` agents. Every one of those
+agents sees every pair, so the violations are a product, consumers times
+names, and :class:`Expected` keeps them as one (:class:`ViolationGrid`):
+ten million expected violations cost a few hundred kilobytes, not gigabytes.
+
+The modules
+-----------
+``options`` (:class:`Options`, :data:`PRESETS`), ``expected``
+(:class:`Expected` and its compact violations), ``names`` (names and
+labels), ``dialects`` (how records are written), ``plan`` (every decision,
+made before writing), ``writer`` (:func:`generate`; its docstring says why it
+is fast) and ``command`` (``toolwire generate``). This package is imported by
+the tests, the benchmarks and ``toolwire generate`` alone: the other commands
+never load it.
+"""
+
+from .expected import Expected, ExpectedViolation, ExpectedViolations, ViolationGrid
+from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, PRESETS, Options
+from .writer import generate
+
+__all__ = [
+    "COLLISION_KINDS",
+    "DIALECTS",
+    "LABEL_STYLES",
+    "PRESETS",
+    "Expected",
+    "ExpectedViolation",
+    "ExpectedViolations",
+    "Options",
+    "ViolationGrid",
+    "generate",
+]

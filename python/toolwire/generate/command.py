@@ -1,0 +1,172 @@
+"""``toolwire generate``: its options, their help, and running it.
+
+Imported only when that command runs (``toolwire.cli`` fills in the
+subcommand's parser on demand), so other commands never load the generator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import fields, replace
+from typing import Any, Dict, List, Tuple
+
+from .._progress import Progress
+from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, PRESETS, Options
+from .plan import _Plan
+from .writer import _generate
+
+def _kinds(text: str) -> Tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in COLLISION_KINDS]
+    if bad or not kinds:
+        raise argparse.ArgumentTypeError(f"collision kinds are a comma-separated list of {', '.join(COLLISION_KINDS)}")
+    return kinds
+
+
+# What each option does, for ``toolwire generate --help`` (the attribute
+# docstrings of Options, shortened; a test checks that every field has one).
+OPTION_HELP: Dict[str, str] = {
+    "agents": "agents, the consumers",
+    "tools_per_agent": "tools wired straight into each agent",
+    "toolboxes": "toolbox stacks (chains of --box-depth boxes); each stack's top box is wired into --fanout agents",
+    "box_depth": "boxes per stack, each wired into the one above it",
+    "tools_per_box": "tools in the innermost box of each stack",
+    "tools_per_level": "tools in each other box of a stack",
+    "fanout": "agents sharing each stack",
+    "box_cycles": "tool-edge cycles among boxes",
+    "diamonds": "second routes for a stack's tool to the agents it already reaches",
+    "agents_as_tools": "tool edges from an agent into another agent",
+    "non_tool_edges": "data and trigger edges, a quarter of them decoys that look like tool wiring",
+    "orphan_boxes": "boxes holding two same-named tools that reach no consumer (no violation)",
+    "collision_share": "share of agents at which a collision is injected (unless --collisions is given)",
+    "collisions": "exact number of injected collisions; overrides --collision-share",
+    "collision_kinds": "kinds of injected collisions, used in turn: comma-separated " + ", ".join(COLLISION_KINDS),
+    "name_pool": "0: every tool name is unique; N: the agents' own tools draw their names from N shared ones",
+    "clash_pairs": "pairs of tools labelled 'Tool p' and 'tool-p' in one clash box wired into the --clash-fanout "
+    "agents: pairs x agents violations",
+    "chain_depth": "a chain of this many boxes whose head is wired into the --clash-fanout agents",
+    "chain_pairs": "clashing pairs wired into the chain's far end (their paths run the whole chain)",
+    "chain_levels": "further clashing pairs, one into each of this many boxes spread along the chain",
+    "clash_fanout": "agents receiving the clash box and the chain head",
+    "label_style": "how labels are written: snake, mixed (case, punctuation, escapes) or unicode (characters "
+    "that names drop)",
+    "noise": "realistic payload the check must skip (positions, config, styling, look-alike keys)",
+    "dialect": "which export form: spec, editor or drupal (SEMANTICS section 9)",
+}
+
+# One line per preset, for the end of ``toolwire generate --help``.
+PRESET_HELP: Dict[str, str] = {
+    "small": "every feature at once, ~1k nodes (the tests' workhorse)",
+    "medium": "the shape of large at a tenth of its counts (~100k nodes), drupal dialect, unicode labels",
+    "large": "~1M nodes and ~2M edges, ~480 MB",
+    "deep": "one chain of 1M toolboxes, one agent, one violation",
+    "fanout": "one toolbox of 50k tools shared by 20k agents: 20k violations",
+    "flat-names": "100k agents whose tools share eight names: 100 violations",
+    "clash-fanout": "a clash box of 1,000 pairs shared by 10k agents: 10M violations from ~2 MB",
+    "clash-fanout-small": "a clash box of 100 pairs shared by 1,000 agents: 100k violations from ~0.2 MB",
+    "deep-fanout": "a chain of 10k boxes, one pair at its far end, its head shared by 20k agents: 20k violations, "
+    "~15 MB",
+    "deep-fanout-100k": "the same with a chain of 100k boxes, ~59 MB",
+    "clash-deep": "2k agents each get a clash box of 100 pairs and a 5k-box chain with five pairs: 210k violations",
+}
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
+
+
+def _option_help(name: str) -> str:
+    """What option ``name`` does, then its value in ``small`` and in every
+    preset where it differs; the most common value other than small's says
+    ``others`` rather than listing its presets."""
+    by_value: Dict[str, List[str]] = {}
+    for preset in ("small", *(p for p in PRESETS if p != "small")):
+        by_value.setdefault(_shown(getattr(PRESETS[preset], name)), []).append(preset)
+    groups = list(by_value.items())
+    largest = max(range(len(groups)), key=lambda k: len(groups[k][1]))
+    shown = []
+    for k, (value, presets) in enumerate(groups):
+        if k == largest and len(presets) > 3:
+            who = "small and others" if k == 0 else "others"
+        else:
+            who = ", ".join(presets)
+        shown.append(f"{value} ({who})")
+    return f"{OPTION_HELP[name]} (default: {'; '.join(shown)})".replace("%", "%%")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Fills in the ``generate`` subcommand's parser: its description, the
+    presets, every option with its help. ``toolwire.cli`` creates the
+    subparser and calls this only when ``generate`` is the command given."""
+    width = max(map(len, PRESETS))
+    parser.description = (
+        "Write a deterministic synthetic FlowDrop workflow: a preset, adjusted by the options\n"
+        "(each of which takes the preset's value unless given)."
+    )
+    parser.epilog = "presets:\n" + "\n".join(f"  {name:<{width}}  {PRESET_HELP[name]}" for name in PRESETS)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("output", metavar="OUTPUT", help="the file to write ('-' for standard output)")
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), default="small", help="starting point (default: small; listed below)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    parser.add_argument("--scale", type=float, default=None, help="multiply every count of the preset by this factor")
+    parser.add_argument("--expect", metavar="FILE", help="also write the expected verdict as JSON to FILE")
+    for f in fields(Options):
+        flag = "--" + f.name.replace("_", "-")
+        doc = _option_help(f.name)
+        if f.name == "collision_kinds":
+            parser.add_argument(flag, type=_kinds, default=None, metavar="KINDS", help=doc)
+        elif f.name == "dialect":
+            parser.add_argument(flag, choices=DIALECTS, default=None, help=doc)
+        elif f.name == "label_style":
+            parser.add_argument(flag, choices=LABEL_STYLES, default=None, help=doc)
+        elif f.name == "noise":
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=doc)
+        elif f.name == "collision_share":
+            parser.add_argument(flag, type=float, default=None, metavar="F", help=doc)
+        else:
+            parser.add_argument(flag, type=int, default=None, metavar="N", help=doc)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``generate`` subcommand: exit 0 on success, 2 on bad options."""
+    options = PRESETS[args.preset]
+    try:
+        if args.scale is not None:
+            options = options.scaled(args.scale)
+        changes = {f.name: getattr(args, f.name) for f in fields(Options) if getattr(args, f.name) is not None}
+        if "collision_share" in changes and "collisions" not in changes:
+            changes["collisions"] = None  # a share asked for beats the preset's exact count
+        options = replace(options, **changes)
+    except ValueError as e:
+        sys.stderr.write(f"toolwire generate: error: {e}\n")
+        return 2
+    plan = _Plan(options, args.seed)
+    # On standard error, and only on a terminal: the workflow may be going to
+    # standard output, and logs should not fill up with redraws.
+    with Progress(plan.records(), "generating", unit="nodes and edges") as bar:
+        if args.output == "-":
+            expected = _generate(sys.stdout.buffer, plan, bar.advance)
+            sys.stdout.buffer.flush()
+        else:
+            expected = _generate(args.output, plan, bar.advance)
+    if args.expect:
+        with open(args.expect, "w", encoding="utf-8") as f:
+            json.dump(expected.to_dict(), f, ensure_ascii=False, indent=1)
+            f.write("\n")
+    count = len(expected.violations)
+    sys.stderr.write(
+        f"{args.output}: {expected.nodes} nodes, {expected.edges} edges ({expected.tool_edges} tool edges), "
+        f"{count} expected violation{'' if count == 1 else 's'}\n"
+    )
+    return 0
