@@ -274,3 +274,20 @@ def test_cmp9_two_shared_kits_are_not_copied_for_agents_wired_each_their_own_way
     done = subprocess.run([sys.executable, "-c", TWO_KITS, tests], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["40000000", "40000000"]
+
+
+def test_warnings_are_read_from_the_core_as_asked_and_equal_the_reference() -> None:
+    # A lossy label on each of 30,000 tools: as many NAME-LOSSY warnings,
+    # a `Warnings` sequence whose ends and middle read what the reference
+    # computes, and which equals the list of itself.
+    tools = 30_000
+    nodes = [{"id": f"t{i}", "data": {"label": f"Outil n°{i}"}} for i in range(tools)]
+    workflow = {"nodes": nodes + [{"id": "agent"}], "edges": [wire(f"t{i}", "agent") for i in range(tools)]}
+    report = toolwire.check(workflow)
+    expected = reference.check(workflow).warnings
+    assert type(report.warnings).__name__ == "Warnings"
+    assert len(report.warnings) == len(expected) == tools
+    for i in (0, 1, tools // 2, tools - 1, -1):
+        assert report.warnings[i]._replace(location=None) == expected[i]._replace(location=None)
+    assert [w.node for w in report.warnings[100:103]] == [w.node for w in expected[100:103]]
+    assert report.warnings == list(report.warnings) and report.warnings != list(report.warnings)[1:]

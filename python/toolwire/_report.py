@@ -343,6 +343,37 @@ class _GroupConsumers(_Lazy[str]):
         return f"<{self._len} consumers>"
 
 
+class Warnings(_Lazy[WiringWarning]):
+    """The warnings of a report, in SEMANTICS order, read from the core in
+    chunks as they are asked for. Equal to any list or tuple of the same
+    warnings."""
+
+    __slots__ = ()
+
+    _WHAT = "warning"
+
+    def __init__(self, core: "CoreReport") -> None:
+        super().__init__(core, core.warning_count)
+
+    def _read(self, start: int, stop: int) -> List[WiringWarning]:
+        return [
+            WiringWarning(code=w.code, node=w.node, edge=w.edge, message=w.message, location=_at(w.location))
+            for w in self._core.warnings(start, stop)
+        ]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Warnings, list, tuple)):
+            return len(other) == self._len and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        if self._len <= 8:
+            return repr(list(self))
+        return f"<Warnings: {self._len}>"
+
+
 @dataclass(frozen=True, slots=True)
 class Report:
     """The outcome of checking one workflow."""
@@ -352,7 +383,9 @@ class Report:
     name. From a check, a ``Violations`` sequence: exact ``len()``, items
     built when read, so a report with millions of violations costs what its
     workflow costs until they are read."""
-    warnings: List[WiringWarning]
+    warnings: Sequence[WiringWarning]
+    """From a check, a ``Warnings`` sequence, read from the core as it is
+    asked for (a workflow can have a warning per node)."""
     stats: Optional[Stats]
     """Counts of what was read; None when the file could not be checked."""
     path: Optional[str] = None
@@ -422,15 +455,11 @@ class Report:
     @classmethod
     def _from_core(cls, core: "CoreReport", path: Optional[str] = None) -> Report:
         """A report reading from the binding's ``CoreReport``."""
-        warnings = [
-            WiringWarning(code=w.code, node=w.node, edge=w.edge, message=w.message, location=_at(w.location))
-            for w in core.warnings
-        ]
         s = core.stats
         stats = Stats(
             nodes=s.nodes, edges=s.edges, tool_edges=s.tool_edges, consumers=s.consumers, passthroughs=s.passthroughs
         )
-        return cls(Violations(core), warnings, stats, path)
+        return cls(Violations(core), Warnings(core), stats, path)
 
 
 class SeenTool(NamedTuple):

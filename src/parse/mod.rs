@@ -607,15 +607,26 @@ mod tests {
         assert!(scanned.is_ok());
         assert_eq!(whole(&doc), scanned);
         for (broken, message) in [
-            (format!("{doc} x"), "invalid JSON: unexpected data after the end of the document"),
-            (doc.replacen("n0-input-tool\"", "n0-input-tool", 1), "invalid JSON: unterminated string"),
-            (format!("{}\"", &doc[..doc.len() - 1]), "invalid JSON: expected ',' or '}', found '\"'"),
-            (doc.replacen("2.5", "2.", 7), "invalid JSON: expected a digit after the decimal point, found ','"),
+            (
+                format!("{doc} x"),
+                "invalid JSON: unexpected data after the end of the document",
+            ),
+            (
+                doc.replacen("n0-input-tool\"", "n0-input-tool", 1),
+                "invalid JSON: unterminated string",
+            ),
+            (
+                format!("{}\"", &doc[..doc.len() - 1]),
+                "invalid JSON: expected ',' or '}', found '\"'",
+            ),
+            (
+                doc.replacen("2.5", "2.", 7),
+                "invalid JSON: expected a digit after the decimal point, found ','",
+            ),
         ] {
             let e = whole(&broken).unwrap_err();
             assert_eq!(e.message, message);
             assert_eq!(Err(e), outcome(&broken, || Ok(Scanner::new(&broken))));
         }
     }
-
 }

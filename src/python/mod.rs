@@ -430,9 +430,16 @@ impl CoreReport {
     }
 
     #[getter]
-    fn warnings(&self) -> Vec<CoreWarning> {
-        self.report
-            .warnings
+    fn warning_count(&self) -> usize {
+        self.report.warnings.len()
+    }
+
+    /// Warnings `start` to `stop` (exclusive, clamped): a workflow with a
+    /// lossy label on each of its 100,000 tools has as many warnings, which
+    /// Python reads as they are asked for.
+    fn warnings(&self, start: usize, stop: usize) -> Vec<CoreWarning> {
+        let all = &self.report.warnings;
+        all[start.min(all.len())..stop.min(all.len())]
             .iter()
             .map(|w| CoreWarning {
                 code: w.code,
