@@ -226,6 +226,15 @@ class _Lazy(Sequence[_T]):
         for start in range(0, self._len, self._CHUNK):
             yield from self._read(start, start + self._CHUNK)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to a sequence of the same kind, a list or a tuple holding
+        equal items in the same order."""
+        if isinstance(other, (type(self), list, tuple)):
+            return len(other) == self._len and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 class ToolPath(_Lazy[str]):
     """A tool's path to its consumer, read from the core's shared path tree
@@ -243,13 +252,6 @@ class ToolPath(_Lazy[str]):
 
     def _read(self, start: int, stop: int) -> List[str]:
         return self._core.tool_path(self._violation, self._tool, start, stop)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (ToolPath, list, tuple)):
-            return len(other) == self._len and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         if self._len <= 8:
@@ -272,13 +274,6 @@ class Violations(_Lazy[Violation]):
 
     def _read(self, start: int, stop: int) -> List[Violation]:
         return [self._at(i) for i in range(start, min(stop, self._len))]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (Violations, list, tuple)):
-            return len(other) == self._len and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<Violations: {self._len}>"
@@ -360,13 +355,6 @@ class Warnings(_Lazy[WiringWarning]):
             WiringWarning(code=w.code, node=w.node, edge=w.edge, message=w.message, location=_at(w.location))
             for w in self._core.warnings(start, stop)
         ]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (Warnings, list, tuple)):
-            return len(other) == self._len and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         if self._len <= 8:
