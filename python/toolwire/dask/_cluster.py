@@ -1,0 +1,171 @@
+"""The client's side: which cluster, how many files per task, and running
+the tasks so that every file gets exactly one answer.
+
+Tasks are submitted in a sliding window (a few per worker thread) rather
+than all at once: ten million paths would otherwise sit in the scheduler as
+one graph of hundreds of megabytes. Each task covers a contiguous slice of
+the files, and its answer is stored by that slice, so a task that runs twice
+(its worker died and the scheduler ran it again, or a retry) still fills its
+slice once. A task that fails for good is run again file by file, so one
+file that kills its worker costs only its own answer.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import uuid
+from collections import deque
+from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import distributed
+import fsspec
+
+from .._api import _names
+from ._wire import Packed, pack_error
+from ._worker import check_batch, is_local
+
+TASKS_PER_THREAD = 4
+"""Tasks per worker thread, for the default ``files_per_task`` and for the
+window of tasks in flight: enough that no thread waits for work while the
+client hands out the next task, and that the last tasks are short."""
+
+MAX_FILES_PER_TASK = 2000
+"""The default's upper bound (docs/DISTRIBUTED.md has the model): about a
+second of checking and 100 MB read for 50 KB files, so the scheduler's
+~1 ms per task is lost in it, and a retry redoes little."""
+
+RETRIES = 2
+"""Times the scheduler runs again a task that raised (a storage client's
+transient error). A task whose worker died is run again anyway, up to
+distributed's ``allowed-failures``."""
+
+OPTIONS = ("passthrough_types", "edge_types")
+
+
+def client_or_default(client: Optional[distributed.Client], function: str) -> distributed.Client:
+    """``client``, or the current ``distributed`` client."""
+    if client is not None:
+        return client
+    try:
+        current: distributed.Client = distributed.default_client()
+    except ValueError:
+        raise ValueError(
+            f"toolwire.dask.{function}() needs a Dask cluster: pass client=, or start a "
+            "distributed.Client first (distributed.Client(address), or distributed.Client() for one on "
+            "this machine)"
+        ) from None
+    return current
+
+
+def validated_options(options: Dict[str, Any], function: str) -> Dict[str, Any]:
+    """The checking options, refused as ``toolwire.check_files`` refuses
+    them, before anything is submitted."""
+    for key in options:
+        if key == "jobs":
+            raise TypeError(
+                f"{function}() takes no jobs on a cluster: each worker thread checks one batch at a time "
+                "(see files_per_task)"
+            )
+        if key not in OPTIONS:
+            raise TypeError(f"{function}() got an unexpected keyword argument {key!r}")
+    return {key: _names(key, options[key]) for key in OPTIONS if key in options}
+
+
+def paths_to_read(paths: Iterable[Any], function: str) -> Tuple[List[str], List[str]]:
+    """The paths as given (they name the reports) and as the workers read
+    them: local paths made absolute, so they mean the same on a worker
+    whose working directory differs; ``file://`` URLs made local paths, so
+    the Rust batch reads them."""
+    given = [os.fspath(p) for p in paths]
+    for path in given:
+        if not isinstance(path, str):
+            raise TypeError(f"{function}() takes str paths, fsspec URLs or os.PathLike of str")
+    read = []
+    for path in given:
+        if is_local(path):
+            read.append(os.path.abspath(path))
+        elif "::" not in path and fsspec.utils.get_protocol(path) == "file":
+            read.append(fsspec.core.url_to_fs(path)[1])
+        else:
+            read.append(path)
+    return given, read
+
+
+def worker_threads(client: distributed.Client) -> int:
+    """Threads the cluster has now (at least 1: a cluster still starting)."""
+    threads: Dict[str, int] = client.nthreads()
+    return max(1, sum(threads.values()))
+
+
+def default_files_per_task(files: int, threads: int) -> int:
+    """``TASKS_PER_THREAD`` tasks per thread, at most ``MAX_FILES_PER_TASK``
+    files each."""
+    return max(1, min(MAX_FILES_PER_TASK, math.ceil(files / (TASKS_PER_THREAD * threads))))
+
+
+def files_per_task_for(files_per_task: Optional[int], files: int, threads: int) -> int:
+    if files_per_task is None:
+        return default_files_per_task(files, threads)
+    if isinstance(files_per_task, bool) or not isinstance(files_per_task, int) or files_per_task < 1:
+        raise ValueError(f"files_per_task must be a positive int or None, got {files_per_task!r}")
+    return files_per_task
+
+
+Slice = Tuple[int, int]
+
+
+def check_on_cluster(
+    client: distributed.Client,
+    read: Sequence[str],
+    options: Dict[str, Any],
+    files_per_task: int,
+    on_done: Callable[[int], None] = lambda files: None,
+) -> List[Packed]:
+    """One packed report per path of ``read``, in order, checked by
+    ``check_batch`` on the cluster. ``on_done(n)``: n more files answered."""
+    answers: List[Optional[Packed]] = [None] * len(read)
+    todo: Deque[Slice] = deque((start, min(start + files_per_task, len(read))) for start in range(0, len(read), files_per_task))
+    window = TASKS_PER_THREAD * worker_threads(client)
+    run = uuid.uuid4().hex
+    running: Dict["distributed.Future[List[Packed]]", Slice] = {}
+    done = distributed.as_completed(loop=client.loop)
+
+    def submit() -> None:
+        while todo and len(running) < window:
+            start, stop = todo.popleft()
+            future = client.submit(
+                check_batch, read[start:stop], options, key=f"toolwire-check-{run}-{start}-{stop}", retries=RETRIES
+            )
+            running[future] = (start, stop)
+            done.add(future)
+
+    try:
+        submit()
+        for future in done:
+            start, stop = running.pop(future)
+            if future.status == "finished":
+                answers[start:stop] = future.result()
+                on_done(stop - start)
+            elif stop - start > 1:
+                # Which file failed is unknown: each is tried on its own.
+                todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
+            else:
+                answers[start] = pack_error(_failure(future))
+                on_done(1)
+            future.release()
+            submit()
+    finally:
+        # Ctrl-C or a lost client: nothing left running on the cluster.
+        if running:
+            client.cancel(list(running))
+    assert all(a is not None for a in answers), "every slice is answered once"
+    return answers  # type: ignore[return-value]
+
+
+def _failure(future: "distributed.Future[List[Packed]]") -> BaseException:
+    try:
+        error = future.exception()
+    except distributed.CancelledError as e:  # cancelled by someone else
+        return e
+    return error if error is not None else RuntimeError("the task failed")
