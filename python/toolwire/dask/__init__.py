@@ -30,8 +30,9 @@ from .._report import Report
 from ._cluster import (
     check_on_cluster,
     client_or_default,
-    files_per_task_for,
+    default_files_per_task,
     paths_to_read,
+    validated_files_per_task,
     validated_options,
     worker_threads,
 )
@@ -71,9 +72,11 @@ def _check_files(
     """``check_files``, with ``on_done(n)`` called as n more files are
     answered (the CLI's progress bar)."""
     checked = validated_options(options, "check_files")
+    per_task = validated_files_per_task(files_per_task)
     given, read = paths_to_read(paths, "check_files")
     client = client_or_default(client, "check_files")
-    per_task = files_per_task_for(files_per_task, len(read), worker_threads(client))
+    if per_task is None:
+        per_task = default_files_per_task(len(read), worker_threads(client))
     packed = check_on_cluster(client, read, checked, per_task, on_done)
     return [unpack(p, path) for p, path in zip(packed, given)]
 
@@ -97,9 +100,11 @@ def findings(
     import dask.dataframe
 
     checked = validated_options(options, "findings")
+    per_task = validated_files_per_task(files_per_task)
     given, read = paths_to_read(paths, "findings")
     client = client_or_default(client, "findings")
-    per_task = files_per_task_for(files_per_task, len(read), worker_threads(client))
+    if per_task is None:
+        per_task = default_files_per_task(len(read), worker_threads(client))
     pairs = list(zip(given, read))
     batches = [pairs[start : start + per_task] for start in range(0, len(pairs), per_task)] or [[]]
     return dask.dataframe.from_map(

@@ -34,7 +34,7 @@ def connect(spec: str) -> Iterator[distributed.Client]:
     if spec.startswith(LOCAL):
         workers = _workers(spec)
         with distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster, distributed.Client(cluster, set_as_default=False) as client:
             yield client
         return

@@ -104,9 +104,9 @@ def default_files_per_task(files: int, threads: int) -> int:
     return max(1, min(MAX_FILES_PER_TASK, math.ceil(files / (TASKS_PER_THREAD * threads))))
 
 
-def files_per_task_for(files_per_task: Optional[int], files: int, threads: int) -> int:
+def validated_files_per_task(files_per_task: Optional[int]) -> Optional[int]:
     if files_per_task is None:
-        return default_files_per_task(files, threads)
+        return None
     if isinstance(files_per_task, bool) or not isinstance(files_per_task, int) or files_per_task < 1:
         raise ValueError(f"files_per_task must be a positive int or None, got {files_per_task!r}")
     return files_per_task
@@ -144,15 +144,18 @@ def check_on_cluster(
         submit()
         for future in done:
             start, stop = running.pop(future)
-            if future.status == "finished":
+            try:
+                # Waits if the answer was lost with its worker: the
+                # scheduler computes it again for the future still held.
                 answers[start:stop] = future.result()
                 on_done(stop - start)
-            elif stop - start > 1:
-                # Which file failed is unknown: each is tried on its own.
-                todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
-            else:
-                answers[start] = pack_error(_failure(future))
-                on_done(1)
+            except Exception as failure:  # noqa: BLE001 - the task's own exception, whatever it is
+                if stop - start > 1:
+                    # Which file failed is unknown: each is tried on its own.
+                    todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
+                else:
+                    answers[start] = pack_error(failure)
+                    on_done(1)
             future.release()
             submit()
     finally:
@@ -162,10 +165,3 @@ def check_on_cluster(
     assert all(a is not None for a in answers), "every slice is answered once"
     return answers  # type: ignore[return-value]
 
-
-def _failure(future: "distributed.Future[List[Packed]]") -> BaseException:
-    try:
-        error = future.exception()
-    except distributed.CancelledError as e:  # cancelled by someone else
-        return e
-    return error if error is not None else RuntimeError("the task failed")
