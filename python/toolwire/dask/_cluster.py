@@ -129,7 +129,9 @@ def check_on_cluster(
     window = TASKS_PER_THREAD * worker_threads(client)
     run = uuid.uuid4().hex
     running: Dict["distributed.Future[List[Packed]]", Slice] = {}
-    done = distributed.as_completed(loop=client.loop)
+    # Answers are fetched as tasks finish, on the client's event loop, not
+    # one round trip at a time from here.
+    done = distributed.as_completed(loop=client.loop, with_results=True, raise_errors=False)
 
     def submit() -> None:
         while todo and len(running) < window:
@@ -142,20 +144,17 @@ def check_on_cluster(
 
     try:
         submit()
-        for future in done:
+        for future, answer in done:
             start, stop = running.pop(future)
-            try:
-                # Waits if the answer was lost with its worker: the
-                # scheduler computes it again for the future still held.
-                answers[start:stop] = future.result()
+            if future.status == "finished":
+                answers[start:stop] = answer
                 on_done(stop - start)
-            except Exception as failure:  # noqa: BLE001 - the task's own exception, whatever it is
-                if stop - start > 1:
-                    # Which file failed is unknown: each is tried on its own.
-                    todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
-                else:
-                    answers[start] = pack_error(failure)
-                    on_done(1)
+            elif stop - start > 1:
+                # Which file failed is unknown: each is tried on its own.
+                todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
+            else:
+                answers[start] = pack_error(_failure(future, answer))
+                on_done(1)
             future.release()
             submit()
     finally:
@@ -165,3 +164,12 @@ def check_on_cluster(
     assert all(a is not None for a in answers), "every slice is answered once"
     return answers  # type: ignore[return-value]
 
+
+def _failure(future: "distributed.Future[List[Packed]]", answer: Any) -> BaseException:
+    """What a failed task raised (as_completed hands over its exception,
+    type and traceback)."""
+    if isinstance(answer, BaseException):  # cancelled
+        return answer
+    if isinstance(answer, tuple) and len(answer) == 3 and isinstance(answer[1], BaseException):
+        return answer[1]
+    return RuntimeError(f"the task ended as {future.status}")

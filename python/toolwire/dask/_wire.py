@@ -7,10 +7,9 @@ finding of a report into plain tuples (``pack``), and the client rebuilds a
 same violations, warnings, stats and error, the CMP-9 groups as the core
 made them, violations built only when read.
 
-Ids repeat everywhere in a report (a consumer in each of its violations and
-at the end of each of its tools' paths, a toolbox on thousands of paths), so
-the packer hands pickle one object per distinct string and pickle's memo
-sends each once; the rest are back-references of a few bytes.
+Packing costs the worker about a third of what checking the file did (the
+benchmark's small files, four violations each), so it is kept plain: tuples
+of what the core says, read once each.
 
 A report whose findings are far larger than its file (one toolbox of clashes
 wired into a million agents, paths through a 100,000-box chain) is not
@@ -79,13 +78,12 @@ def pack(report: Report, budget: int = MAX_SHIPPED_IDS) -> Packed:
     violations = report.violations
     assert isinstance(violations, Violations), "reports from a check read from the core"
     core = violations._core
-    same: Dict[str, str] = {}
     try:
-        packed_violations = _violations(core, same, budget)
+        packed_violations = _violations(core, budget)
     except _TooLarge:
         return ("error", "too-large", core.violation_count)
     assert report.stats is not None
-    return ("report", tuple(report.stats), [tuple(w) for w in report.warnings], packed_violations, _groups(core, same))
+    return ("report", tuple(report.stats), [tuple(w) for w in report.warnings], packed_violations, _groups(core))
 
 
 def pack_error(error: BaseException) -> Packed:
@@ -100,38 +98,41 @@ def pack_error(error: BaseException) -> Packed:
     return ("error", "other", type(error).__name__, str(error))
 
 
-def _violations(core: "CoreReport", same: Dict[str, str], budget: int) -> List[Packed]:
+def _violations(core: "CoreReport", budget: int) -> List[Packed]:
     packed: List[Packed] = []
     left = budget
-    one = same.setdefault  # one(text, text): the first object equal to text
+    path_of = core.tool_path
     for index in range(core.violation_count):
         v = core.violation(index)
         left -= 1
-        if v.rule != "CMP-9":
-            packed.append((v.rule, v.message, v.location, v.edge, v.edge_id, v.edge_type, v.suggestion))
+        rule = v.rule
+        if rule != "CMP-9":
+            packed.append((rule, v.message, v.location, v.edge, v.edge_id, v.edge_type, v.suggestion))
             continue
         tools = []
         for t, tool in enumerate(v.tools):
-            left -= tool.path_len + 1
+            length = tool.path_len
+            left -= length + 1
             if left < 0:
                 raise _TooLarge
-            ids = core.tool_path(index, t, 0, tool.path_len)
-            tools.append((one(tool.id, tool.id), one(tool.label, tool.label), tuple(map(one, ids, ids)), tool.location))
-        fix = tuple((one(r.node, r.node), r.label, r.new_label, r.new_name) for r in v.fix)
-        boxes = tuple((one(b, b), label) for b, label in v.box_labels)
-        consumer, name = v.consumer, v.name
-        assert consumer is not None and name is not None
-        packed.append(("CMP-9", v.message, v.location, one(consumer, consumer), one(name, name), tuple(tools), fix, boxes))
+            tools.append((tool.id, tool.label, tuple(path_of(index, t, 0, length)), tool.location))
+        fix = tuple((r.node, r.label, r.new_label, r.new_name) for r in v.fix)
+        packed.append((rule, v.message, v.location, v.consumer, v.name, tuple(tools), fix, tuple(v.box_labels)))
     return packed
 
 
-def _groups(core: "CoreReport", same: Dict[str, str]) -> List[Packed]:
-    """The core's CMP-9 groups: (name, through, first violation, consumers)."""
+def _groups(core: "CoreReport") -> List[Packed]:
+    """The core's CMP-9 groups: ``(first violation, through)`` for a group
+    of one violation (most of them), whose name and consumer are that
+    violation's; else ``(first, through, name, consumers)``."""
     groups: List[Packed] = []
     for g in range(core.group_count):
         group = core.group(g)
-        ids = core.group_consumers(g, 0, group.count)
-        groups.append((group.name, group.through, group.first, tuple(map(same.setdefault, ids, ids))))
+        count = group.count
+        if count == 1:
+            groups.append((group.first, group.through))
+        else:
+            groups.append((group.first, group.through, group.name, tuple(core.group_consumers(g, 0, count))))
     return groups
 
 
@@ -218,9 +219,14 @@ class _ShippedViolations(Violations):
     def _groups(self) -> Iterator["ClashGroup"]:
         from .._groups import ClashGroup
 
-        for name, through, first, consumers in self._packed_groups:
-            violation = self._at(first)
-            yield ClashGroup(name=name, tools=violation.tools, through=through, consumers=consumers, first=violation)
+        for group in self._packed_groups:
+            first = self._at(group[0])
+            if len(group) == 2:
+                assert first.name is not None and first.consumer is not None
+                name, consumers = first.name, (first.consumer,)
+            else:
+                name, consumers = group[2], group[3]
+            yield ClashGroup(name=name, tools=first.tools, through=group[1], consumers=consumers, first=first)
 
 
 def _at(location: Optional[Tuple[int, int]]) -> Optional[Location]:

@@ -13,6 +13,8 @@ this module by name when it runs one.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -38,7 +40,25 @@ def is_local(path: str) -> bool:
 
 def check_batch(paths: Sequence[str], options: Options) -> List[Packed]:
     """One packed report per path, in order (``toolwire.check_files``)."""
-    return [pack(report) for report in _reports(paths, options)]
+    reports = list(_reports(paths, options))
+    with _collector_paused():
+        return [pack(report) for report in reports]
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Packing makes tens of thousands of tuples that live until the batch
+    is sent, and no reference cycles: each allocation brings Python's cycle
+    collector closer to another pass over the worker's whole heap, which
+    made packing take half as long again (measured on the benchmark's
+    batches). Paused here, and resumed as it was."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _reports(paths: Sequence[str], options: Options) -> Iterator[Report]:
