@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import os
 import uuid
-from collections import deque
-from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
+from collections import Counter, deque
+from typing import Any, Callable, Counter, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import distributed
 import fsspec
@@ -39,6 +39,9 @@ RETRIES = 2
 """Times the scheduler runs again a task that raised (a storage client's
 transient error). A task whose worker died is run again anyway, up to
 distributed's ``allowed-failures``."""
+
+RESUBMISSIONS = 3
+"""Times a task whose answer was lost after it finished is submitted again."""
 
 OPTIONS = ("passthrough_types", "edge_types")
 
@@ -129,6 +132,7 @@ def check_on_cluster(
     window = TASKS_PER_THREAD * worker_threads(client)
     run = uuid.uuid4().hex
     running: Dict["distributed.Future[List[Packed]]", Slice] = {}
+    lost: Counter[Slice] = Counter()
     # Answers are fetched as tasks finish, on the client's event loop, not
     # one round trip at a time from here.
     done = distributed.as_completed(loop=client.loop, with_results=True, raise_errors=False)
@@ -136,9 +140,8 @@ def check_on_cluster(
     def submit() -> None:
         while todo and len(running) < window:
             start, stop = todo.popleft()
-            future = client.submit(
-                check_batch, read[start:stop], options, key=f"toolwire-check-{run}-{start}-{stop}", retries=RETRIES
-            )
+            key = f"toolwire-check-{run}-{start}-{stop}-{lost[start, stop]}"
+            future = client.submit(check_batch, read[start:stop], options, key=key, retries=RETRIES)
             running[future] = (start, stop)
             done.add(future)
 
@@ -149,6 +152,11 @@ def check_on_cluster(
             if future.status == "finished":
                 answers[start:stop] = answer
                 on_done(stop - start)
+            elif future.status != "error" and lost[start, stop] < RESUBMISSIONS:
+                # Its answer died with a worker before it reached us (or the
+                # scheduler dropped the task): the same slice, as a new task.
+                lost[start, stop] += 1
+                todo.appendleft((start, stop))
             elif stop - start > 1:
                 # Which file failed is unknown: each is tried on its own.
                 todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
