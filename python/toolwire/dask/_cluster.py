@@ -116,6 +116,7 @@ def validated_files_per_task(files_per_task: Optional[int]) -> Optional[int]:
 
 
 Slice = Tuple[int, int]
+"""Files ``start`` to ``stop`` (exclusive) of a run: what one task checks."""
 
 
 def check_on_cluster(
@@ -127,50 +128,69 @@ def check_on_cluster(
 ) -> List[Packed]:
     """One packed report per path of ``read``, in order, checked by
     ``check_batch`` on the cluster. ``on_done(n)``: n more files answered."""
-    answers: List[Optional[Packed]] = [None] * len(read)
-    todo: Deque[Slice] = deque((start, min(start + files_per_task, len(read))) for start in range(0, len(read), files_per_task))
-    window = TASKS_PER_THREAD * worker_threads(client)
-    run = uuid.uuid4().hex
-    running: Dict["distributed.Future[List[Packed]]", Slice] = {}
-    lost: Counter[Slice] = Counter()
-    # Answers are fetched as tasks finish, on the client's event loop, not
-    # one round trip at a time from here.
-    done = distributed.as_completed(loop=client.loop, with_results=True, raise_errors=False)
+    run = _Run(client, read, options, on_done)
+    run.todo.extend((start, min(start + files_per_task, len(read))) for start in range(0, len(read), files_per_task))
+    return run.answers()
 
-    def submit() -> None:
-        while todo and len(running) < window:
-            start, stop = todo.popleft()
-            key = f"toolwire-check-{run}-{start}-{stop}-{lost[start, stop]}"
-            future = client.submit(check_batch, read[start:stop], options, key=key, retries=RETRIES)
-            running[future] = (start, stop)
-            done.add(future)
 
-    try:
-        submit()
-        for future, answer in done:
-            start, stop = running.pop(future)
-            if future.status == "finished":
-                answers[start:stop] = answer
-                on_done(stop - start)
-            elif future.status != "error" and lost[start, stop] < RESUBMISSIONS:
-                # Its answer died with a worker before it reached us (or the
-                # scheduler dropped the task): the same slice, as a new task.
-                lost[start, stop] += 1
-                todo.appendleft((start, stop))
-            elif stop - start > 1:
-                # Which file failed is unknown: each is tried on its own.
-                todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
-            else:
-                answers[start] = pack_error(_failure(future, answer))
-                on_done(1)
-            future.release()
-            submit()
-    finally:
-        # Ctrl-C or a lost client: nothing left running on the cluster.
-        if running:
-            client.cancel(list(running))
-    assert all(a is not None for a in answers), "every slice is answered once"
-    return answers  # type: ignore[return-value]
+class _Run:
+    """The tasks of one ``check_on_cluster`` call, and their answers."""
+
+    def __init__(
+        self, client: distributed.Client, read: Sequence[str], options: Dict[str, Any], on_done: Callable[[int], None]
+    ) -> None:
+        self.client, self.read, self.options, self.on_done = client, read, options, on_done
+        self.todo: Deque[Slice] = deque()
+        self.running: Dict["distributed.Future[List[Packed]]", Slice] = {}
+        self.lost: Counter[Slice] = Counter()
+        self.window = TASKS_PER_THREAD * worker_threads(client)
+        self.name = f"toolwire-check-{uuid.uuid4().hex}"
+        # Answers are fetched as tasks finish, on the client's event loop,
+        # not one round trip at a time from here.
+        self.done = distributed.as_completed(loop=client.loop, with_results=True, raise_errors=False)
+        self.answered: List[Optional[Packed]] = [None] * len(read)
+
+    def answers(self) -> List[Packed]:
+        try:
+            self.submit()
+            for future, answer in self.done:
+                self.settle(future, answer)
+                future.release()
+                self.submit()
+        finally:
+            # Ctrl-C or a lost client: nothing left running on the cluster.
+            if self.running:
+                self.client.cancel(list(self.running))
+        assert all(a is not None for a in self.answered), "every file is answered"
+        return self.answered  # type: ignore[return-value]
+
+    def submit(self) -> None:
+        """Tasks from ``todo`` until the window is full."""
+        while self.todo and len(self.running) < self.window:
+            start, stop = self.todo.popleft()
+            key = f"{self.name}-{start}-{stop}-{self.lost[start, stop]}"
+            future = self.client.submit(check_batch, self.read[start:stop], self.options, key=key, retries=RETRIES)
+            self.running[future] = (start, stop)
+            self.done.add(future)
+
+    def settle(self, future: "distributed.Future[List[Packed]]", answer: Any) -> None:
+        """Stores a task's answers by its slice, so that a slice answered
+        twice (its task run again) is still answered once."""
+        start, stop = self.running.pop(future)
+        if future.status == "finished":
+            self.answered[start:stop] = answer
+            self.on_done(stop - start)
+        elif future.status != "error" and self.lost[start, stop] < RESUBMISSIONS:
+            # Its answer died with a worker before it reached us (or the
+            # scheduler dropped the task): the same slice, as a new task.
+            self.lost[start, stop] += 1
+            self.todo.appendleft((start, stop))
+        elif stop - start > 1:
+            # Which file failed is unknown: each is tried on its own.
+            self.todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
+        else:
+            self.answered[start] = pack_error(_failure(future, answer))
+            self.on_done(1)
 
 
 def _failure(future: "distributed.Future[List[Packed]]", answer: Any) -> BaseException:
