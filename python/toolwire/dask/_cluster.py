@@ -13,6 +13,7 @@ file that kills its worker costs only its own answer.
 from __future__ import annotations
 
 import math
+import pickle
 import os
 import uuid
 from collections import Counter, deque
@@ -141,7 +142,7 @@ class _Run:
     ) -> None:
         self.client, self.read, self.options, self.on_done = client, read, options, on_done
         self.todo: Deque[Slice] = deque()
-        self.running: Dict["distributed.Future[List[Packed]]", Slice] = {}
+        self.running: Dict["distributed.Future[bytes]", Slice] = {}
         self.lost: Counter[Slice] = Counter()
         self.window = TASKS_PER_THREAD * worker_threads(client)
         self.name = f"toolwire-check-{uuid.uuid4().hex}"
@@ -173,12 +174,13 @@ class _Run:
             self.running[future] = (start, stop)
             self.done.add(future)
 
-    def settle(self, future: "distributed.Future[List[Packed]]", answer: Any) -> None:
+    def settle(self, future: "distributed.Future[bytes]", answer: Any) -> None:
         """Stores a task's answers by its slice, so that a slice answered
         twice (its task run again) is still answered once."""
         start, stop = self.running.pop(future)
         if future.status == "finished":
-            self.answered[start:stop] = answer
+            # From this project's own workers, as every Dask result is.
+            self.answered[start:stop] = pickle.loads(answer)
             self.on_done(stop - start)
         elif future.status != "error" and self.lost[start, stop] < RESUBMISSIONS:
             # Its answer died with a worker before it reached us (or the
@@ -193,7 +195,7 @@ class _Run:
             self.on_done(1)
 
 
-def _failure(future: "distributed.Future[List[Packed]]", answer: Any) -> BaseException:
+def _failure(future: "distributed.Future[bytes]", answer: Any) -> BaseException:
     """What a failed task raised (as_completed hands over its exception,
     type and traceback)."""
     if isinstance(answer, BaseException):  # cancelled
