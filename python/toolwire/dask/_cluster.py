@@ -17,7 +17,7 @@ import pickle
 import os
 import uuid
 from collections import Counter, deque
-from typing import Any, Callable, Counter, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import distributed
 import fsspec

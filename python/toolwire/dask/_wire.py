@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 
 from .._errors import WorkflowError
 from .._report import (

@@ -24,7 +24,7 @@ from fsspec.utils import get_protocol
 
 from .._api import check_files, check_json
 from .._report import Report, Violations, _error_to_dict
-from ._wire import Packed, pack, read_error
+from ._wire import pack, read_error
 
 Options = Dict[str, Any]
 """``passthrough_types`` and ``edge_types``, already checked by the client."""
@@ -50,17 +50,18 @@ def check_batch(paths: Sequence[str], options: Options) -> bytes:
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Packing makes tens of thousands of tuples that live until the batch
-    is sent, and no reference cycles: each allocation brings Python's cycle
-    collector closer to another pass over the worker's whole heap, which
-    made packing take half as long again (measured on the benchmark's
-    batches). Paused here, and resumed as it was."""
-    paused = gc.isenabled()
+    """Packing makes tens of thousands of tuples, none in a reference cycle,
+    that live until the batch is pickled: each allocation brings Python's
+    cycle collector closer to another pass over the worker's whole heap,
+    which made packing take half as long again on the benchmark's batches.
+    Paused meanwhile; resumed by whichever caller found it running, so that
+    tasks on several threads leave it running."""
+    was_running = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if paused:
+        if was_running:
             gc.enable()
 
 
