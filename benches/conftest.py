@@ -29,6 +29,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"known: {', '.join(generate.PRESETS)})",
     )
     parser.addoption("--batch-files", default="40", help="files in the check_files benchmark (default: 40)")
+    parser.addoption(
+        "--dask-files",
+        default=None,
+        help="files in the toolwire.dask benchmark (default: 2000; 200 in the smoke pass, --benchmark-disable)",
+    )
 
 
 def selected_presets(config: pytest.Config) -> List[str]:

@@ -11,27 +11,13 @@ from typing import Any, List
 import pytest
 
 import toolwire
-from toolwire import generate
 
-from workloads import generated
-
-# A small workflow, a few KB: many of them make a batch where per-file
-# overhead matters, which is what parallelism must beat.
-BATCH_OPTIONS = generate.PRESETS["small"].scaled(0.25)
+from workloads import batch_files, generated
 
 
 @pytest.fixture(scope="session")
 def batch(pytestconfig: pytest.Config, cache_dir: Path) -> List[Path]:
-    count = int(pytestconfig.getoption("--batch-files"))
-    folder = cache_dir / "batch"
-    folder.mkdir(exist_ok=True)
-    paths = []
-    for seed in range(count):
-        path = folder / f"w{seed:04d}.json"
-        if not path.exists():
-            generate.generate(path, BATCH_OPTIONS, seed=seed)
-        paths.append(path)
-    return paths
+    return batch_files(cache_dir, int(pytestconfig.getoption("--batch-files")))
 
 
 def verdicts(reports: List[toolwire.Report]) -> List[Any]:

@@ -6,11 +6,15 @@ import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from toolwire import generate
 
 SEED = 0
+
+# A small workflow, a few KB: many of them make a batch where per-file
+# overhead matters, which is what parallelism must beat.
+BATCH_OPTIONS = generate.PRESETS["small"].scaled(0.25)
 
 # Presets whose findings are far larger than the file (issue "Findings that
 # cost what they say"), and `fanout`, the first of the kind: their targets are
@@ -68,3 +72,17 @@ def generated(cache_dir: Path, preset: str, seed: int = SEED) -> Workload:
         expected = generate.generate(path, preset, seed=seed)
         expect.write_text(json.dumps(expected.to_dict()), encoding="utf-8")
     return Workload(preset, path, generate.Expected.from_dict(json.loads(expect.read_text(encoding="utf-8"))))
+
+
+def batch_files(cache_dir: Path, count: int) -> List[Path]:
+    """``count`` small generated workflows (``BATCH_OPTIONS``, seeds 0 to
+    count - 1), made once and kept in ``cache_dir``."""
+    folder = cache_dir / "batch"
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for seed in range(count):
+        path = folder / f"w{seed:04d}.json"
+        if not path.exists():
+            generate.generate(path, BATCH_OPTIONS, seed=seed)
+        paths.append(path)
+    return paths

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, TypeVar
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, TypeVar
 
 from . import __version__
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
@@ -117,6 +117,13 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs", "-j", type=int, default=None, metavar="N", help="files checked in parallel (default: one per core)"
     )
     check.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="check on a Dask cluster: a scheduler address (tcp://host:8786), or local:N for N worker processes "
+        "on this machine; each PATH may then also be a glob or a directory, local or an fsspec URL (s3://bucket/"
+        "flows/), standing for the .json files below it (needs toolwire[dask])",
+    )
+    check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
     )
     check.add_argument(
@@ -204,11 +211,19 @@ def _check_stdin(options: Dict[str, Any]) -> Report:
 _PROGRESS_CHUNK = max(64, 8 * (os.cpu_count() or 1))
 
 
-def _check_all(paths: Sequence[str], jobs: Optional[int], options: Dict[str, Any]) -> List[Report]:
+def _check_all(
+    paths: Sequence[str], jobs: Optional[int], options: Dict[str, Any], cluster: Optional[Any] = None
+) -> List[Report]:
+    """One report per path, in order: checked here, or by the Dask client
+    `cluster` (whose paths are already expanded)."""
     files = [p for p in paths if p != "-"]
     with Progress(len(files), "checking", unit="files") as bar:
-        if bar.enabled and len(files) > _PROGRESS_CHUNK:
-            reports: List[Report] = []
+        if cluster is not None:
+            from .dask import _check_files as check_on_dask
+
+            reports = check_on_dask(files, cluster, None, options, bar.advance)
+        elif bar.enabled and len(files) > _PROGRESS_CHUNK:
+            reports = []
             for chunk in chunks(files, _PROGRESS_CHUNK):
                 reports.extend(check_files(chunk, jobs=jobs, **options))
                 bar.advance(len(chunk))
@@ -218,6 +233,36 @@ def _check_all(paths: Sequence[str], jobs: Optional[int], options: Dict[str, Any
     # Standard input is read once, in its place in the list, after the bar
     # is gone.
     return [_check_stdin(options) if p == "-" else next(by_path) for p in paths]
+
+
+@contextlib.contextmanager
+def _cluster(spec: Optional[str]) -> Iterator[Optional[Any]]:
+    """A Dask client for ``--dask``, or None without it. toolwire.dask (and
+    dask) are imported only here, so a local run starts as fast as ever.
+    Raises ``_Refused`` when there is no cluster to be had."""
+    if spec is None:
+        yield None
+        return
+    try:
+        from .dask import _cli
+    except ImportError as e:
+        raise _Refused(f"--dask: {e}") from None
+    try:
+        with _cli.connect(spec) as client:
+            yield client
+    except _cli.ClusterError as e:
+        raise _Refused(str(e)) from None
+
+
+class _Refused(Exception):
+    """The command line asks for what cannot be done; the message says why."""
+
+
+def _expanded(paths: Sequence[str]) -> List[str]:
+    """``--dask``: globs, directories and URL prefixes as the files they name."""
+    from .dask._cli import expand
+
+    return expand(paths)
 
 
 def _write_atomically(path: str, write: Callable[[TextIO], None]) -> None:
@@ -256,17 +301,27 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("toolwire: --jobs must be at least 1\n")
         return EXIT_ERROR
+    if args.jobs is not None and args.dask is not None:
+        sys.stderr.write("toolwire: --jobs and --dask do not go together: on a cluster its workers check the files\n")
+        return EXIT_ERROR
     try:
         settings = _settings(args)
     except ConfigError as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     format = _pick(args.format, settings.format, "text")
-    started = time.perf_counter()
-    reports = _check_all(args.paths, _pick(args.jobs, settings.jobs, None), _options(args, settings))
+    try:
+        with _cluster(args.dask) as cluster:
+            paths = args.paths if cluster is None else _expanded(args.paths)
+            started = time.perf_counter()
+            reports = _check_all(paths, _pick(args.jobs, settings.jobs, None), _options(args, settings), cluster)
+            elapsed = time.perf_counter() - started
+    except _Refused as e:
+        sys.stderr.write(f"toolwire: {e}\n")
+        return EXIT_ERROR
     run = Run(
         reports,
-        elapsed=time.perf_counter() - started,
+        elapsed=elapsed,
         strict=_pick(args.strict, settings.strict, False),
         # Colour only for a person at a terminal, never into a file.
         colour=format == "text" and args.output is None and use_colour(sys.stdout, os.environ),

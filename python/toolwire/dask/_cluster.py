@@ -1,0 +1,205 @@
+"""The client's side: which cluster, how many files per task, and running
+the tasks so that every file gets exactly one answer.
+
+Tasks are submitted in a sliding window (a few per worker thread) rather
+than all at once: ten million paths would otherwise sit in the scheduler as
+one graph of hundreds of megabytes. Each task covers a contiguous slice of
+the files, and its answer is stored by that slice, so a task that runs twice
+(its worker died and the scheduler ran it again, or a retry) still fills its
+slice once. A task that fails for good is run again file by file, so one
+file that kills its worker costs only its own answer.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import os
+import uuid
+from collections import Counter, deque
+from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import distributed
+import fsspec
+
+from .._api import _names
+from ._wire import Packed, pack_error
+from ._worker import check_batch, is_local
+
+TASKS_PER_THREAD = 4
+"""Tasks per worker thread, for the default ``files_per_task`` and for the
+window of tasks in flight: enough that no thread waits for work while the
+client hands out the next task, and that the last tasks are short."""
+
+MAX_FILES_PER_TASK = 2000
+"""The default's upper bound (docs/DISTRIBUTED.md has the model): about a
+second of checking and 100 MB read for 50 KB files, so the scheduler's
+~1 ms per task is lost in it, and a retry redoes little."""
+
+RETRIES = 2
+"""Times the scheduler runs again a task that raised (a storage client's
+transient error). A task whose worker died is run again anyway, up to
+distributed's ``allowed-failures``."""
+
+RESUBMISSIONS = 3
+"""Times a task whose answer was lost after it finished is submitted again."""
+
+OPTIONS = ("passthrough_types", "edge_types")
+
+
+def client_or_default(client: Optional[distributed.Client], function: str) -> distributed.Client:
+    """``client``, or the current ``distributed`` client."""
+    if client is not None:
+        return client
+    try:
+        current: distributed.Client = distributed.default_client()
+    except ValueError:
+        raise ValueError(
+            f"toolwire.dask.{function}() needs a Dask cluster: pass client=, or start a "
+            "distributed.Client first (distributed.Client(address), or distributed.Client() for one on "
+            "this machine)"
+        ) from None
+    return current
+
+
+def validated_options(options: Dict[str, Any], function: str) -> Dict[str, Any]:
+    """The checking options, refused as ``toolwire.check_files`` refuses
+    them, before anything is submitted."""
+    for key in options:
+        if key == "jobs":
+            raise TypeError(
+                f"{function}() takes no jobs on a cluster: each worker thread checks one batch at a time "
+                "(see files_per_task)"
+            )
+        if key not in OPTIONS:
+            raise TypeError(f"{function}() got an unexpected keyword argument {key!r}")
+    return {key: _names(key, options[key]) for key in OPTIONS if key in options}
+
+
+def paths_to_read(paths: Iterable[Any], function: str) -> Tuple[List[str], List[str]]:
+    """The paths as given (they name the reports) and as the workers read
+    them: local paths made absolute, so they mean the same on a worker
+    whose working directory differs; ``file://`` URLs made local paths, so
+    the Rust batch reads them."""
+    given = [os.fspath(p) for p in paths]
+    for path in given:
+        if not isinstance(path, str):
+            raise TypeError(f"{function}() takes str paths, fsspec URLs or os.PathLike of str")
+    read = []
+    for path in given:
+        if is_local(path):
+            read.append(os.path.abspath(path))
+        elif "::" not in path and fsspec.utils.get_protocol(path) == "file":
+            read.append(fsspec.core.url_to_fs(path)[1])
+        else:
+            read.append(path)
+    return given, read
+
+
+def worker_threads(client: distributed.Client) -> int:
+    """Threads the cluster has now (at least 1: a cluster still starting)."""
+    threads: Dict[str, int] = client.nthreads()
+    return max(1, sum(threads.values()))
+
+
+def default_files_per_task(files: int, threads: int) -> int:
+    """``TASKS_PER_THREAD`` tasks per thread, at most ``MAX_FILES_PER_TASK``
+    files each."""
+    return max(1, min(MAX_FILES_PER_TASK, math.ceil(files / (TASKS_PER_THREAD * threads))))
+
+
+def validated_files_per_task(files_per_task: Optional[int]) -> Optional[int]:
+    if files_per_task is None:
+        return None
+    if isinstance(files_per_task, bool) or not isinstance(files_per_task, int) or files_per_task < 1:
+        raise ValueError(f"files_per_task must be a positive int or None, got {files_per_task!r}")
+    return files_per_task
+
+
+Slice = Tuple[int, int]
+"""Files ``start`` to ``stop`` (exclusive) of a run: what one task checks."""
+
+
+def check_on_cluster(
+    client: distributed.Client,
+    read: Sequence[str],
+    options: Dict[str, Any],
+    files_per_task: int,
+    on_done: Callable[[int], None] = lambda files: None,
+) -> List[Packed]:
+    """One packed report per path of ``read``, in order, checked by
+    ``check_batch`` on the cluster. ``on_done(n)``: n more files answered."""
+    run = _Run(client, read, options, on_done)
+    run.todo.extend((start, min(start + files_per_task, len(read))) for start in range(0, len(read), files_per_task))
+    return run.answers()
+
+
+class _Run:
+    """The tasks of one ``check_on_cluster`` call, and their answers."""
+
+    def __init__(
+        self, client: distributed.Client, read: Sequence[str], options: Dict[str, Any], on_done: Callable[[int], None]
+    ) -> None:
+        self.client, self.read, self.options, self.on_done = client, read, options, on_done
+        self.todo: Deque[Slice] = deque()
+        self.running: Dict["distributed.Future[bytes]", Slice] = {}
+        self.lost: Counter[Slice] = Counter()
+        self.window = TASKS_PER_THREAD * worker_threads(client)
+        self.name = f"toolwire-check-{uuid.uuid4().hex}"
+        # Answers are fetched as tasks finish, on the client's event loop,
+        # not one round trip at a time from here.
+        self.done = distributed.as_completed(loop=client.loop, with_results=True, raise_errors=False)
+        self.answered: List[Optional[Packed]] = [None] * len(read)
+
+    def answers(self) -> List[Packed]:
+        try:
+            self.submit()
+            for future, answer in self.done:
+                self.settle(future, answer)
+                future.release()
+                self.submit()
+        finally:
+            # Ctrl-C or a lost client: nothing left running on the cluster.
+            if self.running:
+                self.client.cancel(list(self.running))
+        assert all(a is not None for a in self.answered), "every file is answered"
+        return self.answered  # type: ignore[return-value]
+
+    def submit(self) -> None:
+        """Tasks from ``todo`` until the window is full."""
+        while self.todo and len(self.running) < self.window:
+            start, stop = self.todo.popleft()
+            key = f"{self.name}-{start}-{stop}-{self.lost[start, stop]}"
+            future = self.client.submit(check_batch, self.read[start:stop], self.options, key=key, retries=RETRIES)
+            self.running[future] = (start, stop)
+            self.done.add(future)
+
+    def settle(self, future: "distributed.Future[bytes]", answer: Any) -> None:
+        """Stores a task's answers by its slice, so that a slice answered
+        twice (its task run again) is still answered once."""
+        start, stop = self.running.pop(future)
+        if future.status == "finished":
+            # From this project's own workers, as every Dask result is.
+            self.answered[start:stop] = pickle.loads(answer)
+            self.on_done(stop - start)
+        elif future.status != "error" and self.lost[start, stop] < RESUBMISSIONS:
+            # Its answer died with a worker before it reached us (or the
+            # scheduler dropped the task): the same slice, as a new task.
+            self.lost[start, stop] += 1
+            self.todo.appendleft((start, stop))
+        elif stop - start > 1:
+            # Which file failed is unknown: each is tried on its own.
+            self.todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
+        else:
+            self.answered[start] = pack_error(_failure(future, answer))
+            self.on_done(1)
+
+
+def _failure(future: "distributed.Future[bytes]", answer: Any) -> BaseException:
+    """What a failed task raised (as_completed hands over its exception,
+    type and traceback)."""
+    if isinstance(answer, BaseException):  # cancelled
+        return answer
+    if isinstance(answer, tuple) and len(answer) == 3 and isinstance(answer[1], BaseException):
+        return answer[1]
+    return RuntimeError(f"the task ended as {future.status}")
