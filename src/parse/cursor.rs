@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::index::{Refused, Structurals};
+use super::index::{Indexer, Refused};
 use super::scan::Scanner;
 use super::{Pull, Result};
 use crate::error::InputError;
@@ -30,10 +30,10 @@ static ENDS_SCALAR: [bool; 256] = {
     table
 };
 
-pub struct Cursor<'a, S> {
+pub struct Cursor<'a> {
     text: &'a str,
     buf: &'a [u8],
-    indexer: S,
+    indexer: Indexer<'a>,
     /// Offsets of the structurals of the current window.
     tokens: Vec<u32>,
     /// The current structural: `tokens[at]`.
@@ -63,9 +63,9 @@ impl From<Refused> for InputError {
     }
 }
 
-impl<'a, S: Structurals> Cursor<'a, S> {
+impl<'a> Cursor<'a> {
     /// A cursor at the first structural of `text`; `indexer` indexes it.
-    pub fn new(text: &'a str, indexer: S) -> Result<Self> {
+    pub fn new(text: &'a str, indexer: Indexer<'a>) -> Result<Self> {
         let mut cursor = Cursor {
             text,
             buf: text.as_bytes(),
@@ -279,7 +279,7 @@ fn number_end(buf: &[u8], mut at: usize) -> Option<usize> {
     Some(at)
 }
 
-impl<'a, S: Structurals> Pull<'a> for Cursor<'a, S> {
+impl<'a> Pull<'a> for Cursor<'a> {
     fn pos(&mut self) -> usize {
         match self.peek() {
             Ok(Some(at)) => at,

@@ -9,6 +9,7 @@
 //! time, taking only the last value of each.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::config::Config;
 use crate::error::InputError;
@@ -17,7 +18,7 @@ use crate::input::{Field, Kind, Place, UnknownEdgeType};
 use crate::interrupt::Interrupt;
 use crate::rules::{self, classify_edge, EdgeClass};
 use cursor::{is_refusal, Cursor};
-use index::{Feed, Indexer};
+use index::{Indexer, Kernel};
 use scan::Scanner;
 use threaded::on_two_threads;
 
@@ -58,6 +59,81 @@ pub(crate) trait Pull<'a> {
     fn array(&mut self, element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()>;
 }
 
+/// How JSON text is read: by the byte scanner (`scan`), or through the
+/// structural index with one of its stage-1 kernels. Both validate the same
+/// grammar and build the same graph; the byte scanner is the default because
+/// it measured as fast or faster on every workflow tried (docs/BENCHMARKS.md,
+/// "The structural index, measured").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parser {
+    Scan,
+    Index(Kernel),
+}
+
+impl Parser {
+    pub fn name(self) -> &'static str {
+        match self {
+            Parser::Scan => "scan",
+            Parser::Index(kernel) => kernel.name(),
+        }
+    }
+
+    /// `scan`, or a stage-1 kernel's name for the structural index.
+    pub fn from_name(name: &str) -> Option<Parser> {
+        match name {
+            "scan" => Some(Parser::Scan),
+            _ => Kernel::from_name(name).map(Parser::Index),
+        }
+    }
+
+    /// The parsers this CPU runs: the byte scanner, then the structural
+    /// index with each kernel, fastest first.
+    pub fn available() -> Vec<Parser> {
+        let mut all = vec![Parser::Scan];
+        all.extend(Kernel::supported().into_iter().map(Parser::Index));
+        all
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Parser::Scan => 1,
+            Parser::Index(kernel) => 2 + kernel as u8,
+        }
+    }
+}
+
+/// The parser in use: 0 until first asked for, then `Parser::code`.
+static CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+/// The parser every parse uses: the byte scanner, unless the environment
+/// variable `TOOLWIRE_PARSER` names another (`avx2`, `sse4.2`, `neon` or
+/// `scalar`: the structural index with that stage-1 kernel) or `use_parser`
+/// chose one.
+pub fn parser() -> Parser {
+    let code = CHOSEN.load(Ordering::Relaxed);
+    if let Some(chosen) = Parser::available().into_iter().find(|p| p.code() == code) {
+        return chosen;
+    }
+    let from_env = std::env::var("TOOLWIRE_PARSER")
+        .ok()
+        .and_then(|n| Parser::from_name(&n));
+    let chosen = from_env
+        .filter(|p| Parser::available().contains(p))
+        .unwrap_or(Parser::Scan);
+    CHOSEN.store(chosen.code(), Ordering::Relaxed);
+    chosen
+}
+
+/// Makes every later parse use `parser`; false (and nothing changes) when
+/// this CPU cannot run it. For tests that run a suite on every parser.
+pub fn use_parser(parser: Parser) -> bool {
+    if !Parser::available().contains(&parser) {
+        return false;
+    }
+    CHOSEN.store(parser.code(), Ordering::Relaxed);
+    true
+}
+
 /// Parses a workflow from bytes, which must be UTF-8 JSON text. Large inputs
 /// use a second thread when `threads` allows it.
 pub fn parse<'a>(input: &'a [u8], config: &Config) -> Result<ToolGraph<'a>> {
@@ -67,9 +143,9 @@ pub fn parse<'a>(input: &'a [u8], config: &Config) -> Result<ToolGraph<'a>> {
 /// `parse`, on one thread unless `allow_thread`, and stopping with an error
 /// when `interrupt` is requested.
 ///
-/// The structural index reads the document; when it refuses it, the byte
-/// scanner reads it again to say exactly what is wrong and where. Both check
-/// the same grammar, so a valid document is read once.
+/// With the structural index, a document it refuses is read again by the
+/// byte scanner, which says exactly what is wrong and where: both check the
+/// same grammar, so a valid document is read once.
 pub fn parse_with<'a>(
     input: &'a [u8],
     config: &Config,
@@ -78,23 +154,18 @@ pub fn parse_with<'a>(
 ) -> Result<ToolGraph<'a>> {
     let text = utf8(input)?;
     let reader = Reader { config, interrupt };
-    let large = allow_thread && input.len() >= PIPELINE_FROM_BYTES;
-    let indexed = if !index::fits(input) {
-        None // Offsets past 4 GiB: the byte scanner reads it.
-    } else if large {
-        // Three threads on two cores: indexing, walking, numbering ids.
-        Some(std::thread::scope(|scope| {
-            let feed = Feed::spawn(scope, Indexer::new(input));
-            reader.read(text, true, || Cursor::new(text, feed))
-        }))
-    } else {
-        Some(reader.read(text, allow_thread, || Cursor::new(text, Indexer::new(input))))
+    let indexed = match parser() {
+        // Offsets past 4 GiB do not fit the index: the byte scanner reads it.
+        Parser::Index(kernel) if index::fits(input) => Some(reader.read(text, allow_thread, || {
+            Cursor::new(text, Indexer::with_kernel(input, kernel))
+        })),
+        _ => None,
     };
     let read = match indexed {
         Some(Err(e)) if is_refusal(&e) => None,
         other => other,
     };
-    read.unwrap_or_else(|| reader.read(text, false, || Ok(Scanner::new(text))))
+    read.unwrap_or_else(|| reader.read(text, allow_thread, || Ok(Scanner::new(text))))
         .map(|mut graph| {
             graph.source = Some(input);
             graph
@@ -584,10 +655,11 @@ mod tests {
     }
 
     #[test]
-    fn large_texts_are_indexed_on_a_thread_of_their_own_with_the_same_answers() {
-        // Past PIPELINE_FROM_BYTES the index comes from its own thread (a
-        // `Feed`): the graph must be the byte scanner's, and a refusal near
-        // the end, many windows in, must still be worded by the scanner.
+    fn large_texts_read_through_the_index_on_two_threads_give_the_byte_scanners_answers() {
+        // Past PIPELINE_FROM_BYTES the parse runs on two threads, and the
+        // index is made window after window: the graph must be the byte
+        // scanner's, and a refusal near the end, many windows in, must be
+        // worded by the scanner.
         let mut doc = String::from("{\"nodes\": [");
         let mut i = 0;
         while doc.len() < PIPELINE_FROM_BYTES + 100_000 {
@@ -602,7 +674,26 @@ mod tests {
             i += 1;
         }
         doc.push_str("], \"edges\": [{\"source\": \"n1\", \"target\": \"n0\", \"targetHandle\": \"n0-input-tool\"}]}");
-        let whole = |text: &str| parse(text.as_bytes(), &Config::default()).map(|g| summary(&g));
+        let whole = |text: &str| {
+            let read = |kernel| {
+                let config = Config::default();
+                let reader = Reader {
+                    config: &config,
+                    interrupt: Interrupt::never(),
+                };
+                reader
+                    .read(text, true, || {
+                        Cursor::new(text, Indexer::with_kernel(text.as_bytes(), kernel))
+                    })
+                    .map(|g| summary(&g))
+            };
+            let answers: Vec<_> = Kernel::supported().into_iter().map(read).collect();
+            assert!(answers.windows(2).all(|w| w[0] == w[1]));
+            match answers[0].clone() {
+                Err(e) if is_refusal(&e) => Err(parse(text.as_bytes(), &Config::default()).unwrap_err()),
+                other => other,
+            }
+        };
         let scanned = outcome(&doc, || Ok(Scanner::new(&doc)));
         assert!(scanned.is_ok());
         assert_eq!(whole(&doc), scanned);

@@ -241,30 +241,30 @@ fn phase_times<'py>(
     Ok(out)
 }
 
-/// The stage-1 kernel parses use now ("avx2", "sse4.2", "neon", "scalar").
+/// The parser in use: "scan" (the byte scanner), or the stage-1 kernel of
+/// the structural index ("avx2", "sse4.2", "neon", "scalar").
 #[pyfunction]
-fn kernel() -> &'static str {
-    crate::parse::index::kernel().name()
+fn parser() -> &'static str {
+    crate::parse::parser().name()
 }
 
-/// The stage-1 kernels this CPU runs, fastest first.
+/// The parsers this CPU runs: "scan", then the index's kernels, fastest first.
 #[pyfunction]
-fn kernels() -> Vec<&'static str> {
-    crate::parse::index::Kernel::supported()
+fn parsers() -> Vec<&'static str> {
+    crate::parse::Parser::available()
         .into_iter()
-        .map(|k| k.name())
+        .map(|p| p.name())
         .collect()
 }
 
-/// Makes later parses use the kernel `name`, so the tests can run a suite on
+/// Makes later parses use the parser `name`, so the tests can run a suite on
 /// each; a ValueError when this CPU does not run it.
 #[pyfunction]
-fn use_kernel(name: &str) -> PyResult<()> {
-    let chosen = crate::parse::index::Kernel::from_name(name).filter(|k| crate::parse::index::use_kernel(*k));
-    match chosen {
+fn use_parser(name: &str) -> PyResult<()> {
+    match crate::parse::Parser::from_name(name).filter(|p| crate::parse::use_parser(*p)) {
         Some(_) => Ok(()),
         None => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "this CPU does not run the kernel {name:?}"
+            "this CPU does not run the parser {name:?}"
         ))),
     }
 }
@@ -587,9 +587,9 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add_function(wrap_pyfunction!(phase_times, m)?)?;
-    m.add_function(wrap_pyfunction!(kernel, m)?)?;
-    m.add_function(wrap_pyfunction!(kernels, m)?)?;
-    m.add_function(wrap_pyfunction!(use_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(parser, m)?)?;
+    m.add_function(wrap_pyfunction!(parsers, m)?)?;
+    m.add_function(wrap_pyfunction!(use_parser, m)?)?;
     m.add_class::<CoreReport>()?;
     m.add_class::<CoreViolation>()?;
     m.add_class::<CoreTool>()?;

@@ -14,10 +14,6 @@
 //! The index is made a window at a time, so its memory does not grow with
 //! the input.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::thread::Scope;
-
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
@@ -90,43 +86,10 @@ impl Kernel {
         Kernel::ALL.into_iter().filter(|k| k.is_supported()).collect()
     }
 
-    fn best() -> Kernel {
+    /// The fastest kernel this CPU runs.
+    pub fn best() -> Kernel {
         Kernel::supported().first().copied().unwrap_or(Kernel::Scalar)
     }
-
-    fn code(self) -> u8 {
-        self as u8 + 1
-    }
-}
-
-/// The kernel in use: 0 until first asked for, then `Kernel::code`.
-static CHOSEN: AtomicU8 = AtomicU8::new(0);
-
-/// The kernel parses use: the fastest this CPU runs, unless the environment
-/// variable `TOOLWIRE_KERNEL` names another (for instance `scalar`, to rule
-/// out the SIMD code when a result looks wrong) or `use_kernel` chose one.
-pub fn kernel() -> Kernel {
-    match CHOSEN.load(Ordering::Relaxed) {
-        0 => {
-            let from_env = std::env::var("TOOLWIRE_KERNEL")
-                .ok()
-                .and_then(|n| Kernel::from_name(&n));
-            let kernel = from_env.filter(|k| k.is_supported()).unwrap_or_else(Kernel::best);
-            CHOSEN.store(kernel.code(), Ordering::Relaxed);
-            kernel
-        }
-        code => Kernel::ALL[usize::from(code - 1)],
-    }
-}
-
-/// Makes every later parse use `kernel`; false (and nothing changes) when
-/// this CPU cannot run it. For tests that run each suite on every kernel.
-pub fn use_kernel(kernel: Kernel) -> bool {
-    if !kernel.is_supported() {
-        return false;
-    }
-    CHOSEN.store(kernel.code(), Ordering::Relaxed);
-    true
 }
 
 /// Why stage 1 refused the text. Stage 1 does not word errors: the caller
@@ -164,10 +127,6 @@ pub struct Indexer<'a> {
 pub const WINDOW: usize = 16 << 10;
 
 impl<'a> Indexer<'a> {
-    pub fn new(text: &'a [u8]) -> Self {
-        Indexer::with_kernel(text, kernel())
-    }
-
     /// An indexer using `kernel`, which the CPU must support (else scalar).
     pub fn with_kernel(text: &'a [u8], kernel: Kernel) -> Self {
         let kernel = if kernel.is_supported() { kernel } else { Kernel::Scalar };
@@ -203,90 +162,6 @@ impl<'a> Indexer<'a> {
             return Err(Refused);
         }
         Ok(())
-    }
-}
-
-/// Where stage 2 takes the index from, a window at a time: an [`Indexer`]
-/// it runs itself, or a [`Feed`] from one running on another thread.
-pub trait Structurals {
-    /// True once every window has been handed out.
-    fn is_done(&self) -> bool;
-    /// Appends the next window's offsets to `out`.
-    fn fill(&mut self, out: &mut Vec<u32>) -> Result<(), Refused>;
-}
-
-impl Structurals for Indexer<'_> {
-    fn is_done(&self) -> bool {
-        Indexer::is_done(self)
-    }
-    fn fill(&mut self, out: &mut Vec<u32>) -> Result<(), Refused> {
-        Indexer::fill(self, out)
-    }
-}
-
-/// Windows in flight between the indexing thread and stage 2: enough to
-/// absorb uneven speeds, few enough to stay in cache.
-const WINDOWS_IN_FLIGHT: usize = 8;
-
-/// The index of a text made on a thread of its own, ahead of stage 2. On a
-/// large file this moves stage 1 off the thread that walks the index, so
-/// the three parts of a parse (indexing, walking, numbering ids) share the
-/// two cores. Window buffers travel back to be reused.
-pub struct Feed {
-    windows: Receiver<Result<Vec<u32>, Refused>>,
-    spent: SyncSender<Vec<u32>>,
-    done: bool,
-}
-
-impl Feed {
-    /// Starts indexing with `indexer` on a thread of `scope`. The thread
-    /// stops at the end of the text, at a refusal, or when the feed is
-    /// dropped.
-    pub fn spawn<'scope, 'text: 'scope>(scope: &'scope Scope<'scope, '_>, mut indexer: Indexer<'text>) -> Feed {
-        let (windows_tx, windows) = sync_channel(WINDOWS_IN_FLIGHT);
-        let (spent, spent_rx) = sync_channel::<Vec<u32>>(WINDOWS_IN_FLIGHT);
-        scope.spawn(move || {
-            while !indexer.is_done() {
-                let mut window = spent_rx.try_recv().unwrap_or_else(|_| Vec::with_capacity(WINDOW + 64));
-                window.clear();
-                let indexed = indexer.fill(&mut window).map(|()| window);
-                let refused = indexed.is_err();
-                // A failed send means stage 2 is gone: nothing left to do.
-                if windows_tx.send(indexed).is_err() || refused {
-                    break;
-                }
-            }
-        });
-        Feed {
-            windows,
-            spent,
-            done: false,
-        }
-    }
-}
-
-impl Structurals for Feed {
-    fn is_done(&self) -> bool {
-        self.done
-    }
-
-    fn fill(&mut self, out: &mut Vec<u32>) -> Result<(), Refused> {
-        match self.windows.recv() {
-            Ok(Ok(window)) => {
-                out.extend_from_slice(&window);
-                let _ = self.spent.try_send(window);
-                Ok(())
-            }
-            Ok(Err(refused)) => {
-                self.done = true;
-                Err(refused)
-            }
-            // The indexing thread has finished the text.
-            Err(_) => {
-                self.done = true;
-                Ok(())
-            }
-        }
     }
 }
 

@@ -1,12 +1,14 @@
 //! Arbitrary bytes through the whole core: never a panic, the same answer
-//! on one thread and two and on every stage-1 kernel (SIMD and scalar, the
-//! index itself compared offset by offset), and JSON syntax judged exactly
+//! on one thread and two and with every parser (the byte scanner, and the
+//! structural index on every stage-1 kernel, the index itself compared
+//! offset by offset with the scalar kernel's), and JSON syntax judged exactly
 //! as serde_json judges it (where serde_json can: valid UTF-8, nesting under
 //! its limit).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolwire::parse::index::{self, Indexer, Kernel};
+use toolwire::parse::index::{Indexer, Kernel};
+use toolwire::parse::{self, Parser};
 use toolwire::{check_bytes_with, Config, Interrupt};
 
 /// The structural index of `data` as `kernel` makes it, or `None` when
@@ -35,9 +37,11 @@ fuzz_target!(|data: &[u8]| {
     let scalar = structurals(data, Kernel::Scalar);
     for kernel in Kernel::supported() {
         assert_eq!(structurals(data, kernel), scalar, "{kernel:?} indexed differently");
-        assert!(index::use_kernel(kernel));
-        let on_kernel = check_bytes_with(data, &config, false, Interrupt::never());
-        assert_eq!(outcome(&on_kernel), outcome(&one), "{kernel:?} changed the answer");
+    }
+    for parser in Parser::available() {
+        assert!(parse::use_parser(parser));
+        let read = check_bytes_with(data, &config, false, Interrupt::never());
+        assert_eq!(outcome(&read), outcome(&one), "{parser:?} changed the answer");
     }
 
     let Ok(text) = std::str::from_utf8(data) else { return };
