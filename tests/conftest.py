@@ -41,6 +41,27 @@ def each_parser(request: pytest.FixtureRequest) -> Iterator[str]:
         os.environ["TOOLWIRE_PARSER"] = before_env
 
 
+@pytest.fixture(params=["dict", "str", "bytes", "file"])
+def check_via(request: pytest.FixtureRequest, tmp_path: Path) -> CheckVia:
+    """A function ``(workflow_dict, **options) -> Report`` for one input path."""
+    how = request.param
+
+    def run(workflow: Dict[str, Any], **options: Any) -> toolwire.Report:
+        if how == "dict":
+            return toolwire.check(workflow, **options)
+        text = json.dumps(workflow)
+        if how == "str":
+            return toolwire.check_json(text, **options)
+        if how == "bytes":
+            return toolwire.check_json(text.encode(), **options)
+        path = tmp_path / "workflow.json"
+        path.write_text(text, encoding="utf-8")
+        return toolwire.check_file(path, **options)
+
+    run.how = how  # type: ignore[attr-defined]
+    return run
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """../shared; without it the test is skipped, or fails in CI."""
