@@ -100,6 +100,14 @@ impl Parser {
             Parser::Index(kernel) => 2 + kernel as u8,
         }
     }
+
+    fn from_code(code: u8) -> Option<Parser> {
+        match code {
+            0 => None,
+            1 => Some(Parser::Scan),
+            _ => Kernel::ALL.get(usize::from(code - 2)).copied().map(Parser::Index),
+        }
+    }
 }
 
 /// The parser in use: 0 until first asked for, then `Parser::code`.
@@ -110,8 +118,8 @@ static CHOSEN: AtomicU8 = AtomicU8::new(0);
 /// `scalar`: the structural index with that stage-1 kernel) or `use_parser`
 /// chose one.
 pub fn parser() -> Parser {
-    let code = CHOSEN.load(Ordering::Relaxed);
-    if let Some(chosen) = Parser::available().into_iter().find(|p| p.code() == code) {
+    // Decided once; every parse after reads one atomic.
+    if let Some(chosen) = Parser::from_code(CHOSEN.load(Ordering::Relaxed)) {
         return chosen;
     }
     let from_env = std::env::var("TOOLWIRE_PARSER")

@@ -24,7 +24,7 @@ except ImportError as e:  # pragma: no cover - exercised where the extra is not 
     ) from e
 
 import os
-from typing import Any, Callable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .._report import Report
 from ._cluster import (
@@ -62,6 +62,22 @@ def check_files(
     return _check_files(paths, client, files_per_task, options)
 
 
+def _prepared(
+    paths: Paths, client: Optional[distributed.Client], files_per_task: Optional[int], options: Any, caller: str
+) -> Tuple[Dict[str, Any], List[str], List[str], distributed.Client, int]:
+    """What ``check_files`` and ``findings`` check before submitting
+    anything: the options, the batch size, the paths (as given, and as
+    read), the client, and the batch size the cluster implies if none was
+    given."""
+    checked = validated_options(options, caller)
+    per_task = validated_files_per_task(files_per_task)
+    given, read = paths_to_read(paths, caller)
+    client = client_or_default(client, caller)
+    if per_task is None:
+        per_task = default_files_per_task(len(read), worker_threads(client))
+    return checked, given, read, client, per_task
+
+
 def _check_files(
     paths: Paths,
     client: Optional[distributed.Client],
@@ -71,12 +87,7 @@ def _check_files(
 ) -> List[Report]:
     """``check_files``, with ``on_done(n)`` called as n more files are
     answered (the CLI's progress bar)."""
-    checked = validated_options(options, "check_files")
-    per_task = validated_files_per_task(files_per_task)
-    given, read = paths_to_read(paths, "check_files")
-    client = client_or_default(client, "check_files")
-    if per_task is None:
-        per_task = default_files_per_task(len(read), worker_threads(client))
+    checked, given, read, client, per_task = _prepared(paths, client, files_per_task, options, "check_files")
     packed = check_on_cluster(client, read, checked, per_task, on_done)
     return [unpack(p, path) for p, path in zip(packed, given)]
 
@@ -99,12 +110,7 @@ def findings(
     sizes the partitions."""
     import dask.dataframe
 
-    checked = validated_options(options, "findings")
-    per_task = validated_files_per_task(files_per_task)
-    given, read = paths_to_read(paths, "findings")
-    client = client_or_default(client, "findings")
-    if per_task is None:
-        per_task = default_files_per_task(len(read), worker_threads(client))
+    checked, given, read, client, per_task = _prepared(paths, client, files_per_task, options, "findings")
     pairs = list(zip(given, read))
     batches = [pairs[start : start + per_task] for start in range(0, len(pairs), per_task)] or [[]]
     return dask.dataframe.from_map(
