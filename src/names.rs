@@ -10,33 +10,44 @@
 /// The name given to a label with no ASCII letter or digit in it.
 pub const UNNAMED_TOOL: &str = "unnamed_tool";
 
+/// Each byte's character in a tool name: ASCII letters lowercased, digits
+/// kept, and 0 for everything else (a separator; every byte of a non-ASCII
+/// character is one, as it is >= 0x80).
+const NAME_BYTE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_digit() || c.is_ascii_lowercase() {
+            table[b] = c;
+        } else if c.is_ascii_uppercase() {
+            table[b] = c.to_ascii_lowercase();
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Writes the tool name of `label` into `out` (cleared first), so callers
-/// that name many labels reuse one buffer.
+/// that name many labels reuse one buffer. One pass over the bytes: a name
+/// character is copied (lowercased), and a run of separators becomes one
+/// `_` when a name character follows it and another came before it, which
+/// collapses runs and trims both ends at once. Every label of a large
+/// workflow is named this way, so it is kept to a table lookup a byte.
 pub fn normalize_into(label: &str, out: &mut String) {
     out.clear();
-    let bytes = label.as_bytes();
-    let mut at = 0;
-    // Alternate between a run of separators (skipped) and a run of name
-    // characters (copied whole, then lowercased in place). Working on bytes
-    // is exact: every byte of a non-ASCII character is >= 0x80, so it is a
-    // separator; and runs start and end on ASCII bytes, so slicing `label`
-    // there is always on a character boundary.
-    while at < bytes.len() {
-        while at < bytes.len() && !bytes[at].is_ascii_alphanumeric() {
-            at += 1;
+    let mut separated = false;
+    for &b in label.as_bytes() {
+        let c = NAME_BYTE[b as usize];
+        if c == 0 {
+            separated = true;
+            continue;
         }
-        let start = at;
-        while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
-            at += 1;
+        if separated && !out.is_empty() {
+            out.push('_');
         }
-        if start < at {
-            if !out.is_empty() {
-                out.push('_');
-            }
-            let from = out.len();
-            out.push_str(&label[start..at]);
-            out[from..].make_ascii_lowercase();
-        }
+        separated = false;
+        out.push(c as char);
     }
     if out.is_empty() {
         out.push_str(UNNAMED_TOOL);

@@ -88,6 +88,8 @@ impl<'a> Scanner<'a> {
         ))
     }
 
+    #[cold]
+    #[inline(never)]
     fn unexpected<T>(&self, wanted: &str) -> Result<T> {
         match self.buf.get(self.pos) {
             None => self.error(format!("unexpected end of input, expected {wanted}")),
@@ -122,6 +124,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The kind of the next value, after whitespace.
+    #[inline(always)]
     pub fn peek_kind(&mut self) -> Result<Kind> {
         self.skip_ws();
         match self.buf.get(self.pos) {
@@ -144,6 +147,7 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    #[inline(always)]
     fn expect_byte(&mut self, byte: u8, wanted: &str) -> Result<()> {
         if self.buf.get(self.pos) == Some(&byte) {
             self.pos += 1;
@@ -154,6 +158,9 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads a string value, decoding escapes. Borrowed when it has none.
+    /// Inlined: keys and ids are read this way, and nearly all of them are
+    /// short and plain, so the call would cost more than the scan.
+    #[inline(always)]
     pub fn string(&mut self) -> Result<Cow<'a, str>> {
         self.expect_byte(b'"', "a string")?;
         let start = self.pos;
@@ -162,6 +169,13 @@ impl<'a> Scanner<'a> {
             self.pos = stop + 1;
             return Ok(Cow::Borrowed(&self.text[start..stop]));
         }
+        self.string_with_escapes(start, stop)
+    }
+
+    /// The rest of a string whose plain run from `start` stopped at `stop`
+    /// on something other than its closing quote.
+    #[inline(never)]
+    fn string_with_escapes(&mut self, start: usize, stop: usize) -> Result<Cow<'a, str>> {
         let mut owned = String::with_capacity(stop - start + 16);
         owned.push_str(&self.text[start..stop]);
         self.pos = stop;
@@ -188,11 +202,22 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Validates and skips a string value without decoding it.
+    /// Validates and skips a string value without decoding it. The plain
+    /// case is inlined, as in [`Scanner::string`].
+    #[inline(always)]
     pub fn skip_string(&mut self) -> Result<()> {
         self.expect_byte(b'"', "a string")?;
+        self.pos = self.scan_plain();
+        if self.buf.get(self.pos) == Some(&b'"') {
+            self.pos += 1;
+            return Ok(());
+        }
+        self.skip_string_with_escapes()
+    }
+
+    #[inline(never)]
+    fn skip_string_with_escapes(&mut self) -> Result<()> {
         loop {
-            self.pos = self.scan_plain();
             match self.buf.get(self.pos) {
                 Some(b'"') => {
                     self.pos += 1;
@@ -203,6 +228,7 @@ impl<'a> Scanner<'a> {
                 }
                 _ => return self.string_stop_error(),
             }
+            self.pos = self.scan_plain();
         }
     }
 
@@ -403,8 +429,9 @@ impl<'a> Scanner<'a> {
             self.pos += 1;
             return Ok(());
         }
+        // Whitespace before each key is already skipped: after the `{`
+        // above, and after a `,` by `no_trailing_comma`.
         loop {
-            self.skip_ws();
             if self.buf.get(self.pos) != Some(&b'"') {
                 return self.unexpected("a string key");
             }
@@ -441,8 +468,8 @@ impl<'a> Scanner<'a> {
             return Ok(());
         }
         let mut index = 0;
+        // Whitespace before each element is already skipped, as in `object`.
         loop {
-            self.skip_ws();
             element(self, index)?;
             index += 1;
             self.skip_ws();
@@ -476,6 +503,7 @@ impl<'a> Scanner<'a> {
 
     /// Reads a field that should be a string; anything else is skipped and
     /// reported by kind.
+    #[inline]
     pub fn field(&mut self) -> Result<Field<'a>> {
         match self.peek_kind()? {
             Kind::String => Ok(Field::Str(self.string()?)),
