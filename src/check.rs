@@ -3,6 +3,7 @@
 //! (see `collisions`), so a check costs what its input costs, however many
 //! (consumer, name) pairs it finds.
 
+use crate::batch::in_parallel;
 use crate::collisions::{Clash, Class, ClassIx, Collisions, Group, GroupIx, List, Overlay, Part, View, ViewIx};
 use crate::config::Config;
 use crate::error::{locate_known, InputError};
@@ -28,17 +29,17 @@ pub fn check_bytes_with(
     interrupt: Interrupt<'_>,
 ) -> Result<Report, InputError> {
     let graph = parse_with(input, config, allow_thread, interrupt)?;
-    Ok(check_graph_with(graph, config, interrupt))
+    Ok(check_graph_with(graph, config, allow_thread, interrupt))
 }
 
 /// Checks a workflow a front end has read into a graph.
 pub fn check_graph(graph: ToolGraph<'_>, config: &Config) -> Report {
-    check_graph_with(graph, config, Interrupt::never())
+    check_graph_with(graph, config, true, Interrupt::never())
 }
 
-/// `check_graph`, stopping between consumers on `interrupt` (the report is
-/// then partial, to be discarded).
-pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Report {
+/// `check_graph`, on one thread unless `allow_thread`, stopping between
+/// consumers on `interrupt` (the report is then partial, to be discarded).
+pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Report {
     let recognised = config.recognised_edge_types();
     // Every place the report names, located in one sweep at the end.
     let mut offsets: Vec<Option<usize>> = Vec::new();
@@ -61,12 +62,12 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, interrupt: Interr
         consumers: consumers.len(),
         passthroughs: graph.declared_passthroughs,
     };
-    let names = CandidateNames::find(&graph);
+    let names = CandidateNames::find(&graph, allow_thread);
     // With no name carried by two leaves anywhere, nothing can collide and
     // nothing needs flattening.
     let found = if names.any() {
         consumers.sort_unstable_by_key(|&c| graph.id(c));
-        Found::of(&graph, &names, &consumers, interrupt)
+        Found::of(&graph, &names, &consumers, allow_thread, interrupt)
     } else {
         Found::default()
     };
@@ -160,6 +161,28 @@ fn wired_into_several(g: &ToolGraph<'_>, root: NodeIx) -> bool {
 /// straight into it, each sorted. Consumers wired alike see alike.
 type Wiring = (Box<[NodeIx]>, Box<[NodeIx]>);
 
+/// The wiring of `consumer`.
+fn wiring(g: &ToolGraph<'_>, names: &CandidateNames, consumer: NodeIx) -> Wiring {
+    let mut roots: Vec<NodeIx> = Vec::new();
+    let mut direct: Vec<NodeIx> = Vec::new();
+    for &provider in g.providers.of(consumer) {
+        if g.is_passthrough(provider) {
+            roots.push(provider);
+        } else if names.of(provider).is_some() {
+            direct.push(provider);
+        }
+    }
+    roots.sort_unstable();
+    roots.dedup();
+    direct.sort_unstable();
+    direct.dedup();
+    (roots.into(), direct.into())
+}
+
+/// Below this many views or classes to make, one thread makes them faster
+/// than two can start.
+const PARALLEL_FROM_ITEMS: usize = 512;
+
 impl Found {
     fn total(&self) -> u64 {
         self.classes
@@ -168,82 +191,98 @@ impl Found {
             .sum()
     }
 
-    fn of(g: &ToolGraph<'_>, names: &CandidateNames, consumers: &[NodeIx], interrupt: Interrupt<'_>) -> Found {
-        let mut found = Found::default();
+    /// Classes and views in two steps. First, on one thread, which classes
+    /// and views there are, in what order, and which consumers each class
+    /// has: hash lookups, cheap. Then the views, and the classes (kits
+    /// before the classes made on them), which hold nearly all the work and
+    /// do not depend on one another, on every core when `allow_thread`.
+    fn of(
+        g: &ToolGraph<'_>,
+        names: &CandidateNames,
+        consumers: &[NodeIx],
+        allow_thread: bool,
+        interrupt: Interrupt<'_>,
+    ) -> Found {
+        let mut roots: Vec<NodeIx> = Vec::new();
         let mut view_of: Map<NodeIx, ViewIx> = new_map();
         let mut class_of: Map<Wiring, ClassIx> = new_map();
+        // Per class, in the order made: the kit it is made on, its consumers.
+        let mut planned: Vec<(Option<ClassIx>, Vec<NodeIx>)> = Vec::new();
+        let mut members = Vec::with_capacity(consumers.len());
         for &consumer in consumers {
             if interrupt.requested() {
-                break;
+                return Found::default();
             }
-            let mut roots: Vec<NodeIx> = Vec::new();
-            let mut direct: Vec<NodeIx> = Vec::new();
-            for &provider in g.providers.of(consumer) {
-                if g.is_passthrough(provider) {
-                    roots.push(provider);
-                } else if names.of(provider).is_some() {
-                    direct.push(provider);
-                }
-            }
-            roots.sort_unstable();
-            roots.dedup();
-            direct.sort_unstable();
-            direct.dedup();
-            let key: Wiring = (roots.into(), direct.into());
+            let key = wiring(g, names, consumer);
             if let Some(&class) = class_of.get(&key) {
-                found.classes[class as usize].consumers.push(consumer);
-                found.members.push((consumer, class));
+                planned[class as usize].1.push(consumer);
+                members.push((consumer, class));
                 continue;
             }
             for &root in key.0.iter() {
-                view_of.entry(root).or_insert_with(|| found.add_view(g, names, root));
+                view_of.entry(root).or_insert_with(|| {
+                    roots.push(root);
+                    (roots.len() - 1) as ViewIx
+                });
             }
             // Roots wired into other consumers too are a kit: its class is
             // made once and parents this one, which adds only its own.
             let (shared, own): (Vec<NodeIx>, Vec<NodeIx>) =
                 key.0.iter().partition(|&&root| wired_into_several(g, root));
-            let parent = if !shared.is_empty() && (!own.is_empty() || !key.1.is_empty()) {
+            let kit = if !shared.is_empty() && (!own.is_empty() || !key.1.is_empty()) {
                 let kit: Wiring = (shared.into(), Box::default());
-                let at = match class_of.get(&kit) {
-                    Some(&at) => at,
-                    None => {
-                        let at = found.add_class(g, names, &view_of, &kit, None);
-                        class_of.insert(kit, at);
-                        at
-                    }
-                };
-                Some(at)
+                Some(*class_of.entry(kit).or_insert_with(|| {
+                    planned.push((None, Vec::new()));
+                    (planned.len() - 1) as ClassIx
+                }))
             } else {
                 None
             };
-            let at = found.add_class(g, names, &view_of, &key, parent);
-            found.classes[at as usize].consumers.push(consumer);
-            found.members.push((consumer, at));
+            planned.push((kit, vec![consumer]));
+            let at = (planned.len() - 1) as ClassIx;
+            members.push((consumer, at));
             class_of.insert(key, at);
         }
+
+        let threads = if allow_thread { 0 } else { 1 };
+        let jobs = |items: usize| if items >= PARALLEL_FROM_ITEMS { threads } else { 1 };
+        let (views, by_name) = in_parallel(&roots, jobs(roots.len()), |&root| View::of(g, names, root))
+            .into_iter()
+            .unzip();
+        let mut found = Found {
+            views,
+            by_name,
+            classes: Vec::new(),
+            members,
+        };
+        let mut wirings: Vec<Wiring> = vec![Wiring::default(); planned.len()];
+        for (wiring, at) in class_of {
+            wirings[at as usize] = wiring;
+        }
+        found.classes = planned.iter().map(|_| Class::default()).collect();
+        // A kit is made before any class made on it, so each round makes
+        // at least the first class not yet made.
+        let mut made = vec![false; planned.len()];
+        while let Some(first) = made.iter().position(|&m| !m) {
+            let ready: Vec<usize> = (first..planned.len())
+                .filter(|&c| !made[c] && planned[c].0.is_none_or(|kit| made[kit as usize]))
+                .collect();
+            let classes = in_parallel(&ready, jobs(ready.len()), |&c| {
+                let roots: Vec<ViewIx> = wirings[c].0.iter().map(|r| view_of[r]).collect();
+                Class::of(g, names, &found, roots, &wirings[c].1, planned[c].0)
+            });
+            for (c, class) in ready.into_iter().zip(classes) {
+                found.classes[c] = class;
+                made[c] = true;
+            }
+            if interrupt.requested() {
+                return Found::default();
+            }
+        }
+        for (class, (_, consumers)) in found.classes.iter_mut().zip(planned) {
+            class.consumers = consumers;
+        }
         found
-    }
-
-    fn add_view(&mut self, g: &ToolGraph<'_>, names: &CandidateNames, root: NodeIx) -> ViewIx {
-        let (view, leaves) = View::of(g, names, root);
-        self.views.push(view);
-        self.by_name.push(leaves);
-        (self.views.len() - 1) as ViewIx
-    }
-
-    /// The class of consumers wired as `wiring` says, on `kit` when given.
-    fn add_class(
-        &mut self,
-        g: &ToolGraph<'_>,
-        names: &CandidateNames,
-        view_of: &Map<NodeIx, ViewIx>,
-        wiring: &Wiring,
-        kit: Option<ClassIx>,
-    ) -> ClassIx {
-        let roots: Vec<ViewIx> = wiring.0.iter().map(|r| view_of[r]).collect();
-        let class = Class::of(g, names, self, roots, &wiring.1, kit);
-        self.classes.push(class);
-        (self.classes.len() - 1) as ClassIx
     }
 
     fn into_collisions(self, graph: ToolGraph<'_>, names: CandidateNames) -> Collisions<'_> {
@@ -831,6 +870,70 @@ mod tests {
         let found = collisions(&check(&workflow(&nodes, &edges)));
         assert_eq!(found.len(), consumers);
         assert_eq!(found[7].2[1], ("t2".to_string(), strings(&["t2", "box", "agent00007"])));
+    }
+
+    #[test]
+    fn cmp9_classes_made_on_two_threads_equal_those_made_on_one() {
+        // Enough boxes and distinct wirings that views and classes are made
+        // in parallel: shared kits (boxes wired into several agents), boxes
+        // of an agent's own, and direct tools, all with clashing names.
+        let (agents, boxes) = (3_000, 900);
+        let mut nodes: Vec<String> = Vec::new();
+        let mut edges: Vec<String> = Vec::new();
+        for b in 0..boxes {
+            nodes.push(format!(r#"{{"id": "box{b}", "type": "toolbox"}}"#));
+            for t in 0..3 {
+                nodes.push(format!(
+                    r#"{{"id": "bt{b}_{t}", "data": {{"label": "Tool {}"}}}}"#,
+                    (b * 7 + t) % 40
+                ));
+                edges.push(tool_edge(&format!("bt{b}_{t}"), &format!("box{b}")));
+            }
+        }
+        for a in 0..agents {
+            nodes.push(format!(r#"{{"id": "agent{a}", "type": "agent"}}"#));
+            nodes.push(format!(r#"{{"id": "own{a}", "data": {{"label": "tool {}"}}}}"#, a % 40));
+            edges.push(tool_edge(&format!("own{a}"), &format!("agent{a}")));
+            // Two shared boxes (kits) and, for some, a box of their own.
+            edges.push(tool_edge(&format!("box{}", a % 50), &format!("agent{a}")));
+            edges.push(tool_edge(&format!("box{}", 50 + a % 7), &format!("agent{a}")));
+            if a % 3 == 0 {
+                edges.push(tool_edge(
+                    &format!("box{}", 57 + (a / 3) % (boxes - 57)),
+                    &format!("agent{a}"),
+                ));
+            }
+        }
+        let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
+        let config = Config::default();
+        let report =
+            |allow_thread| check_bytes_with(doc.as_bytes(), &config, allow_thread, Interrupt::never()).unwrap();
+        let (one, two) = (report(false), report(true));
+        assert!(
+            one.collisions.views.len() >= PARALLEL_FROM_ITEMS,
+            "views are made in parallel"
+        );
+        assert!(
+            one.collisions.classes.len() >= PARALLEL_FROM_ITEMS,
+            "classes are made in parallel"
+        );
+        assert!(one
+            .collisions
+            .classes
+            .iter()
+            .any(|c| c.parent.is_some_and(|p| matches!(p, List::Class(_)))));
+        assert!(one.violation_count() > 1_000);
+        assert_eq!(collisions(&one), collisions(&two));
+        let groups = |r: &Report| {
+            (0..r.collisions.group_count() as u32)
+                .map(|g| {
+                    let g = r.collisions.group(g);
+                    (g.name().to_owned(), g.count(), g.first(), g.consumers(0, 3))
+                })
+                .map(|(n, c, f, cs)| (n, c, f, cs.into_iter().map(str::to_owned).collect::<Vec<_>>()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(groups(&one), groups(&two));
     }
 
     #[test]

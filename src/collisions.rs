@@ -79,6 +79,7 @@ pub(crate) struct Overlay {
 }
 
 /// Consumers wired the same way, which therefore see the same clashes.
+#[derive(Default)]
 pub(crate) struct Class {
     /// The roots, by node number.
     pub roots: Box<[ViewIx]>,

@@ -47,12 +47,12 @@ fn read(path: &Path, interrupt: Interrupt<'_>) -> Result<FileBytes, Error> {
 /// Checks JSON text; on one thread unless `allow_thread`.
 pub fn check_text(text: &[u8], config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Report, Error> {
     let graph = parse_with(text, config, allow_thread, interrupt).map_err(|e| input_error(e, text, interrupt))?;
-    finished(check_graph_with(graph, config, interrupt), interrupt)
+    finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt)
 }
 
 /// Checks a workflow a front end has read into a graph.
 pub fn check_graph(graph: ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Result<Report, Error> {
-    finished(check_graph_with(graph, config, interrupt), interrupt)
+    finished(check_graph_with(graph, config, true, interrupt), interrupt)
 }
 
 /// Reads and checks one file.
@@ -108,7 +108,7 @@ pub fn phase_times(path: &Path, config: &Config) -> Result<[Duration; 3], Error>
     let graph =
         parse_with(&bytes, config, true, Interrupt::never()).map_err(|e| input_error(e, &bytes, Interrupt::never()))?;
     let parsed = start.elapsed();
-    let report = check_graph_with(graph, config, Interrupt::never());
+    let report = check_graph_with(graph, config, true, Interrupt::never());
     let checked = start.elapsed();
     drop(report);
     Ok([read, parsed - read, checked - parsed])
