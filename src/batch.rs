@@ -36,6 +36,26 @@ impl std::ops::Deref for FileBytes {
     }
 }
 
+impl FileBytes {
+    /// Gives the bytes back without waiting: a large mapping is unmapped
+    /// on a thread of its own, which takes tens of milliseconds for
+    /// hundreds of megabytes (every page-table entry is cleared) that the
+    /// caller need not wait for. Should no thread start, it is unmapped
+    /// here.
+    pub fn release_in_background(self) {
+        match self {
+            FileBytes::Read(bytes) => drop(bytes),
+            #[cfg(target_os = "linux")]
+            FileBytes::Mapped(mapping) => {
+                // A failed spawn drops the closure, and the mapping with it.
+                let _ = std::thread::Builder::new()
+                    .name("toolwire-unmap".into())
+                    .spawn(move || drop(mapping));
+            }
+        }
+    }
+}
+
 /// The whole file. Large files are mapped and their pages loaded a piece at
 /// a time, others read a piece at a time; either way `interrupt` is looked
 /// at between pieces, so Ctrl-C is honoured within one piece, not after a

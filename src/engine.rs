@@ -61,7 +61,13 @@ pub fn check_file(path: &Path, config: &Config, allow_thread: bool, interrupt: I
         return Err(Error::Interrupted);
     }
     let bytes = read(path, interrupt)?;
-    check_text(&bytes, config, allow_thread, interrupt)
+    let outcome = check_text(&bytes, config, allow_thread, interrupt);
+    // A single large file: its report need not wait for the unmapping.
+    // (Checking many files, each thread unmaps its own as it goes.)
+    if allow_thread {
+        bytes.release_in_background();
+    }
+    outcome
 }
 
 /// Checks every file with up to `jobs` threads (0: one per core); one
