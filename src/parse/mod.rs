@@ -160,7 +160,7 @@ pub fn parse_with<'a>(
     allow_thread: bool,
     interrupt: Interrupt<'_>,
 ) -> Result<ToolGraph<'a>> {
-    let text = utf8(input)?;
+    let text = utf8(input, allow_thread)?;
     let reader = Reader { config, interrupt };
     let indexed = match parser() {
         // Offsets past 4 GiB do not fit the index: the byte scanner reads it.
@@ -180,15 +180,38 @@ pub fn parse_with<'a>(
         })
 }
 
-fn utf8(input: &[u8]) -> Result<&str> {
+/// Below this, one thread validates UTF-8 faster than two can start.
+const UTF8_IN_HALVES_FROM_BYTES: usize = 32 << 20;
+
+fn utf8(input: &[u8], allow_thread: bool) -> Result<&str> {
     if input.starts_with(b"\xEF\xBB\xBF") {
         return Err(InputError::new(
             "invalid JSON: the document starts with a UTF-8 byte order mark, which JSON does not allow",
             Some(0),
         ));
     }
-    if let Ok(text) = simdutf8::basic::from_utf8(input) {
-        return Ok(text);
+    let valid = if allow_thread && input.len() >= UTF8_IN_HALVES_FROM_BYTES {
+        // Split where a character starts, so each half holds whole
+        // characters when the text is valid (and a broken one shows in
+        // a half when it is not).
+        let mut half = input.len() / 2;
+        while input[half] & 0xC0 == 0x80 && half > input.len() / 2 - 3 {
+            half -= 1;
+        }
+        let (low, high) = input.split_at(half);
+        std::thread::scope(|scope| {
+            let low = scope.spawn(|| simdutf8::basic::from_utf8(low).is_ok());
+            let high = simdutf8::basic::from_utf8(high).is_ok();
+            high && low.join().unwrap_or(false)
+        })
+    } else {
+        simdutf8::basic::from_utf8(input).is_ok()
+    };
+    if valid {
+        // SAFETY: validated above, whole or as two halves that each hold
+        // whole characters (a half that began or ended inside a character
+        // would not be valid), so the whole is valid UTF-8 too.
+        return Ok(unsafe { std::str::from_utf8_unchecked(input) });
     }
     // Only for the error: where the valid text ends.
     std::str::from_utf8(input)
@@ -576,6 +599,30 @@ mod tests {
         assert!(parse(b"\xEF\xBB\xBF{}", &Config::default()).is_err());
         let e = parse(b"{\"a\": \"\xFF\"}", &Config::default()).unwrap_err();
         assert_eq!(e.offset, Some(7));
+    }
+
+    #[test]
+    fn utf8_checked_in_halves_agrees_with_one_pass() {
+        // Text large enough to be checked on two threads, with a character
+        // of each width across the middle, and broken ones near it.
+        let len = UTF8_IN_HALVES_FROM_BYTES + 10;
+        for ch in ["é", "€", "😀"] {
+            for shift in 0..4 {
+                let mut text = vec![b' '; len];
+                let at = len / 2 - shift;
+                text[at..at + ch.len()].copy_from_slice(ch.as_bytes());
+                assert!(utf8(&text, true).is_ok(), "{ch} at {shift} before the middle");
+                // The same character cut short: invalid, wherever the cut falls.
+                let mut broken = text.clone();
+                broken[at + ch.len() - 1] = b' ';
+                let one = utf8(&broken, false).unwrap_err();
+                assert_eq!(utf8(&broken, true).unwrap_err(), one, "{ch} cut at {shift}");
+                assert_eq!(one.offset, Some(at));
+            }
+        }
+        let mut stray = vec![b' '; len];
+        stray[len / 2] = 0x80; // a continuation byte alone, at the middle
+        assert_eq!(utf8(&stray, true).unwrap_err().offset, Some(len / 2));
     }
 
     /// What a graph holds, hashes aside (each builder seeds its own).
