@@ -157,7 +157,7 @@ impl<'a> ToolGraph<'a> {
 
     /// A graph with no nodes.
     pub fn empty() -> ToolGraph<'static> {
-        GraphBuilder::new().finish().expect("an empty graph has no errors")
+        GraphBuilder::new().finish(false).expect("an empty graph has no errors")
     }
 
     /// The same graph without its source text, owning the ids and labels
@@ -208,6 +208,10 @@ impl<'a> ToolGraph<'a> {
 }
 
 const NOT_DECLARED: u32 = u32::MAX;
+
+/// Below this many tool edges, one thread builds the adjacency faster than
+/// two can start.
+pub(crate) const ADJACENCY_ON_TWO_THREADS_FROM_EDGES: usize = 1 << 16;
 
 /// A hash of the tool name `label` becomes, and what the label loses on the
 /// way; `buffer` is scratch space.
@@ -403,7 +407,9 @@ impl<'a> GraphBuilder<'a> {
         self.edge_count += 1;
     }
 
-    pub fn finish(mut self) -> Result<ToolGraph<'a>, InputError> {
+    /// The graph, or the first input error. With `allow_thread`, the
+    /// adjacency of a large graph is built on two threads.
+    pub fn finish(mut self, allow_thread: bool) -> Result<ToolGraph<'a>, InputError> {
         if let Some(error) = std::mem::take(&mut self.errors).into_iter().flatten().next() {
             return Err(error);
         }
@@ -436,10 +442,31 @@ impl<'a> GraphBuilder<'a> {
             .copied()
             .filter(|&(_, t)| self.passthrough[t as usize])
             .collect();
+        let edges = &self.edges;
+        let providers = || Adjacency::build(node_count, edges, |&(s, t)| (t, s));
+        let receivers = || {
+            (
+                Adjacency::build(node_count, edges, |&e| e),
+                Adjacency::build(node_count, &into_passthroughs, |&e| e),
+            )
+        };
+        let (providers, (receivers, passthrough_receivers)) =
+            if allow_thread && edges.len() >= ADJACENCY_ON_TWO_THREADS_FROM_EDGES {
+                std::thread::scope(|scope| {
+                    let providers = scope.spawn(providers);
+                    let receivers = receivers();
+                    match providers.join() {
+                        Ok(providers) => (providers, receivers),
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    }
+                })
+            } else {
+                (providers(), receivers())
+            };
         Ok(ToolGraph {
-            providers: Adjacency::build(node_count, &self.edges, |&(s, t)| (t, s)),
-            receivers: Adjacency::build(node_count, &self.edges, |&e| e),
-            passthrough_receivers: Adjacency::build(node_count, &into_passthroughs, |&e| e),
+            providers,
+            receivers,
+            passthrough_receivers,
             source: None,
             hasher: self.hasher,
             ids: self.ids,

@@ -261,7 +261,7 @@ impl Reader<'_> {
             Some(builder) => builder,
             None => self.last_keys_only(text)?,
         };
-        builder.finish()
+        builder.finish(allow_thread)
     }
 
     /// Reads the document in one go into `sink`. False when `nodes` or
@@ -642,8 +642,8 @@ mod tests {
             })
             .collect();
         format!(
-            "{nodes:?} {} {} {:?} {:?}",
-            g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers
+            "{nodes:?} {} {} {:?} {:?} {:?} {:?}",
+            g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers, g.passthrough_receivers
         )
     }
 
@@ -707,6 +707,40 @@ mod tests {
         let broken = base.replacen("true", "tru", 1);
         let e = whole(&broken).unwrap_err();
         assert_eq!(e.message, "invalid JSON: expected a value, found 't'");
+    }
+
+    #[test]
+    fn a_graph_finished_on_two_threads_equals_one_finished_on_one() {
+        // Enough tool edges that the adjacency is built on two threads;
+        // edges into toolboxes too, which have an adjacency of their own.
+        let edges: Vec<String> = (0..crate::graph::ADJACENCY_ON_TWO_THREADS_FROM_EDGES + 1_000)
+            .map(|i| {
+                let (source, target) = (format!("n{}", i * 7 % 5_000), format!("n{}", i % 3_000));
+                format!(
+                    r#"{{"source": "{source}", "target": "{target}", "data": {{"edgeType": "tool_availability"}}}}"#
+                )
+            })
+            .collect();
+        let nodes: Vec<String> = (0..5_000)
+            .map(|i| {
+                format!(
+                    r#"{{"id": "n{i}", "type": "{}"}}"#,
+                    if i % 4 == 0 { "toolbox" } else { "agent" }
+                )
+            })
+            .collect();
+        let doc = format!(r#"{{"edges": [{}], "nodes": [{}]}}"#, edges.join(","), nodes.join(","));
+        let read = |allow_thread| {
+            let config = Config::default();
+            let reader = Reader {
+                config: &config,
+                interrupt: Interrupt::never(),
+            };
+            reader
+                .read(&doc, allow_thread, || Ok(Scanner::new(&doc)))
+                .map(|g| summary(&g))
+        };
+        assert_eq!(read(true), read(false));
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub fn walk(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<ToolGraph<'s
         }
         Err(e) => builder.edge_shape_error(e),
     }
-    builder.finish().map_err(WalkError::Input)
+    builder.finish(true).map_err(WalkError::Input)
 }
 
 fn kind_of(value: &Bound<'_, PyAny>) -> Kind {
