@@ -10,13 +10,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyLookupError, PyOSError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{
+    PyIndexError, PyKeyboardInterrupt, PyLookupError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
 use crate::explain::ConsumerView;
-use crate::{engine, names, Config, Error, InputError, Interrupt, Location, Report, Violation};
+use crate::wire::{ShippedCollision, Snapshot, TooLarge};
+use crate::{
+    engine, names, Config, EdgeTypeViolation, Error, InputError, Interrupt, Location, Rename, Report, Violation,
+};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
 /// `ValueError` and carry fields.
@@ -263,7 +268,7 @@ fn parsers() -> Vec<&'static str> {
 fn use_parser(name: &str) -> PyResult<()> {
     match crate::parse::Parser::from_name(name).filter(|p| crate::parse::use_parser(*p)) {
         Some(_) => Ok(()),
-        None => Err(pyo3::exceptions::PyValueError::new_err(format!(
+        None => Err(PyValueError::new_err(format!(
             "this CPU does not run the parser {name:?}"
         ))),
     }
@@ -337,24 +342,86 @@ fn at(location: Option<Location>) -> Option<(usize, usize)> {
     location.map(|l| (l.line, l.column))
 }
 
-/// A checked workflow's report, read on demand: CMP-9 violations are
-/// stored by cause in the core and built here one at a time, when asked
-/// for (python/toolwire/_report.py wraps them in the public classes).
+/// A workflow's report, read on demand (python/toolwire/_report.py wraps
+/// what it answers in the public classes). Either a check's own report,
+/// whose CMP-9 violations are stored by cause and built here one at a time
+/// when asked for, or a snapshot decoded from bytes that toolwire.dask
+/// sent from a worker; both answer every method the same way.
 #[pyclass(frozen, module = "toolwire._toolwire")]
 struct CoreReport {
-    report: Report,
+    findings: Findings,
+}
+
+enum Findings {
+    /// Boxed: a report is several times the size of a snapshot's header,
+    /// and a client holds thousands of shipped ones.
+    Checked(Box<Report>),
+    Shipped(Snapshot),
 }
 
 impl CoreReport {
     fn new(report: Report) -> Self {
-        CoreReport { report }
+        CoreReport {
+            findings: Findings::Checked(Box::new(report)),
+        }
     }
 
-    fn violation_at(&self, index: u64) -> PyResult<Violation<'_>> {
-        self.report
+    fn violation_at(report: &Report, index: u64) -> PyResult<Violation<'_>> {
+        report
             .violation(index)
             .ok_or_else(|| PyIndexError::new_err("violation index out of range"))
     }
+
+    /// A shipped violation: EDGE-5 (`Ok`) or CMP-9 (`Err`), as in a report.
+    fn shipped_at(snapshot: &Snapshot, index: u64) -> PyResult<Result<&EdgeTypeViolation, &ShippedCollision>> {
+        let edges = snapshot.edge_violations.len() as u64;
+        let found = if index < edges {
+            snapshot.edge_violations.get(index as usize).map(Ok)
+        } else {
+            usize::try_from(index - edges)
+                .ok()
+                .and_then(|i| snapshot.collisions.get(i))
+                .map(Err)
+        };
+        found.ok_or_else(|| PyIndexError::new_err("violation index out of range"))
+    }
+
+    fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
+        CoreViolation {
+            rule: "EDGE-5",
+            message: e.message.clone(),
+            location: at(e.location),
+            edge: Some(e.edge),
+            edge_id: e.edge_id.clone(),
+            edge_type: Some(e.edge_type.clone()),
+            suggestion: e.suggestion.clone(),
+            ..CoreViolation::default()
+        }
+    }
+
+    fn all_warnings(&self) -> &[crate::Warning] {
+        match &self.findings {
+            Findings::Checked(report) => &report.warnings,
+            Findings::Shipped(snapshot) => &snapshot.warnings,
+        }
+    }
+
+    fn group_index(&self, group: u32) -> PyResult<u32> {
+        let count = match &self.findings {
+            Findings::Checked(report) => report.collisions.group_count(),
+            Findings::Shipped(snapshot) => snapshot.groups.len(),
+        };
+        if group as usize >= count {
+            return Err(PyIndexError::new_err("group index out of range"));
+        }
+        Ok(group)
+    }
+}
+
+/// Items `start..stop` of `items`, clamped as Python slices are.
+fn clamped<T>(items: &[T], start: usize, stop: usize) -> &[T] {
+    let stop = stop.min(items.len());
+    &items[start.min(stop)..stop]
 }
 
 #[pymethods]
@@ -362,84 +429,102 @@ impl CoreReport {
     /// EDGE-5 violations first, then CMP-9 ones.
     #[getter]
     fn violation_count(&self) -> u64 {
-        self.report.violation_count()
+        match &self.findings {
+            Findings::Checked(report) => report.violation_count(),
+            Findings::Shipped(snapshot) => snapshot.violation_count(),
+        }
     }
 
     fn violation(&self, index: u64) -> PyResult<CoreViolation> {
-        let v = self.violation_at(index)?;
-        Ok(match v {
-            Violation::UnrecognisedEdgeType(e) => CoreViolation {
-                rule: "EDGE-5",
-                message: e.message.clone(),
-                location: at(e.location),
-                edge: Some(e.edge),
-                edge_id: e.edge_id.clone(),
-                edge_type: Some(e.edge_type.clone()),
-                suggestion: e.suggestion.clone(),
-                ..CoreViolation::default()
-            },
-            Violation::ToolNameCollision(c) => CoreViolation {
-                rule: "CMP-9",
-                message: c.message(),
-                location: at(c.location()),
-                consumer: Some(c.consumer().to_owned()),
-                name: Some(c.name().to_owned()),
-                tools: c
-                    .tools()
-                    .iter()
-                    .map(|t| CoreTool {
-                        id: t.id().to_owned(),
-                        label: t.label().to_owned(),
-                        location: at(t.location()),
-                        path_len: t.path_len(),
-                    })
-                    .collect(),
-                fix: c
-                    .fix()
-                    .into_iter()
-                    .map(|r| CoreRename {
-                        node: r.node.clone(),
-                        label: r.label.clone(),
-                        new_label: r.new_label.clone(),
-                        new_name: r.new_name.clone(),
-                    })
-                    .collect(),
-                box_labels: c
-                    .box_labels()
-                    .into_iter()
-                    .map(|(b, l)| (b.to_owned(), l.to_owned()))
-                    .collect(),
-                group: Some(c.group()),
-                ..CoreViolation::default()
-            },
-        })
+        match &self.findings {
+            Findings::Checked(report) => Ok(match Self::violation_at(report, index)? {
+                Violation::UnrecognisedEdgeType(e) => Self::edge_violation(e),
+                Violation::ToolNameCollision(c) => CoreViolation {
+                    rule: "CMP-9",
+                    message: c.message(),
+                    location: at(c.location()),
+                    consumer: Some(c.consumer().to_owned()),
+                    name: Some(c.name().to_owned()),
+                    tools: c
+                        .tools()
+                        .iter()
+                        .map(|t| CoreTool {
+                            id: t.id().to_owned(),
+                            label: t.label().to_owned(),
+                            location: at(t.location()),
+                            path_len: t.path_len(),
+                        })
+                        .collect(),
+                    fix: c.fix().into_iter().map(CoreRename::of).collect(),
+                    box_labels: c
+                        .box_labels()
+                        .into_iter()
+                        .map(|(b, l)| (b.to_owned(), l.to_owned()))
+                        .collect(),
+                    group: Some(c.group()),
+                    ..CoreViolation::default()
+                },
+            }),
+            Findings::Shipped(snapshot) => Ok(match Self::shipped_at(snapshot, index)? {
+                Ok(e) => Self::edge_violation(e),
+                Err(c) => CoreViolation {
+                    rule: "CMP-9",
+                    message: c.message.clone(),
+                    location: at(c.location),
+                    consumer: Some(c.consumer.clone()),
+                    name: Some(c.name.clone()),
+                    tools: c
+                        .tools
+                        .iter()
+                        .map(|t| CoreTool {
+                            id: t.id.clone(),
+                            label: t.label.clone(),
+                            location: at(t.location),
+                            path_len: t.path.len(),
+                        })
+                        .collect(),
+                    fix: c.fix.iter().map(CoreRename::of).collect(),
+                    box_labels: c.box_labels.clone(),
+                    group: Some(c.group),
+                    ..CoreViolation::default()
+                },
+            }),
+        }
     }
 
     /// Ids `start..stop` of the path of tool `tool` of violation `index`.
     fn tool_path(&self, index: u64, tool: usize, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        match self.violation_at(index)? {
-            Violation::ToolNameCollision(c) => {
-                let tools = c.tools();
-                let t = tools
-                    .get(tool)
-                    .ok_or_else(|| PyIndexError::new_err("tool index out of range"))?;
-                Ok(t.path_ids(start, stop).into_iter().map(str::to_owned).collect())
-            }
-            Violation::UnrecognisedEdgeType(_) => Err(PyIndexError::new_err("an EDGE-5 violation has no tools")),
+        let no_tool = || PyIndexError::new_err("tool index out of range");
+        let no_tools = || PyIndexError::new_err("an EDGE-5 violation has no tools");
+        match &self.findings {
+            Findings::Checked(report) => match Self::violation_at(report, index)? {
+                Violation::ToolNameCollision(c) => {
+                    let tools = c.tools();
+                    let t = tools.get(tool).ok_or_else(no_tool)?;
+                    Ok(t.path_ids(start, stop).into_iter().map(str::to_owned).collect())
+                }
+                Violation::UnrecognisedEdgeType(_) => Err(no_tools()),
+            },
+            Findings::Shipped(snapshot) => match Self::shipped_at(snapshot, index)? {
+                Err(c) => {
+                    let t = c.tools.get(tool).ok_or_else(no_tool)?;
+                    Ok(clamped(&t.path, start, stop).to_vec())
+                }
+                Ok(_) => Err(no_tools()),
+            },
         }
     }
 
     #[getter]
     fn warning_count(&self) -> usize {
-        self.report.warnings.len()
+        self.all_warnings().len()
     }
 
     /// Warnings `start` to `stop` (exclusive, clamped): a workflow with a
     /// lossy label on each of its 100,000 tools has as many warnings, which
     /// Python reads as they are asked for.
     fn warnings(&self, start: usize, stop: usize) -> Vec<CoreWarning> {
-        let all = &self.report.warnings;
-        all[start.min(all.len())..stop.min(all.len())]
+        clamped(self.all_warnings(), start, stop)
             .iter()
             .map(|w| CoreWarning {
                 code: w.code,
@@ -453,7 +538,10 @@ impl CoreReport {
 
     #[getter]
     fn stats(&self) -> CoreStats {
-        let s = self.report.stats;
+        let s = match &self.findings {
+            Findings::Checked(report) => report.stats,
+            Findings::Shipped(snapshot) => snapshot.stats,
+        };
         CoreStats {
             nodes: s.nodes,
             edges: s.edges,
@@ -466,29 +554,75 @@ impl CoreReport {
     /// CMP-9 groups, in the order of their first violations.
     #[getter]
     fn group_count(&self) -> usize {
-        self.report.collisions.group_count()
+        match &self.findings {
+            Findings::Checked(report) => report.collisions.group_count(),
+            Findings::Shipped(snapshot) => snapshot.groups.len(),
+        }
     }
 
     fn group(&self, group: u32) -> PyResult<CoreGroup> {
-        if group as usize >= self.report.collisions.group_count() {
-            return Err(PyIndexError::new_err("group index out of range"));
-        }
-        let g = self.report.collisions.group(group);
-        Ok(CoreGroup {
-            name: g.name().to_owned(),
-            through: g.through().map(str::to_owned),
-            count: g.count(),
-            first: g.first() + self.report.edge_violations.len() as u64,
+        let group = self.group_index(group)?;
+        Ok(match &self.findings {
+            Findings::Checked(report) => {
+                let g = report.collisions.group(group);
+                CoreGroup {
+                    name: g.name().to_owned(),
+                    through: g.through().map(str::to_owned),
+                    count: g.count(),
+                    first: g.first() + report.edge_violations.len() as u64,
+                }
+            }
+            Findings::Shipped(snapshot) => {
+                let g = &snapshot.groups[group as usize];
+                CoreGroup {
+                    name: g.name.clone(),
+                    through: g.through.clone(),
+                    count: g.consumers.len() as u64,
+                    first: g.first + snapshot.edge_violations.len() as u64,
+                }
+            }
         })
     }
 
     /// Consumer ids `start..stop` of a group, by id.
     fn group_consumers(&self, group: u32, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        if group as usize >= self.report.collisions.group_count() {
-            return Err(PyIndexError::new_err("group index out of range"));
+        let group = self.group_index(group)?;
+        Ok(match &self.findings {
+            Findings::Checked(report) => {
+                let g = report.collisions.group(group);
+                g.consumers(start, stop).into_iter().map(str::to_owned).collect()
+            }
+            Findings::Shipped(snapshot) => clamped(&snapshot.groups[group as usize].consumers, start, stop).to_vec(),
+        })
+    }
+
+    /// The findings as bytes for toolwire.dask to send back from a worker
+    /// (wire.rs has the format), or, when they name more than `budget` ids,
+    /// the exact violation count instead.
+    fn _encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
+        let encoded = match &self.findings {
+            Findings::Checked(report) => Snapshot::of(report, budget).map(|s| s.encode()),
+            Findings::Shipped(snapshot) if snapshot.id_count() <= budget => Ok(snapshot.encode()),
+            Findings::Shipped(snapshot) => Err(TooLarge {
+                violation_count: snapshot.violation_count(),
+            }),
+        };
+        match encoded {
+            Ok(bytes) => Ok(PyBytes::new(py, &bytes).into_any()),
+            Err(too_large) => Ok(too_large.violation_count.into_pyobject(py)?.into_any()),
         }
-        let g = self.report.collisions.group(group);
-        Ok(g.consumers(start, stop).into_iter().map(str::to_owned).collect())
+    }
+
+    /// The report `_encode` made bytes of; ValueError for bytes that are
+    /// not one.
+    #[staticmethod]
+    fn _decode(data: &[u8]) -> PyResult<CoreReport> {
+        match Snapshot::decode(data) {
+            Ok(snapshot) => Ok(CoreReport {
+                findings: Findings::Shipped(snapshot),
+            }),
+            Err(e) => Err(PyValueError::new_err(e.to_string())),
+        }
     }
 }
 
@@ -529,6 +663,17 @@ struct CoreRename {
     label: String,
     new_label: String,
     new_name: String,
+}
+
+impl CoreRename {
+    fn of(r: &Rename) -> CoreRename {
+        CoreRename {
+            node: r.node.clone(),
+            label: r.label.clone(),
+            new_label: r.new_label.clone(),
+            new_name: r.new_name.clone(),
+        }
+    }
 }
 
 #[pyclass(frozen, get_all, module = "toolwire._toolwire")]

@@ -1,5 +1,6 @@
 """What runs on a Dask worker: read a batch of files, check them, and hand
-back findings, never workflow text.
+back findings, never workflow text: each report as the bytes the Rust core
+encodes it to (``_wire.pack``), the batch as one pickle of those.
 
 Local paths (and ``file://`` URLs, made local paths by the client) go to the
 Rust batch, which reads and checks them without the GIL, so a worker's
@@ -13,8 +14,6 @@ this module by name when it runs one.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import pickle
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
@@ -40,29 +39,11 @@ def is_local(path: str) -> bool:
 
 
 def check_batch(paths: Sequence[str], options: Options) -> bytes:
-    """One packed report per path, in order (``toolwire.check_files``), as
-    one pickle. Pickled here, not by Dask: Dask serializes a list item by
-    item, which cost a third of the run on the benchmark's batches."""
-    reports = list(_reports(paths, options))
-    with _collector_paused():
-        return pickle.dumps([pack(report) for report in reports], protocol=pickle.HIGHEST_PROTOCOL)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Packing makes tens of thousands of tuples, none in a reference cycle,
-    that live until the batch is pickled: each allocation brings Python's
-    cycle collector closer to another pass over the worker's whole heap,
-    which made packing take half as long again on the benchmark's batches.
-    Paused meanwhile; resumed by whichever caller found it running, so that
-    tasks on several threads leave it running."""
-    was_running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_running:
-            gc.enable()
+    """One packed report per path, in order (``toolwire.check_files``): a
+    list of the core's encodings (or small error tuples), pickled here as
+    one object, not by Dask, which serializes a list item by item."""
+    packed = [pack(report) for report in _reports(paths, options)]
+    return pickle.dumps(packed, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _reports(paths: Sequence[str], options: Options) -> Iterator[Report]:
