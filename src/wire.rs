@@ -1,16 +1,17 @@
-//! A report's findings as owned data ([`Snapshot`]) and as bytes: what
+//! A report's findings as bytes, and those bytes read back: what
 //! toolwire.dask sends from the worker that checked a file to the client.
 //!
 //! A [`Report`] stores CMP-9 violations by cause and builds them when read,
-//! pointing into the checked graph, so it cannot leave the process. A
-//! snapshot reads every finding once into plain owned values (with each
-//! tool's whole path), which encode to a compact byte string and decode back
-//! to an equal snapshot, with no Python object per finding on either side.
+//! pointing into the checked graph, so it cannot leave the process.
+//! [`encode`] reads every finding once (each tool with its whole path) into
+//! a compact byte string; [`Shipped`] owns such bytes, checked whole when
+//! made, and answers what a report answers by reading the item asked for,
+//! so a client that receives thousands of reports makes nothing per
+//! finding until a finding is read.
 //!
-//! A snapshot holds every id a report's findings name, which can be far more
-//! than its file holds (one clashing toolbox wired into a million agents,
-//! paths through a 100,000-box chain); [`Snapshot::of`] stops at a budget
-//! of ids instead of building something huge.
+//! The findings can name far more ids than the file holds (one clashing
+//! toolbox wired into a million agents, paths through a 100,000-box chain),
+//! so [`encode`] stops at a budget of ids instead of writing something huge.
 //!
 //! # Format, version 1
 //!
@@ -25,17 +26,24 @@
 //!                        tools:list<tool> fix:list<rename> box_labels:list<(str str)>)
 //! tool       := id:str label:str location:opt<loc> path:list<str>
 //! rename     := node:str label:str new_label:str new_name:str
-//! groups     := list of (name:str through:opt<str> first:uint consumers:list<str>)
-//! uint       := unsigned LEB128: 7 bits a byte, least significant first (little-endian)
+//! groups     := list of through:opt<str>
+//! uint       := unsigned LEB128: 7 bits a byte, least significant first (little-endian),
+//!               in its shortest form
 //! str        := uint byte length, then that many bytes of UTF-8
 //! list<T>    := uint count, then the items;  opt<T> := 0x00 | 0x01 T;  loc := line:uint column:uint
 //! ```
 //!
-//! A group's `first` is its first violation by index among the CMP-9 ones;
-//! its count is its number of consumers. Decoding checks everything: the
-//! magic and version, every length against the bytes left (before
-//! allocating), UTF-8, warning codes, and that groups and violations point
-//! at each other, so malformed or foreign bytes are an error, never a panic.
+//! A group is written as its `through` alone: its violations say the rest.
+//! They are those whose `group` is its index; its name is theirs, its
+//! consumers are theirs (violations come by consumer id, so in the order a
+//! group lists them), and its first violation is the first of them.
+//!
+//! [`Shipped::decode`] checks everything: magic and version, every length
+//! against the bytes left (before allocating), UTF-8, warning codes, that
+//! each CMP-9 violation has two tools or more and a group that exists, and
+//! that every group has violations, in the order of their first ones. So
+//! malformed or foreign bytes are an error, never a panic, and each report
+//! has one encoding.
 
 use std::fmt;
 
@@ -45,53 +53,6 @@ use crate::report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning
 
 const MAGIC: &[u8; 4] = b"TWRS";
 const VERSION: u8 = 1;
-
-/// A colliding tool with its whole path, `[tool, box, ..., consumer]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShippedTool {
-    pub id: String,
-    pub label: String,
-    pub location: Option<Location>,
-    pub path: Vec<String>,
-}
-
-/// One CMP-9 violation with everything a reader of it is given.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShippedCollision {
-    pub consumer: String,
-    pub name: String,
-    pub message: String,
-    pub location: Option<Location>,
-    /// The group it is reported in, by index in [`Snapshot::groups`].
-    pub group: GroupIx,
-    pub tools: Vec<ShippedTool>,
-    pub fix: Vec<Rename>,
-    pub box_labels: Vec<(String, String)>,
-}
-
-/// One CMP-9 group (see [`crate::GroupRef`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShippedGroup {
-    pub name: String,
-    pub through: Option<String>,
-    /// Its first violation, by index among the CMP-9 violations.
-    pub first: u64,
-    /// Its consumers, by id: one per violation of the group.
-    pub consumers: Vec<String>,
-}
-
-/// Every finding of a report, owned.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
-    pub stats: Stats,
-    pub warnings: Vec<Warning>,
-    /// EDGE-5 violations, in edge order.
-    pub edge_violations: Vec<EdgeTypeViolation>,
-    /// CMP-9 violations, by consumer id and name.
-    pub collisions: Vec<ShippedCollision>,
-    /// CMP-9 groups, in the order of their first violations.
-    pub groups: Vec<ShippedGroup>,
-}
 
 /// A report whose findings name more ids than the budget allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,145 +81,139 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-impl Snapshot {
-    /// The findings of `report`, if they name at most `budget` ids: one
-    /// per violation, plus one per colliding tool and one per id of its
-    /// path. The budget is checked before each tool's path is read, so a
-    /// report over it costs what was read up to that point.
-    pub fn of(report: &Report, budget: u64) -> Result<Snapshot, TooLarge> {
-        let violation_count = report.violation_count();
-        let too_large = TooLarge { violation_count };
-        let mut left = budget.checked_sub(violation_count).ok_or(too_large)?;
-        let mut collisions = Vec::with_capacity(report.collisions.len() as usize);
-        for violation in report.violations() {
-            let Violation::ToolNameCollision(c) = violation else {
-                continue; // EDGE-5 ones are copied whole below
-            };
-            let mut tools = Vec::new();
-            for tool in c.tools() {
-                let ids = 1 + tool.path_len() as u64;
-                left = left.checked_sub(ids).ok_or(too_large)?;
-                tools.push(ShippedTool {
-                    id: tool.id().to_owned(),
-                    label: tool.label().to_owned(),
-                    location: tool.location(),
-                    path: tool.path().into_iter().map(str::to_owned).collect(),
-                });
+/// The findings of `report` as bytes, if they name at most `budget` ids:
+/// one per violation, plus one per colliding tool and one per id of its
+/// path. The budget is checked before each tool's path is read, so a report
+/// over it costs what was written up to that point.
+pub fn encode(report: &Report, budget: u64) -> Result<Vec<u8>, TooLarge> {
+    let violation_count = report.violation_count();
+    let too_large = TooLarge { violation_count };
+    let mut left = budget.checked_sub(violation_count).ok_or(too_large)?;
+    let mut w = Writer(Vec::with_capacity(256));
+    w.0.extend_from_slice(MAGIC);
+    w.0.push(VERSION);
+    let s = &report.stats;
+    for n in [s.nodes, s.edges, s.tool_edges, s.consumers, s.passthroughs] {
+        w.uint(n as u64);
+    }
+    w.list(&report.warnings, |w, warning| {
+        w.str(warning.code);
+        w.str(&warning.node);
+        w.opt(warning.edge, |w, edge| w.uint(edge as u64));
+        w.str(&warning.message);
+        w.location(warning.location);
+    });
+    w.list(&report.edge_violations, |w, e| {
+        w.uint(e.edge as u64);
+        w.opt(e.edge_id.as_deref(), Writer::str);
+        w.str(&e.edge_type);
+        w.str(&e.message);
+        w.location(e.location);
+        w.opt(e.suggestion.as_deref(), Writer::str);
+    });
+    w.uint(report.collisions.len());
+    for violation in report.violations() {
+        let Violation::ToolNameCollision(c) = violation else {
+            continue; // EDGE-5, written above
+        };
+        w.str(c.consumer());
+        w.str(c.name());
+        w.str(&c.message());
+        w.location(c.location());
+        w.uint(u64::from(c.group()));
+        let tools = c.tools();
+        w.uint(tools.len() as u64);
+        for tool in &tools {
+            let ids = 1 + tool.path_len() as u64;
+            left = left.checked_sub(ids).ok_or(too_large)?;
+            w.str(tool.id());
+            w.str(tool.label());
+            w.location(tool.location());
+            let path = tool.path();
+            w.list(&path, |w, id| w.str(id));
+        }
+        w.list(&c.fix(), |w, r| {
+            for s in [&r.node, &r.label, &r.new_label, &r.new_name] {
+                w.str(s);
             }
-            collisions.push(ShippedCollision {
-                consumer: c.consumer().to_owned(),
-                name: c.name().to_owned(),
-                message: c.message(),
-                location: c.location(),
-                group: c.group(),
-                tools,
-                fix: c.fix().into_iter().cloned().collect(),
-                box_labels: c
-                    .box_labels()
-                    .into_iter()
-                    .map(|(b, l)| (b.to_owned(), l.to_owned()))
-                    .collect(),
-            });
-        }
-        // A group's consumers are one per violation of it: the violations,
-        // counted above, bound them.
-        let groups = (0..report.collisions.group_count() as GroupIx)
-            .map(|g| {
-                let group = report.collisions.group(g);
-                ShippedGroup {
-                    name: group.name().to_owned(),
-                    through: group.through().map(str::to_owned),
-                    first: group.first(),
-                    consumers: group
-                        .consumers(0, group.count() as usize)
-                        .into_iter()
-                        .map(str::to_owned)
-                        .collect(),
-                }
-            })
-            .collect();
-        Ok(Snapshot {
-            stats: report.stats,
-            warnings: report.warnings.clone(),
-            edge_violations: report.edge_violations.clone(),
-            collisions,
-            groups,
-        })
-    }
-
-    /// EDGE-5 violations first, then CMP-9 ones, as in a [`Report`].
-    pub fn violation_count(&self) -> u64 {
-        (self.edge_violations.len() + self.collisions.len()) as u64
-    }
-
-    /// The ids its findings name, counted as [`Snapshot::of`] counts them.
-    pub fn id_count(&self) -> u64 {
-        let tools: usize = self
-            .collisions
-            .iter()
-            .flat_map(|c| &c.tools)
-            .map(|t| 1 + t.path.len())
-            .sum();
-        self.violation_count() + tools as u64
-    }
-
-    /// The bytes of the format above.
-    pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::with_capacity(256));
-        w.0.extend_from_slice(MAGIC);
-        w.0.push(VERSION);
-        let s = &self.stats;
-        for n in [s.nodes, s.edges, s.tool_edges, s.consumers, s.passthroughs] {
-            w.uint(n as u64);
-        }
-        w.list(&self.warnings, |w, warning| {
-            w.str(warning.code);
-            w.str(&warning.node);
-            w.opt(warning.edge, |w, edge| w.uint(edge as u64));
-            w.str(&warning.message);
-            w.location(warning.location);
         });
-        w.list(&self.edge_violations, |w, e| {
-            w.uint(e.edge as u64);
-            w.opt(e.edge_id.as_deref(), Writer::str);
-            w.str(&e.edge_type);
-            w.str(&e.message);
-            w.location(e.location);
-            w.opt(e.suggestion.as_deref(), Writer::str);
+        w.list(&c.box_labels(), |w, (id, label)| {
+            w.str(id);
+            w.str(label);
         });
-        w.list(&self.collisions, |w, c| {
-            w.str(&c.consumer);
-            w.str(&c.name);
-            w.str(&c.message);
-            w.location(c.location);
-            w.uint(u64::from(c.group));
-            w.list(&c.tools, |w, t| {
-                w.str(&t.id);
-                w.str(&t.label);
-                w.location(t.location);
-                w.list(&t.path, |w, id| w.str(id));
-            });
-            w.list(&c.fix, |w, r| {
-                for s in [&r.node, &r.label, &r.new_label, &r.new_name] {
-                    w.str(s);
-                }
-            });
-            w.list(&c.box_labels, |w, (id, label)| {
-                w.str(id);
-                w.str(label);
-            });
-        });
-        w.list(&self.groups, |w, g| {
-            w.str(&g.name);
-            w.opt(g.through.as_deref(), Writer::str);
-            w.uint(g.first);
-            w.list(&g.consumers, |w, id| w.str(id));
-        });
-        w.0
     }
+    let groups = report.collisions.group_count();
+    w.uint(groups as u64);
+    for g in 0..groups as GroupIx {
+        w.opt(report.collisions.group(g).through(), Writer::str);
+    }
+    Ok(w.0)
+}
 
-    /// The snapshot `bytes` encode, or why they are not one.
-    pub fn decode(bytes: &[u8]) -> Result<Snapshot, DecodeError> {
+/// A snapshot: bytes [`encode`] wrote, checked whole, read an item at a
+/// time. Item readers return None only for an index out of range: the
+/// bytes were read whole by [`Shipped::decode`], so reading them again
+/// cannot fail.
+pub struct Shipped {
+    bytes: Vec<u8>,
+    stats: Stats,
+    ids: u64,
+    /// Where each warning, EDGE-5 violation, CMP-9 violation and group
+    /// starts in `bytes`.
+    warnings: Vec<usize>,
+    edge_violations: Vec<usize>,
+    collisions: Vec<usize>,
+    groups: Vec<usize>,
+    /// The CMP-9 violations of each group, by index: those of group `g` are
+    /// `members[member_starts[g]..member_starts[g + 1]]`, in order.
+    members: Vec<u32>,
+    member_starts: Vec<u32>,
+}
+
+/// A violation read from a [`Shipped`] snapshot.
+pub enum ShippedViolation<'s> {
+    UnrecognisedEdgeType(EdgeTypeViolation),
+    ToolNameCollision(ShippedCollision<'s>),
+}
+
+/// A CMP-9 violation read from a [`Shipped`] snapshot; the paths of its
+/// tools are read by [`Shipped::path`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct ShippedCollision<'s> {
+    pub consumer: &'s str,
+    pub name: &'s str,
+    pub message: &'s str,
+    pub location: Option<Location>,
+    pub group: GroupIx,
+    pub tools: Vec<ShippedTool<'s>>,
+    pub fix: Vec<Rename>,
+    pub box_labels: Vec<(&'s str, &'s str)>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct ShippedTool<'s> {
+    pub id: &'s str,
+    pub label: &'s str,
+    pub location: Option<Location>,
+    pub path_len: usize,
+    /// Where its path's first id starts in the snapshot's bytes.
+    path_at: usize,
+}
+
+/// A CMP-9 group read from a [`Shipped`] snapshot.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ShippedGroup<'s> {
+    pub name: &'s str,
+    pub through: Option<&'s str>,
+    /// Its violations, and so its consumers.
+    pub count: u64,
+    /// Its first violation, by index among the CMP-9 violations.
+    pub first: u64,
+}
+
+impl Shipped {
+    /// The snapshot `bytes` hold (copied), or why they do not hold one.
+    pub fn decode(bytes: &[u8]) -> Result<Shipped, DecodeError> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(MAGIC.len()).ok() != Some(&MAGIC[..]) {
             return Err(r.error_at(0, "no snapshot magic"));
@@ -273,98 +228,178 @@ impl Snapshot {
             consumers: r.usize()?,
             passthroughs: r.usize()?,
         };
-        let warnings = r.list(|r| {
-            Ok(Warning {
-                code: r.warning_code()?,
-                node: r.string()?,
-                edge: r.opt(Reader::usize)?,
-                message: r.string()?,
-                location: r.location()?,
-            })
+        let warnings = r.starts(Reader::warning)?;
+        let edge_violations = r.starts(Reader::edge_violation)?;
+        let mut ids = 0u64;
+        let mut groups_of = Vec::new();
+        let collisions = r.starts(|r| {
+            let c = r.collision()?;
+            if c.tools.len() < 2 {
+                return Err(r.error("a CMP-9 violation with fewer than two tools"));
+            }
+            ids += 1 + c.tools.iter().map(|t| 1 + t.path_len as u64).sum::<u64>();
+            groups_of.push(c.group);
+            Ok(())
         })?;
-        let edge_violations = r.list(|r| {
-            Ok(EdgeTypeViolation {
-                edge: r.usize()?,
-                edge_id: r.opt(Reader::string)?,
-                edge_type: r.string()?,
-                message: r.string()?,
-                location: r.location()?,
-                suggestion: r.opt(Reader::string)?,
-            })
-        })?;
-        let collisions = r.list(|r| {
-            Ok(ShippedCollision {
-                consumer: r.string()?,
-                name: r.string()?,
-                message: r.string()?,
-                location: r.location()?,
-                group: GroupIx::try_from(r.uint()?).map_err(|_| r.error("a group index out of range"))?,
-                tools: r.list(|r| {
-                    Ok(ShippedTool {
-                        id: r.string()?,
-                        label: r.string()?,
-                        location: r.location()?,
-                        path: r.list(Reader::string)?,
-                    })
-                })?,
-                fix: r.list(|r| {
-                    Ok(Rename {
-                        node: r.string()?,
-                        label: r.string()?,
-                        new_label: r.string()?,
-                        new_name: r.string()?,
-                    })
-                })?,
-                box_labels: r.list(|r| Ok((r.string()?, r.string()?)))?,
-            })
-        })?;
-        let groups = r.list(|r| {
-            Ok(ShippedGroup {
-                name: r.string()?,
-                through: r.opt(Reader::string)?,
-                first: r.uint()?,
-                consumers: r.list(Reader::string)?,
-            })
-        })?;
+        let groups = r.starts(|r| r.opt(Reader::str))?;
         if r.at != bytes.len() {
             return Err(r.error("bytes after the end of the snapshot"));
         }
-        let snapshot = Snapshot {
+        let (members, member_starts) =
+            members_by_group(&groups_of, groups.len()).map_err(|what| r.error_at(bytes.len(), what))?;
+        Ok(Shipped {
+            bytes: bytes.to_vec(),
             stats,
+            ids: ids + edge_violations.len() as u64,
             warnings,
             edge_violations,
             collisions,
             groups,
-        };
-        snapshot.check_links().map_err(|what| r.error_at(bytes.len(), what))?;
-        Ok(snapshot)
+            members,
+            member_starts,
+        })
     }
 
-    /// What a reader relies on beyond the shape: a CMP-9 violation names
-    /// two tools or more, its group exists, and each group's first
-    /// violation exists and is in that group, which has consumers.
-    fn check_links(&self) -> Result<(), &'static str> {
-        for c in &self.collisions {
-            if c.tools.len() < 2 {
-                return Err("a CMP-9 violation with fewer than two tools");
-            }
-            if c.group as usize >= self.groups.len() {
-                return Err("a CMP-9 violation in a group that does not exist");
-            }
-        }
-        for (g, group) in self.groups.iter().enumerate() {
-            let first = usize::try_from(group.first)
-                .ok()
-                .and_then(|first| self.collisions.get(first));
-            if first.is_none_or(|c| c.group as usize != g) {
-                return Err("a group whose first violation is not in it");
-            }
-            if group.consumers.is_empty() {
-                return Err("a group without consumers");
-            }
-        }
-        Ok(())
+    /// The bytes it was decoded from: [`encode`] of the same report.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
+
+    /// The ids its findings name, as [`encode`] counts them for its budget.
+    pub fn id_count(&self) -> u64 {
+        self.ids
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// EDGE-5 violations first, then CMP-9 ones, as in a [`Report`].
+    pub fn violation_count(&self) -> u64 {
+        (self.edge_violations.len() + self.collisions.len()) as u64
+    }
+
+    pub fn edge_violation_count(&self) -> usize {
+        self.edge_violations.len()
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.warnings.len()
+    }
+
+    pub fn group_count(&self) -> usize {
+        self.groups.len()
+    }
+
+    fn read<'s, T>(&'s self, at: usize, read: impl FnOnce(&mut Reader<'s>) -> Read<T>) -> Option<T> {
+        let read = read(&mut Reader { bytes: &self.bytes, at });
+        debug_assert!(
+            read.is_ok(),
+            "bytes checked by decode read again: {:?}",
+            read.as_ref().err()
+        );
+        read.ok()
+    }
+
+    pub fn warning(&self, index: usize) -> Option<Warning> {
+        self.read(*self.warnings.get(index)?, Reader::warning)
+    }
+
+    /// Violation `index` in the order of [`Shipped::violation_count`].
+    pub fn violation(&self, index: u64) -> Option<ShippedViolation<'_>> {
+        let index = usize::try_from(index).ok()?;
+        match index.checked_sub(self.edge_violations.len()) {
+            None => self
+                .read(self.edge_violations[index], Reader::edge_violation)
+                .map(ShippedViolation::UnrecognisedEdgeType),
+            Some(cmp9) => self.collision(cmp9).map(ShippedViolation::ToolNameCollision),
+        }
+    }
+
+    /// CMP-9 violation `index`, by index among the CMP-9 ones.
+    fn collision(&self, index: usize) -> Option<ShippedCollision<'_>> {
+        self.read(*self.collisions.get(index)?, Reader::collision)
+    }
+
+    /// Ids `from..to` (clamped) of a tool's path.
+    pub fn path(&self, tool: &ShippedTool<'_>, from: usize, to: usize) -> Option<Vec<&str>> {
+        let to = to.min(tool.path_len);
+        self.read(tool.path_at, |r| {
+            for _ in 0..from.min(to) {
+                r.str()?;
+            }
+            (from..to).map(|_| r.str()).collect()
+        })
+    }
+
+    /// Group `group`, in the order of first violations.
+    pub fn group(&self, group: GroupIx) -> Option<ShippedGroup<'_>> {
+        let at = *self.groups.get(group as usize)?;
+        let members = self.members_of(group)?;
+        let first = *members.first()?;
+        Some(ShippedGroup {
+            // A violation starts with its consumer, then its name.
+            name: self.read(self.collisions[first as usize], |r| r.str().and_then(|_| r.str()))?,
+            through: self.read(at, |r| r.opt(Reader::str))?,
+            count: members.len() as u64,
+            first: u64::from(first),
+        })
+    }
+
+    /// The ids of a group's consumers from position `from` to `to`
+    /// (exclusive, clamped), by id.
+    pub fn group_consumers(&self, group: GroupIx, from: usize, to: usize) -> Option<Vec<&str>> {
+        let members = self.members_of(group)?;
+        let to = to.min(members.len());
+        members[from.min(to)..to]
+            .iter()
+            // A violation starts with its consumer.
+            .map(|&m| self.read(self.collisions[m as usize], Reader::str))
+            .collect()
+    }
+
+    fn members_of(&self, group: GroupIx) -> Option<&[u32]> {
+        let g = group as usize;
+        let (start, stop) = (*self.member_starts.get(g)?, *self.member_starts.get(g + 1)?);
+        Some(&self.members[start as usize..stop as usize])
+    }
+}
+
+/// The violations of each group (see [`Shipped::members`]), from the group
+/// of each violation; refused unless every group has violations and groups
+/// come in the order of their first ones.
+fn members_by_group(group_of: &[GroupIx], groups: usize) -> Result<(Vec<u32>, Vec<u32>), &'static str> {
+    let mut counts = vec![0u32; groups];
+    let mut next_new = 0usize;
+    for &g in group_of {
+        let count = counts
+            .get_mut(g as usize)
+            .ok_or("a CMP-9 violation in a group that does not exist")?;
+        if *count == 0 {
+            if g as usize != next_new {
+                return Err("groups out of the order of their first violations");
+            }
+            next_new += 1;
+        }
+        *count += 1;
+    }
+    if next_new != groups {
+        return Err("a group without violations");
+    }
+    let mut starts = Vec::with_capacity(groups + 1);
+    let mut total = 0u32;
+    starts.push(0);
+    for count in counts {
+        total += count;
+        starts.push(total);
+    }
+    let mut filled = starts.clone();
+    let mut members = vec![0u32; group_of.len()];
+    for (violation, &g) in group_of.iter().enumerate() {
+        members[filled[g as usize] as usize] = violation as u32;
+        filled[g as usize] += 1;
+    }
+    Ok((members, starts))
 }
 
 struct Writer(Vec<u8>);
@@ -469,23 +504,14 @@ impl<'b> Reader<'b> {
         usize::try_from(self.uint()?).map_err(|_| self.error_at(start, "an integer too large for this machine"))
     }
 
-    fn string(&mut self) -> Read<String> {
+    fn str(&mut self) -> Read<&'b str> {
         let len = self.usize()?;
         let start = self.at;
-        let bytes = self.take(len)?;
-        match std::str::from_utf8(bytes) {
-            Ok(s) => Ok(s.to_owned()),
-            Err(_) => Err(self.error_at(start, "a string that is not UTF-8")),
-        }
+        std::str::from_utf8(self.take(len)?).map_err(|_| self.error_at(start, "a string that is not UTF-8"))
     }
 
-    fn warning_code(&mut self) -> Read<&'static str> {
-        let start = self.at;
-        let code = self.string()?;
-        Warning::CODES
-            .into_iter()
-            .find(|known| *known == code)
-            .ok_or_else(|| self.error_at(start, "an unknown warning code"))
+    fn string(&mut self) -> Read<String> {
+        self.str().map(str::to_owned)
     }
 
     fn location(&mut self) -> Read<Option<Location>> {
@@ -505,18 +531,88 @@ impl<'b> Reader<'b> {
         }
     }
 
-    /// Every item takes a byte at least, so a count over the bytes left is
-    /// refused before anything is allocated for it.
-    fn list<T>(&mut self, mut read: impl FnMut(&mut Self) -> Read<T>) -> Read<Vec<T>> {
+    /// A count of items that take a byte each at least: one over the bytes
+    /// left is refused before anything is allocated for it.
+    fn count(&mut self) -> Read<usize> {
         let count = self.usize()?;
         if count > self.left() {
             return Err(self.error("a count larger than the bytes left"));
         }
-        let mut items = Vec::with_capacity(count);
-        for _ in 0..count {
-            items.push(read(self)?);
-        }
-        Ok(items)
+        Ok(count)
+    }
+
+    fn list<T>(&mut self, mut read: impl FnMut(&mut Self) -> Read<T>) -> Read<Vec<T>> {
+        let count = self.count()?;
+        (0..count).map(|_| read(self)).collect()
+    }
+
+    /// Reads a list, keeping where each item starts, not the items.
+    fn starts<T>(&mut self, mut read: impl FnMut(&mut Self) -> Read<T>) -> Read<Vec<usize>> {
+        self.list(|r| {
+            let at = r.at;
+            read(r)?;
+            Ok(at)
+        })
+    }
+
+    fn warning(&mut self) -> Read<Warning> {
+        let start = self.at;
+        let code = self.str()?;
+        Ok(Warning {
+            code: Warning::CODES
+                .into_iter()
+                .find(|known| *known == code)
+                .ok_or_else(|| self.error_at(start, "an unknown warning code"))?,
+            node: self.string()?,
+            edge: self.opt(Reader::usize)?,
+            message: self.string()?,
+            location: self.location()?,
+        })
+    }
+
+    fn edge_violation(&mut self) -> Read<EdgeTypeViolation> {
+        Ok(EdgeTypeViolation {
+            edge: self.usize()?,
+            edge_id: self.opt(Reader::string)?,
+            edge_type: self.string()?,
+            message: self.string()?,
+            location: self.location()?,
+            suggestion: self.opt(Reader::string)?,
+        })
+    }
+
+    fn collision(&mut self) -> Read<ShippedCollision<'b>> {
+        Ok(ShippedCollision {
+            consumer: self.str()?,
+            name: self.str()?,
+            message: self.str()?,
+            location: self.location()?,
+            group: GroupIx::try_from(self.uint()?).map_err(|_| self.error("a group index out of range"))?,
+            tools: self.list(|r| {
+                let (id, label, location) = (r.str()?, r.str()?, r.location()?);
+                let path_len = r.count()?;
+                let path_at = r.at;
+                for _ in 0..path_len {
+                    r.str()?;
+                }
+                Ok(ShippedTool {
+                    id,
+                    label,
+                    location,
+                    path_len,
+                    path_at,
+                })
+            })?,
+            fix: self.list(|r| {
+                Ok(Rename {
+                    node: r.string()?,
+                    label: r.string()?,
+                    new_label: r.string()?,
+                    new_name: r.string()?,
+                })
+            })?,
+            box_labels: self.list(|r| Ok((r.str()?, r.str()?)))?,
+        })
     }
 }
 
@@ -541,18 +637,26 @@ mod tests {
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
     }
 
-    /// Two same-named tools in one toolbox wired into `agents` agents: one
-    /// cause, one group of `agents` CMP-9 violations.
+    /// Two same-named tools in one toolbox wired into `agents` agents (and
+    /// one more wired in beside the box into every other agent): groups of
+    /// many violations, and violations in two groups per consumer.
     fn fanout(agents: usize) -> String {
         let mut nodes = vec![
             node("t1", "http", "Web Search"),
             node("t2", "http", "web-search"),
             node("box", "toolbox", "Kit"),
+            node("f1", "http", "Fetch"),
+            node("f2", "http", "fetch"),
         ];
         let mut edges = vec![tool_edge("t1", "box"), tool_edge("t2", "box")];
         for a in 0..agents {
-            nodes.push(node(&format!("agent{a:03}"), "agent", "Agent"));
-            edges.push(tool_edge("box", &format!("agent{a:03}")));
+            let agent = format!("agent{a:03}");
+            nodes.push(node(&agent, "agent", "Agent"));
+            edges.push(tool_edge("box", &agent));
+            if a % 2 == 1 {
+                edges.push(tool_edge("f1", &agent));
+                edges.push(tool_edge("f2", &agent));
+            }
         }
         workflow(&nodes, &edges)
     }
@@ -590,71 +694,108 @@ mod tests {
         ]
     }
 
-    /// What the report says, read through its own API, for comparing with
-    /// a snapshot made independently of it.
-    fn snapshot_matches(report: &Report, snapshot: &Snapshot) {
-        assert_eq!(snapshot.stats, report.stats);
-        assert_eq!(snapshot.warnings, report.warnings);
-        assert_eq!(snapshot.edge_violations, report.edge_violations);
-        assert_eq!(snapshot.violation_count(), report.violation_count());
-        let mut cmp9 = snapshot.collisions.iter();
-        for v in report.violations() {
-            let Violation::ToolNameCollision(c) = v else { continue };
-            let shipped = cmp9.next().unwrap();
+    fn shipped(report: &Report) -> Shipped {
+        Shipped::decode(&encode(report, u64::MAX).unwrap()).unwrap()
+    }
+
+    /// Everything a snapshot answers, beside what the report answers.
+    fn assert_same(report: &Report, shipped: &Shipped) {
+        assert_eq!(shipped.stats(), report.stats);
+        let warnings: Vec<Warning> = (0..shipped.warning_count())
+            .map(|i| shipped.warning(i).unwrap())
+            .collect();
+        assert_eq!(warnings, report.warnings);
+        assert_eq!(shipped.violation_count(), report.violation_count());
+        for (index, v) in report.violations().enumerate() {
+            match (v, shipped.violation(index as u64).unwrap()) {
+                (Violation::UnrecognisedEdgeType(e), ShippedViolation::UnrecognisedEdgeType(s)) => assert_eq!(&s, e),
+                (Violation::ToolNameCollision(c), ShippedViolation::ToolNameCollision(s)) => {
+                    assert_eq!(
+                        (s.consumer, s.name, s.message.to_owned()),
+                        (c.consumer(), c.name(), c.message())
+                    );
+                    assert_eq!((s.location, s.group), (c.location(), c.group()));
+                    assert_eq!(s.fix.iter().collect::<Vec<_>>(), c.fix());
+                    assert_eq!(s.box_labels, c.box_labels());
+                    let tools = c.tools();
+                    assert_eq!(s.tools.len(), tools.len());
+                    for (shipped_tool, tool) in s.tools.iter().zip(&tools) {
+                        assert_eq!((shipped_tool.id, shipped_tool.label), (tool.id(), tool.label()));
+                        assert_eq!(shipped_tool.location, tool.location());
+                        assert_eq!(shipped.path(shipped_tool, 0, usize::MAX).unwrap(), tool.path());
+                        assert_eq!(shipped.path(shipped_tool, 1, 2).unwrap(), tool.path_ids(1, 2));
+                    }
+                }
+                _ => panic!("violation {index} is of another rule"),
+            }
+        }
+        assert!(shipped.violation(report.violation_count()).is_none());
+        assert_eq!(shipped.group_count(), report.collisions.group_count());
+        for g in 0..shipped.group_count() as GroupIx {
+            let (group, shipped_group) = (report.collisions.group(g), shipped.group(g).unwrap());
             assert_eq!(
-                (shipped.consumer.as_str(), shipped.name.as_str()),
-                (c.consumer(), c.name())
+                (shipped_group.name, shipped_group.through),
+                (group.name(), group.through())
             );
-            assert_eq!(shipped.message, c.message());
-            assert_eq!(shipped.group, c.group());
-            let paths: Vec<Vec<&str>> = c.tools().iter().map(|t| t.path()).collect();
-            let shipped_paths: Vec<Vec<&str>> = shipped
-                .tools
-                .iter()
-                .map(|t| t.path.iter().map(String::as_str).collect())
-                .collect();
-            assert_eq!(shipped_paths, paths);
+            assert_eq!(
+                (shipped_group.count, shipped_group.first),
+                (group.count(), group.first())
+            );
+            let count = group.count() as usize;
+            assert_eq!(
+                shipped.group_consumers(g, 0, count + 1).unwrap(),
+                group.consumers(0, count)
+            );
+            assert_eq!(shipped.group_consumers(g, 1, 3).unwrap(), group.consumers(1, 3));
         }
-        assert_eq!(snapshot.groups.len(), report.collisions.group_count());
-        for (g, shipped) in snapshot.groups.iter().enumerate() {
-            let group = report.collisions.group(g as GroupIx);
-            assert_eq!(shipped.consumers.len() as u64, group.count());
-            assert_eq!(shipped.first, group.first());
-        }
+        assert!(shipped.group(shipped.group_count() as GroupIx).is_none());
     }
 
     #[test]
-    fn every_example_round_trips_through_bytes() {
+    fn every_example_reads_back_as_the_report_said_it() {
         for report in examples() {
-            let snapshot = Snapshot::of(&report, u64::MAX).unwrap();
-            snapshot_matches(&report, &snapshot);
-            assert_eq!(Snapshot::decode(&snapshot.encode()).unwrap(), snapshot);
+            let bytes = encode(&report, u64::MAX).unwrap();
+            let shipped = Shipped::decode(&bytes).unwrap();
+            assert_same(&report, &shipped);
+            assert_eq!(shipped.bytes(), bytes);
         }
     }
 
     #[test]
     fn the_examples_hold_every_kind_of_finding() {
-        // Otherwise the round trip above would leave some field untried.
-        let snapshots: Vec<Snapshot> = examples().iter().map(|r| Snapshot::of(r, u64::MAX).unwrap()).collect();
-        let codes: Vec<&str> = snapshots.iter().flat_map(|s| &s.warnings).map(|w| w.code).collect();
+        // Otherwise the comparison above would leave some field untried.
+        let reports = examples();
+        let codes: Vec<&str> = reports.iter().flat_map(|r| &r.warnings).map(|w| w.code).collect();
         for code in Warning::CODES {
             assert!(codes.contains(&code), "no {code} warning");
         }
-        let edge5 = snapshots.iter().flat_map(|s| &s.edge_violations);
-        assert!(edge5.clone().any(|e| e.suggestion.is_some() && e.location.is_some()));
-        let cmp9: Vec<&ShippedCollision> = snapshots.iter().flat_map(|s| &s.collisions).collect();
-        assert!(cmp9.iter().any(|c| !c.fix.is_empty() && !c.box_labels.is_empty()));
-        assert!(cmp9.iter().any(|c| c.tools.iter().any(|t| t.path.len() == 72)));
-        let groups = snapshots.iter().flat_map(|s| &s.groups);
-        assert!(groups
+        let edge5 = reports.iter().flat_map(|r| &r.edge_violations);
+        assert!(edge5
             .clone()
-            .any(|g| g.consumers.len() == 40 && g.through.as_deref() == Some("box")));
+            .any(|e| e.suggestion.is_some() && e.location.is_some() && e.edge_id.is_some()));
+        let cmp9: Vec<_> = reports
+            .iter()
+            .flat_map(|r| r.violations())
+            .filter_map(|v| match v {
+                Violation::ToolNameCollision(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        assert!(cmp9.iter().any(|c| !c.fix().is_empty() && !c.box_labels().is_empty()));
+        assert!(cmp9.iter().any(|c| c.tools().iter().any(|t| t.path_len() == 72)));
+        let fanout = &reports[4];
+        let groups: Vec<_> = (0..fanout.collisions.group_count() as GroupIx)
+            .map(|g| fanout.collisions.group(g))
+            .collect();
+        assert!(groups.iter().any(|g| g.count() == 40 && g.through() == Some("box")));
+        assert!(groups.iter().any(|g| g.count() == 20 && g.through().is_none()));
     }
 
     #[test]
     fn the_warning_codes_a_check_makes_are_known_to_the_decoder() {
-        let lossy = Warning::lossy_name("t", "Café", "caf", crate::names::NameLoss::NonAscii).unwrap();
-        let unnamed = Warning::lossy_name("t", "??", "unnamed_tool", crate::names::NameLoss::Everything).unwrap();
+        use crate::names::NameLoss;
+        let lossy = Warning::lossy_name("t", "Café", "caf", NameLoss::NonAscii).unwrap();
+        let unnamed = Warning::lossy_name("t", "??", "unnamed_tool", NameLoss::Everything).unwrap();
         for warning in [Warning::undeclared("t", 0), lossy, unnamed] {
             assert!(Warning::CODES.contains(&warning.code), "{}", warning.code);
         }
@@ -664,20 +805,23 @@ mod tests {
     fn the_budget_counts_violations_tools_and_path_ids() {
         // One violation; tools with paths of 72 and 2 ids: 1 + 73 + 3.
         let report = check(&chain(70));
-        assert_eq!(Snapshot::of(&report, 77).unwrap().id_count(), 77);
-        assert_eq!(Snapshot::of(&report, 76), Err(TooLarge { violation_count: 1 }));
-        // 40 violations, each with two tools of 3-id paths: 40 * 9.
+        assert_eq!(shipped(&report).id_count(), 77);
+        assert!(encode(&report, 77).is_ok());
+        assert_eq!(encode(&report, 76), Err(TooLarge { violation_count: 1 }));
+        // 60 violations, each with two tools of 3-id paths (the 20 beside
+        // the box: 2 ids): 40 * 9 + 20 * 7.
         let report = check(&fanout(40));
-        assert!(Snapshot::of(&report, 360).is_ok());
-        assert_eq!(Snapshot::of(&report, 359), Err(TooLarge { violation_count: 40 }));
+        assert_eq!(shipped(&report).id_count(), 500);
+        assert!(encode(&report, 500).is_ok());
+        assert_eq!(encode(&report, 499), Err(TooLarge { violation_count: 60 }));
         // Fewer ids than violations: refused before any is read.
-        assert_eq!(Snapshot::of(&report, 39), Err(TooLarge { violation_count: 40 }));
+        assert_eq!(encode(&report, 59), Err(TooLarge { violation_count: 60 }));
     }
 
     #[test]
     fn foreign_and_newer_bytes_are_refused_by_name() {
-        let bytes = Snapshot::of(&examples()[0], u64::MAX).unwrap().encode();
-        let error = |bytes: &[u8]| Snapshot::decode(bytes).unwrap_err().what;
+        let bytes = encode(&examples()[0], u64::MAX).unwrap();
+        let error = |bytes: &[u8]| Shipped::decode(bytes).err().unwrap().what;
         assert_eq!(error(b""), "no snapshot magic");
         assert_eq!(error(b"{\"nodes\": []}"), "no snapshot magic");
         let mut newer = bytes.clone();
@@ -691,14 +835,12 @@ mod tests {
     #[test]
     fn a_count_past_the_end_is_refused_before_allocating() {
         // Stats, then a warning count of 2^62: refused, not reserved.
-        let mut bytes = MAGIC.to_vec();
-        bytes.push(VERSION);
-        bytes.extend([0; 5]);
-        let mut w = Writer(Vec::new());
+        let mut w = Writer(MAGIC.to_vec());
+        w.0.push(VERSION);
+        w.0.extend([0; 5]);
         w.uint(1 << 62);
-        bytes.extend(w.0);
         assert_eq!(
-            Snapshot::decode(&bytes).unwrap_err().what,
+            Shipped::decode(&w.0).err().unwrap().what,
             "a count larger than the bytes left"
         );
     }
@@ -712,34 +854,47 @@ mod tests {
             assert_eq!(r.uint(), Ok(n));
             assert_eq!(r.at, w.0.len());
         }
-        let mut r = Reader {
-            bytes: &[0xff; 10],
-            at: 0,
-        };
-        assert_eq!(r.uint().unwrap_err().what, "an integer over 64 bits");
-        let mut r = Reader {
-            bytes: &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02],
-            at: 0,
-        };
-        assert_eq!(r.uint().unwrap_err().what, "an integer over 64 bits");
-        let mut r = Reader {
-            bytes: &[0x85, 0x00],
-            at: 0,
-        };
-        assert_eq!(r.uint().unwrap_err().what, "an integer not in its shortest form");
+        let error = |bytes: &[u8]| Reader { bytes, at: 0 }.uint().unwrap_err().what;
+        assert_eq!(error(&[0xff; 10]), "an integer over 64 bits");
+        assert_eq!(
+            error(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02]),
+            "an integer over 64 bits"
+        );
+        assert_eq!(error(&[0x85, 0x00]), "an integer not in its shortest form");
     }
 
     #[test]
-    fn broken_links_between_groups_and_violations_are_refused() {
-        let good = Snapshot::of(&check(&fanout(3)), u64::MAX).unwrap();
-        let mut no_group = good.clone();
-        no_group.collisions[1].group = 7;
-        let mut first_elsewhere = good.clone();
-        first_elsewhere.groups[0].first = 9;
-        let mut one_tool = good.clone();
-        one_tool.collisions[0].tools.pop();
-        for broken in [no_group, first_elsewhere, one_tool] {
-            assert!(Snapshot::decode(&broken.encode()).is_err());
+    fn groups_that_do_not_match_their_violations_are_refused() {
+        // Four violations: groups 0, 1, 0, 2.
+        assert_eq!(
+            members_by_group(&[0, 1, 0, 2], 3),
+            Ok((vec![0, 2, 1, 3], vec![0, 2, 3, 4]))
+        );
+        let refused = |groups: &[GroupIx], count| members_by_group(groups, count).unwrap_err();
+        assert_eq!(refused(&[0, 3], 2), "a CMP-9 violation in a group that does not exist");
+        assert_eq!(refused(&[1, 0], 2), "groups out of the order of their first violations");
+        assert_eq!(refused(&[0, 0], 2), "a group without violations");
+    }
+
+    /// Reads every item, as the binding may: a snapshot that decoded
+    /// answers every index in range.
+    fn read_everything(shipped: &Shipped) {
+        for i in 0..shipped.warning_count() {
+            assert!(shipped.warning(i).is_some());
+        }
+        for i in 0..shipped.violation_count() {
+            if let ShippedViolation::ToolNameCollision(c) = shipped.violation(i).unwrap() {
+                for tool in &c.tools {
+                    assert_eq!(shipped.path(tool, 0, usize::MAX).unwrap().len(), tool.path_len);
+                }
+            }
+        }
+        for g in 0..shipped.group_count() as GroupIx {
+            let group = shipped.group(g).unwrap();
+            assert_eq!(
+                shipped.group_consumers(g, 0, usize::MAX).unwrap().len() as u64,
+                group.count
+            );
         }
     }
 
@@ -749,25 +904,30 @@ mod tests {
             check(include_str!("../tests/data/multi-violation.json")),
             check(&fanout(3)),
         ] {
-            let bytes = Snapshot::of(&report, u64::MAX).unwrap().encode();
+            let bytes = encode(&report, u64::MAX).unwrap();
             for end in 0..bytes.len() {
                 assert!(
-                    Snapshot::decode(&bytes[..end]).is_err(),
+                    Shipped::decode(&bytes[..end]).is_err(),
                     "a snapshot cut at {end} decoded"
                 );
             }
             let mut changed = bytes.clone();
+            let mut decoded = 0;
             for at in 0..bytes.len() {
                 for value in [0x00, 0x01, 0x02, 0x7f, 0x80, 0xfe, 0xff, bytes[at] ^ 0x20] {
                     changed[at] = value;
-                    // Ok or Err, never a panic; a decoded one encodes back
-                    // to the same bytes, so nothing was read loosely.
-                    if let Ok(snapshot) = Snapshot::decode(&changed) {
-                        assert_eq!(snapshot.encode(), changed);
+                    // Ok or Err, never a panic; what decoded reads whole.
+                    if let Ok(shipped) = Shipped::decode(&changed) {
+                        read_everything(&shipped);
+                        decoded += 1;
                     }
                 }
                 changed[at] = bytes[at];
             }
+            assert!(
+                decoded > bytes.len(),
+                "the sweep decoded only {decoded} changed snapshots"
+            );
         }
     }
 }

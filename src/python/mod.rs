@@ -18,9 +18,10 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
 use crate::explain::ConsumerView;
-use crate::wire::{ShippedCollision, Snapshot, TooLarge};
+use crate::wire::{self, Shipped, ShippedViolation};
 use crate::{
     engine, names, Config, EdgeTypeViolation, Error, InputError, Interrupt, Location, Rename, Report, Violation,
+    Warning,
 };
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
@@ -352,11 +353,11 @@ struct CoreReport {
     findings: Findings,
 }
 
+/// Both boxed: a report is four times the size of a snapshot's index, and
+/// the Python object need not hold the larger of the two.
 enum Findings {
-    /// Boxed: a report is several times the size of a snapshot's header,
-    /// and a client holds thousands of shipped ones.
     Checked(Box<Report>),
-    Shipped(Snapshot),
+    Shipped(Box<Shipped>),
 }
 
 impl CoreReport {
@@ -365,63 +366,41 @@ impl CoreReport {
             findings: Findings::Checked(Box::new(report)),
         }
     }
+}
 
-    fn violation_at(report: &Report, index: u64) -> PyResult<Violation<'_>> {
-        report
-            .violation(index)
-            .ok_or_else(|| PyIndexError::new_err("violation index out of range"))
-    }
+fn out_of_range(what: &str) -> impl FnOnce() -> PyErr + '_ {
+    move || PyIndexError::new_err(format!("{what} index out of range"))
+}
 
-    /// A shipped violation: EDGE-5 (`Ok`) or CMP-9 (`Err`), as in a report.
-    fn shipped_at(snapshot: &Snapshot, index: u64) -> PyResult<Result<&EdgeTypeViolation, &ShippedCollision>> {
-        let edges = snapshot.edge_violations.len() as u64;
-        let found = if index < edges {
-            snapshot.edge_violations.get(index as usize).map(Ok)
-        } else {
-            usize::try_from(index - edges)
-                .ok()
-                .and_then(|i| snapshot.collisions.get(i))
-                .map(Err)
-        };
-        found.ok_or_else(|| PyIndexError::new_err("violation index out of range"))
-    }
+fn no_tools() -> PyErr {
+    PyIndexError::new_err("an EDGE-5 violation has no tools")
+}
 
-    fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
-        CoreViolation {
-            rule: "EDGE-5",
-            message: e.message.clone(),
-            location: at(e.location),
-            edge: Some(e.edge),
-            edge_id: e.edge_id.clone(),
-            edge_type: Some(e.edge_type.clone()),
-            suggestion: e.suggestion.clone(),
-            ..CoreViolation::default()
-        }
-    }
-
-    fn all_warnings(&self) -> &[crate::Warning] {
-        match &self.findings {
-            Findings::Checked(report) => &report.warnings,
-            Findings::Shipped(snapshot) => &snapshot.warnings,
-        }
-    }
-
-    fn group_index(&self, group: u32) -> PyResult<u32> {
-        let count = match &self.findings {
-            Findings::Checked(report) => report.collisions.group_count(),
-            Findings::Shipped(snapshot) => snapshot.groups.len(),
-        };
-        if group as usize >= count {
-            return Err(PyIndexError::new_err("group index out of range"));
-        }
-        Ok(group)
+fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
+    CoreViolation {
+        rule: "EDGE-5",
+        message: e.message.clone(),
+        location: at(e.location),
+        edge: Some(e.edge),
+        edge_id: e.edge_id.clone(),
+        edge_type: Some(e.edge_type.clone()),
+        suggestion: e.suggestion.clone(),
+        ..CoreViolation::default()
     }
 }
 
-/// Items `start..stop` of `items`, clamped as Python slices are.
-fn clamped<T>(items: &[T], start: usize, stop: usize) -> &[T] {
-    let stop = stop.min(items.len());
-    &items[start.min(stop)..stop]
+fn core_warning(w: &Warning) -> CoreWarning {
+    CoreWarning {
+        code: w.code,
+        node: w.node.clone(),
+        edge: w.edge,
+        message: w.message.clone(),
+        location: at(w.location),
+    }
+}
+
+fn owned(ids: Vec<&str>) -> Vec<String> {
+    ids.into_iter().map(str::to_owned).collect()
 }
 
 #[pymethods]
@@ -431,14 +410,14 @@ impl CoreReport {
     fn violation_count(&self) -> u64 {
         match &self.findings {
             Findings::Checked(report) => report.violation_count(),
-            Findings::Shipped(snapshot) => snapshot.violation_count(),
+            Findings::Shipped(shipped) => shipped.violation_count(),
         }
     }
 
     fn violation(&self, index: u64) -> PyResult<CoreViolation> {
-        match &self.findings {
-            Findings::Checked(report) => Ok(match Self::violation_at(report, index)? {
-                Violation::UnrecognisedEdgeType(e) => Self::edge_violation(e),
+        Ok(match &self.findings {
+            Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
+                Violation::UnrecognisedEdgeType(e) => edge_violation(e),
                 Violation::ToolNameCollision(c) => CoreViolation {
                     rule: "CMP-9",
                     message: c.message(),
@@ -464,83 +443,87 @@ impl CoreReport {
                     group: Some(c.group()),
                     ..CoreViolation::default()
                 },
-            }),
-            Findings::Shipped(snapshot) => Ok(match Self::shipped_at(snapshot, index)? {
-                Ok(e) => Self::edge_violation(e),
-                Err(c) => CoreViolation {
+            },
+            Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
+                ShippedViolation::UnrecognisedEdgeType(e) => edge_violation(&e),
+                ShippedViolation::ToolNameCollision(c) => CoreViolation {
                     rule: "CMP-9",
-                    message: c.message.clone(),
+                    message: c.message.to_owned(),
                     location: at(c.location),
-                    consumer: Some(c.consumer.clone()),
-                    name: Some(c.name.clone()),
+                    consumer: Some(c.consumer.to_owned()),
+                    name: Some(c.name.to_owned()),
                     tools: c
                         .tools
                         .iter()
                         .map(|t| CoreTool {
-                            id: t.id.clone(),
-                            label: t.label.clone(),
+                            id: t.id.to_owned(),
+                            label: t.label.to_owned(),
                             location: at(t.location),
-                            path_len: t.path.len(),
+                            path_len: t.path_len,
                         })
                         .collect(),
                     fix: c.fix.iter().map(CoreRename::of).collect(),
-                    box_labels: c.box_labels.clone(),
+                    box_labels: c
+                        .box_labels
+                        .iter()
+                        .map(|(b, l)| (b.to_string(), l.to_string()))
+                        .collect(),
                     group: Some(c.group),
                     ..CoreViolation::default()
                 },
-            }),
-        }
+            },
+        })
     }
 
     /// Ids `start..stop` of the path of tool `tool` of violation `index`.
     fn tool_path(&self, index: u64, tool: usize, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        let no_tool = || PyIndexError::new_err("tool index out of range");
-        let no_tools = || PyIndexError::new_err("an EDGE-5 violation has no tools");
         match &self.findings {
-            Findings::Checked(report) => match Self::violation_at(report, index)? {
+            Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
                 Violation::ToolNameCollision(c) => {
                     let tools = c.tools();
-                    let t = tools.get(tool).ok_or_else(no_tool)?;
-                    Ok(t.path_ids(start, stop).into_iter().map(str::to_owned).collect())
+                    let t = tools.get(tool).ok_or_else(out_of_range("tool"))?;
+                    Ok(owned(t.path_ids(start, stop)))
                 }
                 Violation::UnrecognisedEdgeType(_) => Err(no_tools()),
             },
-            Findings::Shipped(snapshot) => match Self::shipped_at(snapshot, index)? {
-                Err(c) => {
-                    let t = c.tools.get(tool).ok_or_else(no_tool)?;
-                    Ok(clamped(&t.path, start, stop).to_vec())
+            Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
+                ShippedViolation::ToolNameCollision(c) => {
+                    let t = c.tools.get(tool).ok_or_else(out_of_range("tool"))?;
+                    Ok(owned(shipped.path(t, start, stop).ok_or_else(out_of_range("path"))?))
                 }
-                Ok(_) => Err(no_tools()),
+                ShippedViolation::UnrecognisedEdgeType(_) => Err(no_tools()),
             },
         }
     }
 
     #[getter]
     fn warning_count(&self) -> usize {
-        self.all_warnings().len()
+        match &self.findings {
+            Findings::Checked(report) => report.warnings.len(),
+            Findings::Shipped(shipped) => shipped.warning_count(),
+        }
     }
 
     /// Warnings `start` to `stop` (exclusive, clamped): a workflow with a
     /// lossy label on each of its 100,000 tools has as many warnings, which
     /// Python reads as they are asked for.
     fn warnings(&self, start: usize, stop: usize) -> Vec<CoreWarning> {
-        clamped(self.all_warnings(), start, stop)
-            .iter()
-            .map(|w| CoreWarning {
-                code: w.code,
-                node: w.node.clone(),
-                edge: w.edge,
-                message: w.message.clone(),
-                location: at(w.location),
-            })
-            .collect()
+        let stop = stop.min(self.warning_count());
+        let start = start.min(stop);
+        match &self.findings {
+            Findings::Checked(report) => report.warnings[start..stop].iter().map(core_warning).collect(),
+            Findings::Shipped(shipped) => (start..stop)
+                .filter_map(|i| shipped.warning(i))
+                .map(|w| core_warning(&w))
+                .collect(),
+        }
     }
 
     #[getter]
     fn stats(&self) -> CoreStats {
         let s = match &self.findings {
             Findings::Checked(report) => report.stats,
-            Findings::Shipped(snapshot) => snapshot.stats,
+            Findings::Shipped(shipped) => shipped.stats(),
         };
         CoreStats {
             nodes: s.nodes,
@@ -556,12 +539,14 @@ impl CoreReport {
     fn group_count(&self) -> usize {
         match &self.findings {
             Findings::Checked(report) => report.collisions.group_count(),
-            Findings::Shipped(snapshot) => snapshot.groups.len(),
+            Findings::Shipped(shipped) => shipped.group_count(),
         }
     }
 
     fn group(&self, group: u32) -> PyResult<CoreGroup> {
-        let group = self.group_index(group)?;
+        if group as usize >= self.group_count() {
+            return Err(out_of_range("group")());
+        }
         Ok(match &self.findings {
             Findings::Checked(report) => {
                 let g = report.collisions.group(group);
@@ -572,13 +557,13 @@ impl CoreReport {
                     first: g.first() + report.edge_violations.len() as u64,
                 }
             }
-            Findings::Shipped(snapshot) => {
-                let g = &snapshot.groups[group as usize];
+            Findings::Shipped(shipped) => {
+                let g = shipped.group(group).ok_or_else(out_of_range("group"))?;
                 CoreGroup {
-                    name: g.name.clone(),
-                    through: g.through.clone(),
-                    count: g.consumers.len() as u64,
-                    first: g.first + snapshot.edge_violations.len() as u64,
+                    name: g.name.to_owned(),
+                    through: g.through.map(str::to_owned),
+                    count: g.count,
+                    first: g.first + shipped.edge_violation_count() as u64,
                 }
             }
         })
@@ -586,30 +571,33 @@ impl CoreReport {
 
     /// Consumer ids `start..stop` of a group, by id.
     fn group_consumers(&self, group: u32, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        let group = self.group_index(group)?;
+        if group as usize >= self.group_count() {
+            return Err(out_of_range("group")());
+        }
         Ok(match &self.findings {
-            Findings::Checked(report) => {
-                let g = report.collisions.group(group);
-                g.consumers(start, stop).into_iter().map(str::to_owned).collect()
-            }
-            Findings::Shipped(snapshot) => clamped(&snapshot.groups[group as usize].consumers, start, stop).to_vec(),
+            Findings::Checked(report) => owned(report.collisions.group(group).consumers(start, stop)),
+            Findings::Shipped(shipped) => owned(
+                shipped
+                    .group_consumers(group, start, stop)
+                    .ok_or_else(out_of_range("group"))?,
+            ),
         })
     }
 
     /// The findings as bytes for toolwire.dask to send back from a worker
-    /// (wire.rs has the format), or, when they name more than `budget` ids,
-    /// the exact violation count instead.
+    /// (src/wire.rs has the format), or, when they name more than `budget`
+    /// ids, the exact violation count instead.
     fn _encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
-        let encoded = match &self.findings {
-            Findings::Checked(report) => Snapshot::of(report, budget).map(|s| s.encode()),
-            Findings::Shipped(snapshot) if snapshot.id_count() <= budget => Ok(snapshot.encode()),
-            Findings::Shipped(snapshot) => Err(TooLarge {
-                violation_count: snapshot.violation_count(),
-            }),
-        };
-        match encoded {
-            Ok(bytes) => Ok(PyBytes::new(py, &bytes).into_any()),
-            Err(too_large) => Ok(too_large.violation_count.into_pyobject(py)?.into_any()),
+        let too_large = |violation_count: u64| Ok(violation_count.into_pyobject(py)?.into_any());
+        match &self.findings {
+            Findings::Checked(report) => match wire::encode(report, budget) {
+                Ok(bytes) => Ok(PyBytes::new(py, &bytes).into_any()),
+                Err(e) => too_large(e.violation_count),
+            },
+            Findings::Shipped(shipped) if shipped.id_count() <= budget => {
+                Ok(PyBytes::new(py, shipped.bytes()).into_any())
+            }
+            Findings::Shipped(shipped) => too_large(shipped.violation_count()),
         }
     }
 
@@ -617,9 +605,9 @@ impl CoreReport {
     /// not one.
     #[staticmethod]
     fn _decode(data: &[u8]) -> PyResult<CoreReport> {
-        match Snapshot::decode(data) {
-            Ok(snapshot) => Ok(CoreReport {
-                findings: Findings::Shipped(snapshot),
+        match Shipped::decode(data) {
+            Ok(shipped) => Ok(CoreReport {
+                findings: Findings::Shipped(Box::new(shipped)),
             }),
             Err(e) => Err(PyValueError::new_err(e.to_string())),
         }
