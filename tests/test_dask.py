@@ -330,6 +330,18 @@ def test_a_report_travels_as_the_cores_bytes_and_comes_back_equal(tmp_path: Path
         assert _wire.pack(shipped) == packed  # a shipped report encodes as it came
 
 
+def test_the_workers_batch_encoder_packs_what_pack_packs(corpus: List[str]) -> None:
+    # Local files skip the reports: the core encodes them as it checks them.
+    for options in [{}, {"passthrough_types": ["agent"], "edge_types": ["tool"]}]:
+        expected = [_wire.pack(r) for r in toolwire.check_files(corpus, jobs=1, **options)]
+        assert any(isinstance(p, tuple) for p in expected) and any(isinstance(p, bytes) for p in expected)
+        assert _wire.pack_files(corpus, options) == expected
+    fanout = [p for p in corpus if p.endswith("-fanout.json")]
+    capped = [_wire.pack(r, budget=100) for r in toolwire.check_files(fanout, jobs=1)]
+    assert capped[0][:2] == ("error", "too-large")
+    assert _wire.pack_files(fanout, {}, budget=100) == capped
+
+
 def test_findings_too_large_to_send_back_say_so(tmp_path: Path) -> None:
     path = tmp_path / "fanout.json"
     generate.generate(path, FANOUT, seed=1)

@@ -207,6 +207,40 @@ fn check_files<'py>(
     Ok(results)
 }
 
+/// `check_files` for toolwire.dask's workers: each report is encoded
+/// (src/wire.rs) on the checking thread, without the GIL, and no report
+/// object is made. Per path, in order: the bytes; the exact violation
+/// count, when the findings name more than `budget` ids; or the exception
+/// `check_file` would have raised.
+#[pyfunction]
+#[pyo3(name = "_check_files_encoded")]
+fn check_files_encoded<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+    jobs: usize,
+    budget: u64,
+) -> PyResult<Bound<'py, PyList>> {
+    let config = config(passthrough_types, edge_types);
+    let outcomes = run(py, true, |stop| {
+        engine::check_files(&paths, &config, jobs, stop)
+            .into_iter()
+            .map(|outcome| outcome.map(|report| wire::encode(&report, budget)))
+            .collect::<Vec<_>>()
+    })?;
+    let results = PyList::empty(py);
+    for (outcome, path) in outcomes.into_iter().zip(&paths) {
+        match outcome {
+            Ok(Ok(bytes)) => results.append(PyBytes::new(py, &bytes))?,
+            Ok(Err(too_large)) => results.append(too_large.violation_count)?,
+            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
+            Err(error) => results.append(to_py_error(py, error, Some(path)).into_value(py))?,
+        }
+    }
+    Ok(results)
+}
+
 /// Checks an already-parsed workflow (a `Mapping`), walking it directly.
 #[pyfunction]
 fn check_mapping(
@@ -716,6 +750,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
     m.add_function(wrap_pyfunction!(check_files, m)?)?;
+    m.add_function(wrap_pyfunction!(check_files_encoded, m)?)?;
     m.add_function(wrap_pyfunction!(explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import Any, Tuple, Union
+from typing import Any, Dict, List, Sequence, Tuple, Union
 
+from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
 from .._errors import WorkflowError
 from .._report import Report, Violations
-from .._toolwire import CoreReport
+from .._toolwire import CoreReport, _check_files_encoded
 
 MAX_SHIPPED_IDS = 10_000_000
 """The most ids (one per violation, plus one per tool and per id of its
@@ -69,6 +70,22 @@ def pack(report: Report, budget: int = MAX_SHIPPED_IDS) -> Packed:
     if isinstance(encoded, int):
         return ("error", "too-large", encoded)
     return encoded
+
+
+def pack_files(paths: Sequence[str], options: Dict[str, Any], budget: int = MAX_SHIPPED_IDS) -> List[Packed]:
+    """``pack`` of each report ``toolwire.check_files(paths, jobs=1,
+    **options)`` gives, without making the reports: the core encodes each
+    one on the thread that checked it, without the GIL."""
+    passthrough = list(options.get("passthrough_types", DEFAULT_PASSTHROUGH_TYPES))
+    edges = list(options.get("edge_types", DEFAULT_EDGE_TYPES))
+    return [
+        answer
+        if isinstance(answer, bytes)
+        else ("error", "too-large", answer)
+        if isinstance(answer, int)
+        else pack_error(answer)
+        for answer in _check_files_encoded(list(paths), passthrough, edges, 1, budget)
+    ]
 
 
 def pack_error(error: BaseException) -> PackedError:

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import pickle
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import fsspec
 from fsspec.utils import get_protocol
 
 from .._api import check_files, check_json
 from .._report import Report, Violations, _error_to_dict
-from ._wire import pack, read_error
+from ._wire import pack, pack_files, read_error
 
 Options = Dict[str, Any]
 """``passthrough_types`` and ``edge_types``, already checked by the client."""
@@ -41,20 +41,38 @@ def is_local(path: str) -> bool:
 def check_batch(paths: Sequence[str], options: Options) -> bytes:
     """One packed report per path, in order (``toolwire.check_files``): a
     list of the core's encodings (or small error tuples), pickled here as
-    one object, not by Dask, which serializes a list item by item."""
-    packed = [pack(report) for report in _reports(paths, options)]
-    return pickle.dumps(packed, protocol=pickle.HIGHEST_PROTOCOL)
+    one object, not by Dask, which serializes a list item by item. Local
+    files are encoded by the Rust batch as it checks them, so no report
+    object is made for them."""
+    local, remote = _split(paths)
+    packed = _in_order(
+        paths, pack_files(local, options) if local else [], (pack(r) for r in _check_urls(remote, options))
+    )
+    return pickle.dumps(list(packed), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _reports(paths: Sequence[str], options: Options) -> Iterator[Report]:
     """The reports ``toolwire.check_files`` gives, local files checked by
     the Rust batch, URLs read through fsspec; in order."""
-    local = [p for p in paths if is_local(p)]
+    local, remote = _split(paths)
     # One thread per task: the worker already runs a task per thread.
-    checked = iter(check_files(local, jobs=1, **options) if local else [])
-    remote = iter(_check_urls([p for p in paths if not is_local(p)], options))
+    return _in_order(paths, check_files(local, jobs=1, **options) if local else [], _check_urls(remote, options))
+
+
+def _split(paths: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """The local paths and the URLs of a batch."""
+    return [p for p in paths if is_local(p)], [p for p in paths if not is_local(p)]
+
+
+_T = TypeVar("_T")
+
+
+def _in_order(paths: Sequence[str], local: Iterable[_T], remote: Iterable[_T]) -> Iterator[_T]:
+    """The answers for local paths and for URLs, merged back into the order
+    of ``paths``."""
+    local_answers, remote_answers = iter(local), iter(remote)
     for path in paths:
-        yield next(checked) if is_local(path) else next(remote)
+        yield next(local_answers) if is_local(path) else next(remote_answers)
 
 
 def _check_urls(urls: Sequence[str], options: Options) -> Iterator[Report]:
