@@ -2,14 +2,15 @@
 
 A ``Report`` reads its findings from the Rust core, whose objects hold the
 checked graph and cannot be pickled, and the workflow text must not travel.
-So the core itself encodes a report's findings as bytes (``pack``; the
-format, versioned and validated when read, is in src/wire.rs), and the
-client decodes them into a core report of its own, wrapped in an ordinary
-``Report`` (``unpack``) equal to the one ``toolwire.check_files`` gives:
-same violations, warnings, stats and CMP-9 groups, violations built only
-when read. No Python object is made per finding on the worker or in
-transit. A file that could not be checked travels as a small tuple naming
-its error.
+So the core itself encodes a report's findings as bytes (``pack``, or
+``pack_files``, which has the Rust batch encode each file's report as it
+checks it; the format is in src/wire.rs). The client checks the bytes
+whole and keeps them in a core report of its own, which reads each finding
+from them when it is read, wrapped in an ordinary ``Report`` (``unpack``)
+equal to the one ``toolwire.check_files`` gives: same violations,
+warnings, stats and CMP-9 groups. No Python object is made per finding on
+the worker or in transit. A file that could not be checked travels as a
+small tuple naming its error.
 
 A report whose findings are far larger than its file (one toolbox of clashes
 wired into a million agents, paths through a 100,000-box chain) is not

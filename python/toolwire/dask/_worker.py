@@ -1,6 +1,7 @@
 """What runs on a Dask worker: read a batch of files, check them, and hand
 back findings, never workflow text: each report as the bytes the Rust core
-encodes it to (``_wire.pack``), the batch as one pickle of those.
+encodes it to (``_wire.pack_files`` for local files, as the Rust batch
+checks them; ``_wire.pack`` for the others), the batch as one pickle.
 
 Local paths (and ``file://`` URLs, made local paths by the client) go to the
 Rust batch, which reads and checks them without the GIL, so a worker's
