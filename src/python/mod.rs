@@ -622,24 +622,23 @@ impl CoreReport {
     /// (src/wire.rs has the format), or, when they name more than `budget`
     /// ids, the exact violation count instead.
     fn _encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
-        let too_large = |violation_count: u64| Ok(violation_count.into_pyobject(py)?.into_any());
-        match &self.findings {
-            Findings::Checked(report) => match wire::encode(report, budget) {
-                Ok(bytes) => Ok(PyBytes::new(py, &bytes).into_any()),
-                Err(e) => too_large(e.violation_count),
-            },
-            Findings::Shipped(shipped) if shipped.id_count() <= budget => {
-                Ok(PyBytes::new(py, shipped.bytes()).into_any())
-            }
-            Findings::Shipped(shipped) => too_large(shipped.violation_count()),
+        // A copy of shipped bytes, for a report sent on again (tests).
+        let encoded = run(py, false, |_| match &self.findings {
+            Findings::Checked(report) => wire::encode(report, budget).map_err(|e| e.violation_count),
+            Findings::Shipped(shipped) if shipped.id_count() <= budget => Ok(shipped.bytes().to_vec()),
+            Findings::Shipped(shipped) => Err(shipped.violation_count()),
+        })?;
+        match encoded {
+            Ok(bytes) => Ok(PyBytes::new(py, &bytes).into_any()),
+            Err(violation_count) => Ok(violation_count.into_pyobject(py)?.into_any()),
         }
     }
 
     /// The report `_encode` made bytes of; ValueError for bytes that are
     /// not one.
     #[staticmethod]
-    fn _decode(data: &[u8]) -> PyResult<CoreReport> {
-        match Shipped::decode(data) {
+    fn _decode(py: Python<'_>, data: &[u8]) -> PyResult<CoreReport> {
+        match run(py, false, |_| Shipped::decode(data))? {
             Ok(shipped) => Ok(CoreReport {
                 findings: Findings::Shipped(Box::new(shipped)),
             }),
