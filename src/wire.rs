@@ -190,6 +190,7 @@ pub struct ShippedCollision<'s> {
     pub box_labels: Vec<(&'s str, &'s str)>,
 }
 
+/// A colliding tool of a [`ShippedCollision`].
 #[derive(Debug, PartialEq, Eq)]
 pub struct ShippedTool<'s> {
     pub id: &'s str,
@@ -244,6 +245,10 @@ impl Shipped {
         let groups = r.starts(|r| r.opt(Reader::str))?;
         if r.at != bytes.len() {
             return Err(r.error("bytes after the end of the snapshot"));
+        }
+        // Groups index their violations by u32, as the core numbers groups.
+        if u32::try_from(collisions.len()).is_err() {
+            return Err(r.error("more CMP-9 violations than a snapshot holds"));
         }
         let (members, member_starts) =
             members_by_group(&groups_of, groups.len()).map_err(|what| r.error_at(bytes.len(), what))?;
@@ -365,7 +370,7 @@ impl Shipped {
     }
 }
 
-/// The violations of each group (see [`Shipped::members`]), from the group
+/// The violations of each group (as `Shipped` keeps them), from the group
 /// of each violation; refused unless every group has violations and groups
 /// come in the order of their first ones.
 fn members_by_group(group_of: &[GroupIx], groups: usize) -> Result<(Vec<u32>, Vec<u32>), &'static str> {
