@@ -30,6 +30,7 @@ pub mod parse;
 mod quote;
 pub mod report;
 pub mod rules;
+pub mod wire;
 
 #[cfg(feature = "python")]
 mod python;

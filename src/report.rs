@@ -102,6 +102,10 @@ pub struct Warning {
 }
 
 impl Warning {
+    /// Every code a warning can have: a report snapshot (`wire.rs`) names
+    /// a warning's code by it when it is read back.
+    pub const CODES: [&'static str; 3] = ["R8", "NAME-LOSSY", "NAME-UNNAMED"];
+
     pub(crate) fn undeclared(node: &str, edge: usize) -> Warning {
         Warning {
             code: "R8",

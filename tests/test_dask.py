@@ -313,16 +313,70 @@ def test_a_failing_task_is_run_again_file_by_file(
     assert_same(remote[:poison] + remote[poison + 1 :], local[:poison] + local[poison + 1 : 40])
 
 
+def ids_of(report: toolwire.Report) -> int:
+    """The ids a report's findings name, as ``MAX_SHIPPED_IDS`` counts them."""
+    return report.violation_count + sum(1 + len(t.path) for v in report.violations for t in v.tools)
+
+
+def test_a_report_travels_as_the_cores_bytes_and_comes_back_equal(tmp_path: Path) -> None:
+    path = tmp_path / "fanout.json"
+    generate.generate(path, FANOUT, seed=1)
+    for report in [toolwire.check_file(path), *(toolwire.check_file(p) for p in sorted(DATA.glob("*.json")))]:
+        packed = _wire.pack(report)
+        assert isinstance(packed, bytes)  # no Python object per finding
+        shipped = _wire.unpack(packed, str(report.path))
+        assert type(shipped) is toolwire.Report and shipped == report
+        assert groups(shipped) == groups(report) and shipped.to_dict() == report.to_dict()
+        assert _wire.pack(shipped) == packed  # a shipped report encodes as it came
+
+
+def test_the_workers_batch_encoder_packs_what_pack_packs(corpus: List[str]) -> None:
+    # Local files skip the reports: the core encodes them as it checks them.
+    for options in [{}, {"passthrough_types": ["agent"], "edge_types": ["tool"]}]:
+        expected = [_wire.pack(r) for r in toolwire.check_files(corpus, jobs=1, **options)]
+        assert any(isinstance(p, tuple) for p in expected) and any(isinstance(p, bytes) for p in expected)
+        assert _wire.pack_files(corpus, options) == expected
+    fanout = [p for p in corpus if p.endswith("-fanout.json")]
+    capped = [_wire.pack(r, budget=100) for r in toolwire.check_files(fanout, jobs=1)]
+    assert capped[0][:2] == ("error", "too-large")
+    assert _wire.pack_files(fanout, {}, budget=100) == capped
+
+
 def test_findings_too_large_to_send_back_say_so(tmp_path: Path) -> None:
     path = tmp_path / "fanout.json"
     generate.generate(path, FANOUT, seed=1)
     report = toolwire.check_file(path)
-    whole = _wire.unpack(_wire.pack(report), str(path))
-    assert whole == report
-    capped = _wire.unpack(_wire.pack(report, budget=100), str(path))
+    ids = ids_of(report)
+    assert ids > report.violation_count * 3  # paths count, not only violations
+    assert _wire.unpack(_wire.pack(report, budget=ids), str(path)) == report
+    capped = _wire.unpack(_wire.pack(report, budget=ids - 1), str(path))
     assert isinstance(capped.error, toolwire.dask.FindingsTooLarge) and not capped.ok
     assert capped.error.violation_count == report.violation_count
     assert "toolwire.check_file()" in capped.to_dict()["error"]["message"]
+
+
+def test_errors_travel_as_tuples_and_come_back_as_they_were() -> None:
+    expected = [
+        (toolwire.WorkflowError("duplicate node id", 1, 25), lambda e: (type(e), e.message, e.line, e.column),
+         (toolwire.WorkflowError, "duplicate node id", 1, 25)),
+        # The path comes back as the client gave it, not as the worker read it.
+        (OSError(2, os.strerror(2), "/worker/a.json"), lambda e: (type(e), e.errno, e.strerror, e.filename),
+         (FileNotFoundError, 2, os.strerror(2), "a.json")),
+        (toolwire.dask.FindingsTooLarge(12), lambda e: (type(e), e.violation_count), (toolwire.dask.FindingsTooLarge, 12)),
+        (MemoryError("poison"), lambda e: (type(e), str(e)), (RuntimeError, "MemoryError: poison")),
+    ]  # fmt: skip
+    for error, fields, want in expected:
+        packed = _wire.pack(toolwire.Report._failed("a.json", error))
+        assert isinstance(packed, tuple)
+        assert fields(_wire.unpack(packed, "a.json").error) == want
+
+
+def test_bytes_that_are_not_a_report_are_refused() -> None:
+    good = _wire.pack(toolwire.check_file(DATA / "multi-violation.json"))
+    assert isinstance(good, bytes)
+    for bad in [b"", b"\x80\x04]", good[:-1], good + b"\x00", b"XXXX" + good[4:]]:
+        with pytest.raises(ValueError, match="not a toolwire report snapshot"):
+            _wire.unpack(bad, "a.json")
 
 
 def test_storage_errors_read_as_the_operating_system_says_them() -> None:

@@ -10,13 +10,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyLookupError, PyOSError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{
+    PyIndexError, PyKeyboardInterrupt, PyLookupError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
 use crate::explain::ConsumerView;
-use crate::{engine, names, Config, Error, InputError, Interrupt, Location, Report, Violation};
+use crate::wire::{self, Shipped, ShippedViolation};
+use crate::{
+    engine, names, Config, EdgeTypeViolation, Error, InputError, Interrupt, Location, Rename, Report, Violation,
+    Warning,
+};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
 /// `ValueError` and carry fields.
@@ -201,6 +207,40 @@ fn check_files<'py>(
     Ok(results)
 }
 
+/// `check_files` for toolwire.dask's workers: each report is encoded
+/// (src/wire.rs) on the checking thread, without the GIL, and no report
+/// object is made. Per path, in order: the bytes; the exact violation
+/// count, when the findings name more than `budget` ids; or the exception
+/// `check_file` would have raised.
+#[pyfunction]
+#[pyo3(name = "_check_files_encoded")]
+fn check_files_encoded<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+    jobs: usize,
+    budget: u64,
+) -> PyResult<Bound<'py, PyList>> {
+    let config = config(passthrough_types, edge_types);
+    let outcomes = run(py, true, |stop| {
+        engine::check_files(&paths, &config, jobs, stop)
+            .into_iter()
+            .map(|outcome| outcome.map(|report| wire::encode(&report, budget)))
+            .collect::<Vec<_>>()
+    })?;
+    let results = PyList::empty(py);
+    for (outcome, path) in outcomes.into_iter().zip(&paths) {
+        match outcome {
+            Ok(Ok(bytes)) => results.append(PyBytes::new(py, &bytes))?,
+            Ok(Err(too_large)) => results.append(too_large.violation_count)?,
+            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
+            Err(error) => results.append(to_py_error(py, error, Some(path)).into_value(py))?,
+        }
+    }
+    Ok(results)
+}
+
 /// Checks an already-parsed workflow (a `Mapping`), walking it directly.
 #[pyfunction]
 fn check_mapping(
@@ -263,7 +303,7 @@ fn parsers() -> Vec<&'static str> {
 fn use_parser(name: &str) -> PyResult<()> {
     match crate::parse::Parser::from_name(name).filter(|p| crate::parse::use_parser(*p)) {
         Some(_) => Ok(()),
-        None => Err(pyo3::exceptions::PyValueError::new_err(format!(
+        None => Err(PyValueError::new_err(format!(
             "this CPU does not run the parser {name:?}"
         ))),
     }
@@ -337,24 +377,64 @@ fn at(location: Option<Location>) -> Option<(usize, usize)> {
     location.map(|l| (l.line, l.column))
 }
 
-/// A checked workflow's report, read on demand: CMP-9 violations are
-/// stored by cause in the core and built here one at a time, when asked
-/// for (python/toolwire/_report.py wraps them in the public classes).
+/// A workflow's report, read on demand (python/toolwire/_report.py wraps
+/// what it answers in the public classes). Either a check's own report,
+/// whose CMP-9 violations are stored by cause and built here one at a time
+/// when asked for, or a snapshot decoded from bytes that toolwire.dask
+/// sent from a worker; both answer every method the same way.
 #[pyclass(frozen, module = "toolwire._toolwire")]
 struct CoreReport {
-    report: Report,
+    findings: Findings,
+}
+
+/// Both boxed: a report is four times the size of a snapshot's index, and
+/// the Python object need not hold the larger of the two.
+enum Findings {
+    Checked(Box<Report>),
+    Shipped(Box<Shipped>),
 }
 
 impl CoreReport {
     fn new(report: Report) -> Self {
-        CoreReport { report }
+        CoreReport {
+            findings: Findings::Checked(Box::new(report)),
+        }
     }
+}
 
-    fn violation_at(&self, index: u64) -> PyResult<Violation<'_>> {
-        self.report
-            .violation(index)
-            .ok_or_else(|| PyIndexError::new_err("violation index out of range"))
+fn out_of_range(what: &str) -> impl FnOnce() -> PyErr + '_ {
+    move || PyIndexError::new_err(format!("{what} index out of range"))
+}
+
+fn no_tools() -> PyErr {
+    PyIndexError::new_err("an EDGE-5 violation has no tools")
+}
+
+fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
+    CoreViolation {
+        rule: "EDGE-5",
+        message: e.message.clone(),
+        location: at(e.location),
+        edge: Some(e.edge),
+        edge_id: e.edge_id.clone(),
+        edge_type: Some(e.edge_type.clone()),
+        suggestion: e.suggestion.clone(),
+        ..CoreViolation::default()
     }
+}
+
+fn core_warning(w: &Warning) -> CoreWarning {
+    CoreWarning {
+        code: w.code,
+        node: w.node.clone(),
+        edge: w.edge,
+        message: w.message.clone(),
+        location: at(w.location),
+    }
+}
+
+fn owned(ids: Vec<&str>) -> Vec<String> {
+    ids.into_iter().map(str::to_owned).collect()
 }
 
 #[pymethods]
@@ -362,98 +442,123 @@ impl CoreReport {
     /// EDGE-5 violations first, then CMP-9 ones.
     #[getter]
     fn violation_count(&self) -> u64 {
-        self.report.violation_count()
+        match &self.findings {
+            Findings::Checked(report) => report.violation_count(),
+            Findings::Shipped(shipped) => shipped.violation_count(),
+        }
     }
 
     fn violation(&self, index: u64) -> PyResult<CoreViolation> {
-        let v = self.violation_at(index)?;
-        Ok(match v {
-            Violation::UnrecognisedEdgeType(e) => CoreViolation {
-                rule: "EDGE-5",
-                message: e.message.clone(),
-                location: at(e.location),
-                edge: Some(e.edge),
-                edge_id: e.edge_id.clone(),
-                edge_type: Some(e.edge_type.clone()),
-                suggestion: e.suggestion.clone(),
-                ..CoreViolation::default()
+        Ok(match &self.findings {
+            Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
+                Violation::UnrecognisedEdgeType(e) => edge_violation(e),
+                Violation::ToolNameCollision(c) => CoreViolation {
+                    rule: "CMP-9",
+                    message: c.message(),
+                    location: at(c.location()),
+                    consumer: Some(c.consumer().to_owned()),
+                    name: Some(c.name().to_owned()),
+                    tools: c
+                        .tools()
+                        .iter()
+                        .map(|t| CoreTool {
+                            id: t.id().to_owned(),
+                            label: t.label().to_owned(),
+                            location: at(t.location()),
+                            path_len: t.path_len(),
+                        })
+                        .collect(),
+                    fix: c.fix().into_iter().map(CoreRename::of).collect(),
+                    box_labels: c
+                        .box_labels()
+                        .into_iter()
+                        .map(|(b, l)| (b.to_owned(), l.to_owned()))
+                        .collect(),
+                    group: Some(c.group()),
+                    ..CoreViolation::default()
+                },
             },
-            Violation::ToolNameCollision(c) => CoreViolation {
-                rule: "CMP-9",
-                message: c.message(),
-                location: at(c.location()),
-                consumer: Some(c.consumer().to_owned()),
-                name: Some(c.name().to_owned()),
-                tools: c
-                    .tools()
-                    .iter()
-                    .map(|t| CoreTool {
-                        id: t.id().to_owned(),
-                        label: t.label().to_owned(),
-                        location: at(t.location()),
-                        path_len: t.path_len(),
-                    })
-                    .collect(),
-                fix: c
-                    .fix()
-                    .into_iter()
-                    .map(|r| CoreRename {
-                        node: r.node.clone(),
-                        label: r.label.clone(),
-                        new_label: r.new_label.clone(),
-                        new_name: r.new_name.clone(),
-                    })
-                    .collect(),
-                box_labels: c
-                    .box_labels()
-                    .into_iter()
-                    .map(|(b, l)| (b.to_owned(), l.to_owned()))
-                    .collect(),
-                group: Some(c.group()),
-                ..CoreViolation::default()
+            Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
+                ShippedViolation::UnrecognisedEdgeType(e) => edge_violation(&e),
+                ShippedViolation::ToolNameCollision(c) => CoreViolation {
+                    rule: "CMP-9",
+                    message: c.message.to_owned(),
+                    location: at(c.location),
+                    consumer: Some(c.consumer.to_owned()),
+                    name: Some(c.name.to_owned()),
+                    tools: c
+                        .tools
+                        .iter()
+                        .map(|t| CoreTool {
+                            id: t.id.to_owned(),
+                            label: t.label.to_owned(),
+                            location: at(t.location),
+                            path_len: t.path_len,
+                        })
+                        .collect(),
+                    fix: c.fix.iter().map(CoreRename::of).collect(),
+                    box_labels: c
+                        .box_labels
+                        .iter()
+                        .map(|(b, l)| (b.to_string(), l.to_string()))
+                        .collect(),
+                    group: Some(c.group),
+                    ..CoreViolation::default()
+                },
             },
         })
     }
 
     /// Ids `start..stop` of the path of tool `tool` of violation `index`.
     fn tool_path(&self, index: u64, tool: usize, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        match self.violation_at(index)? {
-            Violation::ToolNameCollision(c) => {
-                let tools = c.tools();
-                let t = tools
-                    .get(tool)
-                    .ok_or_else(|| PyIndexError::new_err("tool index out of range"))?;
-                Ok(t.path_ids(start, stop).into_iter().map(str::to_owned).collect())
-            }
-            Violation::UnrecognisedEdgeType(_) => Err(PyIndexError::new_err("an EDGE-5 violation has no tools")),
+        match &self.findings {
+            Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
+                Violation::ToolNameCollision(c) => {
+                    let tools = c.tools();
+                    let t = tools.get(tool).ok_or_else(out_of_range("tool"))?;
+                    Ok(owned(t.path_ids(start, stop)))
+                }
+                Violation::UnrecognisedEdgeType(_) => Err(no_tools()),
+            },
+            Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
+                ShippedViolation::ToolNameCollision(c) => {
+                    let t = c.tools.get(tool).ok_or_else(out_of_range("tool"))?;
+                    Ok(owned(shipped.path(t, start, stop).ok_or_else(out_of_range("path"))?))
+                }
+                ShippedViolation::UnrecognisedEdgeType(_) => Err(no_tools()),
+            },
         }
     }
 
     #[getter]
     fn warning_count(&self) -> usize {
-        self.report.warnings.len()
+        match &self.findings {
+            Findings::Checked(report) => report.warnings.len(),
+            Findings::Shipped(shipped) => shipped.warning_count(),
+        }
     }
 
     /// Warnings `start` to `stop` (exclusive, clamped): a workflow with a
     /// lossy label on each of its 100,000 tools has as many warnings, which
     /// Python reads as they are asked for.
     fn warnings(&self, start: usize, stop: usize) -> Vec<CoreWarning> {
-        let all = &self.report.warnings;
-        all[start.min(all.len())..stop.min(all.len())]
-            .iter()
-            .map(|w| CoreWarning {
-                code: w.code,
-                node: w.node.clone(),
-                edge: w.edge,
-                message: w.message.clone(),
-                location: at(w.location),
-            })
-            .collect()
+        let stop = stop.min(self.warning_count());
+        let start = start.min(stop);
+        match &self.findings {
+            Findings::Checked(report) => report.warnings[start..stop].iter().map(core_warning).collect(),
+            Findings::Shipped(shipped) => (start..stop)
+                .filter_map(|i| shipped.warning(i))
+                .map(|w| core_warning(&w))
+                .collect(),
+        }
     }
 
     #[getter]
     fn stats(&self) -> CoreStats {
-        let s = self.report.stats;
+        let s = match &self.findings {
+            Findings::Checked(report) => report.stats,
+            Findings::Shipped(shipped) => shipped.stats(),
+        };
         CoreStats {
             nodes: s.nodes,
             edges: s.edges,
@@ -466,29 +571,79 @@ impl CoreReport {
     /// CMP-9 groups, in the order of their first violations.
     #[getter]
     fn group_count(&self) -> usize {
-        self.report.collisions.group_count()
+        match &self.findings {
+            Findings::Checked(report) => report.collisions.group_count(),
+            Findings::Shipped(shipped) => shipped.group_count(),
+        }
     }
 
     fn group(&self, group: u32) -> PyResult<CoreGroup> {
-        if group as usize >= self.report.collisions.group_count() {
-            return Err(PyIndexError::new_err("group index out of range"));
+        if group as usize >= self.group_count() {
+            return Err(out_of_range("group")());
         }
-        let g = self.report.collisions.group(group);
-        Ok(CoreGroup {
-            name: g.name().to_owned(),
-            through: g.through().map(str::to_owned),
-            count: g.count(),
-            first: g.first() + self.report.edge_violations.len() as u64,
+        Ok(match &self.findings {
+            Findings::Checked(report) => {
+                let g = report.collisions.group(group);
+                CoreGroup {
+                    name: g.name().to_owned(),
+                    through: g.through().map(str::to_owned),
+                    count: g.count(),
+                    first: g.first() + report.edge_violations.len() as u64,
+                }
+            }
+            Findings::Shipped(shipped) => {
+                let g = shipped.group(group).ok_or_else(out_of_range("group"))?;
+                CoreGroup {
+                    name: g.name.to_owned(),
+                    through: g.through.map(str::to_owned),
+                    count: g.count,
+                    first: g.first + shipped.edge_violation_count() as u64,
+                }
+            }
         })
     }
 
     /// Consumer ids `start..stop` of a group, by id.
     fn group_consumers(&self, group: u32, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        if group as usize >= self.report.collisions.group_count() {
-            return Err(PyIndexError::new_err("group index out of range"));
+        if group as usize >= self.group_count() {
+            return Err(out_of_range("group")());
         }
-        let g = self.report.collisions.group(group);
-        Ok(g.consumers(start, stop).into_iter().map(str::to_owned).collect())
+        Ok(match &self.findings {
+            Findings::Checked(report) => owned(report.collisions.group(group).consumers(start, stop)),
+            Findings::Shipped(shipped) => owned(
+                shipped
+                    .group_consumers(group, start, stop)
+                    .ok_or_else(out_of_range("group"))?,
+            ),
+        })
+    }
+
+    /// The findings as bytes for toolwire.dask to send back from a worker
+    /// (src/wire.rs has the format), or, when they name more than `budget`
+    /// ids, the exact violation count instead.
+    fn _encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
+        // A copy of shipped bytes, for a report sent on again (tests).
+        let encoded = run(py, false, |_| match &self.findings {
+            Findings::Checked(report) => wire::encode(report, budget).map_err(|e| e.violation_count),
+            Findings::Shipped(shipped) if shipped.id_count() <= budget => Ok(shipped.bytes().to_vec()),
+            Findings::Shipped(shipped) => Err(shipped.violation_count()),
+        })?;
+        match encoded {
+            Ok(bytes) => Ok(PyBytes::new(py, &bytes).into_any()),
+            Err(violation_count) => Ok(violation_count.into_pyobject(py)?.into_any()),
+        }
+    }
+
+    /// The report `_encode` made bytes of; ValueError for bytes that are
+    /// not one.
+    #[staticmethod]
+    fn _decode(py: Python<'_>, data: &[u8]) -> PyResult<CoreReport> {
+        match run(py, false, |_| Shipped::decode(data))? {
+            Ok(shipped) => Ok(CoreReport {
+                findings: Findings::Shipped(Box::new(shipped)),
+            }),
+            Err(e) => Err(PyValueError::new_err(e.to_string())),
+        }
     }
 }
 
@@ -529,6 +684,17 @@ struct CoreRename {
     label: String,
     new_label: String,
     new_name: String,
+}
+
+impl CoreRename {
+    fn of(r: &Rename) -> CoreRename {
+        CoreRename {
+            node: r.node.clone(),
+            label: r.label.clone(),
+            new_label: r.new_label.clone(),
+            new_name: r.new_name.clone(),
+        }
+    }
 }
 
 #[pyclass(frozen, get_all, module = "toolwire._toolwire")]
@@ -583,6 +749,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
     m.add_function(wrap_pyfunction!(check_files, m)?)?;
+    m.add_function(wrap_pyfunction!(check_files_encoded, m)?)?;
     m.add_function(wrap_pyfunction!(explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;

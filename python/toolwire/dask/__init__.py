@@ -36,7 +36,7 @@ from ._cluster import (
     validated_options,
     worker_threads,
 )
-from ._wire import MAX_SHIPPED_IDS, FindingsTooLarge, unpack
+from ._wire import MAX_SHIPPED_IDS, FindingsTooLarge
 from ._worker import findings_frame, frame
 
 __all__ = ["FindingsTooLarge", "MAX_SHIPPED_IDS", "check_files", "findings"]
@@ -88,8 +88,7 @@ def _check_files(
     """``check_files``, with ``on_done(n)`` called as n more files are
     answered (the CLI's progress bar)."""
     checked, given, read, client, per_task = _prepared(paths, client, files_per_task, options, "check_files")
-    packed = check_on_cluster(client, read, checked, per_task, on_done)
-    return [unpack(p, path) for p, path in zip(packed, given)]
+    return check_on_cluster(client, given, read, checked, per_task, on_done)
 
 
 def findings(

@@ -23,7 +23,8 @@ import distributed
 import fsspec
 
 from .._api import _names
-from ._wire import Packed, pack_error
+from .._report import Report
+from ._wire import pack_error, unpack
 from ._worker import check_batch, is_local
 
 TASKS_PER_THREAD = 4
@@ -122,14 +123,16 @@ Slice = Tuple[int, int]
 
 def check_on_cluster(
     client: distributed.Client,
+    given: Sequence[str],
     read: Sequence[str],
     options: Dict[str, Any],
     files_per_task: int,
     on_done: Callable[[int], None] = lambda files: None,
-) -> List[Packed]:
-    """One packed report per path of ``read``, in order, checked by
-    ``check_batch`` on the cluster. ``on_done(n)``: n more files answered."""
-    run = _Run(client, read, options, on_done)
+) -> List[Report]:
+    """One report per path of ``read``, in order, checked by ``check_batch``
+    on the cluster and named by the path as ``given``. ``on_done(n)``: n
+    more files answered."""
+    run = _Run(client, given, read, options, on_done)
     run.todo.extend((start, min(start + files_per_task, len(read))) for start in range(0, len(read), files_per_task))
     return run.answers()
 
@@ -138,9 +141,14 @@ class _Run:
     """The tasks of one ``check_on_cluster`` call, and their answers."""
 
     def __init__(
-        self, client: distributed.Client, read: Sequence[str], options: Dict[str, Any], on_done: Callable[[int], None]
+        self,
+        client: distributed.Client,
+        given: Sequence[str],
+        read: Sequence[str],
+        options: Dict[str, Any],
+        on_done: Callable[[int], None],
     ) -> None:
-        self.client, self.read, self.options, self.on_done = client, read, options, on_done
+        self.client, self.given, self.read, self.options, self.on_done = client, given, read, options, on_done
         self.todo: Deque[Slice] = deque()
         self.running: Dict["distributed.Future[bytes]", Slice] = {}
         self.lost: Counter[Slice] = Counter()
@@ -149,9 +157,9 @@ class _Run:
         # Answers are fetched as tasks finish, on the client's event loop,
         # not one round trip at a time from here.
         self.done = distributed.as_completed(loop=client.loop, with_results=True, raise_errors=False)
-        self.answered: List[Optional[Packed]] = [None] * len(read)
+        self.answered: List[Optional[Report]] = [None] * len(read)
 
-    def answers(self) -> List[Packed]:
+    def answers(self) -> List[Report]:
         try:
             self.submit()
             for future, answer in self.done:
@@ -176,11 +184,14 @@ class _Run:
 
     def settle(self, future: "distributed.Future[bytes]", answer: Any) -> None:
         """Stores a task's answers by its slice, so that a slice answered
-        twice (its task run again) is still answered once."""
+        twice (its task run again) is still answered once. They are made
+        reports here, as each task ends, so that the client's share of the
+        work overlaps the workers' instead of following the last task."""
         start, stop = self.running.pop(future)
         if future.status == "finished":
             # From this project's own workers, as every Dask result is.
-            self.answered[start:stop] = pickle.loads(answer)
+            packed = pickle.loads(answer)
+            self.answered[start:stop] = [unpack(p, path) for p, path in zip(packed, self.given[start:stop])]
             self.on_done(stop - start)
         elif future.status != "error" and self.lost[start, stop] < RESUBMISSIONS:
             # Its answer died with a worker before it reached us (or the
@@ -191,7 +202,7 @@ class _Run:
             # Which file failed is unknown: each is tried on its own.
             self.todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
         else:
-            self.answered[start] = pack_error(_failure(future, answer))
+            self.answered[start] = unpack(pack_error(_failure(future, answer)), self.given[start])
             self.on_done(1)
 
 

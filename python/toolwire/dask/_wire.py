@@ -1,53 +1,47 @@
 """How a report crosses from a Dask worker to the client.
 
-A ``Report`` reads its findings from the Rust core, whose objects cannot be
-pickled, and the workflow text must not travel. So a worker packs every
-finding of a report into plain tuples (``pack``), and the client rebuilds a
-``Report`` equal to the one ``toolwire.check_files`` gives (``unpack``):
-same violations, warnings, stats and error, the CMP-9 groups as the core
-made them, violations built only when read.
-
-Packing costs the worker about a third of what checking the file did (the
-benchmark's small files, four violations each), so it is kept plain: tuples
-of what the core says, read once each.
+A ``Report`` reads its findings from the Rust core, whose objects hold the
+checked graph and cannot be pickled, and the workflow text must not travel.
+So the core itself encodes a report's findings as bytes (``pack``, or
+``pack_files``, which has the Rust batch encode each file's report as it
+checks it; the format is in src/wire.rs). The client checks the bytes
+whole and keeps them in a core report of its own, which reads each finding
+from them when it is read, wrapped in an ordinary ``Report`` (``unpack``)
+equal to the one ``toolwire.check_files`` gives: same violations,
+warnings, stats and CMP-9 groups. No Python object is made per finding on
+the worker or in transit. A file that could not be checked travels as a
+small tuple naming its error.
 
 A report whose findings are far larger than its file (one toolbox of clashes
 wired into a million agents, paths through a 100,000-box chain) is not
-packed past ``MAX_SHIPPED_IDS``: its report comes back with ``error`` set to
-``FindingsTooLarge``, which says how to read it instead.
+encoded past ``MAX_SHIPPED_IDS``: the core stops reading it there, and its
+report comes back with ``error`` set to ``FindingsTooLarge``, which says how
+to read it instead.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple, Union
 
+from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
 from .._errors import WorkflowError
-from .._report import (
-    _NO_BOXES,
-    Location,
-    Rename,
-    Report,
-    Stats,
-    Tool,
-    Violation,
-    Violations,
-    WiringWarning,
-)
-
-if TYPE_CHECKING:
-    from .._groups import ClashGroup
-    from .._toolwire import CoreReport
+from .._report import Report, Violations
+from .._toolwire import CoreReport, _check_files_encoded
 
 MAX_SHIPPED_IDS = 10_000_000
 """The most ids (one per violation, plus one per tool and per id of its
-path) a worker sends back for one report: about 100 MB of tuples on the
-client. A report over it comes back as ``FindingsTooLarge``."""
+path) a worker sends back for one report. A report over it comes back as
+``FindingsTooLarge``."""
 
-Packed = Tuple[Any, ...]
-"""A packed report: ``("report", stats, warnings, violations, groups)`` or
-``("error", kind, ...)``; only this module reads it."""
+PackedError = Tuple[Any, ...]
+"""``("error", kind, ...)``: a file that could not be checked, or whose
+findings are too large to send."""
+
+Packed = Union[bytes, PackedError]
+"""A packed report: the core's encoding of its findings, or a
+``PackedError``; only this module reads it."""
 
 
 class FindingsTooLarge(Exception):
@@ -64,29 +58,38 @@ class FindingsTooLarge(Exception):
         )
 
 
-class _TooLarge(Exception):
-    """Raised inside the packer when the budget runs out."""
-
-
 # --- worker side -----------------------------------------------------------------
 
 
 def pack(report: Report, budget: int = MAX_SHIPPED_IDS) -> Packed:
-    """A report of ``toolwire.check_files`` as plain, picklable tuples."""
+    """A report of ``toolwire.check_files`` as bytes, or the error it holds."""
     if report.error is not None:
         return pack_error(report.error)
     violations = report.violations
     assert isinstance(violations, Violations), "reports from a check read from the core"
-    core = violations._core
-    try:
-        packed_violations = _violations(core, budget)
-    except _TooLarge:
-        return ("error", "too-large", core.violation_count)
-    assert report.stats is not None
-    return ("report", tuple(report.stats), [tuple(w) for w in report.warnings], packed_violations, _groups(core))
+    encoded = violations._core._encode(budget)
+    if isinstance(encoded, int):
+        return ("error", "too-large", encoded)
+    return encoded
 
 
-def pack_error(error: BaseException) -> Packed:
+def pack_files(paths: Sequence[str], options: Dict[str, Any], budget: int = MAX_SHIPPED_IDS) -> List[Packed]:
+    """``pack`` of each report ``toolwire.check_files(paths, jobs=1,
+    **options)`` gives, without making the reports: the core encodes each
+    one on the thread that checked it, without the GIL."""
+    passthrough = list(options.get("passthrough_types", DEFAULT_PASSTHROUGH_TYPES))
+    edges = list(options.get("edge_types", DEFAULT_EDGE_TYPES))
+    return [
+        answer
+        if isinstance(answer, bytes)
+        else ("error", "too-large", answer)
+        if isinstance(answer, int)
+        else pack_error(answer)
+        for answer in _check_files_encoded(list(paths), passthrough, edges, 1, budget)
+    ]
+
+
+def pack_error(error: BaseException) -> PackedError:
     """What ``Report.error`` holds, without the path (the client knows it,
     and puts it back as the path it was given)."""
     if isinstance(error, WorkflowError):
@@ -98,61 +101,17 @@ def pack_error(error: BaseException) -> Packed:
     return ("error", "other", type(error).__name__, str(error))
 
 
-def _violations(core: "CoreReport", budget: int) -> List[Packed]:
-    packed: List[Packed] = []
-    left = budget
-    path_of = core.tool_path
-    for index in range(core.violation_count):
-        v = core.violation(index)
-        left -= 1
-        rule = v.rule
-        if rule != "CMP-9":
-            packed.append((rule, v.message, v.location, v.edge, v.edge_id, v.edge_type, v.suggestion))
-            continue
-        tools = []
-        for t, tool in enumerate(v.tools):
-            length = tool.path_len
-            left -= length + 1
-            if left < 0:
-                raise _TooLarge
-            tools.append((tool.id, tool.label, tuple(path_of(index, t, 0, length)), tool.location))
-        fix = tuple((r.node, r.label, r.new_label, r.new_name) for r in v.fix)
-        packed.append((rule, v.message, v.location, v.consumer, v.name, tuple(tools), fix, tuple(v.box_labels)))
-    return packed
-
-
-def _groups(core: "CoreReport") -> List[Packed]:
-    """The core's CMP-9 groups: ``(first violation, through)`` for a group
-    of one violation (most of them), whose name and consumer are that
-    violation's; else ``(first, through, name, consumers)``."""
-    groups: List[Packed] = []
-    for g in range(core.group_count):
-        group = core.group(g)
-        count = group.count
-        if count == 1:
-            groups.append((group.first, group.through))
-        else:
-            groups.append((group.first, group.through, group.name, tuple(core.group_consumers(g, 0, count))))
-    return groups
-
-
 # --- client side -----------------------------------------------------------------
 
 
 def unpack(packed: Packed, path: str) -> Report:
     """The ``Report`` a worker packed, for the file the client named ``path``."""
-    if packed[0] == "error":
-        return Report._failed(path, _error(packed, path))
-    _, stats, warnings, violations, groups = packed
-    return Report(
-        _ShippedViolations(violations, groups),
-        [WiringWarning(code, node, edge, message, _at(location)) for code, node, edge, message, location in warnings],
-        Stats(*stats),
-        path,
-    )
+    if isinstance(packed, bytes):
+        return Report._from_core(CoreReport._decode(packed), path)
+    return Report._failed(path, _error(packed, path))
 
 
-def _error(packed: Packed, path: str) -> Exception:
+def _error(packed: PackedError, path: str) -> Exception:
     kind = packed[1]
     if kind == "workflow":
         return WorkflowError(packed[2], packed[3], packed[4])
@@ -177,57 +136,3 @@ def read_error(error: BaseException) -> OSError:
     # A storage client's own exception (an HTTP error, a denied request):
     # its words, after its name, with no errno.
     return OSError(None, f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
-
-
-class _ShippedViolations(Violations):
-    """``Violations`` from packed tuples instead of the core: items built
-    when read, and the core's own CMP-9 groups."""
-
-    __slots__ = ("_packed", "_packed_groups")
-
-    def __init__(self, packed: Sequence[Packed], groups: Sequence[Packed]) -> None:
-        # Not Violations.__init__: there is no core here.
-        self._len = len(packed)
-        self._packed = packed
-        self._packed_groups = groups
-
-    def _at(self, index: int) -> Violation:
-        v = self._packed[index]
-        if v[0] != "CMP-9":
-            rule, message, location, edge, edge_id, edge_type, suggestion = v
-            return Violation(
-                rule=rule,
-                message=message,
-                edge=edge,
-                edge_id=edge_id,
-                edge_type=edge_type,
-                location=_at(location),
-                suggestion=suggestion,
-            )
-        rule, message, location, consumer, name, tools, fix, boxes = v
-        return Violation(
-            rule=rule,
-            message=message,
-            consumer=consumer,
-            name=name,
-            tools=[Tool(id=i, label=label, path=list(path), location=_at(at)) for i, label, path, at in tools],
-            location=_at(location),
-            fix=[Rename(node=n, label=label, new_label=new, new_name=new_name) for n, label, new, new_name in fix],
-            box_labels=dict(boxes) if boxes else _NO_BOXES,
-        )
-
-    def _groups(self) -> Iterator["ClashGroup"]:
-        from .._groups import ClashGroup
-
-        for group in self._packed_groups:
-            first = self._at(group[0])
-            if len(group) == 2:
-                assert first.name is not None and first.consumer is not None
-                name, consumers = first.name, (first.consumer,)
-            else:
-                name, consumers = group[2], group[3]
-            yield ClashGroup(name=name, tools=first.tools, through=group[1], consumers=consumers, first=first)
-
-
-def _at(location: Optional[Tuple[int, int]]) -> Optional[Location]:
-    return None if location is None else Location(line=location[0], column=location[1])

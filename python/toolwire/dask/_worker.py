@@ -1,5 +1,7 @@
 """What runs on a Dask worker: read a batch of files, check them, and hand
-back findings, never workflow text.
+back findings, never workflow text: each report as the bytes the Rust core
+encodes it to (``_wire.pack_files`` for local files, as the Rust batch
+checks them; ``_wire.pack`` for the others), the batch as one pickle.
 
 Local paths (and ``file://`` URLs, made local paths by the client) go to the
 Rust batch, which reads and checks them without the GIL, so a worker's
@@ -13,18 +15,16 @@ this module by name when it runs one.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import pickle
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import fsspec
 from fsspec.utils import get_protocol
 
 from .._api import check_files, check_json
 from .._report import Report, Violations, _error_to_dict
-from ._wire import pack, read_error
+from ._wire import pack, pack_files, read_error
 
 Options = Dict[str, Any]
 """``passthrough_types`` and ``edge_types``, already checked by the client."""
@@ -40,40 +40,40 @@ def is_local(path: str) -> bool:
 
 
 def check_batch(paths: Sequence[str], options: Options) -> bytes:
-    """One packed report per path, in order (``toolwire.check_files``), as
-    one pickle. Pickled here, not by Dask: Dask serializes a list item by
-    item, which cost a third of the run on the benchmark's batches."""
-    reports = list(_reports(paths, options))
-    with _collector_paused():
-        return pickle.dumps([pack(report) for report in reports], protocol=pickle.HIGHEST_PROTOCOL)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Packing makes tens of thousands of tuples, none in a reference cycle,
-    that live until the batch is pickled: each allocation brings Python's
-    cycle collector closer to another pass over the worker's whole heap,
-    which made packing take half as long again on the benchmark's batches.
-    Paused meanwhile; resumed by whichever caller found it running, so that
-    tasks on several threads leave it running."""
-    was_running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_running:
-            gc.enable()
+    """One packed report per path, in order (``toolwire.check_files``): a
+    list of the core's encodings (or small error tuples), pickled here as
+    one object, not by Dask, which serializes a list item by item. Local
+    files are encoded by the Rust batch as it checks them, so no report
+    object is made for them."""
+    local, remote = _split(paths)
+    packed = _in_order(
+        paths, pack_files(local, options) if local else [], (pack(r) for r in _check_urls(remote, options))
+    )
+    return pickle.dumps(list(packed), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _reports(paths: Sequence[str], options: Options) -> Iterator[Report]:
     """The reports ``toolwire.check_files`` gives, local files checked by
     the Rust batch, URLs read through fsspec; in order."""
-    local = [p for p in paths if is_local(p)]
+    local, remote = _split(paths)
     # One thread per task: the worker already runs a task per thread.
-    checked = iter(check_files(local, jobs=1, **options) if local else [])
-    remote = iter(_check_urls([p for p in paths if not is_local(p)], options))
+    return _in_order(paths, check_files(local, jobs=1, **options) if local else [], _check_urls(remote, options))
+
+
+def _split(paths: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """The local paths and the URLs of a batch."""
+    return [p for p in paths if is_local(p)], [p for p in paths if not is_local(p)]
+
+
+_T = TypeVar("_T")
+
+
+def _in_order(paths: Sequence[str], local: Iterable[_T], remote: Iterable[_T]) -> Iterator[_T]:
+    """The answers for local paths and for URLs, merged back into the order
+    of ``paths``."""
+    local_answers, remote_answers = iter(local), iter(remote)
     for path in paths:
-        yield next(checked) if is_local(path) else next(remote)
+        yield next(local_answers) if is_local(path) else next(remote_answers)
 
 
 def _check_urls(urls: Sequence[str], options: Options) -> Iterator[Report]:
