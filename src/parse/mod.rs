@@ -651,12 +651,21 @@ mod tests {
     /// summary, or the error. A refusal of the structural index is kept as
     /// such, for the caller to judge.
     fn outcome<'a, P: Pull<'a>>(text: &'a str, start: impl FnOnce() -> Result<P> + Send) -> Result<String> {
+        outcome_on(text, false, start)
+    }
+
+    /// `outcome`, on two threads when `allow_thread` and the text is large.
+    fn outcome_on<'a, P: Pull<'a>>(
+        text: &'a str,
+        allow_thread: bool,
+        start: impl FnOnce() -> Result<P> + Send,
+    ) -> Result<String> {
         let config = Config::default();
         let reader = Reader {
             config: &config,
             interrupt: Interrupt::never(),
         };
-        reader.read(text, false, start).map(|g| summary(&g))
+        reader.read(text, allow_thread, start).map(|g| summary(&g))
     }
 
     #[test]
@@ -730,16 +739,7 @@ mod tests {
             })
             .collect();
         let doc = format!(r#"{{"edges": [{}], "nodes": [{}]}}"#, edges.join(","), nodes.join(","));
-        let read = |allow_thread| {
-            let config = Config::default();
-            let reader = Reader {
-                config: &config,
-                interrupt: Interrupt::never(),
-            };
-            reader
-                .read(&doc, allow_thread, || Ok(Scanner::new(&doc)))
-                .map(|g| summary(&g))
-        };
+        let read = |allow_thread| outcome_on(&doc, allow_thread, || Ok(Scanner::new(&doc)));
         assert_eq!(read(true), read(false));
     }
 
@@ -765,16 +765,9 @@ mod tests {
         doc.push_str("], \"edges\": [{\"source\": \"n1\", \"target\": \"n0\", \"targetHandle\": \"n0-input-tool\"}]}");
         let whole = |text: &str| {
             let read = |kernel| {
-                let config = Config::default();
-                let reader = Reader {
-                    config: &config,
-                    interrupt: Interrupt::never(),
-                };
-                reader
-                    .read(text, true, || {
-                        Cursor::new(text, Indexer::with_kernel(text.as_bytes(), kernel))
-                    })
-                    .map(|g| summary(&g))
+                outcome_on(text, true, || {
+                    Cursor::new(text, Indexer::with_kernel(text.as_bytes(), kernel))
+                })
             };
             let answers: Vec<_> = Kernel::supported().into_iter().map(read).collect();
             assert!(answers.windows(2).all(|w| w[0] == w[1]));
