@@ -260,20 +260,18 @@ impl Found {
             wirings[at as usize] = wiring;
         }
         found.classes = planned.iter().map(|_| Class::default()).collect();
-        // A kit is made before any class made on it, so each round makes
-        // at least the first class not yet made.
-        let mut made = vec![false; planned.len()];
-        while let Some(first) = made.iter().position(|&m| !m) {
-            let ready: Vec<usize> = (first..planned.len())
-                .filter(|&c| !made[c] && planned[c].0.is_none_or(|kit| made[kit as usize]))
+        // Two rounds: the classes made on no kit (every kit among them, as
+        // a kit is made on none), then those made on a kit, which read it.
+        for on_kit in [false, true] {
+            let round: Vec<usize> = (0..planned.len())
+                .filter(|&c| planned[c].0.is_some() == on_kit)
                 .collect();
-            let classes = in_parallel(&ready, jobs(ready.len()), |&c| {
+            let classes = in_parallel(&round, jobs(round.len()), |&c| {
                 let roots: Vec<ViewIx> = wirings[c].0.iter().map(|r| view_of[r]).collect();
                 Class::of(g, names, &found, roots, &wirings[c].1, planned[c].0)
             });
-            for (c, class) in ready.into_iter().zip(classes) {
+            for (c, class) in round.into_iter().zip(classes) {
                 found.classes[c] = class;
-                made[c] = true;
             }
             if interrupt.requested() {
                 return Found::default();
