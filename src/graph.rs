@@ -209,6 +209,19 @@ impl<'a> ToolGraph<'a> {
 
 const NOT_DECLARED: u32 = u32::MAX;
 
+/// Hashes ids as the [`GraphBuilder`] it came from does.
+#[derive(Clone)]
+pub struct IdHasher(RandomState);
+
+impl IdHasher {
+    /// The hash of a field's string; 0 for a field that is none, which is
+    /// never interned.
+    #[inline]
+    pub fn hash(&self, field: &Field<'_>) -> u64 {
+        field.as_str().map_or(0, |id| self.0.hash_one(id))
+    }
+}
+
 /// Below this many tool edges, one thread builds the adjacency faster than
 /// two can start.
 pub(crate) const ADJACENCY_ON_TWO_THREADS_FROM_EDGES: usize = 1 << 16;
@@ -294,9 +307,14 @@ impl<'a> GraphBuilder<'a> {
         self.fail(Stage::EdgeShape, error);
     }
 
-    /// The node numbered for `id`, and whether it is new.
-    fn intern(&mut self, id: Cow<'a, str>) -> Result<(NodeIx, bool), InputError> {
-        let hash = self.hasher.hash_one(id.as_ref());
+    /// The hashes ids are interned by. A front end on another thread uses
+    /// it to hash each id while the id's bytes are still in its cache.
+    pub fn id_hasher(&self) -> IdHasher {
+        IdHasher(self.hasher.clone())
+    }
+
+    /// The node numbered for `id`, whose hash is `hash`, and whether it is new.
+    fn intern(&mut self, id: Cow<'a, str>, hash: u64) -> Result<(NodeIx, bool), InputError> {
         let ids = &self.ids;
         let hashes = &self.hashes;
         let next = ids.len();
@@ -324,14 +342,27 @@ impl<'a> GraphBuilder<'a> {
         Ok((node, new))
     }
 
-    /// Starts loading the table slot `intern(id)` will read: the builder
-    /// thread calls it a few records ahead.
-    pub fn prefetch(&self, id: &str) {
-        self.table.prefetch(self.hasher.hash_one(id));
+    /// Starts loading the table slot interning an id of hash `hash` will
+    /// read: the builder thread calls it a few records ahead.
+    pub fn prefetch(&self, hash: u64) {
+        self.table.prefetch(hash);
     }
 
     /// A declared node. Ids must be non-empty strings and unique (R2).
     pub fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
+        let hash = self.id_hasher().hash(&id);
+        self.hashed_node(place, id, hash, label, passthrough);
+    }
+
+    /// `node`, with the hash of its id already computed by `id_hasher`.
+    pub fn hashed_node(
+        &mut self,
+        place: Place,
+        id: Field<'a>,
+        hash: u64,
+        label: Option<Cow<'a, str>>,
+        passthrough: bool,
+    ) {
         self.declared += 1;
         let id = match id.into_non_empty() {
             Ok(id) => id,
@@ -340,7 +371,7 @@ impl<'a> GraphBuilder<'a> {
         if self.failed_by(Stage::NodeId) {
             return; // The graph will not be used; only the first errors matter.
         }
-        let ix = match self.intern(id) {
+        let ix = match self.intern(id, hash) {
             Ok((ix, _)) => ix,
             Err(e) => return self.fail(Stage::NodeId, e),
         };
@@ -362,6 +393,21 @@ impl<'a> GraphBuilder<'a> {
 
     /// An edge classified as tool wiring (EDGE-5). It needs both endpoints.
     pub fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
+        let hasher = self.id_hasher();
+        let hashes = [hasher.hash(&source), hasher.hash(&target)];
+        self.hashed_tool_edge(place, id, source, target, hashes);
+    }
+
+    /// `tool_edge`, with the hashes of its ends already computed by
+    /// `id_hasher`.
+    pub fn hashed_tool_edge(
+        &mut self,
+        place: Place,
+        id: Option<Cow<'a, str>>,
+        source: Field<'a>,
+        target: Field<'a>,
+        [source_hash, target_hash]: [u64; 2],
+    ) {
         self.edge_count += 1;
         let id = id.as_deref();
         let source = source.into_non_empty();
@@ -375,16 +421,16 @@ impl<'a> GraphBuilder<'a> {
             return;
         }
         let ends = self
-            .endpoint(source, place)
-            .and_then(|s| Ok((s, self.endpoint(target, place)?)));
+            .endpoint(source, source_hash, place)
+            .and_then(|s| Ok((s, self.endpoint(target, target_hash, place)?)));
         match ends {
             Ok(edge) => self.edges.push(edge),
             Err(e) => self.fail(Stage::EdgeEnd, e),
         }
     }
 
-    fn endpoint(&mut self, id: Cow<'a, str>, edge: Place) -> Result<NodeIx, InputError> {
-        let (ix, new) = self.intern(id)?;
+    fn endpoint(&mut self, id: Cow<'a, str>, hash: u64, edge: Place) -> Result<NodeIx, InputError> {
+        let (ix, new) = self.intern(id, hash)?;
         if new {
             // Where the node is, until (unless) it is declared.
             self.offsets[ix as usize] = edge.offset.unwrap_or(NO_OFFSET);

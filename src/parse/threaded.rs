@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
-use crate::graph::{GraphBuilder, Sink};
+use crate::graph::{GraphBuilder, IdHasher, Sink};
 use crate::input::{Field, Place, UnknownEdgeType};
 use crate::InputError;
 
@@ -15,8 +15,10 @@ use crate::InputError;
 enum Record<'a> {
     NodeShapeError(InputError),
     EdgeShapeError(InputError),
-    Node(Place, Field<'a>, Option<Cow<'a, str>>, bool),
-    ToolEdge(Place, Option<Cow<'a, str>>, Field<'a>, Field<'a>),
+    /// With the hash of its id.
+    Node(Place, Field<'a>, u64, Option<Cow<'a, str>>, bool),
+    /// With the hashes of its ends.
+    ToolEdge(Place, Option<Cow<'a, str>>, Field<'a>, Field<'a>, [u64; 2]),
     UnknownEdgeType(UnknownEdgeType<'a>),
     OtherEdge,
 }
@@ -24,12 +26,10 @@ enum Record<'a> {
 impl<'a> Record<'a> {
     fn prefetch(&self, builder: &GraphBuilder<'a>) {
         match self {
-            Record::Node(_, Field::Str(id), ..) => builder.prefetch(id),
-            Record::ToolEdge(_, _, source, target) => {
-                for end in [source, target] {
-                    if let Field::Str(id) = end {
-                        builder.prefetch(id);
-                    }
+            Record::Node(_, _, hash, ..) => builder.prefetch(*hash),
+            Record::ToolEdge(.., hashes) => {
+                for &hash in hashes {
+                    builder.prefetch(hash);
                 }
             }
             _ => {}
@@ -40,8 +40,12 @@ impl<'a> Record<'a> {
         match self {
             Record::NodeShapeError(e) => builder.node_shape_error(e),
             Record::EdgeShapeError(e) => builder.edge_shape_error(e),
-            Record::Node(place, id, label, passthrough) => builder.node(place, id, label, passthrough),
-            Record::ToolEdge(place, id, source, target) => builder.tool_edge(place, id, source, target),
+            Record::Node(place, id, hash, label, passthrough) => {
+                builder.hashed_node(place, id, hash, label, passthrough)
+            }
+            Record::ToolEdge(place, id, source, target, hashes) => {
+                builder.hashed_tool_edge(place, id, source, target, hashes)
+            }
             Record::UnknownEdgeType(unknown) => builder.unknown_edge_type(unknown),
             Record::OtherEdge => builder.other_edge(),
         }
@@ -58,6 +62,8 @@ const IN_FLIGHT: usize = 4;
 
 /// The parser's end of the pipe.
 pub struct Pipe<'a> {
+    /// Ids are hashed here, while their bytes are in this thread's cache.
+    hasher: IdHasher,
     chunk: Vec<Record<'a>>,
     full: SyncSender<Vec<Record<'a>>>,
     empty: Receiver<Vec<Record<'a>>>,
@@ -91,10 +97,12 @@ impl<'a> Sink<'a> for Pipe<'a> {
         self.push(Record::EdgeShapeError(error));
     }
     fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
-        self.push(Record::Node(place, id, label, passthrough));
+        let hash = self.hasher.hash(&id);
+        self.push(Record::Node(place, id, hash, label, passthrough));
     }
     fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
-        self.push(Record::ToolEdge(place, id, source, target));
+        let hashes = [self.hasher.hash(&source), self.hasher.hash(&target)];
+        self.push(Record::ToolEdge(place, id, source, target, hashes));
     }
     fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>) {
         self.push(Record::UnknownEdgeType(unknown));
@@ -113,8 +121,10 @@ pub fn on_two_threads<'a, T: Send>(
     let (full_tx, full_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     let (empty_tx, empty_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     std::thread::scope(|scope| {
+        let builder = GraphBuilder::with_capacity(expected_nodes);
+        let hasher = builder.id_hasher();
         let builder = scope.spawn(move || {
-            let mut builder = GraphBuilder::with_capacity(expected_nodes);
+            let mut builder = builder;
             for mut chunk in full_rx {
                 // The ids a few records ahead are announced to the table, so
                 // its cache lines arrive while the records before are handled.
@@ -133,6 +143,7 @@ pub fn on_two_threads<'a, T: Send>(
             builder
         });
         let mut pipe = Pipe {
+            hasher,
             chunk: Vec::with_capacity(CHUNK),
             full: full_tx,
             empty: empty_rx,
