@@ -182,6 +182,9 @@ fn wiring(g: &ToolGraph<'_>, names: &CandidateNames, consumer: NodeIx) -> Wiring
 /// Below this many views or classes to make, one thread makes them faster
 /// than two can start.
 const PARALLEL_FROM_ITEMS: usize = 512;
+/// Consumers whose wiring one task reads: enough to outweigh handing out
+/// the task, few enough to share the work evenly.
+const WIRING_BLOCK: usize = 1024;
 
 impl Found {
     fn total(&self) -> u64 {
@@ -203,17 +206,24 @@ impl Found {
         allow_thread: bool,
         interrupt: Interrupt<'_>,
     ) -> Found {
+        let threads = if allow_thread { 0 } else { 1 };
+        let jobs = |items: usize| if items >= PARALLEL_FROM_ITEMS { threads } else { 1 };
+        // Each consumer's wiring, which reads its providers and their names
+        // (the plan's costly part), in blocks on every core.
+        let blocks: Vec<&[NodeIx]> = consumers.chunks(WIRING_BLOCK).collect();
+        let wirings = in_parallel(&blocks, jobs(consumers.len()), |block| {
+            block.iter().map(|&c| wiring(g, names, c)).collect::<Vec<_>>()
+        });
         let mut roots: Vec<NodeIx> = Vec::new();
         let mut view_of: Map<NodeIx, ViewIx> = new_map();
         let mut class_of: Map<Wiring, ClassIx> = new_map();
         // Per class, in the order made: the kit it is made on, its consumers.
         let mut planned: Vec<(Option<ClassIx>, Vec<NodeIx>)> = Vec::new();
         let mut members = Vec::with_capacity(consumers.len());
-        for &consumer in consumers {
+        for (&consumer, key) in consumers.iter().zip(wirings.into_iter().flatten()) {
             if interrupt.requested() {
                 return Found::default();
             }
-            let key = wiring(g, names, consumer);
             if let Some(&class) = class_of.get(&key) {
                 planned[class as usize].1.push(consumer);
                 members.push((consumer, class));
@@ -244,8 +254,6 @@ impl Found {
             class_of.insert(key, at);
         }
 
-        let threads = if allow_thread { 0 } else { 1 };
-        let jobs = |items: usize| if items >= PARALLEL_FROM_ITEMS { threads } else { 1 };
         let (views, by_name) = in_parallel(&roots, jobs(roots.len()), |&root| View::of(g, names, root))
             .into_iter()
             .unzip();
