@@ -60,13 +60,14 @@ impl FileBytes {
 /// a time, others read a piece at a time; either way `interrupt` is looked
 /// at between pieces, so Ctrl-C is honoured within one piece, not after a
 /// read of hundreds of megabytes. An interrupted read is an error of kind
-/// `Interrupted`.
-pub fn read_file(path: &Path, interrupt: Interrupt<'_>) -> std::io::Result<FileBytes> {
+/// `Interrupted`. With `allow_thread`, a mapping's pieces are loaded on
+/// every core.
+pub fn read_file(path: &Path, allow_thread: bool, interrupt: Interrupt<'_>) -> std::io::Result<FileBytes> {
     let file = std::fs::File::open(path)?;
     let size = file.metadata()?.len();
     #[cfg(target_os = "linux")]
     if size >= MAP_FROM_BYTES {
-        if let Some(mapping) = mapped::Mapping::of(&file, size, interrupt)? {
+        if let Some(mapping) = mapped::Mapping::of(&file, size, allow_thread, interrupt)? {
             return Ok(FileBytes::Mapped(mapping));
         }
     }
@@ -91,7 +92,7 @@ fn read_in_pieces(mut file: std::fs::File, size: u64, interrupt: Interrupt<'_>) 
 
 #[cfg(target_os = "linux")]
 mod mapped {
-    use super::PIECE;
+    use super::{in_parallel, PIECE};
     use crate::interrupt::Interrupt;
     use std::os::fd::AsRawFd;
 
@@ -114,8 +115,15 @@ mod mapped {
 
     impl Mapping {
         /// Maps `file` (of `size` bytes) and loads its pages a piece at a
-        /// time; `None` when it cannot be mapped, and it is then read.
-        pub fn of(file: &std::fs::File, size: u64, interrupt: Interrupt<'_>) -> std::io::Result<Option<Mapping>> {
+        /// time, on every core when `allow_thread` (loading is the kernel
+        /// filling page tables, which two threads do in half the time);
+        /// `None` when it cannot be mapped, and it is then read.
+        pub fn of(
+            file: &std::fs::File,
+            size: u64,
+            allow_thread: bool,
+            interrupt: Interrupt<'_>,
+        ) -> std::io::Result<Option<Mapping>> {
             let Ok(len) = usize::try_from(size) else {
                 return Ok(None);
             };
@@ -135,27 +143,32 @@ mod mapped {
                 return Ok(None);
             }
             let mapping = Mapping { start, len };
-            let mut at = 0;
-            while at < len {
+            let pieces: Vec<usize> = (0..len).step_by(PIECE).collect();
+            let loaded = in_parallel(&pieces, if allow_thread { 0 } else { 1 }, |&at| {
                 if interrupt.requested() {
                     return Err(std::io::ErrorKind::Interrupted.into());
                 }
-                let piece = PIECE.min(len - at);
-                // SAFETY: the range lies inside the mapping. The advice
-                // only loads pages; a kernel without it (before Linux 5.14)
-                // answers EINVAL, and pages are then loaded when first read.
-                let loaded =
-                    unsafe { libc::madvise(start.cast::<u8>().add(at).cast(), piece, libc::MADV_POPULATE_READ) };
-                if loaded != 0 {
-                    let error = std::io::Error::last_os_error();
-                    if error.raw_os_error() != Some(libc::EINVAL) {
-                        return Err(error);
-                    }
-                    break;
-                }
-                at += piece;
-            }
+                mapping.load(at, PIECE.min(len - at))
+            });
+            // The first error in file order, as one thread would have met it.
+            loaded.into_iter().collect::<std::io::Result<Vec<()>>>()?;
             Ok(Some(mapping))
+        }
+
+        /// Loads the pages of `len` bytes from `at`.
+        fn load(&self, at: usize, len: usize) -> std::io::Result<()> {
+            // SAFETY: the caller keeps the range inside the mapping. The
+            // advice only loads pages; a kernel without it (before Linux
+            // 5.14) answers EINVAL, and pages are then loaded when first read.
+            let loaded =
+                unsafe { libc::madvise(self.start.cast::<u8>().add(at).cast(), len, libc::MADV_POPULATE_READ) };
+            if loaded != 0 {
+                let error = std::io::Error::last_os_error();
+                if error.raw_os_error() != Some(libc::EINVAL) {
+                    return Err(error);
+                }
+            }
+            Ok(())
         }
 
         pub fn bytes(&self) -> &[u8] {
@@ -258,5 +271,25 @@ mod tests {
         assert_eq!(one[2], "ok 0 1");
         assert_eq!(one[40], "io NotFound");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_mapped_file_reads_the_same_loaded_on_one_thread_or_many() {
+        use super::{read_file, MAP_FROM_BYTES, PIECE};
+        let path = std::env::temp_dir().join(format!("toolwire-mapped-{}.bin", std::process::id()));
+        // Large enough to be mapped, in several pieces, the last one short.
+        let len = (MAP_FROM_BYTES as usize).max(2 * PIECE) + PIECE / 3;
+        let bytes: Vec<u8> = (0..len).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        for allow_thread in [false, true] {
+            let read = read_file(&path, allow_thread, Interrupt::never()).unwrap();
+            assert!(matches!(read, super::FileBytes::Mapped(_)));
+            assert!(*read == bytes[..], "allow_thread {allow_thread}");
+            let stop = std::sync::atomic::AtomicBool::new(true);
+            let stopped = read_file(&path, allow_thread, Interrupt::on(&stop)).err().map(|e| e.kind());
+            assert_eq!(stopped, Some(std::io::ErrorKind::Interrupted));
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -34,8 +34,8 @@ fn finished<T>(value: T, interrupt: Interrupt<'_>) -> Result<T, Error> {
 }
 
 /// A file's bytes; an interrupted read is an interruption, not an I/O error.
-fn read(path: &Path, interrupt: Interrupt<'_>) -> Result<FileBytes, Error> {
-    read_file(path, interrupt).map_err(|e| {
+fn read(path: &Path, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<FileBytes, Error> {
+    read_file(path, allow_thread, interrupt).map_err(|e| {
         if interrupt.requested() {
             Error::Interrupted
         } else {
@@ -60,7 +60,7 @@ pub fn check_file(path: &Path, config: &Config, allow_thread: bool, interrupt: I
     if interrupt.requested() {
         return Err(Error::Interrupted);
     }
-    let bytes = read(path, interrupt)?;
+    let bytes = read(path, allow_thread, interrupt)?;
     let outcome = check_text(&bytes, config, allow_thread, interrupt);
     // A single large file: its report need not wait for the unmapping.
     // (Checking many files, each thread unmaps its own as it goes.)
@@ -101,7 +101,7 @@ pub fn explain_file(
     config: &Config,
     interrupt: Interrupt<'_>,
 ) -> Result<Vec<ConsumerView>, Error> {
-    let bytes = read(path, interrupt)?;
+    let bytes = read(path, true, interrupt)?;
     explain_text(&bytes, consumer, config, interrupt)
 }
 
@@ -109,7 +109,7 @@ pub fn explain_file(
 /// checking. For the benchmark suite.
 pub fn phase_times(path: &Path, config: &Config) -> Result<[Duration; 3], Error> {
     let start = Instant::now();
-    let bytes = read(path, Interrupt::never())?;
+    let bytes = read(path, true, Interrupt::never())?;
     let read = start.elapsed();
     let graph =
         parse_with(&bytes, config, true, Interrupt::never()).map_err(|e| input_error(e, &bytes, Interrupt::never()))?;
