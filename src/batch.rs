@@ -197,6 +197,12 @@ pub fn workers(jobs: usize, items: usize) -> usize {
     jobs.min(items).max(1)
 }
 
+/// What a scoped thread returned; if it panicked, the panic goes on
+/// unwinding here.
+pub(crate) fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
 /// `work` on every item with up to `jobs` threads (0: one per available
 /// core); one result per item, in order.
 pub fn in_parallel<I: Sync, T: Send>(items: &[I], jobs: usize, work: impl Fn(&I) -> T + Sync) -> Vec<T> {
@@ -287,7 +293,9 @@ mod tests {
             assert!(matches!(read, super::FileBytes::Mapped(_)));
             assert!(*read == bytes[..], "allow_thread {allow_thread}");
             let stop = std::sync::atomic::AtomicBool::new(true);
-            let stopped = read_file(&path, allow_thread, Interrupt::on(&stop)).err().map(|e| e.kind());
+            let stopped = read_file(&path, allow_thread, Interrupt::on(&stop))
+                .err()
+                .map(|e| e.kind());
             assert_eq!(stopped, Some(std::io::ErrorKind::Interrupted));
         }
         std::fs::remove_file(&path).unwrap();

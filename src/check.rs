@@ -3,7 +3,7 @@
 //! (see `collisions`), so a check costs what its input costs, however many
 //! (consumer, name) pairs it finds.
 
-use crate::batch::in_parallel;
+use crate::batch::{in_parallel, joined};
 use crate::collisions::{Clash, Class, ClassIx, Collisions, Group, GroupIx, List, Overlay, Part, View, ViewIx};
 use crate::config::Config;
 use crate::error::{locate_known, InputError};
@@ -62,18 +62,35 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         consumers: consumers.len(),
         passthroughs: graph.declared_passthroughs,
     };
-    let names = CandidateNames::find(&graph, allow_thread);
+    // The consumers in id order, as findings are reported: sorted on
+    // another thread while the names are found, when a thread is allowed
+    // (both only read the graph); else only when there is a name to check.
+    let (names, consumers) = if allow_thread && consumers.len() >= PARALLEL_FROM_ITEMS {
+        std::thread::scope(|scope| {
+            let sorted = scope.spawn(|| {
+                consumers.sort_unstable_by_key(|&c| graph.id(c));
+                consumers
+            });
+            let names = CandidateNames::find(&graph, allow_thread);
+            (names, joined(sorted))
+        })
+    } else {
+        let names = CandidateNames::find(&graph, allow_thread);
+        if names.any() {
+            consumers.sort_unstable_by_key(|&c| graph.id(c));
+        }
+        (names, consumers)
+    };
     // With no name carried by two leaves anywhere, nothing can collide and
     // nothing needs flattening.
     let found = if names.any() {
-        consumers.sort_unstable_by_key(|&c| graph.id(c));
         Found::of(&graph, &names, &consumers, allow_thread, interrupt)
     } else {
         Found::default()
     };
 
     let source = graph.source;
-    let mut found = (found.total() > 0).then(|| found.into_collisions(graph, names));
+    let found = (found.total() > 0).then(|| found.into_collisions(graph, names));
     let wanted: Vec<NodeIx> = found.as_ref().map_or_else(Vec::new, |set| set.nodes_to_locate());
     let first_node = offsets.len();
     if let Some(set) = &found {
@@ -86,8 +103,24 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         warnings,
         stats,
     };
-    if let Some(text) = source {
-        let located = locate_known(text, &offsets);
+    // Locating sweeps the text; choosing renames and keeping what the
+    // findings name read only the graph: with a thread allowed, the sweep
+    // runs beside them.
+    let locate = |offsets: &[Option<usize>]| source.map(|text| locate_known(text, offsets));
+    let beside = allow_thread && source.is_some_and(|text| text.len() >= LOCATE_BESIDE_FROM_BYTES);
+    let (located, collisions) = if beside {
+        std::thread::scope(|scope| {
+            let located = scope.spawn(|| locate(&offsets));
+            let collisions = found.map(|set| set.settled(&wanted));
+            (joined(located), collisions)
+        })
+    } else {
+        (locate(&offsets), found.map(|set| set.settled(&wanted)))
+    };
+    if let Some(collisions) = collisions {
+        report.collisions = collisions;
+    }
+    if let Some(located) = located {
         for (v, at) in report.edge_violations.iter_mut().zip(&located) {
             v.location = *at;
         }
@@ -95,20 +128,12 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         for (w, at) in report.warnings.iter_mut().zip(warned) {
             w.location = *at;
         }
-        if let Some(set) = &mut found {
-            for (&node, at) in wanted.iter().zip(&located[first_node..]) {
-                if let Some(at) = at {
-                    set.locations.insert(node, *at);
-                }
+        // `wanted` is empty when nothing collides.
+        for (&node, at) in wanted.iter().zip(&located[first_node..]) {
+            if let Some(at) = at {
+                report.collisions.locations.insert(node, *at);
             }
         }
-    }
-    if let Some(mut set) = found {
-        // Renames look at every tool's name, so they are chosen while the
-        // whole graph is still at hand; then only what the findings name is
-        // kept.
-        set.settle_renames();
-        report.collisions = set.into_owned(&wanted);
     }
     report
 }
@@ -182,6 +207,9 @@ fn wiring(g: &ToolGraph<'_>, names: &CandidateNames, consumer: NodeIx) -> Wiring
 /// Below this many views or classes to make, one thread makes them faster
 /// than two can start.
 const PARALLEL_FROM_ITEMS: usize = 512;
+/// Below this much text, locating findings takes less than starting a
+/// thread to do it beside the renames.
+const LOCATE_BESIDE_FROM_BYTES: usize = 4 << 20;
 /// Consumers whose wiring one task reads: enough to outweigh handing out
 /// the task, few enough to share the work evenly.
 const WIRING_BLOCK: usize = 1024;
@@ -208,11 +236,22 @@ impl Found {
     ) -> Found {
         let threads = if allow_thread { 0 } else { 1 };
         let jobs = |items: usize| if items >= PARALLEL_FROM_ITEMS { threads } else { 1 };
-        // Each consumer's wiring, which reads its providers and their names
-        // (the plan's costly part), in blocks on every core.
+        // Each consumer's wiring and the roots of it wired into other
+        // consumers too, which read the graph (the plan's costly part), in
+        // blocks on every core.
         let blocks: Vec<&[NodeIx]> = consumers.chunks(WIRING_BLOCK).collect();
         let wirings = in_parallel(&blocks, jobs(consumers.len()), |block| {
-            block.iter().map(|&c| wiring(g, names, c)).collect::<Vec<_>>()
+            let shared = |key: &Wiring| -> Box<[NodeIx]> {
+                key.0
+                    .iter()
+                    .copied()
+                    .filter(|&root| wired_into_several(g, root))
+                    .collect()
+            };
+            (block.iter())
+                .map(|&c| wiring(g, names, c))
+                .map(|key| (shared(&key), key))
+                .collect::<Vec<_>>()
         });
         let mut roots: Vec<NodeIx> = Vec::new();
         let mut view_of: Map<NodeIx, ViewIx> = new_map();
@@ -220,7 +259,7 @@ impl Found {
         // Per class, in the order made: the kit it is made on, its consumers.
         let mut planned: Vec<(Option<ClassIx>, Vec<NodeIx>)> = Vec::new();
         let mut members = Vec::with_capacity(consumers.len());
-        for (&consumer, key) in consumers.iter().zip(wirings.into_iter().flatten()) {
+        for (&consumer, (shared, key)) in consumers.iter().zip(wirings.into_iter().flatten()) {
             if interrupt.requested() {
                 return Found::default();
             }
@@ -237,10 +276,9 @@ impl Found {
             }
             // Roots wired into other consumers too are a kit: its class is
             // made once and parents this one, which adds only its own.
-            let (shared, own): (Vec<NodeIx>, Vec<NodeIx>) =
-                key.0.iter().partition(|&&root| wired_into_several(g, root));
-            let kit = if !shared.is_empty() && (!own.is_empty() || !key.1.is_empty()) {
-                let kit: Wiring = (shared.into(), Box::default());
+            let own_too = shared.len() < key.0.len() || !key.1.is_empty();
+            let kit = if !shared.is_empty() && own_too {
+                let kit: Wiring = (shared, Box::default());
                 Some(*class_of.entry(kit).or_insert_with(|| {
                     planned.push((None, Vec::new()));
                     (planned.len() - 1) as ClassIx
@@ -690,6 +728,14 @@ impl<'a> Collisions<'a> {
     /// toolbox a path can step through, with their labels. Nothing else of
     /// the workflow is copied, and the candidate names' hash table, which
     /// only choosing renames needed, is dropped.
+    /// Renames chosen, then only what the findings name kept. Renames look
+    /// at every tool's name, so they are chosen while the whole graph is
+    /// still at hand.
+    fn settled(mut self, named: &[NodeIx]) -> Collisions<'static> {
+        self.settle_renames();
+        self.into_owned(named)
+    }
+
     fn into_owned(self, named: &[NodeIx]) -> Collisions<'static> {
         let mut keep = vec![false; self.graph.node_count()];
         for &node in named {

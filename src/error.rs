@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::batch::joined;
 use crate::input::{Field, Kind, Place};
 use crate::quote::{edge_name, quote};
 
@@ -53,7 +54,7 @@ fn locate_all_splitting_from(text: &[u8], offsets: &[usize], split_from: usize) 
             // Newlines before `split`: those up to the last early offset,
             // and those after it.
             let newlines_before = early.last().map_or(0, |l| l.line - 1) + count_newlines(&text[at..split]);
-            let late = late.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let late = joined(late);
             early.extend(late.into_iter().map(|l| Location {
                 line: l.line + newlines_before,
                 ..l
