@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use foldhash::fast::RandomState;
 
 use crate::graph::{NodeIx, ToolGraph};
-use crate::names::normalize_name;
+use crate::names::{normalize_into, normalize_name};
 
 pub type NameIx = u32;
 pub const NOT_A_CANDIDATE: NameIx = NameIx::MAX;
@@ -61,7 +61,24 @@ impl CandidateNames {
         let mut names: Vec<Box<str>> = Vec::new();
         let mut of_node = vec![NOT_A_CANDIDATE; g.node_count()];
         let mut group: Vec<(String, NodeIx)> = Vec::new();
+        let (mut first, mut other) = (String::new(), String::new());
         for run in hashed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+            // Tools whose names hash alike nearly always share the name:
+            // each is compared with the first without a string of its own.
+            normalize_into(g.label(run[0].1), &mut first);
+            let alike = run[1..].iter().all(|&(_, n)| {
+                normalize_into(g.label(n), &mut other);
+                other == first
+            });
+            if alike {
+                let ix = names.len() as NameIx;
+                names.push(first.as_str().into());
+                for &(_, n) in run {
+                    of_node[n as usize] = ix;
+                }
+                continue;
+            }
+            // Two names with one hash: sorted apart.
             group.clear();
             group.extend(run.iter().map(|&(_, n)| (normalize_name(g.label(n)), n)));
             group.sort_unstable();
@@ -400,7 +417,48 @@ pub fn wired_directly(g: &ToolGraph<'_>, leaf: NodeIx, consumer: NodeIx) -> bool
 
 #[cfg(test)]
 mod tests {
-    use super::sorted_in_halves;
+    use super::{sorted_in_halves, CandidateNames};
+    use crate::{parse::parse, Config};
+
+    #[test]
+    fn cmp9_names_that_share_a_hash_are_still_told_apart() {
+        // Six tools wired into one agent: two named `x`, two named `y`, one
+        // `z`, one `w`. Given one hash, as a collision of the hash would,
+        // only equal names become candidates; given their own, the same.
+        let labels = ["X", "x!", "Y", "y", "Z", "W"];
+        let nodes: Vec<String> = (labels.iter().enumerate())
+            .map(|(i, l)| format!(r#"{{"id": "t{i}", "data": {{"label": "{l}"}}}}"#))
+            .collect();
+        let edges: Vec<String> = (0..labels.len())
+            .map(|i| format!(r#"{{"source": "t{i}", "target": "agent", "targetHandle": "agent-input-tool"}}"#))
+            .collect();
+        let doc = format!(
+            r#"{{"nodes": [{{"id": "agent"}}, {}], "edges": [{}]}}"#,
+            nodes.join(", "),
+            edges.join(", ")
+        );
+        let mut g = parse(doc.as_bytes(), &Config::default()).unwrap();
+        let tool = |i: usize| {
+            (0..g.node_count() as u32)
+                .find(|&n| g.id(n) == format!("t{i}"))
+                .unwrap()
+        };
+        let tools: Vec<u32> = (0..labels.len()).map(tool).collect();
+        for one_hash in [false, true] {
+            if one_hash {
+                for &t in &tools {
+                    g.name_hashes[t as usize] = 42;
+                }
+            }
+            let names = CandidateNames::find(&g, false);
+            let of = |i: usize| names.of(tools[i]).map(|n| names.name(n));
+            assert_eq!(
+                (0..labels.len()).map(of).collect::<Vec<_>>(),
+                [Some("x"), Some("x"), Some("y"), Some("y"), None, None],
+                "one hash: {one_hash}"
+            );
+        }
+    }
 
     #[test]
     fn sorting_in_halves_equals_sorting_whole() {
