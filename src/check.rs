@@ -65,7 +65,7 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     // The consumers in id order, as findings are reported: sorted on
     // another thread while the names are found, when a thread is allowed
     // (both only read the graph); else only when there is a name to check.
-    let (names, consumers) = if allow_thread && consumers.len() >= PARALLEL_FROM_ITEMS {
+    let (names, consumers) = if allow_thread && consumers.len() >= SORT_BESIDE_FROM_CONSUMERS {
         std::thread::scope(|scope| {
             let sorted = scope.spawn(|| {
                 consumers.sort_unstable_by_key(|&c| graph.id(c));
@@ -207,6 +207,9 @@ fn wiring(g: &ToolGraph<'_>, names: &CandidateNames, consumer: NodeIx) -> Wiring
 /// Below this many views or classes to make, one thread makes them faster
 /// than two can start.
 const PARALLEL_FROM_ITEMS: usize = 512;
+/// Below this many consumers, sorting them takes less than starting a
+/// thread to do it beside finding the names.
+const SORT_BESIDE_FROM_CONSUMERS: usize = 1 << 13;
 /// Below this much text, locating findings takes less than starting a
 /// thread to do it beside the renames.
 const LOCATE_BESIDE_FROM_BYTES: usize = 4 << 20;
