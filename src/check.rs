@@ -111,11 +111,11 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     let (located, collisions) = if beside {
         std::thread::scope(|scope| {
             let located = scope.spawn(|| locate(&offsets));
-            let collisions = found.map(|set| set.settled(&wanted));
+            let collisions = found.map(|set| set.settled(&wanted, allow_thread));
             (joined(located), collisions)
         })
     } else {
-        (locate(&offsets), found.map(|set| set.settled(&wanted)))
+        (locate(&offsets), found.map(|set| set.settled(&wanted, allow_thread)))
     };
     if let Some(collisions) = collisions {
         report.collisions = collisions;
@@ -734,12 +734,12 @@ impl<'a> Collisions<'a> {
     /// Renames chosen, then only what the findings name kept. Renames look
     /// at every tool's name, so they are chosen while the whole graph is
     /// still at hand.
-    fn settled(mut self, named: &[NodeIx]) -> Collisions<'static> {
+    fn settled(mut self, named: &[NodeIx], allow_thread: bool) -> Collisions<'static> {
         self.settle_renames();
-        self.into_owned(named)
+        self.into_owned(named, allow_thread)
     }
 
-    fn into_owned(self, named: &[NodeIx]) -> Collisions<'static> {
+    fn into_owned(self, named: &[NodeIx], allow_thread: bool) -> Collisions<'static> {
         let mut keep = vec![false; self.graph.node_count()];
         for &node in named {
             keep[node as usize] = true;
@@ -753,7 +753,7 @@ impl<'a> Collisions<'a> {
         let mut names = self.names;
         names.by_hash = Vec::new();
         Collisions {
-            graph: self.graph.into_owned(|node| keep[node as usize]),
+            graph: self.graph.into_owned(|node| keep[node as usize], allow_thread),
             names,
             views: self.views,
             classes: self.classes,

@@ -12,6 +12,7 @@ use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
 
+use crate::batch::joined;
 use crate::error::InputError;
 use crate::ids::IdTable;
 use crate::input::{Field, Place, UnknownEdgeType};
@@ -163,19 +164,38 @@ impl<'a> ToolGraph<'a> {
     /// The same graph without its source text, owning the ids and labels
     /// of the nodes `keep` names; every other node keeps its place and its
     /// wiring but has an empty id and no label. For findings read after the
-    /// input is gone, which name a small part of a large workflow.
-    pub fn into_owned(self, keep: impl Fn(NodeIx) -> bool) -> ToolGraph<'static> {
-        let own = |s: Cow<'a, str>| -> Cow<'static, str> { Cow::Owned(s.into_owned()) };
+    /// input is gone, which name a small part of a large workflow. With
+    /// `allow_thread`, the labels of a large graph are copied on a thread
+    /// beside the ids (each kept string is an allocation and a copy).
+    pub fn into_owned(self, keep: impl Fn(NodeIx) -> bool + Sync, allow_thread: bool) -> ToolGraph<'static> {
+        fn own(s: Cow<'_, str>) -> Cow<'static, str> {
+            Cow::Owned(s.into_owned())
+        }
         let kept = |node: usize| keep(node as NodeIx);
+        let ids = |ids: Vec<Cow<'a, str>>| -> Vec<Cow<'static, str>> {
+            (ids.into_iter().enumerate())
+                .map(|(n, id)| if kept(n) { own(id) } else { Cow::Borrowed("") })
+                .collect()
+        };
+        let labels = |labels: Vec<Option<Cow<'a, str>>>| -> Vec<Option<Cow<'static, str>>> {
+            (labels.into_iter().enumerate())
+                .map(|(n, label)| label.filter(|_| kept(n)).map(own))
+                .collect()
+        };
+        let (ids, labels) = if allow_thread && self.ids.len() >= OWNED_ON_TWO_THREADS_FROM_NODES {
+            let (own_ids, own_labels) = (self.ids, self.labels);
+            std::thread::scope(|scope| {
+                let labels = scope.spawn(|| labels(own_labels));
+                (ids(own_ids), joined(labels))
+            })
+        } else {
+            (ids(self.ids), labels(self.labels))
+        };
         ToolGraph {
             source: None,
             hasher: self.hasher,
-            ids: (self.ids.into_iter().enumerate())
-                .map(|(n, id)| if kept(n) { own(id) } else { Cow::Borrowed("") })
-                .collect(),
-            labels: (self.labels.into_iter().enumerate())
-                .map(|(n, label)| label.filter(|_| kept(n)).map(own))
-                .collect(),
+            ids,
+            labels,
             offsets: self.offsets,
             name_loss: self.name_loss,
             name_hashes: self.name_hashes,
@@ -221,6 +241,10 @@ impl IdHasher {
         field.as_str().map_or(0, |id| self.0.hash_one(id))
     }
 }
+
+/// Below this many nodes, one thread copies what findings name faster
+/// than two can start.
+const OWNED_ON_TWO_THREADS_FROM_NODES: usize = 1 << 16;
 
 /// Below this many tool edges, one thread builds the adjacency faster than
 /// two can start.
