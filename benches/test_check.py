@@ -60,8 +60,10 @@ if simdjson is not None:
     PARSERS["simdjson.parse"] = _simdjson_parse
 
 # Presets big enough that a run takes seconds: fewer rounds, and the slow
-# pure-Python reference only once.
-ROUNDS = {"large": 3, "deep": 3, "fanout": 3, "flat-names": 3, "medium": 5, **dict.fromkeys(HOSTILE - {"fanout"}, 3)}
+# pure-Python reference only once. `large` gets five, every implementation
+# alike: its targets are ratios of minimums, and on a shared host three
+# rounds of a one-second check can all land in a slow spell.
+ROUNDS = {"large": 5, "deep": 3, "fanout": 3, "flat-names": 3, "medium": 5, **dict.fromkeys(HOSTILE - {"fanout"}, 3)}
 # Where the reference does not finish in reasonable time: on `fanout` it
 # walks each of the 20k consumers' 50k-tool box afresh (10^9 steps), by
 # design; on the others it walks the chain afresh for each consumer or lists
