@@ -203,6 +203,24 @@ pub(crate) fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
     thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
+/// `first` and `second`, the first on a thread of its own when
+/// `on_two_threads`, else one after the other; their results in order.
+pub(crate) fn both<A: Send, B>(
+    on_two_threads: bool,
+    first: impl FnOnce() -> A + Send,
+    second: impl FnOnce() -> B,
+) -> (A, B) {
+    if !on_two_threads {
+        let a = first();
+        return (a, second());
+    }
+    std::thread::scope(|scope| {
+        let a = scope.spawn(first);
+        let b = second();
+        (joined(a), b)
+    })
+}
+
 /// `work` on every item with up to `jobs` threads (0: one per available
 /// core); one result per item, in order.
 pub fn in_parallel<I: Sync, T: Send>(items: &[I], jobs: usize, work: impl Fn(&I) -> T + Sync) -> Vec<T> {

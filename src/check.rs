@@ -3,7 +3,7 @@
 //! (see `collisions`), so a check costs what its input costs, however many
 //! (consumer, name) pairs it finds.
 
-use crate::batch::{in_parallel, joined};
+use crate::batch::{both, in_parallel};
 use crate::collisions::{Clash, Class, ClassIx, Collisions, Group, GroupIx, List, Overlay, Part, View, ViewIx};
 use crate::config::Config;
 use crate::error::{locate_known, InputError};
@@ -66,14 +66,12 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     // another thread while the names are found, when a thread is allowed
     // (both only read the graph); else only when there is a name to check.
     let (names, consumers) = if allow_thread && consumers.len() >= SORT_BESIDE_FROM_CONSUMERS {
-        std::thread::scope(|scope| {
-            let sorted = scope.spawn(|| {
-                consumers.sort_unstable_by_key(|&c| graph.id(c));
-                consumers
-            });
-            let names = CandidateNames::find(&graph, allow_thread);
-            (names, joined(sorted))
-        })
+        let sort = || {
+            consumers.sort_unstable_by_key(|&c| graph.id(c));
+            consumers
+        };
+        let (consumers, names) = both(true, sort, || CandidateNames::find(&graph, allow_thread));
+        (names, consumers)
     } else {
         let names = CandidateNames::find(&graph, allow_thread);
         if names.any() {
@@ -106,17 +104,12 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     // Locating sweeps the text; choosing renames and keeping what the
     // findings name read only the graph: with a thread allowed, the sweep
     // runs beside them.
-    let locate = |offsets: &[Option<usize>]| source.map(|text| locate_known(text, offsets));
     let beside = allow_thread && source.is_some_and(|text| text.len() >= LOCATE_BESIDE_FROM_BYTES);
-    let (located, collisions) = if beside {
-        std::thread::scope(|scope| {
-            let located = scope.spawn(|| locate(&offsets));
-            let collisions = found.map(|set| set.settled(&wanted, allow_thread));
-            (joined(located), collisions)
-        })
-    } else {
-        (locate(&offsets), found.map(|set| set.settled(&wanted, allow_thread)))
-    };
+    let (located, collisions) = both(
+        beside,
+        || source.map(|text| locate_known(text, &offsets)),
+        || found.map(|set| set.settled(&wanted, allow_thread)),
+    );
     if let Some(collisions) = collisions {
         report.collisions = collisions;
     }
@@ -726,11 +719,6 @@ impl<'a> Collisions<'a> {
         self.renames = renamer.into_renames();
     }
 
-    /// The findings with their own copy of what they name: the ids of
-    /// `named` (the consumers and tools of the violations) and of every
-    /// toolbox a path can step through, with their labels. Nothing else of
-    /// the workflow is copied, and the candidate names' hash table, which
-    /// only choosing renames needed, is dropped.
     /// Renames chosen, then only what the findings name kept. Renames look
     /// at every tool's name, so they are chosen while the whole graph is
     /// still at hand.
@@ -739,6 +727,11 @@ impl<'a> Collisions<'a> {
         self.into_owned(named, allow_thread)
     }
 
+    /// The findings with their own copy of what they name: the ids of
+    /// `named` (the consumers and tools of the violations) and of every
+    /// toolbox a path can step through, with their labels. Nothing else of
+    /// the workflow is copied, and the candidate names' hash table, which
+    /// only choosing renames needed, is dropped.
     fn into_owned(self, named: &[NodeIx], allow_thread: bool) -> Collisions<'static> {
         let mut keep = vec![false; self.graph.node_count()];
         for &node in named {

@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 
 use foldhash::fast::RandomState;
 
+use crate::batch::both;
 use crate::graph::{NodeIx, ToolGraph};
 use crate::names::{normalize_into, normalize_name};
 
@@ -131,10 +132,7 @@ fn sorted_in_halves(mut hashed: Vec<(u64, NodeIx)>) -> Vec<(u64, NodeIx)> {
         }
     }
     let (lower, upper) = hashed.split_at_mut(low);
-    std::thread::scope(|scope| {
-        scope.spawn(|| lower.sort_unstable());
-        upper.sort_unstable();
-    });
+    both(true, || lower.sort_unstable(), || upper.sort_unstable());
     hashed
 }
 

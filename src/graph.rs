@@ -12,7 +12,7 @@ use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
 
-use crate::batch::joined;
+use crate::batch::both;
 use crate::error::InputError;
 use crate::ids::IdTable;
 use crate::input::{Field, Place, UnknownEdgeType};
@@ -182,15 +182,9 @@ impl<'a> ToolGraph<'a> {
                 .map(|(n, label)| label.filter(|_| kept(n)).map(own))
                 .collect()
         };
-        let (ids, labels) = if allow_thread && self.ids.len() >= OWNED_ON_TWO_THREADS_FROM_NODES {
-            let (own_ids, own_labels) = (self.ids, self.labels);
-            std::thread::scope(|scope| {
-                let labels = scope.spawn(|| labels(own_labels));
-                (ids(own_ids), joined(labels))
-            })
-        } else {
-            (ids(self.ids), labels(self.labels))
-        };
+        let two = allow_thread && self.ids.len() >= OWNED_ON_TWO_THREADS_FROM_NODES;
+        let (own_ids, own_labels) = (self.ids, self.labels);
+        let (labels, ids) = both(two, || labels(own_labels), || ids(own_ids));
         ToolGraph {
             source: None,
             hasher: self.hasher,
@@ -520,19 +514,8 @@ impl<'a> GraphBuilder<'a> {
                 Adjacency::build(node_count, &into_passthroughs, |&e| e),
             )
         };
-        let (providers, (receivers, passthrough_receivers)) =
-            if allow_thread && edges.len() >= ADJACENCY_ON_TWO_THREADS_FROM_EDGES {
-                std::thread::scope(|scope| {
-                    let providers = scope.spawn(providers);
-                    let receivers = receivers();
-                    match providers.join() {
-                        Ok(providers) => (providers, receivers),
-                        Err(panic) => std::panic::resume_unwind(panic),
-                    }
-                })
-            } else {
-                (providers(), receivers())
-            };
+        let two = allow_thread && edges.len() >= ADJACENCY_ON_TWO_THREADS_FROM_EDGES;
+        let (providers, (receivers, passthrough_receivers)) = both(two, providers, receivers);
         Ok(ToolGraph {
             providers,
             receivers,

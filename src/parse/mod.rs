@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use crate::batch::both;
 use crate::config::Config;
 use crate::error::InputError;
 use crate::graph::{GraphBuilder, Sink, ToolGraph};
@@ -199,11 +200,9 @@ fn utf8(input: &[u8], allow_thread: bool) -> Result<&str> {
             half -= 1;
         }
         let (low, high) = input.split_at(half);
-        std::thread::scope(|scope| {
-            let low = scope.spawn(|| simdutf8::basic::from_utf8(low).is_ok());
-            let high = simdutf8::basic::from_utf8(high).is_ok();
-            high && low.join().unwrap_or(false)
-        })
+        let valid = |half: &[u8]| simdutf8::basic::from_utf8(half).is_ok();
+        let (low_valid, high_valid) = both(true, || valid(low), || valid(high));
+        low_valid && high_valid
     } else {
         simdutf8::basic::from_utf8(input).is_ok()
     };
