@@ -67,7 +67,7 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     // (both only read the graph); else only when there is a name to check.
     let (names, consumers) = if allow_thread && consumers.len() >= SORT_BESIDE_FROM_CONSUMERS {
         let sort = || {
-            consumers.sort_unstable_by_key(|&c| graph.id(c));
+            graph.sort_by_id(&mut consumers);
             consumers
         };
         let (consumers, names) = both(true, sort, || CandidateNames::find(&graph, allow_thread));
@@ -75,7 +75,7 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     } else {
         let names = CandidateNames::find(&graph, allow_thread);
         if names.any() {
-            consumers.sort_unstable_by_key(|&c| graph.id(c));
+            graph.sort_by_id(&mut consumers);
         }
         (names, consumers)
     };
@@ -142,7 +142,7 @@ fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Vec<Warn
     let mut lossy: Vec<NodeIx> = (0..graph.node_count() as NodeIx)
         .filter(|&n| graph.name_loss(n) != NameLoss::None && graph.is_tool(n))
         .collect();
-    lossy.sort_unstable_by_key(|&n| graph.id(n));
+    graph.sort_by_id(&mut lossy);
     for n in lossy {
         let label = graph.label(n);
         if let Some(w) = Warning::lossy_name(graph.id(n), label, &normalize_name(label), graph.name_loss(n)) {

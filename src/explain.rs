@@ -41,7 +41,7 @@ pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<Consumer
         Some(id) => vec![find_node(graph, id)?],
         None => graph.consumers().collect(),
     };
-    consumers.sort_unstable_by_key(|&c| graph.id(c));
+    graph.sort_by_id(&mut consumers);
     let mut offsets = Vec::new();
     let mut views: Vec<ConsumerView> = consumers.iter().map(|&c| view_of(graph, c, &mut offsets)).collect();
     if let Some(text) = graph.source {
