@@ -11,9 +11,9 @@ use crate::fixes::{closest_edge_type, Renamer};
 use crate::flatten::{new_map, CandidateNames, Map, NameIx, PathTree, Reach};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::interrupt::Interrupt;
-use crate::names::{normalize_name, NameLoss};
+use crate::names::NameLoss;
 use crate::parse::parse_with;
-use crate::report::{EdgeTypeViolation, Report, Stats, Warning};
+use crate::report::{EdgeTypeViolation, Report, Stats, Warnings};
 
 /// Parses JSON text and checks it.
 pub fn check_bytes(input: &[u8], config: &Config) -> Result<Report, InputError> {
@@ -117,10 +117,9 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         for (v, at) in report.edge_violations.iter_mut().zip(&located) {
             v.location = *at;
         }
-        let warned = &located[report.edge_violations.len()..first_node];
-        for (w, at) in report.warnings.iter_mut().zip(warned) {
-            w.location = *at;
-        }
+        report
+            .warnings
+            .locate(&located[report.edge_violations.len()..first_node]);
         // `wanted` is empty when nothing collides.
         for (&node, at) in wanted.iter().zip(&located[first_node..]) {
             if let Some(at) = at {
@@ -133,10 +132,10 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
 
 /// R8 for undeclared nodes, then the name warnings by node id (so that the
 /// order does not depend on whether `nodes` or `edges` came first).
-fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Vec<Warning> {
-    let mut warnings = Vec::new();
+fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Warnings {
+    let mut warnings = Warnings::default();
     for u in &graph.undeclared {
-        warnings.push(Warning::undeclared(graph.id(u.node), u.edge_index));
+        warnings.push_undeclared(graph.id(u.node), u.edge_index);
         offsets.push(graph.offset(u.node));
     }
     let mut lossy: Vec<NodeIx> = (0..graph.node_count() as NodeIx)
@@ -144,11 +143,8 @@ fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Vec<Warn
         .collect();
     graph.sort_by_id(&mut lossy);
     for n in lossy {
-        let label = graph.label(n);
-        if let Some(w) = Warning::lossy_name(graph.id(n), label, &normalize_name(label), graph.name_loss(n)) {
-            warnings.push(w);
-            offsets.push(graph.offset(n));
-        }
+        warnings.push_lossy(graph.id(n), graph.label(n), graph.name_loss(n));
+        offsets.push(graph.offset(n));
     }
     warnings
 }

@@ -42,4 +42,4 @@ pub use error::{Error, InputError, Location};
 pub use graph::{GraphBuilder, ToolGraph};
 pub use interrupt::Interrupt;
 pub use names::normalize_name;
-pub use report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning};
+pub use report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning, Warnings};

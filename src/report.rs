@@ -3,7 +3,7 @@
 
 use crate::collisions::{Collision, Collisions};
 use crate::error::Location;
-use crate::names::{NameLoss, UNNAMED_TOOL};
+use crate::names::{normalize_name, NameLoss, UNNAMED_TOOL};
 use crate::quote::{edge_name, quote};
 
 /// One step of a suggested fix: give `node` the label `new_label`, whose
@@ -146,6 +146,98 @@ impl Warning {
     }
 }
 
+/// A report's warnings, kept as what each is about and worded when read:
+/// a workflow can warn about every one of its tools, and few readers look
+/// at more than the count and the first few. The ids and labels they name
+/// are copied into one string, so the store costs a copy of those bytes
+/// and no allocation per warning.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Warnings {
+    about: Vec<Warned>,
+    /// The id, then (for a lossy name) the label, of each warning in turn.
+    text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Why {
+    /// R8, with the tool edge that names the node.
+    Undeclared(usize),
+    Lossy(NameLoss),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Warned {
+    why: Why,
+    /// Where its id starts in `text`; its label (if any) follows the id.
+    start: usize,
+    id_len: usize,
+    label_len: usize,
+    location: Option<Location>,
+}
+
+impl Warnings {
+    pub fn len(&self) -> usize {
+        self.about.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.about.is_empty()
+    }
+
+    /// Warning `index`, worded.
+    pub fn get(&self, index: usize) -> Option<Warning> {
+        let warned = self.about.get(index)?;
+        let id_end = warned.start + warned.id_len;
+        let id = &self.text[warned.start..id_end];
+        let mut warning = match warned.why {
+            Why::Undeclared(edge) => Warning::undeclared(id, edge),
+            Why::Lossy(loss) => {
+                let label = &self.text[id_end..id_end + warned.label_len];
+                Warning::lossy_name(id, label, &normalize_name(label), loss)?
+            }
+        };
+        warning.location = warned.location;
+        Some(warning)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Warning> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// R8: `node` is wired by tool edge `edge` but never declared.
+    pub(crate) fn push_undeclared(&mut self, node: &str, edge: usize) {
+        self.push(Why::Undeclared(edge), node, "");
+    }
+
+    /// A tool whose `label` loses `loss` on the way to its name; nothing
+    /// when it loses nothing.
+    pub(crate) fn push_lossy(&mut self, node: &str, label: &str, loss: NameLoss) {
+        if loss != NameLoss::None {
+            self.push(Why::Lossy(loss), node, label);
+        }
+    }
+
+    fn push(&mut self, why: Why, id: &str, label: &str) {
+        let start = self.text.len();
+        self.text.push_str(id);
+        self.text.push_str(label);
+        self.about.push(Warned {
+            why,
+            start,
+            id_len: id.len(),
+            label_len: label.len(),
+            location: None,
+        });
+    }
+
+    /// Where each warning is, in order.
+    pub(crate) fn locate(&mut self, locations: &[Option<Location>]) {
+        for (warned, at) in self.about.iter_mut().zip(locations) {
+            warned.location = *at;
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Declared nodes.
@@ -165,7 +257,7 @@ pub struct Report {
     pub edge_violations: Vec<EdgeTypeViolation>,
     /// CMP-9 violations, by consumer id and name.
     pub collisions: Collisions<'static>,
-    pub warnings: Vec<Warning>,
+    pub warnings: Warnings,
     pub stats: Stats,
 }
 
@@ -192,5 +284,30 @@ impl Report {
 
     pub fn violations(&self) -> impl Iterator<Item = Violation<'_>> + '_ {
         (0..self.violation_count()).filter_map(move |i| self.violation(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_are_worded_when_read_as_they_would_have_been_when_found() {
+        let mut warnings = Warnings::default();
+        warnings.push_undeclared("agent", 7);
+        warnings.push_lossy("t1", "Café", NameLoss::NonAscii);
+        warnings.push_lossy("t2", "plain", NameLoss::None);
+        warnings.push_lossy("t3", "??", NameLoss::Everything);
+        let at = Location { line: 3, column: 9 };
+        warnings.locate(&[None, Some(at), None]);
+        let mut expected = vec![
+            Warning::undeclared("agent", 7),
+            Warning::lossy_name("t1", "Café", "caf", NameLoss::NonAscii).unwrap(),
+            Warning::lossy_name("t3", "??", UNNAMED_TOOL, NameLoss::Everything).unwrap(),
+        ];
+        expected[1].location = Some(at);
+        assert_eq!(warnings.len(), 3, "a label that loses nothing is no warning");
+        assert_eq!(warnings.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(warnings.get(3), None);
     }
 }

@@ -423,12 +423,12 @@ fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
     }
 }
 
-fn core_warning(w: &Warning) -> CoreWarning {
+fn core_warning(w: Warning) -> CoreWarning {
     CoreWarning {
         code: w.code,
-        node: w.node.clone(),
+        node: w.node,
         edge: w.edge,
-        message: w.message.clone(),
+        message: w.message,
         location: at(w.location),
     }
 }
@@ -545,10 +545,13 @@ impl CoreReport {
         let stop = stop.min(self.warning_count());
         let start = start.min(stop);
         match &self.findings {
-            Findings::Checked(report) => report.warnings[start..stop].iter().map(core_warning).collect(),
+            Findings::Checked(report) => (start..stop)
+                .filter_map(|i| report.warnings.get(i))
+                .map(core_warning)
+                .collect(),
             Findings::Shipped(shipped) => (start..stop)
                 .filter_map(|i| shipped.warning(i))
-                .map(|w| core_warning(&w))
+                .map(core_warning)
                 .collect(),
         }
     }
