@@ -246,6 +246,24 @@ impl<'a> ToolGraph<'a> {
 
 const NOT_DECLARED: u32 = u32::MAX;
 
+/// How an id's copy is found (see `GraphBuilder::id_spans`).
+const SPAN_LEN_BITS: u32 = 24;
+const SPAN_LEN_MASK: u64 = (1 << SPAN_LEN_BITS) - 1;
+const NOT_COPIED: u64 = u64::MAX;
+
+/// Whether `node`'s id is `id`: compared with its copy, or where it is
+/// when it was too long to copy.
+#[inline]
+fn is_id(ids: &[Cow<'_, str>], copies: &[u8], spans: &[u64], node: NodeIx, id: &str) -> bool {
+    match spans[node as usize] {
+        NOT_COPIED => ids[node as usize] == id,
+        span => {
+            let (start, len) = ((span >> SPAN_LEN_BITS) as usize, (span & SPAN_LEN_MASK) as usize);
+            copies.get(start..start + len) == Some(id.as_bytes())
+        }
+    }
+}
+
 /// Hashes ids as the [`GraphBuilder`] it came from does.
 #[derive(Clone)]
 pub struct IdHasher(RandomState);
@@ -294,6 +312,13 @@ pub struct GraphBuilder<'a> {
     /// The hash of each id, so growing the table never rereads the ids
     /// (scattered across the input, so each reread would miss the cache).
     hashes: Vec<u64>,
+    /// Each id's bytes again, one after another, so a lookup compares with
+    /// a copy in a few megabytes, not with the id where it first appeared
+    /// in the input (behind a pointer, hundreds of megabytes away).
+    id_copies: Vec<u8>,
+    /// Per node: where its copy starts in `id_copies` and its length
+    /// (`start << 24 | len`), or `NOT_COPIED` for an id of 16 MiB or more.
+    id_spans: Vec<u64>,
     /// Tool-name hashes, computed here because on large inputs this runs on
     /// the builder thread, which has time to spare while the parser works.
     name_hashes: Vec<u64>,
@@ -326,6 +351,7 @@ impl<'a> GraphBuilder<'a> {
             table: IdTable::with_capacity(nodes),
             ids: Vec::with_capacity(nodes),
             hashes: Vec::with_capacity(nodes),
+            id_spans: Vec::with_capacity(nodes),
             ..Self::default()
         }
     }
@@ -358,10 +384,11 @@ impl<'a> GraphBuilder<'a> {
     fn intern(&mut self, id: Cow<'a, str>, hash: u64) -> Result<(NodeIx, bool), InputError> {
         let ids = &self.ids;
         let hashes = &self.hashes;
+        let (copies, spans) = (&self.id_copies, &self.id_spans);
         let next = ids.len();
         let (node, new) = self.table.find_or_insert(
             hash,
-            |node| ids[node as usize] == id,
+            |node| is_id(ids, copies, spans, node, &id),
             || {
                 NodeIx::try_from(next)
                     .ok()
@@ -371,6 +398,14 @@ impl<'a> GraphBuilder<'a> {
             |node| hashes[node as usize],
         )?;
         if new {
+            let span = if (id.len() as u64) < SPAN_LEN_MASK {
+                let start = self.id_copies.len() as u64;
+                self.id_copies.extend_from_slice(id.as_bytes());
+                start << SPAN_LEN_BITS | id.len() as u64
+            } else {
+                NOT_COPIED
+            };
+            self.id_spans.push(span);
             self.ids.push(id);
             self.hashes.push(hash);
             self.name_hashes.push(0);
@@ -523,6 +558,8 @@ impl<'a> GraphBuilder<'a> {
         let node_count = self.ids.len();
         drop(self.table);
         drop(self.hashes);
+        drop(self.id_copies);
+        drop(self.id_spans);
         let into_passthroughs: Vec<(NodeIx, NodeIx)> = self
             .edges
             .iter()
@@ -639,6 +676,34 @@ mod tests {
         let g = build(doc).unwrap();
         assert!(g.undeclared.is_empty());
         assert_eq!((g.declared, g.declared_passthroughs, g.label(0)), (2, 1, "T"));
+    }
+
+    #[test]
+    fn r2_ids_are_compared_whole_whether_copied_or_too_long_to_copy() {
+        // Ids of 16 MiB and more are compared where they are, not copied.
+        let long = "a".repeat(1 << 24);
+        let ids = ["t".to_owned(), "tt".to_owned(), format!("{long}1"), format!("{long}2")];
+        let mut b = GraphBuilder::new();
+        for (i, id) in ids.iter().enumerate() {
+            b.node(
+                Place { index: i, offset: None },
+                Field::Str(Cow::Borrowed(id)),
+                None,
+                false,
+            );
+        }
+        assert_eq!(b.id_spans[2..], [NOT_COPIED, NOT_COPIED]);
+        for node in 0..ids.len() {
+            for (other, probe) in ids.iter().enumerate() {
+                let same = is_id(&b.ids, &b.id_copies, &b.id_spans, node as NodeIx, probe);
+                assert_eq!(same, node == other, "node {node} against id {other}");
+            }
+        }
+        let duplicated = format!(
+            r#"{{"nodes": [{{"id": "{}"}}, {{"id": "{}"}}, {{"id": "{}"}}]}}"#,
+            ids[2], ids[3], ids[2]
+        );
+        assert!(build(&duplicated).unwrap_err().message.contains("nodes 0 and 2 (R2)"));
     }
 
     #[test]
