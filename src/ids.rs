@@ -4,7 +4,8 @@
 //! parse, bound how fast a large file is read. So the table is kept lean:
 //! one 8-byte slot per entry holding the node number and 32 bits of the id's
 //! hash, probed linearly, so a lookup reads one cache line of the table and
-//! touches the id itself only when the hash bits match; and a lookup can be
+//! compares ids only when the hash bits match (with a compact copy the
+//! caller keeps, see `GraphBuilder::id_copies`); and a lookup can be
 //! announced ahead (`prefetch`), so the cache line is on its way while the
 //! records before it are handled.
 
