@@ -96,8 +96,8 @@ pub fn encode(report: &Report, budget: u64) -> Result<Vec<u8>, TooLarge> {
     for n in [s.nodes, s.edges, s.tool_edges, s.consumers, s.passthroughs] {
         w.uint(n as u64);
     }
-    let warnings: Vec<Warning> = report.warnings.iter().collect();
-    w.list(&warnings, |w, warning| {
+    // Worded one at a time as they are written, never all held at once.
+    w.streamed(report.warnings.iter(), |w, warning| {
         w.str(warning.code);
         w.str(&warning.node);
         w.opt(warning.edge, |w, edge| w.uint(edge as u64));
@@ -446,6 +446,20 @@ impl Writer {
         for item in items {
             write(self, item);
         }
+    }
+
+    /// A list of items made as they are written: the count comes first in
+    /// the format, so the items go to a buffer of their own until it is
+    /// known.
+    fn streamed<T>(&mut self, items: impl Iterator<Item = T>, mut write: impl FnMut(&mut Writer, T)) {
+        let mut written = Writer(Vec::new());
+        let mut count = 0u64;
+        for item in items {
+            write(&mut written, item);
+            count += 1;
+        }
+        self.uint(count);
+        self.0.extend_from_slice(&written.0);
     }
 }
 
