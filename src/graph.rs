@@ -317,7 +317,8 @@ pub struct GraphBuilder<'a> {
     /// in the input (behind a pointer, hundreds of megabytes away).
     id_copies: Vec<u8>,
     /// Per node: where its copy starts in `id_copies` and its length
-    /// (`start << 24 | len`), or `NOT_COPIED` for an id of 16 MiB or more.
+    /// (`start << 24 | len`), or `NOT_COPIED` for an id of 16 MiB or more
+    /// (or once the copies pass 1 TiB).
     id_spans: Vec<u64>,
     /// Tool-name hashes, computed here because on large inputs this runs on
     /// the builder thread, which has time to spare while the parser works.
@@ -398,8 +399,9 @@ impl<'a> GraphBuilder<'a> {
             |node| hashes[node as usize],
         )?;
         if new {
-            let span = if (id.len() as u64) < SPAN_LEN_MASK {
-                let start = self.id_copies.len() as u64;
+            let start = self.id_copies.len() as u64;
+            // Copied when its length and start both fit the span's fields.
+            let span = if (id.len() as u64) < SPAN_LEN_MASK && start >> (u64::BITS - SPAN_LEN_BITS) == 0 {
                 self.id_copies.extend_from_slice(id.as_bytes());
                 start << SPAN_LEN_BITS | id.len() as u64
             } else {
