@@ -544,16 +544,11 @@ impl CoreReport {
     fn warnings(&self, start: usize, stop: usize) -> Vec<CoreWarning> {
         let stop = stop.min(self.warning_count());
         let start = start.min(stop);
-        match &self.findings {
-            Findings::Checked(report) => (start..stop)
-                .filter_map(|i| report.warnings.get(i))
-                .map(core_warning)
-                .collect(),
-            Findings::Shipped(shipped) => (start..stop)
-                .filter_map(|i| shipped.warning(i))
-                .map(core_warning)
-                .collect(),
-        }
+        let warning = |i| match &self.findings {
+            Findings::Checked(report) => report.warnings.get(i),
+            Findings::Shipped(shipped) => shipped.warning(i),
+        };
+        (start..stop).filter_map(warning).map(core_warning).collect()
     }
 
     #[getter]
