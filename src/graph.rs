@@ -14,9 +14,9 @@ use foldhash::fast::RandomState;
 
 use crate::batch::both;
 use crate::error::InputError;
-use crate::ids::IdTable;
+use crate::ids::{IdTable, MAX_ENTRY};
 use crate::input::{Field, Place, UnknownEdgeType};
-use crate::names::{normalize_into, NameLoss};
+use crate::names::{name_into, NameLoss};
 
 pub type NodeIx = u32;
 
@@ -246,20 +246,32 @@ impl<'a> ToolGraph<'a> {
 
 const NOT_DECLARED: u32 = u32::MAX;
 
-/// How an id's copy is found (see `GraphBuilder::id_spans`).
-const SPAN_LEN_BITS: u32 = 24;
-const SPAN_LEN_MASK: u64 = (1 << SPAN_LEN_BITS) - 1;
-const NOT_COPIED: u64 = u64::MAX;
+/// Ids at least this long are not copied (see `GraphBuilder::id_copies`).
+const COPIED_BELOW_BYTES: usize = 16 << 20;
+/// The length a copy's header gives for an id that was not copied.
+const NOT_COPIED: u32 = u32::MAX;
+/// A copy's header: its node, then its length (both `u32`, little-endian).
+const COPY_HEADER: usize = 8;
 
-/// Whether `node`'s id is `id`: compared with its copy, or where it is
-/// when it was too long to copy.
+/// The node and length in the header of the copy at `at`.
+#[inline(always)]
+fn copy_header(copies: &[u8], at: u64) -> (NodeIx, u32) {
+    let h = &copies[at as usize..at as usize + COPY_HEADER];
+    (
+        u32::from_le_bytes([h[0], h[1], h[2], h[3]]),
+        u32::from_le_bytes([h[4], h[5], h[6], h[7]]),
+    )
+}
+
+/// Whether the copy at `at` is of `id`: compared with the copy, or with the
+/// id where it is when it was too long to copy.
 #[inline]
-fn is_id(ids: &[Cow<'_, str>], copies: &[u8], spans: &[u64], node: NodeIx, id: &str) -> bool {
-    match spans[node as usize] {
-        NOT_COPIED => ids[node as usize] == id,
-        span => {
-            let (start, len) = ((span >> SPAN_LEN_BITS) as usize, (span & SPAN_LEN_MASK) as usize);
-            copies.get(start..start + len) == Some(id.as_bytes())
+fn is_id(ids: &[Cow<'_, str>], copies: &[u8], at: u64, id: &str) -> bool {
+    match copy_header(copies, at) {
+        (node, NOT_COPIED) => ids[node as usize] == id,
+        (_, len) => {
+            let start = at as usize + COPY_HEADER;
+            len as usize == id.len() && copies.get(start..start + id.len()) == Some(id.as_bytes())
         }
     }
 }
@@ -289,8 +301,8 @@ pub(crate) const ADJACENCY_ON_TWO_THREADS_FROM_EDGES: usize = 1 << 16;
 /// way; `buffer` is scratch space.
 #[inline]
 fn name_hash(hasher: &RandomState, buffer: &mut String, label: &str) -> (u64, NameLoss) {
-    normalize_into(label, buffer);
-    (hasher.hash_one(buffer.as_str()), NameLoss::of(label, buffer))
+    let loss = name_into(label, buffer);
+    (hasher.hash_one(buffer.as_str()), loss)
 }
 
 /// Input errors by kind, reported in this order whatever the order of the
@@ -312,14 +324,15 @@ pub struct GraphBuilder<'a> {
     /// The hash of each id, so growing the table never rereads the ids
     /// (scattered across the input, so each reread would miss the cache).
     hashes: Vec<u64>,
-    /// Each id's bytes again, one after another, so a lookup compares with
-    /// a copy in a few megabytes, not with the id where it first appeared
-    /// in the input (behind a pointer, hundreds of megabytes away).
+    /// Each id again, one after another, each after a header with its
+    /// node and length, so a lookup compares with a copy in a few
+    /// megabytes, not with the id where it first appeared in the input
+    /// (behind a pointer, hundreds of megabytes away). The table points at
+    /// a copy, not at a node: the header then gives the node, so a lookup
+    /// does not miss the cache on a per-node index before it reaches the
+    /// copy. An id of 16 MiB or more gets a header but no copy (its length
+    /// there is `NOT_COPIED`), and is compared where it is.
     id_copies: Vec<u8>,
-    /// Per node: where its copy starts in `id_copies` and its length
-    /// (`start << 24 | len`), or `NOT_COPIED` for an id of 16 MiB or more
-    /// (or once the copies pass 1 TiB).
-    id_spans: Vec<u64>,
     /// Tool-name hashes, computed here because on large inputs this runs on
     /// the builder thread, which has time to spare while the parser works.
     name_hashes: Vec<u64>,
@@ -352,7 +365,6 @@ impl<'a> GraphBuilder<'a> {
             table: IdTable::with_capacity(nodes),
             ids: Vec::with_capacity(nodes),
             hashes: Vec::with_capacity(nodes),
-            id_spans: Vec::with_capacity(nodes),
             ..Self::default()
         }
     }
@@ -385,45 +397,63 @@ impl<'a> GraphBuilder<'a> {
     fn intern(&mut self, id: Cow<'a, str>, hash: u64) -> Result<(NodeIx, bool), InputError> {
         let ids = &self.ids;
         let hashes = &self.hashes;
-        let (copies, spans) = (&self.id_copies, &self.id_spans);
+        let copies = &self.id_copies;
         let next = ids.len();
-        let (node, new) = self.table.find_or_insert(
+        let (at, new) = self.table.find_or_insert(
             hash,
-            |node| is_id(ids, copies, spans, node, &id),
+            |at| is_id(ids, copies, at, &id),
             || {
-                NodeIx::try_from(next)
-                    .ok()
-                    .filter(|&ix| ix < NodeIx::MAX)
-                    .ok_or_else(|| InputError::new("the workflow has more than 4,294,967,294 nodes", None))
+                if NodeIx::try_from(next).map_or(true, |ix| ix == NodeIx::MAX) {
+                    return Err(InputError::new("the workflow has more than 4,294,967,294 nodes", None));
+                }
+                Some(copies.len() as u64)
+                    .filter(|&at| at <= MAX_ENTRY)
+                    .ok_or_else(|| InputError::new("the workflow's ids take more than 1 TiB", None))
             },
-            |node| hashes[node as usize],
+            |at| hashes[copy_header(copies, at).0 as usize],
         )?;
-        if new {
-            let start = self.id_copies.len() as u64;
-            // Copied when its length and start both fit the span's fields.
-            let span = if (id.len() as u64) < SPAN_LEN_MASK && start >> (u64::BITS - SPAN_LEN_BITS) == 0 {
-                self.id_copies.extend_from_slice(id.as_bytes());
-                start << SPAN_LEN_BITS | id.len() as u64
-            } else {
-                NOT_COPIED
-            };
-            self.id_spans.push(span);
-            self.ids.push(id);
-            self.hashes.push(hash);
-            self.name_hashes.push(0);
-            self.labels.push(None);
-            self.offsets.push(NO_OFFSET);
-            self.name_loss.push(NameLoss::None);
-            self.passthrough.push(false);
-            self.declared_as.push(NOT_DECLARED);
+        if !new {
+            return Ok((copy_header(&self.id_copies, at).0, false));
         }
-        Ok((node, new))
+        let node = next as NodeIx;
+        let copied = id.len() < COPIED_BELOW_BYTES;
+        let len = if copied { id.len() as u32 } else { NOT_COPIED };
+        self.id_copies.extend_from_slice(&node.to_le_bytes());
+        self.id_copies.extend_from_slice(&len.to_le_bytes());
+        if copied {
+            self.id_copies.extend_from_slice(id.as_bytes());
+        }
+        self.ids.push(id);
+        self.hashes.push(hash);
+        self.name_hashes.push(0);
+        self.labels.push(None);
+        self.offsets.push(NO_OFFSET);
+        self.name_loss.push(NameLoss::None);
+        self.passthrough.push(false);
+        self.declared_as.push(NOT_DECLARED);
+        Ok((node, true))
     }
 
     /// Starts loading the table slot interning an id of hash `hash` will
-    /// read: the builder thread calls it a few records ahead.
+    /// read: the builder thread calls it some records ahead.
     pub fn prefetch(&self, hash: u64) {
         self.table.prefetch(hash);
+    }
+
+    /// Starts loading the copy of the id that slot most likely points to:
+    /// the builder thread calls it a few records ahead, once `prefetch`
+    /// has brought the slot in.
+    pub fn prefetch_copy(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(at) = self.table.home_entry(hash) {
+            let copy = self.id_copies.as_ptr().wrapping_add(at as usize);
+            // SAFETY: a prefetch is only a hint: it never faults, whatever
+            // the address, and SSE (which it needs) is part of every x86-64
+            // CPU.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(copy.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// A declared node. Ids must be non-empty strings and unique (R2).
@@ -561,7 +591,6 @@ impl<'a> GraphBuilder<'a> {
         drop(self.table);
         drop(self.hashes);
         drop(self.id_copies);
-        drop(self.id_spans);
         let into_passthroughs: Vec<(NodeIx, NodeIx)> = self
             .edges
             .iter()
@@ -694,11 +723,20 @@ mod tests {
                 false,
             );
         }
-        assert_eq!(b.id_spans[2..], [NOT_COPIED, NOT_COPIED]);
-        for node in 0..ids.len() {
+        // Each copy in turn: its header, then its bytes when copied.
+        let mut copies = Vec::new();
+        let mut at = 0;
+        while at < b.id_copies.len() {
+            let (node, len) = copy_header(&b.id_copies, at as u64);
+            copies.push((at as u64, node, len));
+            at += COPY_HEADER + if len == NOT_COPIED { 0 } else { len as usize };
+        }
+        let lens: Vec<u32> = copies.iter().map(|c| c.2).collect();
+        assert_eq!(lens, [1, 2, NOT_COPIED, NOT_COPIED]);
+        for &(at, node, _) in &copies {
             for (other, probe) in ids.iter().enumerate() {
-                let same = is_id(&b.ids, &b.id_copies, &b.id_spans, node as NodeIx, probe);
-                assert_eq!(same, node == other, "node {node} against id {other}");
+                let same = is_id(&b.ids, &b.id_copies, at, probe);
+                assert_eq!(same, node as usize == other, "node {node} against id {other}");
             }
         }
         let duplicated = format!(

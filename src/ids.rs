@@ -2,17 +2,19 @@
 //! million nodes and two million tool edges, five million lookups land at
 //! random places in tables far larger than the cache, and they, not the
 //! parse, bound how fast a large file is read. So the table is kept lean:
-//! one 8-byte slot per entry holding the node number and 32 bits of the id's
-//! hash, probed linearly, so a lookup reads one cache line of the table and
-//! compares ids only when the hash bits match (with a compact copy the
-//! caller keeps, see `GraphBuilder::id_copies`); and a lookup can be
-//! announced ahead (`prefetch`), so the cache line is on its way while the
-//! records before it are handled.
+//! one 8-byte slot per entry holding 24 bits of the id's hash beside where
+//! the caller keeps the id (a compact copy, see `GraphBuilder::id_copies`,
+//! which also holds the node number), probed linearly. A lookup reads one
+//! cache line of the table and then the copy it points to, with no index in
+//! between to miss the cache on; and a lookup can be announced ahead
+//! (`prefetch`, then `home_entry`), so both lines are on their way while
+//! the records before it are handled.
 
-use crate::graph::NodeIx;
-
-/// An empty slot. Occupied slots hold `tag << 32 | (node + 1)`.
+/// An empty slot. Occupied slots hold `tag << ENTRY_BITS | (entry + 1)`.
 const EMPTY: u64 = 0;
+const ENTRY_BITS: u32 = 40;
+/// The largest entry a slot holds: the caller's copies may reach 1 TiB.
+pub const MAX_ENTRY: u64 = (1 << ENTRY_BITS) - 2;
 
 pub struct IdTable {
     slots: Vec<u64>,
@@ -20,8 +22,13 @@ pub struct IdTable {
     len: usize,
 }
 
+/// The hash bits kept in a slot: the top ones, as the low ones choose it.
 fn tag(hash: u64) -> u64 {
-    hash >> 32
+    hash >> ENTRY_BITS
+}
+
+fn entry(slot: u64) -> u64 {
+    (slot & ((1 << ENTRY_BITS) - 1)) - 1
 }
 
 impl Default for IdTable {
@@ -60,17 +67,28 @@ impl IdTable {
         let _ = hash;
     }
 
-    /// The node whose id hashes to `hash` and for which `is_it` holds, or a
-    /// new entry for the node `new` numbers; true when it is new. `hash_of`
-    /// gives the hash of a node already numbered, when the table grows.
+    /// The entry in the slot a lookup of `hash` reads first, when its hash
+    /// bits match: most likely the one the lookup will find, so the caller
+    /// can start loading what it points to. A guess, read a few records
+    /// ahead, once `prefetch` has brought the slot in.
+    #[inline(always)]
+    pub fn home_entry(&self, hash: u64) -> Option<u64> {
+        let slot = self.slots[self.home(hash)];
+        (slot != EMPTY && slot >> ENTRY_BITS == tag(hash)).then(|| entry(slot))
+    }
+
+    /// The entry for which `is_it` holds among those stored with `hash`, or
+    /// the entry `new` gives (at most `MAX_ENTRY`), stored; true when it is
+    /// new. `hash_of` gives the hash an entry was stored with, when the
+    /// table grows.
     #[inline]
     pub fn find_or_insert<E>(
         &mut self,
         hash: u64,
-        is_it: impl Fn(NodeIx) -> bool,
-        new: impl FnOnce() -> Result<NodeIx, E>,
-        hash_of: impl Fn(NodeIx) -> u64,
-    ) -> Result<(NodeIx, bool), E> {
+        is_it: impl Fn(u64) -> bool,
+        new: impl FnOnce() -> Result<u64, E>,
+        hash_of: impl Fn(u64) -> u64,
+    ) -> Result<(u64, bool), E> {
         // Grown before the lookup, while every numbered node has its hash.
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow(hash_of);
@@ -81,27 +99,25 @@ impl IdTable {
             if slot == EMPTY {
                 break;
             }
-            if slot >> 32 == tag(hash) {
-                let node = (slot as u32).wrapping_sub(1);
-                if is_it(node) {
-                    return Ok((node, false));
-                }
+            if slot >> ENTRY_BITS == tag(hash) && is_it(entry(slot)) {
+                return Ok((entry(slot), false));
             }
             at = (at + 1) & self.mask;
         }
-        let node = new()?;
-        self.slots[at] = (tag(hash) << 32) | u64::from(node + 1);
+        let new = new()?;
+        debug_assert!(new <= MAX_ENTRY);
+        self.slots[at] = (tag(hash) << ENTRY_BITS) | (new + 1);
         self.len += 1;
-        Ok((node, true))
+        Ok((new, true))
     }
 
     #[cold]
-    fn grow(&mut self, hash_of: impl Fn(NodeIx) -> u64) {
+    fn grow(&mut self, hash_of: impl Fn(u64) -> u64) {
         let doubled = vec![EMPTY; self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, doubled);
         self.mask = self.slots.len() - 1;
         for slot in old.into_iter().filter(|&s| s != EMPTY) {
-            let mut at = self.home(hash_of((slot as u32) - 1));
+            let mut at = self.home(hash_of(entry(slot)));
             while self.slots[at] != EMPTY {
                 at = (at + 1) & self.mask;
             }
@@ -119,7 +135,7 @@ mod tests {
         // Hashes chosen to collide: 0..4 share every home slot and tag
         // pattern, so equality alone tells ids apart.
         let ids: Vec<String> = (0..5_000).map(|i| format!("id{i}")).collect();
-        let hash = |i: usize| (i % 7) as u64 * 0x1_0000_0001;
+        let hash = |i: usize| (i % 7) as u64 * 0x0100_0001_0000_0001;
         let numbered = std::cell::RefCell::new(Vec::<usize>::new());
         let mut table = IdTable::with_capacity(4);
         for round in 0..2 {
@@ -130,7 +146,7 @@ mod tests {
                         |n| ids[numbered.borrow()[n as usize]] == ids[i],
                         // Numbered as GraphBuilder does: the node is recorded
                         // only after the call, so growing must not ask for it.
-                        || Ok(numbered.borrow().len() as NodeIx),
+                        || Ok(numbered.borrow().len() as u64),
                         |n| hash(numbered.borrow()[n as usize]),
                     )
                     .unwrap();
@@ -143,5 +159,18 @@ mod tests {
         }
         let numbered = numbered.into_inner();
         assert_eq!(numbered.len(), ids.len());
+    }
+
+    #[test]
+    fn home_entry_guesses_only_an_entry_whose_hash_bits_match() {
+        let mut table = IdTable::with_capacity(4);
+        let (hash, other_tag) = (0x00AB_CDEF_0000_0003, 0x01AB_CDEF_0000_0003);
+        assert_eq!(table.home_entry(hash), None, "an empty slot");
+        let stored = table.find_or_insert::<()>(hash, |_| false, || Ok(MAX_ENTRY), |_| hash);
+        assert_eq!(stored, Ok((MAX_ENTRY, true)), "the largest entry fits");
+        assert_eq!(table.home_entry(hash), Some(MAX_ENTRY));
+        assert_eq!(table.home_entry(other_tag), None, "same slot, other hash bits");
+        let found = table.find_or_insert::<()>(hash, |e| e == MAX_ENTRY, || Ok(0), |_| hash);
+        assert_eq!(found, Ok((MAX_ENTRY, false)));
     }
 }

@@ -33,25 +33,51 @@ const NAME_BYTE: [u8; 256] = {
 /// character is copied (lowercased), and a run of separators becomes one
 /// `_` when a name character follows it and another came before it, which
 /// collapses runs and trims both ends at once. Every label of a large
-/// workflow is named this way, so it is kept to a table lookup a byte.
+/// workflow is named this way, so it is kept to a table lookup a byte, and
+/// without a branch on the byte (labels mix letters and separators in no
+/// order a CPU can predict): each step writes both a `_` and the character,
+/// and moves on past only those that belong to the name.
 pub fn normalize_into(label: &str, out: &mut String) {
-    out.clear();
-    let mut separated = false;
-    for &b in label.as_bytes() {
+    name_into(label, out);
+}
+
+/// `normalize_into`, telling also what the label loses on the way (as
+/// [`NameLoss::of`] would), from the same pass.
+pub fn name_into(label: &str, out: &mut String) -> NameLoss {
+    let bytes = label.as_bytes();
+    let mut name = std::mem::take(out).into_bytes();
+    name.clear();
+    // A name is never longer than its label; a step may write one byte
+    // past the name so far, which is at most the label's length.
+    name.resize(bytes.len() + 1, 0);
+    let (mut len, mut pending, mut any_byte) = (0usize, false, 0u8);
+    for &b in bytes {
         let c = NAME_BYTE[b as usize];
-        if c == 0 {
-            separated = true;
-            continue;
-        }
-        if separated && !out.is_empty() {
-            out.push('_');
-        }
-        separated = false;
-        out.push(c as char);
+        let keep = c != 0;
+        name[len] = b'_';
+        len += usize::from(pending & keep);
+        name[len] = c;
+        len += usize::from(keep);
+        // A separator after a name character leaves a `_` owed.
+        pending = !keep & (len > 0);
+        any_byte |= b;
     }
-    if out.is_empty() {
-        out.push_str(UNNAMED_TOOL);
+    let loss = if len == 0 {
+        NameLoss::Everything
+    } else if any_byte >= 0x80 {
+        NameLoss::NonAscii
+    } else {
+        NameLoss::None
+    };
+    name.truncate(len);
+    if name.is_empty() {
+        name.extend_from_slice(UNNAMED_TOOL.as_bytes());
     }
+    // SAFETY: only ASCII bytes were written: `_`, and `NAME_BYTE`'s
+    // entries that are not 0 (lowercase letters and digits), so `name` is
+    // UTF-8. Checking would be one more pass over every name.
+    *out = unsafe { String::from_utf8_unchecked(name) };
+    loss
 }
 
 /// What a label loses on the way to its name, beyond case and separators:
@@ -116,6 +142,30 @@ mod tests {
         assert_eq!(loss("日本語"), NameLoss::Everything);
         assert_eq!(loss("🔍"), NameLoss::Everything);
         assert_eq!(loss(""), NameLoss::Everything);
+    }
+
+    #[test]
+    fn naming_tells_the_loss_that_comparing_label_and_name_tells() {
+        use super::{name_into, NameLoss};
+        let mut out = String::from("left over from an earlier label");
+        for label in [
+            "",
+            "_",
+            "unnamed_tool",
+            "Web Search",
+            "Café",
+            "日本語",
+            "🔍",
+            "a",
+            "A-B",
+            "Search 🔍",
+            "é1",
+            "  x  ",
+        ] {
+            let loss = name_into(label, &mut out);
+            assert_eq!(out, name(label), "{label:?}");
+            assert_eq!(loss, NameLoss::of(label, &out), "{label:?}");
+        }
     }
 
     #[test]

@@ -24,15 +24,12 @@ enum Record<'a> {
 }
 
 impl<'a> Record<'a> {
-    fn prefetch(&self, builder: &GraphBuilder<'a>) {
+    /// The hashes of the ids replaying this record looks up.
+    fn hashes(&self) -> &[u64] {
         match self {
-            Record::Node(_, _, hash, ..) => builder.prefetch(*hash),
-            Record::ToolEdge(.., hashes) => {
-                for &hash in hashes {
-                    builder.prefetch(hash);
-                }
-            }
-            _ => {}
+            Record::Node(_, _, hash, ..) => std::slice::from_ref(hash),
+            Record::ToolEdge(.., hashes) => hashes,
+            _ => &[],
         }
     }
 
@@ -53,9 +50,12 @@ impl<'a> Record<'a> {
 }
 
 const CHUNK: usize = 4096;
-/// How many records ahead of the one being handled the builder prefetches:
-/// enough to cover a memory access, not so many the lines are evicted again.
-const LOOKAHEAD: usize = 16;
+/// How many records ahead of the one being handled the builder starts
+/// loading the id table's slots, then the copies of ids those slots point
+/// to (which needs the slot): each far enough ahead to cover a memory
+/// access, not so far the lines are evicted again.
+const SLOTS_AHEAD: usize = 16;
+const COPIES_AHEAD: usize = 8;
 /// Chunks in flight: enough to absorb uneven speeds, few enough to keep
 /// memory flat.
 const IN_FLIGHT: usize = 4;
@@ -126,14 +126,21 @@ pub fn on_two_threads<'a, T: Send>(
         let builder = scope.spawn(move || {
             let mut builder = builder;
             for mut chunk in full_rx {
-                // The ids a few records ahead are announced to the table, so
-                // its cache lines arrive while the records before are handled.
-                for record in chunk.iter().take(LOOKAHEAD) {
-                    record.prefetch(&builder);
+                // The ids some records ahead are announced to the table, so
+                // its cache lines arrive while the records before are
+                // handled, and then the copies the slots point to.
+                for record in chunk.iter().take(SLOTS_AHEAD) {
+                    record.hashes().iter().for_each(|&h| builder.prefetch(h));
+                }
+                for record in chunk.iter().take(COPIES_AHEAD) {
+                    record.hashes().iter().for_each(|&h| builder.prefetch_copy(h));
                 }
                 for i in 0..chunk.len() {
-                    if let Some(ahead) = chunk.get(i + LOOKAHEAD) {
-                        ahead.prefetch(&builder);
+                    if let Some(ahead) = chunk.get(i + SLOTS_AHEAD) {
+                        ahead.hashes().iter().for_each(|&h| builder.prefetch(h));
+                    }
+                    if let Some(ahead) = chunk.get(i + COPIES_AHEAD) {
+                        ahead.hashes().iter().for_each(|&h| builder.prefetch_copy(h));
                     }
                     std::mem::replace(&mut chunk[i], Record::OtherEdge).replay(&mut builder);
                 }
