@@ -82,8 +82,7 @@ pub struct ToolGraph<'a> {
     /// when a front end read something else.
     pub source: Option<&'a [u8]>,
     hasher: RandomState,
-    ids: Vec<Cow<'a, str>>,
-    labels: Vec<Option<Cow<'a, str>>>,
+    texts: Texts<'a>,
     /// Per node: the byte offset of its object in `source`, or for a node
     /// that is never declared the offset of the first tool edge naming it;
     /// `NO_OFFSET` without a source.
@@ -112,9 +111,62 @@ pub struct ToolGraph<'a> {
     pub unknown_edge_types: Vec<UnknownEdgeType<'a>>,
 }
 
+/// Each node's id and `data.label`: borrowed from the input where they
+/// have no escapes while the input is at hand, or, once it is gone, those
+/// of the nodes findings name, packed into one buffer each.
+#[derive(Debug)]
+enum Texts<'a> {
+    Read {
+        ids: Vec<Cow<'a, str>>,
+        labels: Vec<Option<Cow<'a, str>>>,
+    },
+    Packed {
+        node_count: usize,
+        ids: Packed,
+        labels: Packed,
+    },
+}
+
+/// Some nodes' strings, one after another in one buffer. Findings that
+/// outlive their input name tens of thousands of a million nodes: a
+/// string each would cost an allocation to copy and a free to drop, and a
+/// slot for every node would cost more than the strings.
+#[derive(Debug, Default)]
+struct Packed {
+    text: String,
+    /// The nodes with a string, ascending, each with where its string
+    /// starts and ends in `text`.
+    spans: Vec<(NodeIx, usize, usize)>,
+}
+
+impl Packed {
+    /// The strings `string_of` gives for `nodes` (ascending).
+    fn of<'s>(nodes: &[NodeIx], string_of: impl Fn(NodeIx) -> Option<&'s str>) -> Packed {
+        let mut packed = Packed::default();
+        for &node in nodes {
+            if let Some(string) = string_of(node) {
+                let start = packed.text.len();
+                packed.text.push_str(string);
+                packed.spans.push((node, start, packed.text.len()));
+            }
+        }
+        packed
+    }
+
+    fn get(&self, node: NodeIx) -> Option<&str> {
+        let at = self.spans.binary_search_by_key(&node, |&(n, ..)| n).ok()?;
+        let (_, start, end) = self.spans[at];
+        // Both ends were the buffer's length after whole strings were added.
+        self.text.get(start..end)
+    }
+}
+
 impl<'a> ToolGraph<'a> {
     pub fn node_count(&self) -> usize {
-        self.ids.len()
+        match &self.texts {
+            Texts::Read { ids, .. } => ids.len(),
+            Texts::Packed { node_count, .. } => *node_count,
+        }
     }
 
     pub fn is_passthrough(&self, node: NodeIx) -> bool {
@@ -122,17 +174,23 @@ impl<'a> ToolGraph<'a> {
     }
 
     pub fn id(&self, node: NodeIx) -> &str {
-        &self.ids[node as usize]
+        match &self.texts {
+            Texts::Read { ids, .. } => &ids[node as usize],
+            Texts::Packed { ids, .. } => ids.get(node).unwrap_or(""),
+        }
     }
 
     /// What a tool is called before naming: `data.label`, or the id.
     pub fn label(&self, node: NodeIx) -> &str {
-        self.labels[node as usize].as_deref().unwrap_or(self.id(node))
+        self.explicit_label(node).unwrap_or(self.id(node))
     }
 
     /// `data.label` when the node has one.
     pub fn explicit_label(&self, node: NodeIx) -> Option<&str> {
-        self.labels[node as usize].as_deref()
+        match &self.texts {
+            Texts::Read { labels, .. } => labels[node as usize].as_deref(),
+            Texts::Packed { labels, .. } => labels.get(node),
+        }
     }
 
     /// Where the node is in the source text (see `offsets`).
@@ -165,31 +223,40 @@ impl<'a> ToolGraph<'a> {
     /// of the nodes `keep` names; every other node keeps its place and its
     /// wiring but has an empty id and no label. For findings read after the
     /// input is gone, which name a small part of a large workflow. With
-    /// `allow_thread`, the labels of a large graph are copied on a thread
-    /// beside the ids (each kept string is an allocation and a copy).
-    pub fn into_owned(self, keep: impl Fn(NodeIx) -> bool + Sync, allow_thread: bool) -> ToolGraph<'static> {
+    /// `allow_thread`, the labels of a large graph are packed on a thread
+    /// beside the ids.
+    pub fn into_owned(self, keep: impl Fn(NodeIx) -> bool, allow_thread: bool) -> ToolGraph<'static> {
         fn own(s: Cow<'_, str>) -> Cow<'static, str> {
             Cow::Owned(s.into_owned())
         }
-        let kept = |node: usize| keep(node as NodeIx);
-        let ids = |ids: Vec<Cow<'a, str>>| -> Vec<Cow<'static, str>> {
-            (ids.into_iter().enumerate())
-                .map(|(n, id)| if kept(n) { own(id) } else { Cow::Borrowed("") })
-                .collect()
+        let node_count = self.node_count();
+        let two = allow_thread && node_count >= OWNED_ON_TWO_THREADS_FROM_NODES;
+        let kept: Vec<NodeIx> = (0..node_count as NodeIx).filter(|&n| keep(n)).collect();
+        let kept = kept.as_slice();
+        let texts = match self.texts {
+            Texts::Read { ids, labels } => {
+                // Moved in, so each thread also frees what it read.
+                let (labels, ids) = both(
+                    two,
+                    move || Packed::of(kept, |n| labels[n as usize].as_deref()),
+                    move || Packed::of(kept, |n| Some(&*ids[n as usize])),
+                );
+                Texts::Packed {
+                    node_count,
+                    ids,
+                    labels,
+                }
+            }
+            Texts::Packed { ids, labels, .. } => Texts::Packed {
+                node_count,
+                ids: Packed::of(kept, |n| ids.get(n)),
+                labels: Packed::of(kept, |n| labels.get(n)),
+            },
         };
-        let labels = |labels: Vec<Option<Cow<'a, str>>>| -> Vec<Option<Cow<'static, str>>> {
-            (labels.into_iter().enumerate())
-                .map(|(n, label)| label.filter(|_| kept(n)).map(own))
-                .collect()
-        };
-        let two = allow_thread && self.ids.len() >= OWNED_ON_TWO_THREADS_FROM_NODES;
-        let (own_ids, own_labels) = (self.ids, self.labels);
-        let (labels, ids) = both(two, || labels(own_labels), || ids(own_ids));
         ToolGraph {
             source: None,
             hasher: self.hasher,
-            ids,
-            labels,
+            texts,
             offsets: self.offsets,
             name_loss: self.name_loss,
             name_hashes: self.name_hashes,
@@ -613,8 +680,10 @@ impl<'a> GraphBuilder<'a> {
             passthrough_receivers,
             source: None,
             hasher: self.hasher,
-            ids: self.ids,
-            labels: self.labels,
+            texts: Texts::Read {
+                ids: self.ids,
+                labels: self.labels,
+            },
             offsets: self.offsets,
             name_loss: self.name_loss,
             name_hashes: self.name_hashes,
@@ -744,6 +813,43 @@ mod tests {
             ids[2], ids[3], ids[2]
         );
         assert!(build(&duplicated).unwrap_err().message.contains("nodes 0 and 2 (R2)"));
+    }
+
+    #[test]
+    fn an_owned_graph_keeps_the_ids_and_labels_of_the_nodes_asked_for_and_only_those() {
+        let doc = r#"{"nodes": [{"id": "a", "data": {"label": "A"}}, {"id": "b\u00e9", "data": {"label": "B\n"}},
+                                {"id": "c"}, {"id": "d", "data": {"label": "D"}}],
+                      "edges": [{"source": "a", "target": "c"}, {"source": "u", "target": "c"}]}"#;
+        let g = build(doc).unwrap();
+        let texts = |g: &ToolGraph<'_>| -> Vec<(String, Option<String>)> {
+            (0..g.node_count() as NodeIx)
+                .map(|n| (g.id(n).to_owned(), g.explicit_label(n).map(str::to_owned)))
+                .collect()
+        };
+        let all = texts(&g);
+        assert_eq!(all[1], ("bé".to_owned(), Some("B\n".to_owned())), "escapes decoded");
+        for keep in [vec![], vec![1, 2], vec![0, 1, 2, 3, 4]] {
+            let kept = |n: NodeIx| keep.contains(&n);
+            let owned = build(doc).unwrap().into_owned(kept, true);
+            let expected: Vec<(String, Option<String>)> = (all.iter().enumerate())
+                .map(|(n, text)| {
+                    if kept(n as NodeIx) {
+                        text.clone()
+                    } else {
+                        (String::new(), None)
+                    }
+                })
+                .collect();
+            assert_eq!(owned.node_count(), all.len());
+            assert_eq!(texts(&owned), expected, "keeping {keep:?}");
+            // Owning again keeps a subset of what was kept.
+            let again = owned.into_owned(|n| n == 1, false);
+            let once: Vec<_> = (expected.iter().enumerate())
+                .map(|(n, text)| if n == 1 { text.clone() } else { (String::new(), None) })
+                .collect();
+            assert_eq!(texts(&again), once, "keeping {keep:?}, then node 1");
+            assert_eq!(again.label(3), "", "a node not kept has neither label nor id");
+        }
     }
 
     #[test]
