@@ -56,9 +56,12 @@ const CHUNK: usize = 4096;
 /// access, not so far the lines are evicted again.
 const SLOTS_AHEAD: usize = 16;
 const COPIES_AHEAD: usize = 8;
-/// Chunks in flight: enough to absorb uneven speeds, few enough to keep
-/// memory flat.
-const IN_FLIGHT: usize = 4;
+/// Chunks in flight: enough to ride out the other thread being paused
+/// for a scheduler slice or two (on a busy host, the other core is often
+/// taken), few enough to keep memory flat: about 15 MB of records at most,
+/// while the file is hundreds. With 4, one thread's pause soon stalled the
+/// other too.
+const IN_FLIGHT: usize = 32;
 
 /// The parser's end of the pipe.
 pub struct Pipe<'a> {
