@@ -129,23 +129,22 @@ pub fn on_two_threads<'a, T: Send>(
         let builder = scope.spawn(move || {
             let mut builder = builder;
             for mut chunk in full_rx {
-                // The ids some records ahead are announced to the table, so
-                // its cache lines arrive while the records before are
-                // handled, and then the copies the slots point to.
-                for record in chunk.iter().take(SLOTS_AHEAD) {
-                    record.hashes().iter().for_each(|&h| builder.prefetch(h));
-                }
-                for record in chunk.iter().take(COPIES_AHEAD) {
-                    record.hashes().iter().for_each(|&h| builder.prefetch_copy(h));
-                }
-                for i in 0..chunk.len() {
-                    if let Some(ahead) = chunk.get(i + SLOTS_AHEAD) {
-                        ahead.hashes().iter().for_each(|&h| builder.prefetch(h));
+                // Step by step: a record's ids are announced to the table
+                // SLOTS_AHEAD steps before it is replayed, so the slots'
+                // cache lines arrive while the records before it are
+                // handled, and the copies those slots point to are loaded
+                // COPIES_AHEAD steps before it.
+                for step in 0..chunk.len() + SLOTS_AHEAD {
+                    if let Some(record) = chunk.get(step) {
+                        record.hashes().iter().for_each(|&h| builder.prefetch(h));
                     }
-                    if let Some(ahead) = chunk.get(i + COPIES_AHEAD) {
-                        ahead.hashes().iter().for_each(|&h| builder.prefetch_copy(h));
+                    let copies_of = (step + COPIES_AHEAD).checked_sub(SLOTS_AHEAD);
+                    if let Some(record) = copies_of.and_then(|at| chunk.get(at)) {
+                        record.hashes().iter().for_each(|&h| builder.prefetch_copy(h));
                     }
-                    std::mem::replace(&mut chunk[i], Record::OtherEdge).replay(&mut builder);
+                    if let Some(at) = step.checked_sub(SLOTS_AHEAD) {
+                        std::mem::replace(&mut chunk[at], Record::OtherEdge).replay(&mut builder);
+                    }
                 }
                 chunk.clear();
                 let _ = empty_tx.try_send(chunk);
