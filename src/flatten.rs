@@ -44,8 +44,10 @@ impl CandidateNames {
     /// Most names in a large workflow are unique, so names are first only
     /// hashed and sorted by hash, with no allocation; the strings are built
     /// and compared only within groups of equal hashes, so a hash collision
-    /// can never make two different names look alike.
-    /// On two threads when `allow_thread` and there are many tools.
+    /// can never make two different names look alike. Each tool of a group
+    /// is compared with the group's first name in node order (see
+    /// [`runs_named_apart`]). On two threads when `allow_thread` and there
+    /// are many tools.
     pub fn find(g: &ToolGraph<'_>, allow_thread: bool) -> CandidateNames {
         let hashed: Vec<(u64, NodeIx)> = (0..g.node_count() as NodeIx)
             .filter(|&n| g.is_tool(n))
@@ -59,33 +61,57 @@ impl CandidateNames {
             hashed
         };
 
-        let mut names: Vec<Box<str>> = Vec::new();
+        // Runs of tools whose names hash alike: each nearly always one
+        // shared name, named once from its first tool.
+        let runs: Vec<&[(u64, NodeIx)]> = hashed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1).collect();
+        let firsts: Vec<Box<str>> = runs
+            .iter()
+            .map(|run| normalize_name(g.label(run[0].1)).into())
+            .collect();
+        // Until the runs are settled below, `of_node` holds each other
+        // tool's run.
         let mut of_node = vec![NOT_A_CANDIDATE; g.node_count()];
+        for (at, run) in runs.iter().enumerate() {
+            for &(_, n) in &run[1..] {
+                of_node[n as usize] = at as NameIx;
+            }
+        }
+        let split = if allow_thread && hashed.len() >= SORT_IN_HALVES_FROM {
+            of_node.len() / 2
+        } else {
+            of_node.len()
+        };
+        let (low, high) = both(
+            split < of_node.len(),
+            || runs_named_apart(g, &of_node[..split], 0, &firsts),
+            || runs_named_apart(g, &of_node[split..], split, &firsts),
+        );
+        let mut apart = vec![false; runs.len()];
+        low.into_iter().chain(high).for_each(|run| apart[run as usize] = true);
+
+        let mut names: Vec<Box<str>> = Vec::with_capacity(runs.len());
         let mut group: Vec<(String, NodeIx)> = Vec::new();
-        let (mut first, mut other) = (String::new(), String::new());
-        for run in hashed.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
-            // Tools whose names hash alike nearly always share the name:
-            // each is compared with the first without a string of its own.
-            normalize_into(g.label(run[0].1), &mut first);
-            let alike = run[1..].iter().all(|&(_, n)| {
-                normalize_into(g.label(n), &mut other);
-                other == first
-            });
-            if alike {
+        for ((run, first), apart) in runs.iter().zip(firsts).zip(apart) {
+            if !apart {
                 let ix = names.len() as NameIx;
-                names.push(first.as_str().into());
-                for &(_, n) in run {
+                names.push(first);
+                for &(_, n) in *run {
                     of_node[n as usize] = ix;
                 }
                 continue;
             }
-            // Two names with one hash: sorted apart.
+            // Two names with one hash: sorted apart, and only those shared
+            // by two tools or more kept.
             group.clear();
             group.extend(run.iter().map(|&(_, n)| (normalize_name(g.label(n)), n)));
             group.sort_unstable();
-            for same in group.chunk_by(|a, b| a.0 == b.0).filter(|same| same.len() > 1) {
-                let ix = names.len() as NameIx;
-                names.push(same[0].0.as_str().into());
+            for same in group.chunk_by(|a, b| a.0 == b.0) {
+                let ix = if same.len() > 1 {
+                    names.push(same[0].0.as_str().into());
+                    (names.len() - 1) as NameIx
+                } else {
+                    NOT_A_CANDIDATE
+                };
                 for &(_, n) in same {
                     of_node[n as usize] = ix;
                 }
@@ -109,6 +135,27 @@ impl CandidateNames {
     pub fn name(&self, name: NameIx) -> &str {
         &self.names[name as usize]
     }
+}
+
+/// The runs (indexes into `firsts`) holding a tool whose name is not its
+/// run's first name: a hash collision. `of_run` is a stretch of nodes,
+/// from node `from` on, each with its run or `NOT_A_CANDIDATE`. Tools are
+/// named again in node order, which reads their labels in about the order
+/// they sit in the input; in hash order each would be a cache miss, and
+/// on a workflow of few names shared by many tools that is most of the
+/// check.
+fn runs_named_apart(g: &ToolGraph<'_>, of_run: &[NameIx], from: usize, firsts: &[Box<str>]) -> Vec<NameIx> {
+    let mut name = String::new();
+    let mut apart = Vec::new();
+    for (n, &run) in (from..).zip(of_run) {
+        if run != NOT_A_CANDIDATE {
+            normalize_into(g.label(n as NodeIx), &mut name);
+            if *name != *firsts[run as usize] {
+                apart.push(run);
+            }
+        }
+    }
+    apart
 }
 
 /// Below this many tools, one thread sorts their names faster than two
@@ -455,6 +502,47 @@ mod tests {
                 [Some("x"), Some("x"), Some("y"), Some("y"), None, None],
                 "one hash: {one_hash}"
             );
+        }
+    }
+
+    #[test]
+    fn cmp9_names_that_share_a_hash_are_told_apart_on_two_threads_too() {
+        // Enough tools that names are checked on two threads, each of 1,000
+        // names shared by 70 tools spread over both halves, and two tools
+        // named `late` at the very end. `late` is given the hash of `n1`,
+        // as a collision of the hash would: only the second half can tell.
+        let count = 70_000;
+        let label = |i: usize| {
+            if i < count {
+                format!("N{}", i % 1_000)
+            } else {
+                "late".into()
+            }
+        };
+        let nodes: Vec<String> = (0..count + 2)
+            .map(|i| format!(r#"{{"id": "t{i}", "data": {{"label": "{}"}}}}"#, label(i)))
+            .collect();
+        let edges: Vec<String> = (0..count + 2)
+            .map(|i| format!(r#"{{"source": "t{i}", "target": "agent", "targetHandle": "agent-input-tool"}}"#))
+            .collect();
+        let doc = format!(
+            r#"{{"nodes": [{{"id": "agent"}}, {}], "edges": [{}]}}"#,
+            nodes.join(", "),
+            edges.join(", ")
+        );
+        let mut g = parse(doc.as_bytes(), &Config::default()).unwrap();
+        let tools: Vec<u32> = (0..g.node_count() as u32).filter(|&n| g.id(n) != "agent").collect();
+        let hash_of_n1 = g.name_hashes[tools[1] as usize];
+        for &t in &tools[count..] {
+            g.name_hashes[t as usize] = hash_of_n1;
+        }
+        for allow_thread in [false, true] {
+            let names = CandidateNames::find(&g, allow_thread);
+            let misnamed = (tools.iter())
+                .filter(|&&t| names.of(t).map(|n| names.name(n)) != Some(&g.label(t).to_lowercase()))
+                .count();
+            assert_eq!(misnamed, 0, "allow_thread {allow_thread}");
+            assert_eq!(names.names.len(), 1_001, "allow_thread {allow_thread}");
         }
     }
 
