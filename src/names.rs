@@ -111,7 +111,8 @@ impl NameLoss {
 
 /// The tool name of `label` (SEMANTICS 5).
 pub fn normalize_name(label: &str) -> String {
-    let mut out = String::with_capacity(label.len());
+    // `name_into` may write one byte past the name as it goes.
+    let mut out = String::with_capacity(label.len() + 1);
     normalize_into(label, &mut out);
     out
 }
