@@ -465,23 +465,29 @@ mod tests {
     use super::{sorted_in_halves, CandidateNames};
     use crate::{parse::parse, Config};
 
+    /// A workflow of one agent and a tool `t{i}` labelled `labels[i]` for
+    /// each label, every tool wired straight into the agent.
+    fn tools_of_one_agent(labels: &[impl AsRef<str>]) -> String {
+        let nodes: Vec<String> = (labels.iter().enumerate())
+            .map(|(i, l)| format!(r#"{{"id": "t{i}", "data": {{"label": "{}"}}}}"#, l.as_ref()))
+            .collect();
+        let edges: Vec<String> = (0..labels.len())
+            .map(|i| format!(r#"{{"source": "t{i}", "target": "agent", "targetHandle": "agent-input-tool"}}"#))
+            .collect();
+        format!(
+            r#"{{"nodes": [{{"id": "agent"}}, {}], "edges": [{}]}}"#,
+            nodes.join(", "),
+            edges.join(", ")
+        )
+    }
+
     #[test]
     fn cmp9_names_that_share_a_hash_are_still_told_apart() {
         // Six tools wired into one agent: two named `x`, two named `y`, one
         // `z`, one `w`. Given one hash, as a collision of the hash would,
         // only equal names become candidates; given their own, the same.
         let labels = ["X", "x!", "Y", "y", "Z", "W"];
-        let nodes: Vec<String> = (labels.iter().enumerate())
-            .map(|(i, l)| format!(r#"{{"id": "t{i}", "data": {{"label": "{l}"}}}}"#))
-            .collect();
-        let edges: Vec<String> = (0..labels.len())
-            .map(|i| format!(r#"{{"source": "t{i}", "target": "agent", "targetHandle": "agent-input-tool"}}"#))
-            .collect();
-        let doc = format!(
-            r#"{{"nodes": [{{"id": "agent"}}, {}], "edges": [{}]}}"#,
-            nodes.join(", "),
-            edges.join(", ")
-        );
+        let doc = tools_of_one_agent(&labels);
         let mut g = parse(doc.as_bytes(), &Config::default()).unwrap();
         let tool = |i: usize| {
             (0..g.node_count() as u32)
@@ -512,24 +518,11 @@ mod tests {
         // named `late` at the very end. `late` is given the hash of `n1`,
         // as a collision of the hash would: only the second half can tell.
         let count = 70_000;
-        let label = |i: usize| {
-            if i < count {
-                format!("N{}", i % 1_000)
-            } else {
-                "late".into()
-            }
-        };
-        let nodes: Vec<String> = (0..count + 2)
-            .map(|i| format!(r#"{{"id": "t{i}", "data": {{"label": "{}"}}}}"#, label(i)))
+        let labels: Vec<String> = (0..count)
+            .map(|i| format!("N{}", i % 1_000))
+            .chain(["late".into(), "late".into()])
             .collect();
-        let edges: Vec<String> = (0..count + 2)
-            .map(|i| format!(r#"{{"source": "t{i}", "target": "agent", "targetHandle": "agent-input-tool"}}"#))
-            .collect();
-        let doc = format!(
-            r#"{{"nodes": [{{"id": "agent"}}, {}], "edges": [{}]}}"#,
-            nodes.join(", "),
-            edges.join(", ")
-        );
+        let doc = tools_of_one_agent(&labels);
         let mut g = parse(doc.as_bytes(), &Config::default()).unwrap();
         let tools: Vec<u32> = (0..g.node_count() as u32).filter(|&n| g.id(n) != "agent").collect();
         let hash_of_n1 = g.name_hashes[tools[1] as usize];
