@@ -53,7 +53,8 @@ impl CandidateNames {
             .filter(|&n| g.is_tool(n))
             .map(|n| (g.name_hashes[n as usize], n))
             .collect();
-        let hashed = if allow_thread && hashed.len() >= SORT_IN_HALVES_FROM {
+        let in_halves = allow_thread && hashed.len() >= IN_HALVES_FROM_TOOLS;
+        let hashed = if in_halves {
             sorted_in_halves(hashed)
         } else {
             let mut hashed = hashed;
@@ -76,13 +77,9 @@ impl CandidateNames {
                 of_node[n as usize] = at as NameIx;
             }
         }
-        let split = if allow_thread && hashed.len() >= SORT_IN_HALVES_FROM {
-            of_node.len() / 2
-        } else {
-            of_node.len()
-        };
+        let split = if in_halves { of_node.len() / 2 } else { of_node.len() };
         let (low, high) = both(
-            split < of_node.len(),
+            in_halves,
             || runs_named_apart(g, &of_node[..split], 0, &firsts),
             || runs_named_apart(g, &of_node[split..], split, &firsts),
         );
@@ -158,9 +155,9 @@ fn runs_named_apart(g: &ToolGraph<'_>, of_run: &[NameIx], from: usize, firsts: &
     apart
 }
 
-/// Below this many tools, one thread sorts their names faster than two
-/// can start.
-const SORT_IN_HALVES_FROM: usize = 1 << 16;
+/// Below this many tools, one thread sorts and confirms their names
+/// faster than two can start.
+const IN_HALVES_FROM_TOOLS: usize = 1 << 16;
 
 /// `hashed` sorted, on two threads: split first by the top bit of the
 /// hash, every hash of the lower part is below every hash of the upper
