@@ -1,19 +1,19 @@
-//! The CMP-9 check: for every consumer, the names that two or more distinct
-//! leaves of its flattened tool set share. Findings are stored by cause
-//! (see `collisions`), so a check costs what its input costs, however many
-//! (consumer, name) pairs it finds.
+//! A check, start to end: EDGE-5 and the warnings, the candidate names,
+//! the CMP-9 findings (made in `collisions`, whose cost model says what a
+//! check costs), then one sweep of the text to locate everything named.
 
-use crate::batch::{both, in_parallel};
-use crate::collisions::{Clash, Class, ClassIx, Collisions, Group, GroupIx, List, Overlay, Part, View, ViewIx};
+use crate::batch::both;
+use crate::collisions::{self, Collisions};
 use crate::config::Config;
 use crate::error::{locate_known, InputError};
-use crate::fixes::{closest_edge_type, Renamer};
-use crate::flatten::{new_map, CandidateNames, Map, NameIx, PathTree, Reach};
+use crate::fixes::closest_edge_type;
+use crate::flatten::CandidateNames;
 use crate::graph::{NodeIx, ToolGraph};
 use crate::interrupt::Interrupt;
 use crate::names::NameLoss;
 use crate::parse::parse_with;
 use crate::report::{EdgeTypeViolation, Report, Stats, Warnings};
+use crate::work::{Step, Work};
 
 /// Parses JSON text and checks it.
 pub fn check_bytes(input: &[u8], config: &Config) -> Result<Report, InputError> {
@@ -37,8 +37,8 @@ pub fn check_graph(graph: ToolGraph<'_>, config: &Config) -> Report {
     check_graph_with(graph, config, true, Interrupt::never())
 }
 
-/// `check_graph`, on one thread unless `allow_thread`, stopping between
-/// consumers on `interrupt` (the report is then partial, to be discarded).
+/// `check_graph`, on one thread unless `allow_thread`, stopping early on
+/// `interrupt` (the report is then partial, to be discarded).
 pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Report {
     let recognised = config.recognised_edge_types();
     // Every place the report names, located in one sweep at the end.
@@ -79,19 +79,25 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         }
         (names, consumers)
     };
-    // With no name carried by two leaves anywhere, nothing can collide and
-    // nothing needs flattening.
-    let found = if names.any() {
-        Found::of(&graph, &names, &consumers, allow_thread, interrupt)
-    } else {
-        Found::default()
-    };
+    let work = Work::default();
+    work.add(Step::Item, (names.by_hash.len() + consumers.len()) as u64);
 
     let source = graph.source;
-    let found = (found.total() > 0).then(|| found.into_collisions(graph, names));
-    let wanted: Vec<NodeIx> = found.as_ref().map_or_else(Vec::new, |set| set.nodes_to_locate());
+    // With no name carried by two tools anywhere, nothing can collide and
+    // nothing needs flattening.
+    let found = if names.any() {
+        collisions::collisions(graph, names, &consumers, interrupt, work)
+    } else {
+        Err(work)
+    };
+    let found = match found {
+        Ok(set) if !set.is_empty() => Ok(set),
+        Ok(set) => Err(set.work),
+        Err(work) => Err(work),
+    };
+    let wanted: Vec<NodeIx> = found.as_ref().map_or_else(|_| Vec::new(), |set| set.nodes_to_locate());
     let first_node = offsets.len();
-    if let Some(set) = &found {
+    if let Ok(set) = &found {
         offsets.extend(wanted.iter().map(|&n| set.graph.offset(n)));
     }
 
@@ -110,8 +116,9 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         || source.map(|text| locate_known(text, &offsets)),
         || found.map(|set| set.settled(&wanted, allow_thread)),
     );
-    if let Some(collisions) = collisions {
-        report.collisions = collisions;
+    match collisions {
+        Ok(collisions) => report.collisions = collisions,
+        Err(work) => report.collisions.work = work,
     }
     if let Some(located) = located {
         for (v, at) in report.edge_violations.iter_mut().zip(&located) {
@@ -149,616 +156,12 @@ fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Warnings
     warnings
 }
 
-/// What the check finds, before it is stored for reading.
-#[derive(Default)]
-struct Found {
-    views: Vec<View>,
-    /// Per view: its candidate leaves by name (only while classes are built).
-    by_name: Vec<Map<NameIx, Vec<NodeIx>>>,
-    classes: Vec<Class>,
-    /// Every consumer with its class, by consumer id.
-    members: Vec<(NodeIx, ClassIx)>,
-}
-
-/// Whether a toolbox is wired into more than one node that is not a
-/// toolbox (a consumer wired twice counts twice: that only costs sharing).
-fn wired_into_several(g: &ToolGraph<'_>, root: NodeIx) -> bool {
-    g.receivers
-        .of(root)
-        .iter()
-        .filter(|&&r| !g.is_passthrough(r))
-        .nth(1)
-        .is_some()
-}
-
-/// How a consumer is wired: its roots and the candidate tools wired
-/// straight into it, each sorted. Consumers wired alike see alike.
-type Wiring = (Box<[NodeIx]>, Box<[NodeIx]>);
-
-/// The wiring of `consumer`.
-fn wiring(g: &ToolGraph<'_>, names: &CandidateNames, consumer: NodeIx) -> Wiring {
-    let mut roots: Vec<NodeIx> = Vec::new();
-    let mut direct: Vec<NodeIx> = Vec::new();
-    for &provider in g.providers.of(consumer) {
-        if g.is_passthrough(provider) {
-            roots.push(provider);
-        } else if names.of(provider).is_some() {
-            direct.push(provider);
-        }
-    }
-    roots.sort_unstable();
-    roots.dedup();
-    direct.sort_unstable();
-    direct.dedup();
-    (roots.into(), direct.into())
-}
-
-/// Below this many views or classes to make, one thread makes them faster
-/// than two can start.
-const PARALLEL_FROM_ITEMS: usize = 512;
 /// Below this many consumers, sorting them takes less than starting a
 /// thread to do it beside finding the names.
 const SORT_BESIDE_FROM_CONSUMERS: usize = 1 << 13;
 /// Below this much text, locating findings takes less than starting a
 /// thread to do it beside the renames.
 const LOCATE_BESIDE_FROM_BYTES: usize = 4 << 20;
-/// Consumers whose wiring one task reads: enough to outweigh handing out
-/// the task, few enough to share the work evenly.
-const WIRING_BLOCK: usize = 1024;
-
-impl Found {
-    fn total(&self) -> u64 {
-        self.classes
-            .iter()
-            .map(|c| u64::from(c.count) * c.consumers.len() as u64)
-            .sum()
-    }
-
-    /// Classes and views in two steps. First, on one thread, which classes
-    /// and views there are, in what order, and which consumers each class
-    /// has: hash lookups, cheap. Then the views, and the classes (kits
-    /// before the classes made on them), which hold nearly all the work and
-    /// do not depend on one another, on every core when `allow_thread`.
-    fn of(
-        g: &ToolGraph<'_>,
-        names: &CandidateNames,
-        consumers: &[NodeIx],
-        allow_thread: bool,
-        interrupt: Interrupt<'_>,
-    ) -> Found {
-        let threads = if allow_thread { 0 } else { 1 };
-        let jobs = |items: usize| if items >= PARALLEL_FROM_ITEMS { threads } else { 1 };
-        // Each consumer's wiring and the roots of it wired into other
-        // consumers too, which read the graph (the plan's costly part), in
-        // blocks on every core.
-        let blocks: Vec<&[NodeIx]> = consumers.chunks(WIRING_BLOCK).collect();
-        let wirings = in_parallel(&blocks, jobs(consumers.len()), |block| {
-            let shared = |key: &Wiring| -> Box<[NodeIx]> {
-                key.0
-                    .iter()
-                    .copied()
-                    .filter(|&root| wired_into_several(g, root))
-                    .collect()
-            };
-            (block.iter())
-                .map(|&c| wiring(g, names, c))
-                .map(|key| (shared(&key), key))
-                .collect::<Vec<_>>()
-        });
-        let mut roots: Vec<NodeIx> = Vec::new();
-        let mut view_of: Map<NodeIx, ViewIx> = new_map();
-        let mut class_of: Map<Wiring, ClassIx> = new_map();
-        // Per class, in the order made: the kit it is made on, its consumers.
-        let mut planned: Vec<(Option<ClassIx>, Vec<NodeIx>)> = Vec::new();
-        let mut members = Vec::with_capacity(consumers.len());
-        for (&consumer, (shared, key)) in consumers.iter().zip(wirings.into_iter().flatten()) {
-            if interrupt.requested() {
-                return Found::default();
-            }
-            if let Some(&class) = class_of.get(&key) {
-                planned[class as usize].1.push(consumer);
-                members.push((consumer, class));
-                continue;
-            }
-            for &root in key.0.iter() {
-                view_of.entry(root).or_insert_with(|| {
-                    roots.push(root);
-                    (roots.len() - 1) as ViewIx
-                });
-            }
-            // Roots wired into other consumers too are a kit: its class is
-            // made once and parents this one, which adds only its own.
-            let own_too = shared.len() < key.0.len() || !key.1.is_empty();
-            let kit = if !shared.is_empty() && own_too {
-                let kit: Wiring = (shared, Box::default());
-                Some(*class_of.entry(kit).or_insert_with(|| {
-                    planned.push((None, Vec::new()));
-                    (planned.len() - 1) as ClassIx
-                }))
-            } else {
-                None
-            };
-            planned.push((kit, vec![consumer]));
-            let at = (planned.len() - 1) as ClassIx;
-            members.push((consumer, at));
-            class_of.insert(key, at);
-        }
-
-        let (views, by_name) = in_parallel(&roots, jobs(roots.len()), |&root| View::of(g, names, root))
-            .into_iter()
-            .unzip();
-        let mut found = Found {
-            views,
-            by_name,
-            classes: Vec::new(),
-            members,
-        };
-        let mut wirings: Vec<Wiring> = vec![Wiring::default(); planned.len()];
-        for (wiring, at) in class_of {
-            wirings[at as usize] = wiring;
-        }
-        found.classes = planned.iter().map(|_| Class::default()).collect();
-        // Two rounds: the classes made on no kit (every kit among them, as
-        // a kit is made on none), then those made on a kit, which read it.
-        for on_kit in [false, true] {
-            let round: Vec<usize> = (0..planned.len())
-                .filter(|&c| planned[c].0.is_some() == on_kit)
-                .collect();
-            let classes = in_parallel(&round, jobs(round.len()), |&c| {
-                let roots: Vec<ViewIx> = wirings[c].0.iter().map(|r| view_of[r]).collect();
-                Class::of(g, names, &found, roots, &wirings[c].1, planned[c].0)
-            });
-            for (c, class) in round.into_iter().zip(classes) {
-                found.classes[c] = class;
-            }
-            if interrupt.requested() {
-                return Found::default();
-            }
-        }
-        for (class, (_, consumers)) in found.classes.iter_mut().zip(planned) {
-            class.consumers = consumers;
-        }
-        found
-    }
-
-    fn into_collisions(self, graph: ToolGraph<'_>, names: CandidateNames) -> Collisions<'_> {
-        let Found {
-            views,
-            classes,
-            members,
-            ..
-        } = self;
-        // Where each class's first consumer stands among all, by id.
-        let mut first_rank = vec![u32::MAX; classes.len()];
-        for (rank, &(_, class)) in members.iter().enumerate().rev() {
-            first_rank[class as usize] = rank as u32;
-        }
-        let consumers_of = |c: usize| classes[c].consumers.len() as u64;
-        let mut subtree_consumers: Vec<u64> = (0..classes.len()).map(consumers_of).collect();
-        let mut under: Map<List, Vec<ClassIx>> = new_map();
-        let mut replaced: Map<(List, NameIx), Vec<ClassIx>> = new_map();
-        // Only lists that own a clash have parts to count: views, and
-        // classes with an overlay.
-        let owns_clashes = |list: List| match list {
-            List::View(_) => true,
-            List::Class(c) => !classes[c as usize].overlay.is_empty(),
-        };
-        for (c, class) in classes.iter().enumerate() {
-            let at = c as ClassIx;
-            let mut list = Some(List::Class(at));
-            while let Some(current) = list {
-                if !class.consumers.is_empty() && owns_clashes(current) {
-                    under.entry(current).or_default().push(at);
-                }
-                list = match current {
-                    List::Class(p) => {
-                        if p != at {
-                            subtree_consumers[p as usize] += consumers_of(c);
-                        }
-                        classes[p as usize].parent
-                    }
-                    List::View(_) => None,
-                };
-            }
-            if let Some(parent) = class.parent {
-                for name in class.replaced_names() {
-                    replaced
-                        .entry((origin(&classes, &names, parent, name), name))
-                        .or_default()
-                        .push(at);
-                }
-            }
-        }
-        // By first consumer, so the first class that sees a clash holds its
-        // first violation.
-        for classes_under in under.values_mut() {
-            classes_under.sort_unstable_by_key(|&c| first_rank[c as usize]);
-        }
-        let consumers_under = under
-            .iter()
-            .map(|(&list, under)| (list, under.iter().map(|&c| consumers_of(c as usize)).sum()))
-            .collect();
-        let listed: Vec<(NodeIx, ClassIx)> = members
-            .into_iter()
-            .filter(|&(_, class)| classes[class as usize].count > 0)
-            .collect();
-        let mut starts = Vec::with_capacity(listed.len() + 1);
-        let mut total = 0u64;
-        for &(_, class) in &listed {
-            starts.push(total);
-            total += u64::from(classes[class as usize].count);
-        }
-        starts.push(total);
-        let mut set = Collisions {
-            graph,
-            names,
-            views,
-            classes,
-            under,
-            consumers_under,
-            subtree_consumers,
-            replaced,
-            consumers: listed,
-            starts,
-            groups: Vec::new(),
-            renames: new_map(),
-            locations: new_map(),
-            class_trees: Default::default(),
-        };
-        set.groups = groups(&mut set);
-        set
-    }
-}
-
-/// The list a clash of `name` in `list` comes from: the class whose
-/// overlay holds it, or the view below.
-fn origin(classes: &[Class], names: &CandidateNames, list: List, name: NameIx) -> List {
-    match list {
-        List::View(_) => list,
-        List::Class(c) => {
-            let class = &classes[c as usize];
-            let key = names.name(name);
-            if class
-                .overlay
-                .binary_search_by(|o| names.name(o.clash.name).cmp(key))
-                .is_ok()
-            {
-                list
-            } else {
-                origin(
-                    classes,
-                    names,
-                    class
-                        .parent
-                        .expect("a class's clash it does not hold comes from its parent"),
-                    name,
-                )
-            }
-        }
-    }
-}
-
-impl View {
-    /// A root's view, and its candidate leaves by name (needed only while
-    /// classes are being built).
-    fn of(g: &ToolGraph<'_>, names: &CandidateNames, root: NodeIx) -> (View, Map<NameIx, Vec<NodeIx>>) {
-        let reach = Reach::from(g, root);
-        let mut by_name: Map<NameIx, Vec<NodeIx>> = new_map();
-        for &leaf in &reach.leaves {
-            if let Some(name) = names.of(leaf) {
-                by_name.entry(name).or_default().push(leaf);
-            }
-        }
-        let mut clashes: Vec<Clash> = by_name
-            .iter()
-            .filter(|(_, leaves)| leaves.len() > 1)
-            .map(|(&name, leaves)| clash(g, name, leaves.clone()))
-            .collect();
-        clashes.sort_unstable_by(|a, b| names.name(a.name).cmp(names.name(b.name)));
-        let view = View {
-            tree: PathTree::new(reach),
-            groups: vec![GroupIx::MAX; clashes.len()],
-            clashes,
-        };
-        (view, by_name)
-    }
-}
-
-/// Whether no toolbox is upstream of two of `roots` (nor is a root
-/// upstream of another): then a consumer's paths through each root are that
-/// root's own (see `Class::separate_roots`). At least one root is needed.
-fn separate(views: &[View], roots: &[ViewIx]) -> bool {
-    let upstream = |v: ViewIx| &views[v as usize].tree.reach;
-    !roots.is_empty()
-        && roots.iter().enumerate().all(|(i, &a)| {
-            roots[i + 1..].iter().all(|&b| {
-                let (small, large) = if upstream(a).order.len() <= upstream(b).order.len() {
-                    (upstream(a), upstream(b))
-                } else {
-                    (upstream(b), upstream(a))
-                };
-                let in_large = |n: &NodeIx| *n == large.start || large.slot.contains_key(n);
-                !in_large(&small.start) && !small.slot.contains_key(&large.start) && !small.order.iter().any(in_large)
-            })
-        })
-}
-
-/// A clash of `leaves` (distinct) sorted by id.
-fn clash(g: &ToolGraph<'_>, name: NameIx, mut leaves: Vec<NodeIx>) -> Clash {
-    leaves.sort_unstable_by(|&a, &b| g.id(a).cmp(g.id(b)));
-    Clash {
-        name,
-        leaves: leaves.into(),
-    }
-}
-
-impl Found {
-    /// The position `name` would have in a list.
-    fn rank_in(&self, names: &CandidateNames, list: List, name: &str) -> u32 {
-        match list {
-            List::View(v) => self.views[v as usize]
-                .clashes
-                .partition_point(|c| names.name(c.name) < name) as u32,
-            List::Class(c) => {
-                let class = &self.classes[c as usize];
-                let parent = class.parent.map_or(0, |p| self.rank_in(names, p, name));
-                parent + class.inserted_before(names, name)
-            }
-        }
-    }
-
-    fn count_of(&self, list: List) -> u32 {
-        match list {
-            List::View(v) => self.views[v as usize].clashes.len() as u32,
-            List::Class(c) => self.classes[c as usize].count,
-        }
-    }
-}
-
-impl Class {
-    /// The clashes of consumers wired to `roots` and to the candidate tools
-    /// `direct`, as a parent list shared by reference (the kit's when
-    /// given, else the largest root's) with an overlay of what the other
-    /// roots and the direct tools add.
-    fn of(
-        g: &ToolGraph<'_>,
-        names: &CandidateNames,
-        found: &Found,
-        roots: Vec<ViewIx>,
-        direct: &[NodeIx],
-        kit: Option<ClassIx>,
-    ) -> Class {
-        let views = &found.views;
-        // The parent list, and the roots whose leaves make it.
-        let (parent, inherited): (Option<List>, Vec<ViewIx>) = match kit {
-            Some(k) => (Some(List::Class(k)), found.classes[k as usize].roots.to_vec()),
-            None => {
-                let base = roots.iter().copied().max_by_key(|&v| {
-                    let view = &views[v as usize];
-                    (view.tree.reach.leaves.len(), std::cmp::Reverse(view.root()))
-                });
-                (base.map(List::View), base.into_iter().collect())
-            }
-        };
-        let mut merged: Map<NameIx, Vec<NodeIx>> = new_map();
-        for &leaf in direct {
-            if let Some(name) = names.of(leaf) {
-                merged.entry(name).or_default().push(leaf);
-            }
-        }
-        for &v in roots.iter().filter(|v| !inherited.contains(v)) {
-            for (&name, leaves) in &found.by_name[v as usize] {
-                merged.entry(name).or_default().extend_from_slice(leaves);
-            }
-        }
-        let mut entries: Vec<(Clash, bool)> = Vec::new();
-        for (name, mut leaves) in merged {
-            // The tools of this name the parent list's consumers get.
-            let mut from_parent: Vec<NodeIx> = inherited
-                .iter()
-                .filter_map(|&v| found.by_name[v as usize].get(&name))
-                .flatten()
-                .copied()
-                .collect();
-            from_parent.sort_unstable();
-            from_parent.dedup();
-            leaves.extend_from_slice(&from_parent);
-            leaves.sort_unstable();
-            leaves.dedup();
-            if leaves.len() < 2 || leaves.len() == from_parent.len() {
-                continue; // no clash, or exactly the parent's own
-            }
-            entries.push((clash(g, name, leaves), from_parent.len() > 1));
-        }
-        entries.sort_unstable_by(|a, b| names.name(a.0.name).cmp(names.name(b.0.name)));
-        let mut overlay = Vec::with_capacity(entries.len());
-        let mut inserted = 0u32;
-        for (clash, replaces) in entries {
-            let rank = parent.map_or(0, |p| found.rank_in(names, p, names.name(clash.name)));
-            let at = rank + inserted;
-            if !replaces {
-                inserted += 1;
-            }
-            overlay.push(Overlay {
-                clash,
-                at,
-                inserted,
-                group: GroupIx::MAX,
-            });
-        }
-        Class {
-            count: parent.map_or(0, |p| found.count_of(p)) + inserted,
-            separate_roots: separate(views, &roots),
-            roots: roots.into(),
-            parent,
-            overlay,
-            consumers: Vec::new(),
-        }
-    }
-}
-
-/// Groups every clash that has consumers, merging those with the same
-/// name, tools and toolbox; numbers them in the order of their first
-/// violations and records each clash's group.
-fn groups(set: &mut Collisions<'_>) -> Vec<Group> {
-    // Same name, same tools, same toolbox: one group.
-    type Key = (NameIx, Box<[NodeIx]>, Option<NodeIx>);
-    let mut by_key: Map<Key, usize> = new_map();
-    let mut parts: Vec<(NameIx, Option<NodeIx>, Vec<Part>)> = Vec::new();
-    let mut add = |clash: &Clash, through: Option<NodeIx>, part: Part| {
-        let key = (clash.name, clash.leaves.clone(), through);
-        let at = *by_key.entry(key).or_insert_with(|| {
-            parts.push((clash.name, through, Vec::new()));
-            parts.len() - 1
-        });
-        parts[at].2.push(part);
-    };
-    for (v, view) in set.views.iter().enumerate() {
-        let owner = List::View(v as ViewIx);
-        if !set.under.contains_key(&owner) {
-            continue;
-        }
-        for (k, clash) in view.clashes.iter().enumerate() {
-            let part = Part { owner, at: k as u32 };
-            if set.part_count(part) > 0 {
-                add(clash, Some(view.root()), part);
-            }
-        }
-    }
-    for (c, class) in set.classes.iter().enumerate() {
-        for (j, entry) in class.overlay.iter().enumerate() {
-            // The toolbox that alone forwards every tool of the clash, if any.
-            let through = class
-                .roots
-                .iter()
-                .map(|&v| &set.views[v as usize])
-                .find(|view| {
-                    let reach = &view.tree.reach;
-                    entry.clash.leaves.iter().all(|l| reach.leaves.binary_search(l).is_ok())
-                })
-                .map(|view| view.root());
-            let part = Part {
-                owner: List::Class(c as ClassIx),
-                at: j as u32,
-            };
-            if set.part_count(part) > 0 {
-                add(&entry.clash, through, part);
-            }
-        }
-    }
-    let mut made: Vec<Group> = parts
-        .into_iter()
-        .map(|(name, through, parts)| {
-            let first = parts
-                .iter()
-                .filter_map(|&p| set.first_of(p))
-                .min_by(|a, b| set.graph.id(a.0).cmp(set.graph.id(b.0)).then(a.2.cmp(&b.2)))
-                .map_or(0, |f| set.violation_index(f));
-            let count = parts.iter().map(|&p| set.part_count(p)).sum();
-            Group {
-                name,
-                through,
-                parts,
-                count,
-                first,
-            }
-        })
-        .collect();
-    made.sort_unstable_by_key(|group| group.first);
-    for (ix, group) in made.iter().enumerate() {
-        for &part in &group.parts {
-            match part.owner {
-                List::View(v) => set.views[v as usize].groups[part.at as usize] = ix as GroupIx,
-                List::Class(c) => set.classes[c as usize].overlay[part.at as usize].group = ix as GroupIx,
-            }
-        }
-    }
-    made
-}
-
-impl<'a> Collisions<'a> {
-    /// The nodes the violations name (consumers and tools), each once.
-    fn nodes_to_locate(&self) -> Vec<NodeIx> {
-        let mut nodes: Vec<NodeIx> = self.consumers.iter().map(|&(n, _)| n).collect();
-        for view in &self.views {
-            for clash in &view.clashes {
-                nodes.extend_from_slice(&clash.leaves);
-            }
-        }
-        for class in &self.classes {
-            for entry in &class.overlay {
-                nodes.extend_from_slice(&entry.clash.leaves);
-            }
-        }
-        nodes.sort_unstable();
-        nodes.dedup();
-        nodes
-    }
-
-    /// Chooses the renames that fix every violation (CONFORMANCE 15), one
-    /// group at a time in the order of their first violations, each at that
-    /// violation: exactly what settling every violation in report order
-    /// gives, since settling the same tools again changes nothing.
-    fn settle_renames(&mut self) {
-        let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
-        for group in &self.groups {
-            let Some(v) = self.get(group.first) else { continue };
-            let tools = v.tools();
-            let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
-            let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
-            // One tool keeps its name in a clash; its path is walked once.
-            let kept_path = std::cell::OnceCell::new();
-            renamer.settle(&leaves, &seconds, |kept, node| {
-                kept_path.get_or_init(|| tools[kept].path_nodes()).contains(&node)
-            });
-        }
-        self.renames = renamer.into_renames();
-    }
-
-    /// Renames chosen, then only what the findings name kept. Renames look
-    /// at every tool's name, so they are chosen while the whole graph is
-    /// still at hand.
-    fn settled(mut self, named: &[NodeIx], allow_thread: bool) -> Collisions<'static> {
-        self.settle_renames();
-        self.into_owned(named, allow_thread)
-    }
-
-    /// The findings with their own copy of what they name: the ids of
-    /// `named` (the consumers and tools of the violations) and of every
-    /// toolbox a path can step through, with their labels. Nothing else of
-    /// the workflow is copied, and the candidate names' hash table, which
-    /// only choosing renames needed, is dropped.
-    fn into_owned(self, named: &[NodeIx], allow_thread: bool) -> Collisions<'static> {
-        let mut keep = vec![false; self.graph.node_count()];
-        for &node in named {
-            keep[node as usize] = true;
-        }
-        for view in &self.views {
-            keep[view.root() as usize] = true;
-            for &node in &view.tree.reach.order {
-                keep[node as usize] = true;
-            }
-        }
-        let mut names = self.names;
-        names.by_hash = Vec::new();
-        Collisions {
-            graph: self.graph.into_owned(|node| keep[node as usize], allow_thread),
-            names,
-            views: self.views,
-            classes: self.classes,
-            under: self.under,
-            consumers_under: self.consumers_under,
-            subtree_consumers: self.subtree_consumers,
-            replaced: self.replaced,
-            consumers: self.consumers,
-            starts: self.starts,
-            groups: self.groups,
-            renames: self.renames,
-            locations: self.locations,
-            class_trees: Default::default(),
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -917,9 +320,9 @@ mod tests {
     }
 
     #[test]
-    fn cmp9_classes_made_on_two_threads_equal_those_made_on_one() {
-        // Enough boxes and distinct wirings that views and classes are made
-        // in parallel: shared kits (boxes wired into several agents), boxes
+    fn cmp9_findings_on_two_threads_equal_those_on_one() {
+        // Enough tools that names are sorted on two threads, and many
+        // distinct wirings: shared boxes wired into several agents, boxes
         // of an agent's own, and direct tools, all with clashing names.
         let (agents, boxes) = (3_000, 900);
         let mut nodes: Vec<String> = Vec::new();
@@ -953,19 +356,6 @@ mod tests {
         let report =
             |allow_thread| check_bytes_with(doc.as_bytes(), &config, allow_thread, Interrupt::never()).unwrap();
         let (one, two) = (report(false), report(true));
-        assert!(
-            one.collisions.views.len() >= PARALLEL_FROM_ITEMS,
-            "views are made in parallel"
-        );
-        assert!(
-            one.collisions.classes.len() >= PARALLEL_FROM_ITEMS,
-            "classes are made in parallel"
-        );
-        assert!(one
-            .collisions
-            .classes
-            .iter()
-            .any(|c| c.parent.is_some_and(|p| matches!(p, List::Class(_)))));
         assert!(one.violation_count() > 1_000);
         assert_eq!(collisions(&one), collisions(&two));
         let groups = |r: &Report| {

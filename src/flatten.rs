@@ -418,11 +418,6 @@ impl TreePath {
     pub fn all(&self, g: &ToolGraph<'_>, tree: &PathTree) -> Vec<NodeIx> {
         self.nodes(g, tree, 0, self.len())
     }
-
-    /// The node after the leaf.
-    pub fn second(&self, g: &ToolGraph<'_>, tree: &PathTree) -> NodeIx {
-        self.nodes(g, tree, 1, 2)[0]
-    }
 }
 
 /// The longest path whose toolboxes' labels a report carries.

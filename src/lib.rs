@@ -31,6 +31,7 @@ mod quote;
 pub mod report;
 pub mod rules;
 pub mod wire;
+pub mod work;
 
 #[cfg(feature = "python")]
 mod python;

@@ -530,6 +530,17 @@ impl CoreReport {
         }
     }
 
+    /// The deterministic work counters (src/work.rs) of a check made here,
+    /// by name, with `total`: the check's steps plus every read since.
+    /// Empty for a report shipped from elsewhere.
+    #[getter]
+    fn work(&self) -> std::collections::BTreeMap<&'static str, u64> {
+        match &self.findings {
+            Findings::Checked(report) => report.collisions.work().into_iter().collect(),
+            Findings::Shipped(_) => Default::default(),
+        }
+    }
+
     #[getter]
     fn warning_count(&self) -> usize {
         match &self.findings {

@@ -1,0 +1,193 @@
+//! Making a workflow's CMP-9 findings: the reduction (`flow`), the tokens
+//! (`tokens`), one union per class input in topological order (`sets`),
+//! then each distinct clash with its consumers counted, in one pass over
+//! the sets' leaves.
+
+use crate::flatten::{new_map, CandidateNames, Map};
+use crate::graph::{NodeIx, ToolGraph};
+
+use crate::interrupt::Interrupt;
+use crate::work::{Step, Work};
+
+use super::flow::{ClassIx, Flow, NONE};
+use super::paths::Paths;
+use super::sets::{SetId, Sets};
+use super::tokens::Layout;
+use super::{Clash, ClashIx, Collisions};
+
+/// Classes whose sets are made between two looks at the interrupt.
+const CLASSES_PER_LOOK: usize = 4096;
+
+/// The findings of `g`, or only the work done when nothing clashes (or
+/// the check was interrupted: its findings are discarded anyway).
+pub(crate) fn collisions<'a>(
+    g: ToolGraph<'a>,
+    names: CandidateNames,
+    consumers_by_id: &[NodeIx],
+    interrupt: Interrupt<'_>,
+    work: Work,
+) -> Result<Collisions<'a>, Work> {
+    let Some(flow) = Flow::of(&g, &names) else {
+        return Err(work);
+    };
+    work.add(Step::Edge, flow.edges);
+    work.add(Step::Item, flow.items);
+    let mut layout = Layout::of(&names, &flow);
+    work.add(Step::Item, layout.steps);
+    layout.steps = 0;
+
+    // Each class's set: its own tokens, and the union of its inputs'.
+    let mut sets = Sets::new(layout.word_count());
+    let mut roots: Vec<SetId> = Vec::with_capacity(flow.classes.len());
+    // Per clash, the first class where it forms (none of its inputs holds
+    // it) and whether it forms anywhere else too.
+    let mut formed: Map<(u32, u64), (ClassIx, bool)> = new_map();
+    let mut probes = 0u64;
+    for (c, class) in flow.classes.iter().enumerate() {
+        if c % CLASSES_PER_LOOK == 0 && interrupt.requested() {
+            return Err(work);
+        }
+        let own = std::mem::take(&mut layout.own_words[c]);
+        // Every clash of the class's own tokens may form here.
+        for &(word, value) in &own {
+            let fresh: Vec<(u32, u32, u64)> = (layout.clashes_in(word, value))
+                .map(|(s, held)| (word, s as u32, held))
+                .collect();
+            layout.fresh.extend(fresh);
+        }
+        let mut root = sets.of_words(&own, &layout);
+        // Largest first: a union with a set it already holds makes nothing.
+        let mut inputs: Vec<ClassIx> = class.inputs.to_vec();
+        inputs.sort_by_key(|&i| std::cmp::Reverse(sets.clashes(roots[i as usize])));
+        for &input in &inputs {
+            root = sets.union(roots[input as usize], root, &mut layout);
+        }
+        // A clash forms here when the class holds it and no input does.
+        let mut fresh = std::mem::take(&mut layout.fresh);
+        fresh.sort_unstable();
+        fresh.dedup();
+        for &(word, segment, held) in &fresh {
+            probes += 1 + inputs.len() as u64;
+            let holds = |root: SetId| {
+                let (value, _) = sets.find(root, word);
+                value != 0 && layout.held(segment as usize, value) == held
+            };
+            if !holds(root) || inputs.iter().any(|&i| holds(roots[i as usize])) {
+                continue;
+            }
+            formed
+                .entry((segment, held))
+                .and_modify(|(first, elsewhere)| *elsewhere |= *first != c as ClassIx)
+                .or_insert((c as ClassIx, false));
+        }
+        fresh.clear();
+        layout.fresh = fresh;
+        roots.push(root);
+    }
+
+    // The consumers that see a clash, by id, with their class.
+    let mut listed: Vec<(u32, ClassIx)> = Vec::new();
+    let mut starts: Vec<u64> = vec![0];
+    for &consumer in consumers_by_id {
+        let o = flow.ordinal[consumer as usize];
+        if o == NONE {
+            continue;
+        }
+        let class = flow.class_of[o as usize];
+        let count = sets.clashes(roots[class as usize]);
+        if count > 0 {
+            listed.push((o, class));
+            starts.push(starts.last().copied().unwrap_or(0) + count);
+        }
+    }
+    work.add(Step::Item, consumers_by_id.len() as u64);
+
+    // Every clash held where a consumer sees it: the consumers of each
+    // class pushed down the sets to the leaves, then each leaf's clashes
+    // counted once per consumer that holds it.
+    let mut at_class: Map<ClassIx, (u64, u32)> = new_map();
+    for (rank, &(_, class)) in listed.iter().enumerate() {
+        let entry = at_class.entry(class).or_insert((0, rank as u32));
+        entry.0 += 1;
+    }
+    let pushed: Vec<(SetId, u64, u32)> = (at_class.iter())
+        .map(|(&class, &(weight, rank))| (roots[class as usize], weight, rank))
+        .collect();
+    let leaf_weights = sets.push_down(&pushed);
+    let mut seen: Map<(u32, u64), (u64, u32, u32)> = new_map(); // count, first rank, word
+    for (id, word, value) in sets.leaf_words() {
+        let (weight, rank) = leaf_weights[id];
+        if weight == 0 {
+            continue;
+        }
+        for (segment, held) in layout.clashes_in(word, value) {
+            probes += 1;
+            let entry = seen.entry((segment as u32, held)).or_insert((0, u32::MAX, word));
+            entry.0 += weight;
+            entry.1 = entry.1.min(rank);
+        }
+    }
+    work.add(Step::Probe, probes);
+
+    // Each clash once, with its first violation: the first consumer's
+    // place plus the clash's rank among what that consumer sees.
+    let mut clashes: Vec<Clash> = Vec::with_capacity(seen.len());
+    let mut items = 0u64;
+    for (&(segment, held), &(count, rank, word)) in &seen {
+        let (_, class) = listed[rank as usize];
+        let root = roots[class as usize];
+        let (value, before) = sets.find(root, word);
+        let in_word = layout
+            .clashes_in(word, value)
+            .take_while(|&(s, _)| s != segment as usize)
+            .count() as u64;
+        let mut leaves = layout.leaves_of(segment as usize, held);
+        items += leaves.len() as u64;
+        g.sort_by_id(&mut leaves);
+        clashes.push(Clash {
+            name: layout.segments[segment as usize].name,
+            leaves: leaves.into(),
+            segment,
+            held,
+            word,
+            count,
+            first_rank: rank,
+            first: starts[rank as usize] + before + in_word,
+            through: None,
+        });
+    }
+    clashes.sort_unstable_by_key(|c| c.first);
+    let clash_of: Map<(u32, u64), ClashIx> = (clashes.iter().enumerate())
+        .map(|(i, c)| ((c.segment, c.held), i as ClashIx))
+        .collect();
+    for clash in &mut clashes {
+        // A clash forms where its tools first meet; shown when that is one
+        // box, and only one.
+        clash.through = formed
+            .get(&(clash.segment, clash.held))
+            .and_then(|&(class, elsewhere)| {
+                let class = &flow.classes[class as usize];
+                class.origin.filter(|_| !elsewhere && class.origins == 1)
+            });
+    }
+    work.add(Step::Item, items);
+    work.add(Step::SetNode, sets.steps);
+    work.add(Step::Item, layout.steps);
+
+    Ok(Collisions {
+        graph: g,
+        names,
+        flow,
+        layout,
+        sets,
+        roots,
+        consumers: listed,
+        starts,
+        clashes,
+        clash_of,
+        renames: new_map(),
+        locations: new_map(),
+        paths: Paths::default(),
+        work,
+    })
+}

@@ -1,0 +1,508 @@
+//! The part of the wiring that can hold a clash, reduced to classes.
+//!
+//! Every step here is one pass over the nodes or the tool edges it looks
+//! at, so the whole reduction is O(N + E):
+//!
+//! 1. **Final leaves.** A tool can only clash if it reaches a consumer
+//!    (through passthroughs, or wired straight in) and another tool that
+//!    reaches some consumer has its name. Tools are first narrowed to the
+//!    names two tools share anywhere (`CandidateNames`); a forward walk
+//!    from those marks the boxes they reach, a backward walk from the
+//!    consumers so reached marks which of those boxes are *live*, and the
+//!    names still shared by two live tools are final. (A box of clashing
+//!    tools that reaches no consumer, or a tool whose only twin sits in
+//!    such a box, costs nothing further.)
+//! 2. **Relevant nodes**: the live boxes a final leaf reaches, and the
+//!    consumers they or a final leaf are wired into. Nothing else can be
+//!    on a path of a clash or hold one.
+//! 3. **Units**: the relevant boxes condensed into strongly connected
+//!    components (iterative Tarjan, no recursion), in topological order.
+//!    A cycle of boxes forwards the union of what flows into it.
+//! 4. **Classes**: units and relevant consumers that see the same final
+//!    leaves. A node that has no leaf of its own and whose inputs all see
+//!    the same (one class) *is* that class: chains of boxes, a private box
+//!    per agent, agents that only forward a box, all collapse into the
+//!    class they forward. Nodes with the same own leaves and the same input
+//!    classes are one class too (many agents wired alike). Only classes
+//!    carry sets (see `build`).
+//!
+//! Beside the classes, the reduction keeps what shortest paths need: each
+//! relevant node's relevant provider boxes, and its *path parent* when it
+//! has no leaf of its own and exactly one relevant provider box (every
+//! path of a clash to it then ends `..., parent, node`).
+
+use crate::flatten::{new_map, CandidateNames, Map, NameIx, NOT_A_CANDIDATE};
+use crate::graph::{NodeIx, ToolGraph};
+
+pub(crate) type ClassIx = u32;
+/// What makes a class: its own leaves and its input classes, sorted.
+type ClassKey = (Box<[NodeIx]>, Box<[ClassIx]>);
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Nodes that share a class see the same final leaves.
+pub(crate) struct Class {
+    /// Final leaves wired straight into the class's nodes, by node number.
+    pub own: Box<[NodeIx]>,
+    /// The classes wired into it, sorted; made before it.
+    pub inputs: Box<[ClassIx]>,
+    /// Whether some other class has it as an input.
+    pub forwards: bool,
+    /// The box that made the class, when one box alone did (not a cycle
+    /// of boxes, not a consumer): where what forms in the class forms.
+    pub origin: Option<NodeIx>,
+    /// How many units and consumers made it (forwarding ones aside).
+    pub origins: u32,
+}
+
+/// Per relevant node (box or consumer), what paths are read from.
+pub(crate) struct PathFacts {
+    /// The relevant nodes, by ordinal.
+    pub nodes: Vec<NodeIx>,
+    /// Per ordinal: its relevant provider boxes (node numbers), deduplicated,
+    /// in CSR form.
+    pub provider_starts: Vec<u32>,
+    pub providers: Vec<NodeIx>,
+    /// Per ordinal: the path parent's ordinal, or NONE for a path root.
+    pub parent: Vec<u32>,
+    /// Per ordinal: steps to its path root.
+    pub depth: Vec<u32>,
+    /// Per ordinal: an ancestor further up (skew-binary jump pointers), so
+    /// the ancestor at any depth is found in O(log depth) steps.
+    pub jump: Vec<u32>,
+}
+
+impl PathFacts {
+    pub fn providers_of(&self, ordinal: u32) -> &[NodeIx] {
+        let o = ordinal as usize;
+        &self.providers[self.provider_starts[o] as usize..self.provider_starts[o + 1] as usize]
+    }
+
+    /// The ancestor of `ordinal` that is `up` steps closer to its root
+    /// (`up` at most its depth).
+    pub fn ancestor(&self, mut ordinal: u32, up: u32, steps: &mut u64) -> u32 {
+        let target = self.depth[ordinal as usize] - up;
+        while self.depth[ordinal as usize] > target {
+            *steps += 1;
+            let jump = self.jump[ordinal as usize];
+            ordinal = if self.depth[jump as usize] >= target {
+                jump
+            } else {
+                self.parent[ordinal as usize]
+            };
+        }
+        ordinal
+    }
+
+    /// The path root of `ordinal`.
+    pub fn root(&self, ordinal: u32, steps: &mut u64) -> u32 {
+        self.ancestor(ordinal, self.depth[ordinal as usize], steps)
+    }
+}
+
+/// The reduced wiring of one workflow.
+pub(crate) struct Flow {
+    /// Per node: its name when it is a final leaf, else NOT_A_CANDIDATE.
+    pub leaf_name: Vec<NameIx>,
+    /// Per node: its relevant ordinal (see `PathFacts`), or NONE.
+    pub ordinal: Vec<u32>,
+    /// Per relevant ordinal: its class.
+    pub class_of: Vec<ClassIx>,
+    /// In topological order: every class after its inputs.
+    pub classes: Vec<Class>,
+    pub paths: PathFacts,
+    /// Steps taken, for the work counters: (edges read, items handled).
+    pub edges: u64,
+    pub items: u64,
+}
+
+const REACHED: u8 = 1;
+const LIVE: u8 = 2;
+const RELEVANT: u8 = 4;
+const CONSUMER: u8 = 8;
+
+impl Flow {
+    /// The reduction of a workflow where nothing clashes.
+    pub fn empty() -> Flow {
+        Flow {
+            leaf_name: Vec::new(),
+            ordinal: Vec::new(),
+            class_of: Vec::new(),
+            classes: Vec::new(),
+            paths: PathFacts {
+                nodes: Vec::new(),
+                provider_starts: vec![0],
+                providers: Vec::new(),
+                parent: Vec::new(),
+                depth: Vec::new(),
+                jump: Vec::new(),
+            },
+            edges: 0,
+            items: 0,
+        }
+    }
+
+    /// The reduction of `g`, or None when no two tools that reach a
+    /// consumer share a name (then nothing can clash).
+    pub fn of(g: &ToolGraph<'_>, names: &CandidateNames) -> Option<Flow> {
+        let n = g.node_count();
+        let mut edges = 0u64;
+        let mut state = vec![0u8; n];
+        let candidates: Vec<NodeIx> = (0..n as NodeIx).filter(|&v| names.of(v).is_some()).collect();
+
+        // 1. Boxes the candidates reach, and the consumers they reach.
+        let mut queue: Vec<NodeIx> = Vec::new();
+        let mut reached_consumers: Vec<NodeIx> = Vec::new();
+        let mut forward = |from: NodeIx, state: &mut [u8], queue: &mut Vec<NodeIx>, edges: &mut u64| {
+            for &r in g.receivers.of(from) {
+                *edges += 1;
+                let s = &mut state[r as usize];
+                if g.is_passthrough(r) {
+                    if *s & REACHED == 0 {
+                        *s |= REACHED;
+                        queue.push(r);
+                    }
+                } else if *s & CONSUMER == 0 {
+                    *s |= CONSUMER;
+                    reached_consumers.push(r);
+                }
+            }
+        };
+        for &leaf in &candidates {
+            forward(leaf, &mut state, &mut queue, &mut edges);
+        }
+        while let Some(b) = queue.pop() {
+            forward(b, &mut state, &mut queue, &mut edges);
+        }
+        // Which of those boxes reach one of those consumers.
+        let backward = |to: NodeIx, state: &mut [u8], queue: &mut Vec<NodeIx>, edges: &mut u64| {
+            for &p in g.providers.of(to) {
+                *edges += 1;
+                let s = &mut state[p as usize];
+                if *s & (REACHED | LIVE) == REACHED {
+                    *s |= LIVE;
+                    queue.push(p);
+                }
+            }
+        };
+        for &c in &reached_consumers {
+            backward(c, &mut state, &mut queue, &mut edges);
+        }
+        while let Some(b) = queue.pop() {
+            backward(b, &mut state, &mut queue, &mut edges);
+        }
+        // The names still shared by two tools that reach a consumer.
+        let live = |leaf: NodeIx, edges: &mut u64| {
+            g.receivers.of(leaf).iter().any(|&r| {
+                *edges += 1;
+                !g.is_passthrough(r) || state[r as usize] & LIVE != 0
+            })
+        };
+        let mut live_count = vec![0u32; names.names.len()];
+        let live_leaves: Vec<NodeIx> = (candidates.iter().copied())
+            .filter(|&leaf| live(leaf, &mut edges))
+            .collect();
+        for &leaf in &live_leaves {
+            live_count[names.of_node[leaf as usize] as usize] += 1;
+        }
+        let mut leaf_name = vec![NOT_A_CANDIDATE; n];
+        let mut leaves = Vec::new();
+        for &leaf in &live_leaves {
+            let name = names.of_node[leaf as usize];
+            if live_count[name as usize] >= 2 {
+                leaf_name[leaf as usize] = name;
+                leaves.push(leaf);
+            }
+        }
+        if leaves.is_empty() {
+            return None;
+        }
+
+        // 2. Relevant boxes and consumers.
+        let mut boxes: Vec<NodeIx> = Vec::new();
+        let mut consumers: Vec<NodeIx> = Vec::new();
+        let mut relevant = |from: NodeIx, state: &mut [u8], boxes: &mut Vec<NodeIx>, edges: &mut u64| {
+            for &r in g.receivers.of(from) {
+                *edges += 1;
+                let s = &mut state[r as usize];
+                if *s & RELEVANT != 0 {
+                    continue;
+                }
+                if !g.is_passthrough(r) {
+                    *s |= RELEVANT;
+                    consumers.push(r);
+                } else if *s & LIVE != 0 {
+                    *s |= RELEVANT;
+                    boxes.push(r);
+                }
+            }
+        };
+        for &leaf in &leaves {
+            relevant(leaf, &mut state, &mut boxes, &mut edges);
+        }
+        let mut next = 0;
+        while next < boxes.len() {
+            let b = boxes[next];
+            next += 1;
+            relevant(b, &mut state, &mut boxes, &mut edges);
+        }
+        consumers.sort_unstable();
+
+        // 3. Units, in topological order.
+        let mut ordinal = vec![NONE; n];
+        for (i, &b) in boxes.iter().enumerate() {
+            ordinal[b as usize] = i as u32;
+        }
+        let (unit_of_box, unit_count) = units(g, &boxes, &ordinal, &mut edges);
+
+        // Relevant ordinals: boxes by unit (topological), then consumers.
+        let mut by_unit: Vec<u32> = (0..boxes.len() as u32).collect();
+        by_unit.sort_by_key(|&i| (unit_of_box[i as usize], boxes[i as usize]));
+        let mut nodes: Vec<NodeIx> = by_unit.iter().map(|&i| boxes[i as usize]).collect();
+        let mut unit_of: Vec<u32> = by_unit.iter().map(|&i| unit_of_box[i as usize]).collect();
+        let box_count = nodes.len();
+        nodes.extend_from_slice(&consumers);
+        unit_of.extend((0..consumers.len() as u32).map(|i| unit_count + i));
+        for (o, &node) in nodes.iter().enumerate() {
+            ordinal[node as usize] = o as u32;
+        }
+        let flow_count = unit_count as usize + consumers.len();
+
+        // Each relevant node's relevant provider boxes and own leaves.
+        let mut provider_starts = Vec::with_capacity(nodes.len() + 1);
+        let mut providers: Vec<NodeIx> = Vec::new();
+        let mut own_starts = Vec::with_capacity(nodes.len() + 1);
+        let mut own: Vec<NodeIx> = Vec::new();
+        for &node in &nodes {
+            provider_starts.push(providers.len() as u32);
+            own_starts.push(own.len() as u32);
+            let (p_from, o_from) = (providers.len(), own.len());
+            for &p in g.providers.of(node) {
+                edges += 1;
+                if state[p as usize] & RELEVANT != 0 && g.is_passthrough(p) {
+                    providers.push(p);
+                } else if leaf_name[p as usize] != NOT_A_CANDIDATE {
+                    own.push(p);
+                }
+            }
+            for list in [&mut providers[p_from..], &mut own[o_from..]] {
+                list.sort_unstable();
+            }
+            dedup_tail(&mut providers, p_from);
+            dedup_tail(&mut own, o_from);
+        }
+        provider_starts.push(providers.len() as u32);
+        own_starts.push(own.len() as u32);
+
+        // 4. Classes, flow node by flow node (a unit's boxes are adjacent).
+        let mut class_of_flow = vec![NONE; flow_count];
+        let mut classes: Vec<Class> = Vec::new();
+        let mut by_key: Map<ClassKey, ClassIx> = new_map();
+        let mut items = 0u64;
+        let mut start = 0;
+        while start < nodes.len() {
+            let unit = unit_of[start];
+            let end = start + unit_of[start..].iter().take_while(|&&u| u == unit).count();
+            let mut own_leaves: Vec<NodeIx> = Vec::new();
+            let mut inputs: Vec<ClassIx> = Vec::new();
+            for o in start..end {
+                own_leaves.extend_from_slice(&own[own_starts[o] as usize..own_starts[o + 1] as usize]);
+                for &p in &providers[provider_starts[o] as usize..provider_starts[o + 1] as usize] {
+                    let from = unit_of[ordinal[p as usize] as usize];
+                    if from != unit {
+                        inputs.push(class_of_flow[from as usize]);
+                    }
+                }
+            }
+            own_leaves.sort_unstable();
+            own_leaves.dedup();
+            inputs.sort_unstable();
+            inputs.dedup();
+            items += (own_leaves.len() + inputs.len()) as u64;
+            class_of_flow[unit as usize] = if own_leaves.is_empty() && inputs.len() == 1 {
+                inputs[0]
+            } else {
+                let key = (own_leaves.into_boxed_slice(), inputs.into_boxed_slice());
+                let single_box = (end - start == 1 && start < box_count).then(|| nodes[start]);
+                let class = *by_key.entry(key).or_insert_with_key(|key| {
+                    for &input in key.1.iter() {
+                        classes[input as usize].forwards = true;
+                    }
+                    classes.push(Class {
+                        own: key.0.clone(),
+                        inputs: key.1.clone(),
+                        forwards: false,
+                        origin: single_box,
+                        origins: 0,
+                    });
+                    (classes.len() - 1) as ClassIx
+                });
+                classes[class as usize].origins += 1;
+                class
+            };
+            start = end;
+        }
+        let class_of: Vec<ClassIx> = unit_of.iter().map(|&u| class_of_flow[u as usize]).collect();
+
+        // Path parents: a node with no leaf of its own and one relevant
+        // provider box. Boxes come before consumers and units in
+        // topological order, but inside a unit a parent may come later:
+        // depths are settled by walking up to a node already settled.
+        let relevant_count = nodes.len();
+        let mut parent = vec![NONE; relevant_count];
+        for o in 0..relevant_count {
+            let list = &providers[provider_starts[o] as usize..provider_starts[o + 1] as usize];
+            if own_starts[o] == own_starts[o + 1] && list.len() == 1 {
+                parent[o] = ordinal[list[0] as usize];
+            }
+        }
+        let (depth, jump) = depths(&mut parent, &mut items);
+
+        Some(Flow {
+            leaf_name,
+            ordinal,
+            class_of,
+            classes,
+            paths: PathFacts {
+                nodes,
+                provider_starts,
+                providers,
+                parent,
+                depth,
+                jump,
+            },
+            edges,
+            items,
+        })
+    }
+}
+
+/// Drops repeats from the sorted `list[from..]`.
+fn dedup_tail(list: &mut Vec<NodeIx>, from: usize) {
+    let mut kept = from;
+    for i in from..list.len() {
+        if kept == from || list[i] != list[kept - 1] {
+            list[kept] = list[i];
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+}
+
+/// The strongly connected components of the relevant boxes over tool
+/// edges between them (iterative Tarjan): per box (by its index in
+/// `boxes`), its component, numbered in topological order; and how many.
+fn units(g: &ToolGraph<'_>, boxes: &[NodeIx], ordinal: &[u32], edges: &mut u64) -> (Vec<u32>, u32) {
+    let count = boxes.len();
+    let mut index = vec![NONE; count];
+    let mut low = vec![0u32; count];
+    let mut on_stack = vec![false; count];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut component = vec![NONE; count];
+    let mut found = 0u32;
+    let mut next_index = 0u32;
+    // The walk: (box, position in its receiver list).
+    let mut walk: Vec<(u32, usize)> = Vec::new();
+    for root in 0..count as u32 {
+        if index[root as usize] != NONE {
+            continue;
+        }
+        walk.push((root, 0));
+        index[root as usize] = next_index;
+        low[root as usize] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root as usize] = true;
+        while let Some(&mut (v, ref mut at)) = walk.last_mut() {
+            let receivers = g.passthrough_receivers.of(boxes[v as usize]);
+            if let Some(&r) = receivers.get(*at) {
+                *at += 1;
+                *edges += 1;
+                let w = ordinal[r as usize];
+                if w == NONE {
+                    continue; // not relevant
+                }
+                if index[w as usize] == NONE {
+                    index[w as usize] = next_index;
+                    low[w as usize] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[w as usize] = true;
+                    walk.push((w, 0));
+                } else if on_stack[w as usize] {
+                    low[v as usize] = low[v as usize].min(index[w as usize]);
+                }
+                continue;
+            }
+            walk.pop();
+            if let Some(&(u, _)) = walk.last() {
+                low[u as usize] = low[u as usize].min(low[v as usize]);
+            }
+            if low[v as usize] == index[v as usize] {
+                loop {
+                    let w = stack.pop().expect("v is on the stack");
+                    on_stack[w as usize] = false;
+                    component[w as usize] = found;
+                    if w == v {
+                        break;
+                    }
+                }
+                found += 1;
+            }
+        }
+    }
+    // Tarjan finds a component after every component it reaches: reverse.
+    for c in &mut component {
+        *c = found - 1 - *c;
+    }
+    (component, found)
+}
+
+/// Depth to the path root and skew-binary jump pointers for each node of
+/// the parent forest. A parent cycle cannot occur among relevant nodes (a
+/// cycle of boxes that a leaf reaches has a box with a second input or a
+/// leaf of its own); should one occur anyway, the node that closes it
+/// becomes a root.
+fn depths(parent: &mut [u32], items: &mut u64) -> (Vec<u32>, Vec<u32>) {
+    let count = parent.len();
+    let mut depth = vec![NONE; count];
+    let mut jump = vec![NONE; count];
+    let mut on_chain = vec![false; count];
+    let mut chain: Vec<u32> = Vec::new();
+    for start in 0..count as u32 {
+        let mut v = start;
+        while depth[v as usize] == NONE {
+            *items += 1;
+            on_chain[v as usize] = true;
+            chain.push(v);
+            let p = parent[v as usize];
+            if p == NONE {
+                break;
+            }
+            if on_chain[p as usize] {
+                parent[v as usize] = NONE; // a cycle: v becomes a root
+                break;
+            }
+            v = p;
+        }
+        while let Some(v) = chain.pop() {
+            on_chain[v as usize] = false;
+            let p = parent[v as usize];
+            if p == NONE {
+                depth[v as usize] = 0;
+                jump[v as usize] = v;
+                continue;
+            }
+            depth[v as usize] = depth[p as usize] + 1;
+            // Myers' skew-binary jumps: jump twice as far when the parent's
+            // two jumps span equal distances.
+            let j = jump[p as usize];
+            let jj = jump[j as usize];
+            jump[v as usize] = if depth[p as usize] - depth[j as usize] == depth[j as usize] - depth[jj as usize] {
+                jj
+            } else {
+                p
+            };
+        }
+    }
+    (depth, jump)
+}

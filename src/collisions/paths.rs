@@ -1,0 +1,346 @@
+//! Shortest paths of clashing tools to their consumers (SEMANTICS 6): from
+//! the tool, at each step to the receiver nearest the consumer, and among
+//! equals to the smallest id (the reference implementation's walk).
+//!
+//! A path ends in a *chain*: a node with no final leaf of its own and one
+//! relevant provider box (its path parent, see `flow`) is reached only
+//! through that box, so every path to it is a path to the box and one more
+//! step. Following parents from a consumer up to its *path root* gives the
+//! path's last part, shared by every tool; skew-binary jump pointers find
+//! any node of it in O(log length) steps.
+//!
+//! The part before the root is read from the root's *tree*: the relevant
+//! boxes upstream of the root by distance, found breadth first and only as
+//! far as a path asks for (a tool wired into the first box above the root
+//! costs one level, however much lies further up). A tool wired straight
+//! into the root needs no tree. Trees are kept for the few roots read
+//! most recently and made again when needed, so reading a path costs
+//! its length plus, the first time its root is read, the part of the
+//! root's tree it needs.
+//!
+//! Each step of a path looks at the smaller of a box's receivers and the
+//! boxes one step nearer the root, so a box wired into many others, or a
+//! tool wired into many boxes, costs one lookup per step, not its degree.
+
+use std::sync::{Arc, Mutex};
+
+use crate::flatten::{new_map, wired_directly, Map};
+use crate::graph::{NodeIx, ToolGraph};
+
+use super::flow::PathFacts;
+
+/// What a path is read from: the graph, the reduction's path facts, and
+/// each node's relevant ordinal.
+#[derive(Clone, Copy)]
+pub(crate) struct Wiring<'w, 'a> {
+    pub g: &'w ToolGraph<'a>,
+    pub facts: &'w PathFacts,
+    pub ordinal: &'w [u32],
+}
+
+/// One tool's path to one consumer, as positions; its nodes are found when
+/// read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TreePath {
+    leaf: NodeIx,
+    /// The first box after the leaf and its distance to the root, when the
+    /// leaf is not wired straight into the root.
+    first: Option<(NodeIx, u32)>,
+    /// The path root's and the consumer's ordinals.
+    root: u32,
+    consumer: u32,
+}
+
+/// The relevant boxes upstream of one path root, by distance.
+struct Tree {
+    root: u32,
+    /// Distance to the root of every box found; the root's is 0.
+    dist: Map<NodeIx, u32>,
+    /// The boxes found, level by level: level `l` is
+    /// `order[levels[l]..levels[l + 1]]` (the last level may be partial
+    /// only while it is being made).
+    order: Vec<NodeIx>,
+    levels: Vec<usize>,
+    /// Whether no box lies beyond the last level.
+    exhausted: bool,
+    /// The step after a box towards the root, once found.
+    next: Map<NodeIx, NodeIx>,
+    /// Skew-binary jumps along `next`, once found.
+    jump: Map<NodeIx, NodeIx>,
+}
+
+/// How many trees are kept at once.
+const TREES_KEPT: usize = 8;
+
+/// Path trees, shared by every read of a report's paths.
+pub(crate) struct Paths {
+    trees: Mutex<Vec<Arc<Mutex<Tree>>>>,
+}
+
+impl Default for Paths {
+    fn default() -> Self {
+        Paths {
+            trees: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl Paths {
+    /// The tree of path root `root`, from those kept or made anew.
+    fn tree(&self, facts: &PathFacts, root: u32) -> Arc<Mutex<Tree>> {
+        let mut kept = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = kept
+            .iter()
+            .position(|t| t.lock().unwrap_or_else(|e| e.into_inner()).root == root)
+        {
+            let tree = kept.remove(at);
+            kept.push(Arc::clone(&tree));
+            return tree;
+        }
+        let node = facts.nodes[root as usize];
+        let mut dist = new_map();
+        dist.insert(node, 0);
+        let tree = Arc::new(Mutex::new(Tree {
+            root,
+            dist,
+            order: vec![node],
+            levels: vec![0, 1],
+            exhausted: false,
+            next: new_map(),
+            jump: new_map(),
+        }));
+        if kept.len() == TREES_KEPT {
+            kept.remove(0);
+        }
+        kept.push(Arc::clone(&tree));
+        tree
+    }
+
+    /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
+    /// counts the work.
+    pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
+        let (g, facts) = (w.g, w.facts);
+        let root = facts.root(consumer, steps);
+        let root_node = facts.nodes[root as usize];
+        let first = if wired_directly(g, leaf, root_node) {
+            None
+        } else {
+            let tree = self.tree(facts, root);
+            let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+            tree.first_step(w, leaf, steps)
+        };
+        TreePath {
+            leaf,
+            first,
+            root,
+            consumer,
+        }
+    }
+
+    /// Nodes `from..to` of `path`.
+    pub fn nodes(&self, w: Wiring<'_, '_>, path: &TreePath, from: usize, to: usize, steps: &mut u64) -> Vec<NodeIx> {
+        let facts = w.facts;
+        let to = to.min(path.len(facts));
+        let mut out = Vec::with_capacity(to.saturating_sub(from));
+        if from >= to {
+            return out;
+        }
+        let descent = path.first.map_or(0, |(_, d)| d as usize); // boxes before the root
+        let mut position = from;
+        if position == 0 {
+            out.push(path.leaf);
+            position = 1;
+        }
+        if position <= descent && position < to {
+            let (first, first_dist) = path.first.expect("a descent starts at a first box");
+            let tree = self.tree(facts, path.root);
+            let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+            // Position p (1..=descent) holds the box at distance
+            // first_dist - (p - 1) from the root.
+            let mut node = tree.at_distance(w, first, first_dist - (position as u32 - 1), steps);
+            while position <= descent && position < to {
+                out.push(node);
+                *steps += 1;
+                position += 1;
+                if position <= descent && position < to {
+                    node = tree.next_of(w, node, steps);
+                }
+            }
+        }
+        // The root, then the chain down to the consumer.
+        let depth = facts.depth[path.consumer as usize] as usize;
+        while position < to {
+            let below_root = position - descent - 1; // 0 for the root
+            let up = (depth - below_root) as u32;
+            let o = facts.ancestor(path.consumer, up, steps);
+            out.push(facts.nodes[o as usize]);
+            position += 1;
+        }
+        out
+    }
+}
+
+impl TreePath {
+    #[allow(clippy::len_without_is_empty)] // a path has at least two nodes
+    pub fn len(&self, facts: &PathFacts) -> usize {
+        let descent = self.first.map_or(0, |(_, d)| d as usize);
+        1 + descent + 1 + facts.depth[self.consumer as usize] as usize
+    }
+
+    pub fn leaf(&self) -> NodeIx {
+        self.leaf
+    }
+}
+
+impl Tree {
+    /// Adds the next level; false when there is none.
+    fn grow(&mut self, w: Wiring<'_, '_>, steps: &mut u64) -> bool {
+        if self.exhausted {
+            return false;
+        }
+        let level = self.levels.len() - 1;
+        let (start, end) = (self.levels[level - 1], self.levels[level]);
+        for i in start..end {
+            let o = w.ordinal[self.order[i] as usize];
+            for &p in w.facts.providers_of(o) {
+                *steps += 1;
+                if let std::collections::hash_map::Entry::Vacant(at) = self.dist.entry(p) {
+                    at.insert(level as u32);
+                    self.order.push(p);
+                }
+            }
+        }
+        if self.order.len() == end {
+            self.exhausted = true;
+            return false;
+        }
+        self.levels.push(self.order.len());
+        true
+    }
+
+    /// The boxes at distance `d` (a level already made).
+    fn level(&self, d: usize) -> &[NodeIx] {
+        &self.order[self.levels[d]..self.levels[d + 1]]
+    }
+
+    /// The receiver of `leaf` nearest the root, smallest id among equals,
+    /// with its distance; None when no box of the tree receives it (the
+    /// leaf is then wired straight into the root).
+    fn first_step(&mut self, w: Wiring<'_, '_>, leaf: NodeIx, steps: &mut u64) -> Option<(NodeIx, u32)> {
+        let g = w.g;
+        let receivers = g.passthrough_receivers.of(leaf);
+        let best = |tree: &Tree, found: &mut dyn Iterator<Item = NodeIx>| {
+            found
+                .filter_map(|r| tree.dist.get(&r).map(|&d| (d, g.id(r), r)))
+                .filter(|&(d, _, _)| d > 0)
+                .min()
+                .map(|(d, _, r)| (r, d))
+        };
+        // Among the levels made, the nearest receiver: exact when it lies
+        // within the complete levels.
+        let complete = self.levels.len() - 1; // levels 0..complete are whole
+        *steps += receivers.len() as u64;
+        if let Some((r, d)) = best(self, &mut receivers.iter().copied()) {
+            if (d as usize) < complete {
+                return Some((r, d));
+            }
+        }
+        // Grow level by level, looking at each new box once.
+        let wanted: Map<NodeIx, ()> = receivers.iter().map(|&r| (r, ())).collect();
+        let mut d = complete;
+        loop {
+            if d >= self.levels.len() - 1 && !self.grow(w, steps) {
+                return None;
+            }
+            let level = self.level(d);
+            *steps += level.len() as u64;
+            let found = best(self, &mut level.iter().copied().filter(|r| wanted.contains_key(r)));
+            if found.is_some() {
+                return found;
+            }
+            d += 1;
+        }
+    }
+
+    /// The step after `node` (at distance >= 1) towards the root.
+    fn next_of(&mut self, w: Wiring<'_, '_>, node: NodeIx, steps: &mut u64) -> NodeIx {
+        let (g, facts, ordinal) = (w.g, w.facts, w.ordinal);
+        if let Some(&next) = self.next.get(&node) {
+            return next;
+        }
+        let d = self.dist[&node] as usize;
+        let next = if d == 1 {
+            facts.nodes[self.root as usize]
+        } else {
+            let receivers = g.passthrough_receivers.of(node);
+            let nearer = self.level(d - 1);
+            let chosen = if receivers.len() <= nearer.len() {
+                *steps += receivers.len() as u64;
+                receivers
+                    .iter()
+                    .copied()
+                    .filter(|r| self.dist.get(r) == Some(&(d as u32 - 1)))
+                    .min_by(|&a, &b| g.id(a).cmp(g.id(b)))
+            } else {
+                *steps += nearer.len() as u64;
+                nearer
+                    .iter()
+                    .copied()
+                    .filter(|&z| facts.providers_of(ordinal[z as usize]).binary_search(&node).is_ok())
+                    .min_by(|&a, &b| g.id(a).cmp(g.id(b)))
+            };
+            chosen.expect("a box of the tree has a receiver one step nearer the root")
+        };
+        self.next.insert(node, next);
+        next
+    }
+
+    /// The box at distance `d` on the way from `node` (at distance at
+    /// least `d`) to the root.
+    fn at_distance(&mut self, w: Wiring<'_, '_>, mut node: NodeIx, d: u32, steps: &mut u64) -> NodeIx {
+        while self.dist[&node] > d {
+            *steps += 1;
+            let jump = self.jump_of(w, node, steps);
+            node = if self.dist[&jump] >= d {
+                jump
+            } else {
+                self.next_of(w, node, steps)
+            };
+        }
+        node
+    }
+
+    /// The skew-binary jump of `node` along `next` (Myers): made for every
+    /// box between it and the first one that has one.
+    fn jump_of(&mut self, w: Wiring<'_, '_>, node: NodeIx, steps: &mut u64) -> NodeIx {
+        if let Some(&j) = self.jump.get(&node) {
+            return j;
+        }
+        let root = w.facts.nodes[self.root as usize];
+        let mut chain = vec![node];
+        loop {
+            let last = *chain.last().expect("the chain starts with a node");
+            if last == root || self.jump.contains_key(&last) {
+                break;
+            }
+            let next = self.next_of(w, last, steps);
+            chain.push(next);
+        }
+        while let Some(v) = chain.pop() {
+            *steps += 1;
+            if self.jump.contains_key(&v) {
+                continue;
+            }
+            if v == root {
+                self.jump.insert(v, v);
+                continue;
+            }
+            let p = self.next[&v];
+            let j = self.jump[&p];
+            let jj = self.jump[&j];
+            let (dp, dj, djj) = (self.dist[&p], self.dist[&j], self.dist[&jj]);
+            self.jump.insert(v, if dp - dj == dj - djj { jj } else { p });
+        }
+        self.jump[&node]
+    }
+}

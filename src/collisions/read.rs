@@ -1,0 +1,386 @@
+//! Reading findings: violations by index, each clash once (a group), and
+//! each tool's path, built when asked for.
+
+use crate::error::Location;
+use crate::fixes::Renamer;
+use crate::flatten::{box_labels, new_map, LABELLED_PATH_NODES};
+use crate::graph::{NodeIx, ToolGraph};
+use crate::quote::quote;
+use crate::report::Rename;
+use crate::work::{Step, Work};
+
+use super::flow::Flow;
+use super::paths::{Paths, TreePath, Wiring};
+use super::sets::Sets;
+use super::tokens::Layout;
+use super::{Clash, ClashIx, Collisions, GroupIx};
+
+/// One CMP-9 violation, read from [`Collisions`] on demand.
+#[derive(Clone, Copy)]
+pub struct Collision<'r> {
+    set: &'r Collisions<'r>,
+    /// The consumer's relevant ordinal.
+    consumer: u32,
+    clash: ClashIx,
+}
+
+/// One tool of a violation.
+#[derive(Clone)]
+pub struct CollidingTool<'r> {
+    set: &'r Collisions<'r>,
+    path: TreePath,
+}
+
+/// A clash, reported once for every consumer that sees it.
+#[derive(Clone, Copy)]
+pub struct GroupRef<'r> {
+    set: &'r Collisions<'r>,
+    clash: ClashIx,
+}
+
+impl Collisions<'static> {
+    pub(crate) fn empty() -> Collisions<'static> {
+        Collisions {
+            graph: ToolGraph::empty(),
+            names: crate::flatten::CandidateNames {
+                names: Vec::new(),
+                by_hash: Vec::new(),
+                of_node: Vec::new(),
+            },
+            flow: Flow::empty(),
+            layout: Layout::empty(),
+            sets: Sets::new(0),
+            roots: Vec::new(),
+            consumers: Vec::new(),
+            starts: vec![0],
+            clashes: Vec::new(),
+            clash_of: new_map(),
+            renames: new_map(),
+            locations: new_map(),
+            paths: Paths::default(),
+            work: Work::default(),
+        }
+    }
+}
+
+impl<'a> Collisions<'a> {
+    /// The number of violations: exact, however many.
+    pub fn len(&self) -> u64 {
+        *self.starts.last().unwrap_or(&0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Violation `index`, in SEMANTICS order (by consumer id, then name).
+    pub fn get(&self, index: u64) -> Option<Collision<'_>> {
+        if index >= self.len() {
+            return None;
+        }
+        let at = self.starts.partition_point(|&s| s <= index) - 1;
+        let (consumer, class) = self.consumers[at];
+        let (word, value, k) = self.sets.nth(self.roots[class as usize], index - self.starts[at]);
+        let (segment, held) = (self.layout.clashes_in(word, value))
+            .nth(k as usize)
+            .expect("a word holds as many clashes as its count says");
+        self.work.add(Step::SetNode, 16 * u64::from(self.sets_depth()) + 1);
+        let clash = self.clash_of[&(segment as u32, held)];
+        Some(Collision {
+            set: self,
+            consumer,
+            clash,
+        })
+    }
+
+    fn sets_depth(&self) -> u32 {
+        self.layout.word_count().max(1).ilog(16) + 1
+    }
+
+    /// The clashes (groups), in the order of their first violations.
+    pub fn group_count(&self) -> usize {
+        self.clashes.len()
+    }
+
+    pub fn group(&self, group: GroupIx) -> GroupRef<'_> {
+        GroupRef {
+            set: self,
+            clash: group,
+        }
+    }
+
+    pub fn location_of(&self, node: NodeIx) -> Option<Location> {
+        self.locations.get(&node).copied()
+    }
+
+    /// Every deterministic work counter, by name, then their total.
+    pub fn work(&self) -> Vec<(&'static str, u64)> {
+        self.work.named()
+    }
+
+    fn clash(&self, clash: ClashIx) -> &Clash {
+        &self.clashes[clash as usize]
+    }
+
+    fn node(&self, ordinal: u32) -> NodeIx {
+        self.flow.paths.nodes[ordinal as usize]
+    }
+
+    fn wiring(&self) -> Wiring<'_, 'a> {
+        Wiring {
+            g: &self.graph,
+            facts: &self.flow.paths,
+            ordinal: &self.flow.ordinal,
+        }
+    }
+
+    fn path(&self, leaf: NodeIx, consumer: u32) -> TreePath {
+        let mut steps = 0;
+        let path = self.paths.path(self.wiring(), leaf, consumer, &mut steps);
+        self.work.add(Step::PathStep, steps);
+        path
+    }
+
+    fn path_nodes(&self, path: &TreePath, from: usize, to: usize) -> Vec<NodeIx> {
+        let mut steps = 0;
+        let nodes = self.paths.nodes(self.wiring(), path, from, to, &mut steps);
+        self.work.add(Step::PathStep, steps);
+        nodes
+    }
+
+    /// Whether consumer number `rank` (among those with a violation) sees
+    /// `clash`.
+    fn sees(&self, rank: usize, clash: &Clash) -> bool {
+        let (_, class) = self.consumers[rank];
+        let (value, _) = self.sets.find(self.roots[class as usize], clash.word);
+        value != 0 && self.layout.held(clash.segment as usize, value) == clash.held
+    }
+
+    /// The nodes the violations name (consumers and tools), each once.
+    pub(crate) fn nodes_to_locate(&self) -> Vec<NodeIx> {
+        let mut nodes: Vec<NodeIx> = self.consumers.iter().map(|&(o, _)| self.node(o)).collect();
+        for clash in &self.clashes {
+            nodes.extend_from_slice(&clash.leaves);
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes
+    }
+
+    /// Chooses the renames that fix every violation (CONFORMANCE 15), one
+    /// clash at a time in the order of their first violations, each at that
+    /// violation: exactly what settling every violation in report order
+    /// gives, since settling the same tools again changes nothing.
+    fn settle_renames(&mut self) {
+        let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
+        for clash in &self.clashes {
+            let Some(v) = self.get(clash.first) else { continue };
+            let tools = v.tools();
+            let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
+            let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
+            // One tool keeps its name in a clash; its path is walked once.
+            let kept_path = std::cell::OnceCell::new();
+            renamer.settle(&leaves, &seconds, |kept, node| {
+                kept_path.get_or_init(|| tools[kept].path_nodes()).contains(&node)
+            });
+        }
+        self.renames = renamer.into_renames();
+    }
+
+    /// Renames chosen, then only what the findings name kept. Renames look
+    /// at every tool's name, so they are chosen while the whole graph is
+    /// still at hand.
+    pub(crate) fn settled(mut self, named: &[NodeIx], allow_thread: bool) -> Collisions<'static> {
+        self.settle_renames();
+        self.into_owned(named, allow_thread)
+    }
+
+    /// The findings with their own copy of what they name: the ids of
+    /// `named` (the consumers and tools of the violations) and of every box
+    /// a path can step through, with their labels. Nothing else of the
+    /// workflow is copied, and the candidate names' hash table, which only
+    /// choosing renames needed, is dropped.
+    fn into_owned(self, named: &[NodeIx], allow_thread: bool) -> Collisions<'static> {
+        let mut keep = vec![false; self.graph.node_count()];
+        for &node in named.iter().chain(&self.flow.paths.nodes) {
+            keep[node as usize] = true;
+        }
+        let mut names = self.names;
+        names.by_hash = Vec::new();
+        Collisions {
+            graph: self.graph.into_owned(|node| keep[node as usize], allow_thread),
+            names,
+            flow: self.flow,
+            layout: self.layout,
+            sets: self.sets,
+            roots: self.roots,
+            consumers: self.consumers,
+            starts: self.starts,
+            clashes: self.clashes,
+            clash_of: self.clash_of,
+            renames: self.renames,
+            locations: self.locations,
+            paths: Paths::default(),
+            work: self.work,
+        }
+    }
+}
+
+impl<'r> Collision<'r> {
+    pub fn consumer(&self) -> &'r str {
+        self.set.graph.id(self.set.node(self.consumer))
+    }
+
+    pub fn name(&self) -> &'r str {
+        self.set.names.name(self.set.clash(self.clash).name)
+    }
+
+    /// The consumer's node object (or first tool edge into it).
+    pub fn location(&self) -> Option<Location> {
+        self.set.location_of(self.set.node(self.consumer))
+    }
+
+    /// The group (the clash) this violation is reported in.
+    pub fn group(&self) -> GroupIx {
+        self.clash
+    }
+
+    /// The colliding tools, by id, each with its path to the consumer.
+    pub fn tools(&self) -> Vec<CollidingTool<'r>> {
+        (self.set.clash(self.clash).leaves.iter())
+            .map(|&leaf| CollidingTool {
+                set: self.set,
+                path: self.set.path(leaf, self.consumer),
+            })
+            .collect()
+    }
+
+    /// `"N tools reaching C share the name n: t1 (label), ..."`.
+    pub fn message(&self) -> String {
+        let g = &self.set.graph;
+        let leaves = &self.set.clash(self.clash).leaves;
+        let listed: Vec<String> = leaves
+            .iter()
+            .map(|&t| format!("{} ({})", quote(g.id(t)), quote(g.label(t))))
+            .collect();
+        format!(
+            "{} tools reaching {} share the name {}: {}",
+            listed.len(),
+            quote(self.consumer()),
+            quote(self.name()),
+            listed.join(", ")
+        )
+    }
+
+    /// The renames of this violation's tools that the workflow's fix makes:
+    /// every tool but (at most) one.
+    pub fn fix(&self) -> Vec<&'r Rename> {
+        (self.set.clash(self.clash).leaves.iter())
+            .filter_map(|leaf| self.set.renames.get(leaf))
+            .collect()
+    }
+
+    /// `(id, data.label)` of the toolboxes on the tools' paths whose label
+    /// is not their id, by id; only paths of readable length are read.
+    pub fn box_labels(&self) -> Vec<(&'r str, &'r str)> {
+        let paths: Vec<Vec<NodeIx>> = (self.tools().iter())
+            .filter(|t| t.path_len() <= LABELLED_PATH_NODES)
+            .map(|t| t.path_nodes())
+            .collect();
+        box_labels(&self.set.graph, &paths)
+    }
+}
+
+impl<'r> CollidingTool<'r> {
+    pub(crate) fn node(&self) -> NodeIx {
+        self.path.leaf()
+    }
+
+    /// The node after the tool on its path.
+    pub(crate) fn second(&self) -> NodeIx {
+        self.set.path_nodes(&self.path, 1, 2)[0]
+    }
+
+    /// The nodes of the tool's path.
+    pub(crate) fn path_nodes(&self) -> Vec<NodeIx> {
+        self.set.path_nodes(&self.path, 0, self.path_len())
+    }
+
+    pub fn id(&self) -> &'r str {
+        self.set.graph.id(self.node())
+    }
+
+    pub fn label(&self) -> &'r str {
+        self.set.graph.label(self.node())
+    }
+
+    pub fn location(&self) -> Option<Location> {
+        self.set.location_of(self.node())
+    }
+
+    pub fn path_len(&self) -> usize {
+        self.path.len(&self.set.flow.paths)
+    }
+
+    /// Ids of the path from position `from` to `to` (exclusive).
+    pub fn path_ids(&self, from: usize, to: usize) -> Vec<&'r str> {
+        let g = &self.set.graph;
+        (self.set.path_nodes(&self.path, from, to).into_iter())
+            .map(|n| g.id(n))
+            .collect()
+    }
+
+    /// The whole path, `[tool, box, ..., consumer]`.
+    pub fn path(&self) -> Vec<&'r str> {
+        self.path_ids(0, self.path_len())
+    }
+}
+
+impl<'r> GroupRef<'r> {
+    fn inner(&self) -> &'r Clash {
+        self.set.clash(self.clash)
+    }
+
+    pub fn name(&self) -> &'r str {
+        self.set.names.name(self.inner().name)
+    }
+
+    /// The toolbox every tool of the clash is wired into, when there is one:
+    /// where the clash forms.
+    pub fn through(&self) -> Option<&'r str> {
+        self.inner().through.map(|n| self.set.graph.id(n))
+    }
+
+    /// The number of consumers (and of violations) in the group.
+    pub fn count(&self) -> u64 {
+        self.inner().count
+    }
+
+    /// Its first violation, by index in the report's CMP-9 violations.
+    pub fn first(&self) -> u64 {
+        self.inner().first
+    }
+
+    /// The ids of its consumers from position `from` to `to` (exclusive),
+    /// by id: the consumers with a violation from its first one on, each
+    /// looked up in its set.
+    pub fn consumers(&self, from: usize, to: usize) -> Vec<&'r str> {
+        let (set, clash) = (self.set, self.inner());
+        let mut out = Vec::new();
+        let mut position = 0usize;
+        let mut lookups = 0u64;
+        let mut rank = clash.first_rank as usize;
+        while position < to && (position as u64) < clash.count && rank < set.consumers.len() {
+            lookups += 1;
+            if set.sees(rank, clash) {
+                if position >= from {
+                    out.push(set.graph.id(set.node(set.consumers[rank].0)));
+                }
+                position += 1;
+            }
+            rank += 1;
+        }
+        set.work.add(Step::SetNode, lookups);
+        out
+    }
+}

@@ -1,0 +1,367 @@
+//! Persistent sets of tokens, shared between the classes that hold them.
+//!
+//! A set is a trie over 64-bit words: word `w` holds tokens `64w..64w+63`
+//! (or, for a word the layout says so, an id that stands for a larger set;
+//! see `tokens`). Inner nodes have 16 children; a missing child is the
+//! empty set, node 0 of either arena. Nodes are never changed once made,
+//! so a class that forwards what another holds holds the same node, and a
+//! union makes new nodes only where its two operands differ:
+//!
+//! - `union(a, b)` returns `a` or `b` itself wherever one contains the
+//!   other, and visits only subtrees where both are non-empty and
+//!   different. Its cost is at most the nodes of the smaller operand times
+//!   the trie's depth, and usually the nodes that actually change.
+//! - every node knows how many clashes its words hold, so the `k`th clash
+//!   of a set, or how many come before a word, is found in one walk from
+//!   the root (`depth * 16` steps), whatever the set's size.
+//!
+//! What a word's value means, and how many clashes it holds, is the
+//! business of a [`Words`] implementation; this module only stores.
+
+/// A node of the arena of its level: leaves at level 0, inner nodes above.
+pub(crate) type SetId = u32;
+pub(crate) const EMPTY: SetId = 0;
+
+const FAN_BITS: u32 = 4;
+const FAN: usize = 1 << FAN_BITS;
+
+/// What the words of a set mean.
+pub(crate) trait Words {
+    /// The union of two different, non-empty values of word `w`.
+    fn union(&mut self, w: u32, a: u64, b: u64) -> u64;
+    /// How many clashes value `value` of word `w` holds.
+    fn clashes(&self, w: u32, value: u64) -> u32;
+}
+
+#[derive(Clone, Copy)]
+struct Leaf {
+    value: u64,
+    /// A leaf is only ever used at the word it was made for.
+    word: u32,
+    clashes: u32,
+}
+
+struct Inner {
+    children: [SetId; FAN],
+    clashes: u64,
+    /// 1 when the children are leaves.
+    level: u8,
+}
+
+pub(crate) struct Sets {
+    leaves: Vec<Leaf>,
+    inner: Vec<Inner>,
+    /// The level of every root: 0 when one word holds every token.
+    depth: u32,
+    /// Nodes visited or made, for the work counters.
+    pub(crate) steps: u64,
+}
+
+impl Sets {
+    /// Sets over `words` words.
+    pub(crate) fn new(words: u32) -> Sets {
+        let mut depth = 0;
+        while (FAN as u64).pow(depth) < u64::from(words.max(1)) {
+            depth += 1;
+        }
+        Sets {
+            leaves: vec![Leaf {
+                value: 0,
+                word: 0,
+                clashes: 0,
+            }],
+            inner: vec![Inner {
+                children: [EMPTY; FAN],
+                clashes: 0,
+                level: 0,
+            }],
+            depth,
+            steps: 0,
+        }
+    }
+
+    /// Words under one child of a node at `level`.
+    fn span(level: u32) -> u64 {
+        1u64 << (FAN_BITS * (level - 1))
+    }
+
+    fn count(&self, id: SetId, level: u32) -> u64 {
+        if level == 0 {
+            u64::from(self.leaves[id as usize].clashes)
+        } else {
+            self.inner[id as usize].clashes
+        }
+    }
+
+    /// How many clashes set `root` holds.
+    pub(crate) fn clashes(&self, root: SetId) -> u64 {
+        self.count(root, self.depth)
+    }
+
+    fn leaf(&mut self, word: u32, value: u64, clashes: u32) -> SetId {
+        self.steps += 1;
+        self.leaves.push(Leaf { value, word, clashes });
+        (self.leaves.len() - 1) as SetId
+    }
+
+    fn node(&mut self, children: [SetId; FAN], level: u32) -> SetId {
+        self.steps += 1;
+        if children.iter().all(|&c| c == EMPTY) {
+            return EMPTY;
+        }
+        let clashes = children.iter().map(|&c| self.count(c, level - 1)).sum();
+        self.inner.push(Inner {
+            children,
+            clashes,
+            level: level as u8,
+        });
+        (self.inner.len() - 1) as SetId
+    }
+
+    /// The set of `words`: (word, value) pairs, sorted by word, values
+    /// non-zero.
+    pub(crate) fn of_words(&mut self, words: &[(u32, u64)], meaning: &impl Words) -> SetId {
+        self.build(words, self.depth, 0, meaning)
+    }
+
+    fn build(&mut self, words: &[(u32, u64)], level: u32, base: u64, meaning: &impl Words) -> SetId {
+        if words.is_empty() {
+            return EMPTY;
+        }
+        if level == 0 {
+            let (w, value) = words[0];
+            return self.leaf(w, value, meaning.clashes(w, value));
+        }
+        let span = Self::span(level);
+        let mut children = [EMPTY; FAN];
+        let mut rest = words;
+        for (i, child) in children.iter_mut().enumerate() {
+            let end = base + span * (i as u64 + 1);
+            let split = rest.partition_point(|&(w, _)| u64::from(w) < end);
+            *child = self.build(&rest[..split], level - 1, base + span * i as u64, meaning);
+            rest = &rest[split..];
+        }
+        self.node(children, level)
+    }
+
+    /// `a` ∪ `b`, sharing every node that does not change.
+    pub(crate) fn union(&mut self, a: SetId, b: SetId, meaning: &mut impl Words) -> SetId {
+        self.union_at(a, b, self.depth, 0, meaning)
+    }
+
+    fn union_at(&mut self, a: SetId, b: SetId, level: u32, base: u64, meaning: &mut impl Words) -> SetId {
+        self.steps += 1;
+        if a == b || b == EMPTY {
+            return a;
+        }
+        if a == EMPTY {
+            return b;
+        }
+        if level == 0 {
+            let (va, vb) = (self.leaves[a as usize].value, self.leaves[b as usize].value);
+            let value = meaning.union(base as u32, va, vb);
+            return if value == va {
+                a
+            } else if value == vb {
+                b
+            } else {
+                self.leaf(base as u32, value, meaning.clashes(base as u32, value))
+            };
+        }
+        let (ca, cb) = (self.inner[a as usize].children, self.inner[b as usize].children);
+        let span = Self::span(level);
+        let mut children = [EMPTY; FAN];
+        for i in 0..FAN {
+            children[i] = self.union_at(ca[i], cb[i], level - 1, base + span * i as u64, meaning);
+        }
+        if children == ca {
+            a
+        } else if children == cb {
+            b
+        } else {
+            self.node(children, level)
+        }
+    }
+
+    /// The value of word `w` in `root` (0 when absent), and how many
+    /// clashes the words before it hold.
+    pub(crate) fn find(&self, root: SetId, w: u32) -> (u64, u64) {
+        let (mut id, mut level, mut base, mut before) = (root, self.depth, 0u64, 0u64);
+        while level > 0 && id != EMPTY {
+            let span = Self::span(level);
+            let i = ((u64::from(w) - base) / span) as usize;
+            let node = &self.inner[id as usize];
+            before += node.children[..i]
+                .iter()
+                .map(|&c| self.count(c, level - 1))
+                .sum::<u64>();
+            id = node.children[i];
+            base += span * i as u64;
+            level -= 1;
+        }
+        let value = if id == EMPTY { 0 } else { self.leaves[id as usize].value };
+        (value, before)
+    }
+
+    /// The word holding the `k`th clash of `root` (k below its count): the
+    /// word, its value, and the clash's place among those of the word.
+    pub(crate) fn nth(&self, root: SetId, mut k: u64) -> (u32, u64, u32) {
+        let (mut id, mut level, mut base) = (root, self.depth, 0u64);
+        while level > 0 {
+            let span = Self::span(level);
+            let node = &self.inner[id as usize];
+            let mut next = None;
+            for (i, &child) in node.children.iter().enumerate() {
+                let c = self.count(child, level - 1);
+                if k < c {
+                    next = Some((i, child));
+                    break;
+                }
+                k -= c;
+            }
+            let (i, child) = next.expect("k is below the set's count");
+            id = child;
+            base += span * i as u64;
+            level -= 1;
+        }
+        (base as u32, self.leaves[id as usize].value, k as u32)
+    }
+
+    /// Pushes a weight and a rank from each root down to every leaf under
+    /// it: a leaf's weight is the sum over the roots whose set holds it
+    /// (each holds it at most once), its rank the smallest. Nodes are made
+    /// after their children, so in reverse order of making every node comes
+    /// after all its parents. `roots`: (root, weight, rank).
+    pub(crate) fn push_down(&mut self, roots: &[(SetId, u64, u32)]) -> Vec<(u64, u32)> {
+        let mut leaves = vec![(0u64, u32::MAX); self.leaves.len()];
+        let mut inner = vec![(0u64, u32::MAX); self.inner.len()];
+        let top = if self.depth == 0 { &mut leaves } else { &mut inner };
+        for &(root, weight, rank) in roots {
+            let at = &mut top[root as usize];
+            at.0 += weight;
+            at.1 = at.1.min(rank);
+        }
+        for id in (1..self.inner.len()).rev() {
+            let (weight, rank) = inner[id];
+            if weight == 0 {
+                continue;
+            }
+            let node = &self.inner[id];
+            let below = if node.level == 1 { &mut leaves } else { &mut inner };
+            for &child in node.children.iter().filter(|&&c| c != EMPTY) {
+                self.steps += 1;
+                let at = &mut below[child as usize];
+                at.0 += weight;
+                at.1 = at.1.min(rank);
+            }
+        }
+        leaves
+    }
+
+    /// Every leaf made: (id, word, value). Leaf `id` is the index
+    /// `push_down` answers for.
+    pub(crate) fn leaf_words(&self) -> impl Iterator<Item = (usize, u32, u64)> + '_ {
+        self.leaves
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(id, l)| (id, l.word, l.value))
+    }
+
+    /// Nodes made.
+    #[cfg(test)]
+    pub(crate) fn node_count(&self) -> usize {
+        self.leaves.len() + self.inner.len() - 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain bits: every set bit is a clash.
+    struct Bits;
+
+    impl Words for Bits {
+        fn union(&mut self, _: u32, a: u64, b: u64) -> u64 {
+            a | b
+        }
+        fn clashes(&self, _: u32, value: u64) -> u32 {
+            value.count_ones()
+        }
+    }
+
+    fn set_of(sets: &mut Sets, tokens: &[u32]) -> SetId {
+        let mut words: Vec<(u32, u64)> = Vec::new();
+        for &t in tokens {
+            match words.last_mut() {
+                Some((w, v)) if *w == t / 64 => *v |= 1 << (t % 64),
+                _ => words.push((t / 64, 1 << (t % 64))),
+            }
+        }
+        sets.of_words(&words, &Bits)
+    }
+
+    fn tokens_of(sets: &Sets, root: SetId) -> Vec<u32> {
+        (0..sets.clashes(root))
+            .map(|k| {
+                let (w, value, i) = sets.nth(root, k);
+                let mut bits = value;
+                for _ in 0..i {
+                    bits &= bits - 1;
+                }
+                w * 64 + bits.trailing_zeros()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn unions_hold_every_token_of_both_and_share_what_does_not_change() {
+        let mut sets = Sets::new(5_000);
+        let a = set_of(&mut sets, &[1, 70, 64 * 300, 64 * 4_999 + 63]);
+        let b = set_of(&mut sets, &[2, 70, 64 * 1_000]);
+        let ab = sets.union(a, b, &mut Bits);
+        assert_eq!(tokens_of(&sets, ab), [1, 2, 70, 64 * 300, 64 * 1_000, 64 * 4_999 + 63]);
+        assert_eq!(
+            sets.union(ab, a, &mut Bits),
+            ab,
+            "a subset adds nothing and makes nothing"
+        );
+        let made = sets.node_count();
+        assert_eq!(sets.union(a, ab, &mut Bits), ab);
+        assert_eq!(sets.node_count(), made);
+        assert_eq!(sets.find(ab, 300), (1, 3), "word 300 holds one token, after three");
+        assert_eq!(sets.find(ab, 301), (0, 4));
+    }
+
+    #[test]
+    fn a_single_word_set_is_a_leaf() {
+        let mut sets = Sets::new(1);
+        let a = set_of(&mut sets, &[3]);
+        let b = set_of(&mut sets, &[5]);
+        let ab = sets.union(a, b, &mut Bits);
+        assert_eq!(tokens_of(&sets, ab), [3, 5]);
+        let weights = sets.push_down(&[(ab, 2, 7), (a, 1, 3)]);
+        assert_eq!(weights[ab as usize], (2, 7));
+        assert_eq!(weights[a as usize], (1, 3));
+    }
+
+    #[test]
+    fn weights_reach_each_leaf_once_per_root_that_holds_it() {
+        let mut sets = Sets::new(1_000);
+        let shared = set_of(&mut sets, &[640]);
+        let left = set_of(&mut sets, &[0]);
+        let right = set_of(&mut sets, &[64 * 999]);
+        let l = sets.union(shared, left, &mut Bits);
+        let r = sets.union(shared, right, &mut Bits);
+        let weights = sets.push_down(&[(l, 3, 5), (r, 4, 2)]);
+        let leaf_of = |root: SetId, w: u32| {
+            let (value, _) = sets.find(root, w);
+            let mut found = sets.leaf_words().filter(|&(_, word, v)| word == w && v == value);
+            found.next().map(|(id, _, _)| id).unwrap()
+        };
+        assert_eq!(weights[leaf_of(l, 10)], (7, 2), "both roots hold the shared leaf");
+        assert_eq!(weights[leaf_of(l, 0)], (3, 5));
+        assert_eq!(weights[leaf_of(r, 999)], (4, 2));
+    }
+}

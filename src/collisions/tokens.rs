@@ -1,0 +1,387 @@
+//! Tokens: what the sets of `sets` hold, and which clashes they make.
+//!
+//! Every final name (see `flow`) becomes tokens in one of two ways:
+//!
+//! - **Settled**: its leaves all enter at one class, or only at classes
+//!   that forward nothing. Then where its leaves meet is known at once:
+//!   at each such class, the leaves entering there, if two or more, are a
+//!   *formed* clash, one token, held by that class and every class
+//!   downstream of it, and never joined by another leaf of its name. Most
+//!   clashes are of this kind (a toolbox with two tools of one name; tools
+//!   wired straight into their agent), and however many names a box holds,
+//!   they travel as tokens of one word per 64 of them.
+//! - **Roaming**: its leaves enter at several classes, some of which
+//!   forward. Its leaves are grouped by the classes they enter at (leaves
+//!   that enter at the same classes travel together), one token per
+//!   group, and the name's tokens are a *segment*: at a class, the name
+//!   clashes when the tokens it holds of the segment stand for two leaves
+//!   or more.
+//!
+//! Tokens are laid out in name order, a segment never across two words, so
+//! a set's clashes in word order are its clashes by name, the order of a
+//! report. A roaming name of more than 64 groups (a *giant*) takes one word
+//! whose value is an id standing for the groups held (`Contents`), made
+//! unique by hashing, so a union of two of them costs the giant's size once
+//! per new combination.
+
+use crate::flatten::{new_map, CandidateNames, Map, NameIx};
+use crate::graph::NodeIx;
+
+use super::flow::{ClassIx, Flow};
+use super::sets::Words;
+
+/// A name's tokens in one word (small) or one giant word.
+pub(crate) struct Segment {
+    pub name: NameIx,
+    /// The first bit of a small segment in its word; unused for a giant.
+    pub shift: u32,
+    /// Tokens: `first_token..first_token + tokens`.
+    pub first_token: u32,
+    pub tokens: u32,
+    /// Of a small segment: the tokens that alone stand for two leaves or
+    /// more (a formed clash, or a group of several), as bits from bit 0.
+    pub alone: u64,
+    pub giant: bool,
+}
+
+enum Word {
+    /// Segments `first..first + count` of `Layout::segments`, by bit. When
+    /// `singles`, each segment is one token at bit `i` standing for a clash
+    /// alone, so the word's clashes are its set bits.
+    Bits { first: u32, count: u32, singles: bool },
+    /// One giant segment.
+    Giant(u32),
+}
+
+/// The groups a giant's word stands for, by id.
+#[derive(Default)]
+struct Contents {
+    items: Vec<(Box<[u64]>, bool)>,
+    ids: Map<(u32, Box<[u64]>), u32>,
+}
+
+/// Where every token is, and what each stands for.
+pub(crate) struct Layout {
+    words: Vec<Word>,
+    pub segments: Vec<Segment>,
+    /// Per token, its leaves: `leaves[token_starts[t]..token_starts[t + 1]]`.
+    token_starts: Vec<u32>,
+    leaves: Vec<NodeIx>,
+    /// Per giant segment: its tokens that alone stand for two leaves or more.
+    giant_alone: Map<u32, Box<[u64]>>,
+    contents: Contents,
+    /// Per class, its own tokens as set words: (word, value), by word.
+    pub own_words: Vec<Vec<(u32, u64)>>,
+    /// Clashes a union made that neither operand held: (word, segment,
+    /// held). Where a class's clashes form is found among these.
+    pub fresh: Vec<(u32, u32, u64)>,
+    /// Steps taken, for the work counters.
+    pub steps: u64,
+}
+
+impl Layout {
+    pub fn word_count(&self) -> u32 {
+        self.words.len() as u32
+    }
+
+    /// No tokens.
+    pub fn empty() -> Layout {
+        Layout {
+            words: Vec::new(),
+            segments: Vec::new(),
+            token_starts: vec![0],
+            leaves: Vec::new(),
+            giant_alone: new_map(),
+            contents: Contents::default(),
+            own_words: Vec::new(),
+            fresh: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// Lays out the tokens of every final name of `flow`.
+    pub fn of(names: &CandidateNames, flow: &Flow) -> Layout {
+        let mut steps = 0u64;
+        // Per final leaf, the classes it enters at: (leaf, class), sorted.
+        let mut entries: Vec<(NodeIx, ClassIx)> = Vec::new();
+        for (c, class) in flow.classes.iter().enumerate() {
+            entries.extend(class.own.iter().map(|&leaf| (leaf, c as ClassIx)));
+        }
+        entries.sort_unstable();
+        steps += entries.len() as u64;
+        // Final leaves by name, names in the order of a report.
+        let mut by_name: Vec<(NameIx, NodeIx)> = Vec::new();
+        for run in entries.chunk_by(|a, b| a.0 == b.0) {
+            let leaf = run[0].0;
+            by_name.push((flow.leaf_name[leaf as usize], leaf));
+        }
+        by_name.sort_unstable_by(|a, b| names.name(a.0).cmp(names.name(b.0)).then(a.1.cmp(&b.1)));
+        steps += by_name.len() as u64;
+        let entries_of = |leaf: NodeIx| -> &[(NodeIx, ClassIx)] {
+            let start = entries.partition_point(|e| e.0 < leaf);
+            let end = entries.partition_point(|e| e.0 <= leaf);
+            &entries[start..end]
+        };
+
+        let mut layout = Layout {
+            own_words: vec![Vec::new(); flow.classes.len()],
+            ..Layout::empty()
+        };
+        // Per class: its tokens, as (word, bit or giant group).
+        let mut own_tokens: Vec<(ClassIx, u32, u32)> = Vec::new();
+        let mut used = 64u32; // bits used in the last word: none yet
+        for run in by_name.chunk_by(|a, b| a.0 == b.0) {
+            let name = run[0].0;
+            let leaves: Vec<NodeIx> = run.iter().map(|&(_, leaf)| leaf).collect();
+            // (class, leaf) for every class a leaf of the name enters at.
+            let mut at: Vec<(ClassIx, NodeIx)> = (leaves.iter())
+                .flat_map(|&leaf| entries_of(leaf).iter().map(move |e| (e.1, leaf)))
+                .collect();
+            at.sort_unstable();
+            steps += at.len() as u64;
+            let entered: Vec<ClassIx> = at.chunk_by(|a, b| a.0 == b.0).map(|run| run[0].0).collect();
+            let settled = entered.len() == 1 || entered.iter().all(|&c| !flow.classes[c as usize].forwards);
+            // (the classes it is held at, its leaves)
+            let tokens: Vec<(Vec<ClassIx>, Vec<NodeIx>)> = if settled {
+                (at.chunk_by(|a, b| a.0 == b.0))
+                    .filter(|run| run.len() >= 2)
+                    .map(|run| (vec![run[0].0], run.iter().map(|&(_, leaf)| leaf).collect()))
+                    .collect()
+            } else {
+                let mut groups: Map<Vec<ClassIx>, Vec<NodeIx>> = new_map();
+                for &leaf in &leaves {
+                    let at: Vec<ClassIx> = entries_of(leaf).iter().map(|e| e.1).collect();
+                    groups.entry(at).or_default().push(leaf);
+                }
+                let mut groups: Vec<(Vec<ClassIx>, Vec<NodeIx>)> = groups.into_iter().collect();
+                groups.sort_unstable_by(|a, b| a.1[0].cmp(&b.1[0]));
+                groups
+            };
+            if settled {
+                // Each formed clash is a segment of one token: at most one
+                // of them is held anywhere.
+                for (at, here) in tokens {
+                    layout.place(name, &[(at, here)], &mut used, &mut own_tokens);
+                }
+            } else {
+                layout.place(name, &tokens, &mut used, &mut own_tokens);
+            }
+        }
+        // Each class's own words.
+        own_tokens.sort_unstable();
+        steps += own_tokens.len() as u64;
+        for run in own_tokens.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+            let (class, word) = (run[0].0, run[0].1);
+            let value = match layout.words[word as usize] {
+                Word::Bits { .. } => run.iter().fold(0u64, |v, &(_, _, bit)| v | 1 << bit),
+                Word::Giant(segment) => {
+                    let tokens = layout.segments[segment as usize].tokens as usize;
+                    let mut bits = vec![0u64; tokens.div_ceil(64)].into_boxed_slice();
+                    for &(_, _, i) in run {
+                        bits[i as usize / 64] |= 1 << (i % 64);
+                    }
+                    u64::from(layout.content(segment, bits)) + 1
+                }
+            };
+            layout.own_words[class as usize].push((word, value));
+        }
+        layout.steps += steps;
+        layout
+    }
+
+    /// Places a name's tokens as one segment (small or giant), noting each
+    /// token's leaves and the classes that hold it.
+    fn place(
+        &mut self,
+        name: NameIx,
+        tokens: &[(Vec<ClassIx>, Vec<NodeIx>)],
+        used: &mut u32,
+        own_tokens: &mut Vec<(ClassIx, u32, u32)>,
+    ) {
+        let count = tokens.len() as u32;
+        let giant = count > 64;
+        if giant || *used + count > 64 {
+            self.words.push(Word::Bits {
+                first: self.segments.len() as u32,
+                count: 0,
+                singles: true,
+            });
+            *used = 0;
+        }
+        let word = (self.words.len() - 1) as u32;
+        let segment = self.segments.len() as u32;
+        let first_token = (self.token_starts.len() - 1) as u32;
+        let mut alone = vec![0u64; (count as usize).div_ceil(64)];
+        for (i, (at, leaves)) in tokens.iter().enumerate() {
+            self.steps += (at.len() + leaves.len()) as u64;
+            self.leaves.extend_from_slice(leaves);
+            self.token_starts.push(self.leaves.len() as u32);
+            if leaves.len() >= 2 {
+                alone[i / 64] |= 1 << (i % 64);
+            }
+            let slot = if giant { i as u32 } else { *used + i as u32 };
+            own_tokens.extend(at.iter().map(|&c| (c, word, slot)));
+        }
+        self.segments.push(Segment {
+            name,
+            shift: if giant { 0 } else { *used },
+            first_token,
+            tokens: count,
+            alone: if giant { 0 } else { alone[0] },
+            giant,
+        });
+        if giant {
+            self.words[word as usize] = Word::Giant(segment);
+            self.giant_alone.insert(segment, alone.into_boxed_slice());
+            *used = 64; // the next segment starts a word of its own
+        } else {
+            if let Word::Bits {
+                count: segments,
+                singles,
+                ..
+            } = &mut self.words[word as usize]
+            {
+                *segments += 1;
+                *singles &= count == 1;
+            }
+            *used += count;
+        }
+    }
+
+    /// The id of a giant's content, made once per distinct content.
+    fn content(&mut self, segment: u32, bits: Box<[u64]>) -> u32 {
+        self.steps += bits.len() as u64;
+        if let Some(&id) = self.contents.ids.get(&(segment, bits.clone())) {
+            return id;
+        }
+        let alone = &self.giant_alone[&segment];
+        let held: u32 = bits.iter().map(|b| b.count_ones()).sum();
+        let clash = held >= 2 || bits.iter().zip(alone.iter()).any(|(b, a)| b & a != 0);
+        let id = self.contents.items.len() as u32;
+        self.contents.items.push((bits.clone(), clash));
+        self.contents.ids.insert((segment, bits), id);
+        id
+    }
+
+    fn segments_of(&self, word: u32) -> std::ops::Range<usize> {
+        match self.words[word as usize] {
+            Word::Bits { first, count, .. } => first as usize..(first + count) as usize,
+            Word::Giant(segment) => segment as usize..segment as usize + 1,
+        }
+    }
+
+    /// The tokens segment `s` holds in value `value` of its word, as bits
+    /// from bit 0 (a small segment), or the giant's content id.
+    pub fn held(&self, s: usize, value: u64) -> u64 {
+        let seg = &self.segments[s];
+        if seg.giant {
+            value - 1
+        } else if seg.tokens == 64 {
+            value
+        } else {
+            (value >> seg.shift) & ((1u64 << seg.tokens) - 1)
+        }
+    }
+
+    /// Whether segment `s` clashes when it holds `held` (see `held`).
+    pub fn clashes_with(&self, s: usize, held: u64) -> bool {
+        let seg = &self.segments[s];
+        if seg.giant {
+            self.contents.items[held as usize].1
+        } else {
+            held.count_ones() >= 2 || held & seg.alone != 0
+        }
+    }
+
+    /// The clashing segments of `value` of `word`, in order, each with what
+    /// it holds: the clashes of a set's word, by name.
+    pub fn clashes_in(&self, word: u32, value: u64) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let (singles, all) = match self.words[word as usize] {
+            Word::Bits {
+                first, singles: true, ..
+            } => (Some(ones(value).map(move |b| (first as usize + b as usize, 1))), None),
+            _ => (None, Some(self.segments_of(word))),
+        };
+        let all = all.into_iter().flatten().map(move |s| (s, self.held(s, value)));
+        singles
+            .into_iter()
+            .flatten()
+            .chain(all.filter(move |&(s, held)| held != 0 && self.clashes_with(s, held)))
+    }
+
+    /// The leaves segment `s` stands for when it holds `held`, sorted by
+    /// node number.
+    pub fn leaves_of(&self, s: usize, held: u64) -> Vec<NodeIx> {
+        let seg = &self.segments[s];
+        let mut tokens: Vec<u32> = Vec::new();
+        if seg.giant {
+            for (i, &bits) in self.contents.items[held as usize].0.iter().enumerate() {
+                tokens.extend(ones(bits).map(|b| i as u32 * 64 + b));
+            }
+        } else {
+            tokens.extend(ones(held));
+        }
+        let mut leaves: Vec<NodeIx> = Vec::new();
+        for t in tokens {
+            let t = (seg.first_token + t) as usize;
+            leaves.extend_from_slice(&self.leaves[self.token_starts[t] as usize..self.token_starts[t + 1] as usize]);
+        }
+        leaves.sort_unstable();
+        leaves.dedup();
+        leaves
+    }
+}
+
+/// The set bits of `bits`, lowest first.
+fn ones(mut bits: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            b
+        })
+    })
+}
+
+impl Words for Layout {
+    fn union(&mut self, word: u32, a: u64, b: u64) -> u64 {
+        match self.words[word as usize] {
+            Word::Bits { .. } => {
+                let value = a | b;
+                if value != a && value != b {
+                    let fresh: Vec<(u32, u32, u64)> = (self.clashes_in(word, value))
+                        .filter(|&(s, held)| held != self.held(s, a) && held != self.held(s, b))
+                        .map(|(s, held)| (word, s as u32, held))
+                        .collect();
+                    self.fresh.extend(fresh);
+                }
+                value
+            }
+            Word::Giant(segment) => {
+                let (ia, ib) = ((a - 1) as usize, (b - 1) as usize);
+                let bits: Box<[u64]> = (self.contents.items[ia].0.iter())
+                    .zip(self.contents.items[ib].0.iter())
+                    .map(|(x, y)| x | y)
+                    .collect();
+                if *bits == *self.contents.items[ia].0 {
+                    return a;
+                }
+                if *bits == *self.contents.items[ib].0 {
+                    return b;
+                }
+                let id = self.content(segment, bits);
+                if self.contents.items[id as usize].1 {
+                    self.fresh.push((word, segment, u64::from(id)));
+                }
+                u64::from(id) + 1
+            }
+        }
+    }
+
+    fn clashes(&self, word: u32, value: u64) -> u32 {
+        match self.words[word as usize] {
+            Word::Bits { singles: true, .. } => value.count_ones(),
+            _ => self.clashes_in(word, value).count() as u32,
+        }
+    }
+}
