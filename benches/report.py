@@ -2,8 +2,10 @@
 per preset, every implementation's time and its ratio to toolwire's
 `check_file`, the targets of the scale issues with their measured ratios
 (and the ratios the benchmark gate of `.ci/run` keeps to, benches/gate.py),
-where toolwire's time goes, peak memory, and the hostile presets (findings
-far larger than the file) against their targets.
+where toolwire's time goes, peak memory, the hostile presets (findings
+far larger than the file) against their targets, and the worst-case families
+of issue "Every shape costs what its file costs" (benches/test_families.py)
+against theirs.
 
     python3 benches/report.py bench.json                # prints the tables
     python3 benches/report.py bench.json --write docs/BENCHMARKS.md
@@ -249,12 +251,89 @@ def hostile_table(groups: Groups) -> List[str]:
     return lines
 
 
+def _verdict(what: str, ok: bool) -> str:
+    return f"{what} {'met' if ok else 'NOT met'}"
+
+
+def families_table(groups: Groups) -> List[str]:
+    """The worst-case families (benches/test_families.py), each measure
+    against the target its benchmark recorded: `check_file`'s time per byte
+    against `large`'s (or its time), peak RSS, microseconds per tool to read
+    the paths; then family 8, `toolwire check --format F` on family 2."""
+    lines = [
+        "| # | family | n | file | violations | time (min) | per byte vs `large` | peak RSS of target "
+        "| reading paths | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    rows: Dict[Any, Dict[str, Dict[str, Any]]] = defaultdict(dict)
+    formats = []
+    for group in groups.values():
+        for b in group.values():
+            info = b["extra_info"]
+            if info.get("measure") == "format":
+                formats.append(b)
+            elif info.get("measure") in ("check", "memory", "paths"):
+                rows[(info["number"], info["family"], info["n"])][info["measure"]] = b
+    base = per_byte(groups, "large")
+
+    def memory(info: Dict[str, Any], verdicts: List[str]) -> str:
+        peak, target = info.get("peak_rss"), info.get("peak_rss_target")
+        if not (peak and target):
+            return "-"
+        verdicts.append(_verdict("memory", peak <= target))
+        return f"{peak / 1e6:.0f} MB of {target / 1e6:.0f} MB"
+
+    for (number, family, n), measures in sorted(rows.items()):
+        any_info = next(iter(measures.values()))["extra_info"]
+        verdicts: List[str] = []
+        check = measures.get("check")
+        t = seconds(check)
+        r = None
+        if check is not None and t is not None:
+            info = check["extra_info"]
+            r = t / info["bytes"] / base if base else None
+            floor, most = info.get("seconds_target"), info.get("per_byte_vs_large_target")
+            if floor is not None and most is not None and (t < floor or r is not None):
+                verdicts.append(_verdict("time", t < floor or (r is not None and r <= most)))
+            if info.get("correct") is False:
+                verdicts.append("WRONG answer")
+        peak = memory(measures["memory"]["extra_info"], verdicts) if "memory" in measures else "-"
+        reading = "-"
+        if "paths" in measures:
+            info = measures["paths"]["extra_info"]
+            us = info.get("us_per_tool")
+            if us is not None:
+                sample = f", sample of {info['violations_read']:,}" if info.get("paths_read") == "sample" else ""
+                reading = f"{us:.1f} us/tool{sample}"
+                verdicts.append(_verdict("paths", us <= info["us_per_tool_target"]))
+        lines.append(
+            f"| {number} | {family} | {n:,} | {any_info['bytes'] / 1e6:.1f} MB | {any_info['violations']:,} "
+            f"| {fmt_time(t)} | {f'{r:.2f}x' if r else '-'} | {peak} | {reading} | {', '.join(verdicts) or '-'} |"
+        )
+    for b in sorted(formats, key=lambda b: (b["extra_info"]["n"], b["extra_info"]["format"])):
+        info = b["extra_info"]
+        verdicts = []
+        wall = info.get("wall_seconds")
+        if wall is not None:
+            verdicts.append(_verdict("time", wall <= info["seconds_target"]))
+        peak = memory(info, verdicts)
+        if info.get("correct") is False:
+            verdicts.append("WRONG answer")
+        lines.append(
+            f"| {info['number']} | `check --format {info['format']}` on {info['family']} | {info['n']:,} "
+            f"| {info['bytes'] / 1e6:.1f} MB | {info['violations']:,} | {fmt_time(wall)} (command) | - | {peak} | - "
+            f"| {', '.join(verdicts) or '-'} |"
+        )
+    return lines
+
+
 TABLES: Dict[str, Callable[[Groups], List[str]]] = {
     "targets": targets_table,
     "speed": speed_table,
     "phases": phases_table,
     "memory": memory_table,
     "hostile": hostile_table,
+    "families": families_table,
 }
 TITLES = {
     "targets": "Targets",
@@ -262,6 +341,9 @@ TITLES = {
     "phases": "Where toolwire's time goes (one `check_file` run)",
     "memory": "Peak memory (a fresh process per measure)",
     "hostile": "Findings far larger than the file: time per byte and peak memory against their targets",
+    "families": "Worst-case families (issue \"Every shape costs what its file costs\"): `check_file`'s time per byte "
+    "within 3x `large`'s or under 0.1 s, peak RSS within 2x the file + 300 MB, paths read in 20 us a tool; family 8, "
+    "`toolwire check --format F` on family 2, within 10 s and 400 MB",
 }
 BLOCK = re.compile(r"^(<!-- report\.py: ([\w-]+) -->\n)(.*?)^(<!-- /report\.py -->)$", re.S | re.M)
 

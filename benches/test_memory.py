@@ -15,13 +15,12 @@ whatever their size: a peak RSS of at most 2 times the file plus 300 MB for
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from typing import Any, Dict
 
 import pytest
 
-from workloads import HOSTILE, Workload, hostile_rss_target
+from workloads import HOSTILE, Workload, hostile_rss_target, peak_rss
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
 
@@ -31,30 +30,8 @@ MEASURED = {
     "json.loads": "json.loads(open(path, 'rb').read())",
 }
 
-# The peak is read from /proc (VmHWM), not getrusage: Linux carries
-# ru_maxrss across fork and exec, so a child of this (large) pytest process
-# would report the parent's peak.
-SCRIPT = """
-import json, sys, toolwire
-path = sys.argv[1]
-{statement}
-with open("/proc/self/status") as status:
-    peak_kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
-print(peak_kib * 1024)
-"""
-
 RATIO_TARGET = 1.5
 MEANINGFUL_FROM_BYTES = 256 << 20
-
-
-def peak_rss(statement: str, path: str) -> int:
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT.format(statement=statement), path],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return int(done.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("measured", list(MEASURED))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, List
 
 from toolwire import generate
+from toolwire.generate import FAMILIES, FamilyExpected
 
 SEED = 0
 
@@ -86,3 +89,68 @@ def batch_files(cache_dir: Path, count: int) -> List[Path]:
             generate.generate(path, BATCH_OPTIONS, seed=seed)
         paths.append(path)
     return paths
+
+
+# Peak RSS of a statement, in a fresh interpreter. The peak is read from
+# /proc (VmHWM), not getrusage: Linux carries ru_maxrss across fork and exec,
+# so a child of this (large) pytest process would report the parent's peak.
+PEAK_RSS_SCRIPT = """
+import json, sys, toolwire
+path = sys.argv[1]
+{statement}
+with open("/proc/self/status") as status:
+    peak_kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(peak_kib * 1024)
+"""
+
+
+def peak_rss(statement: str, path: str) -> int:
+    """The peak RSS, in bytes, of a fresh Python running ``statement`` with
+    ``path`` (the workflow) bound."""
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK_RSS_SCRIPT.format(statement=statement), path],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+@dataclass
+class FamilyWorkload:
+    """A worst-case family (``toolwire.generate.FAMILIES``) at one size, with
+    what toolwire must report on it."""
+
+    family: str
+    n: int
+    path: Path
+    expected: FamilyExpected
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size
+
+    @property
+    def label(self) -> str:
+        return f"{self.family} n={self.n}"
+
+
+def generated_family(cache_dir: Path, family: str, n: int) -> FamilyWorkload:
+    """Family ``family`` at size ``n``, generated on first use and kept in
+    ``cache_dir`` (whose name changes with the generator's source)."""
+    path = cache_dir / f"family-{family}-{n}.json"
+    expect = cache_dir / f"family-{family}-{n}.expected.json"
+    if not (path.exists() and expect.exists()):
+        data, expected = FAMILIES[family].build(n)
+        path.write_bytes(data)
+        expect.write_text(json.dumps(expected.to_dict()), encoding="utf-8")
+    return FamilyWorkload(family, n, path, FamilyExpected.from_dict(json.loads(expect.read_text(encoding="utf-8"))))
+
+
+def family_matches(report: Any, expected: FamilyExpected) -> bool:
+    """Whether ``report`` has the expected number of violations and the
+    expected first one: what can be compared without reading millions."""
+    if len(report.violations) != expected.violations:
+        return False
+    first = report.violations[0]
+    return (first.consumer or "", first.name or "", tuple(t.id for t in first.tools)) == expected.first

@@ -72,3 +72,20 @@ def without_places(report: toolwire.Report) -> Dict[str, Any]:
     for w in result["warnings"]:
         w.pop("location")
     return result
+
+
+def work_done(report: toolwire.Report) -> int:
+    """The core's count of basic steps taken for ``report`` so far
+    (``report.violations._core.work["total"]``): deterministic, unlike time,
+    so a test can hold the work of a check to the size of its input. The
+    counts accumulate over the life of the report: read it right after the
+    check for the check's own work, and again after reading the report for
+    the reading's."""
+    work = getattr(getattr(report.violations, "_core", None), "work", None)
+    if work is None:
+        pytest.fail(
+            "this core counts no work: report.violations._core.work is missing (it comes with the core rewritten "
+            "for issue \"Every shape costs what its file costs\")",
+            pytrace=False,
+        )
+    return int(work["total"])

@@ -280,3 +280,74 @@ def test_report_writes_the_doc_only_from_a_run_of_every_preset(
     full = written(tmp_path, "full.json", every + gate_run(0.3, 0.25, 2.4))
     assert report.main(["report.py", str(full), "--write", str(doc)]) == 0
     assert bench["gate"].documented(doc.read_text(encoding="utf-8"))["toolwire.check_file"] == 8.0
+
+
+# -- the worst-case families (benches/test_families.py) ----------------------------
+
+
+def test_families_are_selected_by_name_and_size(bench: Dict[str, ModuleType]) -> None:
+    parse = bench["conftest"].parse_families
+    small = [(name, f.small) for name, f in generate.FAMILIES.items()]
+    assert parse("small") == (small, "small")
+    assert parse("none") == ([], "none")
+    every, formats = parse("all")
+    assert formats == "issue" and ("hub-pair", 20_000) in every and ("hub-pair", 60_000) in every
+    assert len(every) == sum(len(f.sizes) for f in generate.FAMILIES.values())
+    assert parse("hub-pair, long-ids:50,long-ids:50") == ([("hub-pair", 20_000), ("hub-pair", 60_000),
+                                                          ("long-ids", 50)], "none")  # fmt: skip
+    assert parse("formats") == ([], "issue")
+    for wrong, message in (("hub", "unknown family 'hub'"), ("long-ids:1", "at least 2"), ("hub-pair:x", "whole"),
+                           ("formats:9", "takes no size")):  # fmt: skip
+        with pytest.raises(pytest.UsageError, match=message):
+            parse(wrong)
+
+
+def family_entries() -> List[Dict[str, Any]]:
+    common = dict(family="hub-pair", number=5, n=20_000, bytes=8_000_000, violations=20_000, clashes=1)
+    formats = dict(family="private-roots-box", number=8, n=2_000, bytes=700_000, violations=2_000_000, clashes=1000,
+                   measure="format", seconds_target=10.0, peak_rss_target=400_000_000)  # fmt: skip
+    return [
+        entry("large", "toolwire.check_file", 2.0, preset="large", bytes=500_000_000, implementation="toolwire.check_file",
+              seconds_per_mb=0.004, correct=True),
+        # 0.096 s for 8 MB: 3x large's time per byte, and under 0.1 s as well.
+        entry("family hub-pair n=20000", "toolwire.check_file", 0.096, measure="check", **common,
+              implementation="toolwire.check_file", correct=True, per_byte_vs_large_target=3.0, seconds_target=0.1),
+        entry("family hub-pair n=20000 peak memory", "toolwire.check_file", 1.0, measure="memory", **common,
+              peak_rss=350_000_000, peak_rss_target=316_000_000),
+        entry("family hub-pair n=20000 paths", "read paths: every violation", 1.0, measure="paths", **common,
+              paths_read="all", violations_read=20_000, us_per_tool=12.5, us_per_tool_target=20.0),
+        # 1.2 s for 1.2 MB: 250x large's time per byte, and over 0.1 s.
+        entry("family long-ids n=8000", "toolwire.check_file", 1.2, measure="check", family="long-ids", number=6,
+              n=8000, bytes=1_200_000, violations=1, clashes=1, implementation="toolwire.check_file", correct=False,
+              per_byte_vs_large_target=3.0, seconds_target=0.1),
+        entry("family 8", "--format text", 12.0, **formats, format="text", wall_seconds=12.0, peak_rss=380_000_000),
+        entry("family 8", "--format json", 3.0, **formats, format="json", wall_seconds=3.0, peak_rss=500_000_000),
+    ]  # fmt: skip
+
+
+def test_report_tables_the_families_against_their_targets(bench: Dict[str, ModuleType]) -> None:
+    table = bench["report"].families_table(bench["report"].by_group(family_entries()))
+    assert table[2] == (
+        "| 5 | hub-pair | 20,000 | 8.0 MB | 20,000 | 96.00 ms | 3.00x | 350 MB of 316 MB | 12.5 us/tool "
+        "| time met, memory NOT met, paths met |"
+    )
+    assert table[3] == (
+        "| 6 | long-ids | 8,000 | 1.2 MB | 1 | 1.20 s | 250.00x | - | - | time NOT met, WRONG answer |"
+    )
+    assert table[4] == (
+        "| 8 | `check --format json` on private-roots-box | 2,000 | 0.7 MB | 2,000,000 | 3.00 s (command) | - "
+        "| 500 MB of 400 MB | - | time met, memory NOT met |"
+    )
+    assert table[5].endswith("| 12.00 s (command) | - | 380 MB of 400 MB | - | time NOT met, memory met |")
+    assert len(table) == 6
+    # Without `large` in the run, a check over 0.1 s has no verdict on time.
+    alone = bench["report"].families_table(bench["report"].by_group(family_entries()[1:]))
+    assert alone[3] == "| 6 | long-ids | 8,000 | 1.2 MB | 1 | 1.20 s | - | - | - | WRONG answer |"
+
+
+def test_families_get_their_time_per_byte_against_large_in_the_json(bench: Dict[str, ModuleType]) -> None:
+    entries = family_entries()
+    entries[1]["extra_info"]["seconds_per_mb"] = 0.012
+    output = {"benchmarks": entries}
+    bench["conftest"].pytest_benchmark_update_json(None, [], output)
+    assert output["benchmarks"][1]["extra_info"]["per_byte_vs_large"] == 3.0

@@ -35,6 +35,15 @@ agents sees every pair, so the violations are a product, consumers times
 names, and :class:`Expected` keeps them as one (:class:`ViolationGrid`):
 ten million expected violations cost a few hundred kilobytes, not gigabytes.
 
+Worst-case families
+-------------------
+``families`` (:data:`FAMILIES`) holds the small regular workflows of issue
+"Every shape costs what its file costs", each a function of one size
+``n`` returning its JSON bytes and what toolwire must report
+(:class:`FamilyExpected`: counts, distinct clashes and the first
+violation, worked out from the construction). ``toolwire generate
+--family NAME [--size N]`` writes one.
+
 The modules
 -----------
 ``options`` (:class:`Options`, :data:`PRESETS`), ``expected``
@@ -47,17 +56,22 @@ never load it.
 """
 
 from .expected import Expected, ExpectedViolation, ExpectedViolations, ViolationGrid
+from .families import FAMILIES, FORMAT_MEASUREMENT, Family, FamilyExpected
 from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, PRESETS, Options
 from .writer import generate
 
 __all__ = [
     "COLLISION_KINDS",
     "DIALECTS",
+    "FAMILIES",
+    "FORMAT_MEASUREMENT",
     "LABEL_STYLES",
     "PRESETS",
     "Expected",
     "ExpectedViolation",
     "ExpectedViolations",
+    "Family",
+    "FamilyExpected",
     "Options",
     "ViolationGrid",
     "generate",

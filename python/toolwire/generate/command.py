@@ -13,6 +13,7 @@ from dataclasses import fields, replace
 from typing import Any, Dict, List, Tuple
 
 from .._progress import Progress
+from .families import FAMILIES, Family
 from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, PRESETS, Options
 from .plan import _Plan
 from .writer import _generate
@@ -111,15 +112,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Write a deterministic synthetic FlowDrop workflow: a preset, adjusted by the options\n"
         "(each of which takes the preset's value unless given)."
     )
-    parser.epilog = "presets:\n" + "\n".join(f"  {name:<{width}}  {PRESET_HELP[name]}" for name in PRESETS)
+    family_width = max(map(len, FAMILIES))
+    parser.epilog = (
+        "presets:\n"
+        + "\n".join(f"  {name:<{width}}  {PRESET_HELP[name]}" for name in PRESETS)
+        + "\n\nfamilies (--family; issue \"Every shape costs what its file costs\"; n is --size):\n"
+        + "\n".join(f"  {name:<{family_width}}  {_family_help(f)}" for name, f in FAMILIES.items())
+    )
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("output", metavar="OUTPUT", help="the file to write ('-' for standard output)")
+    # None, not their defaults, so that --family can refuse them when given.
     parser.add_argument(
-        "--preset", choices=sorted(PRESETS), default="small", help="starting point (default: small; listed below)"
+        "--preset", choices=sorted(PRESETS), default=None, help="starting point (default: small; listed below)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: 0)")
     parser.add_argument("--scale", type=float, default=None, help="multiply every count of the preset by this factor")
     parser.add_argument("--expect", metavar="FILE", help="also write the expected verdict as JSON to FILE")
+    parser.add_argument(
+        "--family",
+        choices=list(FAMILIES),
+        default=None,
+        help="write a worst-case family (listed below) instead of a preset; no other option but --size and --expect",
+    )
+    parser.add_argument(
+        "--size", type=int, default=None, metavar="N", help="the family's size n (default: the size its issue gives)"
+    )
     for f in fields(Options):
         flag = "--" + f.name.replace("_", "-")
         doc = _option_help(f.name)
@@ -138,9 +155,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=run)
 
 
+def _family_help(family: Family) -> str:
+    sizes = " and ".join(f"{n:,}" for n in family.sizes)
+    return f"{family.number}: {family.description} (issue: n = {sizes})"
+
+
+def _error(message: str) -> int:
+    sys.stderr.write(f"toolwire generate: error: {message}\n")
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``generate`` subcommand: exit 0 on success, 2 on bad options."""
-    options = PRESETS[args.preset]
+    if args.family is not None:
+        return _run_family(args)
+    if args.size is not None:
+        return _error("--size is the size of a --family")
+    options = PRESETS[args.preset or "small"]
     try:
         if args.scale is not None:
             options = options.scaled(args.scale)
@@ -149,9 +180,8 @@ def run(args: argparse.Namespace) -> int:
             changes["collisions"] = None  # a share asked for beats the preset's exact count
         options = replace(options, **changes)
     except ValueError as e:
-        sys.stderr.write(f"toolwire generate: error: {e}\n")
-        return 2
-    plan = _Plan(options, args.seed)
+        return _error(str(e))
+    plan = _Plan(options, 0 if args.seed is None else args.seed)
     # On standard error, and only on a terminal: the workflow may be going to
     # standard output, and logs should not fill up with redraws.
     with Progress(plan.records(), "generating", unit="nodes and edges") as bar:
@@ -168,5 +198,44 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.write(
         f"{args.output}: {expected.nodes} nodes, {expected.edges} edges ({expected.tool_edges} tool edges), "
         f"{count} expected violation{'' if count == 1 else 's'}\n"
+    )
+    return 0
+
+
+def _run_family(args: argparse.Namespace) -> int:
+    """``--family NAME [--size N]``: the family's workflow, and its
+    expectation on standard error (and in ``--expect``)."""
+    family = FAMILIES[args.family]
+    # A family has one parameter: a preset's options would be silently
+    # ignored, so they are refused.
+    given = [flag for flag, value in (("--preset", args.preset), ("--seed", args.seed), ("--scale", args.scale))
+             if value is not None]  # fmt: skip
+    given += ["--" + f.name.replace("_", "-") for f in fields(Options) if getattr(args, f.name) is not None]
+    if given:
+        return _error(f"--family takes no generator option ({', '.join(given)}): its only parameter is --size")
+    n = family.size if args.size is None else args.size
+    try:
+        data, expected = family.build(n)
+    except ValueError as e:
+        return _error(str(e))
+    if args.output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        with open(args.output, "wb") as out:
+            out.write(data)
+    if args.expect:
+        with open(args.expect, "w", encoding="utf-8") as f:
+            json.dump(expected.to_dict(), f, ensure_ascii=False, indent=1)
+            f.write("\n")
+    consumer, name, tools = expected.first
+    # A family-6 violation names thousands of tools: its ends are enough here
+    # (--expect lists them all).
+    shown = ", ".join(tools[:3]) + (f" and {len(tools) - 3:,} more" if len(tools) > 3 else "")
+    sys.stderr.write(
+        f"{args.output}: family {family.number} ({family.name}) at n = {n:,}: {len(data) / 1e6:.1f} MB, "
+        f"{expected.nodes:,} nodes, {expected.edges:,} edges; {expected.violations:,} expected "
+        f"violation{'' if expected.violations == 1 else 's'} in {expected.clashes:,} distinct "
+        f"clash{'' if expected.clashes == 1 else 'es'}, the first at {consumer} named {name}: {shown}\n"
     )
     return 0

@@ -1,0 +1,413 @@
+"""The worst-case families of issue "Every shape costs what its file costs".
+
+Each family is a small, regular workflow on which a check that walks every
+consumer's flattened set, or words every finding, costs far more than the
+file: a function of one size parameter ``n`` returning the workflow's JSON
+bytes and what toolwire must report on it (:class:`FamilyExpected`), worked
+out from the construction, never by running a checker.
+
+Every family is written in the spec's own dialect (SEMANTICS section 9):
+tools ``"type": "tool"`` with their label in ``data.label``, toolboxes
+``"type": "toolbox"``, agents ``"type": "agent"``, every edge a tool edge
+declared by ``"data": {"edgeType": "tool_availability"}``. Only tools carry
+a label: a box's label never counts and an agent's is never read, so
+leaving them out keeps the file about the wiring. One record a line, no
+other whitespace.
+
+Ids are a letter and a number zero-padded to the width of the largest one,
+so code-point order (the report's order, SEMANTICS section 6) is numeric
+order, and each family's first violation is easy to state. Clashing pairs
+are labelled ``"Tool X"`` and ``"tool-x"`` (both named ``tool_x``), with
+zero-padded numbers in the labels where there are many pairs, so that name
+order is numeric order too.
+
+What is counted (:class:`FamilyExpected`):
+
+- ``violations``: CMP-9 violations, one per (consumer, name);
+- ``clashes``: distinct clashes, a name and the set of tools sharing it at
+  some consumer, counted once however many consumers see it (in the new
+  core, the number of ``Report.clash_groups()``);
+- ``first``: the first violation in report order, as ``(consumer id, name,
+  tool ids sorted)``;
+- the statistics ``toolwire.Stats`` counts.
+
+Family 8 of the issue is not a workflow but a measurement of family 2 (the
+report formats on it): :data:`FORMAT_MEASUREMENT`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Tuple
+
+from .expected import ExpectedViolation
+
+__all__ = [
+    "FAMILIES",
+    "FORMAT_MEASUREMENT",
+    "Family",
+    "FamilyExpected",
+    "FormatMeasurement",
+    "Generated",
+]
+
+
+@dataclass(frozen=True)
+class FamilyExpected:
+    """What toolwire must report on a family's workflow, from its construction."""
+
+    violations: int
+    """CMP-9 violations: one per (consumer, name)."""
+    clashes: int
+    """Distinct clashes: a name and the set of tools that share it at some
+    consumer, however many consumers see it."""
+    first: ExpectedViolation
+    """The first violation in report order: ``(consumer id, name, tool ids)``,
+    the tool ids sorted."""
+    nodes: int
+    edges: int
+    tool_edges: int
+    consumers: int
+    passthroughs: int
+
+    def stats(self) -> Dict[str, int]:
+        """The counts, shaped like ``toolwire.Stats.to_dict()``."""
+        return {
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "tool_edges": self.tool_edges,
+            "consumers": self.consumers,
+            "passthroughs": self.passthroughs,
+        }
+
+    def to_dict(self) -> Dict[str, Any]:
+        consumer, name, tools = self.first
+        return {
+            "violation_count": self.violations,
+            "clash_count": self.clashes,
+            "first": {"consumer": consumer, "name": name, "tools": list(tools)},
+            "stats": self.stats(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> FamilyExpected:
+        first = data["first"]
+        return cls(
+            violations=data["violation_count"],
+            clashes=data["clash_count"],
+            first=(first["consumer"], first["name"], tuple(first["tools"])),
+            **data["stats"],
+        )
+
+
+class Generated(NamedTuple):
+    """A family's workflow at one size, with what toolwire must report on it."""
+
+    data: bytes
+    expected: FamilyExpected
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family of the issue: ``build(n)`` makes its workflow at size ``n``."""
+
+    name: str
+    number: int
+    """The family's number in the issue's table."""
+    description: str
+    """One line: the construction, in terms of ``n``."""
+    sizes: Tuple[int, ...]
+    """The sizes the issue gives (two for some families), the first being
+    "the size given"."""
+    small: int
+    """A size at which the workflow checks in milliseconds: the benchmarks'
+    smoke pass."""
+    minimum: int
+    """The smallest ``n`` at which the family has a violation."""
+    construction: Callable[[int], Generated]
+
+    @property
+    def size(self) -> int:
+        """The size the issue gives (its first, where it gives two)."""
+        return self.sizes[0]
+
+    def build(self, n: int) -> Generated:
+        """The workflow at size ``n``, with its expectation."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < self.minimum:
+            raise ValueError(f"family {self.name} needs a whole size of at least {self.minimum}, not {n!r}")
+        return self.construction(n)
+
+
+# -- writing -------------------------------------------------------------------
+
+# Every id and label written here is made of ASCII letters, digits, spaces,
+# dots and hyphens, so records are formatted without JSON escaping.
+_EDGE_TAIL = '","data":{"edgeType":"tool_availability"}}'
+
+
+def _tool(node: str, label: str) -> str:
+    return f'{{"id":"{node}","type":"tool","data":{{"label":"{label}"}}}}'
+
+
+def _box(node: str) -> str:
+    return f'{{"id":"{node}","type":"toolbox"}}'
+
+
+def _agent(node: str) -> str:
+    return f'{{"id":"{node}","type":"agent"}}'
+
+
+def _edge(source: str, target: str) -> str:
+    return f'{{"source":"{source}","target":"{target}{_EDGE_TAIL}'
+
+
+def _document(nodes: Iterable[str], edges: Iterable[str]) -> bytes:
+    # One join per array: the records are built by comprehensions over
+    # f-strings, which is what makes a 10 MB file take a fraction of a second.
+    return ('{"nodes":[\n' + ",\n".join(nodes) + '\n],\n"edges":[\n' + ",\n".join(edges) + "\n]}\n").encode()
+
+
+def _width(count: int) -> int:
+    """Digits of the largest of ``count`` numbers from 0: the zero-padded width."""
+    return len(str(max(count - 1, 0)))
+
+
+def _expected(
+    violations: int, clashes: int, first: ExpectedViolation, nodes: int, edges: int, consumers: int, passthroughs: int
+) -> FamilyExpected:
+    # Every edge a family writes is a tool edge.
+    return FamilyExpected(violations, clashes, first, nodes, edges, edges, consumers, passthroughs)
+
+
+# -- the families ----------------------------------------------------------------
+
+
+def private_roots_chain(n: int) -> Generated:
+    """Family 1: boxes ``c0..c{n-1}`` chained ``c{i+1} -> c{i}``; tools ``t0``
+    "Tool X" and ``t1`` "tool-x" wired into ``c{n-1}``; ``n`` agents ``a{k}``,
+    each behind a private box ``o{k}``: ``c0 -> o{k} -> a{k}``. Every agent
+    sees the pair down the whole chain: ``n`` violations, one clash."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    agents = [f"a{k:0{w}}" for k in range(n)]
+    private = [f"o{k:0{w}}" for k in range(n)]
+    nodes = [_tool("t0", "Tool X"), _tool("t1", "tool-x")]
+    nodes += [_box(c) for c in chain]
+    nodes += [_box(o) for o in private]
+    nodes += [_agent(a) for a in agents]
+    edges = [_edge("t0", chain[-1]), _edge("t1", chain[-1])]
+    edges += [_edge(chain[i + 1], chain[i]) for i in range(n - 1)]
+    edges += [_edge(chain[0], o) for o in private]
+    edges += [_edge(o, a) for o, a in zip(private, agents)]
+    expected = _expected(n, 1, (agents[0], "tool_x", ("t0", "t1")), 3 * n + 2, 3 * n + 1, n, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
+def _private_agents(n: int, root: str, nodes: List[str], edges: List[str]) -> str:
+    """``n`` agents ``a{k}``, each behind a private box ``o{k}`` fed by box
+    ``root``: ``root -> o{k} -> a{k}``. Returns the first agent's id."""
+    w = _width(n)
+    agents = [f"a{k:0{w}}" for k in range(n)]
+    private = [f"o{k:0{w}}" for k in range(n)]
+    nodes += [_box(o) for o in private]
+    nodes += [_agent(a) for a in agents]
+    edges += [_edge(root, o) for o in private]
+    edges += [_edge(o, a) for o, a in zip(private, agents)]
+    return agents[0]
+
+
+def private_roots_box(n: int) -> Generated:
+    """Family 2: box ``x`` holds ``n // 2`` clashing pairs (tools ``t{p}a``
+    "Tool p" and ``t{p}b`` "tool-p", both named ``tool_p``); ``n`` agents,
+    each behind a private box fed by ``x``. Every agent sees every pair:
+    ``n * (n // 2)`` violations, ``n // 2`` clashes."""
+    pairs = n // 2
+    w = _width(pairs)
+    nodes: List[str] = []
+    edges: List[str] = []
+    for p in range(pairs):
+        nodes += [_tool(f"t{p:0{w}}a", f"Tool {p:0{w}}"), _tool(f"t{p:0{w}}b", f"tool-{p:0{w}}")]
+        edges += [_edge(f"t{p:0{w}}a", "x"), _edge(f"t{p:0{w}}b", "x")]
+    nodes.append(_box("x"))
+    first = _private_agents(n, "x", nodes, edges)
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * pairs, pairs, (first, f"tool_{zero}", (f"t{zero}a", f"t{zero}b")), 2 * pairs + 1 + 2 * n, 2 * pairs + 2 * n,
+        n, 1 + n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def private_roots_few(n: int) -> Generated:
+    """Family 3: box ``x`` holds ``n`` tools ``t{i}`` of distinct names
+    ("Tool i"), each with a same-named twin ``u{i}`` ("tool-i") in box ``y``
+    that reaches no consumer, and one clashing pair ``p0`` "Clash", ``p1``
+    "clash"; ``n`` agents, each behind a private box fed by ``x``. Every
+    agent sees the one pair: ``n`` violations, one clash."""
+    w = _width(n)
+    nodes = [_tool(f"t{i:0{w}}", f"Tool {i:0{w}}") for i in range(n)]
+    nodes += [_tool(f"u{i:0{w}}", f"tool-{i:0{w}}") for i in range(n)]
+    nodes += [_tool("p0", "Clash"), _tool("p1", "clash"), _box("x"), _box("y")]
+    edges = [_edge(f"t{i:0{w}}", "x") for i in range(n)]
+    edges += [_edge(f"u{i:0{w}}", "y") for i in range(n)]
+    edges += [_edge("p0", "x"), _edge("p1", "x")]
+    first = _private_agents(n, "x", nodes, edges)
+    expected = _expected(n, 1, (first, "clash", ("p0", "p1")), 4 * n + 4, 4 * n + 2, n, 2 + n)
+    return Generated(_document(nodes, edges), expected)
+
+
+SUBSET = 5
+"""Family 4: boxes per agent."""
+SUBSET_BOXES = 20
+"""Family 4: boxes, at least (more only when ``n`` exceeds C(20, 5))."""
+SUBSET_AGENTS_PER_PAIR = 31
+"""Family 4: agents per clashing pair of each box (the issue's 15,504 agents
+and 500 pairs a box: 15,504 // 31 = 500)."""
+
+
+def subset_boxes(n: int) -> int:
+    """Family 4's box count at size ``n``: 20, or the fewest whose 5-subsets
+    number at least ``n``."""
+    boxes = SUBSET_BOXES
+    while math.comb(boxes, SUBSET) < n:
+        boxes += 1
+    return boxes
+
+
+def distinct_subsets(n: int) -> Generated:
+    """Family 4: 20 boxes ``b{j}``, each of ``n // 31`` clashing pairs
+    ("Tool j p", "tool-j-p": names distinct across boxes); ``n`` agents, the
+    k-th wired to the k-th 5-box subset in lexicographic order (n = 15,504
+    is all C(20, 5)). No two agents see the same boxes; each sees five boxes
+    of pairs: ``5 * n * (n // 31)`` violations; a box's pairs are clashes
+    once some agent sees it, which the first ``n`` subsets do for
+    ``min(20, n + 4)`` boxes."""
+    boxes = subset_boxes(n)
+    pairs = max(1, n // SUBSET_AGENTS_PER_PAIR)
+    wb, wp, wa = _width(boxes), _width(pairs), _width(n)
+    box_ids = [f"b{j:0{wb}}" for j in range(boxes)]
+    nodes = [_box(b) for b in box_ids]
+    edges = []
+    for j in range(boxes):
+        for p in range(pairs):
+            one, two = f"t{j:0{wb}}-{p:0{wp}}a", f"t{j:0{wb}}-{p:0{wp}}b"
+            nodes += [_tool(one, f"Tool {j:0{wb}} {p:0{wp}}"), _tool(two, f"tool-{j:0{wb}}-{p:0{wp}}")]
+            edges += [_edge(one, box_ids[j]), _edge(two, box_ids[j])]
+    agents = [f"a{k:0{wa}}" for k in range(n)]
+    nodes += [_agent(a) for a in agents]
+    for agent, subset in zip(agents, itertools.combinations(box_ids, SUBSET)):
+        edges += [_edge(b, agent) for b in subset]
+    # Lexicographic order starts (0,1,2,3,4), (0,1,2,3,5), ..., (0,1,2,3,B-1):
+    # the first n subsets touch boxes 0..n+3, every box once n >= B - 4.
+    used = min(boxes, n + SUBSET - 1)
+    zb, zp = f"{0:0{wb}}", f"{0:0{wp}}"
+    first = (agents[0], f"tool_{zb}_{zp}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
+    expected = _expected(
+        SUBSET * n * pairs, used * pairs, first, boxes + 2 * boxes * pairs + n, 2 * boxes * pairs + SUBSET * n, n, boxes
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
+def hub_pair(n: int) -> Generated:
+    """Family 5: tools ``t0`` "Tool X" and ``t1`` "tool-x", each wired into
+    ``n`` boxes ``b{j}``; ``b{j} -> p{j} -> a{j}`` (a private box, one
+    deeper). ``n`` violations, one clash."""
+    w = _width(n)
+    boxes = [f"b{j:0{w}}" for j in range(n)]
+    private = [f"p{j:0{w}}" for j in range(n)]
+    agents = [f"a{j:0{w}}" for j in range(n)]
+    nodes = [_tool("t0", "Tool X"), _tool("t1", "tool-x")]
+    nodes += [_box(b) for b in boxes]
+    nodes += [_box(p) for p in private]
+    nodes += [_agent(a) for a in agents]
+    edges = [_edge("t0", b) for b in boxes]
+    edges += [_edge("t1", b) for b in boxes]
+    edges += [_edge(b, p) for b, p in zip(boxes, private)]
+    edges += [_edge(p, a) for p, a in zip(private, agents)]
+    expected = _expected(n, 1, (agents[0], "tool_x", ("t0", "t1")), 3 * n + 2, 4 * n, n, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
+LONG_PREFIX = ("long-tool-id-" * 7)[:80]
+"""Family 6: the prefix every tool id shares, 80 characters: longer than the
+64 a suggested label may name, so renames built from ids cannot tell the
+tools apart and must be numbered."""
+
+
+def long_ids(n: int) -> Generated:
+    """Family 6: one agent ``agent``; ``n`` tools wired straight into it, all
+    labelled "X", ids ``LONG_PREFIX + i``. One violation of ``n`` tools,
+    one clash."""
+    w = _width(n)
+    tools = [f"{LONG_PREFIX}{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_tool(t, "X") for t in tools]
+    edges = [_edge(t, "agent") for t in tools]
+    expected = _expected(1, 1, ("agent", "x", tuple(tools)), n + 1, n, 1, 0)
+    return Generated(_document(nodes, edges), expected)
+
+
+def many_small_boxes(n: int) -> Generated:
+    """Family 7: ``n`` boxes ``b{s}``, each holding one uniquely named tool
+    ``t{s}`` ("Tool s"); box ``b0`` also holds a clashing pair ``p0``
+    "Clash", ``p1`` "clash"; every box wired into one agent ``agent``. One
+    violation, one clash."""
+    w = _width(n)
+    boxes = [f"b{s:0{w}}" for s in range(n)]
+    nodes = [_agent("agent"), _tool("p0", "Clash"), _tool("p1", "clash")]
+    nodes += [_box(b) for b in boxes]
+    nodes += [_tool(f"t{s:0{w}}", f"Tool {s:0{w}}") for s in range(n)]
+    edges = [_edge("p0", boxes[0]), _edge("p1", boxes[0])]
+    edges += [_edge(f"t{s:0{w}}", b) for s, b in enumerate(boxes)]
+    edges += [_edge(b, "agent") for b in boxes]
+    expected = _expected(1, 1, ("agent", "clash", ("p0", "p1")), 2 * n + 3, 2 * n + 2, 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
+FAMILIES: Dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family("private-roots-chain", 1, "a chain of n boxes ending in a clashing pair; n agents, each behind a "
+               "private box fed by the chain's head", (16_000,), 200, 1, private_roots_chain),
+        Family("private-roots-box", 2, "a box of n/2 clashing pairs; n agents, each behind a private box it feeds",
+               (8_000,), 100, 2, private_roots_box),
+        Family("private-roots-few", 3, "a box of n distinct names, each with a twin in an orphan box, and one "
+               "clashing pair; n agents, each behind a private box it feeds", (8_000,), 200, 1, private_roots_few),
+        Family("distinct-subsets", 4, "20 boxes of n/31 clashing pairs each; n agents, each wired to a different "
+               "5-box subset", (15_504,), 155, 1, distinct_subsets),
+        Family("hub-pair", 5, "a clashing pair wired into n boxes; box j -> a private box -> agent j",
+               (20_000, 60_000), 200, 1, hub_pair),
+        Family("long-ids", 6, "one agent, n tools all labelled X, ids sharing an 80-character prefix",
+               (8_000,), 100, 2, long_ids),
+        Family("many-small-boxes", 7, "n boxes of one uniquely named tool each, a clashing pair in box 0, every "
+               "box wired into one agent", (30_000, 100_000), 300, 1, many_small_boxes),
+    )
+}  # fmt: skip
+"""The families, by name, in the issue's order."""
+
+
+@dataclass(frozen=True)
+class FormatMeasurement:
+    """Family 8 of the issue: ``toolwire check --format F`` (default options)
+    on another family's workflow, timed and its peak memory measured."""
+
+    number: int
+    family: str
+    size: int
+    small: int
+    formats: Tuple[str, ...]
+    seconds_target: float
+    rss_target: int
+    """Bytes."""
+
+
+FORMAT_MEASUREMENT = FormatMeasurement(
+    number=8,
+    family="private-roots-box",
+    size=2_000,  # 2,000,000 violations in 1,000 clashes
+    small=40,  # 800 violations in 20 clashes
+    formats=("text", "json", "sarif", "github", "junit"),
+    seconds_target=10.0,
+    rss_target=400_000_000,
+)

@@ -1,0 +1,281 @@
+"""CMP-9 on the worst-case families of issue "Every shape costs what its
+file costs" (``toolwire.generate.families``): toolwire reports exactly what
+each family's construction says, the pure-Python reference agrees on every
+detail at a tiny size (which keeps the constructions' arithmetic honest
+too), and the work of a check, counted by the core in basic steps, at most
+doubles (2.3x, for rounding and fixed costs) when the family's size does.
+
+The work counters (``report.violations._core.work``, read by
+``support.work_done``) are deterministic, so the doubling tests hold on any
+machine, under any load, without timing anything."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
+
+import pytest
+
+import toolwire
+import toolwire.cli
+from toolwire import reference
+from toolwire.generate import FAMILIES, FORMAT_MEASUREMENT
+from toolwire.generate.families import Generated, subset_boxes
+from support import without_places, work_done
+
+NAMES = list(FAMILIES)
+
+# A size at which the pure-Python reference checks in milliseconds, yet
+# every part of the construction is there (distinct-subsets: two pairs a box).
+TINY = {
+    "private-roots-chain": 6,
+    "private-roots-box": 8,
+    "private-roots-few": 6,
+    "distinct-subsets": 62,
+    "hub-pair": 6,
+    "long-ids": 6,
+    "many-small-boxes": 8,
+}
+
+# The doubling tests' n (and 2n): files of a few hundred KB at n, so that
+# a check's fixed costs do not hide how its work grows.
+DOUBLING = {
+    "private-roots-chain": 1_000,  # 0.3 MB
+    "private-roots-box": 1_000,  # 0.3 MB; 500,000 violations, 2,000,000 at 2n
+    "private-roots-few": 600,  # 0.3 MB
+    "distinct-subsets": 496,  # 0.3 MB; 16 pairs a box, 32 at 2n
+    "hub-pair": 750,  # 0.3 MB
+    "long-ids": 700,  # 0.2 MB
+    "many-small-boxes": 1_200,  # 0.3 MB
+}
+GROWTH = 2.3
+"""The most the work may grow when the size doubles: twice, and a margin for
+integer sizes (n // 2 pairs, n // 31) and fixed costs."""
+
+
+def test_every_family_has_its_sizes() -> None:
+    assert set(TINY) == set(DOUBLING) == set(FAMILIES)
+    assert [f.number for f in FAMILIES.values()] == list(range(1, 8))
+
+
+@functools.lru_cache(maxsize=None)
+def built(name: str, n: int) -> Generated:
+    return FAMILIES[name].build(n)
+
+
+Found = Tuple[str, str, Tuple[str, ...]]
+
+
+def found(violation: toolwire.Violation) -> Found:
+    return violation.consumer or "", violation.name or "", tuple(t.id for t in violation.tools)
+
+
+def check_json(data: bytes, tmp_path: Path) -> toolwire.Report:
+    return toolwire.check_json(data)
+
+
+def check_file(data: bytes, tmp_path: Path) -> toolwire.Report:
+    path = tmp_path / "family.json"
+    path.write_bytes(data)
+    return toolwire.check_file(path)
+
+
+ENTRY_POINTS: Dict[str, Callable[[bytes, Path], toolwire.Report]] = {
+    "check_json": check_json,
+    "check_file": check_file,
+}
+
+
+# -- the answers -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("family", NAMES)
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_cmp9_family_violations_and_first_as_constructed(tmp_path: Path, entry: str, family: str) -> None:
+    n = FAMILIES[family].small
+    data, expected = built(family, n)
+    report = ENTRY_POINTS[entry](data, tmp_path)
+    assert len(report.violations) == expected.violations
+    assert found(report.violations[0]) == expected.first
+    assert report.stats is not None and report.stats.to_dict() == expected.stats()
+
+
+@pytest.mark.parametrize("family", NAMES)
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_cmp9_family_distinct_clashes_as_constructed(tmp_path: Path, entry: str, family: str) -> None:
+    # One group per distinct clash (a name and the tools sharing it),
+    # however many consumers see it, and whatever private box each comes
+    # through.
+    data, expected = built(family, FAMILIES[family].small)
+    report = ENTRY_POINTS[entry](data, tmp_path)
+    groups = len(list(report.clash_groups()))
+    assert groups == expected.clashes, f"{groups} clash groups for {expected.clashes} distinct clashes"
+
+
+def distinct_clashes(violations: List[toolwire.Violation]) -> int:
+    return len({(v.name, tuple(t.id for t in v.tools)) for v in violations if v.rule == "CMP-9"})
+
+
+@pytest.mark.parametrize("family", NAMES)
+def test_cmp9_family_tiny_report_equals_the_reference(family: str) -> None:
+    data, expected = built(family, TINY[family])
+    ours = toolwire.check_json(data)
+    theirs = reference.check(json.loads(data))
+    assert without_places(ours) == without_places(theirs)
+    # The reference lists every violation: the construction's arithmetic
+    # is checked against it, clashes included.
+    listed = list(theirs.violations)
+    assert len(listed) == expected.violations
+    assert found(listed[0]) == expected.first
+    assert distinct_clashes(listed) == expected.clashes
+    assert theirs.stats is not None and theirs.stats.to_dict() == expected.stats()
+
+
+# -- the work of a check, as the size doubles ----------------------------------------
+
+
+def check_work(family: str, n: int) -> int:
+    data, expected = built(family, n)
+    report = toolwire.check_json(data)
+    work = work_done(report)  # first: the counts accumulate as the report is read
+    assert len(report.violations) == expected.violations
+    return work
+
+
+def assert_work_at_most_doubles(family: str) -> None:
+    n = DOUBLING[family]
+    once, twice = check_work(family, n), check_work(family, 2 * n)
+    assert twice <= GROWTH * once, (
+        f"CMP-9 on {family}: the check's work grew {twice / max(once, 1):.2f}x from n = {n} ({once} steps) "
+        f"to n = {2 * n} ({twice} steps); at most {GROWTH}x"
+    )
+
+
+def test_cmp9_work_doubles_at_most_2_3x_private_roots_chain() -> None:
+    assert_work_at_most_doubles("private-roots-chain")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_private_roots_box() -> None:
+    assert_work_at_most_doubles("private-roots-box")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_private_roots_few() -> None:
+    assert_work_at_most_doubles("private-roots-few")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_distinct_subsets() -> None:
+    assert_work_at_most_doubles("distinct-subsets")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_hub_pair() -> None:
+    assert_work_at_most_doubles("hub-pair")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_long_ids() -> None:
+    assert_work_at_most_doubles("long-ids")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_many_small_boxes() -> None:
+    assert_work_at_most_doubles("many-small-boxes")
+
+
+def reading_work(family: str, n: int) -> int:
+    """The work of reading every distinct clash's tools and their paths as
+    the report formats read them: each path's length and its two ends."""
+    report = toolwire.check_json(built(family, n).data)
+    before = work_done(report)
+    for group in report.clash_groups():
+        for tool in group.tools:
+            path = tool.path
+            len(path)
+            path[:32]
+            path[-32:]
+    return work_done(report) - before
+
+
+@pytest.mark.parametrize("family", NAMES)
+def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
+    n = DOUBLING[family]
+    once, twice = reading_work(family, n), reading_work(family, 2 * n)
+    assert twice <= GROWTH * once, (
+        f"CMP-9 on {family}: reading the clashes' tools and paths took {twice / max(once, 1):.2f}x the work "
+        f"at n = {2 * n} ({twice} steps) as at n = {n} ({once} steps); at most {GROWTH}x"
+    )
+
+
+# -- the families are the issue's -------------------------------------------------
+
+# The file sizes the issue gives, in MB, at the sizes it gives: the
+# constructions write the same shapes at about the same size.
+ISSUE_MB = {
+    "private-roots-chain": 5.2,
+    "private-roots-box": 2.8,
+    "private-roots-few": 3.8,
+    "distinct-subsets": 9.0,
+    "hub-pair": 8.0,
+    "long-ids": 2.3,
+    "many-small-boxes": 7.0,
+}
+
+
+@pytest.mark.parametrize("family", NAMES)
+def test_families_at_the_issue_size_are_the_issue_files(family: str) -> None:
+    f = FAMILIES[family]
+    data, expected = f.build(f.size)
+    assert abs(len(data) / 1e6 - ISSUE_MB[family]) <= 0.1 * ISSUE_MB[family]
+    assert expected.tool_edges == expected.edges and expected.violations >= 1
+
+
+def test_distinct_subsets_at_the_issue_size_is_every_5_subset_of_20_boxes_of_500_pairs() -> None:
+    expected = FAMILIES["distinct-subsets"].build(15_504).expected
+    assert subset_boxes(15_504) == 20
+    assert expected.consumers == 15_504 and expected.passthroughs == 20
+    assert expected.clashes == 20 * 500 and expected.violations == 15_504 * 5 * 500
+
+
+def test_the_format_measurement_is_family_2_at_two_million_violations() -> None:
+    measured = FORMAT_MEASUREMENT
+    expected = FAMILIES[measured.family].build(measured.size).expected
+    assert (measured.number, expected.violations, expected.clashes) == (8, 2_000_000, 1_000)
+
+
+@pytest.mark.parametrize("family", NAMES)
+def test_families_are_deterministic(family: str) -> None:
+    n = TINY[family]
+    assert FAMILIES[family].build(n) == FAMILIES[family].construction(n)
+    assert built(family, n).data == FAMILIES[family].build(n).data
+
+
+def test_a_family_below_its_minimum_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="long-ids needs a whole size of at least 2"):
+        FAMILIES["long-ids"].build(1)
+    with pytest.raises(ValueError, match="at least 1"):
+        FAMILIES["hub-pair"].build(0)
+
+
+def test_cli_writes_a_family_and_its_expectation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, expect = tmp_path / "w.json", tmp_path / "expect.json"
+    argv = ["generate", "--family", "private-roots-box", "--size", "40", "--expect", str(expect), str(out)]
+    assert toolwire.cli.main(argv) == 0
+    data, expected = built("private-roots-box", 40)
+    assert out.read_bytes() == data
+    assert json.loads(expect.read_text(encoding="utf-8")) == expected.to_dict()
+    assert "800 expected violations in 20 distinct clashes, the first at a00 named tool_00: t00a, t00b" in (
+        capsys.readouterr().err
+    )
+
+
+def test_cli_refuses_preset_options_beside_a_family(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "w.json"
+    assert toolwire.cli.main(["generate", "--family", "hub-pair", "--seed", "3", "--agents", "2", str(out)]) == 2
+    assert "--family takes no generator option (--seed, --agents)" in capsys.readouterr().err
+    assert toolwire.cli.main(["generate", "--size", "3", str(out)]) == 2
+    assert "--size is the size of a --family" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_expectations_survive_json(tmp_path: Path) -> None:
+    expected = built("long-ids", TINY["long-ids"]).expected
+    assert type(expected).from_dict(json.loads(json.dumps(expected.to_dict()))) == expected
