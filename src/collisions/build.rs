@@ -183,6 +183,9 @@ pub(crate) fn collisions<'a>(
         roots,
         consumers: listed,
         starts,
+        first_of: (clashes.iter().enumerate())
+            .map(|(i, c)| (c.first, i as ClashIx))
+            .collect(),
         clashes,
         clash_of,
         renames: new_map(),

@@ -106,6 +106,9 @@ pub struct Collisions<'a> {
     /// In the order of their first violations.
     clashes: Vec<Clash>,
     clash_of: Map<(u32, u64), ClashIx>,
+    /// Each clash by the index of its first violation, which is how
+    /// reports that show each clash once read it.
+    first_of: Map<u64, ClashIx>,
     pub(crate) renames: Map<NodeIx, Rename>,
     pub(crate) locations: Map<NodeIx, Location>,
     paths: paths::Paths,

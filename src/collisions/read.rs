@@ -55,6 +55,7 @@ impl Collisions<'static> {
             starts: vec![0],
             clashes: Vec::new(),
             clash_of: new_map(),
+            first_of: new_map(),
             renames: new_map(),
             locations: new_map(),
             paths: Paths::default(),
@@ -80,11 +81,15 @@ impl<'a> Collisions<'a> {
         }
         let at = self.starts.partition_point(|&s| s <= index) - 1;
         let (consumer, class) = self.consumers[at];
+        self.work.add(Step::Probe, 1);
+        if let Some(&clash) = self.first_of.get(&index) {
+            return Some(self.first_violation(clash));
+        }
         let (word, value, k) = self.sets.nth(self.roots[class as usize], index - self.starts[at]);
         let (segment, held) = (self.layout.clashes_in(word, value))
             .nth(k as usize)
             .expect("a word holds as many clashes as its count says");
-        self.work.add(Step::SetNode, 16 * u64::from(self.sets_depth()) + 1);
+        self.work.add(Step::Probe, 1);
         let clash = self.clash_of[&(segment as u32, held)];
         Some(Collision {
             set: self,
@@ -93,8 +98,14 @@ impl<'a> Collisions<'a> {
         })
     }
 
-    fn sets_depth(&self) -> u32 {
-        self.layout.word_count().max(1).ilog(16) + 1
+    /// The first violation of a clash: at its first consumer.
+    fn first_violation(&self, clash: ClashIx) -> Collision<'_> {
+        let rank = self.clash(clash).first_rank;
+        Collision {
+            set: self,
+            consumer: self.consumers[rank as usize].0,
+            clash,
+        }
     }
 
     /// The clashes (groups), in the order of their first violations.
@@ -115,6 +126,10 @@ impl<'a> Collisions<'a> {
 
     /// Every deterministic work counter, by name, then their total.
     pub fn work(&self) -> Vec<(&'static str, u64)> {
+        self.work.add(
+            Step::SetNode,
+            self.sets.reads.swap(0, std::sync::atomic::Ordering::Relaxed),
+        );
         self.work.named()
     }
 
@@ -173,9 +188,8 @@ impl<'a> Collisions<'a> {
     /// gives, since settling the same tools again changes nothing.
     fn settle_renames(&mut self) {
         let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
-        for clash in &self.clashes {
-            let Some(v) = self.get(clash.first) else { continue };
-            let tools = v.tools();
+        for c in 0..self.clashes.len() {
+            let tools = self.first_violation(c as ClashIx).tools();
             let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
             let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
             // One tool keeps its name in a clash; its path is walked once.
@@ -218,6 +232,7 @@ impl<'a> Collisions<'a> {
             starts: self.starts,
             clashes: self.clashes,
             clash_of: self.clash_of,
+            first_of: self.first_of,
             renames: self.renames,
             locations: self.locations,
             paths: Paths::default(),

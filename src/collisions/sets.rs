@@ -18,6 +18,8 @@
 //! What a word's value means, and how many clashes it holds, is the
 //! business of a [`Words`] implementation; this module only stores.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
 /// A node of the arena of its level: leaves at level 0, inner nodes above.
 pub(crate) type SetId = u32;
 pub(crate) const EMPTY: SetId = 0;
@@ -55,6 +57,8 @@ pub(crate) struct Sets {
     depth: u32,
     /// Nodes visited or made, for the work counters.
     pub(crate) steps: u64,
+    /// Nodes visited by reads (`find`, `nth`), which only borrow the sets.
+    pub(crate) reads: AtomicU64,
 }
 
 impl Sets {
@@ -77,6 +81,7 @@ impl Sets {
             }],
             depth,
             steps: 0,
+            reads: AtomicU64::new(0),
         }
     }
 
@@ -187,9 +192,11 @@ impl Sets {
     /// clashes the words before it hold.
     pub(crate) fn find(&self, root: SetId, w: u32) -> (u64, u64) {
         let (mut id, mut level, mut base, mut before) = (root, self.depth, 0u64, 0u64);
+        let mut visited = 1;
         while level > 0 && id != EMPTY {
             let span = Self::span(level);
             let i = ((u64::from(w) - base) / span) as usize;
+            visited += i as u64 + 1;
             let node = &self.inner[id as usize];
             before += node.children[..i]
                 .iter()
@@ -199,6 +206,7 @@ impl Sets {
             base += span * i as u64;
             level -= 1;
         }
+        self.reads.fetch_add(visited, Relaxed);
         let value = if id == EMPTY { 0 } else { self.leaves[id as usize].value };
         (value, before)
     }
@@ -207,11 +215,13 @@ impl Sets {
     /// word, its value, and the clash's place among those of the word.
     pub(crate) fn nth(&self, root: SetId, mut k: u64) -> (u32, u64, u32) {
         let (mut id, mut level, mut base) = (root, self.depth, 0u64);
+        let mut visited = 1;
         while level > 0 {
             let span = Self::span(level);
             let node = &self.inner[id as usize];
             let mut next = None;
             for (i, &child) in node.children.iter().enumerate() {
+                visited += 1;
                 let c = self.count(child, level - 1);
                 if k < c {
                     next = Some((i, child));
@@ -224,6 +234,7 @@ impl Sets {
             base += span * i as u64;
             level -= 1;
         }
+        self.reads.fetch_add(visited, Relaxed);
         (base as u32, self.leaves[id as usize].value, k as u32)
     }
 
