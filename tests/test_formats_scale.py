@@ -116,6 +116,38 @@ class LazyViolations(Sequence):  # type: ignore[type-arg]
         return self.build(index % TOTAL)
 
 
+class FakeGroups(Sequence):  # type: ignore[type-arg]
+    """The clash groups, as the core gives them: an exact ``len()`` at
+    once, each group built when it is read, and counted."""
+
+    def __init__(self, violations: LazyViolations, grouped: bool) -> None:
+        self.violations, self.grouped = violations, grouped
+        self.reads = 0
+
+    def __len__(self) -> int:
+        return len(NAMES) if self.grouped else TOTAL
+
+    def build(self, index: int) -> ClashGroup:
+        self.reads += 1
+        if not self.grouped:
+            v = self.violations[index]
+            assert v.name is not None and v.consumer is not None
+            return ClashGroup(v.name, v.tools, None, [v.consumer], v)
+        first = self.violations[index]  # each name's first consumer is agent0
+        return ClashGroup(NAMES[index], first.tools, "box", CONSUMERS, first)
+
+    @overload
+    def __getitem__(self, index: int) -> ClashGroup: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[ClashGroup]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[ClashGroup, List[ClashGroup]]:
+        if isinstance(index, slice):
+            return [self.build(i) for i in range(len(self))[index]]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self.build(index % len(self))
+
+
 class FakeReport(Report):
     """The core-backed report's shape: lazy violations, groups of its own.
     ``grouped=False`` makes every violation a group of its own (10,000,000
@@ -123,18 +155,10 @@ class FakeReport(Report):
 
     __slots__ = ()
 
-    def clash_groups(self) -> Iterator[ClashGroup]:
+    def clash_groups(self) -> FakeGroups:
         violations = self.violations
         assert isinstance(violations, LazyViolations)
-        if getattr(self.stats, "passthroughs", 1) == 0:
-            for index in range(TOTAL):
-                v = violations[index]
-                assert v.name is not None and v.consumer is not None
-                yield ClashGroup(v.name, v.tools, None, [v.consumer], v)
-            return
-        for index in range(len(NAMES)):
-            first = violations[index]  # each name's first consumer is agent0
-            yield ClashGroup(NAMES[index], first.tools, "box", CONSUMERS, first)
+        return FakeGroups(violations, getattr(self.stats, "passthroughs", 1) != 0)
 
 
 WARNINGS = [
