@@ -21,7 +21,7 @@ Keys are kebab-case, as in ruff::
     strict = true                            # warnings fail a file too
     format = "sarif"                         # text, json, sarif, github or junit
     jobs = 4                                 # files checked in parallel
-    max-violations = 100                     # violations listed per file (0: no limit), like --max-violations
+    max-violations = 100                     # findings listed per file (0: no limit), like --max-violations
     max-path = 16                            # ids shown of a long path (0: no limit), like --max-path
     json-violations = "each"                 # json: every violation, not each clash once, like --json-violations
     max-consumers = 1000                     # json: consumers listed per clash (0: no limit), like --max-consumers

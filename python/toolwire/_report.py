@@ -427,10 +427,11 @@ class Report:
         return group_violations(self.violations)
 
     def to_dict(self) -> Dict[str, Any]:
-        """The per-file object of the CLI's ``--format json`` output, with
+        """The per-file object of the CLI's ``--format json
+        --json-violations each`` output, but for its ``clash_count``, with
         every violation and every path whole: its size is what it lists, so
         on a report with millions of violations use the CLI's streaming
-        ``--format json`` (with ``--max-violations``) instead."""
+        ``--format json``, which lists each clash once, instead."""
         return {
             "path": self.path,
             "ok": self.ok,
