@@ -47,6 +47,12 @@ _CONSUMERS_AT_A_TIME = 4096
 reach millions, and ``--max-consumers 0`` lists them all."""
 
 
+_scalar = json.JSONEncoder(ensure_ascii=False).encode
+"""A string, number, boolean or null as JSON: one encoder made once, since
+``json.dumps`` with any option makes a new one per call, and a clash may
+list millions of consumers."""
+
+
 def _dumps(value: Any, depth: int) -> str:
     """``value`` as ``json.dump(indent=2)`` writes it ``depth`` levels deep.
     No string holds a raw newline once encoded, so re-indenting is safe."""
@@ -85,11 +91,13 @@ def _write(out: TextIO, value: Any, depth: int) -> None:
         for key, member in value.members:
             out.write(",\n" if opened else "{\n")
             opened = True
-            out.write("  " * (depth + 1) + _dumps(key, 0) + ": ")
+            out.write("  " * (depth + 1) + _scalar(key) + ": ")
             _write(out, member, depth + 1)
         out.write("\n" + "  " * depth + "}" if opened else "{}")
-    else:
+    elif isinstance(value, (dict, list)):
         out.write(_dumps(value, depth))
+    else:
+        out.write(_scalar(value))
 
 
 def _location(violation: Violation) -> Optional[Dict[str, int]]:
