@@ -39,7 +39,12 @@ def validate_output(document: Json) -> None:
     validator(OUTPUT_SCHEMA).validate(document)
     for entry in document["files"]:
         assert entry["ok"] == (entry["error"] is None and entry["violation_count"] == 0)
-        assert entry["violations_omitted"] == entry["violation_count"] - len(entry["violations"])
+        clashes = entry.get("clashes", [])
+        listed = len(entry["violations"]) + sum(c["consumer_count"] for c in clashes)
+        assert entry["violations_omitted"] == entry["violation_count"] - listed
+        assert len(clashes) <= entry["clash_count"]
+        for clash in clashes:
+            assert clash["consumers_omitted"] == clash["consumer_count"] - len(clash["consumers"])
     assert document["ok"] == all(entry["ok"] for entry in document["files"])
 
 
@@ -202,13 +207,14 @@ def test_json_output_is_one_document_matching_the_schema(
     assert [e["path"] for e in document["files"]] == [files[r] for r in order]
 
     refused = entries["refused"]
-    assert (refused["ok"], refused["error"]) == (False, None)
+    assert (refused["ok"], refused["error"], refused["violations"]) == (False, None, [])
+    assert (refused["violation_count"], refused["clash_count"]) == (1, 1)
     assert [
-        {k: v[k] for k in ("rule", "consumer", "name", "tools")} for v in refused["violations"]
+        {k: v[k] for k in ("rule", "consumers", "name", "tools")} for v in refused["clashes"]
     ] == [
         {
             "rule": "CMP-9",
-            "consumer": "agent_1",
+            "consumers": ["agent_1"],
             "name": "web_search",
             "tools": [
                 {
@@ -226,8 +232,8 @@ def test_json_output_is_one_document_matching_the_schema(
             ],
         }
     ]
-    assert refused["violations"][0]["location"] == {"line": 10, "column": 5}
-    assert refused["violations"][0]["fix"] == [
+    assert refused["clashes"][0]["location"] == {"line": 10, "column": 5}
+    assert refused["clashes"][0]["fix"] == [
         {"node": "tool_b", "label": "web-search", "new_label": "web-search (tool_b)", "new_name": "web_search_tool_b"}
     ]
     assert refused["stats"] == {"nodes": 3, "edges": 3, "tool_edges": 3, "consumers": 1, "passthroughs": 1}
@@ -270,14 +276,20 @@ def test_json_input_error_found_after_parsing_names_the_duplicate_id(
     assert "dup_node" in entry["error"]["message"]
 
 
-def test_json_file_entry_is_the_reports_to_dict(capsys: pytest.CaptureFixture[str], files: Dict[str, str]) -> None:
-    # report.to_dict() is the per-file object of the JSON output, counts
-    # included (schema version 3), but for paths longer than --max-path,
-    # which a small report does not have.
-    (entry,) = run(capsys, "check", "--format", "json", files["refused"]).json()["files"]
+def test_json_file_entry_each_is_the_reports_to_dict(capsys: pytest.CaptureFixture[str], files: Dict[str, str]) -> None:
+    # report.to_dict() is the per-file object of the JSON output with
+    # --json-violations each, counts included, without clash_count (and but
+    # for paths longer than --max-path, which a small report does not have).
+    argv = ["check", "--format", "json", "--json-violations", "each", files["refused"]]
+    (entry,) = run(capsys, *argv).json()["files"]
     report = toolwire.check_file(files["refused"])
-    assert (entry["violation_count"], entry["violations_omitted"]) == (1, 0)
+    assert (entry["violation_count"], entry["violations_omitted"], entry.pop("clash_count")) == (1, 0, 1)
     assert entry == report.to_dict() == json.loads(report.to_json())
+    # By clash, the same violation is a clash at its one consumer.
+    (entry,) = run(capsys, "check", "--format", "json", files["refused"]).json()["files"]
+    ((violation, clash),) = zip(report.to_dict()["violations"], entry["clashes"])
+    assert {k: clash[k] for k in violation if k != "consumer"} == {k: v for k, v in violation.items() if k != "consumer"}
+    assert (clash["consumers"], clash["consumer_count"], clash["through"]) == ([violation["consumer"]], 1, "box_1")
 
 
 def test_json_output_exit_codes_follow_the_verdict(capsys: pytest.CaptureFixture[str], files: Dict[str, str]) -> None:

@@ -95,9 +95,20 @@ def test_examples_as_json_match_the_schema(capsys: pytest.CaptureFixture[str]) -
         ("accepted.json", True),
         ("multi.json", False),
     ]
-    counts = [(f["violation_count"], f["violations_omitted"]) for f in document["files"]]
-    assert counts == [(1, 0), (0, 0), (3, 0)]
-    assert document["files"] == [toolwire.check_file(p).to_dict() for p in PATHS]
+    counts = [(f["violation_count"], f["clash_count"], f["violations_omitted"]) for f in document["files"]]
+    assert counts == [(1, 1, 0), (0, 0, 0), (3, 2, 0)]
+    assert document["listing"] == "clashes"
+    assert [[c["name"] for c in f["clashes"]] for f in document["files"]] == [
+        ["web_search"],
+        [],
+        ["web_search", "fetch_page"],
+    ]
+    # One by one, each file object is the report's to_dict(), and its clash count.
+    each = run(capsys, "check", "--format", "json", "--json-violations", "each", *PATHS).json()
+    validate_output(each)
+    assert each["listing"] == "each"
+    assert [f.pop("clash_count") for f in each["files"]] == [1, 0, 2]
+    assert each["files"] == [toolwire.check_file(p).to_dict() for p in PATHS]
 
 
 @pytest.fixture
@@ -432,7 +443,12 @@ def test_max_violations_in_every_format(capsys: pytest.CaptureFixture[str]) -> N
     validate_output(document)
     (entry,) = document["files"]
     assert (entry["violation_count"], entry["violations_omitted"]) == (3, 2)
-    assert [v["rule"] for v in entry["violations"]] == ["EDGE-5"]
+    assert [v["rule"] for v in entry["violations"]] == ["EDGE-5"] and entry["clashes"] == []
+    entry = run(capsys, "check", "--max-violations", "2", "multi.json", "--format", "json").json()["files"][0]
+    assert ([v["rule"] for v in entry["violations"]], [c["name"] for c in entry["clashes"]]) == (["EDGE-5"], ["web_search"])
+    assert entry["violations_omitted"] == 1
+    entry = run(capsys, *argv, "--format", "json", "--json-violations", "each").json()["files"][0]
+    assert [v["rule"] for v in entry["violations"]] == ["EDGE-5"] and entry["violations_omitted"] == 2
 
     text = run(capsys, *argv)
     assert text.code == 1
@@ -462,14 +478,14 @@ def test_max_violations_and_max_path_in_pyproject_and_overridden(capsys: pytest.
     assert entry["violations_omitted"] == 2
     entry = run(capsys, "check", "--format", "json", "--max-violations", "0", "multi.json").json()["files"][0]
     assert entry["violations_omitted"] == 0  # 0: no limit
-    paths = [t["path"] for t in entry["violations"][1]["tools"]]
+    paths = [t["path"] for t in entry["clashes"][0]["tools"]]
     assert paths == [
         ["bing_search", {"omitted": 1}, "research_agent"],
         ["google_search", {"omitted": 2}, "research_agent"],
     ]
     argv = ["check", "--format", "json", "--max-path", "0", "--max-violations", "0", "multi.json"]
     entry = run(capsys, *argv).json()["files"][0]
-    assert entry["violations"][1]["tools"][1]["path"] == ["google_search", "search_box", "research_kit", "research_agent"]
+    assert entry["clashes"][0]["tools"][1]["path"] == ["google_search", "search_box", "research_kit", "research_agent"]
     configure("max-path = 1")
     result = run(capsys, "check", "multi.json")
     assert (result.code, result.out) == (2, "")
@@ -491,7 +507,7 @@ def test_text_says_a_file_with_only_warnings_passed_unless_strict(capsys: pytest
     assert not any(": ok" in line for line in strict.lines)
 
 
-def test_a_toolbox_into_five_agents_is_one_finding_in_every_format_but_json(
+def test_a_toolbox_into_five_agents_is_one_finding_in_every_format(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # shared.json: one toolbox with two tools named web_search, wired into
@@ -501,6 +517,11 @@ def test_a_toolbox_into_five_agents_is_one_finding_in_every_format_but_json(
     assert "= at 5 consumers through kit (Shared Kit): agent_1, agent_2, agent_3 and 2 more" in text.lines
     assert text.summary.endswith(": 5 violations, 0 warnings")
     entry = run(capsys, "check", "--format", "json", "shared.json").json()["files"][0]
+    (clash,) = entry["clashes"]
+    assert clash["consumers"] == [f"agent_{i}" for i in range(1, 6)]
+    assert (clash["consumer_count"], clash["consumers_omitted"], clash["through"]) == (5, 0, "kit")
+    argv = ["check", "--format", "json", "--json-violations", "each", "shared.json"]
+    entry = run(capsys, *argv).json()["files"][0]
     assert [v["consumer"] for v in entry["violations"]] == [f"agent_{i}" for i in range(1, 6)]
     (result,) = run(capsys, "check", "--format", "sarif", "shared.json").json()["runs"][0]["results"]
     assert result["properties"]["consumerCount"] == 5 and result["properties"]["through"] == "kit"
@@ -508,3 +529,86 @@ def test_a_toolbox_into_five_agents_is_one_finding_in_every_format_but_json(
     assert '%0Athe same clash at 5 consumers through "kit": "agent_1", "agent_2", "agent_3", "agent_4" and "agent_5"' in annotation
     cases = ET.fromstring(run(capsys, "check", "--format", "junit", "shared.json").out).findall("./testsuite/testcase")
     assert [c.get("name") for c in cases] == ["shared.json", "shared.json: CMP-9 web_search at agent_1"]
+
+
+def test_json_max_consumers_and_json_violations_on_the_command_line_and_in_pyproject(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def clash(*argv: str) -> Json:
+        document = run(capsys, "check", "--format", "json", *argv, "shared.json").json()
+        validate_output(document)
+        (entry,) = document["files"]
+        (only,) = entry["clashes"]
+        result: Json = only
+        return result
+
+    assert clash("--max-consumers", "2")["consumers"] == ["agent_1", "agent_2"]
+    assert clash("--max-consumers", "2")["consumers_omitted"] == 3
+    assert len(clash("--max-consumers", "0")["consumers"]) == 5  # 0: every one
+    configure('max-consumers = 3\njson-violations = "each"')
+    document = run(capsys, "check", "--format", "json", "shared.json").json()
+    validate_output(document)
+    assert document["listing"] == "each" and "clashes" not in document["files"][0]
+    assert len(document["files"][0]["violations"]) == 5
+    overridden = clash("--json-violations", "clashes")
+    assert (overridden["consumers"], overridden["consumers_omitted"]) == (["agent_1", "agent_2", "agent_3"], 2)
+    assert clash("--json-violations", "clashes", "--max-consumers", "1")["consumers"] == ["agent_1"]
+    for bad in (["--max-consumers", "-1"], ["--json-violations", "all"]):
+        with pytest.raises(SystemExit) as exited:
+            run(capsys, "check", *bad, "shared.json")
+        assert exited.value.code == 2
+
+
+@pytest.mark.parametrize("output_format", ["text", *MACHINE_FORMATS])
+def test_every_example_through_every_format_reads_as_the_api_does(
+    capsys: pytest.CaptureFixture[str], output_format: str, sarif_schema: Any
+) -> None:
+    """Each workflow of tests/data, and one that cannot be read, through the
+    CLI: the report is valid, and says what the API's reports say, finding
+    for finding."""
+    paths = list(EXAMPLES)
+    reports = [toolwire.check_file(p) for p in paths]
+    edge5 = [sum(v.rule == "EDGE-5" for v in r.violations) for r in reports]
+    clashes = [len(r.clash_groups()) for r in reports]
+    pairs = [{(v.consumer, v.name) for v in r.violations if v.rule == "CMP-9"} for r in reports]
+    result = run(capsys, "check", "--format", output_format, *paths, "bad.json")
+    assert result.code == 2
+    if output_format == "json":
+        for listing in ("clashes", "each"):
+            argv = ["check", "--format", "json", "--json-violations", listing, "--max-consumers", "0", *paths]
+            document = run(capsys, *argv).json()
+            validate_output(document)
+            files = document["files"]
+            assert [f["violation_count"] for f in files] == [r.violation_count for r in reports]
+            assert [f["clash_count"] for f in files] == clashes
+            cmp9 = [v for f in files for v in f["violations"] if v["rule"] == "CMP-9"]
+            if listing == "clashes":
+                assert cmp9 == [] and [len(f["violations"]) for f in files] == edge5
+                assert [{(c, k["name"]) for k in f["clashes"] for c in k["consumers"]} for f in files] == pairs
+            else:
+                assert [{(v["consumer"], v["name"]) for v in f["violations"] if v["rule"] == "CMP-9"} for f in files] == pairs
+    elif output_format == "sarif":
+        document = result.json()
+        assert [e.message for e in sarif_schema.iter_errors(document)] == []
+        results = document["runs"][0]["results"]
+        for path, count, consumers in zip(paths, clashes, pairs):
+            mine = [r for r in results if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == path]
+            cmp9 = [r for r in mine if r["ruleId"] == "CMP-9"]
+            assert len(cmp9) == count and sum(r["properties"]["consumerCount"] for r in cmp9) == len(consumers)
+    elif output_format == "junit":
+        cases = ET.fromstring(result.out).findall("./testsuite/testcase")
+        for path, e5, count in zip(paths, edge5, clashes):
+            mine = [c for c in cases if c.get("file") == path]
+            assert [len(c.findall("failure")) for c in mine] == [0] + [1] * (e5 + count)
+        assert [c.get("name") for c in cases][-1] == "bad.json"
+    elif output_format == "github":
+        lines = result.out.splitlines()
+        assert all(line.startswith(("::error ", "::warning ")) for line in lines)
+        assert sum("title=CMP-9" in line for line in lines) == sum(clashes)
+        assert sum("title=EDGE-5" in line for line in lines) == sum(edge5)
+    else:
+        for path, e5, count in zip(paths, edge5, clashes):
+            headers = [line for line in result.lines if line.startswith(f"{path}:") and "error[" in line]
+            assert len(headers) == e5 + count
+        total = sum(r.violation_count for r in reports)
+        assert result.summary.startswith("checked 4 of 5 files") and f": {total} violations, " in result.summary

@@ -133,12 +133,26 @@ def test_every_key(repo: Path) -> None:
         ("max-violations = 50", "max_violations", 50),
         ("max-path = 0", "max_path", 0),
         ("max-path = 2", "max_path", 2),
+        ('json-violations = "each"', "json_violations", "each"),
+        ('json-violations = "clashes"', "json_violations", "clashes"),
+        ("max-consumers = 0", "max_consumers", 0),  # every consumer
+        ("max-consumers = 10", "max_consumers", 10),
     ],
 )
 def test_each_key_alone_sets_only_its_field(repo: Path, body: str, field: str, value: Any) -> None:
     loaded = settings(repo, body + "\n")
     assert getattr(loaded, field) == value
-    fields = ("passthrough_types", "edge_types", "strict", "format", "jobs", "max_violations", "max_path")
+    fields = (
+        "passthrough_types",
+        "edge_types",
+        "strict",
+        "format",
+        "jobs",
+        "max_violations",
+        "max_path",
+        "json_violations",
+        "max_consumers",
+    )
     unset = [f for f in fields if f != field]
     assert all(getattr(loaded, f) is None for f in unset)
 
@@ -169,13 +183,16 @@ def test_the_table_may_be_written_inline(repo: Path) -> None:
         ("edge-types = { data = true }", "[tool.toolwire] edge-types must be a list of non-empty strings, got a table"),
         ("passthrough_types = []", '[tool.toolwire] unknown key "passthrough_types" (did you mean "passthrough-types"?)'),
         ("stict = true", '[tool.toolwire] unknown key "stict" (did you mean "strict"?)'),
-        ("colour = true", '[tool.toolwire] unknown key "colour" (known keys: passthrough-types, edge-types, strict, format, jobs, max-violations, max-path)'),
+        ("colour = true", '[tool.toolwire] unknown key "colour" (known keys: passthrough-types, edge-types, strict, format, jobs, max-violations, max-path, json-violations, max-consumers)'),
         ("max-violations = -1", "[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got -1"),
         ('max-violations = "10"', '[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got "10"'),
         ("max-violations = true", "[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got true"),
         ("max-path = 1", "[tool.toolwire] max-path must be 0 (no limit) or an integer of at least 2, got 1"),
         ("max-path = 8.5", "[tool.toolwire] max-path must be 0 (no limit) or an integer of at least 2, got 8.5"),
         ("max_path = 8", '[tool.toolwire] unknown key "max_path" (did you mean "max-path"?)'),
+        ('json-violations = "all"', '[tool.toolwire] json-violations must be one of "clashes", "each", got "all"'),
+        ("max-consumers = -1", "[tool.toolwire] max-consumers must be an integer of at least 0 (0: no limit), got -1"),
+        ("max_consumers = 5", '[tool.toolwire] unknown key "max_consumers" (did you mean "max-consumers"?)'),
     ],
 )
 def test_each_mistake_names_the_file_the_key_and_what_was_expected(

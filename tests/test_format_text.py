@@ -167,11 +167,14 @@ def test_a_path_shows_the_label_of_each_box_that_has_one() -> None:
     )
 
 
-def test_findings_follow_the_order_of_the_file() -> None:
+def test_findings_come_in_the_report_s_order_not_the_file_s() -> None:
+    # EDGE-5 violations, then clashes, then warnings, wherever each is in the
+    # file: the report is written as it is read, never sorted by line.
+    edge5 = Violation("EDGE-5", "edge 3 declares ...", edge=3, edge_type="tool", location=Location(40, 5))
     late = WEB_SEARCH._replace(location=Location(30, 5))
     unplaced = UNDECLARED._replace(location=None)
-    headers = [line for line in render([report([late], [unplaced, UNDECLARED])]).splitlines() if line[:1] == "f"]
-    assert [h.split(" ")[0] for h in headers] == ["flow.json:9:5:", "flow.json:30:5:", "flow.json:"]
+    headers = [line for line in render([report([edge5, late], [unplaced, UNDECLARED])]).splitlines() if line[:1] == "f"]
+    assert [h.split(" ")[0] for h in headers] == ["flow.json:40:5:", "flow.json:30:5:", "flow.json:", "flow.json:9:5:"]
 
 
 def test_a_label_that_is_already_the_name_has_no_arrow() -> None:

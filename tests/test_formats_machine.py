@@ -137,9 +137,11 @@ def everything() -> List[Report]:
     return [refused(), accepted(), broken(), missing()]
 
 
-def render(format: str, reports: Sequence[Report], *, strict: bool = False, elapsed: float = 0.25) -> str:
+def render(
+    format: str, reports: Sequence[Report], *, strict: bool = False, elapsed: float = 0.25, **options: Any
+) -> str:
     out = io.StringIO()
-    writer(format)(Run(reports, elapsed, strict), out)
+    writer(format)(Run(reports, elapsed, strict, **options), out)
     return out.getvalue()
 
 
@@ -555,12 +557,51 @@ JSON_CASES: Dict[str, Callable[[], List[Report]]] = {
 }
 
 
+@pytest.mark.parametrize("listing", ["clashes", "each"])
 @pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
 @pytest.mark.parametrize("case", JSON_CASES)
-def test_json_matches_its_schema(report_validator: Any, case: str, strict: bool) -> None:
-    document = json.loads(render("json", JSON_CASES[case](), strict=strict))
+def test_json_matches_its_schema(report_validator: Any, case: str, strict: bool, listing: str) -> None:
+    document = json.loads(render("json", JSON_CASES[case](), strict=strict, json_violations=listing))
     problems = [f"{list(e.absolute_path)}: {e.message}" for e in report_validator.iter_errors(document)]
     assert problems == []
+    assert document["listing"] == listing
+
+
+def test_json_lists_each_clash_once_and_edge5_violations_one_by_one() -> None:
+    (entry, *_) = json.loads(render("json", everything()))["files"]
+    edge5, web, cafe = refused().violations
+    assert entry["violations"] == [edge5.to_dict()]
+    assert (entry["violation_count"], entry["clash_count"], entry["violations_omitted"]) == (3, 2, 0)
+    assert [c["name"] for c in entry["clashes"]] == ["web_search", "caf"]
+    first = entry["clashes"][0]
+    assert first == {
+        "rule": "CMP-9",
+        "name": "web_search",
+        "message": web.message,
+        "location": {"line": 15, "column": 5},
+        "through": "box_1",
+        "tools": [t.to_dict() for t in web.tools],
+        "box_labels": {"box_1": "My Tools"},
+        "fix": [r.to_dict() for r in web.fix],
+        "consumer_count": 1,
+        "consumers": ["agent_1"],
+        "consumers_omitted": 0,
+    }
+    assert entry["clashes"][1]["through"] is None  # each tool wired straight in
+
+
+def test_json_each_lists_every_violation_and_no_clashes() -> None:
+    (entry, *_) = json.loads(render("json", everything(), json_violations="each"))["files"]
+    assert entry["violations"] == [v.to_dict() for v in refused().violations]
+    assert "clashes" not in entry and entry["clash_count"] == 2
+
+
+def test_json_max_violations_counts_findings_by_clash_and_violations_each() -> None:
+    # refused(): an EDGE-5 violation, then two clashes at one consumer each.
+    (entry,) = json.loads(render("json", [refused()], max_violations=2))["files"]
+    assert (len(entry["violations"]), len(entry["clashes"]), entry["violations_omitted"]) == (1, 1, 1)
+    (entry,) = json.loads(render("json", [refused()], max_violations=2, json_violations="each"))["files"]
+    assert ([v["rule"] for v in entry["violations"]], entry["violations_omitted"]) == (["EDGE-5", "CMP-9"], 1)
 
 
 def schema_problems(validator: Any, document: Json) -> List[str]:
@@ -571,20 +612,36 @@ def test_json_schema_rejects_what_the_format_never_writes(report_validator: Any)
     good = json.loads(render("json", everything()))
     assert schema_problems(report_validator, good) == []
 
-    def broken_copy(change: Any) -> Json:
-        document: Json = json.loads(json.dumps(good))
+    each: Json = json.loads(render("json", everything(), json_violations="each"))
+    assert schema_problems(report_validator, each) == []
+
+    def broken_copy(change: Any, of: Json = good) -> Json:
+        document: Json = json.loads(json.dumps(of))
         change(document)
         return document
 
+    changes_each = {
+        "clashes listed one by one": lambda d: d["files"][0].update(clashes=good["files"][0]["clashes"]),
+        "a CMP-9 violation of one tool": lambda d: d["files"][0]["violations"][1]["tools"].pop(),
+        "an unknown listing": lambda d: d.update(listing="grouped"),
+    }
+    for what, change in changes_each.items():
+        assert schema_problems(report_validator, broken_copy(change, each)), what
+
     changes = {
-        "a clash of one tool": lambda d: d["files"][0]["violations"][1]["tools"].pop(),
+        "a clash of one tool": lambda d: d["files"][0]["clashes"][0]["tools"].pop(),
+        "a clash of no consumer": lambda d: d["files"][0]["clashes"][0].update(consumer_count=0, consumers=[]),
+        "a CMP-9 violation beside its clash": lambda d: d["files"][0]["violations"].append(each["files"][0]["violations"][1]),
+        "no clashes by clash": lambda d: d["files"][0].pop("clashes"),
+        "no clash count": lambda d: d["files"][0].pop("clash_count"),
+        "an error with clashes": lambda d: d["files"][2].update(clashes=good["files"][0]["clashes"]),
         "a line 0": lambda d: d["files"][0]["violations"][0]["location"].update(line=0),
         "an unknown rule": lambda d: d["files"][0]["violations"][0].update(rule="CMP-10"),
         "an error with counts": lambda d: d["files"][2].update(stats=good["files"][0]["stats"]),
         "a refused file called ok": lambda d: d["files"][0].update(ok=True),
-        "another schema version": lambda d: d.update(schema_version=2),
+        "another schema version": lambda d: d.update(schema_version=3),
         "a refused file without its count": lambda d: d["files"][0].update(violation_count=0),
-        "a path with a gap that omits nothing": lambda d: d["files"][0]["violations"][1]["tools"][0]["path"].insert(
+        "a path with a gap that omits nothing": lambda d: d["files"][0]["clashes"][0]["tools"][0]["path"].insert(
             1, {"omitted": 0}
         ),
     }

@@ -1,12 +1,17 @@
-"""Every report format on the worst case: one toolbox with 1,000 pairs of
-clashing tools wired into 10,000 agents, 10,000,000 CMP-9 violations.
+"""Every report format on "family 2" of the issue "every shape costs what
+its file costs": one toolbox ``kit`` holding 1,000 pairs of clashing tools,
+wired through a private toolbox each into 2,000 agents. That is 2,000,000
+CMP-9 violations in 1,000 clashes of 2,000 consumers each.
 
 The report here is a fake with the core's shape: ``violations`` is a lazy
-sequence of 10,000,000 items built on access, each tool's path may be a lazy
-sequence of 100,000 ids, and ``clash_groups()`` yields the 1,000 groups
-without walking the violations. Both count what is read, so the tests show
-that no format walks them whole. (A format that did would also take minutes
-and gigabytes here.) No test asserts a time.
+sequence of 2,000,000 items built on access, each tool's path may be a lazy
+sequence of 100,000 ids, ``clash_groups()`` is a lazy sequence of the 1,000
+clashes (exact ``len()``, each built when read), and each clash's consumers
+a lazy sequence of 2,000 ids. All of them count what is read, so the tests
+show that no format walks them whole. (A format that did would also take
+minutes and gigabytes here.) ``grouped=False`` makes every violation a
+clash of its own, 2,000,000 of them: what the core gives for family 2 while
+it keys clashes by their last toolbox. No test asserts a time.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Union, overload
+from typing import Any, Callable, Dict, List, Optional, Union, overload
 
 import jsonschema
 import pytest
@@ -29,12 +34,38 @@ from toolwire._report import Location, Rename, Report, Stats, Tool, Violation, W
 
 from support import REPO, SHARED
 
-CONSUMERS = sorted(f"agent{i}" for i in range(10_000))
-"""By id, as the core orders them: agent0, agent1, agent10, agent100, ..."""
+AGENTS = 2_000
 NAMES = [f"t{j:03}" for j in range(1_000)]
-TOTAL = len(CONSUMERS) * len(NAMES)
 DEEP = 100_000
 MB = 1_000_000
+FORMATS = ["text", "json", "sarif", "github", "junit"]
+
+
+def agents(count: int) -> Sequence:  # type: ignore[type-arg]
+    """By id, as the core orders them: agent0, agent1, agent10, agent100, ...
+    Past 10,000, ids of seven digits, made when read: already in order."""
+    if count > 10_000:
+        return Ids(count)
+    return sorted(f"agent{i}" for i in range(count))
+
+
+class Ids(Sequence):  # type: ignore[type-arg]
+    """``agent0000000``, ``agent0000001``, ...: ``count`` ids in order, made when read."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[str]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
+        if isinstance(index, slice):
+            return [f"agent{i:07}" for i in range(self.count)[index]]
+        return f"agent{range(self.count)[index]:07}"
 
 
 class Counter:
@@ -42,7 +73,7 @@ class Counter:
 
 
 class LongPath(Sequence):  # type: ignore[type-arg]
-    """``[tool, b1, ..., b99997, box, consumer]``, built on access."""
+    """``[tool, b1, ..., b99997, kit, consumer]``, built on access."""
 
     def __init__(self, tool: str, consumer: str, length: int, counter: Counter) -> None:
         self.tool, self.consumer, self.length, self.counter = tool, consumer, length, counter
@@ -56,7 +87,7 @@ class LongPath(Sequence):  # type: ignore[type-arg]
             return self.tool
         if index == self.length - 1:
             return self.consumer
-        return "box" if index == self.length - 2 else f"b{index}"
+        return "kit" if index == self.length - 2 else f"b{index}"
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -70,27 +101,52 @@ class LongPath(Sequence):  # type: ignore[type-arg]
         return self.item(index % self.length)
 
 
-class LazyViolations(Sequence):  # type: ignore[type-arg]
-    """10,000,000 CMP-9 violations by consumer id, then name; each built
-    when it is read, and counted."""
+class Consumers(Sequence):  # type: ignore[type-arg]
+    """A clash's consumers, by id, each read counted."""
 
-    def __init__(self, deep: bool = False) -> None:
+    def __init__(self, ids: Sequence, counter: Counter) -> None:  # type: ignore[type-arg]
+        self.ids, self.counter = ids, counter
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[str]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
+        if isinstance(index, slice):
+            taken = self.ids[index]
+            self.counter.reads += len(taken)
+            return taken
+        self.counter.reads += 1
+        return self.ids[index]
+
+
+class LazyViolations(Sequence):  # type: ignore[type-arg]
+    """The violations by consumer id, then name; each built when it is
+    read, and counted. Each tool reaches consumer ``c`` through ``kit``
+    and then ``c``'s own toolbox."""
+
+    def __init__(self, consumers: Sequence, deep: bool = False) -> None:  # type: ignore[type-arg]
+        self.consumers = consumers
         self.deep = deep
         self.reads = 0
         self.path_reads = Counter()
+        self.groups: Optional[FakeGroups] = None
 
     def __len__(self) -> int:
-        return TOTAL
+        return len(self.consumers) * len(NAMES)
 
     def path(self, tool: str, consumer: str) -> Sequence:  # type: ignore[type-arg]
         if self.deep:
             return LongPath(tool, consumer, DEEP, self.path_reads)
-        return [tool, "box", consumer]
+        return [tool, "kit", f"own_{consumer}", consumer]
 
     def build(self, index: int) -> Violation:
         self.reads += 1
         c, n = divmod(index, len(NAMES))
-        consumer, name = CONSUMERS[c], NAMES[n]
+        consumer, name = self.consumers[c], NAMES[n]
         tools = [
             Tool(f"{name}a", name.upper(), self.path(f"{name}a", consumer), Location(2 + n, 5)),
             Tool(f"{name}b", f"{name}!", self.path(f"{name}b", consumer), Location(1002 + n, 5)),
@@ -101,7 +157,7 @@ class LazyViolations(Sequence):  # type: ignore[type-arg]
         )
         fix = [Rename(f"{name}b", f"{name}!", f"{name}! (Kit)", f"{name}_kit")]
         return Violation(
-            "CMP-9", message, consumer, name, tools, location=Location(3000 + c, 5), fix=fix, box_labels={"box": "Kit"}
+            "CMP-9", message, consumer, name, tools, location=Location(3000 + c, 5), fix=fix, box_labels={"kit": "Kit"}
         )
 
     @overload
@@ -110,31 +166,57 @@ class LazyViolations(Sequence):  # type: ignore[type-arg]
     def __getitem__(self, index: slice) -> List[Violation]: ...
     def __getitem__(self, index: Union[int, slice]) -> Union[Violation, List[Violation]]:
         if isinstance(index, slice):
-            return [self.build(i) for i in range(TOTAL)[index]]
-        if not -TOTAL <= index < TOTAL:
+            return [self.build(i) for i in range(len(self))[index]]
+        if not -len(self) <= index < len(self):
             raise IndexError(index)
-        return self.build(index % TOTAL)
+        return self.build(index % len(self))
+
+
+class FakeGroups(Sequence):  # type: ignore[type-arg]
+    """The clashes, as the core gives them: an exact ``len()`` at once,
+    each built when it is read, and counted. ``on_read``, when set, is
+    called with each index read, before the clash is built."""
+
+    def __init__(self, violations: LazyViolations, grouped: bool) -> None:
+        self.violations, self.grouped = violations, grouped
+        self.reads = 0
+        self.consumer_reads = Counter()
+        self.on_read: Optional[Callable[[int], None]] = None
+
+    def __len__(self) -> int:
+        return len(NAMES) if self.grouped else len(self.violations)
+
+    def build(self, index: int) -> ClashGroup:
+        if self.on_read is not None:
+            self.on_read(index)
+        self.reads += 1
+        if not self.grouped:
+            v = self.violations[index]
+            assert v.name is not None and v.consumer is not None
+            return ClashGroup(v.name, v.tools, None, Consumers([v.consumer], self.consumer_reads), v)
+        first = self.violations[index]  # each name's first consumer is agent0
+        consumers = Consumers(self.violations.consumers, self.consumer_reads)
+        return ClashGroup(NAMES[index], first.tools, "kit", consumers, first)
+
+    @overload
+    def __getitem__(self, index: int) -> ClashGroup: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[ClashGroup]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[ClashGroup, List[ClashGroup]]:
+        if isinstance(index, slice):
+            return [self.build(i) for i in range(len(self))[index]]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self.build(index % len(self))
 
 
 class FakeReport(Report):
-    """The core-backed report's shape: lazy violations, groups of its own.
-    ``grouped=False`` makes every violation a group of its own (10,000,000
-    groups: a workflow whose clashes have no shared cause)."""
+    """The core-backed report's shape: lazy violations, and clashes of its own."""
 
     __slots__ = ()
 
-    def clash_groups(self) -> Iterator[ClashGroup]:
-        violations = self.violations
-        assert isinstance(violations, LazyViolations)
-        if getattr(self.stats, "passthroughs", 1) == 0:
-            for index in range(TOTAL):
-                v = violations[index]
-                assert v.name is not None and v.consumer is not None
-                yield ClashGroup(v.name, v.tools, None, [v.consumer], v)
-            return
-        for index in range(len(NAMES)):
-            first = violations[index]  # each name's first consumer is agent0
-            yield ClashGroup(NAMES[index], first.tools, "box", CONSUMERS, first)
+    def clash_groups(self) -> FakeGroups:
+        return groups_of(self)
 
 
 WARNINGS = [
@@ -142,10 +224,25 @@ WARNINGS = [
     for i in range(25)
 ]
 
+def fake(
+    *, deep: bool = False, grouped: bool = True, path: str = "flows/family2.json", consumers: int = AGENTS
+) -> FakeReport:
+    violations = LazyViolations(agents(consumers), deep)
+    # The report is a frozen dataclass with slots: its clashes live on its violations.
+    violations.groups = FakeGroups(violations, grouped)
+    stats = Stats(2_001 + 2 * consumers, 2_000 + 2 * consumers, 2_000 + 2 * consumers, consumers, 1 + consumers)
+    return FakeReport(violations, list(WARNINGS), stats, path)
 
-def fake(*, deep: bool = False, grouped: bool = True, path: str = "flows/huge.json") -> FakeReport:
-    stats = Stats(12_001, 12_001, 12_001, len(CONSUMERS), 1 if grouped else 0)
-    return FakeReport(LazyViolations(deep), list(WARNINGS), stats, path)
+
+def violations_of(report: Report) -> LazyViolations:
+    assert isinstance(report.violations, LazyViolations)
+    return report.violations
+
+
+def groups_of(report: Report) -> FakeGroups:
+    groups = violations_of(report).groups
+    assert groups is not None
+    return groups
 
 
 def render(format: str, reports: List[Report], **options: Any) -> str:
@@ -154,13 +251,11 @@ def render(format: str, reports: List[Report], **options: Any) -> str:
     return out.getvalue()
 
 
-def violations_of(report: Report) -> LazyViolations:
-    assert isinstance(report.violations, LazyViolations)
-    return report.violations
-
-
 def size(text: str) -> int:
     return len(text.encode("utf-8"))
+
+
+TOTAL = AGENTS * len(NAMES)
 
 
 # --- the fake itself ------------------------------------------------------------------
@@ -169,12 +264,62 @@ def size(text: str) -> int:
 def test_the_fake_is_what_the_core_gives() -> None:
     report = fake()
     violations = violations_of(report)
-    assert report.violation_count == len(report.violations) == TOTAL and not report.ok
+    assert report.violation_count == len(report.violations) == TOTAL == 2_000_000 and not report.ok
     assert violations[0].consumer == "agent0" and violations[1000].consumer == "agent1"
-    assert violations[-1].consumer == "agent9999" and violations[-1].name == "t999"
-    groups = list(report.clash_groups())
-    assert len(groups) == 1000 and sum(g.count for g in groups) == TOTAL
-    assert violations.reads == 4 + 1000  # the four above, and each group's first
+    assert violations[-1].consumer == "agent999" and violations[-1].name == "t999"
+    groups = report.clash_groups()
+    assert len(groups) == 1000 and violations.reads == 4  # counted without reading one
+    assert sum(g.count for g in groups) == TOTAL
+    assert violations.reads == 4 + 1000  # the four above, and each clash's first
+    assert groups_of(report).consumer_reads.reads == 0  # counts are len()
+
+
+# --- every format: bounded ----------------------------------------------------------
+
+# Bytes of output, and reads of each lazy sequence, that no format may pass
+# on family 2 with default options: each bound is the clashes times what one
+# clash shows, never the violations.
+OUTPUT_BOUND = {"text": 1 * MB, "json": 5 * MB, "sarif": 5 * MB, "github": 10_000, "junit": 2 * MB}
+
+
+@pytest.mark.parametrize("output_format", FORMATS)
+def test_every_format_on_family_2_is_bounded_by_its_clashes(output_format: str) -> None:
+    report = fake()
+    text = render(output_format, [report])
+    assert size(text) < OUTPUT_BOUND[output_format]
+    groups = groups_of(report)
+    # Each clash is read once (twice at most), each violation read is a
+    # clash's first, and of each clash's 2,000 consumers at most the 100
+    # that json lists.
+    assert groups.reads <= 2 * len(NAMES)
+    assert violations_of(report).reads <= 2 * len(NAMES) + 100
+    assert groups.consumer_reads.reads <= len(NAMES) * 100
+
+
+# --- streaming: each finding is written before the next is read -------------------
+
+
+@pytest.mark.parametrize("output_format", ["text", "junit", "json"])
+def test_text_junit_and_json_write_each_clash_before_reading_the_next(output_format: str) -> None:
+    # What has been written when clash k is read: clash k - 1 already, and
+    # not clash k yet. A format that read every finding before writing
+    # (sorting them, or building a whole document) would have written
+    # nothing when it reads the second.
+    report = fake()
+    out = io.StringIO()
+    written: Dict[int, str] = {}
+    watched = {1, 2, 500, 999}
+
+    def on_read(index: int) -> None:
+        if index in watched:
+            written.setdefault(index, out.getvalue())
+
+    groups_of(report).on_read = on_read
+    writer(output_format)(Run([report], 1.0), out)
+    assert set(written) == watched
+    for k in sorted(watched):
+        assert f'"{NAMES[k - 1]}"' in written[k], (output_format, k)
+        assert f'"{NAMES[k]}"' not in written[k], (output_format, k)
 
 
 # --- text ---------------------------------------------------------------------------
@@ -183,47 +328,52 @@ def test_the_fake_is_what_the_core_gives() -> None:
 def test_text_shows_each_clash_once_with_its_consumers_counted() -> None:
     report = fake()
     text = render("text", [report])
-    assert size(text) < 2 * MB
+    assert size(text) < 1 * MB
     assert text.count("error[CMP-9]") == 1000
     assert text.count("warning[NAME-LOSSY]") == 25
     first = text.split("\n\n")[0].splitlines()
     assert first == [
-        'flows/huge.json:3000:5: error[CMP-9]: 2 tools reaching 10,000 consumers share the name "t000"',
+        'flows/family2.json:3000:5: error[CMP-9]: 2 tools reaching 2,000 consumers share the name "t000"',
         '  = t000a  "T000"  -> t000  at 2:5',
-        "           path: t000a -> box (Kit) -> agent0",
+        "           path: t000a -> kit (Kit) -> own_agent0 -> agent0",
         '  = t000b  "t000!" -> t000  at 1002:5',
-        "           path: t000b -> box (Kit) -> agent0",
-        "  = at 10,000 consumers through box (Kit): agent0, agent1, agent10 and 9,997 more",
+        "           path: t000b -> kit (Kit) -> own_agent0 -> agent0",
+        "  = at 2,000 consumers through kit (Kit): agent0, agent1, agent10 and 1,997 more",
         '  help: rename "t000b" to "t000! (Kit)"',
     ]
-    assert text.splitlines()[-1] == (
-        "checked 1 file (10,000 consumers) in 1.50s: 10,000,000 violations, 25 warnings"
-    )
+    # The report's order: the clashes, then the warnings.
+    headers = [line for line in text.splitlines() if line.startswith("flows/")]
+    assert [h.split(": ")[1].split("[")[0] for h in headers] == ["error"] * 1000 + ["warning"] * 25
+    assert text.splitlines()[-1] == "checked 1 file (2,000 consumers) in 1.50s: 2,000,000 violations, 25 warnings"
     assert violations_of(report).reads < 2000
 
 
 def test_text_max_violations_caps_the_findings_and_counts_the_rest_exactly() -> None:
     text = render("text", [fake(), fake(path="flows/other.json")], max_violations=5)
     assert text.count("error[CMP-9]") == 10
-    assert text.count("flows/huge.json: note: 9,950,000 more violations not shown (at most 5 findings per file)") == 1
-    assert text.count("flows/other.json: note: 9,950,000 more violations not shown (at most 5 findings per file)") == 1
-    assert text.splitlines()[-1].endswith(": 20,000,000 violations, 50 warnings")
+    note = "note: 1,990,000 more violations not shown (at most 5 findings per file)"
+    assert text.count(f"flows/family2.json: {note}") == 1
+    assert text.count(f"flows/other.json: {note}") == 1
+    assert text.splitlines()[-1].endswith(": 4,000,000 violations, 50 warnings")
 
 
 def test_text_a_path_of_100000_ids_shows_its_ends_and_reads_only_them() -> None:
     report = fake(deep=True)
     text = render("text", [report], max_violations=3)
-    assert "path: t000a -> b1 -> b2 -> b3 -> b4 -> ... 99,990 more ... -> b99995 -> b99996 -> b99997 -> box (Kit) -> agent0" in text
+    assert (
+        "path: t000a -> b1 -> b2 -> b3 -> b4 -> ... 99,990 more ... -> b99995 -> b99996 -> b99997 -> kit (Kit) -> agent0"
+        in text
+    )
     assert violations_of(report).path_reads.reads < 200
     short = render("text", [fake(deep=True)], max_violations=1, max_path=4)
-    assert "path: t000a -> b1 -> ... 99,996 more ... -> box (Kit) -> agent0" in short
+    assert "path: t000a -> b1 -> ... 99,996 more ... -> kit (Kit) -> agent0" in short
 
 
 def test_text_ungrouped_clashes_stay_bounded_under_max_violations() -> None:
     report = fake(grouped=False)
     text = render("text", [report], max_violations=100)
     assert text.count("error[CMP-9]") == 100
-    assert "9,999,900 more violations not shown" in text
+    assert "1,999,900 more violations not shown" in text
     assert violations_of(report).reads < 1000
 
 
@@ -236,31 +386,77 @@ def report_validator() -> Any:
     return jsonschema.Draft202012Validator(schema)
 
 
-def test_json_max_violations_lists_the_first_n_and_counts_every_one(report_validator: Any) -> None:
-    report = fake(deep=True)
-    text = render("json", [report], max_violations=100)
-    assert size(text) < 2 * MB
+def test_json_lists_each_clash_once_with_its_first_consumers(report_validator: Any) -> None:
+    report = fake()
+    text = render("json", [report])
+    assert size(text) < 5 * MB
     document = json.loads(text)
     assert list(report_validator.iter_errors(document)) == []
     (entry,) = document["files"]
-    assert (entry["violation_count"], entry["violations_omitted"]) == (TOTAL, TOTAL - 100)
-    assert len(entry["violations"]) == 100
-    # The first 100 in the report's order: agent0's names t000 to t099.
-    assert [(v["consumer"], v["name"]) for v in entry["violations"][:2]] == [("agent0", "t000"), ("agent0", "t001")]
-    assert entry["violations"][-1]["name"] == "t099"
-    path = entry["violations"][0]["tools"][0]["path"]
+    assert (entry["violation_count"], entry["clash_count"], entry["violations_omitted"]) == (TOTAL, 1000, 0)
+    assert entry["violations"] == [] and len(entry["clashes"]) == 1000
+    assert [c["name"] for c in entry["clashes"]] == NAMES
+    first = entry["clashes"][0]
+    assert (first["consumer_count"], first["consumers_omitted"], first["through"]) == (2000, 1900, "kit")
+    assert first["consumers"] == agents(AGENTS)[:100]
+    assert first["tools"][0]["path"] == ["t000a", "kit", "own_agent0", "agent0"]
+    assert first["message"].startswith('2 tools reaching "agent0" share the name "t000"')
+    assert sum(c["consumer_count"] for c in entry["clashes"]) == TOTAL
+    assert groups_of(report).consumer_reads.reads == 1000 * 100
+
+
+def test_json_max_consumers_zero_lists_every_consumer_and_ten_lists_ten() -> None:
+    document = json.loads(render("json", [fake()], max_violations=2, max_consumers=0))
+    assert [len(c["consumers"]) for c in document["files"][0]["clashes"]] == [2000, 2000]
+    document = json.loads(render("json", [fake()], max_violations=2, max_consumers=10))
+    assert [c["consumers_omitted"] for c in document["files"][0]["clashes"]] == [1990, 1990]
+
+
+def test_json_max_violations_lists_the_first_n_clashes_and_counts_every_violation(report_validator: Any) -> None:
+    report = fake(deep=True)
+    text = render("json", [report], max_violations=100)
+    document = json.loads(text)
+    assert list(report_validator.iter_errors(document)) == []
+    (entry,) = document["files"]
+    assert len(entry["clashes"]) == 100 and entry["clash_count"] == 1000
+    assert entry["violations_omitted"] == TOTAL - 100 * AGENTS
+    path = entry["clashes"][0]["tools"][0]["path"]
     assert len(path) == 65
     assert path[:3] == ["t000a", "b1", "b2"] and path[31] == "b31"
     assert path[32] == {"omitted": DEEP - 64}
-    assert path[33] == "b99968" and path[-2:] == ["box", "agent0"]
+    assert path[33] == "b99968" and path[-2:] == ["kit", "agent0"]
     assert violations_of(report).reads <= 200
     assert violations_of(report).path_reads.reads < 100 * 2 * 70
+
+
+def test_json_each_max_violations_lists_the_first_n_violations(report_validator: Any) -> None:
+    report = fake(deep=True)
+    document = json.loads(render("json", [report], max_violations=100, json_violations="each"))
+    assert list(report_validator.iter_errors(document)) == []
+    (entry,) = document["files"]
+    assert (entry["violation_count"], entry["violations_omitted"]) == (TOTAL, TOTAL - 100)
+    assert "clashes" not in entry and entry["clash_count"] == 1000
+    # The first 100 in the report's order: agent0's names t000 to t099.
+    assert [(v["consumer"], v["name"]) for v in entry["violations"][:2]] == [("agent0", "t000"), ("agent0", "t001")]
+    assert entry["violations"][-1]["name"] == "t099"
+    assert violations_of(report).reads <= 200
+
+
+def test_json_each_lists_every_violation(report_validator: Any) -> None:
+    # Five agents: 5,000 violations, every one an object of its own.
+    report = fake(consumers=5)
+    document = json.loads(render("json", [report], json_violations="each"))
+    assert list(report_validator.iter_errors(document)) == []
+    (entry,) = document["files"]
+    pairs = [(v["consumer"], v["name"]) for v in entry["violations"]]
+    assert pairs == [(c, n) for c in agents(5) for n in NAMES]
+    assert (entry["violation_count"], entry["violations_omitted"]) == (5000, 0)
 
 
 def test_json_max_path_zero_shows_the_whole_path() -> None:
     report = fake(deep=True)
     document = json.loads(render("json", [report], max_violations=1, max_path=0))
-    assert len(document["files"][0]["violations"][0]["tools"][0]["path"]) == DEEP
+    assert len(document["files"][0]["clashes"][0]["tools"][0]["path"]) == DEEP
 
 
 class StopWriting(Exception):
@@ -276,15 +472,24 @@ class Reader(io.StringIO):
         return super().write(text)
 
 
-def test_json_writes_every_violation_as_it_is_produced() -> None:
-    # Every violation by default: 10,000,000 of them would take gigabytes, so
-    # the reader stops after the first megabyte. By then the document has been
-    # written as far as it goes: a few thousand violations read, not all of
-    # them first.
+def test_json_each_writes_every_violation_as_it_is_produced() -> None:
+    # Every violation one by one: 2,000,000 of them would take gigabytes, so
+    # the reader stops after the first megabyte. By then the document has
+    # been written as far as it goes: a thousand-odd violations read, not all
+    # of them first.
     report = fake()
     with pytest.raises(StopWriting):
-        writer("json")(Run([report], 1.0), Reader())
+        writer("json")(Run([report], 1.0, json_violations="each"), Reader())
     assert 500 < violations_of(report).reads < 5_000
+
+
+def test_json_streams_the_consumers_of_a_clash_that_lists_them_all() -> None:
+    # --max-consumers 0 on a clash of 2,000,000 consumers: they are read a
+    # stretch at a time as they are written, never all at once.
+    report = fake(consumers=2_000_000, grouped=True)
+    with pytest.raises(StopWriting):
+        writer("json")(Run([report], 1.0, max_consumers=0), Reader())
+    assert groups_of(report).consumer_reads.reads < 100_000
 
 
 # --- sarif --------------------------------------------------------------------------
@@ -308,7 +513,7 @@ def sarif_limits(document: Dict[str, Any]) -> List[Dict[str, Any]]:
     return results
 
 
-def test_sarif_a_clash_group_is_one_result_naming_its_consumers(sarif_validator: Any) -> None:
+def test_sarif_a_clash_is_one_result_naming_its_consumers(sarif_validator: Any) -> None:
     report = fake(deep=True)
     text = render("sarif", [report])
     assert size(text) < 5 * MB
@@ -318,15 +523,16 @@ def test_sarif_a_clash_group_is_one_result_naming_its_consumers(sarif_validator:
     assert [r["ruleId"] for r in results] == ["CMP-9"] * 1000 + ["NAME-LOSSY"] * 25
     lines = results[0]["message"]["text"].split("\n")
     assert lines[1] == (
-        'the same clash at 10,000 consumers through "box": "agent0", "agent1", "agent10", "agent100", '
-        '"agent1000", "agent1001", "agent1002", "agent1003", "agent1004", "agent1005" and 9,990 more'
+        'the same clash at 2,000 consumers through "kit": "agent0", "agent1", "agent10", "agent100", '
+        '"agent1000", "agent1001", "agent1002", "agent1003", "agent1004", "agent1005" and 1,990 more'
     )
-    assert results[0]["properties"]["consumerCount"] == 10_000
+    assert results[0]["properties"]["consumerCount"] == 2_000
     related = results[0]["relatedLocations"][0]["message"]["text"]
     assert related.startswith("t000a \"T000\" via t000a -> b1 -> ") and "... 99,936 more ..." in related
     # Every violation is in a result: nothing to report as left out.
     assert document["runs"][0]["invocations"][0]["toolExecutionNotifications"] == []
     assert violations_of(report).path_reads.reads < 1000 * 2 * 70
+    assert groups_of(report).consumer_reads.reads <= 1000 * 10
 
 
 def test_sarif_caps_results_at_25000_and_says_exactly_what_is_left_out(sarif_validator: Any) -> None:
@@ -343,9 +549,9 @@ def test_sarif_caps_results_at_25000_and_says_exactly_what_is_left_out(sarif_val
     first, second = invocation["toolExecutionNotifications"]
     assert first["level"] == "warning"
     assert first["message"]["text"].startswith(
-        "9,975,000 of its 10,000,000 violations and 25 of its 25 warnings are not listed as results"
+        "1,975,000 of its 2,000,000 violations and 25 of its 25 warnings are not listed as results"
     )
-    assert first["properties"] == {"violationsOmitted": 9_975_000, "warningsOmitted": 25}
+    assert first["properties"] == {"violationsOmitted": 1_975_000, "warningsOmitted": 25}
     assert second["properties"] == {"violationsOmitted": TOTAL, "warningsOmitted": 25}
     assert second["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "flows/second.json"
     assert violations_of(report).reads < 30_000
@@ -366,7 +572,7 @@ def test_sarif_max_violations_applies_per_file() -> None:
     results = sarif_limits(document)
     assert [r["ruleId"] for r in results].count("CMP-9") == 14
     notes = document["runs"][0]["invocations"][0]["toolExecutionNotifications"]
-    assert [n["properties"]["violationsOmitted"] for n in notes] == [TOTAL - 70_000] * 2
+    assert [n["properties"]["violationsOmitted"] for n in notes] == [TOTAL - 7 * AGENTS] * 2
     assert "(--max-violations)" in notes[0]["message"]["text"]
 
 
@@ -379,26 +585,24 @@ def annotations(output: str) -> List[str]:
     return [line.split(" ", 1)[0] for line in lines]
 
 
-def test_github_ten_errors_ten_warnings_and_a_notice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_github_ten_errors_ten_warnings_and_a_notice() -> None:
     report = fake()
     output = render("github", [report])
     assert annotations(output) == ["::error"] * 10 + ["::warning"] * 10 + ["::notice"]
     errors = output.splitlines()[:10]
     assert "title=CMP-9::" in errors[0]
-    assert "%0Athe same clash at 10,000 consumers through \"box\": \"agent0\"," in errors[0]
-    assert "and 9,990 more%0Ahelp: rename" in errors[0]
+    assert "%0Athe same clash at 2,000 consumers through \"kit\": \"agent0\"," in errors[0]
+    assert "and 1,990 more%0Ahelp: rename" in errors[0]
     notice = output.splitlines()[-1]
-    assert notice.startswith("::notice title=toolwire::9,900,000 more violations and 15 more warnings not annotated")
-    assert violations_of(report).reads < 100
+    assert notice.startswith("::notice title=toolwire::1,980,000 more violations and 15 more warnings not annotated")
+    assert violations_of(report).reads < 100 and groups_of(report).reads <= 10
 
 
 def test_github_strict_warnings_share_the_ten_errors() -> None:
     output = render("github", [fake()], strict=True, max_violations=4)
     assert annotations(output) == ["::error"] * 10 + ["::notice"]
     assert output.count("title=NAME-LOSSY") == 6
-    assert "9,960,000 more violations and 19 more warnings" in output
+    assert "1,992,000 more violations and 19 more warnings" in output
 
 
 def test_github_step_summary_is_the_grouped_report_under_one_mib(
@@ -411,7 +615,7 @@ def test_github_step_summary_is_the_grouped_report_under_one_mib(
     output = render("github", [report])
     assert "The job's step summary lists them, grouped" in output.splitlines()[-1]
     written = summary.read_text(encoding="utf-8")
-    assert written.startswith("# Earlier in this step\n\n### toolwire\n\n**checked 1 file (10,000 consumers)")
+    assert written.startswith("# Earlier in this step\n\n### toolwire\n\n**checked 1 file (2,000 consumers)")
     assert STEP_SUMMARY_LIMIT - 4096 < size(written) <= STEP_SUMMARY_LIMIT
     shown = written.count("error[CMP-9]")
     assert shown > 1000
@@ -423,7 +627,7 @@ def test_github_step_summary_is_the_grouped_report_under_one_mib(
     assert violations_of(report).reads < 20_000
 
 
-def test_github_step_summary_of_grouped_clashes_fits_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_github_step_summary_of_clashes_fits_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     render("github", [fake()])
@@ -436,7 +640,7 @@ def test_github_step_summary_of_grouped_clashes_fits_whole(tmp_path: Path, monke
 # --- junit --------------------------------------------------------------------------
 
 
-def test_junit_one_test_case_per_clash_group() -> None:
+def test_junit_one_test_case_per_clash() -> None:
     report = fake(deep=True)
     text = render("junit", [report])
     assert size(text) < 5 * MB
@@ -444,18 +648,28 @@ def test_junit_one_test_case_per_clash_group() -> None:
     cases = root.findall("./testsuite/testcase")
     assert len(cases) == 1 + 1000
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("1001", "1000", "0")
-    assert cases[1].get("name") == "flows/huge.json: CMP-9 t000 at agent0"
+    assert cases[1].get("name") == "flows/family2.json: CMP-9 t000 at agent0"
     failure = cases[1].find("failure")
     assert failure is not None and failure.text is not None
-    assert "the same clash at 10,000 consumers through \"box\": \"agent0\"," in failure.text
-    assert "and 9,990 more" in failure.text and "... 99,936 more ..." in failure.text
+    assert "the same clash at 2,000 consumers through \"kit\": \"agent0\"," in failure.text
+    assert "and 1,990 more" in failure.text and "... 99,936 more ..." in failure.text
     assert violations_of(report).path_reads.reads < 1000 * 2 * 70
 
 
 def test_junit_max_violations_caps_the_test_cases_and_says_how_many_more() -> None:
-    root = ET.fromstring(render("junit", [fake()], max_violations=3))
+    report = fake()
+    root = ET.fromstring(render("junit", [report], max_violations=3))
     file_case, *findings = root.findall("./testsuite/testcase")
-    assert len(findings) == 3
+    assert len(findings) == 3 and root.get("tests") == "4"
     out = file_case.findtext("system-out")
     assert out is not None
-    assert out.splitlines()[-1] == "flows/huge.json: 9,970,000 more violations not listed (--max-violations 3)"
+    assert out.splitlines()[-1] == "flows/family2.json: 1,994,000 more violations not listed (--max-violations 3)"
+    # Counted before they are written: the three shown are read twice, no more.
+    assert groups_of(report).reads == 6
+
+
+def test_junit_ungrouped_clashes_stay_bounded_under_max_violations() -> None:
+    report = fake(grouped=False)
+    root = ET.fromstring(render("junit", [report], max_violations=100))
+    assert root.get("tests") == "101" and root.get("failures") == "100"
+    assert groups_of(report).reads <= 200

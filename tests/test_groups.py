@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+import pytest
+
 import toolwire
 from toolwire._groups import ClashGroup, group_violations, through
 from toolwire._report import Location, Report, Stats, Tool, Violation
@@ -81,3 +83,18 @@ def test_the_real_multi_violation_fixture_has_one_group_per_violation() -> None:
     assert [g.through for g in found] == ["research_kit", None]
     first: Optional[ClashGroup] = found[0]
     assert first is not None and list(first.consumers) == ["research_agent"]
+
+
+def test_a_checked_report_s_groups_are_a_sequence_read_when_indexed() -> None:
+    # Like report.violations: an exact len() at once, any group by index,
+    # and iteration that yields the same groups.
+    report = toolwire.check_file(DATA / "multi-violation.json")
+    groups = report.clash_groups()
+    assert len(groups) == 2
+    assert [groups[0].name, groups[1].name, groups[-1].name] == ["web_search", "fetch_page", "fetch_page"]
+    assert list(groups) == [groups[0], groups[1]] and groups[:] == list(groups)
+    assert groups == list(report.clash_groups())
+    with pytest.raises(IndexError):
+        groups[2]
+    shared = toolwire.check_file(DATA / "shared-toolbox.json").clash_groups()
+    assert len(shared) == 1 and shared[0].count == 5

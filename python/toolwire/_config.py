@@ -21,8 +21,10 @@ Keys are kebab-case, as in ruff::
     strict = true                            # warnings fail a file too
     format = "sarif"                         # text, json, sarif, github or junit
     jobs = 4                                 # files checked in parallel
-    max-violations = 100                     # violations listed per file (0: no limit), like --max-violations
+    max-violations = 100                     # findings listed per file (0: no limit), like --max-violations
     max-path = 16                            # ids shown of a long path (0: no limit), like --max-path
+    json-violations = "each"                 # json: every violation, not each clash once, like --json-violations
+    max-consumers = 1000                     # json: consumers listed per clash (0: no limit), like --max-consumers
 
 Every value is checked strictly: a typo in a configuration file must stop the
 run with a message naming the file and the key, not be silently ignored
@@ -39,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from ._formats import FORMATS
+from ._formats import FORMATS, JSON_VIOLATIONS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -69,6 +71,8 @@ class Settings:
     jobs: Optional[int] = None
     max_violations: Optional[int] = None
     max_path: Optional[int] = None
+    json_violations: Optional[str] = None
+    max_consumers: Optional[int] = None
     source: Optional[Path] = None
     """The file the settings came from (None: no file)."""
 
@@ -185,12 +189,17 @@ def _jobs(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def _max_violations(value: Any) -> bool:
+def _whole(value: Any) -> bool:
+    """An integer of at least 0: max-violations, max-consumers."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _max_path(value: Any) -> bool:
-    return _max_violations(value) and value != 1
+    return _whole(value) and value != 1
+
+
+def _json_violations(value: Any) -> bool:
+    return isinstance(value, str) and value in JSON_VIOLATIONS
 
 
 # TOML key -> (Settings field, check, what is expected, for the message).
@@ -200,8 +209,10 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any], bool], str]] = {
     "strict": ("strict", _boolean, "true or false"),
     "format": ("format", _format, "one of " + ", ".join(f'"{name}"' for name in FORMATS)),
     "jobs": ("jobs", _jobs, "an integer of at least 1"),
-    "max-violations": ("max_violations", _max_violations, "an integer of at least 0 (0: no limit)"),
+    "max-violations": ("max_violations", _whole, "an integer of at least 0 (0: no limit)"),
     "max-path": ("max_path", _max_path, "0 (no limit) or an integer of at least 2"),
+    "json-violations": ("json_violations", _json_violations, "one of " + ", ".join(f'"{v}"' for v in JSON_VIOLATIONS)),
+    "max-consumers": ("max_consumers", _whole, "an integer of at least 0 (0: no limit)"),
 }
 
 

@@ -9,13 +9,13 @@ once, naming its consumers, instead of repeating it per consumer.
 
 ``group_violations`` is the pure-Python grouping, for reports whose
 violations are a plain list (reports built by hand). A report backed by the
-core provides its own groups, with the same meaning, without walking every
-violation.
+core provides its own groups, with the same meaning, as a lazy sequence
+(``ClashGroups``), without walking every violation.
 """
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ._report import Tool, Violation
 
@@ -66,10 +66,11 @@ def through(tools: Sequence[Tool]) -> Optional[str]:
 _Key = Tuple[str, Tuple[str, ...], Optional[str]]
 
 
-def group_violations(violations: Sequence[Violation]) -> Iterator[ClashGroup]:
+def group_violations(violations: Sequence[Violation]) -> List[ClashGroup]:
     """The CMP-9 violations of ``violations`` grouped by (name, tool ids,
     through), in the order of each group's first violation; consumers sorted
-    by id. Holds one entry per group: meant for list-backed reports."""
+    by id. A list, one entry per group: meant for list-backed reports, whose
+    violations are all in memory already."""
     firsts: Dict[_Key, Violation] = {}
     consumers: Dict[_Key, List[str]] = {}
     for violation in violations:
@@ -80,6 +81,4 @@ def group_violations(violations: Sequence[Violation]) -> Iterator[ClashGroup]:
             firsts[key] = violation
             consumers[key] = []
         consumers[key].append(violation.consumer)
-    for key, first in firsts.items():
-        assert first.name is not None
-        yield ClashGroup(first.name, first.tools, key[2], sorted(consumers[key]), first)
+    return [ClashGroup(key[0], first.tools, key[2], sorted(consumers[key]), first) for key, first in firsts.items()]

@@ -304,20 +304,41 @@ class Violations(_Lazy[Violation]):
             for i, t in enumerate(v.tools)
         ]
 
-    def _groups(self) -> Iterator["ClashGroup"]:
+    def _group(self, g: int) -> "ClashGroup":
+        """The core's group ``g``, with its first violation built."""
         from ._groups import ClashGroup  # _groups reads this module's records
 
         core = self._core
-        for g in range(core.group_count):
-            group = core.group(g)
-            first = self._at(group.first)
-            yield ClashGroup(
-                name=group.name,
-                tools=first.tools,
-                through=group.through,
-                consumers=_GroupConsumers(core, g, group.count),
-                first=first,
-            )
+        group = core.group(g)
+        first = self._at(group.first)
+        return ClashGroup(
+            name=group.name,
+            tools=first.tools,
+            through=group.through,
+            consumers=_GroupConsumers(core, g, group.count),
+            first=first,
+        )
+
+
+class ClashGroups(_Lazy["ClashGroup"]):
+    """The CMP-9 clash groups of a report, in the order of their first
+    violations: an exact ``len()`` at once, each group built when it is read
+    (a workflow may have millions), like ``Violations``."""
+
+    __slots__ = ("_violations",)
+
+    _CHUNK = 1  # each group builds its first violation: build no more than is read
+    _WHAT = "group"
+
+    def __init__(self, violations: Violations) -> None:
+        super().__init__(violations._core, violations._core.group_count)
+        self._violations = violations
+
+    def _read(self, start: int, stop: int) -> List["ClashGroup"]:
+        return [self._violations._group(g) for g in range(start, min(stop, self._len))]
+
+    def __repr__(self) -> str:
+        return f"<ClashGroups: {self._len}>"
 
 
 class _GroupConsumers(_Lazy[str]):
@@ -392,22 +413,25 @@ class Report:
         """The exact number of violations (``len(violations)``)."""
         return len(self.violations)
 
-    def clash_groups(self) -> Iterator["ClashGroup"]:
+    def clash_groups(self) -> Sequence["ClashGroup"]:
         """The CMP-9 violations grouped: violations with the same name and
         the same clashing tools, reached through the same toolbox, are one
         group naming its consumers. Every CMP-9 violation is in exactly one
-        group; groups come in the order of their first violations."""
+        group; groups come in the order of their first violations. From a
+        check, a ``ClashGroups`` sequence: exact ``len()``, each group built
+        when it is read; otherwise a list."""
         from ._groups import group_violations  # _groups reads this module's records
 
         if isinstance(self.violations, Violations):
-            return self.violations._groups()
+            return ClashGroups(self.violations)
         return group_violations(self.violations)
 
     def to_dict(self) -> Dict[str, Any]:
-        """The per-file object of the CLI's ``--format json`` output, with
+        """The per-file object of the CLI's ``--format json
+        --json-violations each`` output, but for its ``clash_count``, with
         every violation and every path whole: its size is what it lists, so
         on a report with millions of violations use the CLI's streaming
-        ``--format json`` (with ``--max-violations``) instead."""
+        ``--format json``, which lists each clash once, instead."""
         return {
             "path": self.path,
             "ok": self.ok,

@@ -25,7 +25,7 @@ from . import __version__
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
-from ._formats import DEFAULT_MAX_PATH, FORMATS, Run, explain_format, writer
+from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS, Run, explain_format, writer
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
 from ._report import Report
@@ -131,8 +131,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_count,
         default=None,
         metavar="N",
-        help="list at most N violations per file (json: violations; other formats: findings, a clash reaching "
-        "many consumers counting once); the counts stay exact (default and 0: no limit)",
+        help="list at most N findings per file (an EDGE-5 violation, or a clash however many consumers it "
+        "reaches; json with --json-violations each: violations); the counts stay exact (default and 0: no limit)",
     )
     check.add_argument(
         "--max-path",
@@ -140,6 +140,21 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help=f"show a path longer than N ids as its ends and the number left out (default: {DEFAULT_MAX_PATH}; "
+        "0: no limit)",
+    )
+    check.add_argument(
+        "--json-violations",
+        choices=JSON_VIOLATIONS,
+        default=None,
+        help="json: list each CMP-9 clash once, with its consumers (clashes, the default), or every violation, "
+        "one per consumer and name (each: as large as the violations are many)",
+    )
+    check.add_argument(
+        "--max-consumers",
+        type=_count,
+        default=None,
+        metavar="N",
+        help=f"json: list at most N consumers of each clash; the count stays exact (default: {DEFAULT_MAX_CONSUMERS}; "
         "0: no limit)",
     )
     _shared_options(check)
@@ -162,7 +177,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _count(text: str) -> int:
-    """``--max-violations``: a whole number, at least 0."""
+    """``--max-violations``, ``--max-consumers``: a whole number, at least 0."""
     try:
         value = int(text)
     except ValueError:
@@ -328,6 +343,8 @@ def _run_check(args: argparse.Namespace) -> int:
         # 0 means no limit, as for GCC's -fmax-errors.
         max_violations=_pick(args.max_violations, settings.max_violations, 0) or None,
         max_path=_pick(args.max_path, settings.max_path, DEFAULT_MAX_PATH),
+        json_violations=_pick(args.json_violations, settings.json_violations, JSON_VIOLATIONS[0]),
+        max_consumers=_pick(args.max_consumers, settings.max_consumers, DEFAULT_MAX_CONSUMERS),
     )
     write = writer(format)
     if not _deliver(args.output, lambda out: write(run, out)):

@@ -11,6 +11,11 @@ from .._report import Report
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 DEFAULT_MAX_PATH = 64
+DEFAULT_MAX_CONSUMERS = 100
+JSON_VIOLATIONS = ("clashes", "each")
+"""How ``--format json`` lists CMP-9 violations (``--json-violations``):
+each clash once, with its consumers (the default), or each (consumer,
+name) on its own."""
 
 
 @dataclass(frozen=True)
@@ -26,12 +31,18 @@ class Run:
     colour: bool = False
     """Only the text format uses it."""
     max_violations: Optional[int] = None
-    """At most this many violations listed per file (``--max-violations``):
-    in json, violations; in the other formats, findings (an EDGE-5 violation
-    or a group of CMP-9 violations with one cause). None: no limit."""
+    """At most this many findings listed per file (``--max-violations``): an
+    EDGE-5 violation, or a clash (CMP-9 violations with one cause); in json
+    with ``json_violations="each"``, violations. None: no limit."""
     max_path: int = DEFAULT_MAX_PATH
     """A path longer than this many ids is shown as its head and tail with
     the number left out (``--max-path``); 0: no limit."""
+    json_violations: str = JSON_VIOLATIONS[0]
+    """json only: ``clashes`` lists each CMP-9 clash once, ``each`` every
+    violation (``--json-violations``)."""
+    max_consumers: int = DEFAULT_MAX_CONSUMERS
+    """json only: the consumers listed per clash (``--max-consumers``); the
+    rest are counted. 0: no limit."""
 
     def failed(self, report: Report) -> bool:
         """Whether `report` fails the run: an input error, a violation, or a

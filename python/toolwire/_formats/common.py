@@ -6,13 +6,14 @@ A report's ``violations`` may be a lazy sequence of millions of items built
 on access, and a tool's ``path`` a lazy sequence of 100,000 ids. Nothing
 here walks either whole: violations are read by index (the EDGE-5 ones, which
 come first, are found by bisection), CMP-9 ones through
-``Report.clash_groups()``, and paths by their head and tail."""
+``Report.clash_groups()``, one group at a time, and paths by their head and
+tail."""
 
 from __future__ import annotations
 
 import itertools
 from pathlib import Path, PurePath
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .._groups import ClashGroup
 from .._report import Report, Tool, Violation, _quoted
@@ -111,38 +112,93 @@ def edge5_count(violations: Sequence[Violation]) -> int:
 def edge5_violations(report: Report, limit: Optional[int] = None) -> Tuple[List[Violation], int]:
     """The first ``limit`` EDGE-5 violations of ``report`` (all when None),
     in edge order, and how many there are."""
-    violations = report.violations
-    if isinstance(violations, list):
-        # A hand-built report: any order will do.
-        violations = [v for v in violations if v.rule != "CMP-9"]
-        available = len(violations)
-    else:
-        available = edge5_count(violations)
+    violations, available = _edge5(report)
     take = available if limit is None else min(limit, available)
     return [violations[i] for i in range(take)], available
 
 
+def _edge5(report: Report) -> Tuple[Sequence[Violation], int]:
+    """A sequence whose first items are the EDGE-5 violations of ``report``
+    in edge order, and how many they are: its violations, which they lead,
+    or, for a hand-built report, those of its violations that are EDGE-5."""
+    violations = report.violations
+    if isinstance(violations, list):
+        # A hand-built report: any order will do.
+        edge5 = [v for v in violations if v.rule != "CMP-9"]
+        return edge5, len(edge5)
+    return violations, edge5_count(violations)
+
+
+def finding_count(report: Report, limit: Optional[int] = None) -> int:
+    """How many violation findings ``Findings(report, limit)`` yields,
+    without reading any: from the counts of EDGE-5 violations (by
+    bisection) and of clash groups."""
+    available = _edge5(report)[1] + len(report.clash_groups())
+    return available if limit is None else min(limit, available)
+
+
+class Findings:
+    """The violation findings of ``report``, at most ``limit`` (all when
+    None), in the report's order: EDGE-5 violations in edge order, then
+    CMP-9 clash groups in the order of their first violations. Iterating
+    reads them one at a time, as they are yielded, so a format can write
+    each before the next is read; ``left_out`` is exact once they have been
+    iterated.
+
+    A format that must say how many violations are left out before it
+    writes the findings calls ``left_out_first()``, which reads (and drops)
+    the findings it will show to count them; only with a limit, so it reads
+    at most ``limit``."""
+
+    def __init__(self, report: Report, limit: Optional[int] = None) -> None:
+        self.report = report
+        self.limit = limit
+        self.shown = 0
+        """Findings yielded so far."""
+        self.covered = 0
+        """Violations the findings yielded so far stand for."""
+
+    def __iter__(self) -> Iterator[Finding]:
+        self.shown = self.covered = 0
+        edge5, available = _edge5(self.report)
+        for i in range(available if self.limit is None else min(self.limit, available)):
+            self.shown += 1
+            self.covered += 1
+            yield edge5[i]
+        room = None if self.limit is None else self.limit - self.shown
+        if room is None or room > 0:
+            for group in itertools.islice(self.report.clash_groups(), room):
+                self.shown += 1
+                self.covered += group.count
+                yield group
+
+    @property
+    def left_out(self) -> int:
+        """How many violations the findings yielded leave out, exactly:
+        read once they have all been iterated."""
+        return self.report.violation_count - self.covered
+
+    def left_out_first(self) -> int:
+        """``left_out``, before the findings are written."""
+        if self.limit is None:
+            return 0  # every finding is shown, and so every violation
+        for _ in self:
+            pass
+        return self.left_out
+
+
 def violation_findings(report: Report, limit: Optional[int] = None) -> Tuple[List[Finding], int]:
     """The first ``limit`` violation findings of ``report`` (all when None),
-    in the report's order: EDGE-5 violations, then CMP-9 clash groups in the
-    order of their first violations; and how many violations (exactly) the
-    findings shown leave out. Reads only what it returns."""
-    edge5, _ = edge5_violations(report, limit)
-    shown: List[Finding] = list(edge5)
-    if limit is None or len(shown) < limit:
-        more = None if limit is None else limit - len(shown)
-        shown.extend(itertools.islice(report.clash_groups(), more))
-    return shown, report.violation_count - sum(covered(f) for f in shown)
+    as a list, and how many violations (exactly) they leave out: for the
+    formats that hold every finding they show (SARIF, within its cap)."""
+    findings = Findings(report, limit)
+    shown = list(findings)
+    return shown, findings.left_out
 
 
 def covered(finding: Finding) -> int:
     """How many violations a finding stands for."""
     return finding.count if isinstance(finding, ClashGroup) else 1
-
-
-def finding_location(finding: Finding) -> Any:
-    """Where a finding is: a group at its first violation."""
-    return finding.first.location if isinstance(finding, ClashGroup) else finding.location
 
 
 def listing(consumers: Sequence[str], shown: int, name: Callable[[str], str] = _quoted) -> str:

@@ -16,18 +16,24 @@ The counts follow the usual JUnit meaning, test cases rather than findings:
 ``tests`` test cases, ``failures`` failed ones, ``errors`` files that could
 not be checked. ``time`` is the whole run's; toolwire checks files in parallel and
 does not time them one by one, so test cases have none.
+
+The document is written as it is made, one test case at a time, in the
+report's order: the counts in the opening tags come from the reports'
+counts (EDGE-5 violations found by bisection, clash groups by their
+number), so no finding is read before it is written, and none is held
+after.
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import Dict, List, Optional, TextIO
+from typing import Dict, Iterator, List, Optional, TextIO
 
 from .._groups import ClashGroup
 from .._report import Location, Report, Violation, _error_to_dict
 from . import Run
-from .common import STDIN, Finding, finding_help, group_message, source, tool_line, violation_findings
+from .common import STDIN, Finding, Findings, finding_count, finding_help, group_message, source, tool_line
 
 # XML 1.0 cannot hold most control characters or lone surrogates at all, not
 # even escaped, and ElementTree writes them through as they are: a label
@@ -60,12 +66,12 @@ def _finding(parent: ET.Element, tag: str, kind: str, message: str, text: str) -
     ET.SubElement(parent, tag, type=_xml(kind), message=_xml(message)).text = _xml(text)
 
 
-def _case(suite: ET.Element, report: Report, name: str) -> ET.Element:
+def _case(report: Report, name: str) -> ET.Element:
     attributes = {"classname": "toolwire", "name": _xml(name)}
     file = source(report.path)
     if file is not None:
         attributes["file"] = _xml(file)
-    return ET.SubElement(suite, "testcase", attributes)
+    return ET.Element("testcase", attributes)
 
 
 def _finding_name(report: Report, finding: Finding) -> str:
@@ -92,16 +98,23 @@ def _failure(case: ET.Element, report: Report, finding: Finding, max_path: int) 
     _finding(case, "failure", v.rule, message, _failure_text(report, v.rule, text, v.location, lines))
 
 
-def _testcases(suite: ET.Element, run: Run, report: Report) -> None:
-    case = _case(suite, report, _name(report.path))
+def _testcases(run: Run, report: Report) -> Iterator[ET.Element]:
+    """A file's test cases, each made as it is yielded: its own, then one
+    per violation finding, in the report's order."""
+    case = _case(report, _name(report.path))
     if report.error is not None:
         error = _error_to_dict(report.error)
         known = error["line"] is not None and error["column"] is not None
         at = Location(error["line"], error["column"]) if known else None
         text = f"{_where(report.path, at)}: error: {error['message']}"
         _finding(case, "error", "input", error["message"], text)
+        yield case
         return
-    findings, left_out = violation_findings(report, run.max_violations)
+    findings = Findings(report, run.max_violations)
+    # The file's own test case comes first and says how many violations are
+    # not listed: with a limit, the findings shown are counted before they
+    # are written (at most the limit of them read twice).
+    left_out = findings.left_out_first()
     out: List[str] = []
     if run.strict:
         for w in report.warnings:
@@ -117,27 +130,51 @@ def _testcases(suite: ET.Element, run: Run, report: Report) -> None:
         )
     if out:
         ET.SubElement(case, "system-out").text = _xml("\n".join(out))
+    yield case
     for finding in findings:
-        _failure(_case(suite, report, _finding_name(report, finding)), report, finding, run.max_path)
+        case = _case(report, _finding_name(report, finding))
+        _failure(case, report, finding, run.max_path)
+        yield case
+
+
+def _counts(run: Run) -> Dict[str, str]:
+    """The suite's counts, which its opening tag carries before any test
+    case is written: from the reports' counts, without reading a finding."""
+    tests = failures = errors = 0
+    for report in run.reports:
+        tests += 1
+        if report.error is not None:
+            errors += 1
+            continue
+        findings = finding_count(report, run.max_violations)
+        tests += findings
+        failures += findings + (1 if run.strict and report.warnings else 0)
+    return {"tests": str(tests), "failures": str(failures), "errors": str(errors), "time": f"{run.elapsed:.3f}"}
+
+
+def _tag(name: str, attributes: Dict[str, str], close: str = ">") -> str:
+    element = ET.Element(name, attributes)
+    opening = ET.tostring(element, encoding="unicode")  # <name a="..." />
+    return opening[: -len(" />")] + close
 
 
 def write(run: Run, out: TextIO) -> None:
-    suites = ET.Element("testsuites", {"name": "toolwire"})
-    suite = ET.SubElement(suites, "testsuite", {"name": "toolwire"})
-    for report in run.reports:
-        _testcases(suite, run, report)
-    cases = suite.findall("testcase")
-    counts: Dict[str, str] = {
-        "tests": str(len(cases)),
-        "failures": str(sum(1 for c in cases if c.find("failure") is not None)),
-        "errors": str(sum(1 for c in cases if c.find("error") is not None)),
-        "time": f"{run.elapsed:.3f}",
-    }
-    suites.attrib.update(counts)
-    suite.attrib.update({**counts, "skipped": "0"})
-    ET.indent(suites)
+    """Writes the document as it is made: the counts first (known from the
+    reports), then each test case as soon as it is built, so a file with a
+    million findings is never held whole. The bytes are those
+    ``ET.indent`` and ``ET.tostring`` give for the whole tree."""
+    counts = _counts(run)
     # Written as text (the caller's stream decides the bytes); the declaration
     # names UTF-8 because that is what --output writes.
     out.write('<?xml version="1.0" encoding="utf-8"?>\n')
-    out.write(ET.tostring(suites, encoding="unicode"))
-    out.write("\n")
+    out.write(_tag("testsuites", {"name": "toolwire", **counts}) + "\n")
+    suite = {"name": "toolwire", **counts, "skipped": "0"}
+    if not run.reports:
+        out.write("  " + _tag("testsuite", suite, " />") + "\n</testsuites>\n")
+        return
+    out.write("  " + _tag("testsuite", suite) + "\n")
+    for report in run.reports:
+        for case in _testcases(run, report):
+            ET.indent(case, level=2)
+            out.write("    " + ET.tostring(case, encoding="unicode") + "\n")
+    out.write("  </testsuite>\n</testsuites>\n")

@@ -226,7 +226,7 @@ def _capped(run: Run, report: Report, violations: int, warnings: int) -> Json:
         why += f", and at most {run.max_violations:,} violation results per file (--max-violations)"
     text = (
         f"{' and '.join(left)} are not listed as results ({why}); a CMP-9 result stands for every consumer "
-        "its clash reaches. `toolwire check --format json` lists every violation."
+        "its clash reaches. `toolwire check --format json --json-violations each` lists every violation."
     )
     return {
         "level": "warning",

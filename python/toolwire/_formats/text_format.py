@@ -4,13 +4,15 @@ rustc and ruff.
 Every finding starts with ``path:line:col: severity[CODE]: message`` (the
 form editors, terminals and CI problem matchers turn into links), followed
 by indented detail lines: ``=`` for each colliding tool, ``help:`` for the
-suggested fix. A file's findings come in the order of the file, a blank
-line after each. CMP-9 violations with one cause (the same name, the same
-clashing tools, reached through the same toolbox) are one finding, at its
+suggested fix. A file's findings come in the report's order, a blank line
+after each: EDGE-5 violations by edge, then CMP-9 clashes in the order of
+their first violations, then warnings. Each is written as it is read, so
+the report streams: a million clashes are never all held at once (which
+is why the findings are not sorted by line). CMP-9 violations with one
+cause (the same name, the same clashing tools) are one finding, at its
 first consumer, naming the consumers it reaches (a few, the rest counted).
 ``--max-violations N`` shows at most N violation findings per file (the
-first N in the report's order: EDGE-5, then clashes by first consumer) and
-a ``note:`` with the exact number of violations left out. A file that
+first N) and a ``note:`` with the exact number of violations left out. A file that
 passes ends with ``path: ok`` (``path: ok (2 warnings)`` when it has
 warnings); a file that could not be checked gets ``path:line:col: error:
 message``. One summary line ends the run, with exact counts. Text that comes from the input (ids, labels, paths) is escaped so
@@ -22,12 +24,12 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple, Union
+from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from .._groups import ClashGroup
 from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict
 from . import Run
-from .common import Finding, finding_location, listing, path_ends, violation_findings
+from .common import Findings, listing, path_ends
 
 # ANSI SGR styles, applied only when the run asks for colour.
 _STYLES = {
@@ -184,10 +186,11 @@ class _Writer:
         self.out.write(block.text)
 
     def blocks(self, report: Report) -> Iterator[Block]:
-        """One file's blocks: at most ``max_violations`` violation findings
-        (EDGE-5 violations, then clash groups by first consumer, as the
-        report orders them) and every warning, printed in the order of the
-        file; then what was left out, then ``ok`` when the file passed."""
+        """One file's blocks, each made as it is yielded: at most
+        ``max_violations`` violation findings in the report's order (EDGE-5
+        violations by edge, then clash groups by first violation), then
+        every warning, then what was left out, then ``ok`` when the file
+        passed."""
         path = display_path(report.path)
         if report.error is not None:
             error = _error_to_dict(report.error)
@@ -195,22 +198,22 @@ class _Writer:
             self.header(path, at, "error", None, _escape(error["message"]))
             yield self.built("finding")
             return
-        shown, left_out = violation_findings(report, self.run.max_violations)
-        # In the order of the file, as a reader goes through it (ruff and mypy
-        # sort so too); at one place, errors first; unplaced findings last. A
-        # grouped clash is placed at its first consumer.
-        findings: List[Union[Finding, WiringWarning]] = [*shown, *report.warnings]
-        findings.sort(key=lambda f: _place(f))
+        # The report's order, not the file's: sorting by line would mean
+        # reading every finding before writing the first, and a report may
+        # hold a million clashes. Each block is written before the next
+        # finding is read.
+        findings = Findings(report, self.run.max_violations)
         for finding in findings:
-            if isinstance(finding, WiringWarning):
-                self.warning(path, finding)
-                yield self.built("finding", warnings=1)
-            elif isinstance(finding, ClashGroup):
+            if isinstance(finding, ClashGroup):
                 self.group(path, finding)
                 yield self.built("finding", violations=finding.count)
             else:
                 self.violation(path, finding)
                 yield self.built("finding", violations=1)
+        for warning in report.warnings:
+            self.warning(path, warning)
+            yield self.built("finding", warnings=1)
+        left_out = findings.left_out
         if left_out:
             limit = self.run.max_violations
             shown_at_most = f"at most {_plural(limit or 0, 'finding')} per file"
@@ -301,13 +304,6 @@ class _Writer:
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
         self.line(self.style(verdict, text))
         return self.built("summary")
-
-
-def _place(finding: Union[Finding, WiringWarning]) -> Tuple[bool, Tuple[int, int], bool]:
-    """Sort key: placed findings by line and column, errors before warnings
-    at one place, unplaced ones last."""
-    at = finding.location if isinstance(finding, WiringWarning) else finding_location(finding)
-    return (at is None, at or (0, 0), isinstance(finding, WiringWarning))
 
 
 # Consumers a grouped clash names; the rest are counted.
