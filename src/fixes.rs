@@ -5,6 +5,8 @@
 
 use std::collections::HashSet;
 
+use foldhash::fast::RandomState;
+
 use crate::flatten::{new_map, Map};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::names::normalize_name;
@@ -89,7 +91,7 @@ pub struct Renamer<'g, 'a> {
     graph: &'g ToolGraph<'a>,
     /// Every tool as (name hash, node), sorted: the names already taken.
     by_hash: &'g [(u64, NodeIx)],
-    suggested: HashSet<String>,
+    suggested: HashSet<String, RandomState>,
     renamed: Map<NodeIx, Rename>,
 }
 
@@ -98,7 +100,7 @@ impl<'g, 'a> Renamer<'g, 'a> {
         Renamer {
             graph,
             by_hash,
-            suggested: HashSet::new(),
+            suggested: HashSet::with_hasher(RandomState::default()),
             renamed: new_map(),
         }
     }
