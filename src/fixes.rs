@@ -92,7 +92,11 @@ pub struct Renamer<'g, 'a> {
     graph: &'g ToolGraph<'a>,
     /// Every tool as (name hash, node), sorted: the names already taken.
     by_hash: &'g [(u64, NodeIx)],
-    suggested: HashSet<String, RandomState>,
+    /// Names known to be taken: every suggestion, and every name of the
+    /// workflow found taken, so a name many tools try (ids that name
+    /// alike qualify alike) is compared with the label it is the name of,
+    /// which may be megabytes long, once.
+    taken_names: HashSet<String, RandomState>,
     /// For each run of numbered names (see `numbered`), the first number
     /// not known to be taken.
     next_number: Map<NumberedRun, u64>,
@@ -111,7 +115,7 @@ impl<'g, 'a> Renamer<'g, 'a> {
         Renamer {
             graph,
             by_hash,
-            suggested: HashSet::with_hasher(RandomState::default()),
+            taken_names: HashSet::with_hasher(RandomState::default()),
             next_number: new_map(),
             renamed: new_map(),
             #[cfg(test)]
@@ -227,7 +231,7 @@ impl<'g, 'a> Renamer<'g, 'a> {
     fn claim(&mut self, name: &str) -> bool {
         let free = !self.taken(name);
         if free {
-            self.suggested.insert(name.to_owned());
+            self.taken_names.insert(name.to_owned());
         }
         free
     }
@@ -240,16 +244,20 @@ impl<'g, 'a> Renamer<'g, 'a> {
 
     fn taken(&mut self, name: &str) -> bool {
         self.step();
-        if self.suggested.contains(name) {
+        if self.taken_names.contains(name) {
             return true;
         }
         let g = self.graph;
         let hash = g.hash_of_name(name);
         let start = self.by_hash.partition_point(|&(h, _)| h < hash);
-        self.by_hash[start..]
+        let in_workflow = self.by_hash[start..]
             .iter()
             .take_while(|&&(h, _)| h == hash)
-            .any(|&(_, node)| normalize_name(g.label(node)) == name)
+            .any(|&(_, node)| normalize_name(g.label(node)) == name);
+        if in_workflow {
+            self.taken_names.insert(name.to_owned());
+        }
+        in_workflow
     }
 
     fn step(&mut self) {
