@@ -288,45 +288,68 @@ fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
             format!("{label} ({qualifier})")
         }
     };
-    let fits = |text: &str| normalize_name(text).len() <= MAX_NAME_LEN;
     let whole = compose(label.trim_end(), qualifier);
-    if fits(&whole) {
+    if name_len(&whole) <= MAX_NAME_LEN {
         return whole; // the common case: nothing to shorten
     }
     // Labels may be megabytes long, and may start with hundreds of
-    // characters that name nothing (`"——— Search"`), so the longest prefix
-    // that fits is found by bisection over a generous cap.
-    const CAP: usize = 4096;
-    let label: Vec<char> = label.chars().take(CAP).collect();
-    let qualifier: Vec<char> = qualifier.chars().take(CAP).collect();
-    let with_label = |k: usize| {
-        compose(
-            label[..k].iter().collect::<String>().trim_end(),
-            &qualifier.iter().collect::<String>(),
-        )
-    };
-    let k = longest_prefix(label.len(), |k| fits(&with_label(k)));
-    if k > 0 || fits(&with_label(0)) {
-        return with_label(k);
+    // characters that name nothing (`"——— Search"`), so only a generous
+    // cap of characters is read. A composed text's name is its label's
+    // name and the rest's joined by `_`, so the longest prefix of the
+    // label that fits is read off the label's name as it grows, in one
+    // pass, rather than composed and named for each length tried.
+    let qualifier = capped(qualifier);
+    let rest = name_len(&compose("", qualifier));
+    if rest <= MAX_NAME_LEN {
+        let label = capped(label);
+        return compose(label[..fitting_prefix(label, rest)].trim_end(), qualifier);
     }
     // The qualifier alone is too long: it gives way too.
-    let with_qualifier = |k: usize| compose("", &qualifier[..k].iter().collect::<String>());
-    with_qualifier(longest_prefix(qualifier.len(), |k| fits(&with_qualifier(k))))
+    let number_len = number.map_or(0, |n| n.to_string().len());
+    compose("", &qualifier[..fitting_prefix(qualifier, number_len)])
 }
 
-/// The largest `k <= len` with `ok(k)`, for `ok` true up to some point and
-/// false after it; 0 when even `ok(1)` is false.
-fn longest_prefix(len: usize, ok: impl Fn(usize) -> bool) -> usize {
-    let (mut good, mut bad) = (0, len + 1);
-    while bad - good > 1 {
-        let middle = good + (bad - good) / 2;
-        if ok(middle) {
-            good = middle;
-        } else {
-            bad = middle;
-        }
+/// The first 4,096 characters of `text`: as much of a label or qualifier
+/// as is read to shorten it.
+fn capped(text: &str) -> &str {
+    const CAP: usize = 4096;
+    if text.len() <= CAP {
+        return text; // no more characters than bytes
     }
-    good
+    &text[..text.char_indices().nth(CAP).map_or(text.len(), |(at, _)| at)]
+}
+
+/// The length of `text`'s name: its words joined by `_` (0 for a text
+/// naming nothing, whose name `unnamed_tool` always fits).
+fn name_len(text: &str) -> usize {
+    // Every byte of a character outside ASCII is one outside the name.
+    let words = text
+        .as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty());
+    words.map(|w| w.len() + 1).sum::<usize>().saturating_sub(1)
+}
+
+/// The end of the longest prefix of `text` whose name followed by `_` and
+/// a name `rest` long (when `rest` is not 0) fits in MAX_NAME_LEN, for a
+/// `rest` that fits alone.
+fn fitting_prefix(text: &str, rest: usize) -> usize {
+    let joined_rest = rest + usize::from(rest > 0);
+    let (mut len, mut in_word) = (0, false);
+    // A prefix ends before a letter or digit, which is one ASCII byte, so
+    // the bytes can be read as they come.
+    for (at, b) in text.bytes().enumerate() {
+        in_word = if b.is_ascii_alphanumeric() {
+            len += 1 + usize::from(!in_word && len > 0);
+            if len + joined_rest > MAX_NAME_LEN {
+                return at;
+            }
+            true
+        } else {
+            false
+        };
+    }
+    text.len()
 }
 
 #[cfg(test)]
@@ -371,6 +394,26 @@ mod tests {
         let huge_id = "i".repeat(500);
         let only_qualifier = fit("Search", &huge_id, None);
         assert_eq!(normalize_name(&only_qualifier).len(), MAX_NAME_LEN);
+        assert_eq!(fit("Search", &huge_id, Some(12)), format!("{} 12", "i".repeat(61)));
+        assert_eq!(
+            fit(&"i".repeat(5000), "t2", Some(3)),
+            format!("{} (t2 3)", "i".repeat(59))
+        );
+        // A word is cut, or left out when no part of it fits.
+        assert_eq!(
+            fit(&format!("{} cd", "x".repeat(56)), "t2", Some(10)),
+            format!("{} c (t2 10)", "x".repeat(56))
+        );
+        assert_eq!(
+            fit(&format!("{} cd", "x".repeat(58)), "t2", Some(10)),
+            format!("{} (t2 10)", "x".repeat(58))
+        );
+        // Only the first 4,096 characters of a label or qualifier are read.
+        let naming_little = format!("ab {} {}", "—".repeat(5000), "c".repeat(70));
+        assert_eq!(fit(&naming_little, "t2", None), format!("ab {} (t2)", "—".repeat(4093)));
+        let (label, qualifier) = (format!("日本 {}", "a".repeat(70)), "日".repeat(5000));
+        let fitted = format!("日本 {} ({} 7)", "a".repeat(62), "日".repeat(4096));
+        assert_eq!(fit(&label, &qualifier, Some(7)), fitted);
     }
 
     /// A workflow of one agent and, for each (id, label), a tool wired
