@@ -4,6 +4,9 @@
 //! workflow's own words.
 
 use std::collections::HashSet;
+use std::fmt::Write;
+
+use foldhash::fast::RandomState;
 
 use crate::flatten::{new_map, Map};
 use crate::graph::{NodeIx, ToolGraph};
@@ -89,17 +92,34 @@ pub struct Renamer<'g, 'a> {
     graph: &'g ToolGraph<'a>,
     /// Every tool as (name hash, node), sorted: the names already taken.
     by_hash: &'g [(u64, NodeIx)],
-    suggested: HashSet<String>,
+    /// Names known to be taken: every suggestion, and every name of the
+    /// workflow found taken, so a name many tools try (ids that name
+    /// alike qualify alike) is compared with the label it is the name of,
+    /// which may be megabytes long, once.
+    taken_names: HashSet<String, RandomState>,
+    /// For each run of numbered names (see `numbered`), the first number
+    /// not known to be taken.
+    next_number: Map<NumberedRun, u64>,
     renamed: Map<NodeIx, Rename>,
+    /// Candidate labels built and names probed: the work renaming took,
+    /// counted so tests can bound it without timing it.
+    #[cfg(test)]
+    steps: u64,
 }
+
+/// The names `stem + n` for the numbers `n` of one width (count of digits).
+type NumberedRun = (String, u32);
 
 impl<'g, 'a> Renamer<'g, 'a> {
     pub fn new(graph: &'g ToolGraph<'a>, by_hash: &'g [(u64, NodeIx)]) -> Self {
         Renamer {
             graph,
             by_hash,
-            suggested: HashSet::new(),
+            taken_names: HashSet::with_hasher(RandomState::default()),
+            next_number: new_map(),
             renamed: new_map(),
+            #[cfg(test)]
+            steps: 0,
         }
     }
 
@@ -133,37 +153,123 @@ impl<'g, 'a> Renamer<'g, 'a> {
     /// otherwise by its node id; numbered only if both are taken.
     fn rename(&mut self, leaf: NodeIx, through_box: Option<&str>) -> Rename {
         let g = self.graph;
-        let label = g.label(leaf);
-        let id = g.id(leaf);
-        let qualifiers = through_box.into_iter().chain([id]);
-        let numbered = (2u64..).map(|n| (id, Some(n)));
-        for (qualifier, number) in qualifiers.map(|q| (q, None)).chain(numbered) {
-            let new_label = fit(label, qualifier, number);
+        let (label, id) = (g.label(leaf), g.id(leaf));
+        let qualified = through_box.into_iter().chain([id]).find_map(|qualifier| {
+            let new_label = self.fitted(label, qualifier, None);
             let new_name = normalize_name(&new_label);
-            if !self.taken(&new_name) {
-                self.suggested.insert(new_name.clone());
-                return Rename {
-                    node: id.to_owned(),
-                    label: label.to_owned(),
-                    new_label,
-                    new_name,
-                };
-            }
+            self.claim(&new_name).then_some((new_label, new_name))
+        });
+        let (new_label, new_name) = qualified.unwrap_or_else(|| self.numbered(label, id));
+        Rename {
+            node: id.to_owned(),
+            label: label.to_owned(),
+            new_label,
+            new_name,
         }
-        unreachable!("numbered labels never run out")
     }
 
-    fn taken(&self, name: &str) -> bool {
-        if self.suggested.contains(name) {
+    /// `fit(label, id, Some(n))` for the first `n >= 2` whose name is not
+    /// taken, and that name, now taken: what trying every number in turn
+    /// gives, without trying again for each tool the numbers given to the
+    /// tools before it (the k-th tool numbered alike would take k steps).
+    ///
+    /// Every text `fit` builds for `n` holds `n` as its last word, after
+    /// words of the label and of the qualifier; so its name is `stem + n`,
+    /// the stem being the name of those words and a `_`, or nothing when
+    /// they name nothing, and the name's length depends on `n` only through
+    /// its count of digits, its width. Each choice `fit` makes (whether the
+    /// whole text fits, how much of the label and of the qualifier to keep)
+    /// compares such lengths only, so it is the same for every `n` of a
+    /// width: a tool's numbered names are, width by width, one run
+    /// `stem + n`. A run is a set of names, not a tool's: tools of other
+    /// labels and ids share it (ids cut to the same first characters; from
+    /// 10 on, a label cut to the length of a shorter one), and one tool's
+    /// stem can change with the width, so it is the run that remembers its
+    /// next number.
+    ///
+    /// A run is only entered at the first number of its width (a tool
+    /// reaches a width once every narrower number is taken for it) and
+    /// walked upward, so every number of the run below `next_number` was
+    /// tried and found taken, or given to the tool that tried it. Names
+    /// are never freed (suggestions only add to the taken names, and the
+    /// workflow's names stay), so trying those numbers again would find
+    /// each one taken: starting at `next_number` ends at the number trying
+    /// every one from 2 ends at. A name is `stem + n` for one stem and `n`
+    /// only (`n` is what follows its last `_`, or all of it, and has no
+    /// leading zero), so each taken name is walked past once in all: a
+    /// tool costs one `fit` per width it reaches and one free name, plus
+    /// its share of the taken names.
+    fn numbered(&mut self, label: &str, id: &str) -> (String, String) {
+        let mut n: u64 = 2;
+        loop {
+            let width = n.ilog10() + 1;
+            let mut name = normalize_name(&self.fitted(label, id, Some(n)));
+            let stem_len = name.len() - width as usize;
+            let run = (name[..stem_len].to_owned(), width);
+            n = self.next_number.get(&run).copied().unwrap_or(n);
+            let past_width = 10u64.saturating_pow(width);
+            while n < past_width {
+                name.truncate(stem_len);
+                write!(name, "{n}").expect("writing to a String cannot fail");
+                if self.claim(&name) {
+                    self.next_number.insert(run, n + 1);
+                    let new_label = self.fitted(label, id, Some(n));
+                    debug_assert_eq!(
+                        normalize_name(&new_label),
+                        name,
+                        "a run's names are its stem and a number"
+                    );
+                    return (new_label, name);
+                }
+                n += 1;
+            }
+            self.next_number.insert(run, n);
+        }
+    }
+
+    /// Takes `name` for a new label, unless it is taken already.
+    fn claim(&mut self, name: &str) -> bool {
+        let free = !self.taken(name);
+        if free {
+            self.taken_names.insert(name.to_owned());
+        }
+        free
+    }
+
+    /// `fit`, counted as a step.
+    fn fitted(&mut self, label: &str, qualifier: &str, number: Option<u64>) -> String {
+        self.step();
+        fit(label, qualifier, number)
+    }
+
+    fn taken(&mut self, name: &str) -> bool {
+        self.step();
+        if self.taken_names.contains(name) {
             return true;
         }
         let g = self.graph;
         let hash = g.hash_of_name(name);
         let start = self.by_hash.partition_point(|&(h, _)| h < hash);
-        self.by_hash[start..]
+        let in_workflow = self.by_hash[start..]
             .iter()
             .take_while(|&&(h, _)| h == hash)
-            .any(|&(_, node)| normalize_name(g.label(node)) == name)
+            .any(|&(_, node)| normalize_name(g.label(node)) == name);
+        if in_workflow {
+            self.taken_names.insert(name.to_owned());
+        }
+        in_workflow
+    }
+
+    fn step(&mut self) {
+        #[cfg(test)]
+        {
+            self.steps += 1;
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps
     }
 }
 
@@ -182,50 +288,75 @@ fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
             format!("{label} ({qualifier})")
         }
     };
-    let fits = |text: &str| normalize_name(text).len() <= MAX_NAME_LEN;
     let whole = compose(label.trim_end(), qualifier);
-    if fits(&whole) {
+    if name_len(&whole) <= MAX_NAME_LEN {
         return whole; // the common case: nothing to shorten
     }
     // Labels may be megabytes long, and may start with hundreds of
-    // characters that name nothing (`"——— Search"`), so the longest prefix
-    // that fits is found by bisection over a generous cap.
-    const CAP: usize = 4096;
-    let label: Vec<char> = label.chars().take(CAP).collect();
-    let qualifier: Vec<char> = qualifier.chars().take(CAP).collect();
-    let with_label = |k: usize| {
-        compose(
-            label[..k].iter().collect::<String>().trim_end(),
-            &qualifier.iter().collect::<String>(),
-        )
-    };
-    let k = longest_prefix(label.len(), |k| fits(&with_label(k)));
-    if k > 0 || fits(&with_label(0)) {
-        return with_label(k);
+    // characters that name nothing (`"——— Search"`), so only a generous
+    // cap of characters is read. A composed text's name is its label's
+    // name and the rest's joined by `_`, so the longest prefix of the
+    // label that fits is read off the label's name as it grows, in one
+    // pass, rather than composed and named for each length tried.
+    let qualifier = capped(qualifier);
+    let rest = name_len(&compose("", qualifier));
+    if rest <= MAX_NAME_LEN {
+        let label = capped(label);
+        return compose(label[..fitting_prefix(label, rest)].trim_end(), qualifier);
     }
     // The qualifier alone is too long: it gives way too.
-    let with_qualifier = |k: usize| compose("", &qualifier[..k].iter().collect::<String>());
-    with_qualifier(longest_prefix(qualifier.len(), |k| fits(&with_qualifier(k))))
+    let number_len = number.map_or(0, |n| n.to_string().len());
+    compose("", &qualifier[..fitting_prefix(qualifier, number_len)])
 }
 
-/// The largest `k <= len` with `ok(k)`, for `ok` true up to some point and
-/// false after it; 0 when even `ok(1)` is false.
-fn longest_prefix(len: usize, ok: impl Fn(usize) -> bool) -> usize {
-    let (mut good, mut bad) = (0, len + 1);
-    while bad - good > 1 {
-        let middle = good + (bad - good) / 2;
-        if ok(middle) {
-            good = middle;
-        } else {
-            bad = middle;
-        }
+/// The first 4,096 characters of `text`: as much of a label or qualifier
+/// as is read to shorten it.
+fn capped(text: &str) -> &str {
+    const CAP: usize = 4096;
+    if text.len() <= CAP {
+        return text; // no more characters than bytes
     }
-    good
+    &text[..text.char_indices().nth(CAP).map_or(text.len(), |(at, _)| at)]
+}
+
+/// The length of `text`'s name: its words joined by `_` (0 for a text
+/// naming nothing, whose name `unnamed_tool` always fits).
+fn name_len(text: &str) -> usize {
+    // Every byte of a character outside ASCII is one outside the name.
+    let words = text
+        .as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty());
+    words.map(|w| w.len() + 1).sum::<usize>().saturating_sub(1)
+}
+
+/// The end of the longest prefix of `text` whose name followed by `_` and
+/// a name `rest` long (when `rest` is not 0) fits in MAX_NAME_LEN, for a
+/// `rest` that fits alone.
+fn fitting_prefix(text: &str, rest: usize) -> usize {
+    let joined_rest = rest + usize::from(rest > 0);
+    let (mut len, mut in_word) = (0, false);
+    // A prefix ends before a letter or digit, which is one ASCII byte, so
+    // the bytes can be read as they come.
+    for (at, b) in text.bytes().enumerate() {
+        in_word = if b.is_ascii_alphanumeric() {
+            len += 1 + usize::from(!in_word && len > 0);
+            if len + joined_rest > MAX_NAME_LEN {
+                return at;
+            }
+            true
+        } else {
+            false
+        };
+    }
+    text.len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::parse;
+    use crate::Config;
 
     const RECOGNISED: &[&str] = &["data", "error", "loopback", "tool_availability", "trigger"];
 
@@ -263,5 +394,282 @@ mod tests {
         let huge_id = "i".repeat(500);
         let only_qualifier = fit("Search", &huge_id, None);
         assert_eq!(normalize_name(&only_qualifier).len(), MAX_NAME_LEN);
+        assert_eq!(fit("Search", &huge_id, Some(12)), format!("{} 12", "i".repeat(61)));
+        assert_eq!(
+            fit(&"i".repeat(5000), "t2", Some(3)),
+            format!("{} (t2 3)", "i".repeat(59))
+        );
+        // A word is cut, or left out when no part of it fits.
+        assert_eq!(
+            fit(&format!("{} cd", "x".repeat(56)), "t2", Some(10)),
+            format!("{} c (t2 10)", "x".repeat(56))
+        );
+        assert_eq!(
+            fit(&format!("{} cd", "x".repeat(58)), "t2", Some(10)),
+            format!("{} (t2 10)", "x".repeat(58))
+        );
+        // Only the first 4,096 characters of a label or qualifier are read.
+        let naming_little = format!("ab {} {}", "—".repeat(5000), "c".repeat(70));
+        assert_eq!(fit(&naming_little, "t2", None), format!("ab {} (t2)", "—".repeat(4093)));
+        let (label, qualifier) = (format!("日本 {}", "a".repeat(70)), "日".repeat(5000));
+        let fitted = format!("日本 {} ({} 7)", "a".repeat(62), "日".repeat(4096));
+        assert_eq!(fit(&label, &qualifier, Some(7)), fitted);
+    }
+
+    /// A workflow of one agent and, for each (id, label), a tool wired
+    /// straight into it.
+    fn tools_of_one_agent(tools: &[(String, String)]) -> String {
+        let nodes = tools
+            .iter()
+            .map(|(id, label)| serde_json::json!({"id": id, "data": {"label": label}}));
+        let edges = tools
+            .iter()
+            .map(|(id, _)| serde_json::json!({"source": id, "target": "agent", "targetHandle": "agent-input-tool"}));
+        serde_json::json!({
+            "nodes": std::iter::once(serde_json::json!({"id": "agent"})).chain(nodes).collect::<Vec<_>>(),
+            "edges": edges.collect::<Vec<_>>(),
+        })
+        .to_string()
+    }
+
+    /// The tools of `g` in id order, and every tool as (name hash, node),
+    /// sorted, as the check hands them to `Renamer`.
+    fn tools_and_names(g: &ToolGraph<'_>) -> (Vec<NodeIx>, Vec<(u64, NodeIx)>) {
+        let mut tools: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_tool(n)).collect();
+        g.sort_by_id(&mut tools);
+        let mut by_hash: Vec<(u64, NodeIx)> = tools
+            .iter()
+            .map(|&n| (g.hash_of_name(&normalize_name(g.label(n))), n))
+            .collect();
+        by_hash.sort_unstable();
+        (tools, by_hash)
+    }
+
+    /// One agent and `count` tools labelled "X" whose ids share their first
+    /// 80 characters, settled as the check settles their one clash: the
+    /// steps it took, after checking the renames.
+    fn steps_to_rename_tools_whose_numbered_labels_coincide(count: usize) -> u64 {
+        let tools: Vec<(String, String)> = (0..count)
+            .map(|i| (format!("{}{i}", "p".repeat(80)), "X".into()))
+            .collect();
+        let doc = tools_of_one_agent(&tools);
+        let g = parse(doc.as_bytes(), &Config::default()).unwrap();
+        let (leaves, by_hash) = tools_and_names(&g);
+        let agent = g.consumers().next().unwrap();
+        let mut renamer = Renamer::new(&g, &by_hash);
+        renamer.settle(&leaves, &vec![agent; leaves.len()], |_, _| {
+            unreachable!("no tool comes through a box")
+        });
+        let steps = renamer.steps();
+        let renames = renamer.into_renames();
+        assert_eq!(renames.len(), count - 1);
+        let mut new_names = HashSet::new();
+        for rename in renames.values() {
+            assert_eq!(rename.new_name, normalize_name(&rename.new_label));
+            assert!(rename.new_name.len() <= MAX_NAME_LEN, "{rename:?}");
+            assert_ne!(rename.new_name, "x", "{rename:?}");
+            assert!(new_names.insert(rename.new_name.clone()), "given twice: {rename:?}");
+        }
+        steps
+    }
+
+    #[test]
+    fn cmp9_fix_numbering_is_linear_in_the_renamed_tools() {
+        // Every id is cut to the same 62 or so "p"s, so every tool's
+        // numbered labels are the same names: the k-th tool renamed must
+        // not try again the numbers the k - 1 before it were given.
+        let (r, two_r) = (2_000, 4_000);
+        let (steps_r, steps_2r) = (
+            steps_to_rename_tools_whose_numbered_labels_coincide(r),
+            steps_to_rename_tools_whose_numbered_labels_coincide(two_r),
+        );
+        assert!(
+            steps_2r as f64 <= 2.3 * steps_r as f64,
+            "{steps_r} steps for {r} tools, {steps_2r} for {two_r}"
+        );
+    }
+
+    /// The rename trying every number in turn gives: the first candidate
+    /// whose name is not in `taken`, which then holds it.
+    fn first_free_in_turn(label: &str, id: &str, through_box: Option<&str>, taken: &mut HashSet<String>) -> Rename {
+        let qualified = through_box.into_iter().chain([id]).map(|q| fit(label, q, None));
+        let numbered = (2..).map(|n| fit(label, id, Some(n)));
+        let (new_label, new_name) = qualified
+            .chain(numbered)
+            .map(|new_label| {
+                let new_name = normalize_name(&new_label);
+                (new_label, new_name)
+            })
+            .find(|(_, new_name)| taken.insert(new_name.clone()))
+            .expect("numbered labels never run out");
+        Rename {
+            node: id.to_owned(),
+            label: label.to_owned(),
+            new_label,
+            new_name,
+        }
+    }
+
+    #[test]
+    fn cmp9_fix_numbering_gives_what_trying_every_number_in_turn_gives() {
+        // Crowds of tools whose numbered labels share names: ids that name
+        // alike ("t", "t_", "t__"), ids cut to one prefix, ids past the
+        // characters `fit` reads, ids that name nothing; labels whose
+        // numbered names stop fitting whole at 10 (x60) or at 100 (x59),
+        // the first of which at 10 has the names the second has from 2;
+        // and tools named already like numbered labels.
+        let long = "Search the whole web for pages about anything, then summarise them all";
+        let (x60, x59, p80, i70, i4100) = (
+            "x".repeat(60),
+            "x".repeat(59),
+            "p".repeat(80),
+            "i".repeat(70),
+            "i".repeat(4100),
+        );
+        let id_bases = ["t", "é", &p80, &i70, &i4100];
+        let labels = [
+            "X".to_owned(),
+            "x!".into(),
+            "".into(),
+            "日本".into(),
+            long.into(),
+            x60.clone(),
+            x59.clone(),
+            "Very long label ".repeat(300),
+        ];
+        let named_like_numbered = [
+            "x t 3".to_owned(),
+            "x_t_12".into(),
+            "X (t 2)".into(),
+            "7".into(),
+            "x (é 4)".into(),
+            format!("{} 4", "p".repeat(62)),
+            format!("{} 11", "p".repeat(61)),
+            format!("{x59} t 10"),
+            format!("{x59} t 3"),
+            format!("{} t 100", "x".repeat(58)),
+            "x t 100".into(),
+            format!("{} 9", "i".repeat(62)),
+            "Search (Kit)".into(),
+        ];
+        let boxes = [
+            None,
+            None,
+            None,
+            Some("Kit"),
+            Some("kit"),
+            Some(&*format!("Kit {long}")),
+            Some("💡"),
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = |below: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % below as u64) as usize
+        };
+        for round in 0..40 {
+            // Two crowds first: one numbered past 100, and one where x60's
+            // names from 10 on are x59's.
+            let (bases, some_labels, count): (Vec<&str>, Vec<&str>, usize) = match round {
+                0 => (vec!["t"], vec!["X"], 120),
+                1 => (vec!["t"], vec![&x60, &x59], 60),
+                _ => (
+                    (0..1 + random(2)).map(|_| id_bases[random(id_bases.len())]).collect(),
+                    (0..1 + random(3)).map(|_| &*labels[random(labels.len())]).collect(),
+                    10 + random(50),
+                ),
+            };
+            let mut tools: Vec<(String, String)> = named_like_numbered
+                .iter()
+                .enumerate()
+                .map(|(j, label)| (format!("named_{j}"), label.clone()))
+                .collect();
+            for j in 0..count {
+                // Separators at the end of an id change nothing in its name.
+                let id = format!("{}{}", bases[random(bases.len())], "_".repeat(j));
+                tools.push((id, some_labels[random(some_labels.len())].to_owned()));
+            }
+            let doc = tools_of_one_agent(&tools);
+            let g = parse(doc.as_bytes(), &Config::default()).unwrap();
+            let (mut leaves, by_hash) = tools_and_names(&g);
+            let mut taken: HashSet<String> = leaves.iter().map(|&n| normalize_name(g.label(n))).collect();
+            let mut renamer = Renamer::new(&g, &by_hash);
+            for i in (1..leaves.len()).rev() {
+                leaves.swap(i, random(i + 1));
+            }
+            if round == 1 {
+                // x60's run from 10 walked before x59's from 2 is.
+                leaves.sort_by_key(|&n| g.label(n) != x60);
+            }
+            for &leaf in &leaves[1..] {
+                let through_box = boxes[random(boxes.len())];
+                let expected = first_free_in_turn(g.label(leaf), g.id(leaf), through_box, &mut taken);
+                assert_eq!(renamer.rename(leaf, through_box), expected, "round {round}");
+            }
+        }
+    }
+
+    /// The renames of every CMP-9 violation of the workflow of `tools` (id,
+    /// label) and tool edges `wires` (source, target), as (node, new label).
+    fn fixes_of(tools: &[(&str, &str)], wires: &[(&str, &str)]) -> Vec<Vec<(String, String)>> {
+        let nodes: Vec<_> = tools
+            .iter()
+            .map(|(id, label)| serde_json::json!({"id": id, "data": {"label": label}}))
+            .collect();
+        let edges: Vec<_> = wires
+            .iter()
+            .map(|(source, target)| {
+                serde_json::json!({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
+            })
+            .collect();
+        let doc = serde_json::json!({"nodes": nodes, "edges": edges}).to_string();
+        let report = crate::check_bytes(doc.as_bytes(), &Config::default()).unwrap();
+        report
+            .violations()
+            .filter_map(|v| match v {
+                crate::Violation::ToolNameCollision(c) => {
+                    Some(c.fix().iter().map(|r| (r.node.clone(), r.new_label.clone())).collect())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cmp9_fix_numbers_past_names_taken_anywhere_and_by_earlier_renames() {
+        let fix = |node: &str, new_label: &str| (node.to_owned(), new_label.to_owned());
+        // search_t2 and search_t2_2 are tools' names elsewhere.
+        let tools = [
+            ("t1", "Search"),
+            ("t2", "search"),
+            ("x", "Search T2"),
+            ("y", "search (t2 2)"),
+        ];
+        let wires = [("t1", "ag"), ("t2", "ag"), ("x", "other"), ("y", "other")];
+        assert_eq!(fixes_of(&tools, &wires), [[fix("t2", "search (t2 3)")]]);
+        // "SEARCH (X)" and "search (x)" are both search_x.
+        let tools = [("A", "Search"), ("X", "SEARCH"), ("x", "search")];
+        let wires = [("A", "ag"), ("X", "ag"), ("x", "ag")];
+        assert_eq!(
+            fixes_of(&tools, &wires),
+            [[fix("X", "SEARCH (X)"), fix("x", "search (x 2)")]]
+        );
+        // Ids cut to one prefix, labels cut to fit.
+        let (huge, long) = (
+            "i".repeat(500),
+            "Search the whole web for pages about anything at all, then summarise them",
+        );
+        let (tools, wires) = ([("a", "Search"), (&*huge, "search")], [("a", "ag"), (&*huge, "ag")]);
+        assert_eq!(fixes_of(&tools, &wires), [[fix(&huge, &"i".repeat(MAX_NAME_LEN))]]);
+        let upper = long.to_uppercase();
+        let (tools, wires) = ([("t1", long), ("t2", &*upper)], [("t1", "ag"), ("t2", "ag")]);
+        assert_eq!(
+            fixes_of(&tools, &wires),
+            [[fix(
+                "t2",
+                "SEARCH THE WHOLE WEB FOR PAGES ABOUT ANYTHING AT ALL, THEN SUM (t2)"
+            )]]
+        );
     }
 }
