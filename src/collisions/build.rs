@@ -11,7 +11,7 @@ use crate::work::{Step, Work};
 
 use super::flow::{ClassIx, Flow, NONE};
 use super::paths::Paths;
-use super::sets::{SetId, Sets};
+use super::sets::{Held, SetId, Sets, EMPTY};
 use super::tokens::Layout;
 use super::{Clash, ClashIx, Collisions};
 
@@ -38,10 +38,11 @@ pub(crate) fn collisions<'a>(
 
     // Each class's set: its own tokens, and the union of its inputs'.
     let mut sets = Sets::new(layout.word_count());
-    let mut roots: Vec<SetId> = Vec::with_capacity(flow.classes.len());
+    let mut held: Vec<Held> = Vec::with_capacity(flow.classes.len());
     // Per clash, the first class where it forms (none of its inputs holds
     // it) and whether it forms anywhere else too.
     let mut formed: Map<(u32, u64), (ClassIx, bool)> = new_map();
+    let mut apart_pairs: Map<(SetId, SetId), bool> = new_map();
     let mut probes = 0u64;
     for (c, class) in flow.classes.iter().enumerate() {
         if c % CLASSES_PER_LOOK == 0 && interrupt.requested() {
@@ -55,34 +56,30 @@ pub(crate) fn collisions<'a>(
                 .collect();
             layout.fresh.extend(fresh);
         }
-        let mut root = sets.of_words(&own, &layout);
-        // Largest first: a union with a set it already holds makes nothing.
-        let mut inputs: Vec<ClassIx> = class.inputs.to_vec();
-        inputs.sort_by_key(|&i| std::cmp::Reverse(sets.clashes(roots[i as usize])));
-        for &input in &inputs {
-            root = sets.union(roots[input as usize], root, &mut layout);
-        }
+        let own = sets.of_words(&own, &layout);
+        let inputs: Vec<&Held> = class.inputs.iter().map(|&i| &held[i as usize]).collect();
+        let this = join(&mut sets, &mut layout, &mut apart_pairs, own, &inputs, &mut probes);
         // A clash forms here when the class holds it and no input does.
         let mut fresh = std::mem::take(&mut layout.fresh);
         fresh.sort_unstable();
         fresh.dedup();
-        for &(word, segment, held) in &fresh {
+        for &(word, segment, clash) in &fresh {
             probes += 1 + inputs.len() as u64;
-            let holds = |root: SetId| {
-                let (value, _) = sets.find(root, word);
-                value != 0 && layout.held(segment as usize, value) == held
+            let holds = |h: &Held| {
+                let (value, _) = h.find(&sets, word);
+                value != 0 && layout.held(segment as usize, value) == clash
             };
-            if !holds(root) || inputs.iter().any(|&i| holds(roots[i as usize])) {
+            if !holds(&this) || inputs.iter().any(|&h| holds(h)) {
                 continue;
             }
             formed
-                .entry((segment, held))
+                .entry((segment, clash))
                 .and_modify(|(first, elsewhere)| *elsewhere |= *first != c as ClassIx)
                 .or_insert((c as ClassIx, false));
         }
         fresh.clear();
         layout.fresh = fresh;
-        roots.push(root);
+        held.push(this);
     }
 
     // The consumers that see a clash, by id, with their class.
@@ -94,7 +91,7 @@ pub(crate) fn collisions<'a>(
             continue;
         }
         let class = flow.class_of[o as usize];
-        let count = sets.clashes(roots[class as usize]);
+        let count = held[class as usize].clashes(&sets);
         if count > 0 {
             listed.push((o, class));
             starts.push(starts.last().copied().unwrap_or(0) + count);
@@ -110,8 +107,14 @@ pub(crate) fn collisions<'a>(
         let entry = at_class.entry(class).or_insert((0, rank as u32));
         entry.0 += 1;
     }
+    // A class made of parts holds each of its tokens in exactly one part.
     let pushed: Vec<(SetId, u64, u32)> = (at_class.iter())
-        .map(|(&class, &(weight, rank))| (roots[class as usize], weight, rank))
+        .flat_map(|(&class, &(weight, rank))| {
+            held[class as usize]
+                .parts()
+                .iter()
+                .map(move |&part| (part, weight, rank))
+        })
         .collect();
     let leaf_weights = sets.push_down(&pushed);
     let mut seen: Map<(u32, u64), (u64, u32, u32)> = new_map(); // count, first rank, word
@@ -133,22 +136,21 @@ pub(crate) fn collisions<'a>(
     // place plus the clash's rank among what that consumer sees.
     let mut clashes: Vec<Clash> = Vec::with_capacity(seen.len());
     let mut items = 0u64;
-    for (&(segment, held), &(count, rank, word)) in &seen {
+    for (&(segment, tokens), &(count, rank, word)) in &seen {
         let (_, class) = listed[rank as usize];
-        let root = roots[class as usize];
-        let (value, before) = sets.find(root, word);
+        let (value, before) = held[class as usize].find(&sets, word);
         let in_word = layout
             .clashes_in(word, value)
             .take_while(|&(s, _)| s != segment as usize)
             .count() as u64;
-        let mut leaves = layout.leaves_of(segment as usize, held);
+        let mut leaves = layout.leaves_of(segment as usize, tokens);
         items += leaves.len() as u64;
         g.sort_by_id(&mut leaves);
         clashes.push(Clash {
             name: layout.segments[segment as usize].name,
             leaves: leaves.into(),
             segment,
-            held,
+            held: tokens,
             word,
             count,
             first_rank: rank,
@@ -180,7 +182,8 @@ pub(crate) fn collisions<'a>(
         flow,
         layout,
         sets,
-        roots,
+        held,
+        part_words: Default::default(),
         consumers: listed,
         starts,
         first_of: (clashes.iter().enumerate())
@@ -194,3 +197,104 @@ pub(crate) fn collisions<'a>(
         work,
     })
 }
+
+/// Leaves a union of a class's inputs may make before the class is held as
+/// parts instead: a few per input (where their words meet) and a margin.
+fn leaf_budget(parts: usize) -> u64 {
+    64 + 4 * parts as u64
+}
+
+/// What a class holds, from its own set and its inputs'. Usually one set,
+/// their union. But inputs that each hold many tokens, interleaved word by
+/// word with the others' (agents each wired to a different handful of big
+/// boxes), would make a union per class as large as its inputs, and as
+/// many such unions as classes: then, when the inputs share no token and
+/// no segment, the class holds them as parts and nothing is made. When
+/// they do share (a clash may form, or a token counted twice), the union
+/// is made whatever it costs: that is the worst case of the cost model.
+fn join(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    pairs: &mut Map<(SetId, SetId), bool>,
+    own: SetId,
+    inputs: &[&Held],
+    probes: &mut u64,
+) -> Held {
+    let mut parts: Vec<SetId> = inputs.iter().flat_map(|h| h.parts().iter().copied()).collect();
+    parts.push(own);
+    parts.retain(|&p| p != EMPTY);
+    parts.sort_unstable();
+    parts.dedup();
+    match parts.len() {
+        0 => return Held::One(EMPTY),
+        1 => return Held::One(parts[0]),
+        _ => {}
+    }
+    // Largest first: a union with a set it already holds makes nothing.
+    parts.sort_by_key(|&p| std::cmp::Reverse(sets.clashes(p)));
+    let (mark, fresh) = (sets.mark(), layout.fresh.len());
+    let mut budget = leaf_budget(parts.len());
+    let mut root = Some(parts[0]);
+    for &part in &parts[1..] {
+        root = root.and_then(|r| sets.union_within(r, part, layout, &mut budget));
+    }
+    if let Some(root) = root {
+        return Held::One(root);
+    }
+    sets.rollback(mark);
+    layout.fresh.truncate(fresh);
+    if apart(sets, layout, pairs, &parts, probes) {
+        return Held::Parts(parts.into());
+    }
+    let mut root = parts[0];
+    for &part in &parts[1..] {
+        root = sets.union(root, part, layout);
+    }
+    Held::One(root)
+}
+
+/// Whether no two of `parts` share a token or a segment. Classes that are
+/// held as parts tend to combine the same few sets in many ways, so with
+/// few parts each pair is looked at once (its answer kept); with many, one
+/// pass over all their words.
+fn apart(
+    sets: &Sets,
+    layout: &Layout,
+    pairs: &mut Map<(SetId, SetId), bool>,
+    parts: &[SetId],
+    probes: &mut u64,
+) -> bool {
+    let interact = |w: u32, a: u64, b: u64| layout.interact(w, a, b);
+    if parts.len() <= PAIRWISE_UP_TO_PARTS {
+        for (i, &a) in parts.iter().enumerate() {
+            for &b in &parts[i + 1..] {
+                *probes += 1;
+                let key = (a.min(b), a.max(b));
+                let apart = *pairs.entry(key).or_insert_with(|| !sets.interact(a, b, &interact));
+                if !apart {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+    let mut seen: Map<u32, u64> = new_map();
+    let mut words = Vec::new();
+    for &part in parts {
+        words.clear();
+        sets.words_of(part, &mut words);
+        for &(word, value) in &words {
+            *probes += 1;
+            let held = seen.entry(word).or_insert(0);
+            if *held != 0 && layout.interact(word, *held, value) {
+                return false;
+            }
+            *held |= value;
+        }
+    }
+    true
+}
+
+/// Up to this many parts, pairs of parts are compared (and remembered);
+/// beyond, their words are.
+const PAIRWISE_UP_TO_PARTS: usize = 16;

@@ -86,6 +86,13 @@ pub(crate) struct Clash {
     pub through: Option<NodeIx>,
 }
 
+/// A class held as parts, as one list: its words in order, each with the
+/// clashes before it.
+pub(crate) struct PartWords {
+    words: Vec<(u32, u64)>,
+    before: Vec<u64>,
+}
+
 /// The CMP-9 findings of one workflow, with the graph they point into. A
 /// report holds `Collisions<'static>`: the ids and labels the findings name,
 /// copied out of the input text, which is gone by the time they are read
@@ -96,8 +103,11 @@ pub struct Collisions<'a> {
     flow: flow::Flow,
     layout: tokens::Layout,
     sets: sets::Sets,
-    /// Per class, its set.
-    roots: Vec<sets::SetId>,
+    /// Per class, what it holds.
+    held: Vec<sets::Held>,
+    /// The words of classes held as parts, combined when a consumer of one
+    /// is read by index (the few read last).
+    part_words: std::sync::Mutex<Vec<(flow::ClassIx, std::sync::Arc<PartWords>)>>,
     /// Consumers with a violation, by id: (relevant ordinal, class).
     consumers: Vec<(u32, flow::ClassIx)>,
     /// `starts[i]`: violations before `consumers[i]`; one more entry, the

@@ -3,17 +3,22 @@
 
 use crate::error::Location;
 use crate::fixes::Renamer;
-use crate::flatten::{box_labels, new_map, LABELLED_PATH_NODES};
+use crate::flatten::{box_labels, new_map, Map, LABELLED_PATH_NODES};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::quote::quote;
 use crate::report::Rename;
 use crate::work::{Step, Work};
 
-use super::flow::Flow;
+use std::sync::Arc;
+
+use super::flow::{ClassIx, Flow};
 use super::paths::{Paths, TreePath, Wiring};
-use super::sets::Sets;
+use super::sets::{Held, SetId, Sets, Words};
 use super::tokens::Layout;
-use super::{Clash, ClashIx, Collisions, GroupIx};
+use super::{Clash, ClashIx, Collisions, GroupIx, PartWords};
+
+/// How many classes held as parts keep their combined words at once.
+const PART_WORDS_KEPT: usize = 4;
 
 /// One CMP-9 violation, read from [`Collisions`] on demand.
 #[derive(Clone, Copy)]
@@ -50,7 +55,8 @@ impl Collisions<'static> {
             flow: Flow::empty(),
             layout: Layout::empty(),
             sets: Sets::new(0),
-            roots: Vec::new(),
+            held: Vec::new(),
+            part_words: Default::default(),
             consumers: Vec::new(),
             starts: vec![0],
             clashes: Vec::new(),
@@ -85,7 +91,7 @@ impl<'a> Collisions<'a> {
         if let Some(&clash) = self.first_of.get(&index) {
             return Some(self.first_violation(clash));
         }
-        let (word, value, k) = self.sets.nth(self.roots[class as usize], index - self.starts[at]);
+        let (word, value, k) = self.nth(class, index - self.starts[at]);
         let (segment, held) = (self.layout.clashes_in(word, value))
             .nth(k as usize)
             .expect("a word holds as many clashes as its count says");
@@ -96,6 +102,53 @@ impl<'a> Collisions<'a> {
             consumer,
             clash,
         })
+    }
+
+    /// The word holding the `k`th clash of `class`, its value, and the
+    /// clash's place among the word's (see `Sets::nth`).
+    fn nth(&self, class: ClassIx, k: u64) -> (u32, u64, u32) {
+        let parts = match &self.held[class as usize] {
+            Held::One(root) => return self.sets.nth(*root, k),
+            Held::Parts(parts) => parts,
+        };
+        let words = self.part_words(class, parts);
+        let at = words.before.partition_point(|&b| b <= k) - 1;
+        let (word, value) = words.words[at];
+        (word, value, (k - words.before[at]) as u32)
+    }
+
+    /// The combined words of a class held as parts: made once while it is
+    /// read (consumers are read in order, so each class about once).
+    fn part_words(&self, class: ClassIx, parts: &[SetId]) -> Arc<PartWords> {
+        let mut kept = self.part_words.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, words)) = kept.iter().find(|(c, _)| *c == class) {
+            return Arc::clone(words);
+        }
+        let mut all = Vec::new();
+        for &part in parts {
+            self.sets.words_of(part, &mut all);
+        }
+        all.sort_unstable_by_key(|&(w, _)| w);
+        let mut words: Vec<(u32, u64)> = Vec::with_capacity(all.len());
+        for (w, v) in all {
+            match words.last_mut() {
+                Some(last) if last.0 == w => last.1 |= v,
+                _ => words.push((w, v)),
+            }
+        }
+        let mut before = Vec::with_capacity(words.len());
+        let mut total = 0u64;
+        for &(w, v) in &words {
+            before.push(total);
+            total += u64::from(self.layout.clashes(w, v));
+        }
+        self.work.add(Step::SetNode, words.len() as u64);
+        let made = Arc::new(PartWords { words, before });
+        if kept.len() == PART_WORDS_KEPT {
+            kept.remove(0);
+        }
+        kept.push((class, Arc::clone(&made)));
+        made
     }
 
     /// The first violation of a clash: at its first consumer.
@@ -167,7 +220,7 @@ impl<'a> Collisions<'a> {
     /// `clash`.
     fn sees(&self, rank: usize, clash: &Clash) -> bool {
         let (_, class) = self.consumers[rank];
-        let (value, _) = self.sets.find(self.roots[class as usize], clash.word);
+        let (value, _) = self.held[class as usize].find(&self.sets, clash.word);
         value != 0 && self.layout.held(clash.segment as usize, value) == clash.held
     }
 
@@ -192,10 +245,12 @@ impl<'a> Collisions<'a> {
             let tools = self.first_violation(c as ClashIx).tools();
             let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
             let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
-            // One tool keeps its name in a clash; its path is walked once.
-            let kept_path = std::cell::OnceCell::new();
+            // One tool keeps its name in a clash; its path is walked once,
+            // into a set, since every other tool asks about it.
+            let kept_path: std::cell::OnceCell<Map<NodeIx, ()>> = std::cell::OnceCell::new();
             renamer.settle(&leaves, &seconds, |kept, node| {
-                kept_path.get_or_init(|| tools[kept].path_nodes()).contains(&node)
+                let path = kept_path.get_or_init(|| tools[kept].path_nodes().into_iter().map(|n| (n, ())).collect());
+                path.contains_key(&node)
             });
         }
         self.renames = renamer.into_renames();
@@ -227,7 +282,8 @@ impl<'a> Collisions<'a> {
             flow: self.flow,
             layout: self.layout,
             sets: self.sets,
-            roots: self.roots,
+            held: self.held,
+            part_words: Default::default(),
             consumers: self.consumers,
             starts: self.starts,
             clashes: self.clashes,

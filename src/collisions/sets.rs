@@ -151,40 +151,121 @@ impl Sets {
 
     /// `a` ∪ `b`, sharing every node that does not change.
     pub(crate) fn union(&mut self, a: SetId, b: SetId, meaning: &mut impl Words) -> SetId {
-        self.union_at(a, b, self.depth, 0, meaning)
+        let mut unbounded = u64::MAX;
+        (self.union_at(a, b, self.depth, 0, meaning, &mut unbounded)).expect("an unbounded union completes")
     }
 
-    fn union_at(&mut self, a: SetId, b: SetId, level: u32, base: u64, meaning: &mut impl Words) -> SetId {
+    /// `a` ∪ `b`, or None as soon as it would make more than `budget`
+    /// leaves (what it made is then to be rolled back).
+    pub(crate) fn union_within(
+        &mut self,
+        a: SetId,
+        b: SetId,
+        meaning: &mut impl Words,
+        budget: &mut u64,
+    ) -> Option<SetId> {
+        self.union_at(a, b, self.depth, 0, meaning, budget)
+    }
+
+    fn union_at(
+        &mut self,
+        a: SetId,
+        b: SetId,
+        level: u32,
+        base: u64,
+        meaning: &mut impl Words,
+        budget: &mut u64,
+    ) -> Option<SetId> {
         self.steps += 1;
         if a == b || b == EMPTY {
-            return a;
+            return Some(a);
         }
         if a == EMPTY {
-            return b;
+            return Some(b);
         }
         if level == 0 {
             let (va, vb) = (self.leaves[a as usize].value, self.leaves[b as usize].value);
             let value = meaning.union(base as u32, va, vb);
-            return if value == va {
+            return Some(if value == va {
                 a
             } else if value == vb {
                 b
             } else {
+                *budget = budget.checked_sub(1)?;
                 self.leaf(base as u32, value, meaning.clashes(base as u32, value))
-            };
+            });
         }
         let (ca, cb) = (self.inner[a as usize].children, self.inner[b as usize].children);
         let span = Self::span(level);
         let mut children = [EMPTY; FAN];
         for i in 0..FAN {
-            children[i] = self.union_at(ca[i], cb[i], level - 1, base + span * i as u64, meaning);
+            children[i] = self.union_at(ca[i], cb[i], level - 1, base + span * i as u64, meaning, budget)?;
         }
-        if children == ca {
+        Some(if children == ca {
             a
         } else if children == cb {
             b
         } else {
             self.node(children, level)
+        })
+    }
+
+    /// Whether some word of both `a` and `b` makes `interact` true: a walk
+    /// of the words the two sets both have.
+    pub(crate) fn interact(&self, a: SetId, b: SetId, interact: &impl Fn(u32, u64, u64) -> bool) -> bool {
+        self.interact_at(a, b, self.depth, 0, interact)
+    }
+
+    fn interact_at(
+        &self,
+        a: SetId,
+        b: SetId,
+        level: u32,
+        base: u64,
+        interact: &impl Fn(u32, u64, u64) -> bool,
+    ) -> bool {
+        self.reads.fetch_add(1, Relaxed);
+        if a == EMPTY || b == EMPTY {
+            return false;
+        }
+        if a == b {
+            return true; // both hold the same tokens
+        }
+        if level == 0 {
+            let (va, vb) = (self.leaves[a as usize].value, self.leaves[b as usize].value);
+            return interact(base as u32, va, vb);
+        }
+        let (ca, cb) = (&self.inner[a as usize].children, &self.inner[b as usize].children);
+        let span = Self::span(level);
+        (0..FAN).any(|i| self.interact_at(ca[i], cb[i], level - 1, base + span * i as u64, interact))
+    }
+
+    /// Where the arenas end now: `rollback` forgets every node made since.
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.leaves.len(), self.inner.len())
+    }
+
+    pub(crate) fn rollback(&mut self, mark: (usize, usize)) {
+        self.leaves.truncate(mark.0);
+        self.inner.truncate(mark.1);
+    }
+
+    /// Every word of `root`: (word, value), in order.
+    pub(crate) fn words_of(&self, root: SetId, out: &mut Vec<(u32, u64)>) {
+        self.collect(root, self.depth, 0, out);
+    }
+
+    fn collect(&self, id: SetId, level: u32, base: u64, out: &mut Vec<(u32, u64)>) {
+        if id == EMPTY {
+            return;
+        }
+        if level == 0 {
+            out.push((base as u32, self.leaves[id as usize].value));
+            return;
+        }
+        let span = Self::span(level);
+        for (i, &child) in self.inner[id as usize].children.iter().enumerate() {
+            self.collect(child, level - 1, base + span * i as u64, out);
         }
     }
 
@@ -281,8 +362,38 @@ impl Sets {
 
     /// Nodes made.
     #[cfg(test)]
-    pub(crate) fn node_count(&self) -> usize {
+    fn node_count(&self) -> usize {
         self.leaves.len() + self.inner.len() - 2
+    }
+}
+
+/// What a class holds: one set, or the union of several sets that share
+/// no token and no segment, never made (see `build`).
+pub(crate) enum Held {
+    One(SetId),
+    Parts(Box<[SetId]>),
+}
+
+impl Held {
+    pub(crate) fn parts(&self) -> &[SetId] {
+        match self {
+            Held::One(root) => std::slice::from_ref(root),
+            Held::Parts(parts) => parts,
+        }
+    }
+
+    /// How many clashes it holds.
+    pub(crate) fn clashes(&self, sets: &Sets) -> u64 {
+        self.parts().iter().map(|&p| sets.clashes(p)).sum()
+    }
+
+    /// The value of word `w` and how many clashes the words before it
+    /// hold: the parts' values never overlap, so theirs combine.
+    pub(crate) fn find(&self, sets: &Sets, w: u32) -> (u64, u64) {
+        self.parts().iter().fold((0, 0), |(value, before), &p| {
+            let (v, b) = sets.find(p, w);
+            (value | v, before + b)
+        })
     }
 }
 

@@ -309,6 +309,19 @@ impl Layout {
             .chain(all.filter(move |&(s, held)| held != 0 && self.clashes_with(s, held)))
     }
 
+    /// Whether values `a` and `b` of `word` may not be held as parts of
+    /// one class: they share a token, or a segment holds tokens of both
+    /// (their union could make a clash neither holds).
+    pub fn interact(&self, word: u32, a: u64, b: u64) -> bool {
+        match self.words[word as usize] {
+            Word::Bits { singles: true, .. } => a & b != 0,
+            Word::Bits { .. } => {
+                a & b != 0 || (self.segments_of(word)).any(|s| self.held(s, a) != 0 && self.held(s, b) != 0)
+            }
+            Word::Giant(_) => true,
+        }
+    }
+
     /// The leaves segment `s` stands for when it holds `held`, sorted by
     /// node number.
     pub fn leaves_of(&self, s: usize, held: u64) -> Vec<NodeIx> {
