@@ -167,14 +167,19 @@ impl Paths {
                 }
             }
         }
-        // The root, then the chain down to the consumer.
-        let depth = facts.depth[path.consumer as usize] as usize;
-        while position < to {
-            let below_root = position - descent - 1; // 0 for the root
-            let up = (depth - below_root) as u32;
-            let o = facts.ancestor(path.consumer, up, steps);
-            out.push(facts.nodes[o as usize]);
-            position += 1;
+        // The root, then the chain down to the consumer: the stretch's
+        // last node found by its jumps, the others by walking up from it.
+        if position < to {
+            let depth = facts.depth[path.consumer as usize] as usize;
+            let below_root = |p: usize| p - descent - 1; // 0 for the root
+            let mut o = facts.ancestor(path.consumer, (depth - below_root(to - 1)) as u32, steps);
+            let at = out.len();
+            for _ in position..to {
+                *steps += 1;
+                out.push(facts.nodes[o as usize]);
+                o = facts.parent[o as usize];
+            }
+            out[at..].reverse();
         }
         out
     }

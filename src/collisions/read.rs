@@ -326,6 +326,15 @@ impl<'r> Collision<'r> {
             .collect()
     }
 
+    /// Colliding tool `i` (by id), with its path: one path found, not all.
+    pub fn tool(&self, i: usize) -> Option<CollidingTool<'r>> {
+        let leaf = *self.set.clash(self.clash).leaves.get(i)?;
+        Some(CollidingTool {
+            set: self.set,
+            path: self.set.path(leaf, self.consumer),
+        })
+    }
+
     /// `"N tools reaching C share the name n: t1 (label), ..."`.
     pub fn message(&self) -> String {
         let g = &self.set.graph;
@@ -354,11 +363,17 @@ impl<'r> Collision<'r> {
     /// `(id, data.label)` of the toolboxes on the tools' paths whose label
     /// is not their id, by id; only paths of readable length are read.
     pub fn box_labels(&self) -> Vec<(&'r str, &'r str)> {
-        let paths: Vec<Vec<NodeIx>> = (self.tools().iter())
+        Self::box_labels_of(&self.tools())
+    }
+
+    /// `box_labels`, for tools already read.
+    pub fn box_labels_of(tools: &[CollidingTool<'r>]) -> Vec<(&'r str, &'r str)> {
+        let Some(first) = tools.first() else { return Vec::new() };
+        let paths: Vec<Vec<NodeIx>> = (tools.iter())
             .filter(|t| t.path_len() <= LABELLED_PATH_NODES)
             .map(|t| t.path_nodes())
             .collect();
-        box_labels(&self.set.graph, &paths)
+        box_labels(&first.set.graph, &paths)
     }
 }
 

@@ -20,8 +20,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 use crate::explain::ConsumerView;
 use crate::wire::{self, Shipped, ShippedViolation};
 use crate::{
-    engine, names, Config, EdgeTypeViolation, Error, InputError, Interrupt, Location, Rename, Report, Violation,
-    Warning,
+    engine, names, Collision, Config, EdgeTypeViolation, Error, InputError, Interrupt, Location, Rename, Report,
+    Violation, Warning,
 };
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
@@ -452,31 +452,30 @@ impl CoreReport {
         Ok(match &self.findings {
             Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
                 Violation::UnrecognisedEdgeType(e) => edge_violation(e),
-                Violation::ToolNameCollision(c) => CoreViolation {
-                    rule: "CMP-9",
-                    message: c.message(),
-                    location: at(c.location()),
-                    consumer: Some(c.consumer().to_owned()),
-                    name: Some(c.name().to_owned()),
-                    tools: c
-                        .tools()
-                        .iter()
-                        .map(|t| CoreTool {
-                            id: t.id().to_owned(),
-                            label: t.label().to_owned(),
-                            location: at(t.location()),
-                            path_len: t.path_len(),
-                        })
-                        .collect(),
-                    fix: c.fix().into_iter().map(CoreRename::of).collect(),
-                    box_labels: c
-                        .box_labels()
-                        .into_iter()
-                        .map(|(b, l)| (b.to_owned(), l.to_owned()))
-                        .collect(),
-                    group: Some(c.group()),
-                    ..CoreViolation::default()
-                },
+                Violation::ToolNameCollision(c) => {
+                    let tools = c.tools();
+                    CoreViolation {
+                        rule: "CMP-9",
+                        message: c.message(),
+                        location: at(c.location()),
+                        consumer: Some(c.consumer().to_owned()),
+                        name: Some(c.name().to_owned()),
+                        tools: (tools.iter())
+                            .map(|t| CoreTool {
+                                id: t.id().to_owned(),
+                                label: t.label().to_owned(),
+                                location: at(t.location()),
+                                path_len: t.path_len(),
+                            })
+                            .collect(),
+                        fix: c.fix().into_iter().map(CoreRename::of).collect(),
+                        box_labels: (Collision::box_labels_of(&tools).into_iter())
+                            .map(|(b, l)| (b.to_owned(), l.to_owned()))
+                            .collect(),
+                        group: Some(c.group()),
+                        ..CoreViolation::default()
+                    }
+                }
             },
             Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
                 ShippedViolation::UnrecognisedEdgeType(e) => edge_violation(&e),
@@ -514,8 +513,7 @@ impl CoreReport {
         match &self.findings {
             Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
                 Violation::ToolNameCollision(c) => {
-                    let tools = c.tools();
-                    let t = tools.get(tool).ok_or_else(out_of_range("tool"))?;
+                    let t = c.tool(tool).ok_or_else(out_of_range("tool"))?;
                     Ok(owned(t.path_ids(start, stop)))
                 }
                 Violation::UnrecognisedEdgeType(_) => Err(no_tools()),
