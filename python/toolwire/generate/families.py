@@ -365,6 +365,35 @@ def many_small_boxes(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+# -- families found since the rewrite (issue numbers 9 on; 8 is the formats') --------
+
+
+def roaming_ring(n: int) -> Generated:
+    """Family 9: ``n`` boxes ``b{i}``, all wired into one agent ``agent``; box
+    ``b{i}`` holds ``p{i}`` "Tool i" and ``q{i}`` "tool-(i+1 mod n)", so each
+    name ``tool_i`` has one tool in each of two neighbouring boxes, and every
+    name clashes only at the agent. ``n`` violations, ``n`` clashes (each
+    pair ``p{i}``, ``q{i-1}``).
+
+    Every name is *roaming* (its two leaves enter at two classes that
+    forward), so each clash forms fresh at the agent's class, which has
+    ``n`` inputs; ``collisions`` (build.rs) then asks, for each of the ``n``
+    fresh clashes, whether any of the ``n`` inputs already held it: ``n * (n
+    + 1)`` set lookups for a file of ``n`` boxes."""
+    w = _width(n)
+    boxes = [f"b{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(b) for b in boxes]
+    edges = []
+    for i in range(n):
+        s, t = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{t}")]
+        edges += [_edge(f"p{s}", boxes[i]), _edge(f"q{s}", boxes[i])]
+    edges += [_edge(b, "agent") for b in boxes]
+    zero, last = f"{0:0{w}}", f"{n - 1:0{w}}"
+    expected = _expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{last}")), 3 * n + 1, 3 * n, 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -382,9 +411,11 @@ FAMILIES: Dict[str, Family] = {
                (8_000,), 100, 2, long_ids),
         Family("many-small-boxes", 7, "n boxes of one uniquely named tool each, a clashing pair in box 0, every "
                "box wired into one agent", (30_000, 100_000), 300, 1, many_small_boxes),
+        Family("roaming-ring", 9, "n boxes into one agent, box i holding a tool named i and one named i+1 (mod n): "
+               "n names each clashing only at the agent, each from two boxes", (8_000,), 200, 2, roaming_ring),
     )
 }  # fmt: skip
-"""The families, by name, in the issue's order."""
+"""The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
 
 
 @dataclass(frozen=True)
