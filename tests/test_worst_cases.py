@@ -38,6 +38,7 @@ TINY = {
     "long-ids": 6,
     "many-small-boxes": 8,
     "roaming-ring": 4,
+    "subsets-interleaved": 62,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -51,6 +52,7 @@ DOUBLING = {
     "long-ids": 700,  # 0.2 MB
     "many-small-boxes": 1_200,  # 0.3 MB
     "roaming-ring": 800,  # 0.3 MB
+    "subsets-interleaved": 496,  # 0.3 MB, as distinct-subsets
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -188,6 +190,10 @@ def test_cmp9_work_doubles_at_most_2_3x_roaming_ring() -> None:
     assert_work_at_most_doubles("roaming-ring")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_subsets_interleaved() -> None:
+    assert_work_at_most_doubles("subsets-interleaved")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -226,6 +232,7 @@ ISSUE_MB = {
     "many-small-boxes": 7.0,
     # Found since: the file at the family's first size.
     "roaming-ring": 3.1,
+    "subsets-interleaved": 4.6,
 }
 
 

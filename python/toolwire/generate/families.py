@@ -284,6 +284,25 @@ def distinct_subsets(n: int) -> Generated:
     of pairs: ``5 * n * (n // 31)`` violations; a box's pairs are clashes
     once some agent sees it, which the first ``n`` subsets do for
     ``min(20, n + 4)`` boxes."""
+    return _subsets(n, interleaved=False)
+
+
+def subsets_interleaved(n: int) -> Generated:
+    """Family 10: family 4 with each pair's label naming the pair before the
+    box ("Tool p j", "tool-p-j"): the same wiring, the same ids, the same
+    counts, but in name order the boxes' pairs interleave, so every word of
+    tokens holds pairs of every box.
+
+    Each agent joins a different 5-subset of boxes, so each agent's set
+    differs from every other's in every word: its unions make a new trie
+    leaf per word (sets.rs), and counting the consumers down the tries to
+    their leaves (build.rs, ``push_down`` and the count of each leaf's
+    clashes) looks at every clash of every agent's own leaves: one probe per
+    violation, ``5 * n * (n // 31)``, from a file of ``n`` agents."""
+    return _subsets(n, interleaved=True)
+
+
+def _subsets(n: int, interleaved: bool) -> Generated:
     boxes = subset_boxes(n)
     pairs = max(1, n // SUBSET_AGENTS_PER_PAIR)
     wb, wp, wa = _width(boxes), _width(pairs), _width(n)
@@ -293,7 +312,11 @@ def distinct_subsets(n: int) -> Generated:
     for j in range(boxes):
         for p in range(pairs):
             one, two = f"t{j:0{wb}}-{p:0{wp}}a", f"t{j:0{wb}}-{p:0{wp}}b"
-            nodes += [_tool(one, f"Tool {j:0{wb}} {p:0{wp}}"), _tool(two, f"tool-{j:0{wb}}-{p:0{wp}}")]
+            if interleaved:
+                labels = f"Tool {p:0{wp}} {j:0{wb}}", f"tool-{p:0{wp}}-{j:0{wb}}"
+            else:
+                labels = f"Tool {j:0{wb}} {p:0{wp}}", f"tool-{j:0{wb}}-{p:0{wp}}"
+            nodes += [_tool(one, labels[0]), _tool(two, labels[1])]
             edges += [_edge(one, box_ids[j]), _edge(two, box_ids[j])]
     agents = [f"a{k:0{wa}}" for k in range(n)]
     nodes += [_agent(a) for a in agents]
@@ -303,7 +326,10 @@ def distinct_subsets(n: int) -> Generated:
     # the first n subsets touch boxes 0..n+3, every box once n >= B - 4.
     used = min(boxes, n + SUBSET - 1)
     zb, zp = f"{0:0{wb}}", f"{0:0{wp}}"
-    first = (agents[0], f"tool_{zb}_{zp}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
+    # The first agent sees boxes 0..4; its first name is pair 0 of box 0
+    # either way round.
+    name = f"tool_{zp}_{zb}" if interleaved else f"tool_{zb}_{zp}"
+    first = (agents[0], name, (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
     expected = _expected(
         SUBSET * n * pairs, used * pairs, first, boxes + 2 * boxes * pairs + n, 2 * boxes * pairs + SUBSET * n, n, boxes
     )
@@ -413,6 +439,8 @@ FAMILIES: Dict[str, Family] = {
                "box wired into one agent", (30_000, 100_000), 300, 1, many_small_boxes),
         Family("roaming-ring", 9, "n boxes into one agent, box i holding a tool named i and one named i+1 (mod n): "
                "n names each clashing only at the agent, each from two boxes", (8_000,), 200, 2, roaming_ring),
+        Family("subsets-interleaved", 10, "family 4 with each pair's label naming the pair before the box, so the "
+               "boxes' pairs interleave in name order", (7_752, 15_504), 155, 1, subsets_interleaved),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
