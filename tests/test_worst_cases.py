@@ -39,6 +39,7 @@ TINY = {
     "many-small-boxes": 8,
     "roaming-ring": 4,
     "subsets-interleaved": 62,
+    "giant-chain": 70,  # a giant: more than 64 groups
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -53,6 +54,7 @@ DOUBLING = {
     "many-small-boxes": 1_200,  # 0.3 MB
     "roaming-ring": 800,  # 0.3 MB
     "subsets-interleaved": 496,  # 0.3 MB, as distinct-subsets
+    "giant-chain": 1_500,  # 0.35 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -194,6 +196,10 @@ def test_cmp9_work_doubles_at_most_2_3x_subsets_interleaved() -> None:
     assert_work_at_most_doubles("subsets-interleaved")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_giant_chain() -> None:
+    assert_work_at_most_doubles("giant-chain")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -233,6 +239,7 @@ ISSUE_MB = {
     # Found since: the file at the family's first size.
     "roaming-ring": 3.1,
     "subsets-interleaved": 4.6,
+    "giant-chain": 3.9,
 }
 
 

@@ -420,6 +420,29 @@ def roaming_ring(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def giant_chain(n: int) -> Generated:
+    """Family 11: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, ``c{n-1}``
+    wired into one agent ``agent``; tool ``t{i}``, labelled "X", wired into
+    ``c{i}``. One violation of ``n`` tools, one clash.
+
+    Name ``x`` enters at ``n`` classes that forward: a *giant* of ``n``
+    groups (tokens.rs), whose every set holds a dense bitset of ``n / 64``
+    words. Each box is a class with its own content (one bit, ``n / 64``
+    words, made in ``Layout::of``) and a new union with the chain above it
+    (``Words::union`` for a giant word, then ``content``): ``n * n / 32``
+    words made, each content kept twice (``Contents::items`` and the
+    ``ids`` map's key), from a file of ``n`` boxes."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    tools = [f"t{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(c) for c in chain] + [_tool(t, "X") for t in tools]
+    edges = [_edge(t, c) for t, c in zip(tools, chain)]
+    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges.append(_edge(chain[-1], "agent"))
+    expected = _expected(1, 1, ("agent", "x", tuple(tools)), 2 * n + 1, 2 * n, 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -441,6 +464,8 @@ FAMILIES: Dict[str, Family] = {
                "n names each clashing only at the agent, each from two boxes", (8_000,), 200, 2, roaming_ring),
         Family("subsets-interleaved", 10, "family 4 with each pair's label naming the pair before the box, so the "
                "boxes' pairs interleave in name order", (7_752, 15_504), 155, 1, subsets_interleaved),
+        Family("giant-chain", 11, "a chain of n boxes into one agent, box i holding tool i, every tool labelled X",
+               (16_000, 32_000), 200, 2, giant_chain),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
