@@ -40,6 +40,7 @@ TINY = {
     "roaming-ring": 4,
     "subsets-interleaved": 62,
     "giant-chain": 70,  # a giant: more than 64 groups
+    "deep-roots": 5,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -55,6 +56,7 @@ DOUBLING = {
     "roaming-ring": 800,  # 0.3 MB
     "subsets-interleaved": 496,  # 0.3 MB, as distinct-subsets
     "giant-chain": 1_500,  # 0.35 MB
+    "deep-roots": 600,  # 0.3 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -200,6 +202,10 @@ def test_cmp9_work_doubles_at_most_2_3x_giant_chain() -> None:
     assert_work_at_most_doubles("giant-chain")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_deep_roots() -> None:
+    assert_work_at_most_doubles("deep-roots")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -240,6 +246,7 @@ ISSUE_MB = {
     "roaming-ring": 3.1,
     "subsets-interleaved": 4.6,
     "giant-chain": 3.9,
+    "deep-roots": 3.9,
 }
 
 

@@ -443,6 +443,33 @@ def giant_chain(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def deep_roots(n: int) -> Generated:
+    """Family 12: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``; ``n``
+    agents ``a{g}``, each fed by ``c{n-1}``; tool ``s{g}`` "Tool g" wired into
+    ``c0`` and its twin ``u{g}`` "tool-g" straight into ``a{g}``. Every agent
+    sees every ``s``, but only ``a{g}`` sees two tools named ``tool_g``:
+    ``n`` violations, ``n`` clashes, one per agent.
+
+    Each agent has a leaf of its own, so each is a path root (paths.rs), and
+    ``s{g}``'s path to it climbs the whole chain: the root's tree is grown
+    breadth first over all ``n`` boxes, for each of the ``n`` roots, once
+    when the check chooses renames (read.rs ``settle_renames`` reads every
+    clash's first violation) and again when the clashes are read."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    agents = [f"a{g:0{w}}" for g in range(n)]
+    nodes = [_box(c) for c in chain] + [_agent(a) for a in agents]
+    nodes += [_tool(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
+    nodes += [_tool(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [_edge(chain[-1], a) for a in agents]
+    edges += [_edge(f"s{g:0{w}}", chain[0]) for g in range(n)]
+    edges += [_edge(f"u{g:0{w}}", a) for g, a in enumerate(agents)]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 4 * n, 4 * n - 1, n, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -466,6 +493,8 @@ FAMILIES: Dict[str, Family] = {
                "boxes' pairs interleave in name order", (7_752, 15_504), 155, 1, subsets_interleaved),
         Family("giant-chain", 11, "a chain of n boxes into one agent, box i holding tool i, every tool labelled X",
                (16_000, 32_000), 200, 2, giant_chain),
+        Family("deep-roots", 12, "a chain of n boxes feeding n agents; tool g into the chain's top, its twin "
+               "straight into agent g", (8_000,), 100, 1, deep_roots),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
