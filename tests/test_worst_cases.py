@@ -41,6 +41,7 @@ TINY = {
     "subsets-interleaved": 62,
     "giant-chain": 70,  # a giant: more than 64 groups
     "deep-roots": 5,
+    "chain-of-pairs": 5,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -57,6 +58,7 @@ DOUBLING = {
     "subsets-interleaved": 496,  # 0.3 MB, as distinct-subsets
     "giant-chain": 1_500,  # 0.35 MB
     "deep-roots": 600,  # 0.3 MB
+    "chain-of-pairs": 800,  # 0.3 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -206,6 +208,10 @@ def test_cmp9_work_doubles_at_most_2_3x_deep_roots() -> None:
     assert_work_at_most_doubles("deep-roots")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_chain_of_pairs() -> None:
+    assert_work_at_most_doubles("chain-of-pairs")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -247,6 +253,7 @@ ISSUE_MB = {
     "subsets-interleaved": 4.6,
     "giant-chain": 3.9,
     "deep-roots": 3.9,
+    "chain-of-pairs": 3.1,
 }
 
 

@@ -470,6 +470,31 @@ def deep_roots(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def chain_of_pairs(n: int) -> Generated:
+    """Family 13: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, ``c{n-1}``
+    wired into one agent ``agent``; ``n`` clashing pairs (``p{g}`` "Tool g",
+    ``q{g}`` "tool-g") wired into ``c0``. ``n`` violations, ``n`` clashes,
+    every path ``n + 2`` nodes long.
+
+    Choosing renames (read.rs ``settle_renames``, during the check) asks for
+    each clash whether the renamed tool's box is on the kept tool's path,
+    and answers by reading the kept tool's whole path (``path_nodes``), one
+    ancestor lookup per node (paths.rs ``Paths::nodes``): ``n`` paths of
+    ``n`` nodes, ``n * n * log n`` steps, from a file of ``n`` boxes and
+    ``n`` pairs."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(c) for c in chain]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "agent")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        edges += [_edge(f"p{s}", chain[0]), _edge(f"q{s}", chain[0])]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 3 * n + 1, 3 * n, 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -495,6 +520,8 @@ FAMILIES: Dict[str, Family] = {
                (16_000, 32_000), 200, 2, giant_chain),
         Family("deep-roots", 12, "a chain of n boxes feeding n agents; tool g into the chain's top, its twin "
                "straight into agent g", (8_000,), 100, 1, deep_roots),
+        Family("chain-of-pairs", 13, "n clashing pairs atop a chain of n boxes into one agent", (8_000,), 100, 1,
+               chain_of_pairs),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
