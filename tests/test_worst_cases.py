@@ -42,6 +42,7 @@ TINY = {
     "giant-chain": 70,  # a giant: more than 64 groups
     "deep-roots": 5,
     "chain-of-pairs": 5,
+    "one-box-wide": 6,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -59,6 +60,7 @@ DOUBLING = {
     "giant-chain": 1_500,  # 0.35 MB
     "deep-roots": 600,  # 0.3 MB
     "chain-of-pairs": 800,  # 0.3 MB
+    "one-box-wide": 2_400,  # 0.3 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -212,6 +214,10 @@ def test_cmp9_work_doubles_at_most_2_3x_chain_of_pairs() -> None:
     assert_work_at_most_doubles("chain-of-pairs")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_one_box_wide() -> None:
+    assert_work_at_most_doubles("one-box-wide")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -254,6 +260,7 @@ ISSUE_MB = {
     "giant-chain": 3.9,
     "deep-roots": 3.9,
     "chain-of-pairs": 3.1,
+    "one-box-wide": 2.0,
 }
 
 

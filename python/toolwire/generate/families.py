@@ -495,6 +495,24 @@ def chain_of_pairs(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def one_box_wide(n: int) -> Generated:
+    """Family 14: ``n`` tools ``t{i}``, all labelled "X", wired into one box
+    ``box``, wired into one agent ``agent``. One violation of ``n`` tools,
+    one clash: the check is cheap.
+
+    Reading it is not: reading any part of one tool's path
+    (``CoreReport.tool_path``, src/python/mod.rs) looks the violation up
+    again and builds every one of its tools' paths (read.rs
+    ``Collision::tools``) to keep one, so reading each tool's path costs
+    the number of tools: ``n * n`` paths made to read ``n``."""
+    w = _width(n)
+    tools = [f"t{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent"), _box("box")] + [_tool(t, "X") for t in tools]
+    edges = [_edge(t, "box") for t in tools] + [_edge("box", "agent")]
+    expected = _expected(1, 1, ("agent", "x", tuple(tools)), n + 2, n + 1, 1, 1)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -522,6 +540,8 @@ FAMILIES: Dict[str, Family] = {
                "straight into agent g", (8_000,), 100, 1, deep_roots),
         Family("chain-of-pairs", 13, "n clashing pairs atop a chain of n boxes into one agent", (8_000,), 100, 1,
                chain_of_pairs),
+        Family("one-box-wide", 14, "n tools all labelled X in one box, wired into one agent", (16_000,), 100, 2,
+               one_box_wide),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
