@@ -43,6 +43,7 @@ TINY = {
     "deep-roots": 5,
     "chain-of-pairs": 5,
     "one-box-wide": 6,
+    "far-consumers": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -61,6 +62,7 @@ DOUBLING = {
     "deep-roots": 600,  # 0.3 MB
     "chain-of-pairs": 800,  # 0.3 MB
     "one-box-wide": 2_400,  # 0.3 MB
+    "far-consumers": 1_200,  # 0.6 MB (at 600 the tries deepen a level on doubling)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -218,6 +220,10 @@ def test_cmp9_work_doubles_at_most_2_3x_one_box_wide() -> None:
     assert_work_at_most_doubles("one-box-wide")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_far_consumers() -> None:
+    assert_work_at_most_doubles("far-consumers")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -242,6 +248,29 @@ def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     )
 
 
+def consumer_reading_work(family: str, n: int) -> int:
+    """The work of reading every distinct clash's first ten consumers and
+    their count, as the report formats show them (``--max-consumers``, 10
+    by default in text)."""
+    report = toolwire.check_json(built(family, n).data)
+    groups = list(report.clash_groups())  # each built once, its first violation with it
+    before = work_done(report)
+    for group in groups:
+        group.consumers[:10]
+        len(group.consumers)
+    return work_done(report) - before
+
+
+@pytest.mark.parametrize("family", NAMES)
+def test_cmp9_consumer_reading_work_doubles_at_most_2_3x(family: str) -> None:
+    n = DOUBLING[family]
+    once, twice = consumer_reading_work(family, n), consumer_reading_work(family, 2 * n)
+    assert twice <= GROWTH * once, (
+        f"CMP-9 on {family}: reading the clashes' first consumers took {twice / max(once, 1):.2f}x the work "
+        f"at n = {2 * n} ({twice} steps) as at n = {n} ({once} steps); at most {GROWTH}x"
+    )
+
+
 # -- the families are the issue's -------------------------------------------------
 
 # The file sizes the issue gives, in MB, at the sizes it gives: the
@@ -261,6 +290,7 @@ ISSUE_MB = {
     "deep-roots": 3.9,
     "chain-of-pairs": 3.1,
     "one-box-wide": 2.0,
+    "far-consumers": 3.9,
 }
 
 

@@ -513,6 +513,30 @@ def one_box_wide(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def far_consumers(n: int) -> Generated:
+    """Family 15: ``n`` boxes ``x{g}``, each holding a clashing pair
+    (``p{g}`` "Tool g", ``q{g}`` "tool-g") and wired into its own agent
+    ``a{g}`` and into one agent ``z``, whose id sorts after every ``a``.
+    Clash ``g`` is seen by ``a{g}`` and ``z``: ``2 * n`` violations, ``n``
+    clashes of two consumers each.
+
+    A clash's consumers are listed (read.rs ``GroupRef::consumers``) by
+    looking up, one by one from its first consumer, every consumer with a
+    violation until the clash's count is reached: clash ``g``'s second
+    consumer ``z`` is ``n - g`` consumers further, so reading each clash's
+    first ten consumers costs ``n * n / 2`` set lookups."""
+    w = _width(n)
+    nodes = [_agent("z")]
+    edges = []
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_box(f"x{s}"), _agent(f"a{s}"), _tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        edges += [_edge(f"p{s}", f"x{s}"), _edge(f"q{s}", f"x{s}"), _edge(f"x{s}", f"a{s}"), _edge(f"x{s}", "z")]
+    zero = f"{0:0{w}}"
+    expected = _expected(2 * n, n, (f"a{zero}", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 4 * n + 1, 4 * n, n + 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -542,6 +566,8 @@ FAMILIES: Dict[str, Family] = {
                chain_of_pairs),
         Family("one-box-wide", 14, "n tools all labelled X in one box, wired into one agent", (16_000,), 100, 2,
                one_box_wide),
+        Family("far-consumers", 15, "n boxes of one clashing pair, box g wired into agent g and into one agent "
+               "whose id sorts last", (8_000,), 100, 1, far_consumers),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
