@@ -37,6 +37,13 @@ TINY = {
     "hub-pair": 6,
     "long-ids": 6,
     "many-small-boxes": 8,
+    "roaming-ring": 4,
+    "subsets-interleaved": 62,
+    "giant-chain": 70,  # a giant: more than 64 groups
+    "deep-roots": 5,
+    "chain-of-pairs": 5,
+    "one-box-wide": 6,
+    "far-consumers": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -49,6 +56,13 @@ DOUBLING = {
     "hub-pair": 750,  # 0.3 MB
     "long-ids": 700,  # 0.2 MB
     "many-small-boxes": 1_200,  # 0.3 MB
+    "roaming-ring": 800,  # 0.3 MB
+    "subsets-interleaved": 496,  # 0.3 MB, as distinct-subsets
+    "giant-chain": 1_500,  # 0.35 MB
+    "deep-roots": 600,  # 0.3 MB
+    "chain-of-pairs": 800,  # 0.3 MB
+    "one-box-wide": 2_400,  # 0.3 MB
+    "far-consumers": 1_200,  # 0.6 MB (at 600 the tries deepen a level on doubling)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -57,7 +71,8 @@ integer sizes (n // 2 pairs, n // 31) and fixed costs."""
 
 def test_every_family_has_its_sizes() -> None:
     assert set(TINY) == set(DOUBLING) == set(FAMILIES)
-    assert [f.number for f in FAMILIES.values()] == list(range(1, 8))
+    # The issue's seven, then those found since, from 9 on (8 is the formats').
+    assert [f.number for f in FAMILIES.values()] == list(range(1, 8)) + list(range(9, len(FAMILIES) + 2))
 
 
 @functools.lru_cache(maxsize=None)
@@ -181,6 +196,34 @@ def test_cmp9_work_doubles_at_most_2_3x_many_small_boxes() -> None:
     assert_work_at_most_doubles("many-small-boxes")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_roaming_ring() -> None:
+    assert_work_at_most_doubles("roaming-ring")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_subsets_interleaved() -> None:
+    assert_work_at_most_doubles("subsets-interleaved")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_giant_chain() -> None:
+    assert_work_at_most_doubles("giant-chain")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_deep_roots() -> None:
+    assert_work_at_most_doubles("deep-roots")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_chain_of_pairs() -> None:
+    assert_work_at_most_doubles("chain-of-pairs")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_one_box_wide() -> None:
+    assert_work_at_most_doubles("one-box-wide")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_far_consumers() -> None:
+    assert_work_at_most_doubles("far-consumers")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -205,6 +248,29 @@ def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     )
 
 
+def consumer_reading_work(family: str, n: int) -> int:
+    """The work of reading every distinct clash's first ten consumers and
+    their count, as the report formats show them (``--max-consumers``, 10
+    by default in text)."""
+    report = toolwire.check_json(built(family, n).data)
+    groups = list(report.clash_groups())  # each built once, its first violation with it
+    before = work_done(report)
+    for group in groups:
+        group.consumers[:10]
+        len(group.consumers)
+    return work_done(report) - before
+
+
+@pytest.mark.parametrize("family", NAMES)
+def test_cmp9_consumer_reading_work_doubles_at_most_2_3x(family: str) -> None:
+    n = DOUBLING[family]
+    once, twice = consumer_reading_work(family, n), consumer_reading_work(family, 2 * n)
+    assert twice <= GROWTH * once, (
+        f"CMP-9 on {family}: reading the clashes' first consumers took {twice / max(once, 1):.2f}x the work "
+        f"at n = {2 * n} ({twice} steps) as at n = {n} ({once} steps); at most {GROWTH}x"
+    )
+
+
 # -- the families are the issue's -------------------------------------------------
 
 # The file sizes the issue gives, in MB, at the sizes it gives: the
@@ -217,6 +283,14 @@ ISSUE_MB = {
     "hub-pair": 8.0,
     "long-ids": 2.3,
     "many-small-boxes": 7.0,
+    # Found since: the file at the family's first size.
+    "roaming-ring": 3.1,
+    "subsets-interleaved": 4.6,
+    "giant-chain": 3.9,
+    "deep-roots": 3.9,
+    "chain-of-pairs": 3.1,
+    "one-box-wide": 2.0,
+    "far-consumers": 3.9,
 }
 
 

@@ -284,6 +284,25 @@ def distinct_subsets(n: int) -> Generated:
     of pairs: ``5 * n * (n // 31)`` violations; a box's pairs are clashes
     once some agent sees it, which the first ``n`` subsets do for
     ``min(20, n + 4)`` boxes."""
+    return _subsets(n, interleaved=False)
+
+
+def subsets_interleaved(n: int) -> Generated:
+    """Family 10: family 4 with each pair's label naming the pair before the
+    box ("Tool p j", "tool-p-j"): the same wiring, the same ids, the same
+    counts, but in name order the boxes' pairs interleave, so every word of
+    tokens holds pairs of every box.
+
+    Each agent joins a different 5-subset of boxes, so each agent's set
+    differs from every other's in every word: its unions make a new trie
+    leaf per word (sets.rs), and counting the consumers down the tries to
+    their leaves (build.rs, ``push_down`` and the count of each leaf's
+    clashes) looks at every clash of every agent's own leaves: one probe per
+    violation, ``5 * n * (n // 31)``, from a file of ``n`` agents."""
+    return _subsets(n, interleaved=True)
+
+
+def _subsets(n: int, interleaved: bool) -> Generated:
     boxes = subset_boxes(n)
     pairs = max(1, n // SUBSET_AGENTS_PER_PAIR)
     wb, wp, wa = _width(boxes), _width(pairs), _width(n)
@@ -293,7 +312,11 @@ def distinct_subsets(n: int) -> Generated:
     for j in range(boxes):
         for p in range(pairs):
             one, two = f"t{j:0{wb}}-{p:0{wp}}a", f"t{j:0{wb}}-{p:0{wp}}b"
-            nodes += [_tool(one, f"Tool {j:0{wb}} {p:0{wp}}"), _tool(two, f"tool-{j:0{wb}}-{p:0{wp}}")]
+            if interleaved:
+                labels = f"Tool {p:0{wp}} {j:0{wb}}", f"tool-{p:0{wp}}-{j:0{wb}}"
+            else:
+                labels = f"Tool {j:0{wb}} {p:0{wp}}", f"tool-{j:0{wb}}-{p:0{wp}}"
+            nodes += [_tool(one, labels[0]), _tool(two, labels[1])]
             edges += [_edge(one, box_ids[j]), _edge(two, box_ids[j])]
     agents = [f"a{k:0{wa}}" for k in range(n)]
     nodes += [_agent(a) for a in agents]
@@ -303,7 +326,10 @@ def distinct_subsets(n: int) -> Generated:
     # the first n subsets touch boxes 0..n+3, every box once n >= B - 4.
     used = min(boxes, n + SUBSET - 1)
     zb, zp = f"{0:0{wb}}", f"{0:0{wp}}"
-    first = (agents[0], f"tool_{zb}_{zp}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
+    # The first agent sees boxes 0..4; its first name is pair 0 of box 0
+    # either way round.
+    name = f"tool_{zp}_{zb}" if interleaved else f"tool_{zb}_{zp}"
+    first = (agents[0], name, (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
     expected = _expected(
         SUBSET * n * pairs, used * pairs, first, boxes + 2 * boxes * pairs + n, 2 * boxes * pairs + SUBSET * n, n, boxes
     )
@@ -365,6 +391,152 @@ def many_small_boxes(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+# -- families found since the rewrite (issue numbers 9 on; 8 is the formats') --------
+
+
+def roaming_ring(n: int) -> Generated:
+    """Family 9: ``n`` boxes ``b{i}``, all wired into one agent ``agent``; box
+    ``b{i}`` holds ``p{i}`` "Tool i" and ``q{i}`` "tool-(i+1 mod n)", so each
+    name ``tool_i`` has one tool in each of two neighbouring boxes, and every
+    name clashes only at the agent. ``n`` violations, ``n`` clashes (each
+    pair ``p{i}``, ``q{i-1}``).
+
+    Every name is *roaming* (its two leaves enter at two classes that
+    forward), so each clash forms fresh at the agent's class, which has
+    ``n`` inputs; ``collisions`` (build.rs) then asks, for each of the ``n``
+    fresh clashes, whether any of the ``n`` inputs already held it: ``n * (n
+    + 1)`` set lookups for a file of ``n`` boxes."""
+    w = _width(n)
+    boxes = [f"b{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(b) for b in boxes]
+    edges = []
+    for i in range(n):
+        s, t = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{t}")]
+        edges += [_edge(f"p{s}", boxes[i]), _edge(f"q{s}", boxes[i])]
+    edges += [_edge(b, "agent") for b in boxes]
+    zero, last = f"{0:0{w}}", f"{n - 1:0{w}}"
+    expected = _expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{last}")), 3 * n + 1, 3 * n, 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
+def giant_chain(n: int) -> Generated:
+    """Family 11: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, ``c{n-1}``
+    wired into one agent ``agent``; tool ``t{i}``, labelled "X", wired into
+    ``c{i}``. One violation of ``n`` tools, one clash.
+
+    Name ``x`` enters at ``n`` classes that forward: a *giant* of ``n``
+    groups (tokens.rs), whose every set holds a dense bitset of ``n / 64``
+    words. Each box is a class with its own content (one bit, ``n / 64``
+    words, made in ``Layout::of``) and a new union with the chain above it
+    (``Words::union`` for a giant word, then ``content``): ``n * n / 32``
+    words made, each content kept twice (``Contents::items`` and the
+    ``ids`` map's key), from a file of ``n`` boxes."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    tools = [f"t{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(c) for c in chain] + [_tool(t, "X") for t in tools]
+    edges = [_edge(t, c) for t, c in zip(tools, chain)]
+    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges.append(_edge(chain[-1], "agent"))
+    expected = _expected(1, 1, ("agent", "x", tuple(tools)), 2 * n + 1, 2 * n, 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
+def deep_roots(n: int) -> Generated:
+    """Family 12: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``; ``n``
+    agents ``a{g}``, each fed by ``c{n-1}``; tool ``s{g}`` "Tool g" wired into
+    ``c0`` and its twin ``u{g}`` "tool-g" straight into ``a{g}``. Every agent
+    sees every ``s``, but only ``a{g}`` sees two tools named ``tool_g``:
+    ``n`` violations, ``n`` clashes, one per agent.
+
+    Each agent has a leaf of its own, so each is a path root (paths.rs), and
+    ``s{g}``'s path to it climbs the whole chain: the root's tree is grown
+    breadth first over all ``n`` boxes, for each of the ``n`` roots, once
+    when the check chooses renames (read.rs ``settle_renames`` reads every
+    clash's first violation) and again when the clashes are read."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    agents = [f"a{g:0{w}}" for g in range(n)]
+    nodes = [_box(c) for c in chain] + [_agent(a) for a in agents]
+    nodes += [_tool(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
+    nodes += [_tool(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [_edge(chain[-1], a) for a in agents]
+    edges += [_edge(f"s{g:0{w}}", chain[0]) for g in range(n)]
+    edges += [_edge(f"u{g:0{w}}", a) for g, a in enumerate(agents)]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 4 * n, 4 * n - 1, n, n)
+    return Generated(_document(nodes, edges), expected)
+
+
+def chain_of_pairs(n: int) -> Generated:
+    """Family 13: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, ``c{n-1}``
+    wired into one agent ``agent``; ``n`` clashing pairs (``p{g}`` "Tool g",
+    ``q{g}`` "tool-g") wired into ``c0``. ``n`` violations, ``n`` clashes,
+    every path ``n + 2`` nodes long.
+
+    Choosing renames (read.rs ``settle_renames``, during the check) asks for
+    each clash whether the renamed tool's box is on the kept tool's path,
+    and answers by reading the kept tool's whole path (``path_nodes``), one
+    ancestor lookup per node (paths.rs ``Paths::nodes``): ``n`` paths of
+    ``n`` nodes, ``n * n * log n`` steps, from a file of ``n`` boxes and
+    ``n`` pairs."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(c) for c in chain]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "agent")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        edges += [_edge(f"p{s}", chain[0]), _edge(f"q{s}", chain[0])]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 3 * n + 1, 3 * n, 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
+def one_box_wide(n: int) -> Generated:
+    """Family 14: ``n`` tools ``t{i}``, all labelled "X", wired into one box
+    ``box``, wired into one agent ``agent``. One violation of ``n`` tools,
+    one clash: the check is cheap.
+
+    Reading it is not: reading any part of one tool's path
+    (``CoreReport.tool_path``, src/python/mod.rs) looks the violation up
+    again and builds every one of its tools' paths (read.rs
+    ``Collision::tools``) to keep one, so reading each tool's path costs
+    the number of tools: ``n * n`` paths made to read ``n``."""
+    w = _width(n)
+    tools = [f"t{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent"), _box("box")] + [_tool(t, "X") for t in tools]
+    edges = [_edge(t, "box") for t in tools] + [_edge("box", "agent")]
+    expected = _expected(1, 1, ("agent", "x", tuple(tools)), n + 2, n + 1, 1, 1)
+    return Generated(_document(nodes, edges), expected)
+
+
+def far_consumers(n: int) -> Generated:
+    """Family 15: ``n`` boxes ``x{g}``, each holding a clashing pair
+    (``p{g}`` "Tool g", ``q{g}`` "tool-g") and wired into its own agent
+    ``a{g}`` and into one agent ``z``, whose id sorts after every ``a``.
+    Clash ``g`` is seen by ``a{g}`` and ``z``: ``2 * n`` violations, ``n``
+    clashes of two consumers each.
+
+    A clash's consumers are listed (read.rs ``GroupRef::consumers``) by
+    looking up, one by one from its first consumer, every consumer with a
+    violation until the clash's count is reached: clash ``g``'s second
+    consumer ``z`` is ``n - g`` consumers further, so reading each clash's
+    first ten consumers costs ``n * n / 2`` set lookups."""
+    w = _width(n)
+    nodes = [_agent("z")]
+    edges = []
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_box(f"x{s}"), _agent(f"a{s}"), _tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        edges += [_edge(f"p{s}", f"x{s}"), _edge(f"q{s}", f"x{s}"), _edge(f"x{s}", f"a{s}"), _edge(f"x{s}", "z")]
+    zero = f"{0:0{w}}"
+    expected = _expected(2 * n, n, (f"a{zero}", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 4 * n + 1, 4 * n, n + 1, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -382,9 +554,23 @@ FAMILIES: Dict[str, Family] = {
                (8_000,), 100, 2, long_ids),
         Family("many-small-boxes", 7, "n boxes of one uniquely named tool each, a clashing pair in box 0, every "
                "box wired into one agent", (30_000, 100_000), 300, 1, many_small_boxes),
+        Family("roaming-ring", 9, "n boxes into one agent, box i holding a tool named i and one named i+1 (mod n): "
+               "n names each clashing only at the agent, each from two boxes", (8_000,), 200, 2, roaming_ring),
+        Family("subsets-interleaved", 10, "family 4 with each pair's label naming the pair before the box, so the "
+               "boxes' pairs interleave in name order", (7_752, 15_504), 155, 1, subsets_interleaved),
+        Family("giant-chain", 11, "a chain of n boxes into one agent, box i holding tool i, every tool labelled X",
+               (16_000, 32_000), 200, 2, giant_chain),
+        Family("deep-roots", 12, "a chain of n boxes feeding n agents; tool g into the chain's top, its twin "
+               "straight into agent g", (8_000,), 100, 1, deep_roots),
+        Family("chain-of-pairs", 13, "n clashing pairs atop a chain of n boxes into one agent", (8_000,), 100, 1,
+               chain_of_pairs),
+        Family("one-box-wide", 14, "n tools all labelled X in one box, wired into one agent", (16_000,), 100, 2,
+               one_box_wide),
+        Family("far-consumers", 15, "n boxes of one clashing pair, box g wired into agent g and into one agent "
+               "whose id sorts last", (8_000,), 100, 1, far_consumers),
     )
 }  # fmt: skip
-"""The families, by name, in the issue's order."""
+"""The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
 
 
 @dataclass(frozen=True)
