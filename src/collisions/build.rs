@@ -3,6 +3,8 @@
 //! then each distinct clash with its consumers counted, in one pass over
 //! the sets' leaves.
 
+use std::collections::hash_map::Entry;
+
 use crate::flatten::{new_map, CandidateNames, Map};
 use crate::graph::{NodeIx, ToolGraph};
 
@@ -49,36 +51,55 @@ pub(crate) fn collisions<'a>(
             return Err(work);
         }
         let own = std::mem::take(&mut layout.own_words[c]);
-        // Every clash of the class's own tokens may form here.
+        // Every clash of the class's own tokens forms here, unless an input
+        // holds it too (a tool wired here and also upstream).
         for &(word, value) in &own {
-            let fresh: Vec<(u32, u32, u64)> = (layout.clashes_in(word, value))
-                .map(|(s, held)| (word, s as u32, held))
+            let formed: Vec<(u32, u32, u64, bool)> = (layout.clashes_in(word, value))
+                .map(|(s, held)| (word, s as u32, held, true))
                 .collect();
-            layout.fresh.extend(fresh);
+            if !formed.is_empty() {
+                layout.watched.insert(word, ());
+            }
+            layout.events.extend(formed);
         }
-        let own = sets.of_words(&own, &layout);
+        let own = (sets.of_words(&own, &layout), own.len());
         let inputs: Vec<&Held> = class.inputs.iter().map(|&i| &held[i as usize]).collect();
         let this = join(&mut sets, &mut layout, &mut apart_pairs, own, &inputs, &mut probes);
-        // A clash forms here when the class holds it and no input does.
-        let mut fresh = std::mem::take(&mut layout.fresh);
-        fresh.sort_unstable();
-        fresh.dedup();
-        for &(word, segment, clash) in &fresh {
-            probes += 1 + inputs.len() as u64;
-            let holds = |h: &Held| {
-                let (value, _) = h.find(&sets, word);
-                value != 0 && layout.held(segment as usize, value) == clash
-            };
-            if !holds(&this) || inputs.iter().any(|&h| holds(h)) {
+        // What the unions say formed here, in the order they said it: a
+        // clash made of tokens of two operands, unless an input was later
+        // found to hold it whole.
+        let mut here: Map<(u32, u32), (u64, bool)> = new_map();
+        for &(word, segment, tokens, formed) in &layout.events {
+            probes += 1;
+            match here.entry((word, segment)) {
+                Entry::Occupied(mut at) if !formed => {
+                    if at.get().0 == tokens {
+                        at.get_mut().1 = false;
+                    }
+                }
+                Entry::Occupied(mut at) => *at.get_mut() = (tokens, true),
+                Entry::Vacant(at) => {
+                    at.insert((tokens, formed));
+                }
+            }
+        }
+        layout.events.clear();
+        layout.watched.clear();
+        for (&(word, segment), &(tokens, formed_here)) in &here {
+            if !formed_here {
+                continue;
+            }
+            // Held at the end, not grown by a later union.
+            probes += 1;
+            let (value, _) = this.find(&sets, word);
+            if value == 0 || layout.held(segment as usize, value) != tokens {
                 continue;
             }
             formed
-                .entry((segment, clash))
+                .entry((segment, tokens))
                 .and_modify(|(first, elsewhere)| *elsewhere |= *first != c as ClassIx)
                 .or_insert((c as ClassIx, false));
         }
-        fresh.clear();
-        layout.fresh = fresh;
         held.push(this);
     }
 
@@ -199,9 +220,11 @@ pub(crate) fn collisions<'a>(
 }
 
 /// Leaves a union of a class's inputs may make before the class is held as
-/// parts instead: a few per input (where their words meet) and a margin.
-fn leaf_budget(parts: usize) -> u64 {
-    64 + 4 * parts as u64
+/// parts instead: a few per input (where their words meet), and two per
+/// word of its own tokens. So what unions make is bounded by the classes'
+/// inputs and own tokens: linear, whatever the inputs hold.
+fn leaf_budget(parts: usize, own_words: usize) -> u64 {
+    4 * parts as u64 + 2 * own_words as u64
 }
 
 /// What a class holds, from its own set and its inputs'. Usually one set,
@@ -216,7 +239,7 @@ fn join(
     sets: &mut Sets,
     layout: &mut Layout,
     pairs: &mut Map<(SetId, SetId), bool>,
-    own: SetId,
+    (own, own_words): (SetId, usize),
     inputs: &[&Held],
     probes: &mut u64,
 ) -> Held {
@@ -230,25 +253,27 @@ fn join(
         1 => return Held::One(parts[0]),
         _ => {}
     }
-    // Largest first: a union with a set it already holds makes nothing.
-    parts.sort_by_key(|&p| std::cmp::Reverse(sets.clashes(p)));
-    let (mark, fresh) = (sets.mark(), layout.fresh.len());
-    let mut budget = leaf_budget(parts.len());
+    // The class's own set first, so that every union adds an input (the
+    // unions' events tell inputs from what forms here); then the largest
+    // input, since a union with a set it already holds makes nothing.
+    parts.sort_by_key(|&p| (p != own, std::cmp::Reverse(sets.clashes(p))));
+    let (mark, events) = (sets.mark(), layout.events.len());
+    let mut budget = leaf_budget(parts.len(), own_words);
     let mut root = Some(parts[0]);
     for &part in &parts[1..] {
-        root = root.and_then(|r| sets.union_within(r, part, layout, &mut budget));
+        root = root.and_then(|r| sets.union_within(part, r, layout, &mut budget));
     }
     if let Some(root) = root {
         return Held::One(root);
     }
     sets.rollback(mark);
-    layout.fresh.truncate(fresh);
+    layout.events.truncate(events);
     if apart(sets, layout, pairs, &parts, probes) {
         return Held::Parts(parts.into());
     }
     let mut root = parts[0];
     for &part in &parts[1..] {
-        root = sets.union(root, part, layout);
+        root = sets.union(part, root, layout);
     }
     Held::One(root)
 }

@@ -28,8 +28,8 @@
 //!
 //! Beside the classes, the reduction keeps what shortest paths need: each
 //! relevant node's relevant provider boxes, and its *path parent* when it
-//! has no leaf of its own and exactly one relevant provider box (every
-//! path of a clash to it then ends `..., parent, node`).
+//! has exactly one relevant provider box (every path of a clash to it,
+//! but from a tool wired straight in, then ends `..., parent, node`).
 
 use crate::flatten::{new_map, CandidateNames, Map, NameIx, NOT_A_CANDIDATE};
 use crate::graph::{NodeIx, ToolGraph};
@@ -62,13 +62,17 @@ pub(crate) struct PathFacts {
     /// in CSR form.
     pub provider_starts: Vec<u32>,
     pub providers: Vec<NodeIx>,
-    /// Per ordinal: the path parent's ordinal, or NONE for a path root.
+    /// Per ordinal: its path parent (its one relevant provider box), or
+    /// NONE for a path root (none, or several).
     pub parent: Vec<u32>,
     /// Per ordinal: steps to its path root.
     pub depth: Vec<u32>,
     /// Per ordinal: an ancestor further up (skew-binary jump pointers), so
     /// the ancestor at any depth is found in O(log depth) steps.
     pub jump: Vec<u32>,
+    /// Per ordinal: its nearest proper ancestor that has final leaves of
+    /// its own or is the root (only those can be where a tool enters).
+    pub own_up: Vec<u32>,
 }
 
 impl PathFacts {
@@ -96,6 +100,12 @@ impl PathFacts {
     /// The path root of `ordinal`.
     pub fn root(&self, ordinal: u32, steps: &mut u64) -> u32 {
         self.ancestor(ordinal, self.depth[ordinal as usize], steps)
+    }
+
+    /// Whether `a` is `b` or one of its ancestors.
+    pub fn is_ancestor(&self, a: u32, b: u32, steps: &mut u64) -> bool {
+        let (da, db) = (self.depth[a as usize], self.depth[b as usize]);
+        da <= db && self.ancestor(b, db - da, steps) == a
     }
 }
 
@@ -135,6 +145,7 @@ impl Flow {
                 parent: Vec::new(),
                 depth: Vec::new(),
                 jump: Vec::new(),
+                own_up: Vec::new(),
             },
             edges: 0,
             items: 0,
@@ -343,19 +354,34 @@ impl Flow {
         }
         let class_of: Vec<ClassIx> = unit_of.iter().map(|&u| class_of_flow[u as usize]).collect();
 
-        // Path parents: a node with no leaf of its own and one relevant
-        // provider box. Boxes come before consumers and units in
-        // topological order, but inside a unit a parent may come later:
-        // depths are settled by walking up to a node already settled.
+        // Path parents: a node's one relevant provider box. Boxes come
+        // before consumers and units in topological order, but inside a
+        // unit a parent may come later: depths are settled by walking up to
+        // a node already settled.
         let relevant_count = nodes.len();
         let mut parent = vec![NONE; relevant_count];
         for o in 0..relevant_count {
             let list = &providers[provider_starts[o] as usize..provider_starts[o + 1] as usize];
-            if own_starts[o] == own_starts[o + 1] && list.len() == 1 {
+            if list.len() == 1 {
                 parent[o] = ordinal[list[0] as usize];
             }
         }
         let (depth, jump) = depths(&mut parent, &mut items);
+        // The nearest proper ancestor with leaves of its own (or the root).
+        let has_own = |o: usize| own_starts[o] != own_starts[o + 1];
+        let mut own_up = vec![NONE; relevant_count];
+        let mut by_depth: Vec<u32> = (0..relevant_count as u32).collect();
+        by_depth.sort_unstable_by_key(|&o| depth[o as usize]);
+        for &o in &by_depth {
+            let p = parent[o as usize];
+            if p != NONE {
+                own_up[o as usize] = if has_own(p as usize) || parent[p as usize] == NONE {
+                    p
+                } else {
+                    own_up[p as usize]
+                };
+            }
+        }
 
         Some(Flow {
             leaf_name,
@@ -369,6 +395,7 @@ impl Flow {
                 parent,
                 depth,
                 jump,
+                own_up,
             },
             edges,
             items,

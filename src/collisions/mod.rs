@@ -46,6 +46,7 @@
 
 mod build;
 mod flow;
+mod giants;
 mod paths;
 mod read;
 mod sets;

@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex};
 use crate::flatten::{new_map, wired_directly, Map};
 use crate::graph::{NodeIx, ToolGraph};
 
-use super::flow::PathFacts;
+use super::flow::{PathFacts, NONE};
 
 /// What a path is read from: the graph, the reduction's path facts, and
 /// each node's relevant ordinal.
@@ -43,11 +43,13 @@ pub(crate) struct Wiring<'w, 'a> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TreePath {
     leaf: NodeIx,
-    /// The first box after the leaf and its distance to the root, when the
-    /// leaf is not wired straight into the root.
+    /// The first box after the leaf and its distance to the path root,
+    /// when the leaf enters through the root's tree.
     first: Option<(NodeIx, u32)>,
-    /// The path root's and the consumer's ordinals.
-    root: u32,
+    /// Where the path meets the consumer's chain (the node the leaf is
+    /// wired into, or the root), and the consumer, as ordinals: the path
+    /// ends with the chain from `entry` down to `consumer`.
+    entry: u32,
     consumer: u32,
 }
 
@@ -118,21 +120,28 @@ impl Paths {
 
     /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
     /// counts the work.
+    ///
+    /// A leaf wired into a node of the consumer's chain enters there (the
+    /// node nearest the consumer, if several: every other route is
+    /// longer); otherwise it comes through the root, and the root's tree
+    /// gives its first step.
     pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
-        let (g, facts) = (w.g, w.facts);
+        let facts = w.facts;
+        if let Some(entry) = entry(w, leaf, consumer, steps) {
+            return TreePath {
+                leaf,
+                first: None,
+                entry,
+                consumer,
+            };
+        }
         let root = facts.root(consumer, steps);
-        let root_node = facts.nodes[root as usize];
-        let first = if wired_directly(g, leaf, root_node) {
-            None
-        } else {
-            let tree = self.tree(facts, root);
-            let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
-            tree.first_step(w, leaf, steps)
-        };
+        let tree = self.tree(facts, root);
+        let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
         TreePath {
             leaf,
-            first,
-            root,
+            first: tree.first_step(w, leaf, steps),
+            entry: root,
             consumer,
         }
     }
@@ -153,7 +162,7 @@ impl Paths {
         }
         if position <= descent && position < to {
             let (first, first_dist) = path.first.expect("a descent starts at a first box");
-            let tree = self.tree(facts, path.root);
+            let tree = self.tree(facts, path.entry);
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
             // Position p (1..=descent) holds the box at distance
             // first_dist - (p - 1) from the root.
@@ -167,12 +176,11 @@ impl Paths {
                 }
             }
         }
-        // The root, then the chain down to the consumer: the stretch's
-        // last node found by its jumps, the others by walking up from it.
+        // The chain from the entry down to the consumer: the stretch's last
+        // node found by its jumps, the others by walking up from it.
         if position < to {
-            let depth = facts.depth[path.consumer as usize] as usize;
-            let below_root = |p: usize| p - descent - 1; // 0 for the root
-            let mut o = facts.ancestor(path.consumer, (depth - below_root(to - 1)) as u32, steps);
+            let last_position = path.len(facts) - 1; // the consumer's
+            let mut o = facts.ancestor(path.consumer, (last_position - (to - 1)) as u32, steps);
             let at = out.len();
             for _ in position..to {
                 *steps += 1;
@@ -183,13 +191,77 @@ impl Paths {
         }
         out
     }
+
+    /// Whether `node` is on `path`, without reading the path.
+    pub fn contains(&self, w: Wiring<'_, '_>, path: &TreePath, node: NodeIx, steps: &mut u64) -> bool {
+        let facts = w.facts;
+        if node == path.leaf {
+            return true;
+        }
+        let o = w.ordinal[node as usize];
+        if o == NONE {
+            return false;
+        }
+        if facts.depth[o as usize] >= facts.depth[path.entry as usize] && facts.is_ancestor(o, path.consumer, steps) {
+            return true;
+        }
+        let Some((first, first_dist)) = path.first else {
+            return false;
+        };
+        let tree = self.tree(facts, path.entry);
+        let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+        match tree.dist.get(&node).copied() {
+            Some(d) if d >= 1 && d <= first_dist => tree.at_distance(w, first, d, steps) == node,
+            _ => false,
+        }
+    }
 }
+
+/// The node of the consumer's chain (the consumer and its ancestors) that
+/// `leaf` is wired into, nearest the consumer; None when there is none.
+/// A tool of few receivers asks of each whether it is on the chain; a tool
+/// wired into many boxes is looked for at the chain's nodes that have
+/// leaves of their own (the only ones a tool can be wired into), nearest
+/// first.
+fn entry(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Option<u32> {
+    let (g, facts) = (w.g, w.facts);
+    let receivers = g.receivers.of(leaf);
+    if receivers.len() <= FEW_RECEIVERS {
+        let mut best: Option<u32> = None;
+        for &r in receivers {
+            *steps += 1;
+            let o = w.ordinal[r as usize];
+            if o == NONE || !facts.is_ancestor(o, consumer, steps) {
+                continue;
+            }
+            if best.is_none_or(|b| facts.depth[o as usize] > facts.depth[b as usize]) {
+                best = Some(o);
+            }
+        }
+        return best;
+    }
+    let mut at = consumer;
+    loop {
+        *steps += 1;
+        if wired_directly(g, leaf, facts.nodes[at as usize]) {
+            return Some(at);
+        }
+        at = facts.own_up[at as usize];
+        if at == NONE {
+            return None;
+        }
+    }
+}
+
+/// Up to this many receivers, a tool's are each looked up on the chain.
+const FEW_RECEIVERS: usize = 8;
 
 impl TreePath {
     #[allow(clippy::len_without_is_empty)] // a path has at least two nodes
     pub fn len(&self, facts: &PathFacts) -> usize {
         let descent = self.first.map_or(0, |(_, d)| d as usize);
-        1 + descent + 1 + facts.depth[self.consumer as usize] as usize
+        let chain = (facts.depth[self.consumer as usize] - facts.depth[self.entry as usize]) as usize + 1;
+        1 + descent + chain
     }
 
     pub fn leaf(&self) -> NodeIx {

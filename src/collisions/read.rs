@@ -3,7 +3,7 @@
 
 use crate::error::Location;
 use crate::fixes::Renamer;
-use crate::flatten::{box_labels, new_map, Map, LABELLED_PATH_NODES};
+use crate::flatten::{box_labels, new_map, LABELLED_PATH_NODES};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::quote::quote;
 use crate::report::Rename;
@@ -245,13 +245,9 @@ impl<'a> Collisions<'a> {
             let tools = self.first_violation(c as ClashIx).tools();
             let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
             let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
-            // One tool keeps its name in a clash; its path is walked once,
-            // into a set, since every other tool asks about it.
-            let kept_path: std::cell::OnceCell<Map<NodeIx, ()>> = std::cell::OnceCell::new();
-            renamer.settle(&leaves, &seconds, |kept, node| {
-                let path = kept_path.get_or_init(|| tools[kept].path_nodes().into_iter().map(|n| (n, ())).collect());
-                path.contains_key(&node)
-            });
+            // One tool keeps its name in a clash: whether another's second
+            // node is on its path is asked of the path, not read off it.
+            renamer.settle(&leaves, &seconds, |kept, node| tools[kept].path_contains(node));
         }
         self.renames = renamer.into_renames();
     }
@@ -385,6 +381,14 @@ impl<'r> CollidingTool<'r> {
     /// The node after the tool on its path.
     pub(crate) fn second(&self) -> NodeIx {
         self.set.path_nodes(&self.path, 1, 2)[0]
+    }
+
+    /// Whether `node` is on the tool's path.
+    pub(crate) fn path_contains(&self, node: NodeIx) -> bool {
+        let mut steps = 0;
+        let on = self.set.paths.contains(self.set.wiring(), &self.path, node, &mut steps);
+        self.set.work.add(Step::PathStep, steps);
+        on
     }
 
     /// The nodes of the tool's path.

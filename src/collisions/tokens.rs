@@ -28,6 +28,7 @@ use crate::flatten::{new_map, CandidateNames, Map, NameIx};
 use crate::graph::NodeIx;
 
 use super::flow::{ClassIx, Flow};
+use super::giants::{alone_marks, ContentId, Giants};
 use super::sets::Words;
 
 /// A name's tokens in one word (small) or one giant word.
@@ -41,7 +42,8 @@ pub(crate) struct Segment {
     /// Of a small segment: the tokens that alone stand for two leaves or
     /// more (a formed clash, or a group of several), as bits from bit 0.
     pub alone: u64,
-    pub giant: bool,
+    /// The giant's number (see `giants`), for a giant segment.
+    pub giant: Option<u32>,
 }
 
 enum Word {
@@ -53,13 +55,6 @@ enum Word {
     Giant(u32),
 }
 
-/// The groups a giant's word stands for, by id.
-#[derive(Default)]
-struct Contents {
-    items: Vec<(Box<[u64]>, bool)>,
-    ids: Map<(u32, Box<[u64]>), u32>,
-}
-
 /// Where every token is, and what each stands for.
 pub(crate) struct Layout {
     words: Vec<Word>,
@@ -67,14 +62,17 @@ pub(crate) struct Layout {
     /// Per token, its leaves: `leaves[token_starts[t]..token_starts[t + 1]]`.
     token_starts: Vec<u32>,
     leaves: Vec<NodeIx>,
-    /// Per giant segment: its tokens that alone stand for two leaves or more.
-    giant_alone: Map<u32, Box<[u64]>>,
-    contents: Contents,
+    giants: Giants,
     /// Per class, its own tokens as set words: (word, value), by word.
     pub own_words: Vec<Vec<(u32, u64)>>,
-    /// Clashes a union made that neither operand held: (word, segment,
-    /// held). Where a class's clashes form is found among these.
-    pub fresh: Vec<(u32, u32, u64)>,
+    /// What unions found, in order: (word, segment, tokens, formed), where
+    /// `formed` is a clash neither operand held, and not formed a clash the
+    /// first operand (an input) held whole. Where a clash forms is read off
+    /// these (see `build`).
+    pub events: Vec<(u32, u32, u64, bool)>,
+    /// The words where something formed in the class being made: only
+    /// there do later unions say which input holds what.
+    pub watched: Map<u32, ()>,
     /// Steps taken, for the work counters.
     pub steps: u64,
 }
@@ -91,10 +89,10 @@ impl Layout {
             segments: Vec::new(),
             token_starts: vec![0],
             leaves: Vec::new(),
-            giant_alone: new_map(),
-            contents: Contents::default(),
+            giants: Giants::default(),
             own_words: Vec::new(),
-            fresh: Vec::new(),
+            events: Vec::new(),
+            watched: new_map(),
             steps: 0,
         }
     }
@@ -175,12 +173,9 @@ impl Layout {
             let value = match layout.words[word as usize] {
                 Word::Bits { .. } => run.iter().fold(0u64, |v, &(_, _, bit)| v | 1 << bit),
                 Word::Giant(segment) => {
-                    let tokens = layout.segments[segment as usize].tokens as usize;
-                    let mut bits = vec![0u64; tokens.div_ceil(64)].into_boxed_slice();
-                    for &(_, _, i) in run {
-                        bits[i as usize / 64] |= 1 << (i % 64);
-                    }
-                    u64::from(layout.content(segment, bits)) + 1
+                    let g = layout.segments[segment as usize].giant.expect("a giant word's segment is a giant");
+                    let groups: Vec<u32> = run.iter().map(|&(_, _, i)| i).collect();
+                    u64::from(layout.giants.of_groups(g, &groups)) + 1
                 }
             };
             layout.own_words[class as usize].push((word, value));
@@ -211,28 +206,24 @@ impl Layout {
         let word = (self.words.len() - 1) as u32;
         let segment = self.segments.len() as u32;
         let first_token = (self.token_starts.len() - 1) as u32;
-        let mut alone = vec![0u64; (count as usize).div_ceil(64)];
         for (i, (at, leaves)) in tokens.iter().enumerate() {
             self.steps += (at.len() + leaves.len()) as u64;
             self.leaves.extend_from_slice(leaves);
             self.token_starts.push(self.leaves.len() as u32);
-            if leaves.len() >= 2 {
-                alone[i / 64] |= 1 << (i % 64);
-            }
             let slot = if giant { i as u32 } else { *used + i as u32 };
             own_tokens.extend(at.iter().map(|&c| (c, word, slot)));
         }
+        let alone = alone_marks(tokens.len(), (tokens.iter().enumerate()).filter(|(_, t)| t.1.len() >= 2).map(|(i, _)| i));
         self.segments.push(Segment {
             name,
             shift: if giant { 0 } else { *used },
             first_token,
             tokens: count,
             alone: if giant { 0 } else { alone[0] },
-            giant,
+            giant: giant.then(|| self.giants.add(alone)),
         });
         if giant {
             self.words[word as usize] = Word::Giant(segment);
-            self.giant_alone.insert(segment, alone.into_boxed_slice());
             *used = 64; // the next segment starts a word of its own
         } else {
             if let Word::Bits {
@@ -248,21 +239,6 @@ impl Layout {
         }
     }
 
-    /// The id of a giant's content, made once per distinct content.
-    fn content(&mut self, segment: u32, bits: Box<[u64]>) -> u32 {
-        self.steps += bits.len() as u64;
-        if let Some(&id) = self.contents.ids.get(&(segment, bits.clone())) {
-            return id;
-        }
-        let alone = &self.giant_alone[&segment];
-        let held: u32 = bits.iter().map(|b| b.count_ones()).sum();
-        let clash = held >= 2 || bits.iter().zip(alone.iter()).any(|(b, a)| b & a != 0);
-        let id = self.contents.items.len() as u32;
-        self.contents.items.push((bits.clone(), clash));
-        self.contents.ids.insert((segment, bits), id);
-        id
-    }
-
     fn segments_of(&self, word: u32) -> std::ops::Range<usize> {
         match self.words[word as usize] {
             Word::Bits { first, count, .. } => first as usize..(first + count) as usize,
@@ -274,8 +250,8 @@ impl Layout {
     /// from bit 0 (a small segment), or the giant's content id.
     pub fn held(&self, s: usize, value: u64) -> u64 {
         let seg = &self.segments[s];
-        if seg.giant {
-            value - 1
+        if seg.giant.is_some() {
+            value.saturating_sub(1)
         } else if seg.tokens == 64 {
             value
         } else {
@@ -286,8 +262,8 @@ impl Layout {
     /// Whether segment `s` clashes when it holds `held` (see `held`).
     pub fn clashes_with(&self, s: usize, held: u64) -> bool {
         let seg = &self.segments[s];
-        if seg.giant {
-            self.contents.items[held as usize].1
+        if let Some(g) = seg.giant {
+            self.giants.clash(g, held as ContentId)
         } else {
             held.count_ones() >= 2 || held & seg.alone != 0
         }
@@ -326,14 +302,10 @@ impl Layout {
     /// node number.
     pub fn leaves_of(&self, s: usize, held: u64) -> Vec<NodeIx> {
         let seg = &self.segments[s];
-        let mut tokens: Vec<u32> = Vec::new();
-        if seg.giant {
-            for (i, &bits) in self.contents.items[held as usize].0.iter().enumerate() {
-                tokens.extend(ones(bits).map(|b| i as u32 * 64 + b));
-            }
-        } else {
-            tokens.extend(ones(held));
-        }
+        let tokens: Vec<u32> = match seg.giant {
+            Some(g) => self.giants.groups(g, held as ContentId),
+            None => ones(held).collect(),
+        };
         let mut leaves: Vec<NodeIx> = Vec::new();
         for t in tokens {
             let t = (seg.first_token + t) as usize;
@@ -357,38 +329,38 @@ fn ones(mut bits: u64) -> impl Iterator<Item = u32> {
 }
 
 impl Words for Layout {
+    /// `a` is what an input adds, `b` what the class holds so far: a clash
+    /// that neither holds whole forms here; one that `a` holds whole is an
+    /// input's (see `events`).
     fn union(&mut self, word: u32, a: u64, b: u64) -> u64 {
-        match self.words[word as usize] {
-            Word::Bits { .. } => {
-                let value = a | b;
-                if value != a && value != b {
-                    let fresh: Vec<(u32, u32, u64)> = (self.clashes_in(word, value))
-                        .filter(|&(s, held)| held != self.held(s, a) && held != self.held(s, b))
-                        .map(|(s, held)| (word, s as u32, held))
-                        .collect();
-                    self.fresh.extend(fresh);
-                }
-                value
-            }
+        let value = match self.words[word as usize] {
+            Word::Bits { .. } => a | b,
             Word::Giant(segment) => {
-                let (ia, ib) = ((a - 1) as usize, (b - 1) as usize);
-                let bits: Box<[u64]> = (self.contents.items[ia].0.iter())
-                    .zip(self.contents.items[ib].0.iter())
-                    .map(|(x, y)| x | y)
-                    .collect();
-                if *bits == *self.contents.items[ia].0 {
-                    return a;
-                }
-                if *bits == *self.contents.items[ib].0 {
-                    return b;
-                }
-                let id = self.content(segment, bits);
-                if self.contents.items[id as usize].1 {
-                    self.fresh.push((word, segment, u64::from(id)));
-                }
+                let g = self.segments[segment as usize].giant.expect("a giant word's segment is a giant");
+                let before = self.giants.steps;
+                let id = self.giants.union(g, (a - 1) as ContentId, (b - 1) as ContentId);
+                self.steps += self.giants.steps - before;
                 u64::from(id) + 1
             }
+        };
+        let formed = value != a && value != b;
+        if formed || self.watched.contains_key(&word) {
+            let events: Vec<(u32, u32, u64, bool)> = (self.clashes_in(word, value))
+                .filter_map(|(s, held)| {
+                    let (by_a, by_b) = (held == self.held(s, a), held == self.held(s, b));
+                    if !by_a && !by_b {
+                        Some((word, s as u32, held, true))
+                    } else {
+                        by_a.then_some((word, s as u32, held, false))
+                    }
+                })
+                .collect();
+            if events.iter().any(|e| e.3) {
+                self.watched.insert(word, ());
+            }
+            self.events.extend(events);
         }
+        value
     }
 
     fn clashes(&self, word: u32, value: u64) -> u32 {
