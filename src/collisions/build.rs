@@ -13,7 +13,7 @@ use crate::work::{Step, Work};
 
 use super::flow::{ClassIx, Flow, NONE};
 use super::paths::Paths;
-use super::sets::{Held, SetId, Sets, EMPTY};
+use super::sets::{Firsts, Held, SetId, Sets, EMPTY, FIRSTS};
 use super::tokens::Layout;
 use super::{Clash, ClashIx, Collisions};
 
@@ -123,32 +123,36 @@ pub(crate) fn collisions<'a>(
     // Every clash held where a consumer sees it: the consumers of each
     // class pushed down the sets to the leaves, then each leaf's clashes
     // counted once per consumer that holds it.
-    let mut at_class: Map<ClassIx, (u64, u32)> = new_map();
+    let mut at_class: Map<ClassIx, (u64, Vec<u32>)> = new_map();
     for (rank, &(_, class)) in listed.iter().enumerate() {
-        let entry = at_class.entry(class).or_insert((0, rank as u32));
+        let entry = at_class.entry(class).or_default();
         entry.0 += 1;
+        if entry.1.len() < FIRSTS {
+            entry.1.push(rank as u32);
+        }
     }
     // A class made of parts holds each of its tokens in exactly one part.
-    let pushed: Vec<(SetId, u64, u32)> = (at_class.iter())
-        .flat_map(|(&class, &(weight, rank))| {
-            held[class as usize]
-                .parts()
-                .iter()
-                .map(move |&part| (part, weight, rank))
+    let pushed: Vec<(SetId, u64, Firsts)> = (at_class.iter())
+        .flat_map(|(&class, (weight, ranks))| {
+            let firsts = Firsts::of(ranks);
+            (held[class as usize].parts().iter()).map(move |&part| (part, *weight, firsts))
         })
         .collect();
     let leaf_weights = sets.push_down(&pushed);
-    let mut seen: Map<(u32, u64), (u64, u32, u32)> = new_map(); // count, first rank, word
+    // Per clash: its consumers, its first ones, and the word holding it.
+    let mut seen: Map<(u32, u64), (u64, Firsts, u32)> = new_map();
     for (id, word, value) in sets.leaf_words() {
-        let (weight, rank) = leaf_weights[id];
-        if weight == 0 {
+        let (weight, firsts) = &leaf_weights[id];
+        if *weight == 0 {
             continue;
         }
         for (segment, held) in layout.clashes_in(word, value) {
-            probes += 1;
-            let entry = seen.entry((segment as u32, held)).or_insert((0, u32::MAX, word));
+            probes += 1 + firsts.as_slice().len() as u64;
+            let entry = seen
+                .entry((segment as u32, held))
+                .or_insert((0, Firsts::default(), word));
             entry.0 += weight;
-            entry.1 = entry.1.min(rank);
+            entry.1.merge(firsts);
         }
     }
     work.add(Step::Probe, probes);
@@ -157,7 +161,8 @@ pub(crate) fn collisions<'a>(
     // place plus the clash's rank among what that consumer sees.
     let mut clashes: Vec<Clash> = Vec::with_capacity(seen.len());
     let mut items = 0u64;
-    for (&(segment, tokens), &(count, rank, word)) in &seen {
+    for (&(segment, tokens), &(count, firsts, word)) in &seen {
+        let rank = firsts.as_slice()[0];
         let (_, class) = listed[rank as usize];
         let (value, before) = held[class as usize].find(&sets, word);
         let in_word = layout
@@ -174,7 +179,7 @@ pub(crate) fn collisions<'a>(
             held: tokens,
             word,
             count,
-            first_rank: rank,
+            first_consumers: firsts.as_slice().into(),
             first: starts[rank as usize] + before + in_word,
             through: None,
         });
@@ -289,7 +294,7 @@ fn apart(
     parts: &[SetId],
     probes: &mut u64,
 ) -> bool {
-    let interact = |w: u32, a: u64, b: u64| layout.interact(w, a, b);
+    let interact = |w: u32, a: u64, b: u64| layout.interact_at(w, a, b);
     if parts.len() <= PAIRWISE_UP_TO_PARTS {
         for (i, &a) in parts.iter().enumerate() {
             for &b in &parts[i + 1..] {
@@ -311,7 +316,7 @@ fn apart(
         for &(word, value) in &words {
             *probes += 1;
             let held = seen.entry(word).or_insert(0);
-            if *held != 0 && layout.interact(word, *held, value) {
+            if *held != 0 && layout.interact_at(word, *held, value) {
                 return false;
             }
             *held |= value;

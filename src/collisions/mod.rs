@@ -79,8 +79,9 @@ pub(crate) struct Clash {
     pub word: u32,
     /// Consumers that see it (= its violations).
     pub count: u64,
-    /// The place of its first consumer among the consumers with a violation.
-    pub first_rank: u32,
+    /// Its first consumers (all of them, or as many as reports show), as
+    /// places among the consumers with a violation, in order.
+    pub first_consumers: Box<[u32]>,
     /// Its first violation, by index.
     pub first: u64,
     /// The box every tool of the clash is wired into, when there is one.

@@ -153,7 +153,7 @@ impl<'a> Collisions<'a> {
 
     /// The first violation of a clash: at its first consumer.
     fn first_violation(&self, clash: ClashIx) -> Collision<'_> {
-        let rank = self.clash(clash).first_rank;
+        let rank = self.clash(clash).first_consumers[0];
         Collision {
             set: self,
             consumer: self.consumers[rank as usize].0,
@@ -220,7 +220,7 @@ impl<'a> Collisions<'a> {
     /// `clash`.
     fn sees(&self, rank: usize, clash: &Clash) -> bool {
         let (_, class) = self.consumers[rank];
-        let (value, _) = self.held[class as usize].find(&self.sets, clash.word);
+        let value = self.held[class as usize].value_at(&self.sets, clash.word);
         value != 0 && self.layout.held(clash.segment as usize, value) == clash.held
     }
 
@@ -452,25 +452,27 @@ impl<'r> GroupRef<'r> {
     }
 
     /// The ids of its consumers from position `from` to `to` (exclusive),
-    /// by id: the consumers with a violation from its first one on, each
-    /// looked up in its set.
+    /// by id. The first few are known; beyond them, the consumers with a
+    /// violation after the last known are each looked up in their set.
     pub fn consumers(&self, from: usize, to: usize) -> Vec<&'r str> {
         let (set, clash) = (self.set, self.inner());
-        let mut out = Vec::new();
-        let mut position = 0usize;
+        let id = |rank: u32| set.graph.id(set.node(set.consumers[rank as usize].0));
+        let known = &clash.first_consumers;
+        let mut out: Vec<&'r str> = (known.iter().take(to).skip(from)).map(|&r| id(r)).collect();
+        let mut position = known.len();
+        let mut rank = known[known.len() - 1] as usize + 1;
         let mut lookups = 0u64;
-        let mut rank = clash.first_rank as usize;
         while position < to && (position as u64) < clash.count && rank < set.consumers.len() {
             lookups += 1;
             if set.sees(rank, clash) {
                 if position >= from {
-                    out.push(set.graph.id(set.node(set.consumers[rank].0)));
+                    out.push(id(rank as u32));
                 }
                 position += 1;
             }
             rank += 1;
         }
-        set.work.add(Step::SetNode, lookups);
+        set.work.add(Step::SetNode, lookups + out.len() as u64);
         out
     }
 }

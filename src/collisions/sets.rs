@@ -33,6 +33,9 @@ pub(crate) trait Words {
     fn union(&mut self, w: u32, a: u64, b: u64) -> u64;
     /// How many clashes value `value` of word `w` holds.
     fn clashes(&self, w: u32, value: u64) -> u32;
+    /// Whether values `a` and `b` of word `w` share a token or a segment
+    /// (their union may then hold a clash that neither holds).
+    fn interact(&self, w: u32, a: u64, b: u64) -> bool;
 }
 
 #[derive(Clone, Copy)]
@@ -41,6 +44,10 @@ struct Leaf {
     /// A leaf is only ever used at the word it was made for.
     word: u32,
     clashes: u32,
+    /// For a leaf that is the union of two leaves sharing no token and no
+    /// segment: those two. Its clashes are theirs, each from one of them,
+    /// so what is counted of it is counted of them (see `push_down`).
+    sum_of: (SetId, SetId),
 }
 
 struct Inner {
@@ -73,6 +80,7 @@ impl Sets {
                 value: 0,
                 word: 0,
                 clashes: 0,
+                sum_of: (EMPTY, EMPTY),
             }],
             inner: vec![Inner {
                 children: [EMPTY; FAN],
@@ -103,9 +111,14 @@ impl Sets {
         self.count(root, self.depth)
     }
 
-    fn leaf(&mut self, word: u32, value: u64, clashes: u32) -> SetId {
+    fn leaf(&mut self, word: u32, value: u64, clashes: u32, sum_of: (SetId, SetId)) -> SetId {
         self.steps += 1;
-        self.leaves.push(Leaf { value, word, clashes });
+        self.leaves.push(Leaf {
+            value,
+            word,
+            clashes,
+            sum_of,
+        });
         (self.leaves.len() - 1) as SetId
     }
 
@@ -135,7 +148,7 @@ impl Sets {
         }
         if level == 0 {
             let (w, value) = words[0];
-            return self.leaf(w, value, meaning.clashes(w, value));
+            return self.leaf(w, value, meaning.clashes(w, value), (EMPTY, EMPTY));
         }
         let span = Self::span(level);
         let mut children = [EMPTY; FAN];
@@ -192,7 +205,13 @@ impl Sets {
                 b
             } else {
                 *budget = budget.checked_sub(1)?;
-                self.leaf(base as u32, value, meaning.clashes(base as u32, value))
+                let w = base as u32;
+                let sum_of = if meaning.interact(w, va, vb) {
+                    (EMPTY, EMPTY)
+                } else {
+                    (a, b)
+                };
+                self.leaf(w, value, meaning.clashes(w, value), sum_of)
             });
         }
         let (ca, cb) = (self.inner[a as usize].children, self.inner[b as usize].children);
@@ -292,6 +311,26 @@ impl Sets {
         (value, before)
     }
 
+    /// The value of word `w` in `root` (0 when absent): one walk down.
+    pub(crate) fn value_at(&self, root: SetId, w: u32) -> u64 {
+        let (mut id, mut level, mut base) = (root, self.depth, 0u64);
+        let mut visited = 1;
+        while level > 0 && id != EMPTY {
+            let span = Self::span(level);
+            let i = ((u64::from(w) - base) / span) as usize;
+            visited += 1;
+            id = self.inner[id as usize].children[i];
+            base += span * i as u64;
+            level -= 1;
+        }
+        self.reads.fetch_add(visited, Relaxed);
+        if id == EMPTY {
+            0
+        } else {
+            self.leaves[id as usize].value
+        }
+    }
+
     /// The word holding the `k`th clash of `root` (k below its count): the
     /// word, its value, and the clash's place among those of the word.
     pub(crate) fn nth(&self, root: SetId, mut k: u64) -> (u32, u64, u32) {
@@ -319,22 +358,23 @@ impl Sets {
         (base as u32, self.leaves[id as usize].value, k as u32)
     }
 
-    /// Pushes a weight and a rank from each root down to every leaf under
-    /// it: a leaf's weight is the sum over the roots whose set holds it
-    /// (each holds it at most once), its rank the smallest. Nodes are made
-    /// after their children, so in reverse order of making every node comes
-    /// after all its parents. `roots`: (root, weight, rank).
-    pub(crate) fn push_down(&mut self, roots: &[(SetId, u64, u32)]) -> Vec<(u64, u32)> {
-        let mut leaves = vec![(0u64, u32::MAX); self.leaves.len()];
-        let mut inner = vec![(0u64, u32::MAX); self.inner.len()];
+    /// Pushes a weight and the first consumers from each root down to every
+    /// leaf under it: a leaf's weight is the sum over the roots whose set
+    /// holds it (each holds it at most once), its first consumers the
+    /// smallest of theirs. Nodes are made after their children, so in
+    /// reverse order of making every node comes after all its parents.
+    /// `roots`: (root, weight, first consumers).
+    pub(crate) fn push_down(&mut self, roots: &[(SetId, u64, Firsts)]) -> Vec<(u64, Firsts)> {
+        let mut leaves = vec![(0u64, Firsts::default()); self.leaves.len()];
+        let mut inner = vec![(0u64, Firsts::default()); self.inner.len()];
         let top = if self.depth == 0 { &mut leaves } else { &mut inner };
-        for &(root, weight, rank) in roots {
-            let at = &mut top[root as usize];
+        for (root, weight, firsts) in roots {
+            let at = &mut top[*root as usize];
             at.0 += weight;
-            at.1 = at.1.min(rank);
+            at.1.merge(firsts);
         }
         for id in (1..self.inner.len()).rev() {
-            let (weight, rank) = inner[id];
+            let (weight, firsts) = inner[id];
             if weight == 0 {
                 continue;
             }
@@ -344,8 +384,23 @@ impl Sets {
                 self.steps += 1;
                 let at = &mut below[child as usize];
                 at.0 += weight;
-                at.1 = at.1.min(rank);
+                at.1.merge(&firsts);
             }
+        }
+        // A sum of two leaves hands what it got to both, and keeps nothing.
+        for id in (1..self.leaves.len()).rev() {
+            let (a, b) = self.leaves[id].sum_of;
+            let (weight, firsts) = leaves[id];
+            if a == EMPTY || weight == 0 {
+                continue;
+            }
+            self.steps += 2;
+            for part in [a, b] {
+                let at = &mut leaves[part as usize];
+                at.0 += weight;
+                at.1.merge(&firsts);
+            }
+            leaves[id] = (0, Firsts::default());
         }
         leaves
     }
@@ -367,6 +422,53 @@ impl Sets {
     }
 }
 
+/// How many of a clash's consumers are known from the sets alone: as many
+/// as the report formats show.
+pub(crate) const FIRSTS: usize = 10;
+
+/// The first few of some consumers, by rank (their place by id).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Firsts {
+    ranks: [u32; FIRSTS],
+    len: u8,
+}
+
+impl Firsts {
+    /// The first of `ranks`, which are sorted.
+    pub(crate) fn of(ranks: &[u32]) -> Firsts {
+        let mut firsts = Firsts::default();
+        for &r in ranks.iter().take(FIRSTS) {
+            firsts.ranks[firsts.len as usize] = r;
+            firsts.len += 1;
+        }
+        firsts
+    }
+
+    pub(crate) fn as_slice(&self) -> &[u32] {
+        &self.ranks[..self.len as usize]
+    }
+
+    /// The first of both: they name different consumers.
+    pub(crate) fn merge(&mut self, other: &Firsts) {
+        if other.len == 0 {
+            return;
+        }
+        let (a, b) = (*self, other);
+        let (mut i, mut j) = (0, 0);
+        self.len = 0;
+        while (self.len as usize) < FIRSTS && (i < a.len as usize || j < b.len as usize) {
+            let take_a = j == b.len as usize || (i < a.len as usize && a.ranks[i] < b.ranks[j]);
+            self.ranks[self.len as usize] = if take_a { a.ranks[i] } else { b.ranks[j] };
+            if take_a {
+                i += 1;
+            } else {
+                j += 1;
+            }
+            self.len += 1;
+        }
+    }
+}
+
 /// What a class holds: one set, or the union of several sets that share
 /// no token and no segment, never made (see `build`).
 pub(crate) enum Held {
@@ -385,6 +487,11 @@ impl Held {
     /// How many clashes it holds.
     pub(crate) fn clashes(&self, sets: &Sets) -> u64 {
         self.parts().iter().map(|&p| sets.clashes(p)).sum()
+    }
+
+    /// The value of word `w`: the parts' values never overlap.
+    pub(crate) fn value_at(&self, sets: &Sets, w: u32) -> u64 {
+        self.parts().iter().fold(0, |value, &p| value | sets.value_at(p, w))
     }
 
     /// The value of word `w` and how many clashes the words before it
@@ -410,6 +517,9 @@ mod tests {
         }
         fn clashes(&self, _: u32, value: u64) -> u32 {
             value.count_ones()
+        }
+        fn interact(&self, _: u32, a: u64, b: u64) -> bool {
+            a & b != 0
         }
     }
 
@@ -456,16 +566,25 @@ mod tests {
         assert_eq!(sets.find(ab, 301), (0, 4));
     }
 
+    fn pushed(weights: &[(u64, Firsts)], id: usize) -> (u64, Vec<u32>) {
+        (weights[id].0, weights[id].1.as_slice().to_vec())
+    }
+
     #[test]
-    fn a_single_word_set_is_a_leaf() {
+    fn a_single_word_set_is_a_leaf_and_a_union_of_apart_leaves_hands_on_its_weight() {
         let mut sets = Sets::new(1);
         let a = set_of(&mut sets, &[3]);
         let b = set_of(&mut sets, &[5]);
         let ab = sets.union(a, b, &mut Bits);
         assert_eq!(tokens_of(&sets, ab), [3, 5]);
-        let weights = sets.push_down(&[(ab, 2, 7), (a, 1, 3)]);
-        assert_eq!(weights[ab as usize], (2, 7));
-        assert_eq!(weights[a as usize], (1, 3));
+        let weights = sets.push_down(&[(ab, 2, Firsts::of(&[7, 8])), (a, 1, Firsts::of(&[3]))]);
+        assert_eq!(
+            pushed(&weights, ab as usize),
+            (0, vec![]),
+            "its tokens are counted where they came from"
+        );
+        assert_eq!(pushed(&weights, a as usize), (3, vec![3, 7, 8]));
+        assert_eq!(pushed(&weights, b as usize), (2, vec![7, 8]));
     }
 
     #[test]
@@ -476,14 +595,18 @@ mod tests {
         let right = set_of(&mut sets, &[64 * 999]);
         let l = sets.union(shared, left, &mut Bits);
         let r = sets.union(shared, right, &mut Bits);
-        let weights = sets.push_down(&[(l, 3, 5), (r, 4, 2)]);
+        let weights = sets.push_down(&[(l, 3, Firsts::of(&[5])), (r, 4, Firsts::of(&[2]))]);
         let leaf_of = |root: SetId, w: u32| {
             let (value, _) = sets.find(root, w);
             let mut found = sets.leaf_words().filter(|&(_, word, v)| word == w && v == value);
             found.next().map(|(id, _, _)| id).unwrap()
         };
-        assert_eq!(weights[leaf_of(l, 10)], (7, 2), "both roots hold the shared leaf");
-        assert_eq!(weights[leaf_of(l, 0)], (3, 5));
-        assert_eq!(weights[leaf_of(r, 999)], (4, 2));
+        assert_eq!(
+            pushed(&weights, leaf_of(l, 10)),
+            (7, vec![2, 5]),
+            "both roots hold the shared leaf"
+        );
+        assert_eq!(pushed(&weights, leaf_of(l, 0)), (3, vec![5]));
+        assert_eq!(pushed(&weights, leaf_of(r, 999)), (4, vec![2]));
     }
 }

@@ -173,7 +173,9 @@ impl Layout {
             let value = match layout.words[word as usize] {
                 Word::Bits { .. } => run.iter().fold(0u64, |v, &(_, _, bit)| v | 1 << bit),
                 Word::Giant(segment) => {
-                    let g = layout.segments[segment as usize].giant.expect("a giant word's segment is a giant");
+                    let g = layout.segments[segment as usize]
+                        .giant
+                        .expect("a giant word's segment is a giant");
                     let groups: Vec<u32> = run.iter().map(|&(_, _, i)| i).collect();
                     u64::from(layout.giants.of_groups(g, &groups)) + 1
                 }
@@ -213,7 +215,12 @@ impl Layout {
             let slot = if giant { i as u32 } else { *used + i as u32 };
             own_tokens.extend(at.iter().map(|&c| (c, word, slot)));
         }
-        let alone = alone_marks(tokens.len(), (tokens.iter().enumerate()).filter(|(_, t)| t.1.len() >= 2).map(|(i, _)| i));
+        let alone = alone_marks(
+            tokens.len(),
+            (tokens.iter().enumerate())
+                .filter(|(_, t)| t.1.len() >= 2)
+                .map(|(i, _)| i),
+        );
         self.segments.push(Segment {
             name,
             shift: if giant { 0 } else { *used },
@@ -288,7 +295,7 @@ impl Layout {
     /// Whether values `a` and `b` of `word` may not be held as parts of
     /// one class: they share a token, or a segment holds tokens of both
     /// (their union could make a clash neither holds).
-    pub fn interact(&self, word: u32, a: u64, b: u64) -> bool {
+    pub fn interact_at(&self, word: u32, a: u64, b: u64) -> bool {
         match self.words[word as usize] {
             Word::Bits { singles: true, .. } => a & b != 0,
             Word::Bits { .. } => {
@@ -336,7 +343,9 @@ impl Words for Layout {
         let value = match self.words[word as usize] {
             Word::Bits { .. } => a | b,
             Word::Giant(segment) => {
-                let g = self.segments[segment as usize].giant.expect("a giant word's segment is a giant");
+                let g = self.segments[segment as usize]
+                    .giant
+                    .expect("a giant word's segment is a giant");
                 let before = self.giants.steps;
                 let id = self.giants.union(g, (a - 1) as ContentId, (b - 1) as ContentId);
                 self.steps += self.giants.steps - before;
@@ -361,6 +370,10 @@ impl Words for Layout {
             self.events.extend(events);
         }
         value
+    }
+
+    fn interact(&self, word: u32, a: u64, b: u64) -> bool {
+        self.interact_at(word, a, b)
     }
 
     fn clashes(&self, word: u32, value: u64) -> u32 {
