@@ -45,6 +45,8 @@ pub(crate) fn collisions<'a>(
     // it) and whether it forms anywhere else too.
     let mut formed: Map<(u32, u64), (ClassIx, bool)> = new_map();
     let mut apart_pairs: Map<(SetId, SetId), bool> = new_map();
+    // Per (word, segment), what the unions of one class said formed there.
+    let mut here: Map<(u32, u32), (u64, bool)> = new_map();
     let mut probes = 0u64;
     for (c, class) in flow.classes.iter().enumerate() {
         if c % CLASSES_PER_LOOK == 0 && interrupt.requested() {
@@ -68,7 +70,7 @@ pub(crate) fn collisions<'a>(
         // What the unions say formed here, in the order they said it: a
         // clash made of tokens of two operands, unless an input was later
         // found to hold it whole.
-        let mut here: Map<(u32, u32), (u64, bool)> = new_map();
+        here.clear();
         for &(word, segment, tokens, formed) in &layout.events {
             probes += 1;
             match here.entry((word, segment)) {

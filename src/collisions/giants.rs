@@ -11,8 +11,9 @@
 
 use crate::flatten::Map;
 
+use super::intern::{NodeIds, FAN};
+
 const FAN_BITS: u32 = 4;
-const FAN: usize = 1 << FAN_BITS;
 
 /// A node id: a leaf's at level 0, an inner node's above. 0 is empty.
 pub(crate) type ContentId = u32;
@@ -51,9 +52,10 @@ struct Giant {
 pub(crate) struct Giants {
     giants: Vec<Giant>,
     leaves: Vec<(u64, Summary)>,
-    inner: Vec<([ContentId; FAN], Summary)>,
+    /// Children, summary, and the node's key: its giant and level.
+    inner: Vec<([ContentId; FAN], Summary, u64)>,
     leaf_ids: Map<(u32, u32, u64), ContentId>,
-    inner_ids: Map<(u32, u32, [ContentId; FAN]), ContentId>,
+    inner_ids: NodeIds,
     /// Nodes visited or made, for the work counters.
     pub steps: u64,
 }
@@ -64,11 +66,17 @@ impl Giants {
     pub fn add(&mut self, alone: Box<[u64]>) -> u32 {
         if self.leaves.is_empty() {
             self.leaves.push((0, Summary::default()));
-            self.inner.push(([0; FAN], Summary::default()));
+            self.inner.push(([0; FAN], Summary::default(), u64::MAX));
         }
         let mut depth = 0;
         while (FAN as u64).pow(depth) < alone.len() as u64 {
             depth += 1;
+        }
+        // Each group held alone somewhere makes about a path of nodes.
+        let groups = alone.len() * 64;
+        self.leaf_ids.reserve(groups);
+        if self.giants.is_empty() {
+            self.inner_ids = NodeIds::with_capacity(groups * depth as usize);
         }
         self.giants.push(Giant { alone, depth });
         (self.giants.len() - 1) as u32
@@ -108,13 +116,18 @@ impl Giants {
         if children == [0; FAN] {
             return 0;
         }
-        if let Some(&id) = self.inner_ids.get(&(g, level, children)) {
+        let key = u64::from(g) << 8 | u64::from(level);
+        let inner = &self.inner;
+        if let Some(id) = self
+            .inner_ids
+            .find(key, &children, |id| (inner[id as usize].2, inner[id as usize].0))
+        {
             return id;
         }
         let summary = (children.iter()).fold(Summary::default(), |s, &c| s.join(self.summary(c, level - 1)));
-        self.inner.push((children, summary));
+        self.inner.push((children, summary, key));
         let id = (self.inner.len() - 1) as ContentId;
-        self.inner_ids.insert((g, level, children), id);
+        self.inner_ids.insert(key, &children, id);
         id
     }
 

@@ -47,6 +47,7 @@
 mod build;
 mod flow;
 mod giants;
+mod intern;
 mod paths;
 mod read;
 mod sets;

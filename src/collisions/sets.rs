@@ -4,28 +4,38 @@
 //! (or, for a word the layout says so, an id that stands for a larger set;
 //! see `tokens`). Inner nodes have 16 children; a missing child is the
 //! empty set, node 0 of either arena. Nodes are never changed once made,
-//! so a class that forwards what another holds holds the same node, and a
-//! union makes new nodes only where its two operands differ:
+//! and equal sets are one node (a node is looked up by what it holds
+//! before one is made), so:
 //!
+//! - a class that forwards what another holds holds the same node;
 //! - `union(a, b)` returns `a` or `b` itself wherever one contains the
-//!   other, and visits only subtrees where both are non-empty and
-//!   different. Its cost is at most the nodes of the smaller operand times
-//!   the trie's depth, and usually the nodes that actually change.
+//!   other, returns at once where they are equal, and makes new nodes only
+//!   where they differ; it visits only subtrees where both are non-empty
+//!   and different, at most the smaller operand's nodes;
 //! - every node knows how many clashes its words hold, so the `k`th clash
 //!   of a set, or how many come before a word, is found in one walk from
 //!   the root (`depth * 16` steps), whatever the set's size.
+//!
+//! `push_down` then counts, for every leaf, the consumers whose sets hold
+//! it, in one pass over the nodes made. A leaf made as the union of two
+//! leaves that share no token and no segment (a *sum*) hands its count on
+//! to both, so a clash is counted at the leaves it comes from, not again
+//! at every union that carries it.
 //!
 //! What a word's value means, and how many clashes it holds, is the
 //! business of a [`Words`] implementation; this module only stores.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::flatten::{new_map, Map};
+
+use super::intern::{NodeIds, FAN};
+
 /// A node of the arena of its level: leaves at level 0, inner nodes above.
 pub(crate) type SetId = u32;
 pub(crate) const EMPTY: SetId = 0;
 
 const FAN_BITS: u32 = 4;
-const FAN: usize = 1 << FAN_BITS;
 
 /// What the words of a set mean.
 pub(crate) trait Words {
@@ -62,6 +72,11 @@ pub(crate) struct Sets {
     inner: Vec<Inner>,
     /// The level of every root: 0 when one word holds every token.
     depth: u32,
+    /// Every node by what it holds: equal sets are one node, however they
+    /// were made, so a union of two equal sets (two routes to the same
+    /// tools) returns at once, and the same word is never stored twice.
+    leaf_ids: Map<(u32, u64), SetId>,
+    inner_ids: NodeIds,
     /// Nodes visited or made, for the work counters.
     pub(crate) steps: u64,
     /// Nodes visited by reads (`find`, `nth`), which only borrow the sets.
@@ -88,6 +103,8 @@ impl Sets {
                 level: 0,
             }],
             depth,
+            leaf_ids: new_map(),
+            inner_ids: NodeIds::default(),
             steps: 0,
             reads: AtomicU64::new(0),
         }
@@ -113,13 +130,17 @@ impl Sets {
 
     fn leaf(&mut self, word: u32, value: u64, clashes: u32, sum_of: (SetId, SetId)) -> SetId {
         self.steps += 1;
-        self.leaves.push(Leaf {
-            value,
-            word,
-            clashes,
-            sum_of,
-        });
-        (self.leaves.len() - 1) as SetId
+        let next = self.leaves.len() as SetId;
+        let id = *self.leaf_ids.entry((word, value)).or_insert(next);
+        if id == next {
+            self.leaves.push(Leaf {
+                value,
+                word,
+                clashes,
+                sum_of,
+            });
+        }
+        id
     }
 
     fn node(&mut self, children: [SetId; FAN], level: u32) -> SetId {
@@ -127,13 +148,20 @@ impl Sets {
         if children.iter().all(|&c| c == EMPTY) {
             return EMPTY;
         }
+        let inner = &self.inner;
+        let stored = |id: u32| (u64::from(inner[id as usize].level), inner[id as usize].children);
+        if let Some(id) = self.inner_ids.find(u64::from(level), &children, stored) {
+            return id;
+        }
+        let id = self.inner.len() as SetId;
         let clashes = children.iter().map(|&c| self.count(c, level - 1)).sum();
         self.inner.push(Inner {
             children,
             clashes,
             level: level as u8,
         });
-        (self.inner.len() - 1) as SetId
+        self.inner_ids.insert(u64::from(level), &children, id);
+        id
     }
 
     /// The set of `words`: (word, value) pairs, sorted by word, values
@@ -265,8 +293,13 @@ impl Sets {
     }
 
     pub(crate) fn rollback(&mut self, mark: (usize, usize)) {
-        self.leaves.truncate(mark.0);
-        self.inner.truncate(mark.1);
+        for leaf in self.leaves.drain(mark.0..) {
+            self.leaf_ids.remove(&(leaf.word, leaf.value));
+        }
+        for (id, node) in (mark.1..).zip(self.inner.drain(mark.1..)) {
+            self.inner_ids
+                .remove(u64::from(node.level), &node.children, id as SetId);
+        }
     }
 
     /// Every word of `root`: (word, value), in order.

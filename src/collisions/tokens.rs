@@ -146,12 +146,27 @@ impl Layout {
                     .map(|run| (vec![run[0].0], run.iter().map(|&(_, leaf)| leaf).collect()))
                     .collect()
             } else {
-                let mut groups: Map<Vec<ClassIx>, Vec<NodeIx>> = new_map();
-                for &leaf in &leaves {
-                    let at: Vec<ClassIx> = entries_of(leaf).iter().map(|e| e.1).collect();
-                    groups.entry(at).or_default().push(leaf);
-                }
-                let mut groups: Vec<(Vec<ClassIx>, Vec<NodeIx>)> = groups.into_iter().collect();
+                // Leaves sorted by the classes they enter at: each run is a
+                // group, then groups by their first leaf.
+                let mut by_entries: Vec<(&[(NodeIx, ClassIx)], NodeIx)> =
+                    leaves.iter().map(|&leaf| (entries_of(leaf), leaf)).collect();
+                by_entries.sort_unstable_by(|a, b| {
+                    (a.0.iter().map(|e| e.1))
+                        .cmp(b.0.iter().map(|e| e.1))
+                        .then(a.1.cmp(&b.1))
+                });
+                steps += by_entries.len() as u64;
+                let same = |a: &(&[(NodeIx, ClassIx)], NodeIx), b: &(&[(NodeIx, ClassIx)], NodeIx)| {
+                    a.0.iter().map(|e| e.1).eq(b.0.iter().map(|e| e.1))
+                };
+                let mut groups: Vec<(Vec<ClassIx>, Vec<NodeIx>)> = (by_entries.chunk_by(same))
+                    .map(|run| {
+                        (
+                            run[0].0.iter().map(|e| e.1).collect(),
+                            run.iter().map(|r| r.1).collect(),
+                        )
+                    })
+                    .collect();
                 groups.sort_unstable_by(|a, b| a.1[0].cmp(&b.1[0]));
                 groups
             };
