@@ -6,43 +6,58 @@
 //!
 //! A workflow of N nodes and E tool edges can have far more violations
 //! (one per consumer and name) than bytes: one toolbox of 1,000 clashing
-//! pairs wired into 10,000 agents is 10,000,000 from 2 MB. What is made is
-//! never per violation; it is per *clash* (a name and the set of leaves
-//! that share it, counted once however many consumers see it):
+//! pairs wired into 10,000 agents is 10,000,000 from 2 MB. Nothing here is
+//! made per violation; what is made is per *clash* (a name and the set of
+//! leaves that share it, counted once however many consumers see it):
 //!
-//! 1. [`flow`]: the leaves that can clash, the boxes and consumers that can
-//!    be on their paths, cycles of boxes condensed, and *classes* (nodes
-//!    that see the same leaves: chains, private boxes, agents wired alike
-//!    collapse into one). O(N + E).
-//! 2. [`tokens`]: every name that can clash as tokens, in name order; a
-//!    name whose leaves all enter at one class is one token per place it
-//!    forms (whatever the number of names a box holds, 64 to a word).
-//!    O(L log L) for L leaves that can clash.
-//! 3. [`sets`]: each class's set of tokens, a persistent trie made by one
-//!    union per input class, in topological order, sharing every node that
-//!    does not change. A class that forwards another holds its very set; a
-//!    union costs the nodes where its operands differ, at most the smaller
-//!    operand's nodes times the depth.
-//! 4. [`build`]: consumers counted down the tries to their leaves, and
-//!    each leaf's clashes counted once: every distinct clash with its exact
-//!    number of consumers and its first violation. O(trie nodes + clashes).
+//! 1. `flow`: the leaves that can clash (names shared by two tools that
+//!    reach a consumer), the boxes and consumers that can be on their
+//!    paths, cycles of boxes condensed (iterative Tarjan), and *classes*:
+//!    nodes that see the same leaves (chains of boxes, a private box per
+//!    agent, agents that only forward a box, agents wired alike) are one.
+//!    O(N + E).
+//! 2. `tokens`: the names that can clash as tokens, in name order. A
+//!    name whose leaves all enter at one class (or only at classes that
+//!    forward nothing) is one token per class where it forms: a box of a
+//!    thousand clashing pairs is a thousand tokens, 64 to a word, whatever
+//!    the number of its consumers. Any other name is a *segment* of tokens,
+//!    one per group of leaves that enter at the same classes; more than 64
+//!    groups make a *giant*, whose content is a trie of its own
+//!    (`giants`). O(L log L) for the L leaves that can clash.
+//! 3. `sets`: each class's tokens, a persistent trie of 64-bit words
+//!    whose equal nodes are one (`intern`), made by one union per input
+//!    in topological order. A class that forwards another holds its very
+//!    set; a union visits only where its operands differ, and may make at
+//!    most a few leaves per input and per word of the class's own tokens:
+//!    beyond that, inputs that share no token and no segment are held as
+//!    *parts* and never unioned (agents each wired to a different handful
+//!    of big boxes whose tokens interleave), so what unions make is
+//!    O(classes' inputs + own tokens).
+//! 4. `build`: each class's consumers (their number and the first ten)
+//!    pushed down the tries, once per node made; a leaf made of two apart
+//!    leaves hands on what it got, so each leaf's clashes are counted where
+//!    they come from: every distinct clash with its exact consumer count,
+//!    first consumers and first violation. O(trie nodes + clashes).
 //!
-//! So a check costs O(N + E + S + C) where C is the size of the distinct
-//! clashes (their leaves) and S the trie nodes made, which is O(N + E) on
-//! every shape where classes do not each combine many different clashing
-//! inputs. The bound S reaches in general is the sum over class inputs of
-//! the smaller operand's trie nodes times the depth (log16 of the tokens):
-//! a batch of reachability questions, at worst (classes x tokens / 64).
-//! That worst case needs many classes that each join a different
-//! combination of inputs that each hold many tokens (docs/RELIABILITY.md,
-//! "Worst cases", lists the shapes measured).
+//! So a check costs O(N + E + L log L + S + C), where S is the trie nodes
+//! visited and made and C the size of the distinct clashes (their
+//! leaves). S is linear on every shape the work-counter tests double
+//! (docs/RELIABILITY.md, "Worst cases"). The general bound S reaches is
+//! the batch of reachability questions CMP-9 is: when classes join inputs
+//! that *do* share tokens or segments, in many different combinations, a
+//! union costs the smaller operand's differing nodes, up to (classes x
+//! tokens / 64) words in all. That is the worst case, not the common one:
+//! it needs many classes each combining, differently, inputs that each
+//! hold many tokens of names that meet only there.
 //!
 //! Reading: violation `i` is a binary search over the consumers' running
-//! counts, then the `k`th clash of the consumer's set, O(log C + 16 *
-//! depth). A tool's path (see [`paths`]) is read in time proportional to
-//! its length, plus, the first time its root is read, the part of the
-//! root's tree the path needs. A clash's consumers are read by id from its
-//! first one, one set lookup each.
+//! counts, then the `k`th clash of the consumer's set (O(16 x depth), or,
+//! for a class held as parts, its words combined once while it is read).
+//! A clash's first violation and its first ten consumers are kept; further
+//! consumers are looked up one set lookup each from the tenth. A tool's
+//! path (see `paths`) costs its length to read, plus O(log) to find where
+//! it enters its consumer's chain, or, the first time a chain's root is
+//! read, the part of the root's tree (boxes by distance) the path needs.
 
 mod build;
 mod flow;
