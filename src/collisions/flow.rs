@@ -266,8 +266,26 @@ impl Flow {
         let (unit_of_box, unit_count) = units(g, &boxes, &ordinal, &mut edges);
 
         // Relevant ordinals: boxes by unit (topological), then consumers.
-        let mut by_unit: Vec<u32> = (0..boxes.len() as u32).collect();
-        by_unit.sort_by_key(|&i| (unit_of_box[i as usize], boxes[i as usize]));
+        // By unit (a counting sort: units are numbered), then by node.
+        let mut unit_starts = vec![0u32; unit_count as usize + 1];
+        for &u in &unit_of_box {
+            unit_starts[u as usize + 1] += 1;
+        }
+        for u in 0..unit_count as usize {
+            unit_starts[u + 1] += unit_starts[u];
+        }
+        let mut by_unit = vec![0u32; boxes.len()];
+        let mut fill = unit_starts.clone();
+        for (i, &u) in unit_of_box.iter().enumerate() {
+            by_unit[fill[u as usize] as usize] = i as u32;
+            fill[u as usize] += 1;
+        }
+        for u in 0..unit_count as usize {
+            let members = &mut by_unit[unit_starts[u] as usize..unit_starts[u + 1] as usize];
+            if members.len() > 1 {
+                members.sort_unstable_by_key(|&i| boxes[i as usize]);
+            }
+        }
         let mut nodes: Vec<NodeIx> = by_unit.iter().map(|&i| boxes[i as usize]).collect();
         let mut unit_of: Vec<u32> = by_unit.iter().map(|&i| unit_of_box[i as usize]).collect();
         let box_count = nodes.len();
@@ -307,7 +325,10 @@ impl Flow {
         // 4. Classes, flow node by flow node (a unit's boxes are adjacent).
         let mut class_of_flow = vec![NONE; flow_count];
         let mut classes: Vec<Class> = Vec::new();
-        let mut by_key: Map<ClassKey, ClassIx> = new_map();
+        // Classes by a fingerprint of what makes them; two different ones
+        // with one fingerprint, the later kept whole in `more`.
+        let mut by_print: Map<u64, ClassIx> = new_map();
+        let mut more: Map<ClassKey, ClassIx> = new_map();
         let mut items = 0u64;
         let mut start = 0;
         while start < nodes.len() {
@@ -332,20 +353,34 @@ impl Flow {
             class_of_flow[unit as usize] = if own_leaves.is_empty() && inputs.len() == 1 {
                 inputs[0]
             } else {
-                let key = (own_leaves.into_boxed_slice(), inputs.into_boxed_slice());
                 let single_box = (end - start == 1 && start < box_count).then(|| nodes[start]);
-                let class = *by_key.entry(key).or_insert_with_key(|key| {
-                    for &input in key.1.iter() {
+                let print = class_print(&own_leaves, &inputs);
+                let same = |c: ClassIx| {
+                    *classes[c as usize].own == own_leaves[..] && *classes[c as usize].inputs == inputs[..]
+                };
+                let found = match by_print.get(&print) {
+                    Some(&c) if same(c) => Some(c),
+                    Some(_) => more.get(&(own_leaves.clone().into(), inputs.clone().into())).copied(),
+                    None => None,
+                };
+                let class = found.unwrap_or_else(|| {
+                    for &input in &inputs {
                         classes[input as usize].forwards = true;
                     }
+                    let class = classes.len() as ClassIx;
+                    if let std::collections::hash_map::Entry::Vacant(at) = by_print.entry(print) {
+                        at.insert(class);
+                    } else {
+                        more.insert((own_leaves.clone().into(), inputs.clone().into()), class);
+                    }
                     classes.push(Class {
-                        own: key.0.clone(),
-                        inputs: key.1.clone(),
+                        own: own_leaves.into(),
+                        inputs: inputs.into(),
                         forwards: false,
                         origin: single_box,
                         origins: 0,
                     });
-                    (classes.len() - 1) as ClassIx
+                    class
                 });
                 classes[class as usize].origins += 1;
                 class
@@ -366,22 +401,8 @@ impl Flow {
                 parent[o] = ordinal[list[0] as usize];
             }
         }
-        let (depth, jump) = depths(&mut parent, &mut items);
-        // The nearest proper ancestor with leaves of its own (or the root).
-        let has_own = |o: usize| own_starts[o] != own_starts[o + 1];
-        let mut own_up = vec![NONE; relevant_count];
-        let mut by_depth: Vec<u32> = (0..relevant_count as u32).collect();
-        by_depth.sort_unstable_by_key(|&o| depth[o as usize]);
-        for &o in &by_depth {
-            let p = parent[o as usize];
-            if p != NONE {
-                own_up[o as usize] = if has_own(p as usize) || parent[p as usize] == NONE {
-                    p
-                } else {
-                    own_up[p as usize]
-                };
-            }
-        }
+        let has_own = |o: u32| own_starts[o as usize] != own_starts[o as usize + 1];
+        let (depth, jump, own_up) = depths(&mut parent, has_own, &mut items);
 
         Some(Flow {
             leaf_name,
@@ -401,6 +422,16 @@ impl Flow {
             items,
         })
     }
+}
+
+/// A fingerprint of a class's own leaves and input classes.
+fn class_print(own: &[NodeIx], inputs: &[ClassIx]) -> u64 {
+    let mut h = 0x243F_6A88_85A3_08D3u64 ^ own.len() as u64;
+    for &x in own.iter().chain(inputs) {
+        h = (h ^ u64::from(x)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h
 }
 
 /// Drops repeats from the sorted `list[from..]`.
@@ -489,10 +520,13 @@ fn units(g: &ToolGraph<'_>, boxes: &[NodeIx], ordinal: &[u32], edges: &mut u64) 
 /// cycle of boxes that a leaf reaches has a box with a second input or a
 /// leaf of its own); should one occur anyway, the node that closes it
 /// becomes a root.
-fn depths(parent: &mut [u32], items: &mut u64) -> (Vec<u32>, Vec<u32>) {
+/// Also each node's nearest proper ancestor that `has_own` leaves or is a
+/// root (`PathFacts::own_up`).
+fn depths(parent: &mut [u32], has_own: impl Fn(u32) -> bool, items: &mut u64) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let count = parent.len();
     let mut depth = vec![NONE; count];
     let mut jump = vec![NONE; count];
+    let mut own_up = vec![NONE; count];
     let mut on_chain = vec![false; count];
     let mut chain: Vec<u32> = Vec::new();
     for start in 0..count as u32 {
@@ -520,6 +554,11 @@ fn depths(parent: &mut [u32], items: &mut u64) -> (Vec<u32>, Vec<u32>) {
                 continue;
             }
             depth[v as usize] = depth[p as usize] + 1;
+            own_up[v as usize] = if has_own(p) || parent[p as usize] == NONE {
+                p
+            } else {
+                own_up[p as usize]
+            };
             // Myers' skew-binary jumps: jump twice as far when the parent's
             // two jumps span equal distances.
             let j = jump[p as usize];
@@ -531,5 +570,5 @@ fn depths(parent: &mut [u32], items: &mut u64) -> (Vec<u32>, Vec<u32>) {
             };
         }
     }
-    (depth, jump)
+    (depth, jump, own_up)
 }

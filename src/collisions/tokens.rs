@@ -100,26 +100,52 @@ impl Layout {
     /// Lays out the tokens of every final name of `flow`.
     pub fn of(names: &CandidateNames, flow: &Flow) -> Layout {
         let mut steps = 0u64;
-        // Per final leaf, the classes it enters at: (leaf, class), sorted.
-        let mut entries: Vec<(NodeIx, ClassIx)> = Vec::new();
+        // Per final leaf, the classes it enters at: (leaf, class), by leaf
+        // (a counting sort over node numbers; classes come in order).
+        let pairs: usize = flow.classes.iter().map(|c| c.own.len()).sum();
+        let mut starts = vec![0u32; flow.leaf_name.len() + 1];
+        for class in &flow.classes {
+            for &leaf in class.own.iter() {
+                starts[leaf as usize + 1] += 1;
+            }
+        }
+        for i in 0..flow.leaf_name.len() {
+            starts[i + 1] += starts[i];
+        }
+        let mut entries: Vec<(NodeIx, ClassIx)> = vec![(0, 0); pairs];
+        let mut fill = starts.clone();
         for (c, class) in flow.classes.iter().enumerate() {
-            entries.extend(class.own.iter().map(|&leaf| (leaf, c as ClassIx)));
+            for &leaf in class.own.iter() {
+                entries[fill[leaf as usize] as usize] = (leaf, c as ClassIx);
+                fill[leaf as usize] += 1;
+            }
         }
-        entries.sort_unstable();
-        steps += entries.len() as u64;
-        // Final leaves by name, names in the order of a report.
-        let mut by_name: Vec<(NameIx, NodeIx)> = Vec::new();
-        for run in entries.chunk_by(|a, b| a.0 == b.0) {
-            let leaf = run[0].0;
-            by_name.push((flow.leaf_name[leaf as usize], leaf));
-        }
-        by_name.sort_unstable_by(|a, b| names.name(a.0).cmp(names.name(b.0)).then(a.1.cmp(&b.1)));
-        steps += by_name.len() as u64;
+        drop(fill);
+        steps += 2 * pairs as u64;
         let entries_of = |leaf: NodeIx| -> &[(NodeIx, ClassIx)] {
-            let start = entries.partition_point(|e| e.0 < leaf);
-            let end = entries.partition_point(|e| e.0 <= leaf);
-            &entries[start..end]
+            &entries[starts[leaf as usize] as usize..starts[leaf as usize + 1] as usize]
         };
+        // Final leaves by name, names in the order of a report: names are
+        // ranked once, so that leaves are sorted by numbers.
+        let mut by_name: Vec<(NameIx, NodeIx)> = (entries.chunk_by(|a, b| a.0 == b.0))
+            .map(|run| (flow.leaf_name[run[0].0 as usize], run[0].0))
+            .collect();
+        let mut ranked: Vec<NameIx> = by_name.iter().map(|&(name, _)| name).collect();
+        ranked.sort_unstable();
+        ranked.dedup();
+        ranked.sort_unstable_by(|&a, &b| names.name(a).cmp(names.name(b)));
+        let mut rank_of: Map<NameIx, u32> = new_map();
+        for (rank, &name) in ranked.iter().enumerate() {
+            rank_of.insert(name, rank as u32);
+        }
+        for entry in &mut by_name {
+            entry.0 = rank_of[&entry.0];
+        }
+        by_name.sort_unstable();
+        for entry in &mut by_name {
+            entry.0 = ranked[entry.0 as usize];
+        }
+        steps += by_name.len() as u64;
 
         let mut layout = Layout {
             own_words: vec![Vec::new(); flow.classes.len()],
