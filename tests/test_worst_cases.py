@@ -44,6 +44,7 @@ TINY = {
     "chain-of-pairs": 5,
     "one-box-wide": 6,
     "far-consumers": 4,
+    "forked-roots": 5,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -63,6 +64,7 @@ DOUBLING = {
     "chain-of-pairs": 800,  # 0.3 MB
     "one-box-wide": 2_400,  # 0.3 MB
     "far-consumers": 1_200,  # 0.6 MB (at 600 the tries deepen a level on doubling)
+    "forked-roots": 500,  # 0.3 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -224,6 +226,10 @@ def test_cmp9_work_doubles_at_most_2_3x_far_consumers() -> None:
     assert_work_at_most_doubles("far-consumers")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_forked_roots() -> None:
+    assert_work_at_most_doubles("forked-roots")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -291,6 +297,7 @@ ISSUE_MB = {
     "chain-of-pairs": 3.1,
     "one-box-wide": 2.0,
     "far-consumers": 3.9,
+    "forked-roots": 2.4,
 }
 
 

@@ -537,6 +537,39 @@ def far_consumers(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def forked_roots(n: int) -> Generated:
+    """Family 16: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``; ``n``
+    agents ``a{g}``, each fed by ``c{n-1}`` and by a box of its own
+    ``y{g}``; tool ``s{g}`` "Tool g" wired into ``c0``, its twin ``u{g}``
+    "tool-g" into ``y{g}``. Every agent sees every ``s``, but only ``a{g}``
+    sees two tools named ``tool_g``: ``n`` violations, ``n`` clashes, one
+    per agent.
+
+    Family 12 with each twin behind a box of its own: an agent fed by two
+    boxes has no path parent, so each agent is a path root (paths.rs), and
+    ``s{g}``'s path to it is found from the root's own tree, grown breadth
+    first (``Tree::first_step`` -> ``Tree::grow``) level by level over the
+    whole chain, ``n`` levels, for each of the ``n`` roots: once when the
+    check chooses renames (read.rs ``settle_renames`` reads every clash's
+    first violation) and again on reading. Trees are per root, so nothing
+    one root's tree found serves the next."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    agents = [f"a{g:0{w}}" for g in range(n)]
+    own = [f"y{g:0{w}}" for g in range(n)]
+    nodes = [_box(c) for c in chain] + [_box(y) for y in own] + [_agent(a) for a in agents]
+    nodes += [_tool(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
+    nodes += [_tool(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [_edge(chain[-1], a) for a in agents]
+    edges += [_edge(y, a) for y, a in zip(own, agents)]
+    edges += [_edge(f"s{g:0{w}}", chain[0]) for g in range(n)]
+    edges += [_edge(f"u{g:0{w}}", y) for g, y in enumerate(own)]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 5 * n, 5 * n - 1, n, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -568,6 +601,8 @@ FAMILIES: Dict[str, Family] = {
                one_box_wide),
         Family("far-consumers", 15, "n boxes of one clashing pair, box g wired into agent g and into one agent "
                "whose id sorts last", (8_000,), 100, 1, far_consumers),
+        Family("forked-roots", 16, "a chain of n boxes feeding n agents; tool g into the chain's top, its twin into "
+               "a box of agent g's own", (4_000,), 100, 1, forked_roots),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
