@@ -45,6 +45,7 @@ TINY = {
     "one-box-wide": 6,
     "far-consumers": 4,
     "forked-roots": 5,
+    "hub-tool": 6,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -65,6 +66,7 @@ DOUBLING = {
     "one-box-wide": 2_400,  # 0.3 MB
     "far-consumers": 1_200,  # 0.6 MB (at 600 the tries deepen a level on doubling)
     "forked-roots": 500,  # 0.3 MB
+    "hub-tool": 700,  # 0.3 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -230,6 +232,10 @@ def test_cmp9_work_doubles_at_most_2_3x_forked_roots() -> None:
     assert_work_at_most_doubles("forked-roots")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_hub_tool() -> None:
+    assert_work_at_most_doubles("hub-tool")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -298,6 +304,7 @@ ISSUE_MB = {
     "one-box-wide": 2.0,
     "far-consumers": 3.9,
     "forked-roots": 2.4,
+    "hub-tool": 3.6,
 }
 
 

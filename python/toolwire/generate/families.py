@@ -570,6 +570,33 @@ def forked_roots(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def hub_tool(n: int) -> Generated:
+    """Family 17: tool ``t`` "X" wired into ``n`` boxes ``b{j}``; box
+    ``b{j}`` and a box of its own ``y{j}`` feed agent ``a{j}``; tool
+    ``u{j}`` "x" in ``y{j}``. Each agent sees ``t`` and its own ``u{j}``,
+    both named ``x``: ``n`` violations, ``n`` clashes (``t`` and ``u{j}``).
+
+    Each agent, fed by two boxes, is a path root with a tree of two boxes.
+    But each time ``t``'s path to an agent is found (paths.rs
+    ``Tree::first_step``, from read.rs ``settle_renames`` during the check,
+    and again on every read of it), every one of ``t``'s ``n`` receivers is
+    looked up in the root's tree, and a map of them made, to find the one
+    nearest the root: ``n`` steps per path, ``n`` paths, from a file of
+    ``n`` boxes."""
+    w = _width(n)
+    boxes = [f"b{j:0{w}}" for j in range(n)]
+    own = [f"y{j:0{w}}" for j in range(n)]
+    agents = [f"a{j:0{w}}" for j in range(n)]
+    twins = [f"u{j:0{w}}" for j in range(n)]
+    nodes = [_tool("t", "X")] + [_box(b) for b in boxes] + [_box(y) for y in own] + [_agent(a) for a in agents]
+    nodes += [_tool(u, "x") for u in twins]
+    edges = [_edge("t", b) for b in boxes]
+    edges += [_edge(b, a) for b, a in zip(boxes, agents)] + [_edge(y, a) for y, a in zip(own, agents)]
+    edges += [_edge(u, y) for u, y in zip(twins, own)]
+    expected = _expected(n, n, (agents[0], "x", ("t", twins[0])), 4 * n + 1, 4 * n, n, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -603,6 +630,8 @@ FAMILIES: Dict[str, Family] = {
                "whose id sorts last", (8_000,), 100, 1, far_consumers),
         Family("forked-roots", 16, "a chain of n boxes feeding n agents; tool g into the chain's top, its twin into "
                "a box of agent g's own", (4_000,), 100, 1, forked_roots),
+        Family("hub-tool", 17, "one tool X wired into n boxes; box j and a box of its own holding a tool x feed "
+               "agent j", (8_000,), 100, 1, hub_tool),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
