@@ -46,6 +46,7 @@ TINY = {
     "far-consumers": 4,
     "forked-roots": 5,
     "hub-tool": 6,
+    "entry-walk": 5,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -67,6 +68,7 @@ DOUBLING = {
     "far-consumers": 1_200,  # 0.6 MB (at 600 the tries deepen a level on doubling)
     "forked-roots": 500,  # 0.3 MB
     "hub-tool": 700,  # 0.3 MB
+    "entry-walk": 200,  # 0.33 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -236,6 +238,10 @@ def test_cmp9_work_doubles_at_most_2_3x_hub_tool() -> None:
     assert_work_at_most_doubles("hub-tool")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_entry_walk() -> None:
+    assert_work_at_most_doubles("entry-walk")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -305,6 +311,7 @@ ISSUE_MB = {
     "far-consumers": 3.9,
     "forked-roots": 2.4,
     "hub-tool": 3.6,
+    "entry-walk": 5.1,
 }
 
 

@@ -597,6 +597,48 @@ def hub_tool(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+ENTRY_WALK_DEAD = 8
+"""Family 18: boxes that reach no consumer, each clashing tool wired into
+all of them: a tool of more receivers than paths.rs ``FEW_RECEIVERS`` (8)."""
+
+
+def entry_walk(n: int) -> Generated:
+    """Family 18: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``,
+    ``c{n-1}`` wired into one agent ``agent``; tool ``x{i}`` "X" wired into
+    ``c{i}``; ``n`` clashing pairs (``p{g}`` "Tool g", ``q{g}`` "tool-g"),
+    each tool wired into ``c0`` and into 8 boxes ``d0..d7`` that reach no
+    consumer. ``n + 1`` violations at the agent, ``n + 1`` clashes: the
+    ``n`` pairs, and the ``n`` tools named ``x``.
+
+    Every box of the chain has a leaf of its own (an ``x``), and every pair
+    tool has 9 receivers, more than paths.rs ``FEW_RECEIVERS``: so where a
+    pair tool enters the agent's chain is found (paths.rs ``entry``) by
+    walking up the chain's nodes that have leaves of their own
+    (``own_up``), from the agent up to ``c0``, asking each whether the tool
+    is wired into it: ``n`` steps per path, for ``2 * n`` paths, when the
+    check chooses renames (read.rs ``settle_renames``) and again each time
+    a path is read."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    dead = [f"d{k}" for k in range(ENTRY_WALK_DEAD)]
+    xs = [f"x{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(c) for c in chain] + [_box(d) for d in dead] + [_tool(x, "X") for x in xs]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "agent")]
+    edges += [_edge(x, c) for x, c in zip(xs, chain)]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        for tool in (f"p{s}", f"q{s}"):
+            edges += [_edge(tool, chain[0])] + [_edge(tool, d) for d in dead]
+    zero = f"{0:0{w}}"
+    per_tool = 1 + ENTRY_WALK_DEAD
+    expected = _expected(
+        n + 1, n + 1, ("agent", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 4 * n + 1 + ENTRY_WALK_DEAD,
+        2 * n + 2 * n * per_tool, 1, n + ENTRY_WALK_DEAD,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -632,6 +674,8 @@ FAMILIES: Dict[str, Family] = {
                "a box of agent g's own", (4_000,), 100, 1, forked_roots),
         Family("hub-tool", 17, "one tool X wired into n boxes; box j and a box of its own holding a tool x feed "
                "agent j", (8_000,), 100, 1, hub_tool),
+        Family("entry-walk", 18, "a chain of n boxes into one agent, box i holding a tool X; n clashing pairs into "
+               "the chain's top, each tool also wired into 8 boxes that reach no consumer", (3_000,), 40, 2, entry_walk),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
