@@ -47,6 +47,7 @@ TINY = {
     "forked-roots": 5,
     "hub-tool": 6,
     "entry-walk": 5,
+    "subsets-shared": 62,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -69,6 +70,7 @@ DOUBLING = {
     "forked-roots": 500,  # 0.3 MB
     "hub-tool": 700,  # 0.3 MB
     "entry-walk": 200,  # 0.33 MB
+    "subsets-shared": 992,  # 0.6 MB (at 496 the sets' fixed costs still show)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -242,6 +244,10 @@ def test_cmp9_work_doubles_at_most_2_3x_entry_walk() -> None:
     assert_work_at_most_doubles("entry-walk")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_subsets_shared() -> None:
+    assert_work_at_most_doubles("subsets-shared")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -312,6 +318,7 @@ ISSUE_MB = {
     "forked-roots": 2.4,
     "hub-tool": 3.6,
     "entry-walk": 5.1,
+    "subsets-shared": 4.6,
 }
 
 

@@ -302,7 +302,7 @@ def subsets_interleaved(n: int) -> Generated:
     return _subsets(n, interleaved=True)
 
 
-def _subsets(n: int, interleaved: bool) -> Generated:
+def _subsets(n: int, interleaved: bool, shared: bool = False) -> Generated:
     boxes = subset_boxes(n)
     pairs = max(1, n // SUBSET_AGENTS_PER_PAIR)
     wb, wp, wa = _width(boxes), _width(pairs), _width(n)
@@ -318,6 +318,9 @@ def _subsets(n: int, interleaved: bool) -> Generated:
                 labels = f"Tool {j:0{wb}} {p:0{wp}}", f"tool-{j:0{wb}}-{p:0{wp}}"
             nodes += [_tool(one, labels[0]), _tool(two, labels[1])]
             edges += [_edge(one, box_ids[j]), _edge(two, box_ids[j])]
+    if shared:
+        nodes += [_tool(f"s{j:0{wb}}", "Shared") for j in range(boxes)]
+        edges += [_edge(f"s{j:0{wb}}", b) for j, b in enumerate(box_ids)]
     agents = [f"a{k:0{wa}}" for k in range(n)]
     nodes += [_agent(a) for a in agents]
     for agent, subset in zip(agents, itertools.combinations(box_ids, SUBSET)):
@@ -330,9 +333,15 @@ def _subsets(n: int, interleaved: bool) -> Generated:
     # either way round.
     name = f"tool_{zp}_{zb}" if interleaved else f"tool_{zb}_{zp}"
     first = (agents[0], name, (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
+    if shared:
+        # Each agent's first name is "shared": its five boxes' tools of it.
+        first = (agents[0], "shared", tuple(f"s{j:0{wb}}" for j in range(SUBSET)))
+    # With "Shared": a tool and an edge more per box, a clash more per agent.
+    tools, clashes = (boxes, n) if shared else (0, 0)
     expected = _expected(
-        SUBSET * n * pairs, used * pairs, first, boxes + 2 * boxes * pairs + n, 2 * boxes * pairs + SUBSET * n, n, boxes
-    )
+        SUBSET * n * pairs + clashes, used * pairs + clashes, first, boxes + 2 * boxes * pairs + n + tools,
+        2 * boxes * pairs + SUBSET * n + tools, n, boxes,
+    )  # fmt: skip
     return Generated(_document(nodes, edges), expected)
 
 
@@ -639,6 +648,25 @@ def entry_walk(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def subsets_shared(n: int) -> Generated:
+    """Family 19: family 10 with one more tool in each box, ``s{j}``, every
+    one labelled "Shared". Each agent sees five of them: besides family
+    10's ``5 * n * (n // 31)`` violations, one per agent named ``shared``
+    (its first), each a clash of its own (no two agents see the same five
+    boxes): ``n`` more violations, ``n`` more clashes.
+
+    Family 10's agents are cheap since their classes are held as *parts*
+    (build.rs ``join``): five boxes that share no token and no segment are
+    never unioned. One name in every box defeats that: every two boxes now
+    share the segment of ``shared`` (``apart`` is false), so each agent's
+    five boxes are unioned whatever it costs, a new trie leaf for every
+    word of every box (the boxes' pairs interleave in name order), and
+    those leaves' clashes are counted after ``push_down``: the work of
+    family 10 before the parts, one step per violation, from a file of
+    ``n`` agents."""
+    return _subsets(n, interleaved=True, shared=True)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -676,6 +704,8 @@ FAMILIES: Dict[str, Family] = {
                "agent j", (8_000,), 100, 1, hub_tool),
         Family("entry-walk", 18, "a chain of n boxes into one agent, box i holding a tool X; n clashing pairs into "
                "the chain's top, each tool also wired into 8 boxes that reach no consumer", (3_000,), 40, 2, entry_walk),
+        Family("subsets-shared", 19, "family 10 with one more tool in every box, all of them labelled Shared"
+               "family 10 with one more tool in every box, all of them labelled Shared", (7_752,), 155, 1, subsets_shared),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
