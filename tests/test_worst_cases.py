@@ -48,6 +48,7 @@ TINY = {
     "hub-tool": 6,
     "entry-walk": 5,
     "subsets-shared": 62,
+    "parts-chain": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -71,6 +72,7 @@ DOUBLING = {
     "hub-tool": 700,  # 0.3 MB
     "entry-walk": 200,  # 0.33 MB
     "subsets-shared": 992,  # 0.6 MB (at 496 the sets' fixed costs still show)
+    "parts-chain": 125,  # 0.65 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -248,6 +250,10 @@ def test_cmp9_work_doubles_at_most_2_3x_subsets_shared() -> None:
     assert_work_at_most_doubles("subsets-shared")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_parts_chain() -> None:
+    assert_work_at_most_doubles("parts-chain")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -319,6 +325,7 @@ ISSUE_MB = {
     "hub-tool": 3.6,
     "entry-walk": 5.1,
     "subsets-shared": 4.6,
+    "parts-chain": 5.2,
 }
 
 

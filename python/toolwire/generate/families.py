@@ -667,6 +667,64 @@ def subsets_shared(n: int) -> Generated:
     return _subsets(n, interleaved=True, shared=True)
 
 
+PARTS = 17
+"""Families 20 and 21: boxes of many clashing pairs each, whose names
+interleave, wired into one place: one more than build.rs
+``PAIRWISE_UP_TO_PARTS`` (16), so that place is held as parts and checked
+word by word."""
+
+
+def _interleaved_boxes(boxes: int, pairs: int, nodes: List[str], edges: List[str]) -> List[str]:
+    """Boxes ``b{j}``, each of ``pairs`` clashing pairs ``t{j}-{p}a`` "Tool
+    p j" and ``t{j}-{p}b`` "tool-p-j" (family 10's), so that in name order
+    the boxes' pairs interleave; their ids."""
+    wb, wp = _width(boxes), _width(pairs)
+    box_ids = [f"b{j:0{wb}}" for j in range(boxes)]
+    nodes += [_box(b) for b in box_ids]
+    for j, b in enumerate(box_ids):
+        for p in range(pairs):
+            one, two = f"t{j:0{wb}}-{p:0{wp}}a", f"t{j:0{wb}}-{p:0{wp}}b"
+            nodes += [_tool(one, f"Tool {p:0{wp}} {j:0{wb}}"), _tool(two, f"tool-{p:0{wp}}-{j:0{wb}}")]
+            edges += [_edge(one, b), _edge(two, b)]
+    return box_ids
+
+
+def parts_chain(n: int) -> Generated:
+    """Family 20: 17 boxes ``b{j}`` of ``n`` clashing pairs each (family
+    10's labels: "Tool p j", "tool-p-j", interleaving in name order), all
+    wired into ``c0`` of a chain of boxes ``c0..c{n-1}`` (``c{i} ->
+    c{i+1}``), ``c{n-1}`` wired into one agent ``z``; box ``c{i}`` also
+    holds a clashing pair of its own (``u{i}`` "Link i", ``v{i}``
+    "link-i"). ``18 * n`` violations at ``z``, as many clashes.
+
+    ``c0`` holds the 17 boxes as parts (build.rs ``join``: their union
+    would make far more leaves than its budget, and they share nothing).
+    Parts nest: ``c{i}``'s parts are ``c{i-1}``'s and its own set, so the
+    ``i``-th box of the chain holds ``17 + i`` parts, and for each, ``join``
+    tries the union again with a budget of 4 leaves per part (made, then
+    rolled back, ``Sets::union_within``), then checks that the parts are
+    apart again, word by word over all of them (``apart``, more than 16
+    parts): ``n`` classes of ``n`` parts and ``17 * n`` pairs' words each,
+    from a file of ``18 * n`` pairs."""
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(PARTS, n, nodes, edges)
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    nodes += [_box(c) for c in chain] + [_agent("z")]
+    edges += [_edge(b, chain[0]) for b in boxes]
+    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "z")]
+    for i, c in enumerate(chain):
+        s = f"{i:0{w}}"
+        nodes += [_tool(f"u{s}", f"Link {s}"), _tool(f"v{s}", f"link-{s}")]
+        edges += [_edge(f"u{s}", c), _edge(f"v{s}", c)]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        18 * n, 18 * n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 37 * n + 18, 37 * n + 17, 1, PARTS + n
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -706,6 +764,8 @@ FAMILIES: Dict[str, Family] = {
                "the chain's top, each tool also wired into 8 boxes that reach no consumer", (3_000,), 40, 2, entry_walk),
         Family("subsets-shared", 19, "family 10 with one more tool in every box, all of them labelled Shared"
                "family 10 with one more tool in every box, all of them labelled Shared", (7_752,), 155, 1, subsets_shared),
+        Family("parts-chain", 20, "17 boxes of n interleaved clashing pairs atop a chain of n boxes into one agent, "
+               "each box of the chain with a clashing pair of its own", (1_000,), 20, 1, parts_chain),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
