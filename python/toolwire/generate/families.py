@@ -725,6 +725,39 @@ def parts_chain(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def parts_fan(n: int) -> Generated:
+    """Family 21: 17 boxes ``b{j}`` of ``n`` clashing pairs each (family
+    10's labels, interleaving in name order), all wired into one box
+    ``h``; ``n`` agents ``a{i}``, each fed by ``h`` and holding a clashing
+    pair of its own (``u{i}`` "Own i", ``v{i}`` "own-i"). Each agent sees
+    ``17 * n + 1`` clashes: ``n * (17 * n + 1)`` violations, ``18 * n``
+    clashes.
+
+    ``h`` holds the 17 boxes as parts (build.rs ``join``), and each agent,
+    whose class adds its own set to them, is held as parts too. But for
+    each agent ``join`` checks again that all 18 parts are apart, word by
+    word over every part (``apart``: more than 16 parts, one pass over all
+    their words, nothing remembered from ``h``'s check), and first tries
+    their union within its budget: ``n`` agents times ``h``'s words, from a
+    file of ``n`` agents and ``17 * n`` pairs."""
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(PARTS, n, nodes, edges)
+    nodes.append(_box("h"))
+    edges += [_edge(b, "h") for b in boxes]
+    w = _width(n)
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"u{s}", f"Own {s}"), _tool(f"v{s}", f"own-{s}")]
+        edges += [_edge("h", f"a{s}"), _edge(f"u{s}", f"a{s}"), _edge(f"v{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * (PARTS * n + 1), (PARTS + 1) * n, (f"a{zero}", f"own_{zero}", (f"u{zero}", f"v{zero}")), 37 * n + 18,
+        37 * n + 17, n, PARTS + 1,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -766,6 +799,8 @@ FAMILIES: Dict[str, Family] = {
                "family 10 with one more tool in every box, all of them labelled Shared", (7_752,), 155, 1, subsets_shared),
         Family("parts-chain", 20, "17 boxes of n interleaved clashing pairs atop a chain of n boxes into one agent, "
                "each box of the chain with a clashing pair of its own", (1_000,), 20, 1, parts_chain),
+        Family("parts-fan", 21, "17 boxes of n interleaved clashing pairs into one box; n agents fed by it, each "
+               "with a clashing pair of its own", (1_000,), 20, 1, parts_fan),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
