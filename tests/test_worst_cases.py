@@ -50,6 +50,7 @@ TINY = {
     "subsets-shared": 62,
     "parts-chain": 4,
     "parts-fan": 4,
+    "pair-parts": 7,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -75,6 +76,7 @@ DOUBLING = {
     "subsets-shared": 992,  # 0.6 MB (at 496 the sets' fixed costs still show)
     "parts-chain": 125,  # 0.65 MB
     "parts-fan": 250,  # 1.3 MB (below, the per-agent union tried within its budget hides the growth)
+    "pair-parts": 2_000,  # 1.5 MB (work grows as k ** 3 from a file of k ** 2: 2.8x at most)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -260,6 +262,10 @@ def test_cmp9_work_doubles_at_most_2_3x_parts_fan() -> None:
     assert_work_at_most_doubles("parts-fan")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_pair_parts() -> None:
+    assert_work_at_most_doubles("pair-parts")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -333,6 +339,7 @@ ISSUE_MB = {
     "subsets-shared": 4.6,
     "parts-chain": 5.2,
     "parts-fan": 5.2,
+    "pair-parts": 7.7,
 }
 
 

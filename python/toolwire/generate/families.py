@@ -758,6 +758,51 @@ def parts_fan(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def pair_boxes(n: int) -> int:
+    """Family 22's box count at size ``n``: the fewest whose pairs number at
+    least ``n`` (2 at least)."""
+    boxes = 2
+    while math.comb(boxes, 2) < n:
+        boxes += 1
+    return boxes
+
+
+def pair_parts(n: int) -> Generated:
+    """Family 22: ``k`` boxes ``b{j}`` (``k`` the fewest with ``C(k, 2) >=
+    n``), each of ``k`` clashing pairs (family 10's labels, interleaving in
+    name order); ``n`` agents, the ``i``-th wired to the ``i``-th pair of
+    boxes in lexicographic order. Each agent sees its two boxes' pairs:
+    ``2 * k * n`` violations; a box's pairs are clashes once some agent
+    sees it, which the first ``n`` pairs of boxes do for ``min(k, n + 1)``
+    boxes.
+
+    Each agent's two boxes share no token and no segment, and their union
+    would make more leaves than its budget, so each agent is held as
+    parts (build.rs ``join``). Whether two parts are apart is looked at
+    pair by pair (``apart``, up to 16 parts) and remembered per pair; but
+    here every agent is a different pair, so each agent walks the words its
+    two boxes both have (``Sets::interact``), about ``k`` of them: ``n * k``
+    steps from a file of ``k * k`` pairs and ``n`` agents, about ``k ** 3 /
+    2`` from ``k ** 2``: 2.8x the work when the file doubles."""
+    boxes = pair_boxes(n)
+    nodes: List[str] = []
+    edges: List[str] = []
+    box_ids = _interleaved_boxes(boxes, boxes, nodes, edges)
+    wa = _width(n)
+    agents = [f"a{i:0{wa}}" for i in range(n)]
+    nodes += [_agent(a) for a in agents]
+    for agent, (x, y) in zip(agents, itertools.combinations(box_ids, 2)):
+        edges += [_edge(x, agent), _edge(y, agent)]
+    wb = _width(boxes)
+    zb, zp = f"{0:0{wb}}", f"{0:0{wb}}"
+    used = min(boxes, n + 1)
+    expected = _expected(
+        2 * boxes * n, used * boxes, (agents[0], f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
+        boxes + 2 * boxes * boxes + n, 2 * boxes * boxes + 2 * n, n, boxes,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -801,6 +846,8 @@ FAMILIES: Dict[str, Family] = {
                "each box of the chain with a clashing pair of its own", (1_000,), 20, 1, parts_chain),
         Family("parts-fan", 21, "17 boxes of n interleaved clashing pairs into one box; n agents fed by it, each "
                "with a clashing pair of its own", (1_000,), 20, 1, parts_fan),
+        Family("pair-parts", 22, "k boxes of k interleaved clashing pairs, k the fewest with C(k, 2) >= n; n "
+               "agents, each wired to a different pair of boxes", (10_000,), 100, 1, pair_parts),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
