@@ -51,6 +51,7 @@ TINY = {
     "parts-chain": 4,
     "parts-fan": 4,
     "pair-parts": 7,
+    "giant-taps": 70,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -77,6 +78,7 @@ DOUBLING = {
     "parts-chain": 125,  # 0.65 MB
     "parts-fan": 250,  # 1.3 MB (below, the per-agent union tried within its budget hides the growth)
     "pair-parts": 2_000,  # 1.5 MB (work grows as k ** 3 from a file of k ** 2: 2.8x at most)
+    "giant-taps": 400,  # 0.13 MB (reading reads n * n / 2 tools: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -266,6 +268,10 @@ def test_cmp9_work_doubles_at_most_2_3x_pair_parts() -> None:
     assert_work_at_most_doubles("pair-parts")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_giant_taps() -> None:
+    assert_work_at_most_doubles("giant-taps")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -340,6 +346,7 @@ ISSUE_MB = {
     "parts-chain": 5.2,
     "parts-fan": 5.2,
     "pair-parts": 7.7,
+    "giant-taps": 3.5,
 }
 
 

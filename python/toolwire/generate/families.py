@@ -803,6 +803,34 @@ def pair_parts(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def giant_taps(n: int) -> Generated:
+    """Family 23: family 11's chain, tapped at every box: boxes
+    ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, tool ``t{i}`` "X" wired into
+    ``c{i}``, and box ``c{i}`` wired into agent ``a{i}``. Agent ``a{i}``
+    sees ``t0..t{i}``: ``n - 1`` violations (``a0`` sees one tool), each a
+    clash of its own, of ``i + 1`` tools.
+
+    The clashes' tools number ``n * n / 2``: what a report that lists every
+    violation's tools lists. But a check need not list them, and here it
+    does, twice: every clash's tools are made when the clashes are
+    (build.rs ``collisions``, ``Layout::leaves_of`` for each clash), and
+    choosing renames (read.rs ``settle_renames``) builds the path of every
+    tool of every clash's first violation (``Collision::tools``), though
+    each clash has one tool to rename, the one not seen before. Reading
+    the clashes costs little per tool; the check costs ``n * n`` paths from
+    a file of ``n`` boxes."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    tools = [f"t{i:0{w}}" for i in range(n)]
+    agents = [f"a{i:0{w}}" for i in range(n)]
+    nodes = [_box(c) for c in chain] + [_tool(t, "X") for t in tools] + [_agent(a) for a in agents]
+    edges = [_edge(t, c) for t, c in zip(tools, chain)]
+    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [_edge(c, a) for c, a in zip(chain, agents)]
+    expected = _expected(n - 1, n - 1, (agents[1], "x", (tools[0], tools[1])), 3 * n, 3 * n - 1, n, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -848,6 +876,8 @@ FAMILIES: Dict[str, Family] = {
                "with a clashing pair of its own", (1_000,), 20, 1, parts_fan),
         Family("pair-parts", 22, "k boxes of k interleaved clashing pairs, k the fewest with C(k, 2) >= n; n "
                "agents, each wired to a different pair of boxes", (10_000,), 100, 1, pair_parts),
+        Family("giant-taps", 23, "a chain of n boxes, box i holding tool i, every tool labelled X, and wired into "
+               "agent i", (10_000,), 100, 2, giant_taps),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
