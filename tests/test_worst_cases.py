@@ -44,6 +44,14 @@ TINY = {
     "chain-of-pairs": 5,
     "one-box-wide": 6,
     "far-consumers": 4,
+    "forked-roots": 5,
+    "hub-tool": 6,
+    "entry-walk": 5,
+    "subsets-shared": 62,
+    "parts-chain": 4,
+    "parts-fan": 4,
+    "pair-parts": 7,
+    "giant-taps": 70,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -63,6 +71,14 @@ DOUBLING = {
     "chain-of-pairs": 800,  # 0.3 MB
     "one-box-wide": 2_400,  # 0.3 MB
     "far-consumers": 1_200,  # 0.6 MB (at 600 the tries deepen a level on doubling)
+    "forked-roots": 500,  # 0.3 MB
+    "hub-tool": 700,  # 0.3 MB
+    "entry-walk": 200,  # 0.33 MB
+    "subsets-shared": 992,  # 0.6 MB (at 496 the sets' fixed costs still show)
+    "parts-chain": 125,  # 0.65 MB
+    "parts-fan": 250,  # 1.3 MB (below, the per-agent union tried within its budget hides the growth)
+    "pair-parts": 2_000,  # 1.5 MB (work grows as k ** 3 from a file of k ** 2: 2.8x at most)
+    "giant-taps": 400,  # 0.13 MB (reading reads n * n / 2 tools: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -224,6 +240,38 @@ def test_cmp9_work_doubles_at_most_2_3x_far_consumers() -> None:
     assert_work_at_most_doubles("far-consumers")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_forked_roots() -> None:
+    assert_work_at_most_doubles("forked-roots")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_hub_tool() -> None:
+    assert_work_at_most_doubles("hub-tool")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_entry_walk() -> None:
+    assert_work_at_most_doubles("entry-walk")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_subsets_shared() -> None:
+    assert_work_at_most_doubles("subsets-shared")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_parts_chain() -> None:
+    assert_work_at_most_doubles("parts-chain")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_parts_fan() -> None:
+    assert_work_at_most_doubles("parts-fan")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_pair_parts() -> None:
+    assert_work_at_most_doubles("pair-parts")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_giant_taps() -> None:
+    assert_work_at_most_doubles("giant-taps")
+
+
 def reading_work(family: str, n: int) -> int:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them: each path's length and its two ends."""
@@ -291,6 +339,14 @@ ISSUE_MB = {
     "chain-of-pairs": 3.1,
     "one-box-wide": 2.0,
     "far-consumers": 3.9,
+    "forked-roots": 2.4,
+    "hub-tool": 3.6,
+    "entry-walk": 5.1,
+    "subsets-shared": 4.6,
+    "parts-chain": 5.2,
+    "parts-fan": 5.2,
+    "pair-parts": 7.7,
+    "giant-taps": 3.5,
 }
 
 

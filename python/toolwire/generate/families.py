@@ -302,7 +302,7 @@ def subsets_interleaved(n: int) -> Generated:
     return _subsets(n, interleaved=True)
 
 
-def _subsets(n: int, interleaved: bool) -> Generated:
+def _subsets(n: int, interleaved: bool, shared: bool = False) -> Generated:
     boxes = subset_boxes(n)
     pairs = max(1, n // SUBSET_AGENTS_PER_PAIR)
     wb, wp, wa = _width(boxes), _width(pairs), _width(n)
@@ -318,6 +318,9 @@ def _subsets(n: int, interleaved: bool) -> Generated:
                 labels = f"Tool {j:0{wb}} {p:0{wp}}", f"tool-{j:0{wb}}-{p:0{wp}}"
             nodes += [_tool(one, labels[0]), _tool(two, labels[1])]
             edges += [_edge(one, box_ids[j]), _edge(two, box_ids[j])]
+    if shared:
+        nodes += [_tool(f"s{j:0{wb}}", "Shared") for j in range(boxes)]
+        edges += [_edge(f"s{j:0{wb}}", b) for j, b in enumerate(box_ids)]
     agents = [f"a{k:0{wa}}" for k in range(n)]
     nodes += [_agent(a) for a in agents]
     for agent, subset in zip(agents, itertools.combinations(box_ids, SUBSET)):
@@ -330,9 +333,15 @@ def _subsets(n: int, interleaved: bool) -> Generated:
     # either way round.
     name = f"tool_{zp}_{zb}" if interleaved else f"tool_{zb}_{zp}"
     first = (agents[0], name, (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
+    if shared:
+        # Each agent's first name is "shared": its five boxes' tools of it.
+        first = (agents[0], "shared", tuple(f"s{j:0{wb}}" for j in range(SUBSET)))
+    # With "Shared": a tool and an edge more per box, a clash more per agent.
+    tools, clashes = (boxes, n) if shared else (0, 0)
     expected = _expected(
-        SUBSET * n * pairs, used * pairs, first, boxes + 2 * boxes * pairs + n, 2 * boxes * pairs + SUBSET * n, n, boxes
-    )
+        SUBSET * n * pairs + clashes, used * pairs + clashes, first, boxes + 2 * boxes * pairs + n + tools,
+        2 * boxes * pairs + SUBSET * n + tools, n, boxes,
+    )  # fmt: skip
     return Generated(_document(nodes, edges), expected)
 
 
@@ -537,6 +546,291 @@ def far_consumers(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def forked_roots(n: int) -> Generated:
+    """Family 16: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``; ``n``
+    agents ``a{g}``, each fed by ``c{n-1}`` and by a box of its own
+    ``y{g}``; tool ``s{g}`` "Tool g" wired into ``c0``, its twin ``u{g}``
+    "tool-g" into ``y{g}``. Every agent sees every ``s``, but only ``a{g}``
+    sees two tools named ``tool_g``: ``n`` violations, ``n`` clashes, one
+    per agent.
+
+    Family 12 with each twin behind a box of its own: an agent fed by two
+    boxes has no path parent, so each agent is a path root (paths.rs), and
+    ``s{g}``'s path to it is found from the root's own tree, grown breadth
+    first (``Tree::first_step`` -> ``Tree::grow``) level by level over the
+    whole chain, ``n`` levels, for each of the ``n`` roots: once when the
+    check chooses renames (read.rs ``settle_renames`` reads every clash's
+    first violation) and again on reading. Trees are per root, so nothing
+    one root's tree found serves the next."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    agents = [f"a{g:0{w}}" for g in range(n)]
+    own = [f"y{g:0{w}}" for g in range(n)]
+    nodes = [_box(c) for c in chain] + [_box(y) for y in own] + [_agent(a) for a in agents]
+    nodes += [_tool(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
+    nodes += [_tool(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [_edge(chain[-1], a) for a in agents]
+    edges += [_edge(y, a) for y, a in zip(own, agents)]
+    edges += [_edge(f"s{g:0{w}}", chain[0]) for g in range(n)]
+    edges += [_edge(f"u{g:0{w}}", y) for g, y in enumerate(own)]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 5 * n, 5 * n - 1, n, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
+def hub_tool(n: int) -> Generated:
+    """Family 17: tool ``t`` "X" wired into ``n`` boxes ``b{j}``; box
+    ``b{j}`` and a box of its own ``y{j}`` feed agent ``a{j}``; tool
+    ``u{j}`` "x" in ``y{j}``. Each agent sees ``t`` and its own ``u{j}``,
+    both named ``x``: ``n`` violations, ``n`` clashes (``t`` and ``u{j}``).
+
+    Each agent, fed by two boxes, is a path root with a tree of two boxes.
+    But each time ``t``'s path to an agent is found (paths.rs
+    ``Tree::first_step``, from read.rs ``settle_renames`` during the check,
+    and again on every read of it), every one of ``t``'s ``n`` receivers is
+    looked up in the root's tree, and a map of them made, to find the one
+    nearest the root: ``n`` steps per path, ``n`` paths, from a file of
+    ``n`` boxes."""
+    w = _width(n)
+    boxes = [f"b{j:0{w}}" for j in range(n)]
+    own = [f"y{j:0{w}}" for j in range(n)]
+    agents = [f"a{j:0{w}}" for j in range(n)]
+    twins = [f"u{j:0{w}}" for j in range(n)]
+    nodes = [_tool("t", "X")] + [_box(b) for b in boxes] + [_box(y) for y in own] + [_agent(a) for a in agents]
+    nodes += [_tool(u, "x") for u in twins]
+    edges = [_edge("t", b) for b in boxes]
+    edges += [_edge(b, a) for b, a in zip(boxes, agents)] + [_edge(y, a) for y, a in zip(own, agents)]
+    edges += [_edge(u, y) for u, y in zip(twins, own)]
+    expected = _expected(n, n, (agents[0], "x", ("t", twins[0])), 4 * n + 1, 4 * n, n, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
+ENTRY_WALK_DEAD = 8
+"""Family 18: boxes that reach no consumer, each clashing tool wired into
+all of them: a tool of more receivers than paths.rs ``FEW_RECEIVERS`` (8)."""
+
+
+def entry_walk(n: int) -> Generated:
+    """Family 18: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``,
+    ``c{n-1}`` wired into one agent ``agent``; tool ``x{i}`` "X" wired into
+    ``c{i}``; ``n`` clashing pairs (``p{g}`` "Tool g", ``q{g}`` "tool-g"),
+    each tool wired into ``c0`` and into 8 boxes ``d0..d7`` that reach no
+    consumer. ``n + 1`` violations at the agent, ``n + 1`` clashes: the
+    ``n`` pairs, and the ``n`` tools named ``x``.
+
+    Every box of the chain has a leaf of its own (an ``x``), and every pair
+    tool has 9 receivers, more than paths.rs ``FEW_RECEIVERS``: so where a
+    pair tool enters the agent's chain is found (paths.rs ``entry``) by
+    walking up the chain's nodes that have leaves of their own
+    (``own_up``), from the agent up to ``c0``, asking each whether the tool
+    is wired into it: ``n`` steps per path, for ``2 * n`` paths, when the
+    check chooses renames (read.rs ``settle_renames``) and again each time
+    a path is read."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    dead = [f"d{k}" for k in range(ENTRY_WALK_DEAD)]
+    xs = [f"x{i:0{w}}" for i in range(n)]
+    nodes = [_agent("agent")] + [_box(c) for c in chain] + [_box(d) for d in dead] + [_tool(x, "X") for x in xs]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "agent")]
+    edges += [_edge(x, c) for x, c in zip(xs, chain)]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        for tool in (f"p{s}", f"q{s}"):
+            edges += [_edge(tool, chain[0])] + [_edge(tool, d) for d in dead]
+    zero = f"{0:0{w}}"
+    per_tool = 1 + ENTRY_WALK_DEAD
+    expected = _expected(
+        n + 1, n + 1, ("agent", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 4 * n + 1 + ENTRY_WALK_DEAD,
+        2 * n + 2 * n * per_tool, 1, n + ENTRY_WALK_DEAD,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def subsets_shared(n: int) -> Generated:
+    """Family 19: family 10 with one more tool in each box, ``s{j}``, every
+    one labelled "Shared". Each agent sees five of them: besides family
+    10's ``5 * n * (n // 31)`` violations, one per agent named ``shared``
+    (its first), each a clash of its own (no two agents see the same five
+    boxes): ``n`` more violations, ``n`` more clashes.
+
+    Family 10's agents are cheap since their classes are held as *parts*
+    (build.rs ``join``): five boxes that share no token and no segment are
+    never unioned. One name in every box defeats that: every two boxes now
+    share the segment of ``shared`` (``apart`` is false), so each agent's
+    five boxes are unioned whatever it costs, a new trie leaf for every
+    word of every box (the boxes' pairs interleave in name order), and
+    those leaves' clashes are counted after ``push_down``: the work of
+    family 10 before the parts, one step per violation, from a file of
+    ``n`` agents."""
+    return _subsets(n, interleaved=True, shared=True)
+
+
+PARTS = 17
+"""Families 20 and 21: boxes of many clashing pairs each, whose names
+interleave, wired into one place: one more than build.rs
+``PAIRWISE_UP_TO_PARTS`` (16), so that place is held as parts and checked
+word by word."""
+
+
+def _interleaved_boxes(boxes: int, pairs: int, nodes: List[str], edges: List[str]) -> List[str]:
+    """Boxes ``b{j}``, each of ``pairs`` clashing pairs ``t{j}-{p}a`` "Tool
+    p j" and ``t{j}-{p}b`` "tool-p-j" (family 10's), so that in name order
+    the boxes' pairs interleave; their ids."""
+    wb, wp = _width(boxes), _width(pairs)
+    box_ids = [f"b{j:0{wb}}" for j in range(boxes)]
+    nodes += [_box(b) for b in box_ids]
+    for j, b in enumerate(box_ids):
+        for p in range(pairs):
+            one, two = f"t{j:0{wb}}-{p:0{wp}}a", f"t{j:0{wb}}-{p:0{wp}}b"
+            nodes += [_tool(one, f"Tool {p:0{wp}} {j:0{wb}}"), _tool(two, f"tool-{p:0{wp}}-{j:0{wb}}")]
+            edges += [_edge(one, b), _edge(two, b)]
+    return box_ids
+
+
+def parts_chain(n: int) -> Generated:
+    """Family 20: 17 boxes ``b{j}`` of ``n`` clashing pairs each (family
+    10's labels: "Tool p j", "tool-p-j", interleaving in name order), all
+    wired into ``c0`` of a chain of boxes ``c0..c{n-1}`` (``c{i} ->
+    c{i+1}``), ``c{n-1}`` wired into one agent ``z``; box ``c{i}`` also
+    holds a clashing pair of its own (``u{i}`` "Link i", ``v{i}``
+    "link-i"). ``18 * n`` violations at ``z``, as many clashes.
+
+    ``c0`` holds the 17 boxes as parts (build.rs ``join``: their union
+    would make far more leaves than its budget, and they share nothing).
+    Parts nest: ``c{i}``'s parts are ``c{i-1}``'s and its own set, so the
+    ``i``-th box of the chain holds ``17 + i`` parts, and for each, ``join``
+    tries the union again with a budget of 4 leaves per part (made, then
+    rolled back, ``Sets::union_within``), then checks that the parts are
+    apart again, word by word over all of them (``apart``, more than 16
+    parts): ``n`` classes of ``n`` parts and ``17 * n`` pairs' words each,
+    from a file of ``18 * n`` pairs."""
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(PARTS, n, nodes, edges)
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    nodes += [_box(c) for c in chain] + [_agent("z")]
+    edges += [_edge(b, chain[0]) for b in boxes]
+    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "z")]
+    for i, c in enumerate(chain):
+        s = f"{i:0{w}}"
+        nodes += [_tool(f"u{s}", f"Link {s}"), _tool(f"v{s}", f"link-{s}")]
+        edges += [_edge(f"u{s}", c), _edge(f"v{s}", c)]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        18 * n, 18 * n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 37 * n + 18, 37 * n + 17, 1, PARTS + n
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
+def parts_fan(n: int) -> Generated:
+    """Family 21: 17 boxes ``b{j}`` of ``n`` clashing pairs each (family
+    10's labels, interleaving in name order), all wired into one box
+    ``h``; ``n`` agents ``a{i}``, each fed by ``h`` and holding a clashing
+    pair of its own (``u{i}`` "Own i", ``v{i}`` "own-i"). Each agent sees
+    ``17 * n + 1`` clashes: ``n * (17 * n + 1)`` violations, ``18 * n``
+    clashes.
+
+    ``h`` holds the 17 boxes as parts (build.rs ``join``), and each agent,
+    whose class adds its own set to them, is held as parts too. But for
+    each agent ``join`` checks again that all 18 parts are apart, word by
+    word over every part (``apart``: more than 16 parts, one pass over all
+    their words, nothing remembered from ``h``'s check), and first tries
+    their union within its budget: ``n`` agents times ``h``'s words, from a
+    file of ``n`` agents and ``17 * n`` pairs."""
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(PARTS, n, nodes, edges)
+    nodes.append(_box("h"))
+    edges += [_edge(b, "h") for b in boxes]
+    w = _width(n)
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"u{s}", f"Own {s}"), _tool(f"v{s}", f"own-{s}")]
+        edges += [_edge("h", f"a{s}"), _edge(f"u{s}", f"a{s}"), _edge(f"v{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * (PARTS * n + 1), (PARTS + 1) * n, (f"a{zero}", f"own_{zero}", (f"u{zero}", f"v{zero}")), 37 * n + 18,
+        37 * n + 17, n, PARTS + 1,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def pair_boxes(n: int) -> int:
+    """Family 22's box count at size ``n``: the fewest whose pairs number at
+    least ``n`` (2 at least)."""
+    boxes = 2
+    while math.comb(boxes, 2) < n:
+        boxes += 1
+    return boxes
+
+
+def pair_parts(n: int) -> Generated:
+    """Family 22: ``k`` boxes ``b{j}`` (``k`` the fewest with ``C(k, 2) >=
+    n``), each of ``k`` clashing pairs (family 10's labels, interleaving in
+    name order); ``n`` agents, the ``i``-th wired to the ``i``-th pair of
+    boxes in lexicographic order. Each agent sees its two boxes' pairs:
+    ``2 * k * n`` violations; a box's pairs are clashes once some agent
+    sees it, which the first ``n`` pairs of boxes do for ``min(k, n + 1)``
+    boxes.
+
+    Each agent's two boxes share no token and no segment, and their union
+    would make more leaves than its budget, so each agent is held as
+    parts (build.rs ``join``). Whether two parts are apart is looked at
+    pair by pair (``apart``, up to 16 parts) and remembered per pair; but
+    here every agent is a different pair, so each agent walks the words its
+    two boxes both have (``Sets::interact``), about ``k`` of them: ``n * k``
+    steps from a file of ``k * k`` pairs and ``n`` agents, about ``k ** 3 /
+    2`` from ``k ** 2``: 2.8x the work when the file doubles."""
+    boxes = pair_boxes(n)
+    nodes: List[str] = []
+    edges: List[str] = []
+    box_ids = _interleaved_boxes(boxes, boxes, nodes, edges)
+    wa = _width(n)
+    agents = [f"a{i:0{wa}}" for i in range(n)]
+    nodes += [_agent(a) for a in agents]
+    for agent, (x, y) in zip(agents, itertools.combinations(box_ids, 2)):
+        edges += [_edge(x, agent), _edge(y, agent)]
+    wb = _width(boxes)
+    zb, zp = f"{0:0{wb}}", f"{0:0{wb}}"
+    used = min(boxes, n + 1)
+    expected = _expected(
+        2 * boxes * n, used * boxes, (agents[0], f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
+        boxes + 2 * boxes * boxes + n, 2 * boxes * boxes + 2 * n, n, boxes,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def giant_taps(n: int) -> Generated:
+    """Family 23: family 11's chain, tapped at every box: boxes
+    ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, tool ``t{i}`` "X" wired into
+    ``c{i}``, and box ``c{i}`` wired into agent ``a{i}``. Agent ``a{i}``
+    sees ``t0..t{i}``: ``n - 1`` violations (``a0`` sees one tool), each a
+    clash of its own, of ``i + 1`` tools.
+
+    The clashes' tools number ``n * n / 2``: what a report that lists every
+    violation's tools lists. But a check need not list them, and here it
+    does, twice: every clash's tools are made when the clashes are
+    (build.rs ``collisions``, ``Layout::leaves_of`` for each clash), and
+    choosing renames (read.rs ``settle_renames``) builds the path of every
+    tool of every clash's first violation (``Collision::tools``), though
+    each clash has one tool to rename, the one not seen before. Reading
+    the clashes costs little per tool; the check costs ``n * n`` paths from
+    a file of ``n`` boxes."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    tools = [f"t{i:0{w}}" for i in range(n)]
+    agents = [f"a{i:0{w}}" for i in range(n)]
+    nodes = [_box(c) for c in chain] + [_tool(t, "X") for t in tools] + [_agent(a) for a in agents]
+    edges = [_edge(t, c) for t, c in zip(tools, chain)]
+    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [_edge(c, a) for c, a in zip(chain, agents)]
+    expected = _expected(n - 1, n - 1, (agents[1], "x", (tools[0], tools[1])), 3 * n, 3 * n - 1, n, n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -568,6 +862,22 @@ FAMILIES: Dict[str, Family] = {
                one_box_wide),
         Family("far-consumers", 15, "n boxes of one clashing pair, box g wired into agent g and into one agent "
                "whose id sorts last", (8_000,), 100, 1, far_consumers),
+        Family("forked-roots", 16, "a chain of n boxes feeding n agents; tool g into the chain's top, its twin into "
+               "a box of agent g's own", (4_000,), 100, 1, forked_roots),
+        Family("hub-tool", 17, "one tool X wired into n boxes; box j and a box of its own holding a tool x feed "
+               "agent j", (8_000,), 100, 1, hub_tool),
+        Family("entry-walk", 18, "a chain of n boxes into one agent, box i holding a tool X; n clashing pairs into "
+               "the chain's top, each tool also wired into 8 boxes that reach no consumer", (3_000,), 40, 2, entry_walk),
+        Family("subsets-shared", 19, "family 10 with one more tool in every box, all of them labelled Shared"
+               "family 10 with one more tool in every box, all of them labelled Shared", (7_752,), 155, 1, subsets_shared),
+        Family("parts-chain", 20, "17 boxes of n interleaved clashing pairs atop a chain of n boxes into one agent, "
+               "each box of the chain with a clashing pair of its own", (1_000,), 20, 1, parts_chain),
+        Family("parts-fan", 21, "17 boxes of n interleaved clashing pairs into one box; n agents fed by it, each "
+               "with a clashing pair of its own", (1_000,), 20, 1, parts_fan),
+        Family("pair-parts", 22, "k boxes of k interleaved clashing pairs, k the fewest with C(k, 2) >= n; n "
+               "agents, each wired to a different pair of boxes", (10_000,), 100, 1, pair_parts),
+        Family("giant-taps", 23, "a chain of n boxes, box i holding tool i, every tool labelled X, and wired into "
+               "agent i", (10_000,), 100, 2, giant_taps),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
