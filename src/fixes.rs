@@ -123,19 +123,27 @@ impl<'g, 'a> Renamer<'g, 'a> {
         }
     }
 
-    /// Settles one collision: `leaves` (sorted by id), `seconds[i]` the
+    /// Settles one collision: `leaves` (sorted by id), `second(i)` the
     /// node after `leaves[i]` on its path to the consumer, and
     /// `on_kept_path(k, node)` whether `node` is on the path of `leaves[k]`.
     /// The first leaf not renamed before keeps its label; every other one
     /// gets a new label (or keeps the one it got for an earlier collision).
-    pub fn settle(&mut self, leaves: &[NodeIx], seconds: &[NodeIx], on_kept_path: impl Fn(usize, NodeIx) -> bool) {
+    /// Paths are asked about only for the leaves renamed now: a clash
+    /// that grows by one tool at each of many consumers costs one rename
+    /// each, not a path per tool.
+    pub fn settle(
+        &mut self,
+        leaves: &[NodeIx],
+        mut second: impl FnMut(usize) -> NodeIx,
+        mut on_kept_path: impl FnMut(usize, NodeIx) -> bool,
+    ) {
         let kept = leaves.iter().position(|leaf| !self.renamed.contains_key(leaf));
         for (i, &leaf) in leaves.iter().enumerate() {
             if Some(i) == kept || self.renamed.contains_key(&leaf) {
                 continue;
             }
             let g = self.graph;
-            let through_box = Some(seconds[i])
+            let through_box = Some(second(i))
                 .filter(|&b| g.is_passthrough(b) && !kept.is_some_and(|k| on_kept_path(k, b)))
                 .and_then(|b| g.explicit_label(b));
             let rename = self.rename(leaf, through_box);
@@ -457,9 +465,7 @@ mod tests {
         let (leaves, by_hash) = tools_and_names(&g);
         let agent = g.consumers().next().unwrap();
         let mut renamer = Renamer::new(&g, &by_hash);
-        renamer.settle(&leaves, &vec![agent; leaves.len()], |_, _| {
-            unreachable!("no tool comes through a box")
-        });
+        renamer.settle(&leaves, |_| agent, |_, _| unreachable!("no tool comes through a box"));
         let steps = renamer.steps();
         let renames = renamer.into_renames();
         assert_eq!(renames.len(), count - 1);

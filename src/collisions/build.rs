@@ -13,7 +13,7 @@ use crate::work::{Step, Work};
 
 use super::flow::{ClassIx, Flow, NONE};
 use super::paths::Paths;
-use super::sets::{Firsts, Held, SetId, Sets, EMPTY, FIRSTS};
+use super::sets::{Firsts, Held, Meeting, SetId, Sets, Words, EMPTY, FIRSTS};
 use super::tokens::Layout;
 use super::{Clash, ClashIx, Collisions};
 
@@ -44,7 +44,7 @@ pub(crate) fn collisions<'a>(
     // Per clash, the first class where it forms (none of its inputs holds
     // it) and whether it forms anywhere else too.
     let mut formed: Map<(u32, u64), (ClassIx, bool)> = new_map();
-    let mut apart_pairs: Map<(SetId, SetId), bool> = new_map();
+    let mut joins = Joins::default();
     // Per (word, segment), what the unions of one class said formed there.
     let mut here: Map<(u32, u32), (u64, bool)> = new_map();
     let mut probes = 0u64;
@@ -65,8 +65,11 @@ pub(crate) fn collisions<'a>(
             layout.events.extend(formed);
         }
         let own = (sets.of_words(&own, &layout), own.len());
+        if !layout.roams[c] && own.0 != EMPTY {
+            joins.own_formed.insert(own.0, c as ClassIx);
+        }
         let inputs: Vec<&Held> = class.inputs.iter().map(|&i| &held[i as usize]).collect();
-        let this = join(&mut sets, &mut layout, &mut apart_pairs, own, &inputs, &mut probes);
+        let this = join(&mut sets, &mut layout, &mut joins, own, &inputs, &mut probes);
         // What the unions say formed here, in the order they said it: a
         // clash made of tokens of two operands, unless an input was later
         // found to hold it whole.
@@ -93,7 +96,7 @@ pub(crate) fn collisions<'a>(
             }
             // Held at the end, not grown by a later union.
             probes += 1;
-            let (value, _) = this.find(&sets, word);
+            let value = this.value_at(&sets, word);
             if value == 0 || layout.held(segment as usize, value) != tokens {
                 continue;
             }
@@ -222,6 +225,7 @@ pub(crate) fn collisions<'a>(
         renames: new_map(),
         locations: new_map(),
         paths: Paths::default(),
+        carried: Default::default(),
         work,
     })
 }
@@ -234,99 +238,193 @@ fn leaf_budget(parts: usize, own_words: usize) -> u64 {
     4 * parts as u64 + 2 * own_words as u64
 }
 
+/// The most parts a class is held as: beyond, the two smallest are united
+/// (they share nothing, so their union only adds up what they hold).
+const MAX_PARTS: usize = 16;
+
+/// What `join` keeps between classes: which sets are a class's own tokens
+/// where no roaming name enters (two such sets of two classes share
+/// nothing), and the words where two sets were found to meet.
+#[derive(Default)]
+pub(crate) struct Joins {
+    pub own_formed: Map<SetId, ClassIx>,
+    met: Map<(SetId, SetId), Meeting>,
+    values: Map<(SetId, u32), u64>,
+    remainders: Map<(SetId, Box<[u32]>), SetId>,
+}
+
 /// What a class holds, from its own set and its inputs'. Usually one set,
 /// their union. But inputs that each hold many tokens, interleaved word by
 /// word with the others' (agents each wired to a different handful of big
 /// boxes), would make a union per class as large as its inputs, and as
-/// many such unions as classes: then, when the inputs share no token and
-/// no segment, the class holds them as parts and nothing is made. When
-/// they do share (a clash may form, or a token counted twice), the union
-/// is made whatever it costs: that is the worst case of the cost model.
+/// many such unions as classes. So when the union would make more than a
+/// few leaves, the class holds its inputs as parts, never united: the
+/// words where two of them meet (a token of both, or a name both hold
+/// tokens of, where a clash may form) are taken out of them and made into
+/// one more part, their union. Only when inputs meet at many words is the
+/// union made whatever it costs: that is the worst case of the cost model.
 fn join(
     sets: &mut Sets,
     layout: &mut Layout,
-    pairs: &mut Map<(SetId, SetId), bool>,
+    joins: &mut Joins,
     (own, own_words): (SetId, usize),
     inputs: &[&Held],
     probes: &mut u64,
 ) -> Held {
-    let mut parts: Vec<SetId> = inputs.iter().flat_map(|h| h.parts().iter().copied()).collect();
-    parts.push(own);
-    parts.retain(|&p| p != EMPTY);
+    // Each part with the input it comes from: an input's parts are apart.
+    let mut parts: Vec<(SetId, usize)> = Vec::new();
+    for (i, h) in inputs.iter().enumerate() {
+        parts.extend(h.parts().iter().map(|&p| (p, i + 1)));
+    }
+    parts.push((own, 0));
+    parts.retain(|&(p, _)| p != EMPTY);
     parts.sort_unstable();
-    parts.dedup();
+    parts.dedup_by_key(|p| p.0);
     match parts.len() {
         0 => return Held::One(EMPTY),
-        1 => return Held::One(parts[0]),
+        1 => return Held::One(parts[0].0),
         _ => {}
     }
     // The class's own set first, so that every union adds an input (the
     // unions' events tell inputs from what forms here); then the largest
     // input, since a union with a set it already holds makes nothing.
-    parts.sort_by_key(|&p| (p != own, std::cmp::Reverse(sets.clashes(p))));
-    let (mark, events) = (sets.mark(), layout.events.len());
-    let mut budget = leaf_budget(parts.len(), own_words);
-    let mut root = Some(parts[0]);
-    for &part in &parts[1..] {
-        root = root.and_then(|r| sets.union_within(part, r, layout, &mut budget));
+    parts.sort_by_key(|&(p, _)| (p != own, std::cmp::Reverse(sets.clashes(p))));
+    let met = meeting_words(sets, layout, joins, &parts, probes);
+    // United when that makes few leaves (where the parts meet), unless an
+    // input was already too big to unite; as parts when they meet at few
+    // words; else united whatever it costs.
+    let unite = |sets: &mut Sets, layout: &mut Layout| {
+        let mut root = parts[0].0;
+        for &(part, _) in &parts[1..] {
+            root = sets.union(part, root, layout);
+        }
+        Held::One(root)
+    };
+    let small = met
+        .as_ref()
+        .is_some_and(|m| m.shared_words as u64 <= leaf_budget(parts.len(), own_words));
+    let inputs_parts = inputs.iter().any(|h| matches!(h, Held::Parts(_)));
+    let met = match met {
+        _ if small && !inputs_parts => return unite(sets, layout),
+        None => return unite(sets, layout),
+        Some(met) => met.contested,
+    };
+    let mut held: Vec<SetId> = parts.iter().map(|&(p, _)| p).collect();
+    if !met.is_empty() {
+        // The words where parts meet, united, as a part of their own; the
+        // parts without them (the same few sets combined in many ways: each
+        // part's words and its remainder are found once).
+        let mut united: Vec<(u32, u64)> = Vec::with_capacity(met.len());
+        for &word in &met {
+            let mut value = 0u64;
+            for &p in &held {
+                *probes += 1;
+                let v = *joins.values.entry((p, word)).or_insert_with(|| sets.value_at(p, word));
+                if v != 0 {
+                    value = if value == 0 { v } else { layout.union(word, v, value) };
+                }
+            }
+            united.push((word, value));
+        }
+        for p in &mut held {
+            *probes += 1;
+            let key = (*p, met.clone().into_boxed_slice());
+            *p = match joins.remainders.get(&key) {
+                Some(&rest) => rest,
+                None => {
+                    let rest = sets.without(*p, &met);
+                    joins.remainders.insert(key, rest);
+                    rest
+                }
+            };
+        }
+        held.push(sets.of_words(&united, layout));
+        held.retain(|&p| p != EMPTY);
     }
-    if let Some(root) = root {
-        return Held::One(root);
+    // Not too many parts: the smallest united, two at a time.
+    while held.len() > MAX_PARTS {
+        held.sort_unstable_by_key(|&p| std::cmp::Reverse(sets.clashes(p)));
+        let (a, b) = (held.pop().expect("over MAX_PARTS"), held.pop().expect("over MAX_PARTS"));
+        held.push(sets.union(a, b, layout));
     }
-    sets.rollback(mark);
-    layout.events.truncate(events);
-    if apart(sets, layout, pairs, &parts, probes) {
-        return Held::Parts(parts.into());
-    }
-    let mut root = parts[0];
-    for &part in &parts[1..] {
-        root = sets.union(part, root, layout);
-    }
-    Held::One(root)
+    held.sort_unstable();
+    Held::Parts(held.into())
 }
 
-/// Whether no two of `parts` share a token or a segment. Classes that are
-/// held as parts tend to combine the same few sets in many ways, so with
-/// few parts each pair is looked at once (its answer kept); with many, one
-/// pass over all their words.
-fn apart(
+/// The words where two of `parts` meet (share a token, or hold tokens of
+/// one segment), sorted; None when there are more than a class's worth of
+/// them (a few per part). Parts of one input never meet; a class's own
+/// tokens where no roaming name enters meet no other such; pairs of parts
+/// are looked at once (their answer kept) when few, else all their words.
+fn meeting_words(
     sets: &Sets,
     layout: &Layout,
-    pairs: &mut Map<(SetId, SetId), bool>,
-    parts: &[SetId],
+    joins: &mut Joins,
+    parts: &[(SetId, usize)],
     probes: &mut u64,
-) -> bool {
+) -> Option<Meeting> {
+    let most = 4 * parts.len();
     let interact = |w: u32, a: u64, b: u64| layout.interact_at(w, a, b);
-    if parts.len() <= PAIRWISE_UP_TO_PARTS {
-        for (i, &a) in parts.iter().enumerate() {
-            for &b in &parts[i + 1..] {
+    // Pairs of parts from different inputs (or one the class's own).
+    let mut from: Vec<usize> = parts.iter().filter(|p| p.1 != 0).map(|p| p.1).collect();
+    from.sort_unstable();
+    let same: usize = from
+        .chunk_by(|a, b| a == b)
+        .map(|run| run.len() * (run.len() - 1) / 2)
+        .sum();
+    let pairs = parts.len() * (parts.len() - 1) / 2 - same;
+    let mut met = Meeting::default();
+    if pairs <= PAIRS_LOOKED_AT {
+        for (i, &(a, from_a)) in parts.iter().enumerate() {
+            for &(b, from_b) in &parts[i + 1..] {
                 *probes += 1;
+                if from_a == from_b && from_a != 0 {
+                    continue;
+                }
+                // Known apart, not looked at: held as parts, not united.
+                let owners = (joins.own_formed.get(&a), joins.own_formed.get(&b));
+                if let (Some(x), Some(y)) = owners {
+                    if x != y {
+                        met.shared_words = u32::MAX;
+                        continue;
+                    }
+                }
                 let key = (a.min(b), a.max(b));
-                let apart = *pairs.entry(key).or_insert_with(|| !sets.interact(a, b, &interact));
-                if !apart {
-                    return false;
+                let meeting = joins.met.entry(key).or_insert_with(|| sets.contested(a, b, &interact));
+                met.shared_words = met.shared_words.saturating_add(meeting.shared_words);
+                met.contested.extend_from_slice(&meeting.contested);
+                if met.contested.len() > most {
+                    return None;
                 }
             }
         }
-        return true;
-    }
-    let mut seen: Map<u32, u64> = new_map();
-    let mut words = Vec::new();
-    for &part in parts {
-        words.clear();
-        sets.words_of(part, &mut words);
-        for &(word, value) in &words {
-            *probes += 1;
-            let held = seen.entry(word).or_insert(0);
-            if *held != 0 && layout.interact_at(word, *held, value) {
-                return false;
+    } else {
+        let mut seen: Map<u32, u64> = new_map();
+        let mut words = Vec::new();
+        for &(part, _) in parts {
+            words.clear();
+            sets.words_of(part, &mut words);
+            for &(word, value) in &words {
+                *probes += 1;
+                let held = seen.entry(word).or_insert(0);
+                if *held != 0 {
+                    met.shared_words = met.shared_words.saturating_add(1);
+                    if layout.interact_at(word, *held, value) {
+                        met.contested.push(word);
+                        if met.contested.len() > most {
+                            return None;
+                        }
+                    }
+                }
+                *held |= value;
             }
-            *held |= value;
         }
     }
-    true
+    met.contested.sort_unstable();
+    met.contested.dedup();
+    Some(met)
 }
 
-/// Up to this many parts, pairs of parts are compared (and remembered);
+/// Up to this many pairs of parts, pairs are compared (and remembered);
 /// beyond, their words are.
-const PAIRWISE_UP_TO_PARTS: usize = 16;
+const PAIRS_LOOKED_AT: usize = 64;

@@ -73,6 +73,13 @@ pub(crate) struct PathFacts {
     /// Per ordinal: its nearest proper ancestor that has final leaves of
     /// its own or is the root (only those can be where a tool enters).
     pub own_up: Vec<u32>,
+    /// Per ordinal: how many steps along `own_up` reach the root.
+    pub own_rank: Vec<u32>,
+    /// Per ordinal: its root, and where a walk down the forest enters and
+    /// leaves it (see `is_ancestor`).
+    pub root_of: Vec<u32>,
+    pub enter: Vec<u32>,
+    pub leave: Vec<u32>,
 }
 
 impl PathFacts {
@@ -99,14 +106,62 @@ impl PathFacts {
 
     /// The path root of `ordinal`.
     pub fn root(&self, ordinal: u32, steps: &mut u64) -> u32 {
-        self.ancestor(ordinal, self.depth[ordinal as usize], steps)
+        *steps += 1;
+        self.root_of[ordinal as usize]
     }
 
-    /// Whether `a` is `b` or one of its ancestors.
+    /// Whether `a` is `b` or one of its ancestors: `b` was entered while
+    /// `a` was, in one walk down the parent forest.
     pub fn is_ancestor(&self, a: u32, b: u32, steps: &mut u64) -> bool {
-        let (da, db) = (self.depth[a as usize], self.depth[b as usize]);
-        da <= db && self.ancestor(b, db - da, steps) == a
+        *steps += 1;
+        let (a, b) = (a as usize, b as usize);
+        self.enter[a] <= self.enter[b] && self.enter[b] < self.leave[a]
     }
+}
+
+/// Where each node is entered and left in one depth-first walk down the
+/// parent forest (preorder numbers: a node's descendants are entered after
+/// it and before it is left), and each node's root.
+fn euler(parent: &[u32]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let count = parent.len();
+    let mut starts = vec![0u32; count + 1];
+    for &p in parent.iter().filter(|&&p| p != NONE) {
+        starts[p as usize + 1] += 1;
+    }
+    for i in 0..count {
+        starts[i + 1] += starts[i];
+    }
+    let mut children = vec![0u32; starts[count] as usize];
+    let mut fill = starts.clone();
+    for (o, &p) in parent.iter().enumerate() {
+        if p != NONE {
+            children[fill[p as usize] as usize] = o as u32;
+            fill[p as usize] += 1;
+        }
+    }
+    let (mut enter, mut leave, mut root_of) = (vec![0u32; count], vec![0u32; count], vec![0u32; count]);
+    let mut next = 0u32;
+    let mut walk: Vec<(u32, u32)> = Vec::new(); // (node, next child position)
+    for top in (0..count as u32).filter(|&o| parent[o as usize] == NONE) {
+        enter[top as usize] = next;
+        root_of[top as usize] = top;
+        next += 1;
+        walk.push((top, starts[top as usize]));
+        while let Some(&mut (node, ref mut at)) = walk.last_mut() {
+            if *at < starts[node as usize + 1] {
+                let child = children[*at as usize];
+                *at += 1;
+                enter[child as usize] = next;
+                root_of[child as usize] = top;
+                next += 1;
+                walk.push((child, starts[child as usize]));
+            } else {
+                leave[node as usize] = next;
+                walk.pop();
+            }
+        }
+    }
+    (enter, leave, root_of)
 }
 
 /// The reduced wiring of one workflow.
@@ -146,6 +201,10 @@ impl Flow {
                 depth: Vec::new(),
                 jump: Vec::new(),
                 own_up: Vec::new(),
+                own_rank: Vec::new(),
+                root_of: Vec::new(),
+                enter: Vec::new(),
+                leave: Vec::new(),
             },
             edges: 0,
             items: 0,
@@ -402,7 +461,9 @@ impl Flow {
             }
         }
         let has_own = |o: u32| own_starts[o as usize] != own_starts[o as usize + 1];
-        let (depth, jump, own_up) = depths(&mut parent, has_own, &mut items);
+        let (depth, jump, own_up, own_rank) = depths(&mut parent, has_own, &mut items);
+        let (enter, leave, root_of) = euler(&parent);
+        items += parent.len() as u64;
 
         Some(Flow {
             leaf_name,
@@ -417,6 +478,10 @@ impl Flow {
                 depth,
                 jump,
                 own_up,
+                own_rank,
+                root_of,
+                enter,
+                leave,
             },
             edges,
             items,
@@ -521,12 +586,13 @@ fn units(g: &ToolGraph<'_>, boxes: &[NodeIx], ordinal: &[u32], edges: &mut u64) 
 /// leaf of its own); should one occur anyway, the node that closes it
 /// becomes a root.
 /// Also each node's nearest proper ancestor that `has_own` leaves or is a
-/// root (`PathFacts::own_up`).
-fn depths(parent: &mut [u32], has_own: impl Fn(u32) -> bool, items: &mut u64) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+/// root (`PathFacts::own_up`), and how many such steps reach the root.
+fn depths(parent: &mut [u32], has_own: impl Fn(u32) -> bool, items: &mut u64) -> Forest {
     let count = parent.len();
     let mut depth = vec![NONE; count];
     let mut jump = vec![NONE; count];
     let mut own_up = vec![NONE; count];
+    let mut own_rank = vec![0; count];
     let mut on_chain = vec![false; count];
     let mut chain: Vec<u32> = Vec::new();
     for start in 0..count as u32 {
@@ -559,6 +625,7 @@ fn depths(parent: &mut [u32], has_own: impl Fn(u32) -> bool, items: &mut u64) ->
             } else {
                 own_up[p as usize]
             };
+            own_rank[v as usize] = own_rank[own_up[v as usize] as usize] + 1;
             // Myers' skew-binary jumps: jump twice as far when the parent's
             // two jumps span equal distances.
             let j = jump[p as usize];
@@ -570,5 +637,8 @@ fn depths(parent: &mut [u32], has_own: impl Fn(u32) -> bool, items: &mut u64) ->
             };
         }
     }
-    (depth, jump, own_up)
+    (depth, jump, own_up, own_rank)
 }
+
+/// Depth, jumps, `own_up` and `own_rank` of each node of a parent forest.
+type Forest = (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>);

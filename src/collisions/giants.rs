@@ -164,13 +164,13 @@ impl Giants {
     }
 
     fn union_at(&mut self, g: u32, level: u32, word: u32, a: ContentId, b: ContentId) -> ContentId {
-        self.steps += 1;
         if a == b || b == 0 {
             return a;
         }
         if a == 0 {
             return b;
         }
+        self.steps += 1;
         if level == 0 {
             let bits = self.leaves[a as usize].0 | self.leaves[b as usize].0;
             return self.leaf(g, word, bits);
@@ -182,6 +182,18 @@ impl Giants {
             children[i] = self.union_at(g, level - 1, word + words_per_child * i as u32, ca[i], cb[i]);
         }
         self.node(g, level, children)
+    }
+
+    /// Whether content `id` of giant `g` holds `group`.
+    pub fn contains(&self, g: u32, id: ContentId, group: u32) -> bool {
+        let (mut id, mut level) = (id, self.giants[g as usize].depth);
+        while level > 0 && id != 0 {
+            let span = 64u64 << (FAN_BITS * (level - 1));
+            let i = (u64::from(group) % (span * FAN as u64) / span) as usize;
+            id = self.inner[id as usize].0[i];
+            level -= 1;
+        }
+        id != 0 && self.leaves[id as usize].0 >> (group % 64) & 1 != 0
     }
 
     /// The groups content `id` of giant `g` holds, in order.

@@ -62,14 +62,4 @@ impl NodeIds {
             self.whole.insert((key, *children), id);
         }
     }
-
-    /// Forgets node `id` (undoing its `insert`).
-    pub fn remove(&mut self, key: u64, children: &Children, id: u32) {
-        let print = print(key, children);
-        if self.by_print.get(&print) == Some(&id) {
-            self.by_print.remove(&print);
-        } else {
-            self.whole.remove(&(key, *children));
-        }
-    }
 }

@@ -140,5 +140,8 @@ pub struct Collisions<'a> {
     pub(crate) renames: Map<NodeIx, Rename>,
     pub(crate) locations: Map<NodeIx, Location>,
     paths: paths::Paths,
+    /// Whether a leaf reaches a class, as asked by paths: a tool asked
+    /// about at every agent a box feeds is looked up in the box's set once.
+    carried: std::sync::Mutex<Map<(NodeIx, flow::ClassIx), bool>>,
     pub(crate) work: Work,
 }

@@ -2,25 +2,28 @@
 //! the tool, at each step to the receiver nearest the consumer, and among
 //! equals to the smallest id (the reference implementation's walk).
 //!
-//! A path ends in a *chain*: a node with no final leaf of its own and one
-//! relevant provider box (its path parent, see `flow`) is reached only
-//! through that box, so every path to it is a path to the box and one more
-//! step. Following parents from a consumer up to its *path root* gives the
-//! path's last part, shared by every tool; skew-binary jump pointers find
-//! any node of it in O(log length) steps.
+//! A path ends in *chains*. A node with one relevant provider box (its
+//! path parent, see `flow`) is reached only through that box, but from a
+//! tool wired straight into it; following parents from a consumer up to
+//! its *path root* gives a chain every path to the consumer ends with,
+//! shared by every tool, whose nodes skew-binary jump pointers find in
+//! O(log length) steps. A tool wired into a node of the chain enters
+//! there (nearest the consumer: any other route is longer). Otherwise it
+//! comes through the root, which has no provider box or several: when
+//! only one of those carries the tool (its class holds the tool's token),
+//! every route from the tool to the root ends through it, and the path is
+//! the path to that provider, then the chain; repeated, this gives a path
+//! as a few chains, in O(log) steps each.
 //!
-//! The part before the root is read from the root's *tree*: the relevant
-//! boxes upstream of the root by distance, found breadth first and only as
-//! far as a path asks for (a tool wired into the first box above the root
-//! costs one level, however much lies further up). A tool wired straight
-//! into the root needs no tree. Trees are kept for the few roots read
-//! most recently and made again when needed, so reading a path costs
-//! its length plus, the first time its root is read, the part of the
-//! root's tree it needs.
-//!
-//! Each step of a path looks at the smaller of a box's receivers and the
-//! boxes one step nearer the root, so a box wired into many others, or a
-//! tool wired into many boxes, costs one lookup per step, not its degree.
+//! Only when several providers of a root carry the tool is the root's
+//! *tree* read: the relevant boxes upstream of the root by distance,
+//! found breadth first and only as far as a path asks for. Trees are kept
+//! for the few roots read most recently and made again when needed, so
+//! such a path costs its length plus, the first time its root is read, the
+//! part of the root's tree it needs. Each step through a tree looks at the
+//! smaller of a box's receivers and the boxes one step nearer the root, so
+//! a box wired into many others, or a tool wired into many boxes, costs
+//! one lookup per step, not its degree.
 
 use std::sync::{Arc, Mutex};
 
@@ -29,28 +32,29 @@ use crate::graph::{NodeIx, ToolGraph};
 
 use super::flow::{PathFacts, NONE};
 
-/// What a path is read from: the graph, the reduction's path facts, and
-/// each node's relevant ordinal.
+/// What a path is read from: the graph, the reduction's path facts, each
+/// node's relevant ordinal, and whether a leaf reaches a relevant node
+/// (given by its ordinal).
 #[derive(Clone, Copy)]
 pub(crate) struct Wiring<'w, 'a> {
     pub g: &'w ToolGraph<'a>,
     pub facts: &'w PathFacts,
     pub ordinal: &'w [u32],
+    pub carries: &'w dyn Fn(NodeIx, u32) -> bool,
 }
 
 /// One tool's path to one consumer, as positions; its nodes are found when
 /// read.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct TreePath {
     leaf: NodeIx,
-    /// The first box after the leaf and its distance to the path root,
-    /// when the leaf enters through the root's tree.
+    /// The first box after the leaf and its distance to the first chain's
+    /// top, when the leaf enters through that top's tree.
     first: Option<(NodeIx, u32)>,
-    /// Where the path meets the consumer's chain (the node the leaf is
-    /// wired into, or the root), and the consumer, as ordinals: the path
-    /// ends with the chain from `entry` down to `consumer`.
-    entry: u32,
-    consumer: u32,
+    /// The chains, from the leaf's side: (top, bottom) as ordinals, the
+    /// nodes from `top` down to `bottom` along parents. Each bottom is a
+    /// provider of the next top; the last bottom is the consumer.
+    chains: Vec<(u32, u32)>,
 }
 
 /// The relevant boxes upstream of one path root, by distance.
@@ -120,30 +124,41 @@ impl Paths {
 
     /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
     /// counts the work.
-    ///
-    /// A leaf wired into a node of the consumer's chain enters there (the
-    /// node nearest the consumer, if several: every other route is
-    /// longer); otherwise it comes through the root, and the root's tree
-    /// gives its first step.
     pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
         let facts = w.facts;
-        if let Some(entry) = entry(w, leaf, consumer, steps) {
-            return TreePath {
-                leaf,
-                first: None,
-                entry,
-                consumer,
-            };
-        }
-        let root = facts.root(consumer, steps);
-        let tree = self.tree(facts, root);
-        let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
-        TreePath {
-            leaf,
-            first: tree.first_step(w, leaf, steps),
-            entry: root,
-            consumer,
-        }
+        let mut chains: Vec<(u32, u32)> = Vec::new();
+        let mut bottom = consumer;
+        let first = loop {
+            if let Some(entry) = entry(w, leaf, bottom, steps) {
+                chains.push((entry, bottom));
+                break None;
+            }
+            let root = facts.root(bottom, steps);
+            chains.push((root, bottom));
+            // The one provider of the root that carries the leaf, if only
+            // one does (and it does not lead back to a root met already).
+            let providers = facts.providers_of(root);
+            if providers.len() <= CARRIERS_LOOKED_UP {
+                let mut carrying = providers.iter().map(|&p| w.ordinal[p as usize]).filter(|&p| {
+                    *steps += 1;
+                    (w.carries)(leaf, p)
+                });
+                // Ordinals follow the units' topological order, so a root
+                // further up has a smaller one: the walk cannot go round a
+                // cycle of boxes (there, the tree decides).
+                if let (Some(p), None) = (carrying.next(), carrying.next()) {
+                    if facts.root(p, steps) < root {
+                        bottom = p;
+                        continue;
+                    }
+                }
+            }
+            let tree = self.tree(facts, root);
+            let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+            break tree.first_step(w, leaf, steps);
+        };
+        chains.reverse();
+        TreePath { leaf, first, chains }
     }
 
     /// Nodes `from..to` of `path`.
@@ -154,7 +169,7 @@ impl Paths {
         if from >= to {
             return out;
         }
-        let descent = path.first.map_or(0, |(_, d)| d as usize); // boxes before the root
+        let descent = path.first.map_or(0, |(_, d)| d as usize); // boxes before the first top
         let mut position = from;
         if position == 0 {
             out.push(path.leaf);
@@ -162,10 +177,10 @@ impl Paths {
         }
         if position <= descent && position < to {
             let (first, first_dist) = path.first.expect("a descent starts at a first box");
-            let tree = self.tree(facts, path.entry);
+            let tree = self.tree(facts, path.chains[0].0);
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
             // Position p (1..=descent) holds the box at distance
-            // first_dist - (p - 1) from the root.
+            // first_dist - (p - 1) from the top.
             let mut node = tree.at_distance(w, first, first_dist - (position as u32 - 1), steps);
             while position <= descent && position < to {
                 out.push(node);
@@ -176,18 +191,24 @@ impl Paths {
                 }
             }
         }
-        // The chain from the entry down to the consumer: the stretch's last
-        // node found by its jumps, the others by walking up from it.
-        if position < to {
-            let last_position = path.len(facts) - 1; // the consumer's
-            let mut o = facts.ancestor(path.consumer, (last_position - (to - 1)) as u32, steps);
-            let at = out.len();
-            for _ in position..to {
-                *steps += 1;
-                out.push(facts.nodes[o as usize]);
-                o = facts.parent[o as usize];
+        // Each chain from its top down: a stretch's last node found by its
+        // jumps, the others by walking up from it.
+        let mut start = descent + 1; // where the chain looked at begins
+        for &(top, bottom) in &path.chains {
+            let end = start + chain_len(facts, top, bottom);
+            if position < end && position < to {
+                let last = to.min(end) - 1;
+                let mut o = facts.ancestor(bottom, (end - 1 - last) as u32, steps);
+                let at = out.len();
+                for _ in position..=last {
+                    *steps += 1;
+                    out.push(facts.nodes[o as usize]);
+                    o = facts.parent[o as usize];
+                }
+                out[at..].reverse();
+                position = last + 1;
             }
-            out[at..].reverse();
+            start = end;
         }
         out
     }
@@ -202,13 +223,16 @@ impl Paths {
         if o == NONE {
             return false;
         }
-        if facts.depth[o as usize] >= facts.depth[path.entry as usize] && facts.is_ancestor(o, path.consumer, steps) {
+        let on_chain = (path.chains.iter()).any(|&(top, bottom)| {
+            facts.depth[o as usize] >= facts.depth[top as usize] && facts.is_ancestor(o, bottom, steps)
+        });
+        if on_chain {
             return true;
         }
         let Some((first, first_dist)) = path.first else {
             return false;
         };
-        let tree = self.tree(facts, path.entry);
+        let tree = self.tree(facts, path.chains[0].0);
         let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
         match tree.dist.get(&node).copied() {
             Some(d) if d >= 1 && d <= first_dist => tree.at_distance(w, first, d, steps) == node,
@@ -217,16 +241,28 @@ impl Paths {
     }
 }
 
+/// Up to this many receivers, a tool's are looked at one by one.
+const FEW_RECEIVERS: usize = 16;
+
+/// Up to this many provider boxes of a root, each is asked whether it
+/// carries a tool; beyond, the root's tree decides.
+const CARRIERS_LOOKED_UP: usize = 16;
+
+/// The nodes from `top` down to `bottom` along parents, counted.
+fn chain_len(facts: &PathFacts, top: u32, bottom: u32) -> usize {
+    (facts.depth[bottom as usize] - facts.depth[top as usize]) as usize + 1
+}
+
 /// The node of the consumer's chain (the consumer and its ancestors) that
 /// `leaf` is wired into, nearest the consumer; None when there is none.
-/// A tool of few receivers asks of each whether it is on the chain; a tool
-/// wired into many boxes is looked for at the chain's nodes that have
-/// leaves of their own (the only ones a tool can be wired into), nearest
-/// first.
+/// Whichever is fewer is looked at: the leaf's receivers, each asked
+/// whether it is on the chain, or the chain's nodes that have leaves of
+/// their own (the only ones a tool can be wired into), nearest first.
 fn entry(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Option<u32> {
     let (g, facts) = (w.g, w.facts);
     let receivers = g.receivers.of(leaf);
-    if receivers.len() <= FEW_RECEIVERS {
+    let chain_nodes = facts.own_rank[consumer as usize] as usize + 1;
+    if receivers.len() <= chain_nodes {
         let mut best: Option<u32> = None;
         for &r in receivers {
             *steps += 1;
@@ -242,8 +278,9 @@ fn entry(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Opt
     }
     let mut at = consumer;
     loop {
-        *steps += 1;
-        if wired_directly(g, leaf, facts.nodes[at as usize]) {
+        let node = facts.nodes[at as usize];
+        *steps += 1 + g.providers.degree(node).min(receivers.len()) as u64;
+        if wired_directly(g, leaf, node) {
             return Some(at);
         }
         at = facts.own_up[at as usize];
@@ -253,15 +290,14 @@ fn entry(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Opt
     }
 }
 
-/// Up to this many receivers, a tool's are each looked up on the chain.
-const FEW_RECEIVERS: usize = 8;
-
 impl TreePath {
     #[allow(clippy::len_without_is_empty)] // a path has at least two nodes
     pub fn len(&self, facts: &PathFacts) -> usize {
         let descent = self.first.map_or(0, |(_, d)| d as usize);
-        let chain = (facts.depth[self.consumer as usize] - facts.depth[self.entry as usize]) as usize + 1;
-        1 + descent + chain
+        let chains: usize = (self.chains.iter())
+            .map(|&(top, bottom)| chain_len(facts, top, bottom))
+            .sum();
+        1 + descent + chains
     }
 
     pub fn leaf(&self) -> NodeIx {
@@ -313,25 +349,49 @@ impl Tree {
                 .min()
                 .map(|(d, _, r)| (r, d))
         };
+        // Whether a box receives the leaf: looked up in the leaf's
+        // receivers when they are few, else in the box's providers.
+        let few = receivers.len() <= FEW_RECEIVERS;
+        let wanted: Map<NodeIx, ()> = if few {
+            receivers.iter().map(|&r| (r, ())).collect()
+        } else {
+            new_map()
+        };
+        let receives = |node: NodeIx, steps: &mut u64| {
+            *steps += 1;
+            if few {
+                wanted.contains_key(&node)
+            } else {
+                *steps += g.providers.degree(node).min(receivers.len()) as u64;
+                wired_directly(g, leaf, node)
+            }
+        };
         // Among the levels made, the nearest receiver: exact when it lies
-        // within the complete levels.
+        // within the complete levels. Whichever is fewer is looked at: the
+        // leaf's receivers, or the boxes of those levels.
         let complete = self.levels.len() - 1; // levels 0..complete are whole
-        *steps += receivers.len() as u64;
-        if let Some((r, d)) = best(self, &mut receivers.iter().copied()) {
+        let known = if few || receivers.len() <= self.levels[complete] {
+            *steps += receivers.len() as u64;
+            best(self, &mut receivers.iter().copied())
+        } else {
+            let made = &self.order[..self.levels[complete]];
+            let mut found = made.iter().copied().filter(|&r| receives(r, steps));
+            best(self, &mut found)
+        };
+        if let Some((r, d)) = known {
             if (d as usize) < complete {
                 return Some((r, d));
             }
         }
         // Grow level by level, looking at each new box once.
-        let wanted: Map<NodeIx, ()> = receivers.iter().map(|&r| (r, ())).collect();
         let mut d = complete;
         loop {
             if d >= self.levels.len() - 1 && !self.grow(w, steps) {
                 return None;
             }
             let level = self.level(d);
-            *steps += level.len() as u64;
-            let found = best(self, &mut level.iter().copied().filter(|r| wanted.contains_key(r)));
+            let mut found = level.iter().copied().filter(|&r| receives(r, steps));
+            let found = best(self, &mut found);
             if found.is_some() {
                 return found;
             }

@@ -57,6 +57,7 @@ impl Collisions<'static> {
             sets: Sets::new(0),
             held: Vec::new(),
             part_words: Default::default(),
+            carried: Default::default(),
             consumers: Vec::new(),
             starts: vec![0],
             clashes: Vec::new(),
@@ -194,26 +195,42 @@ impl<'a> Collisions<'a> {
         self.flow.paths.nodes[ordinal as usize]
     }
 
-    fn wiring(&self) -> Wiring<'_, 'a> {
-        Wiring {
+    /// Whether `leaf` reaches the relevant node of ordinal `o`: its class
+    /// holds a token of the leaf.
+    fn carries(&self, leaf: NodeIx, o: u32) -> bool {
+        let class = self.flow.class_of[o as usize];
+        self.work.add(Step::Probe, 1);
+        let mut known = self.carried.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&carries) = known.get(&(leaf, class)) {
+            return carries;
+        }
+        let held = &self.held[class as usize];
+        let carries = self.layout.holds_leaf(leaf, |word| held.value_at(&self.sets, word));
+        known.insert((leaf, class), carries);
+        carries
+    }
+
+    /// `read` with what paths are read from; its steps counted.
+    fn wired<R>(&self, read: impl FnOnce(Wiring<'_, '_>, &mut u64) -> R) -> R {
+        let carries = |leaf: NodeIx, o: u32| self.carries(leaf, o);
+        let wiring = Wiring {
             g: &self.graph,
             facts: &self.flow.paths,
             ordinal: &self.flow.ordinal,
-        }
+            carries: &carries,
+        };
+        let mut steps = 0;
+        let result = read(wiring, &mut steps);
+        self.work.add(Step::PathStep, steps);
+        result
     }
 
     fn path(&self, leaf: NodeIx, consumer: u32) -> TreePath {
-        let mut steps = 0;
-        let path = self.paths.path(self.wiring(), leaf, consumer, &mut steps);
-        self.work.add(Step::PathStep, steps);
-        path
+        self.wired(|w, steps| self.paths.path(w, leaf, consumer, steps))
     }
 
     fn path_nodes(&self, path: &TreePath, from: usize, to: usize) -> Vec<NodeIx> {
-        let mut steps = 0;
-        let nodes = self.paths.nodes(self.wiring(), path, from, to, &mut steps);
-        self.work.add(Step::PathStep, steps);
-        nodes
+        self.wired(|w, steps| self.paths.nodes(w, path, from, to, steps))
     }
 
     /// Whether consumer number `rank` (among those with a violation) sees
@@ -242,12 +259,20 @@ impl<'a> Collisions<'a> {
     fn settle_renames(&mut self) {
         let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
         for c in 0..self.clashes.len() {
-            let tools = self.first_violation(c as ClashIx).tools();
-            let leaves: Vec<NodeIx> = tools.iter().map(|t| t.node()).collect();
-            let seconds: Vec<NodeIx> = tools.iter().map(|t| t.second()).collect();
-            // One tool keeps its name in a clash: whether another's second
-            // node is on its path is asked of the path, not read off it.
-            renamer.settle(&leaves, &seconds, |kept, node| tools[kept].path_contains(node));
+            let first = self.first_violation(c as ClashIx);
+            let leaves = &self.clashes[c].leaves;
+            // Only the tools renamed now, and the one that keeps its name,
+            // are given a path; whether another's second node is on the
+            // kept one's is asked of the path, not read off it.
+            let kept_tool = std::cell::OnceCell::new();
+            renamer.settle(
+                leaves,
+                |i| first.tool(i).expect("a leaf of the clash").second(),
+                |kept, node| {
+                    let tool = kept_tool.get_or_init(|| first.tool(kept).expect("a leaf of the clash"));
+                    tool.path_contains(node)
+                },
+            );
         }
         self.renames = renamer.into_renames();
     }
@@ -280,6 +305,7 @@ impl<'a> Collisions<'a> {
             sets: self.sets,
             held: self.held,
             part_words: Default::default(),
+            carried: self.carried,
             consumers: self.consumers,
             starts: self.starts,
             clashes: self.clashes,
@@ -385,10 +411,7 @@ impl<'r> CollidingTool<'r> {
 
     /// Whether `node` is on the tool's path.
     pub(crate) fn path_contains(&self, node: NodeIx) -> bool {
-        let mut steps = 0;
-        let on = self.set.paths.contains(self.set.wiring(), &self.path, node, &mut steps);
-        self.set.work.add(Step::PathStep, steps);
-        on
+        (self.set).wired(|w, steps| self.set.paths.contains(w, &self.path, node, steps))
     }
 
     /// The nodes of the tool's path.

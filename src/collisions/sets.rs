@@ -192,47 +192,26 @@ impl Sets {
 
     /// `a` ∪ `b`, sharing every node that does not change.
     pub(crate) fn union(&mut self, a: SetId, b: SetId, meaning: &mut impl Words) -> SetId {
-        let mut unbounded = u64::MAX;
-        (self.union_at(a, b, self.depth, 0, meaning, &mut unbounded)).expect("an unbounded union completes")
+        self.union_at(a, b, self.depth, 0, meaning)
     }
 
-    /// `a` ∪ `b`, or None as soon as it would make more than `budget`
-    /// leaves (what it made is then to be rolled back).
-    pub(crate) fn union_within(
-        &mut self,
-        a: SetId,
-        b: SetId,
-        meaning: &mut impl Words,
-        budget: &mut u64,
-    ) -> Option<SetId> {
-        self.union_at(a, b, self.depth, 0, meaning, budget)
-    }
-
-    fn union_at(
-        &mut self,
-        a: SetId,
-        b: SetId,
-        level: u32,
-        base: u64,
-        meaning: &mut impl Words,
-        budget: &mut u64,
-    ) -> Option<SetId> {
-        self.steps += 1;
+    fn union_at(&mut self, a: SetId, b: SetId, level: u32, base: u64, meaning: &mut impl Words) -> SetId {
         if a == b || b == EMPTY {
-            return Some(a);
+            return a;
         }
         if a == EMPTY {
-            return Some(b);
+            return b;
         }
+        // A pair of nodes, both there and different, visited.
+        self.steps += 1;
         if level == 0 {
             let (va, vb) = (self.leaves[a as usize].value, self.leaves[b as usize].value);
             let value = meaning.union(base as u32, va, vb);
-            return Some(if value == va {
+            return if value == va {
                 a
             } else if value == vb {
                 b
             } else {
-                *budget = budget.checked_sub(1)?;
                 let w = base as u32;
                 let sum_of = if meaning.interact(w, va, vb) {
                     (EMPTY, EMPTY)
@@ -240,65 +219,81 @@ impl Sets {
                     (a, b)
                 };
                 self.leaf(w, value, meaning.clashes(w, value), sum_of)
-            });
+            };
         }
         let (ca, cb) = (self.inner[a as usize].children, self.inner[b as usize].children);
         let span = Self::span(level);
         let mut children = [EMPTY; FAN];
         for i in 0..FAN {
-            children[i] = self.union_at(ca[i], cb[i], level - 1, base + span * i as u64, meaning, budget)?;
+            children[i] = self.union_at(ca[i], cb[i], level - 1, base + span * i as u64, meaning);
         }
-        Some(if children == ca {
+        if children == ca {
             a
         } else if children == cb {
             b
         } else {
             self.node(children, level)
-        })
+        }
     }
 
-    /// Whether some word of both `a` and `b` makes `interact` true: a walk
-    /// of the words the two sets both have.
-    pub(crate) fn interact(&self, a: SetId, b: SetId, interact: &impl Fn(u32, u64, u64) -> bool) -> bool {
-        self.interact_at(a, b, self.depth, 0, interact)
+    /// `root` without the words `words` (sorted): their paths made anew.
+    pub(crate) fn without(&mut self, root: SetId, words: &[u32]) -> SetId {
+        self.without_at(root, self.depth, 0, words)
     }
 
-    fn interact_at(
+    fn without_at(&mut self, id: SetId, level: u32, base: u64, words: &[u32]) -> SetId {
+        if id == EMPTY || words.is_empty() {
+            return id;
+        }
+        self.steps += 1;
+        if level == 0 {
+            return EMPTY;
+        }
+        let span = Self::span(level);
+        let mut children = self.inner[id as usize].children;
+        let mut rest = words;
+        for (i, child) in children.iter_mut().enumerate() {
+            let end = base + span * (i as u64 + 1);
+            let split = rest.partition_point(|&w| u64::from(w) < end);
+            *child = self.without_at(*child, level - 1, base + span * i as u64, &rest[..split]);
+            rest = &rest[split..];
+        }
+        self.node(children, level)
+    }
+
+    /// Where `a` and `b` meet: how many words both have (the leaves their
+    /// union would make, at most), and those where `interact` holds.
+    pub(crate) fn contested(&self, a: SetId, b: SetId, interact: &impl Fn(u32, u64, u64) -> bool) -> Meeting {
+        let mut meeting = Meeting::default();
+        self.contested_at(a, b, self.depth, 0, interact, &mut meeting);
+        meeting
+    }
+
+    fn contested_at(
         &self,
         a: SetId,
         b: SetId,
         level: u32,
         base: u64,
         interact: &impl Fn(u32, u64, u64) -> bool,
-    ) -> bool {
-        self.reads.fetch_add(1, Relaxed);
+        out: &mut Meeting,
+    ) {
         if a == EMPTY || b == EMPTY {
-            return false;
+            return;
         }
-        if a == b {
-            return true; // both hold the same tokens
-        }
+        self.reads.fetch_add(1, Relaxed);
         if level == 0 {
             let (va, vb) = (self.leaves[a as usize].value, self.leaves[b as usize].value);
-            return interact(base as u32, va, vb);
+            out.shared_words += 1;
+            if a == b || interact(base as u32, va, vb) {
+                out.contested.push(base as u32);
+            }
+            return;
         }
         let (ca, cb) = (&self.inner[a as usize].children, &self.inner[b as usize].children);
         let span = Self::span(level);
-        (0..FAN).any(|i| self.interact_at(ca[i], cb[i], level - 1, base + span * i as u64, interact))
-    }
-
-    /// Where the arenas end now: `rollback` forgets every node made since.
-    pub(crate) fn mark(&self) -> (usize, usize) {
-        (self.leaves.len(), self.inner.len())
-    }
-
-    pub(crate) fn rollback(&mut self, mark: (usize, usize)) {
-        for leaf in self.leaves.drain(mark.0..) {
-            self.leaf_ids.remove(&(leaf.word, leaf.value));
-        }
-        for (id, node) in (mark.1..).zip(self.inner.drain(mark.1..)) {
-            self.inner_ids
-                .remove(u64::from(node.level), &node.children, id as SetId);
+        for i in 0..FAN {
+            self.contested_at(ca[i], cb[i], level - 1, base + span * i as u64, interact, out);
         }
     }
 
@@ -329,7 +324,7 @@ impl Sets {
         while level > 0 && id != EMPTY {
             let span = Self::span(level);
             let i = ((u64::from(w) - base) / span) as usize;
-            visited += i as u64 + 1;
+            visited += 1;
             let node = &self.inner[id as usize];
             before += node.children[..i]
                 .iter()
@@ -373,8 +368,8 @@ impl Sets {
             let span = Self::span(level);
             let node = &self.inner[id as usize];
             let mut next = None;
+            visited += 1;
             for (i, &child) in node.children.iter().enumerate() {
-                visited += 1;
                 let c = self.count(child, level - 1);
                 if k < c {
                     next = Some((i, child));
@@ -453,6 +448,13 @@ impl Sets {
     fn node_count(&self) -> usize {
         self.leaves.len() + self.inner.len() - 2
     }
+}
+
+/// Where two sets meet (see `Sets::contested`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Meeting {
+    pub shared_words: u32,
+    pub contested: Vec<u32>,
 }
 
 /// How many of a clash's consumers are known from the sets alone: as many

@@ -65,6 +65,13 @@ pub(crate) struct Layout {
     giants: Giants,
     /// Per class, its own tokens as set words: (word, value), by word.
     pub own_words: Vec<Vec<(u32, u64)>>,
+    /// Per class, whether a roaming name enters there. The own tokens of a
+    /// class where none does are clashes formed there and held as own by
+    /// no other class: two such sets of two classes share nothing.
+    pub roams: Vec<bool>,
+    /// Every leaf's tokens: (leaf, word, slot), by leaf (sorted once laid
+    /// out), the slot a bit of a word or a giant's group.
+    tokens_of_leaves: Vec<(NodeIx, u32, u32)>,
     /// What unions found, in order: (word, segment, tokens, formed), where
     /// `formed` is a clash neither operand held, and not formed a clash the
     /// first operand (an input) held whole. Where a clash forms is read off
@@ -91,6 +98,8 @@ impl Layout {
             leaves: Vec::new(),
             giants: Giants::default(),
             own_words: Vec::new(),
+            roams: Vec::new(),
+            tokens_of_leaves: Vec::new(),
             events: Vec::new(),
             watched: new_map(),
             steps: 0,
@@ -149,6 +158,7 @@ impl Layout {
 
         let mut layout = Layout {
             own_words: vec![Vec::new(); flow.classes.len()],
+            roams: vec![false; flow.classes.len()],
             ..Layout::empty()
         };
         // Per class: its tokens, as (word, bit or giant group).
@@ -203,6 +213,11 @@ impl Layout {
                     layout.place(name, &[(at, here)], &mut used, &mut own_tokens);
                 }
             } else {
+                for (at, _) in &tokens {
+                    for &c in at {
+                        layout.roams[c as usize] = true;
+                    }
+                }
                 layout.place(name, &tokens, &mut used, &mut own_tokens);
             }
         }
@@ -223,7 +238,8 @@ impl Layout {
             };
             layout.own_words[class as usize].push((word, value));
         }
-        layout.steps += steps;
+        layout.tokens_of_leaves.sort_unstable();
+        layout.steps += steps + layout.tokens_of_leaves.len() as u64;
         layout
     }
 
@@ -255,6 +271,8 @@ impl Layout {
             self.token_starts.push(self.leaves.len() as u32);
             let slot = if giant { i as u32 } else { *used + i as u32 };
             own_tokens.extend(at.iter().map(|&c| (c, word, slot)));
+            self.tokens_of_leaves
+                .extend(leaves.iter().map(|&leaf| (leaf, word, slot)));
         }
         let alone = alone_marks(
             tokens.len(),
@@ -344,6 +362,27 @@ impl Layout {
             }
             Word::Giant(_) => true,
         }
+    }
+
+    /// Whether a set whose word values `value_at` gives holds a token of
+    /// `leaf` (whether the leaf reaches the set's class).
+    pub fn holds_leaf(&self, leaf: NodeIx, value_at: impl Fn(u32) -> u64) -> bool {
+        let start = self.tokens_of_leaves.partition_point(|t| t.0 < leaf);
+        (self.tokens_of_leaves[start..].iter())
+            .take_while(|t| t.0 == leaf)
+            .any(|&(_, word, slot)| {
+                let value = value_at(word);
+                match self.words[word as usize] {
+                    _ if value == 0 => false,
+                    Word::Bits { .. } => value >> slot & 1 != 0,
+                    Word::Giant(segment) => {
+                        let g = self.segments[segment as usize]
+                            .giant
+                            .expect("a giant word's segment is a giant");
+                        self.giants.contains(g, (value - 1) as ContentId, slot)
+                    }
+                }
+            })
     }
 
     /// The leaves segment `s` stands for when it holds `held`, sorted by
