@@ -6,8 +6,8 @@ use crate::batch::both;
 use crate::collisions::{self, Collisions};
 use crate::config::Config;
 use crate::error::{locate_known, InputError};
-use crate::fixes::closest_edge_type;
-use crate::flatten::CandidateNames;
+use crate::fixes::EdgeTypes;
+use crate::flatten::{new_map, CandidateNames, Map};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::interrupt::Interrupt;
 use crate::names::NameLoss;
@@ -43,15 +43,21 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     let recognised = config.recognised_edge_types();
     // Every place the report names, located in one sweep at the end.
     let mut offsets: Vec<Option<usize>> = Vec::new();
+    // The recognised type each unknown one was probably meant to be, worked
+    // out once per distinct unknown type (a typo is usually made again).
+    let mut suggested: Map<&str, Option<&str>> = new_map();
+    let edge_types = EdgeTypes::new(&recognised);
+    let listed = recognised.join(", ");
     let edge_violations: Vec<EdgeTypeViolation> = graph
         .unknown_edge_types
         .iter()
         .map(|e| {
             offsets.push(e.place.offset);
-            let suggestion = closest_edge_type(&e.edge_type, &recognised);
-            EdgeTypeViolation::new(e.place.index, e.id.as_deref(), &e.edge_type, &recognised, suggestion)
+            let suggestion = *(suggested.entry(&e.edge_type)).or_insert_with(|| edge_types.closest(&e.edge_type));
+            EdgeTypeViolation::new(e.place.index, e.id.as_deref(), &e.edge_type, &listed, suggestion)
         })
         .collect();
+    let edge_work = (graph.unknown_edge_types.len() + suggested.len() * recognised.len()) as u64;
     let warnings = warnings(&graph, &mut offsets);
 
     let mut consumers: Vec<NodeIx> = graph.consumers().collect();
@@ -80,7 +86,7 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         (names, consumers)
     };
     let work = Work::default();
-    work.add(Step::Item, (names.by_hash.len() + consumers.len()) as u64);
+    work.add(Step::Item, (names.by_hash.len() + consumers.len()) as u64 + edge_work);
 
     let source = graph.source;
     // With no name carried by two tools anywhere, nothing can collide and

@@ -16,70 +16,99 @@ use crate::report::Rename;
 /// The longest tool name the major model APIs accept.
 pub const MAX_NAME_LEN: usize = 64;
 
-/// The recognised edge type `found` was most likely meant to be: the same
-/// up to case and separators, one that `found` abbreviates (`tool` ->
-/// `tool_availability`), or one a few typos away. Ties go to the smaller
-/// type, so the answer never depends on the order of the configuration.
-pub fn closest_edge_type<'r>(found: &str, recognised: &[&'r str]) -> Option<&'r str> {
-    let key = |s: &str| -> Vec<char> {
-        s.chars()
-            .map(|c| {
-                if c == '-' || c == ' ' {
-                    '_'
-                } else {
-                    c.to_ascii_lowercase()
-                }
-            })
-            .collect()
-    };
-    let found = key(found);
-    let mut best: Option<(usize, &'r str)> = None;
-    for &candidate in recognised {
-        let known = key(candidate);
-        let score = if known == found {
-            0
-        } else if found.len() >= 3 && known.starts_with(&found) {
-            1
-        } else {
-            // Allow about one typo per four characters, and at least one.
-            let distance = edit_distance(&found, &known);
-            if distance > (known.len() / 4).max(1) {
-                continue;
-            }
-            1 + distance
-        };
-        if best.is_none_or(|(s, c)| (score, candidate) < (s, c)) {
-            best = Some((score, candidate));
-        }
-    }
-    best.map(|(_, candidate)| candidate)
+/// The recognised edge types, ready to be compared with unknown ones: each
+/// as it is compared (lowercase, `-` and spaces as `_`), made once for all
+/// the unknown types of a workflow.
+pub struct EdgeTypes<'r> {
+    keyed: Vec<(&'r str, Vec<char>)>,
 }
 
-/// Optimal string alignment distance: insertions, deletions, substitutions
-/// and swaps of neighbours each cost one.
-fn edit_distance(a: &[char], b: &[char]) -> usize {
-    // Edge types are short; a bound keeps hostile input cheap.
-    if a.len().abs_diff(b.len()) > 8 || a.len() > 256 {
-        return usize::MAX;
-    }
-    let width = b.len() + 1;
-    let mut rows = vec![0usize; (a.len() + 1) * width];
-    let at = |i: usize, j: usize| i * width + j;
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            rows[at(i, j)] = if i == 0 || j == 0 {
-                i + j
+fn key(s: &str) -> Vec<char> {
+    s.chars()
+        .map(|c| {
+            if c == '-' || c == ' ' {
+                '_'
             } else {
-                let substitute = rows[at(i - 1, j - 1)] + usize::from(a[i - 1] != b[j - 1]);
-                let mut d = substitute.min(rows[at(i - 1, j)] + 1).min(rows[at(i, j - 1)] + 1);
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    d = d.min(rows[at(i - 2, j - 2)] + 1);
-                }
-                d
-            };
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+impl<'r> EdgeTypes<'r> {
+    pub fn new(recognised: &[&'r str]) -> EdgeTypes<'r> {
+        EdgeTypes {
+            keyed: recognised.iter().map(|&r| (r, key(r))).collect(),
         }
     }
-    rows[at(a.len(), b.len())]
+
+    /// The recognised edge type `found` was most likely meant to be: the
+    /// same up to case and separators, one that `found` abbreviates (`tool`
+    /// -> `tool_availability`), or one a few typos away. Ties go to the
+    /// smaller type, so the answer never depends on the order of the
+    /// configuration.
+    pub fn closest(&self, found: &str) -> Option<&'r str> {
+        let found = key(found);
+        let mut best: Option<(usize, &'r str)> = None;
+        for (candidate, known) in &self.keyed {
+            let score = if *known == found {
+                0
+            } else if found.len() >= 3 && known.starts_with(&found) {
+                1
+            } else {
+                // Allow about one typo per four characters, and at least
+                // one: only that narrow a band of the table is filled.
+                match edit_distance_within(&found, known, (known.len() / 4).max(1)) {
+                    Some(distance) => 1 + distance,
+                    None => continue,
+                }
+            };
+            if best.is_none_or(|(s, c)| (score, *candidate) < (s, c)) {
+                best = Some((score, *candidate));
+            }
+        }
+        best.map(|(_, candidate)| candidate)
+    }
+}
+
+/// Optimal string alignment distance (insertions, deletions, substitutions
+/// and swaps of neighbours each cost one) when it is at most `limit`, else
+/// None. Only cells within `limit` of the diagonal can hold a distance
+/// that small, so only they are filled, three rows at a time, and the walk
+/// stops at a row whose every cell is over the limit.
+fn edit_distance_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let over = limit.saturating_add(1);
+    let width = b.len() + 1;
+    let (mut before, mut previous, mut row) = (vec![over; width], vec![over; width], vec![over; width]);
+    for (j, cell) in previous.iter_mut().enumerate().take(limit.min(b.len()) + 1) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        row.fill(over);
+        if i <= limit {
+            row[0] = i;
+        }
+        let (low, high) = (i.saturating_sub(limit).max(1), (i + limit).min(b.len()));
+        let mut least = row[0];
+        for j in low..=high {
+            let substitute = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut d = substitute.min(previous[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            row[j] = d.min(over);
+            least = least.min(row[j]);
+        }
+        if least > limit {
+            return None;
+        }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut row);
+    }
+    Some(previous[b.len()]).filter(|&d| d <= limit)
 }
 
 /// Chooses new labels for colliding tools, one collision at a time, so that
@@ -370,7 +399,8 @@ mod tests {
 
     #[test]
     fn edge5_suggests_the_recognised_type_meant() {
-        let closest = |found| closest_edge_type(found, RECOGNISED);
+        let types = EdgeTypes::new(RECOGNISED);
+        let closest = |found| types.closest(found);
         assert_eq!(closest("tool_availabilty"), Some("tool_availability"));
         assert_eq!(closest("tool"), Some("tool_availability"));
         assert_eq!(closest("Tool-Availability"), Some("tool_availability"));
@@ -382,8 +412,54 @@ mod tests {
     }
 
     #[test]
+    fn edit_distance_within_a_limit_is_the_whole_table_s_or_none() {
+        // The whole table, as the definition reads.
+        fn whole(a: &[char], b: &[char]) -> usize {
+            let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+            for i in 0..=a.len() {
+                for j in 0..=b.len() {
+                    d[i][j] = if i == 0 || j == 0 {
+                        i + j
+                    } else {
+                        let mut best = (d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                            .min(d[i - 1][j] + 1)
+                            .min(d[i][j - 1] + 1);
+                        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                            best = best.min(d[i - 2][j - 2] + 1);
+                        }
+                        best
+                    };
+                }
+            }
+            d[a.len()][b.len()]
+        }
+        let mut seed = 12_345u64;
+        let mut word = |len: usize| -> Vec<char> {
+            (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    (b'a' + (seed >> 60) as u8 % 4) as char
+                })
+                .collect()
+        };
+        for round in 0..3_000 {
+            let (a, b) = (word(round % 9), word(round % 11));
+            let distance = whole(&a, &b);
+            for limit in 0..6 {
+                let expected = (distance <= limit).then_some(distance);
+                assert_eq!(
+                    edit_distance_within(&a, &b, limit),
+                    expected,
+                    "{a:?} {b:?} within {limit}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn edit_distance_counts_swaps_as_one() {
-        let d = |a: &str, b: &str| edit_distance(&a.chars().collect::<Vec<_>>(), &b.chars().collect::<Vec<_>>());
+        let chars = |s: &str| s.chars().collect::<Vec<_>>();
+        let d = |a: &str, b: &str| edit_distance_within(&chars(a), &chars(b), 16).unwrap_or(usize::MAX);
         assert_eq!(d("data", "data"), 0);
         assert_eq!(d("dtaa", "data"), 1);
         assert_eq!(d("", "abc"), 3);

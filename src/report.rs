@@ -29,18 +29,19 @@ pub struct EdgeTypeViolation {
 }
 
 impl EdgeTypeViolation {
+    /// `recognised`: the recognised edge types, listed as the message
+    /// lists them (`data, error, ...`).
     pub(crate) fn new(
         edge: usize,
         edge_id: Option<&str>,
         edge_type: &str,
-        recognised: &[&str],
+        recognised: &str,
         suggestion: Option<&str>,
     ) -> EdgeTypeViolation {
         let message = format!(
-            "{} declares data.edgeType {}, which is not a recognised edge type (recognised: {})",
+            "{} declares data.edgeType {}, which is not a recognised edge type (recognised: {recognised})",
             edge_name(edge, edge_id),
             quote(edge_type),
-            recognised.join(", ")
         );
         EdgeTypeViolation {
             edge,
