@@ -868,8 +868,8 @@ FAMILIES: Dict[str, Family] = {
                "agent j", (8_000,), 100, 1, hub_tool),
         Family("entry-walk", 18, "a chain of n boxes into one agent, box i holding a tool X; n clashing pairs into "
                "the chain's top, each tool also wired into 8 boxes that reach no consumer", (3_000,), 40, 2, entry_walk),
-        Family("subsets-shared", 19, "family 10 with one more tool in every box, all of them labelled Shared"
-               "family 10 with one more tool in every box, all of them labelled Shared", (7_752,), 155, 1, subsets_shared),
+        Family("subsets-shared", 19, "family 10 with one more tool in every box, all of them labelled Shared",
+               (7_752,), 155, 1, subsets_shared),
         Family("parts-chain", 20, "17 boxes of n interleaved clashing pairs atop a chain of n boxes into one agent, "
                "each box of the chain with a clashing pair of its own", (1_000,), 20, 1, parts_chain),
         Family("parts-fan", 21, "17 boxes of n interleaved clashing pairs into one box; n agents fed by it, each "
