@@ -347,8 +347,14 @@ fn join(
         let (a, b) = (held.pop().expect("over MAX_PARTS"), held.pop().expect("over MAX_PARTS"));
         held.push(sets.union(a, b, layout));
     }
-    held.sort_unstable();
-    Held::Parts(held.into())
+    match held.len() {
+        0 => Held::One(EMPTY),
+        1 => Held::One(held[0]),
+        _ => {
+            held.sort_unstable();
+            Held::Parts(held.into())
+        }
+    }
 }
 
 /// The words where two of `parts` meet (share a token, or hold tokens of

@@ -1,0 +1,121 @@
+"""CMP-9 on workflows shaped to make the engine use each of its ways of
+sharing (src/collisions/mod.rs): classes held as parts (big boxes whose
+tokens interleave, combined differently by many agents), the words where
+parts meet united apart (a name in every box), more parts than are kept,
+giants (a name of more than 64 groups of tools), roots that pass a tool on
+to the one provider bringing it, and path trees. Whatever the engine
+shares, the report must be exactly the pure-Python reference's, paths
+included: these are random workflows of each shape, checked both ways."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Dict, List
+
+import pytest
+
+import toolwire
+from toolwire import reference
+
+from support import without_places
+
+Json = Dict[str, Any]
+
+
+def _tool(node: str, label: str) -> Json:
+    return {"id": node, "type": "tool", "data": {"label": label}}
+
+
+def _box(node: str) -> Json:
+    return {"id": node, "type": "toolbox"}
+
+
+def _agent(node: str) -> Json:
+    return {"id": node, "type": "agent"}
+
+
+def _edge(source: str, target: str) -> Json:
+    return {"source": source, "target": target, "data": {"edgeType": "tool_availability"}}
+
+
+def shaped(seed: int) -> Json:
+    """Boxes of many clashing pairs whose names interleave from box to box
+    (so a union of a few boxes touches every word), some names in every box
+    (the parts meet there), a name of more than 64 tools each in a box of
+    its own along a chain (a giant), hubs of boxes, private boxes, direct
+    tools, and agents wired to random handfuls of all of them."""
+    rng = random.Random(seed)
+    nodes: List[Json] = []
+    edges: List[Json] = []
+    boxes = [f"b{j}" for j in range(rng.randint(6, 10))]
+    pairs = rng.randint(60, 120)
+    for j, box in enumerate(boxes):
+        nodes.append(_box(box))
+        for p in range(pairs):
+            if rng.random() < 0.8:  # a clashing pair inside the box
+                for side, label in (("a", f"Tool {p:03} {j}"), ("b", f"tool-{p:03}-{j}")):
+                    nodes.append(_tool(f"t{j}_{p}{side}", label))
+                    edges.append(_edge(f"t{j}_{p}{side}", box))
+            else:  # a name shared with the other boxes: they meet there
+                nodes.append(_tool(f"s{j}_{p}", f"Shared {p % 7}"))
+                edges.append(_edge(f"s{j}_{p}", box))
+    # A chain of boxes, each with one tool of one name: a giant.
+    chain = [f"c{i}" for i in range(rng.randint(66, 90))]
+    for i, box in enumerate(chain):
+        nodes += [_box(box), _tool(f"g{i}", "Giant")]
+        edges.append(_edge(f"g{i}", box))
+        if i:
+            edges.append(_edge(chain[i - 1], box))
+    # Hubs of a few boxes each.
+    hubs = [f"h{k}" for k in range(3)]
+    for hub in hubs:
+        nodes.append(_box(hub))
+        for box in rng.sample(boxes, 3):
+            edges.append(_edge(box, hub))
+    sources = boxes + hubs + [chain[rng.randrange(len(chain))], chain[-1]]
+    for a in range(rng.randint(25, 40)):
+        agent = f"agent{a:02}"
+        nodes.append(_agent(agent))
+        for source in rng.sample(sources, rng.randint(1, 5)):
+            if rng.random() < 0.3:  # behind a private box
+                private = f"o{a}_{source}"
+                nodes.append(_box(private))
+                edges += [_edge(source, private), _edge(private, agent)]
+            else:
+                edges.append(_edge(source, agent))
+        if rng.random() < 0.5:  # a tool of its own, clashing with a box's
+            own = f"own{a}"
+            nodes.append(_tool(own, f"TOOL {rng.randrange(pairs):03} {rng.randrange(len(boxes))}"))
+            edges.append(_edge(own, agent))
+        if rng.random() < 0.3:  # and one with the giant
+            nodes.append(_tool(f"gx{a}", "giant"))
+            edges.append(_edge(f"gx{a}", agent))
+    rng.shuffle(nodes)
+    rng.shuffle(edges)
+    return {"nodes": nodes, "edges": edges}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cmp9_shared_sets_give_the_reference_s_report(seed: int) -> None:
+    workflow = shaped(seed)
+    ours = toolwire.check_json(json.dumps(workflow))
+    theirs = reference.check(workflow)
+    assert len(ours.violations) == len(theirs.violations) > 1_000
+    assert without_places(ours) == without_places(theirs)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cmp9_clash_groups_are_the_violations_grouped(seed: int) -> None:
+    # Each clash once, with its consumers counted and listed exactly: the
+    # groups the core keeps are those the violations make.
+    report = toolwire.check_json(json.dumps(shaped(seed)))
+    by_clash: Dict[Any, List[str]] = {}
+    for v in report.violations:
+        by_clash.setdefault((v.name, tuple(t.id for t in v.tools)), []).append(v.consumer or "")
+    groups = report.clash_groups()
+    assert len(groups) == len(by_clash)
+    for group in groups:
+        consumers = by_clash[(group.name, tuple(t.id for t in group.tools))]
+        assert list(group.consumers) == sorted(consumers) and group.count == len(consumers)
+        assert group.first.consumer == consumers[0]
