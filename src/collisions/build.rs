@@ -137,13 +137,11 @@ pub(crate) fn collisions<'a>(
         }
     }
     // A class made of parts holds each of its tokens in exactly one part.
-    let pushed: Vec<(SetId, u64, Firsts)> = (at_class.iter())
-        .flat_map(|(&class, (weight, ranks))| {
-            let firsts = Firsts::of(ranks);
-            (held[class as usize].parts().iter()).map(move |&part| (part, *weight, firsts))
-        })
-        .collect();
-    let leaf_weights = sets.push_down(&pushed);
+    let pushed = at_class.iter().flat_map(|(&class, (weight, ranks))| {
+        let firsts = Firsts::of(ranks);
+        (held[class as usize].parts().iter()).map(move |&part| (part, (*weight, firsts)))
+    });
+    let leaf_weights = sets.push_down(pushed, None);
     // Per clash: its consumers, its first ones, and the word holding it.
     let mut seen: Map<(u32, u64), (u64, Firsts, u32)> = new_map();
     for (id, word, value) in sets.leaf_words() {
@@ -226,6 +224,7 @@ pub(crate) fn collisions<'a>(
         locations: new_map(),
         paths: Paths::default(),
         carried: Default::default(),
+        listing: Default::default(),
         work,
     })
 }

@@ -143,5 +143,7 @@ pub struct Collisions<'a> {
     /// Whether a leaf reaches a class, as asked by paths: a tool asked
     /// about at every agent a box feeds is looked up in the box's set once.
     carried: std::sync::Mutex<Map<(NodeIx, flow::ClassIx), bool>>,
+    /// Clashes' consumers past the first few, as far as they were read.
+    listing: std::sync::Mutex<read::Listing>,
     pub(crate) work: Work,
 }

@@ -3,7 +3,7 @@
 
 use crate::error::Location;
 use crate::fixes::Renamer;
-use crate::flatten::{box_labels, new_map, LABELLED_PATH_NODES};
+use crate::flatten::{box_labels, new_map, Map, LABELLED_PATH_NODES};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::quote::quote;
 use crate::report::Rename;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::flow::{ClassIx, Flow};
 use super::paths::{Paths, TreePath, Wiring};
-use super::sets::{Held, SetId, Sets, Words};
+use super::sets::{self, FirstRanks, Held, SetId, Sets, Words};
 use super::tokens::Layout;
 use super::{Clash, ClashIx, Collisions, GroupIx, PartWords};
 
@@ -58,6 +58,7 @@ impl Collisions<'static> {
             held: Vec::new(),
             part_words: Default::default(),
             carried: Default::default(),
+            listing: Default::default(),
             consumers: Vec::new(),
             starts: vec![0],
             clashes: Vec::new(),
@@ -306,6 +307,7 @@ impl<'a> Collisions<'a> {
             held: self.held,
             part_words: Default::default(),
             carried: self.carried,
+            listing: self.listing,
             consumers: self.consumers,
             starts: self.starts,
             clashes: self.clashes,
@@ -475,27 +477,141 @@ impl<'r> GroupRef<'r> {
     }
 
     /// The ids of its consumers from position `from` to `to` (exclusive),
-    /// by id. The first few are known; beyond them, the consumers with a
-    /// violation after the last known are each looked up in their set.
+    /// by id (see `Collisions::consumer_ranks`).
     pub fn consumers(&self, from: usize, to: usize) -> Vec<&'r str> {
-        let (set, clash) = (self.set, self.inner());
-        let id = |rank: u32| set.graph.id(set.node(set.consumers[rank as usize].0));
+        let set = self.set;
+        (set.consumer_ranks(self.clash, from, to).into_iter())
+            .map(|rank| set.graph.id(set.node(set.consumers[rank as usize].0)))
+            .collect()
+    }
+}
+
+/// The most consumers of each clash listed from the sets at once; past
+/// them, consumers are looked for one by one.
+const LISTED: usize = 128;
+
+/// A scan for a clash's consumers may look at this many consumers for
+/// each one it finds, and a few more, before the first `LISTED` of every
+/// clash are listed from the sets instead.
+const SCAN_PER_FOUND: usize = 4;
+const SCAN_SLACK: usize = 64;
+
+/// Clashes' consumers past their first few, as far as they were read.
+#[derive(Default)]
+pub(crate) struct Listing {
+    /// The first `LISTED` consumers (as ranks) of every clash with more
+    /// than its first few, once a scan for them was too sparse.
+    first: Option<Map<ClashIx, Box<[u32]>>>,
+    /// Where the last scan stopped: (clash, position, next rank), so that
+    /// reading a clash's consumers a stretch at a time looks at each
+    /// consumer once.
+    cursor: Option<(ClashIx, usize, usize)>,
+}
+
+impl Collisions<'_> {
+    /// The consumers of `clash` from position `from` to `to`, as ranks.
+    ///
+    /// Cost: the first few are known from the check. Past them, the
+    /// consumers with a violation after the last one found are looked up
+    /// in their sets, resuming where the last read of the clash stopped;
+    /// when that finds fewer than one in `SCAN_PER_FOUND` (consumers of
+    /// other clashes in between), the first `LISTED` consumers of every
+    /// clash are pushed down the sets at once, in O(set nodes * LISTED).
+    /// So listing up to `LISTED` consumers of every clash costs at most
+    /// that, however the clashes interleave, and listing more of a clash
+    /// at most one lookup per consumer with a violation.
+    fn consumer_ranks(&self, c: ClashIx, from: usize, to: usize) -> Vec<u32> {
+        let clash = self.clash(c);
+        let to = to.min(clash.count as usize);
         let known = &clash.first_consumers;
-        let mut out: Vec<&'r str> = (known.iter().take(to).skip(from)).map(|&r| id(r)).collect();
-        let mut position = known.len();
-        let mut rank = known[known.len() - 1] as usize + 1;
-        let mut lookups = 0u64;
-        while position < to && (position as u64) < clash.count && rank < set.consumers.len() {
+        let mut out: Vec<u32> = known.iter().take(to).skip(from).copied().collect();
+        if to <= known.len() {
+            return out;
+        }
+        let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
+        // Past the known, from the listed first ones if they were listed,
+        // then from where the last scan of this clash stopped.
+        let start = from.max(known.len());
+        let (mut position, mut rank) = (known.len(), known[known.len() - 1] as usize + 1);
+        if let Some(ranks) = listing.first.as_ref().map(|first| &first[&c]) {
+            out.extend(ranks.iter().take(to).skip(start));
+            if ranks.len() > position {
+                (position, rank) = (ranks.len(), ranks[ranks.len() - 1] as usize + 1);
+            }
+        }
+        match listing.cursor {
+            Some((at, p, r)) if at == c && p > position && p <= from => (position, rank) = (p, r),
+            _ => {}
+        }
+        let budget = (to - position) * SCAN_PER_FOUND + SCAN_SLACK;
+        let mut lookups = 0usize;
+        while position < to && rank < self.consumers.len() {
+            if lookups == budget && to <= LISTED && listing.first.is_none() {
+                self.work.add(Step::SetNode, lookups as u64);
+                listing.first = Some(self.list_first());
+                drop(listing);
+                return self.consumer_ranks(c, from, to);
+            }
             lookups += 1;
-            if set.sees(rank, clash) {
+            if self.sees(rank, clash) {
                 if position >= from {
-                    out.push(id(rank as u32));
+                    out.push(rank as u32);
                 }
                 position += 1;
             }
             rank += 1;
         }
-        set.work.add(Step::SetNode, lookups + out.len() as u64);
+        listing.cursor = Some((c, position, rank));
+        self.work.add(Step::SetNode, lookups as u64);
         out
+    }
+
+    /// The first `LISTED` consumers of every clash that has more than its
+    /// first few: each class's consumers pushed down the sets to the
+    /// leaves that hold such a clash, at most `LISTED` through any node.
+    fn list_first(&self) -> Map<ClashIx, Box<[u32]>> {
+        let more = |c: ClashIx| {
+            let clash = self.clash(c);
+            clash.count as usize > clash.first_consumers.len()
+        };
+        let clashes_at = |word: u32, value: u64| {
+            (self.layout.clashes_in(word, value))
+                .filter_map(|(segment, held)| self.clash_of.get(&(segment as u32, held)).copied())
+        };
+        let leaves: Vec<(usize, u32, u64)> = self.sets.leaf_words().collect();
+        let wanted: Vec<bool> = (leaves.iter())
+            .map(|&(_, word, value)| clashes_at(word, value).any(more))
+            .collect();
+        // Leaf ids count from 1.
+        let above = self.sets.above(|id| wanted[id - 1]);
+        let mut of_class: Map<ClassIx, Vec<u32>> = new_map();
+        for (rank, &(_, class)) in self.consumers.iter().enumerate() {
+            let ranks = of_class.entry(class).or_default();
+            if ranks.len() < LISTED {
+                ranks.push(rank as u32);
+            }
+        }
+        let roots = of_class.iter().flat_map(|(&class, ranks)| {
+            let carried = FirstRanks {
+                ranks: ranks.clone(),
+                limit: LISTED as u32,
+            };
+            (self.held[class as usize].parts().iter()).map(move |&part| (part, carried.clone()))
+        });
+        let at_leaf = self.sets.push_down(roots, Some(&above));
+        let mut first: Map<ClashIx, Vec<u32>> = new_map();
+        let mut probes = 0u64;
+        for (&(id, word, value), _) in leaves.iter().zip(&wanted).filter(|(_, &w)| w) {
+            for c in clashes_at(word, value).filter(|&c| more(c)) {
+                probes += 1;
+                let ranks = first.entry(c).or_default();
+                let mut merged = Vec::with_capacity(LISTED);
+                sets::merge_first(ranks, &at_leaf[id].ranks, LISTED, |rank| merged.push(rank));
+                probes += merged.len() as u64;
+                *ranks = merged;
+            }
+        }
+        self.work.add(Step::Probe, probes + self.consumers.len() as u64);
+        first.into_iter().map(|(c, ranks)| (c, ranks.into())).collect()
     }
 }

@@ -386,51 +386,77 @@ impl Sets {
         (base as u32, self.leaves[id as usize].value, k as u32)
     }
 
-    /// Pushes a weight and the first consumers from each root down to every
-    /// leaf under it: a leaf's weight is the sum over the roots whose set
-    /// holds it (each holds it at most once), its first consumers the
-    /// smallest of theirs. Nodes are made after their children, so in
-    /// reverse order of making every node comes after all its parents.
-    /// `roots`: (root, weight, first consumers).
-    pub(crate) fn push_down(&mut self, roots: &[(SetId, u64, Firsts)]) -> Vec<(u64, Firsts)> {
-        let mut leaves = vec![(0u64, Firsts::default()); self.leaves.len()];
-        let mut inner = vec![(0u64, Firsts::default()); self.inner.len()];
-        let top = if self.depth == 0 { &mut leaves } else { &mut inner };
-        for (root, weight, firsts) in roots {
-            let at = &mut top[*root as usize];
-            at.0 += weight;
-            at.1.merge(firsts);
+    /// Pushes what each root carries down to every leaf under it, added
+    /// up where roots share a node (each root holds a leaf at most once):
+    /// a leaf gets what every root whose set holds it carries. Nodes are
+    /// made after their children, so in reverse order of making every node
+    /// comes after all its parents. With `only`, nodes that hold none of
+    /// its leaves get nothing. Reads one child slot per node that gets
+    /// something.
+    pub(crate) fn push_down<P: Pushed>(
+        &self,
+        roots: impl IntoIterator<Item = (SetId, P)>,
+        only: Option<&Above>,
+    ) -> Vec<P> {
+        let mut leaves: Vec<P> = (0..self.leaves.len()).map(|_| P::default()).collect();
+        let mut inner: Vec<P> = (0..self.inner.len()).map(|_| P::default()).collect();
+        let wanted = |level: u32, id: SetId| only.map_or(true, |above| above.holds(level, id));
+        let mut steps = 0u64;
+        for (root, carried) in roots {
+            if wanted(self.depth, root) {
+                let top = if self.depth == 0 { &mut leaves } else { &mut inner };
+                top[root as usize].add(&carried);
+            }
         }
         for id in (1..self.inner.len()).rev() {
-            let (weight, firsts) = inner[id];
-            if weight == 0 {
+            let carried = std::mem::take(&mut inner[id]);
+            if carried.is_empty() {
                 continue;
             }
             let node = &self.inner[id];
-            let below = if node.level == 1 { &mut leaves } else { &mut inner };
+            let level = node.level as u32 - 1;
+            let below = if level == 0 { &mut leaves } else { &mut inner };
             for &child in node.children.iter().filter(|&&c| c != EMPTY) {
-                self.steps += 1;
-                let at = &mut below[child as usize];
-                at.0 += weight;
-                at.1.merge(&firsts);
+                steps += 1;
+                if wanted(level, child) {
+                    below[child as usize].add(&carried);
+                }
             }
         }
         // A sum of two leaves hands what it got to both, and keeps nothing.
         for id in (1..self.leaves.len()).rev() {
             let (a, b) = self.leaves[id].sum_of;
-            let (weight, firsts) = leaves[id];
-            if a == EMPTY || weight == 0 {
+            if a == EMPTY || leaves[id].is_empty() {
                 continue;
             }
-            self.steps += 2;
+            let carried = std::mem::take(&mut leaves[id]);
+            steps += 2;
             for part in [a, b] {
-                let at = &mut leaves[part as usize];
-                at.0 += weight;
-                at.1.merge(&firsts);
+                if wanted(0, part) {
+                    leaves[part as usize].add(&carried);
+                }
             }
-            leaves[id] = (0, Firsts::default());
         }
+        self.reads.fetch_add(steps, Relaxed);
         leaves
+    }
+
+    /// The nodes that hold one of the leaves `wanted` picks (by id), for
+    /// `push_down`. A sum of two leaves holds what its two parts hold.
+    pub(crate) fn above(&self, wanted: impl Fn(usize) -> bool) -> Above {
+        let mut leaves = vec![false; self.leaves.len()];
+        for id in 1..self.leaves.len() {
+            let (a, b) = self.leaves[id].sum_of;
+            leaves[id] = wanted(id) || (a != EMPTY && (leaves[a as usize] || leaves[b as usize]));
+        }
+        let mut inner = vec![false; self.inner.len()];
+        for id in 1..self.inner.len() {
+            let node = &self.inner[id];
+            let below = if node.level == 1 { &leaves } else { &inner };
+            inner[id] = node.children.iter().any(|&c| c != EMPTY && below[c as usize]);
+        }
+        self.reads.fetch_add((self.leaves.len() + self.inner.len() * FAN) as u64, Relaxed);
+        Above { leaves, inner }
     }
 
     /// Every leaf made: (id, word, value). Leaf `id` is the index
@@ -488,18 +514,81 @@ impl Firsts {
         if other.len == 0 {
             return;
         }
-        let (a, b) = (*self, other);
-        let (mut i, mut j) = (0, 0);
+        let mine = *self;
         self.len = 0;
-        while (self.len as usize) < FIRSTS && (i < a.len as usize || j < b.len as usize) {
-            let take_a = j == b.len as usize || (i < a.len as usize && a.ranks[i] < b.ranks[j]);
-            self.ranks[self.len as usize] = if take_a { a.ranks[i] } else { b.ranks[j] };
-            if take_a {
-                i += 1;
-            } else {
-                j += 1;
-            }
+        merge_first(mine.as_slice(), other.as_slice(), FIRSTS, |rank| {
+            self.ranks[self.len as usize] = rank;
             self.len += 1;
+        });
+    }
+}
+
+/// What `Sets::push_down` carries from roots to leaves.
+pub(crate) trait Pushed: Default {
+    fn is_empty(&self) -> bool;
+    /// Adds what another root carries here: they name different consumers.
+    fn add(&mut self, other: &Self);
+}
+
+/// How many consumers a root stands for, and its first few.
+impl Pushed for (u64, Firsts) {
+    fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    fn add(&mut self, other: &Self) {
+        self.0 += other.0;
+        self.1.merge(&other.1);
+    }
+}
+
+/// The first `limit` of some consumers, by rank, in order; `limit` comes
+/// with what is added.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FirstRanks {
+    pub ranks: Vec<u32>,
+    pub limit: u32,
+}
+
+impl Pushed for FirstRanks {
+    fn is_empty(&self) -> bool {
+        self.ranks.is_empty()
+    }
+
+    fn add(&mut self, other: &Self) {
+        self.limit = self.limit.max(other.limit);
+        let mut merged = Vec::with_capacity((self.ranks.len() + other.ranks.len()).min(self.limit as usize));
+        merge_first(&self.ranks, &other.ranks, self.limit as usize, |rank| merged.push(rank));
+        self.ranks = merged;
+    }
+}
+
+/// The first `limit` of two sorted lists of different ranks, in order.
+pub(crate) fn merge_first(a: &[u32], b: &[u32], limit: usize, mut put: impl FnMut(u32)) {
+    let (mut i, mut j) = (0, 0);
+    while i + j < limit && (i < a.len() || j < b.len()) {
+        if j == b.len() || (i < a.len() && a[i] < b[j]) {
+            put(a[i]);
+            i += 1;
+        } else {
+            put(b[j]);
+            j += 1;
+        }
+    }
+}
+
+/// The nodes of the sets that hold some chosen leaves (see `Sets::above`).
+pub(crate) struct Above {
+    leaves: Vec<bool>,
+    inner: Vec<bool>,
+}
+
+impl Above {
+    fn holds(&self, level: u32, id: SetId) -> bool {
+        if level == 0 {
+            self.leaves[id as usize]
+        } else {
+            self.inner[id as usize]
         }
     }
 }
@@ -612,7 +701,7 @@ mod tests {
         let b = set_of(&mut sets, &[5]);
         let ab = sets.union(a, b, &mut Bits);
         assert_eq!(tokens_of(&sets, ab), [3, 5]);
-        let weights = sets.push_down(&[(ab, 2, Firsts::of(&[7, 8])), (a, 1, Firsts::of(&[3]))]);
+        let weights = sets.push_down([(ab, (2, Firsts::of(&[7, 8]))), (a, (1, Firsts::of(&[3])))], None);
         assert_eq!(
             pushed(&weights, ab as usize),
             (0, vec![]),
@@ -630,7 +719,7 @@ mod tests {
         let right = set_of(&mut sets, &[64 * 999]);
         let l = sets.union(shared, left, &mut Bits);
         let r = sets.union(shared, right, &mut Bits);
-        let weights = sets.push_down(&[(l, 3, Firsts::of(&[5])), (r, 4, Firsts::of(&[2]))]);
+        let weights = sets.push_down([(l, (3, Firsts::of(&[5]))), (r, (4, Firsts::of(&[2])))], None);
         let leaf_of = |root: SetId, w: u32| {
             let (value, _) = sets.find(root, w);
             let mut found = sets.leaf_words().filter(|&(_, word, v)| word == w && v == value);
@@ -643,5 +732,25 @@ mod tests {
         );
         assert_eq!(pushed(&weights, leaf_of(l, 0)), (3, vec![5]));
         assert_eq!(pushed(&weights, leaf_of(r, 999)), (4, vec![2]));
+    }
+
+    #[test]
+    fn first_ranks_reach_only_the_chosen_leaves_and_keep_the_first_of_all_roots() {
+        let mut sets = Sets::new(1_000);
+        let shared = set_of(&mut sets, &[640]);
+        let left = set_of(&mut sets, &[0]);
+        let l = sets.union(shared, left, &mut Bits);
+        let right = set_of(&mut sets, &[64 * 999]);
+        let r = sets.union(shared, right, &mut Bits);
+        let shared_leaf = sets.leaf_words().find(|&(_, word, _)| word == 10).unwrap().0;
+        let left_leaf = sets.leaf_words().find(|&(_, word, _)| word == 0).unwrap().0;
+        let above = sets.above(|id| id == shared_leaf);
+        let ranks = |ranks: &[u32]| FirstRanks {
+            ranks: ranks.to_vec(),
+            limit: 3,
+        };
+        let at = sets.push_down([(l, ranks(&[1, 4, 9])), (r, ranks(&[2, 3]))], Some(&above));
+        assert_eq!(at[shared_leaf].ranks, [1, 2, 3], "the first three of both roots");
+        assert!(at[left_leaf].ranks.is_empty(), "a leaf not chosen gets nothing");
     }
 }
