@@ -831,6 +831,43 @@ def giant_taps(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def solo_union(n: int) -> Generated:
+    """Family 24: two boxes ``A`` and ``B`` of ``n`` tools each, ``x{i}a``
+    "Tool i" in ``A`` and ``x{i}b`` "tool-i" in ``B``; ``n`` agents
+    ``a{k}``, each wired to both boxes and holding a tool of its own,
+    ``s{k}``, every one labelled "Solo" (one per agent: no clash). Every agent
+    sees every ``tool_i`` from both boxes: ``n * n`` violations, ``n``
+    clashes (each pair ``x{i}a``, ``x{i}b``).
+
+    Each name ``tool_i`` enters at two boxes that forward, so it roams, and
+    the two boxes meet at every word of their segments (``n / 32`` of them,
+    each a token of both names' segments): more than 4 words a part, so each
+    agent's class is united whatever it costs (build.rs ``join``: the
+    meeting is found once for the pair, but the union ``Sets::union`` is
+    made again for every class, and each word it makes a new value of reports
+    every one of its 32 segments' clashes as formed there, ``Layout::union``,
+    one event and one probe each). The agents are ``n`` classes only because
+    each has a Solo tool of its own (a final leaf that adds no token): the
+    same union of the same two sets, ``n`` times, ``n * n`` steps from a
+    file of ``n`` agents and ``n`` pairs."""
+    w = _width(n)
+    nodes = [_box("A"), _box("B")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_tool(f"x{s}a", f"Tool {s}"), _tool(f"x{s}b", f"tool-{s}")]
+        edges += [_edge(f"x{s}a", "A"), _edge(f"x{s}b", "B")]
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
+        edges += [_edge("A", f"a{s}"), _edge("B", f"a{s}"), _edge(f"s{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * n, n, (f"a{zero}", f"tool_{zero}", (f"x{zero}a", f"x{zero}b")), 2 + 4 * n, 5 * n, n, 2
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -878,6 +915,8 @@ FAMILIES: Dict[str, Family] = {
                "agents, each wired to a different pair of boxes", (10_000,), 100, 1, pair_parts),
         Family("giant-taps", 23, "a chain of n boxes, box i holding tool i, every tool labelled X, and wired into "
                "agent i", (10_000,), 100, 2, giant_taps),
+        Family("solo-union", 24, "two boxes of n tools each, tool i of one and of the other sharing a name; n agents "
+               "wired to both, each with a tool Solo of its own", (5_000,), 100, 1, solo_union),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
