@@ -53,6 +53,7 @@ TINY = {
     "pair-parts": 7,
     "giant-taps": 70,
     "solo-union": 4,
+    "solo-dozen": 3,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -81,6 +82,7 @@ DOUBLING = {
     "pair-parts": 2_000,  # 1.5 MB (work grows as k ** 3 from a file of k ** 2: 2.8x at most)
     "giant-taps": 400,  # 0.13 MB (reading reads n * n / 2 tools: small keeps it quick)
     "solo-union": 500,  # 0.28 MB (the boxes meet at n / 32 words: more than 8 from n = 257 on)
+    "solo-dozen": 500,  # 2.2 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -291,6 +293,10 @@ def test_cmp9_work_doubles_at_most_2_3x_solo_union() -> None:
     assert_work_at_most_doubles("solo-union")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_solo_dozen() -> None:
+    assert_work_at_most_doubles("solo-dozen")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -372,6 +378,7 @@ ISSUE_MB = {
     "pair-parts": 7.7,
     "giant-taps": 3.5,
     "solo-union": 2.9,
+    "solo-dozen": 4.5,
 }
 
 

@@ -868,6 +868,44 @@ def solo_union(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+DOZEN = 12
+"""Family 25: the fewest parts with more than 64 pairs (build.rs
+``PAIRS_LOOKED_AT``): 12 parts make 66."""
+
+
+def solo_dozen(n: int) -> Generated:
+    """Family 25: 12 boxes ``b{j}`` of ``n`` clashing pairs each (family 10's
+    labels, "Tool p j" and "tool-p-j", interleaving in name order); ``n``
+    agents ``a{k}``, each wired to all 12 boxes and holding a tool of its
+    own, ``s{k}``, every one labelled "Solo" (one per agent: no clash).
+    Every agent sees every pair: ``12 * n * n`` violations, ``12 * n``
+    clashes.
+
+    The boxes share no token and no segment but meet at every word (their
+    pairs interleave), so each agent's class holds them as parts (build.rs
+    ``join``). Whether parts meet is asked pair by pair, and remembered per
+    pair, only up to 64 pairs; 12 parts are 66, so ``meeting_words`` walks
+    every word of every part instead, remembering nothing: each agent walks
+    all 12 boxes' words (``12 * 12 * n / 64``), though every agent asks
+    about the same 12 sets. The agents are ``n`` classes only because each
+    has a Solo tool of its own (a final leaf that adds no token): ``n * n``
+    steps from a file of ``n`` agents and ``12 * n`` pairs."""
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(DOZEN, n, nodes, edges)
+    w = _width(n)
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
+        edges += [_edge(b, f"a{s}") for b in boxes] + [_edge(f"s{s}", f"a{s}")]
+    zb, zp = f"{0:0{_width(DOZEN)}}", f"{0:0{w}}"
+    expected = _expected(
+        DOZEN * n * n, DOZEN * n, (f"a{zp}", f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
+        DOZEN + 2 * DOZEN * n + 2 * n, 2 * DOZEN * n + (DOZEN + 1) * n, n, DOZEN,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -917,6 +955,8 @@ FAMILIES: Dict[str, Family] = {
                "agent i", (10_000,), 100, 2, giant_taps),
         Family("solo-union", 24, "two boxes of n tools each, tool i of one and of the other sharing a name; n agents "
                "wired to both, each with a tool Solo of its own", (5_000,), 100, 1, solo_union),
+        Family("solo-dozen", 25, "12 boxes of n interleaved clashing pairs; n agents wired to all 12, each with a "
+               "tool Solo of its own", (1_000,), 20, 1, solo_dozen),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
