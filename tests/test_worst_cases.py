@@ -54,6 +54,7 @@ TINY = {
     "giant-taps": 70,
     "solo-union": 4,
     "solo-dozen": 3,
+    "solo-cap": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -83,6 +84,7 @@ DOUBLING = {
     "giant-taps": 400,  # 0.13 MB (reading reads n * n / 2 tools: small keeps it quick)
     "solo-union": 500,  # 0.28 MB (the boxes meet at n / 32 words: more than 8 from n = 257 on)
     "solo-dozen": 500,  # 2.2 MB
+    "solo-cap": 2_000,  # 3 MB (below, the clashes' renames hide the growth)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -297,6 +299,10 @@ def test_cmp9_work_doubles_at_most_2_3x_solo_dozen() -> None:
     assert_work_at_most_doubles("solo-dozen")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_solo_cap() -> None:
+    assert_work_at_most_doubles("solo-cap")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -379,6 +385,7 @@ ISSUE_MB = {
     "giant-taps": 3.5,
     "solo-union": 2.9,
     "solo-dozen": 4.5,
+    "solo-cap": 3.0,
 }
 
 

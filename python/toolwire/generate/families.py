@@ -906,6 +906,44 @@ def solo_dozen(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def solo_cap(n: int) -> Generated:
+    """Family 26: 17 boxes ``b{j}`` of ``p = max(1, n // 4)`` clashing pairs
+    each (family 10's labels, interleaving in name order), ``b00..b15``
+    wired into one box ``h``; ``n`` agents ``a{k}``, each fed by ``h`` and
+    by ``b16``, and holding a tool of its own, ``s{k}``, every one labelled
+    "Solo" (one per agent: no clash). Every agent sees every pair: ``17 * p
+    * n`` violations, ``17 * p`` clashes.
+
+    ``h`` holds its 16 boxes as parts (build.rs ``join``: they share no
+    token and no segment), so each agent's class has 17 parts, one more
+    than ``MAX_PARTS``: whether they meet is known from ``h``'s own check
+    (parts of one input never meet; boxes' own sets meet no other), but
+    then the two smallest parts are united, for every agent again
+    (``Sets::union``: the two boxes meet at every word, their pairs
+    interleaving, and each new word reports its clashes, ``Layout::union``),
+    though every agent unites the same two sets. The agents are ``n``
+    classes only because each has a Solo tool of its own (a final leaf that
+    adds no token): ``n * p`` steps from a file of ``n`` agents and ``17 *
+    p`` pairs."""
+    p = max(1, n // 4)
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(PARTS, p, nodes, edges)
+    nodes.append(_box("h"))
+    edges += [_edge(b, "h") for b in boxes[:-1]]
+    w = _width(n)
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
+        edges += [_edge("h", f"a{s}"), _edge(boxes[-1], f"a{s}"), _edge(f"s{s}", f"a{s}")]
+    zb, zp = f"{0:0{_width(PARTS)}}", f"{0:0{_width(p)}}"
+    expected = _expected(
+        PARTS * p * n, PARTS * p, (f"a{0:0{w}}", f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
+        PARTS + 2 * PARTS * p + 1 + 2 * n, 2 * PARTS * p + PARTS - 1 + 3 * n, n, PARTS + 1,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -957,6 +995,8 @@ FAMILIES: Dict[str, Family] = {
                "wired to both, each with a tool Solo of its own", (5_000,), 100, 1, solo_union),
         Family("solo-dozen", 25, "12 boxes of n interleaved clashing pairs; n agents wired to all 12, each with a "
                "tool Solo of its own", (1_000,), 20, 1, solo_dozen),
+        Family("solo-cap", 26, "17 boxes of n / 4 interleaved clashing pairs, 16 of them into one box; n agents fed "
+               "by it and by the 17th, each with a tool Solo of its own", (2_000,), 40, 1, solo_cap),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
