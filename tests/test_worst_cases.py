@@ -55,6 +55,7 @@ TINY = {
     "solo-union": 4,
     "solo-dozen": 3,
     "solo-cap": 4,
+    "root-ladder": 5,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -85,6 +86,7 @@ DOUBLING = {
     "solo-union": 500,  # 0.28 MB (the boxes meet at n / 32 words: more than 8 from n = 257 on)
     "solo-dozen": 500,  # 2.2 MB
     "solo-cap": 2_000,  # 3 MB (below, the clashes' renames hide the growth)
+    "root-ladder": 250,  # 0.12 MB (its paths cross n * n / 2 roots: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -303,6 +305,10 @@ def test_cmp9_work_doubles_at_most_2_3x_solo_cap() -> None:
     assert_work_at_most_doubles("solo-cap")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_root_ladder() -> None:
+    assert_work_at_most_doubles("root-ladder")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -386,6 +392,7 @@ ISSUE_MB = {
     "solo-union": 2.9,
     "solo-dozen": 4.5,
     "solo-cap": 3.0,
+    "root-ladder": 1.0,
 }
 
 

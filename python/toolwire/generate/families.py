@@ -944,6 +944,37 @@ def solo_cap(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def root_ladder(n: int) -> Generated:
+    """Family 27: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, ``c{n-1}``
+    wired into one agent ``z``; box ``d{i}``, holding a clashing pair of its
+    own (``u{i}`` "Link i", ``v{i}`` "link-i"), wired into ``c{i}``. ``n``
+    violations at ``z``, ``n`` clashes.
+
+    Every ``c{i}`` but ``c0`` has two provider boxes, so each is a path
+    root, and the path of ``u{i}`` to ``z`` crosses ``n - i`` of them. At
+    each root, its providers are asked which carries the tool (paths.rs
+    ``Paths::path``: one does, so the path is passed through to it, one
+    chain per root); each question is remembered per (tool, class)
+    (read.rs ``carries``), but no two are alike: ``n * n`` questions, each
+    a set lookup in every part of a class (the chain's classes are held as
+    up to 16 parts), and as many entries in the remembered map. The path
+    is found when renames are chosen (read.rs ``settle_renames``) and again
+    on every read, and holds a chain per root, so reading even its ends
+    walks them all (``TreePath::len``, ``Paths::nodes``): ``n * n`` steps
+    and ``n * n`` map entries from a file of ``n`` boxes."""
+    w = _width(n)
+    nodes = [_agent("z")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_box(f"c{s}"), _box(f"d{s}"), _tool(f"u{s}", f"Link {s}"), _tool(f"v{s}", f"link-{s}")]
+        edges += [_edge(f"u{s}", f"d{s}"), _edge(f"v{s}", f"d{s}"), _edge(f"d{s}", f"c{s}")]
+        edges.append(_edge(f"c{s}", f"c{i + 1:0{w}}" if i + 1 < n else "z"))
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 1 + 4 * n, 4 * n, 1, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -997,6 +1028,8 @@ FAMILIES: Dict[str, Family] = {
                "tool Solo of its own", (1_000,), 20, 1, solo_dozen),
         Family("solo-cap", 26, "17 boxes of n / 4 interleaved clashing pairs, 16 of them into one box; n agents fed "
                "by it and by the 17th, each with a tool Solo of its own", (2_000,), 40, 1, solo_cap),
+        Family("root-ladder", 27, "a chain of n boxes into one agent, box i also fed by a box of its own holding a "
+               "clashing pair", (2_000,), 40, 1, root_ladder),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
