@@ -56,6 +56,7 @@ TINY = {
     "solo-dozen": 3,
     "solo-cap": 4,
     "root-ladder": 5,
+    "wide-roots": 3,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -87,6 +88,7 @@ DOUBLING = {
     "solo-dozen": 500,  # 2.2 MB
     "solo-cap": 2_000,  # 3 MB (below, the clashes' renames hide the growth)
     "root-ladder": 250,  # 0.12 MB (its paths cross n * n / 2 roots: small keeps it quick)
+    "wide-roots": 250,  # 0.67 MB (its paths cross n * 10 * n boxes: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -309,6 +311,10 @@ def test_cmp9_work_doubles_at_most_2_3x_root_ladder() -> None:
     assert_work_at_most_doubles("root-ladder")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_wide_roots() -> None:
+    assert_work_at_most_doubles("wide-roots")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -393,6 +399,7 @@ ISSUE_MB = {
     "solo-dozen": 4.5,
     "solo-cap": 3.0,
     "root-ladder": 1.0,
+    "wide-roots": 2.7,
 }
 
 

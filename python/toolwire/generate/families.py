@@ -975,6 +975,49 @@ def root_ladder(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+SIDES = 16
+"""Family 28: the most provider boxes of a path root that are each asked
+whether they carry a tool (paths.rs ``CARRIERS_LOOKED_UP``); one more, the
+chain's end, makes each agent a root whose tree decides."""
+
+
+def wide_roots(n: int) -> Generated:
+    """Family 28: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``, ``c{m-1}`` wired into ``n`` agents ``a{g}``; a box ``Q`` holding a
+    clashing pair (``k0`` "Key", ``k1`` "key") wired into 16 boxes
+    ``S00..S15``, each wired into every agent; tool ``t{g}`` "Tool g" wired
+    into ``c0`` and its twin ``e{g}`` "tool-g" straight into ``a{g}``. Every
+    agent sees the pair ``key`` and its own ``tool_g``: ``2 * n``
+    violations, ``n + 1`` clashes.
+
+    Each agent has 17 provider boxes, one more than are each asked whether
+    they carry a tool (paths.rs ``Paths::path``), so the path of ``t{g}``
+    to ``a{g}`` is read off the agent's tree, grown breadth first from the
+    agent (``Tree::first_step``, ``Tree::grow``) until it meets ``c0``: the
+    whole chain, ``m`` boxes, for each agent. ``t{g}`` sorts after ``e{g}``,
+    so it is the tool renamed, and its path is found when renames are
+    chosen (read.rs ``settle_renames``), then again on reading (8 trees are
+    kept, one per agent): ``n * m`` steps from a file of ``n`` agents and
+    ``m`` boxes."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    sides = [f"S{j:02}" for j in range(SIDES)]
+    nodes = [_box(c) for c in chain] + [_box("Q"), _tool("k0", "Key"), _tool("k1", "key")] + [_box(x) for x in sides]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)] + [_edge("k0", "Q"), _edge("k1", "Q")]
+    edges += [_edge("Q", x) for x in sides]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
+        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge(chain[-1], f"a{s}")]
+        edges += [_edge(x, f"a{s}") for x in sides]
+    expected = _expected(
+        2 * n, n + 1, (f"a{0:0{w}}", "key", ("k0", "k1")), m + 3 + SIDES + 3 * n, m + 1 + SIDES + (3 + SIDES) * n, n,
+        m + 1 + SIDES,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1030,6 +1073,8 @@ FAMILIES: Dict[str, Family] = {
                "by it and by the 17th, each with a tool Solo of its own", (2_000,), 40, 1, solo_cap),
         Family("root-ladder", 27, "a chain of n boxes into one agent, box i also fed by a box of its own holding a "
                "clashing pair", (2_000,), 40, 1, root_ladder),
+        Family("wide-roots", 28, "a chain of 10n boxes into n agents, each also fed by the same 16 boxes; tool g "
+               "atop the chain, its twin straight into agent g", (1_000,), 20, 1, wide_roots),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
