@@ -1018,6 +1018,43 @@ def wide_roots(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+NEAR = 10
+"""Family 29: the consumers each clash is seen by next to where it forms,
+as many as a clash keeps first consumers of (sets.rs ``FIRSTS``)."""
+
+
+def far_eleventh(n: int) -> Generated:
+    """Family 29: family 15 with ten near consumers a clash: box ``b{i}``,
+    holding a clashing pair (``p{i}`` "Tool i", ``q{i}`` "tool-i"), wired
+    into the ten agents ``a{i}..a{i+9}`` and into one agent ``z``, whose id
+    sorts last. Each clash is seen by eleven agents: ``11 * n``
+    violations, ``n`` clashes.
+
+    A clash keeps its first ten consumers (build.rs, ``Clash::
+    first_consumers``); from the eleventh on, its consumers are found by
+    looking up every consumer with a violation after the tenth, one by one
+    (read.rs ``GroupRef::consumers`` -> ``sees``, a set lookup in each
+    part: each agent holds its ten boxes as parts). The eleventh here is
+    ``z``, so listing clash ``i``'s eleven consumers looks up the ``n - i``
+    agents between: ``n * n / 2`` lookups to list ``11 * n`` consumers.
+    The json report lists the first 100 consumers of every clash by default
+    (``--max-consumers``)."""
+    w = _width(n + NEAR - 1)
+    nodes = [_agent(f"a{k:0{w}}") for k in range(n + NEAR - 1)] + [_agent("z")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_box(f"b{s}"), _tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        edges += [_edge(f"p{s}", f"b{s}"), _edge(f"q{s}", f"b{s}")]
+        edges += [_edge(f"b{s}", f"a{k:0{w}}") for k in range(i, i + NEAR)] + [_edge(f"b{s}", "z")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        (NEAR + 1) * n, n, (f"a{zero}", f"tool_{zero}", (f"p{zero}", f"q{zero}")), NEAR + 4 * n,
+        (NEAR + 3) * n, n + NEAR, n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1075,6 +1112,8 @@ FAMILIES: Dict[str, Family] = {
                "clashing pair", (2_000,), 40, 1, root_ladder),
         Family("wide-roots", 28, "a chain of 10n boxes into n agents, each also fed by the same 16 boxes; tool g "
                "atop the chain, its twin straight into agent g", (1_000,), 20, 1, wide_roots),
+        Family("far-eleventh", 29, "n boxes of one clashing pair, box i wired into agents i to i + 9 and into one "
+               "agent whose id sorts last", (4_000,), 50, 1, far_eleventh),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
