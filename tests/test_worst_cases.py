@@ -21,6 +21,7 @@ import pytest
 import toolwire
 import toolwire.cli
 from toolwire import reference
+from toolwire._formats import DEFAULT_MAX_CONSUMERS
 from toolwire.generate import FAMILIES, FORMAT_MEASUREMENT
 from toolwire.generate.families import Generated, subset_boxes
 from support import without_places, work_done
@@ -52,6 +53,12 @@ TINY = {
     "parts-fan": 4,
     "pair-parts": 7,
     "giant-taps": 70,
+    "solo-union": 4,
+    "solo-dozen": 3,
+    "solo-cap": 4,
+    "root-ladder": 5,
+    "wide-roots": 3,
+    "far-eleventh": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -79,6 +86,12 @@ DOUBLING = {
     "parts-fan": 250,  # 1.3 MB (below, the per-agent union tried within its budget hides the growth)
     "pair-parts": 2_000,  # 1.5 MB (work grows as k ** 3 from a file of k ** 2: 2.8x at most)
     "giant-taps": 400,  # 0.13 MB (reading reads n * n / 2 tools: small keeps it quick)
+    "solo-union": 500,  # 0.28 MB (the boxes meet at n / 32 words: more than 8 from n = 257 on)
+    "solo-dozen": 500,  # 2.2 MB
+    "solo-cap": 2_000,  # 3 MB (below, the clashes' renames hide the growth)
+    "root-ladder": 250,  # 0.12 MB (its paths cross n * n / 2 roots: small keeps it quick)
+    "wide-roots": 250,  # 0.67 MB (its paths cross n * 10 * n boxes: small keeps it quick)
+    "far-eleventh": 1_000,  # 1.2 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -285,6 +298,30 @@ def test_cmp9_work_doubles_at_most_2_3x_giant_taps() -> None:
     assert_work_at_most_doubles("giant-taps")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_solo_union() -> None:
+    assert_work_at_most_doubles("solo-union")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_solo_dozen() -> None:
+    assert_work_at_most_doubles("solo-dozen")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_solo_cap() -> None:
+    assert_work_at_most_doubles("solo-cap")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_root_ladder() -> None:
+    assert_work_at_most_doubles("root-ladder")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_wide_roots() -> None:
+    assert_work_at_most_doubles("wide-roots")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_far_eleventh() -> None:
+    assert_work_at_most_doubles("far-eleventh")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -337,6 +374,37 @@ def test_cmp9_consumer_reading_work_doubles_at_most_2_3x(family: str) -> None:
     )
 
 
+def json_consumer_reading_work(family: str, n: int) -> int:
+    """The work of listing every distinct clash's consumers as the json
+    report lists them by default: the first ``DEFAULT_MAX_CONSUMERS``
+    (100), a stretch at a time."""
+    report = toolwire.check_json(built(family, n).data)
+    groups = list(report.clash_groups())
+    before = work_done(report)
+    for group in groups:
+        group.consumers[:DEFAULT_MAX_CONSUMERS]
+    return work_done(report) - before
+
+
+# Families whose clashes are each seen by consumers spread among many others
+# with violations (the rest list consecutive consumers, or ten at most; at
+# these sizes, families 24 and 26 grow 2.5x and 2.6x here only as their
+# tries deepen a level): listing a clash's consumers beyond its first ten
+# looks up every consumer with a violation in between.
+SPREAD_CONSUMERS = ["distinct-subsets", "subsets-interleaved", "subsets-shared", "pair-parts", "far-eleventh"]
+
+
+@pytest.mark.parametrize("family", SPREAD_CONSUMERS)
+def test_cmp9_json_consumer_listing_work_doubles_at_most_2_3x(family: str) -> None:
+    n = DOUBLING[family]
+    once, twice = json_consumer_reading_work(family, n), json_consumer_reading_work(family, 2 * n)
+    assert twice <= GROWTH * once, (
+        f"CMP-9 on {family}: listing the clashes' first {DEFAULT_MAX_CONSUMERS} consumers took "
+        f"{twice / max(once, 1):.2f}x the work at n = {2 * n} ({twice} steps) as at n = {n} ({once} steps); "
+        f"at most {GROWTH}x"
+    )
+
+
 # -- the families are the issue's -------------------------------------------------
 
 # The file sizes the issue gives, in MB, at the sizes it gives: the
@@ -365,6 +433,12 @@ ISSUE_MB = {
     "parts-fan": 5.2,
     "pair-parts": 7.7,
     "giant-taps": 3.5,
+    "solo-union": 2.9,
+    "solo-dozen": 4.5,
+    "solo-cap": 3.0,
+    "root-ladder": 1.0,
+    "wide-roots": 2.7,
+    "far-eleventh": 4.7,
 }
 
 

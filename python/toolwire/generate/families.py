@@ -831,6 +831,230 @@ def giant_taps(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def solo_union(n: int) -> Generated:
+    """Family 24: two boxes ``A`` and ``B`` of ``n`` tools each, ``x{i}a``
+    "Tool i" in ``A`` and ``x{i}b`` "tool-i" in ``B``; ``n`` agents
+    ``a{k}``, each wired to both boxes and holding a tool of its own,
+    ``s{k}``, every one labelled "Solo" (one per agent: no clash). Every agent
+    sees every ``tool_i`` from both boxes: ``n * n`` violations, ``n``
+    clashes (each pair ``x{i}a``, ``x{i}b``).
+
+    Each name ``tool_i`` enters at two boxes that forward, so it roams, and
+    the two boxes meet at every word of their segments (``n / 32`` of them,
+    each a token of both names' segments): more than 4 words a part, so each
+    agent's class is united whatever it costs (build.rs ``join``: the
+    meeting is found once for the pair, but the union ``Sets::union`` is
+    made again for every class, and each word it makes a new value of reports
+    every one of its 32 segments' clashes as formed there, ``Layout::union``,
+    one event and one probe each). The agents are ``n`` classes only because
+    each has a Solo tool of its own (a final leaf that adds no token): the
+    same union of the same two sets, ``n`` times, ``n * n`` steps from a
+    file of ``n`` agents and ``n`` pairs."""
+    w = _width(n)
+    nodes = [_box("A"), _box("B")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_tool(f"x{s}a", f"Tool {s}"), _tool(f"x{s}b", f"tool-{s}")]
+        edges += [_edge(f"x{s}a", "A"), _edge(f"x{s}b", "B")]
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
+        edges += [_edge("A", f"a{s}"), _edge("B", f"a{s}"), _edge(f"s{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * n, n, (f"a{zero}", f"tool_{zero}", (f"x{zero}a", f"x{zero}b")), 2 + 4 * n, 5 * n, n, 2
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
+DOZEN = 12
+"""Family 25: the fewest parts with more than 64 pairs (build.rs
+``PAIRS_LOOKED_AT``): 12 parts make 66."""
+
+
+def solo_dozen(n: int) -> Generated:
+    """Family 25: 12 boxes ``b{j}`` of ``n`` clashing pairs each (family 10's
+    labels, "Tool p j" and "tool-p-j", interleaving in name order); ``n``
+    agents ``a{k}``, each wired to all 12 boxes and holding a tool of its
+    own, ``s{k}``, every one labelled "Solo" (one per agent: no clash).
+    Every agent sees every pair: ``12 * n * n`` violations, ``12 * n``
+    clashes.
+
+    The boxes share no token and no segment but meet at every word (their
+    pairs interleave), so each agent's class holds them as parts (build.rs
+    ``join``). Whether parts meet is asked pair by pair, and remembered per
+    pair, only up to 64 pairs; 12 parts are 66, so ``meeting_words`` walks
+    every word of every part instead, remembering nothing: each agent walks
+    all 12 boxes' words (``12 * 12 * n / 64``), though every agent asks
+    about the same 12 sets. The agents are ``n`` classes only because each
+    has a Solo tool of its own (a final leaf that adds no token): ``n * n``
+    steps from a file of ``n`` agents and ``12 * n`` pairs."""
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(DOZEN, n, nodes, edges)
+    w = _width(n)
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
+        edges += [_edge(b, f"a{s}") for b in boxes] + [_edge(f"s{s}", f"a{s}")]
+    zb, zp = f"{0:0{_width(DOZEN)}}", f"{0:0{w}}"
+    expected = _expected(
+        DOZEN * n * n, DOZEN * n, (f"a{zp}", f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
+        DOZEN + 2 * DOZEN * n + 2 * n, 2 * DOZEN * n + (DOZEN + 1) * n, n, DOZEN,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def solo_cap(n: int) -> Generated:
+    """Family 26: 17 boxes ``b{j}`` of ``p = max(1, n // 4)`` clashing pairs
+    each (family 10's labels, interleaving in name order), ``b00..b15``
+    wired into one box ``h``; ``n`` agents ``a{k}``, each fed by ``h`` and
+    by ``b16``, and holding a tool of its own, ``s{k}``, every one labelled
+    "Solo" (one per agent: no clash). Every agent sees every pair: ``17 * p
+    * n`` violations, ``17 * p`` clashes.
+
+    ``h`` holds its 16 boxes as parts (build.rs ``join``: they share no
+    token and no segment), so each agent's class has 17 parts, one more
+    than ``MAX_PARTS``: whether they meet is known from ``h``'s own check
+    (parts of one input never meet; boxes' own sets meet no other), but
+    then the two smallest parts are united, for every agent again
+    (``Sets::union``: the two boxes meet at every word, their pairs
+    interleaving, and each new word reports its clashes, ``Layout::union``),
+    though every agent unites the same two sets. The agents are ``n``
+    classes only because each has a Solo tool of its own (a final leaf that
+    adds no token): ``n * p`` steps from a file of ``n`` agents and ``17 *
+    p`` pairs."""
+    p = max(1, n // 4)
+    nodes: List[str] = []
+    edges: List[str] = []
+    boxes = _interleaved_boxes(PARTS, p, nodes, edges)
+    nodes.append(_box("h"))
+    edges += [_edge(b, "h") for b in boxes[:-1]]
+    w = _width(n)
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
+        edges += [_edge("h", f"a{s}"), _edge(boxes[-1], f"a{s}"), _edge(f"s{s}", f"a{s}")]
+    zb, zp = f"{0:0{_width(PARTS)}}", f"{0:0{_width(p)}}"
+    expected = _expected(
+        PARTS * p * n, PARTS * p, (f"a{0:0{w}}", f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
+        PARTS + 2 * PARTS * p + 1 + 2 * n, 2 * PARTS * p + PARTS - 1 + 3 * n, n, PARTS + 1,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def root_ladder(n: int) -> Generated:
+    """Family 27: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, ``c{n-1}``
+    wired into one agent ``z``; box ``d{i}``, holding a clashing pair of its
+    own (``u{i}`` "Link i", ``v{i}`` "link-i"), wired into ``c{i}``. ``n``
+    violations at ``z``, ``n`` clashes.
+
+    Every ``c{i}`` but ``c0`` has two provider boxes, so each is a path
+    root, and the path of ``u{i}`` to ``z`` crosses ``n - i`` of them. At
+    each root, its providers are asked which carries the tool (paths.rs
+    ``Paths::path``: one does, so the path is passed through to it, one
+    chain per root); each question is remembered per (tool, class)
+    (read.rs ``carries``), but no two are alike: ``n * n`` questions, each
+    a set lookup in every part of a class (the chain's classes are held as
+    up to 16 parts), and as many entries in the remembered map. The path
+    is found when renames are chosen (read.rs ``settle_renames``) and again
+    on every read, and holds a chain per root, so reading even its ends
+    walks them all (``TreePath::len``, ``Paths::nodes``): ``n * n`` steps
+    and ``n * n`` map entries from a file of ``n`` boxes."""
+    w = _width(n)
+    nodes = [_agent("z")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_box(f"c{s}"), _box(f"d{s}"), _tool(f"u{s}", f"Link {s}"), _tool(f"v{s}", f"link-{s}")]
+        edges += [_edge(f"u{s}", f"d{s}"), _edge(f"v{s}", f"d{s}"), _edge(f"d{s}", f"c{s}")]
+        edges.append(_edge(f"c{s}", f"c{i + 1:0{w}}" if i + 1 < n else "z"))
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 1 + 4 * n, 4 * n, 1, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
+SIDES = 16
+"""Family 28: the most provider boxes of a path root that are each asked
+whether they carry a tool (paths.rs ``CARRIERS_LOOKED_UP``); one more, the
+chain's end, makes each agent a root whose tree decides."""
+
+
+def wide_roots(n: int) -> Generated:
+    """Family 28: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``, ``c{m-1}`` wired into ``n`` agents ``a{g}``; a box ``Q`` holding a
+    clashing pair (``k0`` "Key", ``k1`` "key") wired into 16 boxes
+    ``S00..S15``, each wired into every agent; tool ``t{g}`` "Tool g" wired
+    into ``c0`` and its twin ``e{g}`` "tool-g" straight into ``a{g}``. Every
+    agent sees the pair ``key`` and its own ``tool_g``: ``2 * n``
+    violations, ``n + 1`` clashes.
+
+    Each agent has 17 provider boxes, one more than are each asked whether
+    they carry a tool (paths.rs ``Paths::path``), so the path of ``t{g}``
+    to ``a{g}`` is read off the agent's tree, grown breadth first from the
+    agent (``Tree::first_step``, ``Tree::grow``) until it meets ``c0``: the
+    whole chain, ``m`` boxes, for each agent. ``t{g}`` sorts after ``e{g}``,
+    so it is the tool renamed, and its path is found when renames are
+    chosen (read.rs ``settle_renames``), then again on reading (8 trees are
+    kept, one per agent): ``n * m`` steps from a file of ``n`` agents and
+    ``m`` boxes."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    sides = [f"S{j:02}" for j in range(SIDES)]
+    nodes = [_box(c) for c in chain] + [_box("Q"), _tool("k0", "Key"), _tool("k1", "key")] + [_box(x) for x in sides]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)] + [_edge("k0", "Q"), _edge("k1", "Q")]
+    edges += [_edge("Q", x) for x in sides]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
+        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge(chain[-1], f"a{s}")]
+        edges += [_edge(x, f"a{s}") for x in sides]
+    expected = _expected(
+        2 * n, n + 1, (f"a{0:0{w}}", "key", ("k0", "k1")), m + 3 + SIDES + 3 * n, m + 1 + SIDES + (3 + SIDES) * n, n,
+        m + 1 + SIDES,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+NEAR = 10
+"""Family 29: the consumers each clash is seen by next to where it forms,
+as many as a clash keeps first consumers of (sets.rs ``FIRSTS``)."""
+
+
+def far_eleventh(n: int) -> Generated:
+    """Family 29: family 15 with ten near consumers a clash: box ``b{i}``,
+    holding a clashing pair (``p{i}`` "Tool i", ``q{i}`` "tool-i"), wired
+    into the ten agents ``a{i}..a{i+9}`` and into one agent ``z``, whose id
+    sorts last. Each clash is seen by eleven agents: ``11 * n``
+    violations, ``n`` clashes.
+
+    A clash keeps its first ten consumers (build.rs, ``Clash::
+    first_consumers``); from the eleventh on, its consumers are found by
+    looking up every consumer with a violation after the tenth, one by one
+    (read.rs ``GroupRef::consumers`` -> ``sees``, a set lookup in each
+    part: each agent holds its ten boxes as parts). The eleventh here is
+    ``z``, so listing clash ``i``'s eleven consumers looks up the ``n - i``
+    agents between: ``n * n / 2`` lookups to list ``11 * n`` consumers.
+    The json report lists the first 100 consumers of every clash by default
+    (``--max-consumers``)."""
+    w = _width(n + NEAR - 1)
+    nodes = [_agent(f"a{k:0{w}}") for k in range(n + NEAR - 1)] + [_agent("z")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_box(f"b{s}"), _tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        edges += [_edge(f"p{s}", f"b{s}"), _edge(f"q{s}", f"b{s}")]
+        edges += [_edge(f"b{s}", f"a{k:0{w}}") for k in range(i, i + NEAR)] + [_edge(f"b{s}", "z")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        (NEAR + 1) * n, n, (f"a{zero}", f"tool_{zero}", (f"p{zero}", f"q{zero}")), NEAR + 4 * n,
+        (NEAR + 3) * n, n + NEAR, n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -878,6 +1102,18 @@ FAMILIES: Dict[str, Family] = {
                "agents, each wired to a different pair of boxes", (10_000,), 100, 1, pair_parts),
         Family("giant-taps", 23, "a chain of n boxes, box i holding tool i, every tool labelled X, and wired into "
                "agent i", (10_000,), 100, 2, giant_taps),
+        Family("solo-union", 24, "two boxes of n tools each, tool i of one and of the other sharing a name; n agents "
+               "wired to both, each with a tool Solo of its own", (5_000,), 100, 1, solo_union),
+        Family("solo-dozen", 25, "12 boxes of n interleaved clashing pairs; n agents wired to all 12, each with a "
+               "tool Solo of its own", (1_000,), 20, 1, solo_dozen),
+        Family("solo-cap", 26, "17 boxes of n / 4 interleaved clashing pairs, 16 of them into one box; n agents fed "
+               "by it and by the 17th, each with a tool Solo of its own", (2_000,), 40, 1, solo_cap),
+        Family("root-ladder", 27, "a chain of n boxes into one agent, box i also fed by a box of its own holding a "
+               "clashing pair", (2_000,), 40, 1, root_ladder),
+        Family("wide-roots", 28, "a chain of 10n boxes into n agents, each also fed by the same 16 boxes; tool g "
+               "atop the chain, its twin straight into agent g", (1_000,), 20, 1, wide_roots),
+        Family("far-eleventh", 29, "n boxes of one clashing pair, box i wired into agents i to i + 9 and into one "
+               "agent whose id sorts last", (4_000,), 50, 1, far_eleventh),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
