@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::flow::{ClassIx, Flow};
 use super::paths::{Paths, TreePath, Wiring};
-use super::sets::{self, FirstRanks, Held, SetId, Sets, Words};
+use super::sets::{FirstRanks, Held, SetId, Sets, Words};
 use super::tokens::Layout;
 use super::{Clash, ClashIx, Collisions, GroupIx, PartWords};
 
@@ -599,19 +599,31 @@ impl Collisions<'_> {
             (self.held[class as usize].parts().iter()).map(move |&part| (part, carried.clone()))
         });
         let at_leaf = self.sets.push_down(roots, Some(&above));
+        // A clash's consumers are those of its leaves (each consumer holds
+        // one value of the clash's word): gathered, then the first kept,
+        // sorting whenever twice as many as kept are gathered.
         let mut first: Map<ClashIx, Vec<u32>> = new_map();
         let mut probes = 0u64;
+        let keep_first = |ranks: &mut Vec<u32>| {
+            ranks.sort_unstable();
+            ranks.truncate(LISTED);
+        };
         for (&(id, word, value), _) in leaves.iter().zip(&wanted).filter(|(_, &w)| w) {
             for c in clashes_at(word, value).filter(|&c| more(c)) {
-                probes += 1;
                 let ranks = first.entry(c).or_default();
-                let mut merged = Vec::with_capacity(LISTED);
-                sets::merge_first(ranks, &at_leaf[id].ranks, LISTED, |rank| merged.push(rank));
-                probes += merged.len() as u64;
-                *ranks = merged;
+                ranks.extend_from_slice(&at_leaf[id].ranks);
+                probes += 1 + at_leaf[id].ranks.len() as u64;
+                if ranks.len() >= 2 * LISTED {
+                    keep_first(ranks);
+                }
             }
         }
         self.work.add(Step::Probe, probes + self.consumers.len() as u64);
-        first.into_iter().map(|(c, ranks)| (c, ranks.into())).collect()
+        (first.into_iter())
+            .map(|(c, mut ranks)| {
+                keep_first(&mut ranks);
+                (c, ranks.into())
+            })
+            .collect()
     }
 }

@@ -450,12 +450,15 @@ impl Sets {
             leaves[id] = wanted(id) || (a != EMPTY && (leaves[a as usize] || leaves[b as usize]));
         }
         let mut inner = vec![false; self.inner.len()];
+        let mut looked_at = self.leaves.len() as u64;
         for id in 1..self.inner.len() {
             let node = &self.inner[id];
             let below = if node.level == 1 { &leaves } else { &inner };
-            inner[id] = node.children.iter().any(|&c| c != EMPTY && below[c as usize]);
+            let slots = node.children.iter().position(|&c| c != EMPTY && below[c as usize]);
+            looked_at += slots.map_or(FAN, |slot| slot + 1) as u64;
+            inner[id] = slots.is_some();
         }
-        self.reads.fetch_add((self.leaves.len() + self.inner.len() * FAN) as u64, Relaxed);
+        self.reads.fetch_add(looked_at, Relaxed);
         Above { leaves, inner }
     }
 
