@@ -62,6 +62,10 @@ pub(crate) struct PathFacts {
     /// in CSR form.
     pub provider_starts: Vec<u32>,
     pub providers: Vec<NodeIx>,
+    /// Per ordinal of a root with several provider boxes: see
+    /// `carriers_of`, in CSR form.
+    pub carrier_starts: Vec<u32>,
+    pub carriers: Vec<(u32, bool)>,
     /// Per ordinal: its path parent (its one relevant provider box), or
     /// NONE for a path root (none, or several).
     pub parent: Vec<u32>,
@@ -83,6 +87,14 @@ pub(crate) struct PathFacts {
 }
 
 impl PathFacts {
+    /// The distinct classes of a path root's provider boxes, each as one
+    /// of those boxes (by ordinal) and whether it is the only one of its
+    /// class; nothing for a node with one provider box or none.
+    pub fn carriers_of(&self, ordinal: u32) -> &[(u32, bool)] {
+        let o = ordinal as usize;
+        &self.carriers[self.carrier_starts[o] as usize..self.carrier_starts[o + 1] as usize]
+    }
+
     pub fn providers_of(&self, ordinal: u32) -> &[NodeIx] {
         let o = ordinal as usize;
         &self.providers[self.provider_starts[o] as usize..self.provider_starts[o + 1] as usize]
@@ -197,6 +209,8 @@ impl Flow {
                 nodes: Vec::new(),
                 provider_starts: vec![0],
                 providers: Vec::new(),
+                carrier_starts: vec![0],
+                carriers: Vec::new(),
                 parent: Vec::new(),
                 depth: Vec::new(),
                 jump: Vec::new(),
@@ -460,6 +474,26 @@ impl Flow {
                 parent[o] = ordinal[list[0] as usize];
             }
         }
+        // Per root with several provider boxes, their distinct classes:
+        // whether a tool reaches a box is a question about its class.
+        let mut carrier_starts = Vec::with_capacity(relevant_count + 1);
+        let mut carriers: Vec<(u32, bool)> = Vec::new();
+        let mut of_class: Vec<(ClassIx, u32)> = Vec::new();
+        for o in 0..relevant_count {
+            carrier_starts.push(carriers.len() as u32);
+            let list = &providers[provider_starts[o] as usize..provider_starts[o + 1] as usize];
+            if list.len() < 2 {
+                continue;
+            }
+            of_class.clear();
+            of_class.extend(list.iter().map(|&p| (class_of[ordinal[p as usize] as usize], ordinal[p as usize])));
+            of_class.sort_unstable();
+            items += list.len() as u64;
+            for same in of_class.chunk_by(|a, b| a.0 == b.0) {
+                carriers.push((same[0].1, same.len() == 1));
+            }
+        }
+        carrier_starts.push(carriers.len() as u32);
         let has_own = |o: u32| own_starts[o as usize] != own_starts[o as usize + 1];
         let (depth, jump, own_up, own_rank) = depths(&mut parent, has_own, &mut items);
         let (enter, leave, root_of) = euler(&parent);
@@ -474,6 +508,8 @@ impl Flow {
                 nodes,
                 provider_starts,
                 providers,
+                carrier_starts,
+                carriers,
                 parent,
                 depth,
                 jump,

@@ -136,17 +136,18 @@ impl Paths {
             let root = facts.root(bottom, steps);
             chains.push((root, bottom));
             // The one provider of the root that carries the leaf, if only
-            // one does (and it does not lead back to a root met already).
-            let providers = facts.providers_of(root);
-            if providers.len() <= CARRIERS_LOOKED_UP {
-                let mut carrying = providers.iter().map(|&p| w.ordinal[p as usize]).filter(|&p| {
+            // one does (and it does not lead back to a root met already),
+            // for a few roots; then the tree of the root reached decides.
+            let carriers = facts.carriers_of(root);
+            if carriers.len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED {
+                let mut carrying = carriers.iter().filter(|&&(p, _)| {
                     *steps += 1;
                     (w.carries)(leaf, p)
                 });
                 // Ordinals follow the units' topological order, so a root
                 // further up has a smaller one: the walk cannot go round a
                 // cycle of boxes (there, the tree decides).
-                if let (Some(p), None) = (carrying.next(), carrying.next()) {
+                if let (Some(&(p, true)), None) = (carrying.next(), carrying.next()) {
                     if facts.root(p, steps) < root {
                         bottom = p;
                         continue;
@@ -244,9 +245,15 @@ impl Paths {
 /// Up to this many receivers, a tool's are looked at one by one.
 const FEW_RECEIVERS: usize = 16;
 
-/// Up to this many provider boxes of a root, each is asked whether it
-/// carries a tool; beyond, the root's tree decides.
+/// Up to this many distinct classes of a root's provider boxes, each is
+/// asked whether it carries a tool; beyond, the root's tree decides.
 const CARRIERS_LOOKED_UP: usize = 16;
+
+/// A path is passed on from a root to the one provider carrying its tool
+/// at most this many times; then the tree of the root reached decides
+/// (one tree, shared by every path that gets there, instead of a step per
+/// root for each).
+const ROOTS_PASSED: usize = 16;
 
 /// The nodes from `top` down to `bottom` along parents, counted.
 fn chain_len(facts: &PathFacts, top: u32, bottom: u32) -> usize {
