@@ -88,7 +88,7 @@ DOUBLING = {
     "giant-taps": 400,  # 0.13 MB (reading reads n * n / 2 tools: small keeps it quick)
     "solo-union": 500,  # 0.28 MB (the boxes meet at n / 32 words: more than 8 from n = 257 on)
     "solo-dozen": 500,  # 2.2 MB
-    "solo-cap": 2_000,  # 3 MB (below, the clashes' renames hide the growth)
+    "solo-cap": 4_000,  # 6 MB (below, the clashes' renames hide the growth; from 2,000 to 4,000 the tries deepen a level)
     "root-ladder": 250,  # 0.12 MB (its paths cross n * n / 2 roots: small keeps it quick)
     "wide-roots": 250,  # 0.67 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "far-eleventh": 1_000,  # 1.2 MB

@@ -46,7 +46,9 @@ pub(crate) fn collisions<'a>(
     let mut formed: Map<(u32, u64), (ClassIx, bool)> = new_map();
     let mut joins = Joins::default();
     // Per (word, segment), what the unions of one class said formed there.
-    let mut here: Map<(u32, u32), (u64, bool)> = new_map();
+    // (what it holds there, whether it formed here, whether the inputs
+    // formed it between them).
+    let mut here: Map<(u32, u32), (u64, bool, bool)> = new_map();
     let mut probes = 0u64;
     for (c, class) in flow.classes.iter().enumerate() {
         if c % CLASSES_PER_LOOK == 0 && interrupt.requested() {
@@ -68,29 +70,25 @@ pub(crate) fn collisions<'a>(
         if !layout.roams[c] && own.0 != EMPTY {
             joins.own_formed.insert(own.0, c as ClassIx);
         }
+        // The inputs joined (once for each distinct combination of them),
+        // then the class's own set joined to that.
         let inputs: Vec<&Held> = class.inputs.iter().map(|&i| &held[i as usize]).collect();
-        let this = join(&mut sets, &mut layout, &mut joins, own, &inputs, &mut probes);
+        let inner_start = layout.events.len();
+        let inner = join_inputs(&mut sets, &mut layout, &mut joins, &inputs, &mut probes);
+        let inner_end = layout.events.len();
+        let this = match own.0 {
+            EMPTY => inner.held.clone(),
+            _ => join(&mut sets, &mut layout, &mut joins, own, &[&inner.held], &mut probes),
+        };
         // What the unions say formed here, in the order they said it: a
         // clash made of tokens of two operands, unless an input was later
-        // found to hold it whole.
-        here.clear();
-        for &(word, segment, tokens, formed) in &layout.events {
-            probes += 1;
-            match here.entry((word, segment)) {
-                Entry::Occupied(mut at) if !formed => {
-                    if at.get().0 == tokens {
-                        at.get_mut().1 = false;
-                    }
-                }
-                Entry::Occupied(mut at) => *at.get_mut() = (tokens, true),
-                Entry::Vacant(at) => {
-                    at.insert((tokens, formed));
-                }
-            }
-        }
+        // found to hold it whole. What the inputs formed between them
+        // stands, whatever the class's own set adds (it only tells whether
+        // what the own tokens formed was held whole by the inputs already).
+        probes += tally(&layout.events, inner_start..inner_end, &mut here);
         layout.events.clear();
         layout.watched.clear();
-        for (&(word, segment), &(tokens, formed_here)) in &here {
+        for (&(word, segment), &(tokens, formed_here, _)) in &here {
             if !formed_here {
                 continue;
             }
@@ -105,6 +103,13 @@ pub(crate) fn collisions<'a>(
                 .and_modify(|(first, elsewhere)| *elsewhere |= *first != c as ClassIx)
                 .or_insert((c as ClassIx, false));
         }
+        // What the inputs form is told again by the next class with the
+        // same inputs only while it is not known to form in two classes.
+        let settled = |&(_, segment, tokens): &(u32, u32, u64)| {
+            formed.get(&(segment, tokens)).is_some_and(|&(_, elsewhere)| elsewhere)
+        };
+        probes += inner.pending(&joins).len() as u64;
+        inner.settle(&mut joins, settled);
         held.push(this);
     }
 
@@ -229,6 +234,117 @@ pub(crate) fn collisions<'a>(
     })
 }
 
+/// What `events` (of one class's unions, in order) say formed, per (word,
+/// segment): a clash made of tokens of two operands, unless an operand
+/// said after it holds it whole; but what the unions of the inputs
+/// (`by_inputs`) formed between them stands against what is said after
+/// them. Entries: (tokens held, formed, formed by the inputs). Returns the
+/// events looked at.
+fn tally(
+    events: &[(u32, u32, u64, bool)],
+    by_inputs: std::ops::Range<usize>,
+    here: &mut Map<(u32, u32), (u64, bool, bool)>,
+) -> u64 {
+    here.clear();
+    for (i, &(word, segment, tokens, formed)) in events.iter().enumerate() {
+        let of_inputs = by_inputs.contains(&i);
+        match here.entry((word, segment)) {
+            Entry::Occupied(mut at) if !formed => {
+                let (held, formed, kept) = at.get_mut();
+                if *held == tokens && !(*kept && i >= by_inputs.end) {
+                    *formed = false;
+                }
+            }
+            Entry::Occupied(mut at) => *at.get_mut() = (tokens, true, of_inputs),
+            Entry::Vacant(at) => {
+                at.insert((tokens, formed, of_inputs && formed));
+            }
+        }
+    }
+    events.len() as u64
+}
+
+/// A class's inputs joined: what they hold, and which combination of
+/// inputs that is (see `Joins::inputs`).
+struct Inner {
+    held: Held,
+    combination: Option<usize>,
+}
+
+impl Inner {
+    /// What the inputs formed between them and is not yet known to form
+    /// in two classes.
+    fn pending<'j>(&self, joins: &'j Joins) -> &'j [(u32, u32, u64)] {
+        self.combination.map_or(&[], |at| &joins.combinations[at].1)
+    }
+
+    /// Forgets what `settled` says is known.
+    fn settle(&self, joins: &mut Joins, settled: impl Fn(&(u32, u32, u64)) -> bool) {
+        if let Some(at) = self.combination {
+            joins.combinations[at].1.retain(|e| !settled(e));
+        }
+    }
+}
+
+/// The inputs of a class joined: made once per distinct combination of
+/// inputs (many classes have the same inputs and only their own tools
+/// apart), and for a combination met again, what its unions said formed
+/// (`Inner::pending`) told again as events, instead of the unions.
+fn join_inputs(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    inputs: &[&Held],
+    probes: &mut u64,
+) -> Inner {
+    if inputs.len() < 2 {
+        let held = inputs.first().map_or(Held::One(EMPTY), |&h| h.clone());
+        return Inner { held, combination: None };
+    }
+    let mut lists: Vec<&[SetId]> = inputs.iter().map(|h| h.parts()).collect();
+    lists.sort_unstable();
+    let mut key: Vec<SetId> = Vec::new();
+    for list in lists {
+        key.extend_from_slice(list);
+        key.push(EMPTY);
+    }
+    *probes += key.len() as u64;
+    if let Some(&at) = joins.inputs.get(&key[..]) {
+        let (held, pending) = &joins.combinations[at];
+        for &(word, segment, tokens) in pending {
+            layout.watched.insert(word, ());
+            layout.events.push((word, segment, tokens, true));
+        }
+        return Inner {
+            held: held.clone(),
+            combination: Some(at),
+        };
+    }
+    let start = layout.events.len();
+    let held = join(sets, layout, joins, (EMPTY, 0), inputs, probes);
+    // What formed, in the order it was said, if still held at the end.
+    let mut here = new_map();
+    *probes += tally(&layout.events[start..], 0..0, &mut here);
+    let mut pending = Vec::new();
+    for &(word, segment, tokens, _) in &layout.events[start..] {
+        if here.get(&(word, segment)).is_some_and(|&(t, formed, _)| formed && t == tokens) {
+            here.remove(&(word, segment));
+            *probes += 1;
+            let value = held.value_at(sets, word);
+            if value != 0 && layout.held(segment as usize, value) == tokens {
+                pending.push((word, segment, tokens));
+            }
+        }
+    }
+    let at = joins.combinations.len();
+    joins.combinations.push((held.clone(), pending));
+    joins.inputs.insert(key.into(), at);
+    Inner {
+        held,
+        combination: Some(at),
+    }
+}
+
 /// Leaves a union of a class's inputs may make before the class is held as
 /// parts instead: a few per input (where their words meet), and two per
 /// word of its own tokens. So what unions make is bounded by the classes'
@@ -250,6 +366,12 @@ pub(crate) struct Joins {
     met: Map<(SetId, SetId), Meeting>,
     values: Map<(SetId, u32), u64>,
     remainders: Map<(SetId, Box<[u32]>), SetId>,
+    /// Each distinct combination of inputs joined (their parts, input by
+    /// input, each list ended by EMPTY), as a place in `combinations`:
+    /// what they hold, and what their unions formed that is not yet known
+    /// to form in two classes.
+    inputs: Map<Box<[SetId]>, usize>,
+    combinations: Vec<(Held, Vec<(u32, u32, u64)>)>,
 }
 
 /// What a class holds, from its own set and its inputs'. Usually one set,

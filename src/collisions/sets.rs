@@ -598,6 +598,7 @@ impl Above {
 
 /// What a class holds: one set, or the union of several sets that share
 /// no token and no segment, never made (see `build`).
+#[derive(Clone)]
 pub(crate) enum Held {
     One(SetId),
     Parts(Box<[SetId]>),
