@@ -105,9 +105,8 @@ pub(crate) fn collisions<'a>(
         }
         // What the inputs form is told again by the next class with the
         // same inputs only while it is not known to form in two classes.
-        let settled = |&(_, segment, tokens): &(u32, u32, u64)| {
-            formed.get(&(segment, tokens)).is_some_and(|&(_, elsewhere)| elsewhere)
-        };
+        let settled =
+            |&(_, segment, tokens): &Formed| formed.get(&(segment, tokens)).is_some_and(|&(_, elsewhere)| elsewhere);
         probes += inner.pending(&joins).len() as u64;
         inner.settle(&mut joins, settled);
         held.push(this);
@@ -264,6 +263,9 @@ fn tally(
     events.len() as u64
 }
 
+/// A clash said to form: (word, segment, tokens held).
+type Formed = (u32, u32, u64);
+
 /// A class's inputs joined: what they hold, and which combination of
 /// inputs that is (see `Joins::inputs`).
 struct Inner {
@@ -274,12 +276,12 @@ struct Inner {
 impl Inner {
     /// What the inputs formed between them and is not yet known to form
     /// in two classes.
-    fn pending<'j>(&self, joins: &'j Joins) -> &'j [(u32, u32, u64)] {
+    fn pending<'j>(&self, joins: &'j Joins) -> &'j [Formed] {
         self.combination.map_or(&[], |at| &joins.combinations[at].1)
     }
 
     /// Forgets what `settled` says is known.
-    fn settle(&self, joins: &mut Joins, settled: impl Fn(&(u32, u32, u64)) -> bool) {
+    fn settle(&self, joins: &mut Joins, settled: impl Fn(&Formed) -> bool) {
         if let Some(at) = self.combination {
             joins.combinations[at].1.retain(|e| !settled(e));
         }
@@ -290,16 +292,13 @@ impl Inner {
 /// inputs (many classes have the same inputs and only their own tools
 /// apart), and for a combination met again, what its unions said formed
 /// (`Inner::pending`) told again as events, instead of the unions.
-fn join_inputs(
-    sets: &mut Sets,
-    layout: &mut Layout,
-    joins: &mut Joins,
-    inputs: &[&Held],
-    probes: &mut u64,
-) -> Inner {
+fn join_inputs(sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, inputs: &[&Held], probes: &mut u64) -> Inner {
     if inputs.len() < 2 {
         let held = inputs.first().map_or(Held::One(EMPTY), |&h| h.clone());
-        return Inner { held, combination: None };
+        return Inner {
+            held,
+            combination: None,
+        };
     }
     let mut lists: Vec<&[SetId]> = inputs.iter().map(|h| h.parts()).collect();
     lists.sort_unstable();
@@ -327,7 +326,10 @@ fn join_inputs(
     *probes += tally(&layout.events[start..], 0..0, &mut here);
     let mut pending = Vec::new();
     for &(word, segment, tokens, _) in &layout.events[start..] {
-        if here.get(&(word, segment)).is_some_and(|&(t, formed, _)| formed && t == tokens) {
+        if here
+            .get(&(word, segment))
+            .is_some_and(|&(t, formed, _)| formed && t == tokens)
+        {
             here.remove(&(word, segment));
             *probes += 1;
             let value = held.value_at(sets, word);
@@ -371,7 +373,7 @@ pub(crate) struct Joins {
     /// what they hold, and what their unions formed that is not yet known
     /// to form in two classes.
     inputs: Map<Box<[SetId]>, usize>,
-    combinations: Vec<(Held, Vec<(u32, u32, u64)>)>,
+    combinations: Vec<(Held, Vec<Formed>)>,
 }
 
 /// What a class holds, from its own set and its inputs'. Usually one set,

@@ -486,7 +486,10 @@ impl Flow {
                 continue;
             }
             of_class.clear();
-            of_class.extend(list.iter().map(|&p| (class_of[ordinal[p as usize] as usize], ordinal[p as usize])));
+            of_class.extend(
+                list.iter()
+                    .map(|&p| (class_of[ordinal[p as usize] as usize], ordinal[p as usize])),
+            );
             of_class.sort_unstable();
             items += list.len() as u64;
             for same in of_class.chunk_by(|a, b| a.0 == b.0) {

@@ -32,7 +32,10 @@
 //!    beyond that, inputs that share no token and no segment are held as
 //!    *parts* and never unioned (agents each wired to a different handful
 //!    of big boxes whose tokens interleave), so what unions make is
-//!    O(classes' inputs + own tokens).
+//!    O(classes' inputs + own tokens). A class's inputs are joined once
+//!    per distinct combination of them (agents wired to the same boxes,
+//!    each with tools of its own, join those boxes once), then its own
+//!    tokens are joined to that.
 //! 4. `build`: each class's consumers (their number and the first ten)
 //!    pushed down the tries, once per node made; a leaf made of two apart
 //!    leaves hands on what it got, so each leaf's clashes are counted where
@@ -54,10 +57,15 @@
 //! counts, then the `k`th clash of the consumer's set (O(16 x depth), or,
 //! for a class held as parts, its words combined once while it is read).
 //! A clash's first violation and its first ten consumers are kept; further
-//! consumers are looked up one set lookup each from the tenth. A tool's
-//! path (see `paths`) costs its length to read, plus O(log) to find where
-//! it enters its consumer's chain, or, the first time a chain's root is
-//! read, the part of the root's tree (boxes by distance) the path needs.
+//! ones are scanned for, one set lookup per consumer with a violation,
+//! resuming where the last read of the clash stopped; when that scan
+//! finds fewer than one in four, the first 128 consumers of every clash
+//! are pushed down the tries at once (O(trie nodes x 128), once). A
+//! tool's path (see `paths`) costs its length to read, plus O(log) to
+//! find where it enters its consumer's chain, plus a question per
+//! distinct provider class at each of at most 16 roots it is passed
+//! through, or, the first time a root is read, the part of the root's
+//! tree (boxes by distance) the path needs.
 
 mod build;
 mod flow;

@@ -10,10 +10,13 @@
 //! O(log length) steps. A tool wired into a node of the chain enters
 //! there (nearest the consumer: any other route is longer). Otherwise it
 //! comes through the root, which has no provider box or several: when
-//! only one of those carries the tool (its class holds the tool's token),
-//! every route from the tool to the root ends through it, and the path is
-//! the path to that provider, then the chain; repeated, this gives a path
-//! as a few chains, in O(log) steps each.
+//! only one of those carries the tool (its class holds the tool's token;
+//! each distinct class of the providers is asked once), every route from
+//! the tool to the root ends through it, and the path is the path to that
+//! provider, then the chain; repeated, this gives a path as a few chains,
+//! in O(log) steps each. After 16 roots passed this way, the tree of the
+//! root reached decides: a ladder of roots is read off one tree, shared
+//! by every path that climbs it, not a step per root for each path.
 //!
 //! Only when several providers of a root carry the tool is the root's
 //! *tree* read: the relevant boxes upstream of the root by distance,

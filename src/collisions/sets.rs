@@ -400,7 +400,7 @@ impl Sets {
     ) -> Vec<P> {
         let mut leaves: Vec<P> = (0..self.leaves.len()).map(|_| P::default()).collect();
         let mut inner: Vec<P> = (0..self.inner.len()).map(|_| P::default()).collect();
-        let wanted = |level: u32, id: SetId| only.map_or(true, |above| above.holds(level, id));
+        let wanted = |level: u32, id: SetId| only.is_none_or(|above| above.holds(level, id));
         let mut steps = 0u64;
         for (root, carried) in roots {
             if wanted(self.depth, root) {
