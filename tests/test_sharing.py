@@ -119,3 +119,70 @@ def test_cmp9_clash_groups_are_the_violations_grouped(seed: int) -> None:
         consumers = by_clash[(group.name, tuple(t.id for t in group.tools))]
         assert list(group.consumers) == sorted(consumers) and group.count == len(consumers)
         assert group.first.consumer == consumers[0]
+
+
+def spread(seed: int) -> Json:
+    """Many agents, each with a clashing pair of its own (so every agent
+    has a violation), and boxes of clashing pairs each wired to agents far
+    apart: a clash's consumers past its first ten are rare among the
+    consumers with a violation, so the core lists them from its sets (the
+    first 128 of every clash at once) instead of looking at each consumer
+    in between; a few boxes reach more than 128 agents, so the listing
+    goes on past those. Some boxes are wired through hubs and private
+    boxes, and some names are in several boxes, so clashes are held as
+    parts and meet."""
+    rng = random.Random(seed)
+    nodes: List[Json] = []
+    edges: List[Json] = []
+    agents = [f"a{k:04}" for k in range(rng.randint(1_200, 1_600))]
+    for k, agent in enumerate(agents):
+        nodes += [_agent(agent), _tool(f"p{k}", f"Own {k}"), _tool(f"q{k}", f"own-{k}")]
+        edges += [_edge(f"p{k}", agent), _edge(f"q{k}", agent)]
+    boxes = [f"b{j:02}" for j in range(rng.randint(20, 30))]
+    for j, box in enumerate(boxes):
+        nodes.append(_box(box))
+        for p in range(rng.randint(1, 6)):
+            for side, label in (("a", f"Tool {j} {p}"), ("b", f"tool-{j}-{p}")):
+                nodes.append(_tool(f"t{j}_{p}{side}", label))
+                edges.append(_edge(f"t{j}_{p}{side}", box))
+        if rng.random() < 0.3:  # a name in several boxes
+            nodes.append(_tool(f"s{j}", "Shared"))
+            edges.append(_edge(f"s{j}", box))
+        wide = rng.random() < 0.2
+        reached = rng.sample(agents, rng.randint(140, 220) if wide else rng.randint(11, 40))
+        via = box
+        if rng.random() < 0.3:  # through a hub
+            via = f"h{j}"
+            nodes.append(_box(via))
+            edges.append(_edge(box, via))
+        for agent in reached:
+            if rng.random() < 0.2:  # behind a private box
+                private = f"o{j}_{agent}"
+                nodes.append(_box(private))
+                edges += [_edge(via, private), _edge(private, agent)]
+            else:
+                edges.append(_edge(via, agent))
+    rng.shuffle(nodes)
+    rng.shuffle(edges)
+    return {"nodes": nodes, "edges": edges}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cmp9_consumers_past_the_tenth_are_the_violations_grouped(seed: int) -> None:
+    # Read as the json format reads them (each clash's first 100, in
+    # report order), then again in stretches and whole: every way of
+    # reading gives the consumers the violations make, in id order.
+    report = toolwire.check_json(json.dumps(spread(seed)))
+    by_clash: Dict[Any, List[str]] = {}
+    for v in report.violations:
+        by_clash.setdefault((v.name, tuple(t.id for t in v.tools)), []).append(v.consumer or "")
+    groups = list(report.clash_groups())
+    assert len(groups) == len(by_clash)
+    expected = [sorted(by_clash[(g.name, tuple(t.id for t in g.tools))]) for g in groups]
+    assert max(len(e) for e in expected) > 128
+    for group, consumers in zip(groups, expected):
+        assert list(group.consumers[:100]) == consumers[:100]
+    for group, consumers in zip(groups, expected):
+        assert list(group.consumers[50:150]) == consumers[50:150]
+        assert list(group.consumers[120:]) == consumers[120:]
+        assert list(group.consumers) == consumers and group.count == len(consumers)
