@@ -22,7 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Union, overload
+from typing import Any, Callable, Dict, List, Optional, TypeVar, Union, overload
 
 import jsonschema
 import pytest
@@ -49,7 +49,29 @@ def agents(count: int) -> Sequence:  # type: ignore[type-arg]
     return sorted(f"agent{i}" for i in range(count))
 
 
-class Ids(Sequence):  # type: ignore[type-arg]
+T = TypeVar("T")
+
+
+class BuiltOnRead(Sequence[T]):
+    """A sequence whose items are built by ``build`` when read, as the
+    core's are."""
+
+    def build(self, index: int) -> T:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[T]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[T, List[T]]:
+        if isinstance(index, slice):
+            return [self.build(i) for i in range(len(self))[index]]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self.build(index % len(self))
+
+
+class Ids(BuiltOnRead[str]):
     """``agent0000000``, ``agent0000001``, ...: ``count`` ids in order, made when read."""
 
     def __init__(self, count: int) -> None:
@@ -58,21 +80,15 @@ class Ids(Sequence):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return self.count
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> List[str]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
-        if isinstance(index, slice):
-            return [f"agent{i:07}" for i in range(self.count)[index]]
-        return f"agent{range(self.count)[index]:07}"
+    def build(self, index: int) -> str:
+        return f"agent{index:07}"
 
 
 class Counter:
     reads = 0
 
 
-class LongPath(Sequence):  # type: ignore[type-arg]
+class LongPath(BuiltOnRead[str]):
     """``[tool, b1, ..., b99997, kit, consumer]``, built on access."""
 
     def __init__(self, tool: str, consumer: str, length: int, counter: Counter) -> None:
@@ -81,24 +97,13 @@ class LongPath(Sequence):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return self.length
 
-    def item(self, index: int) -> str:
+    def build(self, index: int) -> str:
         self.counter.reads += 1
         if index == 0:
             return self.tool
         if index == self.length - 1:
             return self.consumer
         return "kit" if index == self.length - 2 else f"b{index}"
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> List[str]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[str, List[str]]:
-        if isinstance(index, slice):
-            return [self.item(i) for i in range(self.length)[index]]
-        if not -self.length <= index < self.length:
-            raise IndexError(index)
-        return self.item(index % self.length)
 
 
 class Consumers(Sequence):  # type: ignore[type-arg]
@@ -123,7 +128,7 @@ class Consumers(Sequence):  # type: ignore[type-arg]
         return self.ids[index]
 
 
-class LazyViolations(Sequence):  # type: ignore[type-arg]
+class LazyViolations(BuiltOnRead[Violation]):
     """The violations by consumer id, then name; each built when it is
     read, and counted. Each tool reaches consumer ``c`` through ``kit``
     and then ``c``'s own toolbox."""
@@ -160,19 +165,8 @@ class LazyViolations(Sequence):  # type: ignore[type-arg]
             "CMP-9", message, consumer, name, tools, location=Location(3000 + c, 5), fix=fix, box_labels={"kit": "Kit"}
         )
 
-    @overload
-    def __getitem__(self, index: int) -> Violation: ...
-    @overload
-    def __getitem__(self, index: slice) -> List[Violation]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[Violation, List[Violation]]:
-        if isinstance(index, slice):
-            return [self.build(i) for i in range(len(self))[index]]
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        return self.build(index % len(self))
 
-
-class FakeGroups(Sequence):  # type: ignore[type-arg]
+class FakeGroups(BuiltOnRead[ClashGroup]):
     """The clashes, as the core gives them: an exact ``len()`` at once,
     each built when it is read, and counted. ``on_read``, when set, is
     called with each index read, before the clash is built."""
@@ -197,17 +191,6 @@ class FakeGroups(Sequence):  # type: ignore[type-arg]
         first = self.violations[index]  # each name's first consumer is agent0
         consumers = Consumers(self.violations.consumers, self.consumer_reads)
         return ClashGroup(NAMES[index], first.tools, "kit", consumers, first)
-
-    @overload
-    def __getitem__(self, index: int) -> ClashGroup: ...
-    @overload
-    def __getitem__(self, index: slice) -> List[ClashGroup]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[ClashGroup, List[ClashGroup]]:
-        if isinstance(index, slice):
-            return [self.build(i) for i in range(len(self))[index]]
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        return self.build(index % len(self))
 
 
 class FakeReport(Report):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -105,14 +105,24 @@ def test_cmp9_shared_sets_give_the_reference_s_report(seed: int) -> None:
     assert without_places(ours) == without_places(theirs)
 
 
+Clash = Tuple[str, Tuple[str, ...]]
+
+
+def consumers_by_clash(report: toolwire.Report) -> Dict[Clash, List[str]]:
+    """The consumers of each clash (a name and its tools), from the
+    violations one by one, in report order."""
+    by_clash: Dict[Clash, List[str]] = {}
+    for v in report.violations:
+        by_clash.setdefault((v.name or "", tuple(t.id for t in v.tools)), []).append(v.consumer or "")
+    return by_clash
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_cmp9_clash_groups_are_the_violations_grouped(seed: int) -> None:
     # Each clash once, with its consumers counted and listed exactly: the
     # groups the core keeps are those the violations make.
     report = toolwire.check_json(json.dumps(shaped(seed)))
-    by_clash: Dict[Any, List[str]] = {}
-    for v in report.violations:
-        by_clash.setdefault((v.name, tuple(t.id for t in v.tools)), []).append(v.consumer or "")
+    by_clash = consumers_by_clash(report)
     groups = report.clash_groups()
     assert len(groups) == len(by_clash)
     for group in groups:
@@ -173,9 +183,7 @@ def test_cmp9_consumers_past_the_tenth_are_the_violations_grouped(seed: int) -> 
     # report order), then again in stretches and whole: every way of
     # reading gives the consumers the violations make, in id order.
     report = toolwire.check_json(json.dumps(spread(seed)))
-    by_clash: Dict[Any, List[str]] = {}
-    for v in report.violations:
-        by_clash.setdefault((v.name, tuple(t.id for t in v.tools)), []).append(v.consumer or "")
+    by_clash = consumers_by_clash(report)
     groups = list(report.clash_groups())
     assert len(groups) == len(by_clash)
     expected = [sorted(by_clash[(g.name, tuple(t.id for t in g.tools))]) for g in groups]
