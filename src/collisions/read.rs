@@ -533,7 +533,7 @@ impl Collisions<'_> {
         // then from where the last scan of this clash stopped.
         let start = from.max(known.len());
         let (mut position, mut rank) = (known.len(), known[known.len() - 1] as usize + 1);
-        if let Some(ranks) = listing.first.as_ref().map(|first| &first[&c]) {
+        if let Some(ranks) = listing.first.as_ref().and_then(|first| first.get(&c)) {
             out.extend(ranks.iter().take(to).skip(start));
             if ranks.len() > position {
                 (position, rank) = (ranks.len(), ranks[ranks.len() - 1] as usize + 1);
@@ -543,7 +543,7 @@ impl Collisions<'_> {
             Some((at, p, r)) if at == c && p > position && p <= from => (position, rank) = (p, r),
             _ => {}
         }
-        let budget = (to - position) * SCAN_PER_FOUND + SCAN_SLACK;
+        let budget = to.saturating_sub(position) * SCAN_PER_FOUND + SCAN_SLACK;
         let mut lookups = 0usize;
         while position < to && rank < self.consumers.len() {
             if lookups == budget && to <= LISTED && listing.first.is_none() {
