@@ -5,13 +5,15 @@ parts meet united apart (a name in every box), more parts than are kept,
 giants (a name of more than 64 groups of tools), roots that pass a tool on
 to the one provider bringing it, and path trees. Whatever the engine
 shares, the report must be exactly the pure-Python reference's, paths
-included: these are random workflows of each shape, checked both ways."""
+included: these are random workflows of each shape, checked both ways.
+Where a clash forms (a group's ``through``), which the reference does not
+say, is checked against its definition, worked out node by node."""
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import pytest
 
@@ -194,3 +196,86 @@ def test_cmp9_consumers_past_the_tenth_are_the_violations_grouped(seed: int) -> 
         assert list(group.consumers[50:150]) == consumers[50:150]
         assert list(group.consumers[120:]) == consumers[120:]
         assert list(group.consumers) == consumers and group.count == len(consumers)
+
+
+def tangled(seed: int) -> Json:
+    """Boxes wired into each other at random (cycles, self-loops, boxes
+    that feed several), tools of a few names wired into boxes and agents,
+    agents fed by a few boxes each: clashes that form in one box, in
+    several, in a cycle, at the agents themselves."""
+    rng = random.Random(seed)
+    boxes = [f"b{j:02}" for j in range(rng.randint(8, 16))]
+    agents = [f"a{k}" for k in range(rng.randint(4, 8))]
+    nodes: List[Json] = [_box(b) for b in boxes] + [_agent(a) for a in agents]
+    edges: List[Json] = []
+    for _ in range(rng.randint(len(boxes), 2 * len(boxes))):
+        edges.append(_edge(rng.choice(boxes), rng.choice(boxes)))
+    for t in range(rng.randint(6, 14)):
+        label = rng.choice(["Search", "search", "Fetch", "fetch!", "Read", "READ"])
+        nodes.append(_tool(f"t{t:02}", label))
+        for target in rng.sample(boxes + agents, rng.randint(1, 3)):
+            edges.append(_edge(f"t{t:02}", target))
+    for agent in agents:
+        for box in rng.sample(boxes, rng.randint(1, 3)):
+            edges.append(_edge(box, agent))
+    return {"nodes": nodes, "edges": edges}
+
+
+class Formation:
+    """Where clashes form, from the definition, for one workflow: a clash
+    (a name and its tools) is held by the nodes whose flattened tools of
+    that name are exactly its tools (consumers, and boxes that forward to
+    one); it forms at those into which, or into whose cycle of boxes, no
+    box that holds it is wired."""
+
+    def __init__(self, workflow: Json) -> None:
+        graph = reference._build_graph(
+            reference._read(workflow, set(reference.DEFAULT_PASSTHROUGH_TYPES), set(reference.DEFAULT_EDGE_TYPES))
+        )
+        self.graph, self.boxes = graph, graph.passthroughs
+        self.below = {node: self._downstream(node) for node in graph.labels}
+        consumers = {n for n in graph.providers if n not in self.boxes}
+        self.named: Dict[str, Dict[str, Tuple[str, ...]]] = {}
+        for node in graph.labels:
+            if node in self.boxes and not self.below[node] & consumers:
+                continue  # forwards to no consumer
+            if node in self.boxes or node in consumers:
+                by_name: Dict[str, List[str]] = {}
+                for leaf in reference._upstream(graph, node)[1]:
+                    by_name.setdefault(reference.normalize_name(graph.labels[leaf]), []).append(leaf)
+                self.named[node] = {name: tuple(sorted(leaves)) for name, leaves in by_name.items()}
+
+    def _downstream(self, node: str) -> Set[str]:
+        seen, todo = {node}, [node]
+        while todo:
+            for r in self.graph.receivers.get(todo.pop(), ()):
+                if r not in seen:
+                    seen.add(r)
+                    if r in self.boxes:
+                        todo.append(r)
+        return seen
+
+    def through(self, name: str, tools: Tuple[str, ...]) -> Optional[str]:
+        """The box where the clash forms, when that is one box alone."""
+        holders = {node for node, by_name in self.named.items() if by_name.get(name) == tools}
+
+        def held_upstream(node: str) -> bool:
+            cycle = {m for m in self.below[node] if node in self.below[m]} if node in self.boxes else {node}
+            providers = {p for m in cycle for p in self.graph.providers.get(m, ())}
+            return any(p in holders and p in self.boxes and p not in cycle for p in providers)
+
+        forming = [node for node in sorted(holders) if not held_upstream(node)]
+        return forming[0] if len(forming) == 1 and forming[0] in self.boxes else None
+
+
+WORKFLOWS = [("tangled", tangled, seed) for seed in range(40)] + [("shaped", shaped, seed) for seed in range(3)]
+WORKFLOWS += [("spread", spread, seed) for seed in range(2)]
+
+
+@pytest.mark.parametrize(("shape", "make", "seed"), WORKFLOWS, ids=[f"{w[0]}-{w[2]}" for w in WORKFLOWS])
+def test_cmp9_through_is_the_one_box_where_the_clash_forms(shape: str, make: Callable[[int], Json], seed: int) -> None:
+    workflow = make(seed)
+    formation = Formation(workflow)
+    for group in toolwire.check(workflow).clash_groups():
+        tools = tuple(t.id for t in group.tools)
+        assert group.through == formation.through(group.name, tools), (group.name, tools)
