@@ -59,6 +59,7 @@ TINY = {
     "root-ladder": 5,
     "wide-roots": 3,
     "far-eleventh": 4,
+    "twin-carriers": 3,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -92,6 +93,7 @@ DOUBLING = {
     "root-ladder": 250,  # 0.12 MB (its paths cross n * n / 2 roots: small keeps it quick)
     "wide-roots": 250,  # 0.67 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "far-eleventh": 1_000,  # 1.2 MB
+    "twin-carriers": 250,  # 0.38 MB (its paths cross n * 10 * n boxes: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -322,6 +324,10 @@ def test_cmp9_work_doubles_at_most_2_3x_far_eleventh() -> None:
     assert_work_at_most_doubles("far-eleventh")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_twin_carriers() -> None:
+    assert_work_at_most_doubles("twin-carriers")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -439,6 +445,7 @@ ISSUE_MB = {
     "root-ladder": 1.0,
     "wide-roots": 2.7,
     "far-eleventh": 4.7,
+    "twin-carriers": 3.2,
 }
 
 

@@ -1055,6 +1055,46 @@ def far_eleventh(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def twin_carriers(n: int) -> Generated:
+    """Family 30: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``, ``c{m-1}`` wired into two boxes ``X`` and ``Y``, each holding a
+    clashing pair of its own (``x0`` "Xk", ``x1`` "xk"; ``y0`` "Yk", ``y1``
+    "yk"), both wired into ``n`` agents ``a{g}``; tool ``t{g}`` "Tool g"
+    wired into ``c0`` and its twin ``e{g}`` "tool-g" straight into
+    ``a{g}``. Every agent sees ``tool_g``, ``xk`` and ``yk``: ``3 * n``
+    violations, ``n + 2`` clashes.
+
+    Family 28 with the chain's end behind two boxes of two classes (their
+    own pairs set them apart), both of which carry every ``t{g}``. Each
+    agent has two provider boxes, so it is a path root; its providers'
+    classes are few (two), so each is asked whether it carries ``t{g}``
+    (paths.rs ``Paths::path``, ``carriers_of``), and both do, so the
+    path is read off the agent's own tree, grown breadth first from the
+    agent (``Tree::first_step``, ``Tree::grow``) until it meets ``c0``:
+    the whole chain, ``m`` boxes, for each agent (8 trees are kept, one
+    per agent). ``t{g}`` sorts after ``e{g}``, so it is the tool renamed,
+    and its path is found when renames are chosen during the check
+    (read.rs ``settle_renames``), then again when the first violation of
+    each clash is read (``clash_groups()``) and on every read of its path:
+    ``n * m`` steps from a file of ``n`` agents and ``m`` boxes."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    nodes = [_box(c) for c in chain] + [_box("X"), _box("Y")]
+    nodes += [_tool("x0", "Xk"), _tool("x1", "xk"), _tool("y0", "Yk"), _tool("y1", "yk")]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)] + [_edge(chain[-1], "X"), _edge(chain[-1], "Y")]
+    edges += [_edge("x0", "X"), _edge("x1", "X"), _edge("y0", "Y"), _edge("y1", "Y")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
+        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge("X", f"a{s}"), _edge("Y", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        3 * n, n + 2, (f"a{zero}", f"tool_{zero}", (f"e{zero}", f"t{zero}")), m + 6 + 3 * n, m + 5 + 4 * n, n, m + 2
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1114,6 +1154,8 @@ FAMILIES: Dict[str, Family] = {
                "atop the chain, its twin straight into agent g", (1_000,), 20, 1, wide_roots),
         Family("far-eleventh", 29, "n boxes of one clashing pair, box i wired into agents i to i + 9 and into one "
                "agent whose id sorts last", (4_000,), 50, 1, far_eleventh),
+        Family("twin-carriers", 30, "a chain of 10n boxes into two boxes of a clashing pair each, both into n "
+               "agents; tool g atop the chain, its twin straight into agent g", (2_000,), 20, 1, twin_carriers),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
