@@ -60,6 +60,7 @@ TINY = {
     "wide-roots": 3,
     "far-eleventh": 4,
     "twin-carriers": 3,
+    "solo-boxes": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -94,6 +95,7 @@ DOUBLING = {
     "wide-roots": 250,  # 0.67 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "far-eleventh": 1_000,  # 1.2 MB
     "twin-carriers": 250,  # 0.38 MB (its paths cross n * 10 * n boxes: small keeps it quick)
+    "solo-boxes": 500,  # 0.4 MB (the boxes meet at n / 32 words, as in solo-union)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -328,6 +330,10 @@ def test_cmp9_work_doubles_at_most_2_3x_twin_carriers() -> None:
     assert_work_at_most_doubles("twin-carriers")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_solo_boxes() -> None:
+    assert_work_at_most_doubles("solo-boxes")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -446,6 +452,7 @@ ISSUE_MB = {
     "wide-roots": 2.7,
     "far-eleventh": 4.7,
     "twin-carriers": 3.2,
+    "solo-boxes": 4.1,
 }
 
 

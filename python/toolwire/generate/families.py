@@ -1095,6 +1095,46 @@ def twin_carriers(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def solo_boxes(n: int) -> Generated:
+    """Family 31: family 24 with each agent's own tool moved into a box of
+    its own holding a clashing pair: two boxes ``A`` and ``B`` of ``n``
+    tools each, ``x{i}a`` "Tool i" in ``A`` and ``x{i}b`` "tool-i" in
+    ``B``; ``n`` agents ``a{k}``, each wired to ``A``, ``B`` and a box
+    ``s{k}`` of its own holding ``u{k}`` "Solo k" and ``v{k}`` "solo-k".
+    Every agent sees every ``tool_i`` and its own ``solo_k``: ``n * (n +
+    1)`` violations, ``2 * n`` clashes.
+
+    The inputs of each agent's class are joined once per distinct
+    combination of them (build.rs ``join_inputs``), but every agent's
+    combination is distinct (its own box), although all share the big
+    sub-combination ``A``, ``B``: the join is made anew for each. ``A`` and
+    ``B`` meet at every word (``n / 32`` of them), more than a few a part,
+    so the parts are united whatever it costs (``join``); the private box
+    holds one clash and ``A`` and ``B`` none, so it is united first and
+    the union of ``A`` and ``B`` is never the same twice (``Sets::union``,
+    each word of it a new leaf reporting all its segments' clashes as
+    formed, ``Layout::union``): ``n * n / 32`` new set nodes and ``n * n``
+    events and probes, kept for the report's life, from a file of ``3 *
+    n`` tools."""
+    w = _width(n)
+    nodes = [_box("A"), _box("B")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_tool(f"x{s}a", f"Tool {s}"), _tool(f"x{s}b", f"tool-{s}")]
+        edges += [_edge(f"x{s}a", "A"), _edge(f"x{s}b", "B")]
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _box(f"s{s}"), _tool(f"u{s}", f"Solo {s}"), _tool(f"v{s}", f"solo-{s}")]
+        edges += [_edge("A", f"a{s}"), _edge("B", f"a{s}"), _edge(f"s{s}", f"a{s}")]
+        edges += [_edge(f"u{s}", f"s{s}"), _edge(f"v{s}", f"s{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * (n + 1), 2 * n, (f"a{zero}", f"solo_{zero}", (f"u{zero}", f"v{zero}")), 2 + 6 * n, 7 * n, n, 2 + n
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1156,6 +1196,9 @@ FAMILIES: Dict[str, Family] = {
                "agent whose id sorts last", (4_000,), 50, 1, far_eleventh),
         Family("twin-carriers", 30, "a chain of 10n boxes into two boxes of a clashing pair each, both into n "
                "agents; tool g atop the chain, its twin straight into agent g", (2_000,), 20, 1, twin_carriers),
+        Family("solo-boxes", 31, "two boxes of n tools each, tool i of one and of the other sharing a name; n "
+               "agents wired to both, each also fed by a box of its own holding a clashing pair", (5_000,), 20, 1,
+               solo_boxes),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
