@@ -61,6 +61,7 @@ TINY = {
     "far-eleventh": 4,
     "twin-carriers": 3,
     "solo-boxes": 4,
+    "entry-fan": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -96,6 +97,7 @@ DOUBLING = {
     "far-eleventh": 1_000,  # 1.2 MB
     "twin-carriers": 250,  # 0.38 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "solo-boxes": 500,  # 0.4 MB (the boxes meet at n / 32 words, as in solo-union)
+    "entry-fan": 1_000,  # 0.7 MB
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -334,6 +336,10 @@ def test_cmp9_work_doubles_at_most_2_3x_solo_boxes() -> None:
     assert_work_at_most_doubles("solo-boxes")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_entry_fan() -> None:
+    assert_work_at_most_doubles("entry-fan")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -453,6 +459,7 @@ ISSUE_MB = {
     "far-eleventh": 4.7,
     "twin-carriers": 3.2,
     "solo-boxes": 4.1,
+    "entry-fan": 5.7,
 }
 
 

@@ -1135,6 +1135,42 @@ def solo_boxes(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def entry_fan(n: int) -> Generated:
+    """Family 32: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``,
+    ``c{n-1}`` wired into ``n`` agents ``a{g}``; tool ``y{i}`` "Y i" wired
+    into ``c{i}``, its twin ``z{i}`` "y-i" into one agent ``O`` (no clash:
+    it only gives every box of the chain a leaf of its own); tool ``t``
+    "Key" wired into ``c0`` and into ``n`` boxes ``d{i}`` that reach no
+    consumer; tool ``e{g}`` "key" straight into ``a{g}``. Each agent sees
+    ``key`` (``e{g}``, ``t``): ``n`` violations, ``n`` clashes.
+
+    Family 18 turned around: there, many tools of few receivers each went
+    to one agent; here one tool of ``n + 1`` receivers goes to ``n``
+    agents below a chain of ``n`` boxes with leaves of their own. Where
+    ``t`` enters an agent's chain is found (paths.rs ``entry``) by looking
+    at the fewer of its receivers and the chain's nodes with leaves of
+    their own; both are ``n``, so the walk up ``own_up`` from the agent to
+    ``c0`` (``wired_directly`` at each node) costs ``n`` per path, and
+    each of the ``n`` clashes has its own path of ``t``: ``n * n`` steps
+    when the clashes' first violations are read (``clash_groups()``) and
+    again when their tools' paths are (the check itself stays linear)."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    nodes = [_box(c) for c in chain] + [_tool("t", "Key"), _agent("O")]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge("t", chain[0])]
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_box(f"d{s}"), _tool(f"y{s}", f"Y {s}"), _tool(f"z{s}", f"y-{s}")]
+        edges += [_edge("t", f"d{s}"), _edge(f"y{s}", chain[i]), _edge(f"z{s}", "O")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(chain[-1], f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 6 * n + 2, 6 * n, n + 1, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1199,6 +1235,8 @@ FAMILIES: Dict[str, Family] = {
         Family("solo-boxes", 31, "two boxes of n tools each, tool i of one and of the other sharing a name; n "
                "agents wired to both, each also fed by a box of its own holding a clashing pair", (5_000,), 20, 1,
                solo_boxes),
+        Family("entry-fan", 32, "a chain of n boxes, each with a leaf of its own, into n agents; a tool wired into "
+               "the chain's top and into n dead boxes, its twin straight into every agent", (8_000,), 20, 1, entry_fan),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
