@@ -1171,6 +1171,54 @@ def entry_fan(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+ORPHAN_BOXES = 16
+"""Family 33: as many boxes as a class is held as parts at most (build.rs
+``MAX_PARTS``): one more input makes one part too many."""
+
+
+def orphan_parts(n: int) -> Generated:
+    """Family 33: 16 boxes ``b{j}`` of ``n`` tools each, ``t{j}-{p}a``
+    "Tool p j", interleaving in name order (family 10's labels), all wired
+    into one box ``H``; each tool's twin ``t{j}-{p}b`` "tool-p-j" wired
+    into one box ``Z``, wired into one agent ``O`` (so no name clashes
+    anywhere, yet each is a name that could); ``n`` agents ``a{k}``, each
+    fed by ``H`` and by a box ``s{k}`` of its own holding a clashing pair
+    (``u{k}`` "Solo k", ``v{k}`` "solo-k"). ``n`` violations, ``n``
+    clashes: each agent's own pair.
+
+    The 16 boxes share no token and no segment but meet at every word, so
+    ``H``'s class holds them as 16 parts (build.rs ``join``), and each
+    agent's class, whose combination of inputs is its own (its box), is
+    ``H``'s 16 parts and its box's: one more than ``MAX_PARTS``. The two
+    parts with the fewest clashes are then united, and the boxes hold none
+    (their names clash nowhere): the same two of them for every agent,
+    united again each time (``Sets::union``, visiting every word they
+    share, ``16 * n / 64``): ``n * n / 4`` set nodes from a file of ``32 *
+    n`` tools. (With 15 boxes, no union: linear.)"""
+    k = ORPHAN_BOXES
+    w, wb = _width(n), _width(k)
+    nodes = [_box("H"), _box("Z"), _agent("O")]
+    edges = [_edge("Z", "O")]
+    for j in range(k):
+        b = f"b{j:0{wb}}"
+        nodes.append(_box(b))
+        edges.append(_edge(b, "H"))
+        for p in range(n):
+            one, two = f"t{j:0{wb}}-{p:0{w}}a", f"t{j:0{wb}}-{p:0{w}}b"
+            nodes += [_tool(one, f"Tool {p:0{w}} {j:0{wb}}"), _tool(two, f"tool-{p:0{w}}-{j:0{wb}}")]
+            edges += [_edge(one, b), _edge(two, "Z")]
+    for a in range(n):
+        s = f"{a:0{w}}"
+        nodes += [_agent(f"a{s}"), _box(f"s{s}"), _tool(f"u{s}", f"Solo {s}"), _tool(f"v{s}", f"solo-{s}")]
+        edges += [_edge("H", f"a{s}"), _edge(f"s{s}", f"a{s}"), _edge(f"u{s}", f"s{s}"), _edge(f"v{s}", f"s{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n, n, (f"a{zero}", f"solo_{zero}", (f"u{zero}", f"v{zero}")), 3 + k + 2 * k * n + 4 * n,
+        1 + k + 2 * k * n + 4 * n, n + 1, 2 + k + n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1237,6 +1285,8 @@ FAMILIES: Dict[str, Family] = {
                solo_boxes),
         Family("entry-fan", 32, "a chain of n boxes, each with a leaf of its own, into n agents; a tool wired into "
                "the chain's top and into n dead boxes, its twin straight into every agent", (8_000,), 20, 1, entry_fan),
+        Family("orphan-parts", 33, "16 boxes of n interleaved tools whose twins reach another agent, into one box; n "
+               "agents fed by it and by a box of their own holding a clashing pair", (1_000,), 20, 1, orphan_parts),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
