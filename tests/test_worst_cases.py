@@ -63,6 +63,7 @@ TINY = {
     "solo-boxes": 4,
     "entry-fan": 4,
     "orphan-parts": 4,
+    "nine-roots": 11,  # an agent below every root
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -100,6 +101,7 @@ DOUBLING = {
     "solo-boxes": 500,  # 0.4 MB (the boxes meet at n / 32 words, as in solo-union)
     "entry-fan": 1_000,  # 0.7 MB
     "orphan-parts": 500,  # 2.5 MB (below, the per-agent union is small beside the file)
+    "nine-roots": 200,  # 0.27 MB (its paths cross n * 10 * n boxes: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -346,6 +348,10 @@ def test_cmp9_work_doubles_at_most_2_3x_orphan_parts() -> None:
     assert_work_at_most_doubles("orphan-parts")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_nine_roots() -> None:
+    assert_work_at_most_doubles("nine-roots")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -467,6 +473,7 @@ ISSUE_MB = {
     "solo-boxes": 4.1,
     "entry-fan": 5.7,
     "orphan-parts": 5.0,
+    "nine-roots": 4.4,
 }
 
 
