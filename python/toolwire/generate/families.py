@@ -1268,6 +1268,56 @@ def nine_roots(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+RUNGS = 17
+"""Family 35: one more path root than a path is passed through to the one
+provider carrying its tool (paths.rs ``ROOTS_PASSED``)."""
+
+
+def rung_ladders(n: int) -> Generated:
+    """Family 35: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``, tool ``t`` "Key" wired into ``c0``; a box ``Q`` holding a
+    clashing pair (``k0`` "Q k", ``k1`` "q-k"); ``n`` agents ``a{g}``,
+    each below a ladder of its own, 17 boxes ``r{g}-00..r{g}-16`` chained,
+    ``c{m-1}`` into the first, the last into ``a{g}``, ``Q`` into every
+    rung; tool ``e{g}`` "key" straight into ``a{g}``. Each agent sees
+    ``key`` (``e{g}``, ``t``) and ``q_k``: ``2 * n`` violations, ``n + 1``
+    clashes.
+
+    Every rung has two provider boxes of two classes, so it is a path
+    root, and only one (the rung above, or the chain) carries ``t``: the
+    path of ``t`` to ``a{g}`` is passed up from root to carrying provider
+    (paths.rs ``Paths::path``), but at most 16 times (``ROOTS_PASSED``);
+    then the tree of the root reached, the agent's top rung, decides, and
+    is grown breadth first up the whole chain (``Tree::first_step``,
+    ``Tree::grow``): ``m`` steps for each agent (8 trees kept, one per
+    agent), when the clashes' first violations are read
+    (``clash_groups()``) and again for their tools' paths: ``n * m`` from
+    a file of ``17 * n`` rungs and ``m`` boxes. With 15 rungs the path is
+    passed to the chain: linear. (The check itself stays linear.)"""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    nodes = [_box(c) for c in chain] + [_tool("t", "Key"), _box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k")]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    edges += [_edge("t", chain[0]), _edge("k0", "Q"), _edge("k1", "Q")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        above = chain[-1]
+        for k in range(RUNGS):
+            rung = f"r{s}-{k:02}"
+            nodes.append(_box(rung))
+            edges += [_edge(above, rung), _edge("Q", rung)]
+            above = rung
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(above, f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), m + 4 + (RUNGS + 2) * n, m + 2 + (2 * RUNGS + 2) * n,
+        n, m + 1 + RUNGS * n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1339,6 +1389,9 @@ FAMILIES: Dict[str, Family] = {
         Family("nine-roots", 34, "a chain of 10n boxes into nine roots, each through two boxes of a clashing pair "
                "each; agent g below root g mod 9; a tool atop the chain, its twin at every agent", (3_200,), 20, 1,
                nine_roots),
+        Family("rung-ladders", 35, "a chain of 10n boxes; n agents, each below a ladder of 17 boxes of its own, every "
+               "rung also fed by one box of a clashing pair; a tool atop the chain, its twin at every agent",
+               (800,), 20, 1, rung_ladders),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
