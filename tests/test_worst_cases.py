@@ -479,7 +479,7 @@ ISSUE_MB = {
     "solo-boxes": 4.1,
     "entry-fan": 5.7,
     "orphan-parts": 5.0,
-    "nine-roots": 4.4,
+    "nine-roots": 4.8,
     "rung-ladders": 3.7,
 }
 

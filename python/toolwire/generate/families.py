@@ -1226,30 +1226,33 @@ NINE = 9
 
 def nine_roots(n: int) -> Generated:
     """Family 34: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
-    * n``, tool ``t`` "Key" wired into ``c0``; nine boxes ``R{r}``, each fed
-    by two boxes ``X{r}`` and ``Y{r}`` that ``c{m-1}`` feeds, each holding
-    a clashing pair of its own (``X{r}p`` "X r k", ``X{r}q`` "X r-k"; the
-    same for ``Y{r}``); ``n`` agents ``a{g}``, agent ``g`` fed by
-    ``R{g mod 9}`` and by tool ``e{g}`` "key". Each agent sees ``key``
-    (``e{g}``, ``t``) and its root's two pairs: ``3 * n`` violations,
-    ``n + 2 * min(n, 9)`` clashes.
+    * n``; nine boxes ``R{r}``, each fed by two boxes ``X{r}`` and ``Y{r}``
+    that ``c{m-1}`` feeds, each holding a clashing pair of its own
+    (``X{r}p`` "X r k", ``X{r}q`` "X r-k"; the same for ``Y{r}``); ``n``
+    agents ``a{g}``, agent ``g`` fed by ``R{g mod 9}``; tool ``t{g}`` "Tool
+    g" wired into ``c0`` and its twin ``e{g}`` "tool-g" straight into
+    ``a{g}``. Each agent sees ``tool_g`` (``e{g}``, ``t{g}``) and its
+    root's two pairs: ``3 * n`` violations, ``n + 2 * min(n, 9)`` clashes.
 
     Each ``R{r}`` is a path root whose two provider boxes are of two
-    classes and both carry ``t``, so the path of ``t`` to an agent below
-    it is read off ``R{r}``'s tree, grown breadth first up the whole chain
-    (paths.rs ``Paths::path``, ``Tree::first_step``, ``Tree::grow``):
-    ``m`` steps, but once per root, while its tree is kept. Only 8 trees
-    are kept (``Paths::tree``, least recently read dropped), and reading in
-    report order (by agent id) goes round the nine roots, so every path
-    grows its root's tree afresh: ``n * m`` steps when the clashes' first
+    classes and both carry every ``t{g}``, so the path of ``t{g}`` to
+    ``a{g}`` is read off ``R{r}``'s tree, grown breadth first up the whole
+    chain (paths.rs ``Paths::path``, ``Tree::first_step``,
+    ``Tree::grow``): ``m`` steps, but once per root, while its tree is
+    kept. Only 8 trees are kept (``Paths::tree``, least recently read
+    dropped), and both choosing renames (read.rs ``settle_renames``, in the
+    order of the clashes' first violations: ``t{g}`` sorts after ``e{g}``,
+    so it is renamed and given a path) and reading in report order go
+    round the nine roots by agent id, so every path grows its root's tree
+    afresh: ``n * m`` steps in the check, again when the clashes' first
     violations are read (``clash_groups()``) and again for their tools'
     paths, from a file of ``n`` agents and ``m`` boxes. With eight roots:
-    linear. (The check itself stays linear.)"""
+    linear."""
     m = 10 * n
     wm, w = _width(m), _width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
-    nodes = [_box(c) for c in chain] + [_tool("t", "Key")]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)] + [_edge("t", chain[0])]
+    nodes = [_box(c) for c in chain]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
     for r in range(NINE):
         for side in "XY":
             b = f"{side}{r}"
@@ -1258,12 +1261,12 @@ def nine_roots(n: int) -> Generated:
         nodes.append(_box(f"R{r}"))
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
-        edges += [_edge(f"R{g % NINE}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", f"tool-{s}"), _tool(f"t{s}", f"Tool {s}")]
+        edges += [_edge(f"R{g % NINE}", f"a{s}"), _edge(f"e{s}", f"a{s}"), _edge(f"t{s}", chain[0])]
     zero = f"{0:0{w}}"
     expected = _expected(
-        3 * n, n + 2 * min(n, NINE), (f"a{zero}", "key", (f"e{zero}", "t")), m + 1 + 7 * NINE + 2 * n,
-        m + 8 * NINE + 2 * n, n, m + 3 * NINE,
+        3 * n, n + 2 * min(n, NINE), (f"a{zero}", f"tool_{zero}", (f"e{zero}", f"t{zero}")), m + 7 * NINE + 3 * n,
+        m - 1 + 8 * NINE + 3 * n, n, m + 3 * NINE,
     )  # fmt: skip
     return Generated(_document(nodes, edges), expected)
 
@@ -1387,8 +1390,8 @@ FAMILIES: Dict[str, Family] = {
         Family("orphan-parts", 33, "16 boxes of n interleaved tools whose twins reach another agent, into one box; n "
                "agents fed by it and by a box of their own holding a clashing pair", (1_000,), 20, 1, orphan_parts),
         Family("nine-roots", 34, "a chain of 10n boxes into nine roots, each through two boxes of a clashing pair "
-               "each; agent g below root g mod 9; a tool atop the chain, its twin at every agent", (3_200,), 20, 1,
-               nine_roots),
+               "each; agent g below root g mod 9; tool g atop the chain, its twin straight into agent g", (3_200,),
+               20, 1, nine_roots),
         Family("rung-ladders", 35, "a chain of 10n boxes; n agents, each below a ladder of 17 boxes of its own, every "
                "rung also fed by one box of a clashing pair; a tool atop the chain, its twin at every agent",
                (800,), 20, 1, rung_ladders),
