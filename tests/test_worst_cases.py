@@ -65,6 +65,7 @@ TINY = {
     "orphan-parts": 4,
     "nine-roots": 11,  # an agent below every root
     "rung-ladders": 3,
+    "distinct-sides": 3,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -104,6 +105,7 @@ DOUBLING = {
     "orphan-parts": 500,  # 2.5 MB (below, the per-agent union is small beside the file)
     "nine-roots": 200,  # 0.27 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "rung-ladders": 200,  # 0.9 MB (its paths cross n * 10 * n boxes: small keeps it quick)
+    "distinct-sides": 200,  # 0.54 MB (its paths cross n * 10 * n boxes: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -358,6 +360,10 @@ def test_cmp9_work_doubles_at_most_2_3x_rung_ladders() -> None:
     assert_work_at_most_doubles("rung-ladders")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_distinct_sides() -> None:
+    assert_work_at_most_doubles("distinct-sides")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -481,6 +487,7 @@ ISSUE_MB = {
     "orphan-parts": 5.0,
     "nine-roots": 4.8,
     "rung-ladders": 3.7,
+    "distinct-sides": 2.7,
 }
 
 

@@ -1321,6 +1321,49 @@ def rung_ladders(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def distinct_sides(n: int) -> Generated:
+    """Family 36: family 28 with its 16 side boxes each a class of its
+    own: boxes ``c0..c{m-1}`` chained, ``m = 10 * n``, ``c{m-1}`` wired
+    into ``n`` agents ``a{g}``; 16 boxes ``S00..S15``, each holding a
+    clashing pair of its own (``S{j}p`` "S j k", ``S{j}q`` "S j-k"), each
+    wired into every agent; tool ``t{g}`` "Tool g" wired into ``c0`` and
+    its twin ``e{g}`` "tool-g" straight into ``a{g}``. Every agent sees
+    the 16 pairs and ``tool_g``: ``17 * n`` violations, ``n + 16``
+    clashes.
+
+    Each agent is a path root with 17 provider boxes of 17 distinct
+    classes, one more than are each asked whether they carry a tool
+    (paths.rs ``CARRIERS_LOOKED_UP``, ``carriers_of``; family 28's 16 side
+    boxes were one class, so only two were asked). So the path of ``t{g}``
+    to ``a{g}``, though only the chain carries it, is read off the agent's
+    tree, grown breadth first up the whole chain (``Tree::first_step``,
+    ``Tree::grow``): ``m`` steps per agent (8 trees kept, one per agent),
+    when renames are chosen in the check (read.rs ``settle_renames``),
+    again when the clashes' first violations are read and for their
+    tools' paths: ``n * m`` from a file of ``n`` agents and ``m`` boxes.
+    With 15 side boxes: linear."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    sides = [f"S{j:02}" for j in range(SIDES)]
+    nodes = [_box(c) for c in chain] + [_box(x) for x in sides]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    for j, x in enumerate(sides):
+        nodes += [_tool(f"{x}p", f"S {j:02} k"), _tool(f"{x}q", f"S {j:02}-k")]
+        edges += [_edge(f"{x}p", x), _edge(f"{x}q", x)]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
+        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge(chain[-1], f"a{s}")]
+        edges += [_edge(x, f"a{s}") for x in sides]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        (SIDES + 1) * n, n + SIDES, (f"a{zero}", "s_00_k", ("S00p", "S00q")), m + 3 * SIDES + 3 * n,
+        m - 1 + 2 * SIDES + (3 + SIDES) * n, n, m + SIDES,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1395,6 +1438,9 @@ FAMILIES: Dict[str, Family] = {
         Family("rung-ladders", 35, "a chain of 10n boxes; n agents, each below a ladder of 17 boxes of its own, every "
                "rung also fed by one box of a clashing pair; a tool atop the chain, its twin at every agent",
                (800,), 20, 1, rung_ladders),
+        Family("distinct-sides", 36, "a chain of 10n boxes into n agents, each also fed by the same 16 boxes of a "
+               "clashing pair each; tool g atop the chain, its twin straight into agent g", (1_000,), 20, 1,
+               distinct_sides),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
