@@ -59,6 +59,13 @@ TINY = {
     "root-ladder": 5,
     "wide-roots": 3,
     "far-eleventh": 4,
+    "twin-carriers": 3,
+    "solo-boxes": 4,
+    "entry-fan": 4,
+    "orphan-parts": 4,
+    "nine-roots": 11,  # an agent below every root
+    "rung-ladders": 3,
+    "distinct-sides": 3,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -92,6 +99,13 @@ DOUBLING = {
     "root-ladder": 250,  # 0.12 MB (its paths cross n * n / 2 roots: small keeps it quick)
     "wide-roots": 250,  # 0.67 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "far-eleventh": 1_000,  # 1.2 MB
+    "twin-carriers": 250,  # 0.38 MB (its paths cross n * 10 * n boxes: small keeps it quick)
+    "solo-boxes": 500,  # 0.4 MB (the boxes meet at n / 32 words, as in solo-union)
+    "entry-fan": 1_000,  # 0.7 MB
+    "orphan-parts": 500,  # 2.5 MB (below, the per-agent union is small beside the file)
+    "nine-roots": 200,  # 0.27 MB (its paths cross n * 10 * n boxes: small keeps it quick)
+    "rung-ladders": 200,  # 0.9 MB (its paths cross n * 10 * n boxes: small keeps it quick)
+    "distinct-sides": 200,  # 0.54 MB (its paths cross n * 10 * n boxes: small keeps it quick)
 }
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -331,6 +345,34 @@ def test_cmp9_work_doubles_at_most_2_3x_far_eleventh() -> None:
     assert_work_at_most_doubles("far-eleventh")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_twin_carriers() -> None:
+    assert_work_at_most_doubles("twin-carriers")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_solo_boxes() -> None:
+    assert_work_at_most_doubles("solo-boxes")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_entry_fan() -> None:
+    assert_work_at_most_doubles("entry-fan")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_orphan_parts() -> None:
+    assert_work_at_most_doubles("orphan-parts")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_nine_roots() -> None:
+    assert_work_at_most_doubles("nine-roots")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_rung_ladders() -> None:
+    assert_work_at_most_doubles("rung-ladders")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_distinct_sides() -> None:
+    assert_work_at_most_doubles("distinct-sides")
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
@@ -414,6 +456,13 @@ ISSUE_MB = {
     "root-ladder": 1.0,
     "wide-roots": 2.7,
     "far-eleventh": 4.7,
+    "twin-carriers": 3.2,
+    "solo-boxes": 4.1,
+    "entry-fan": 5.7,
+    "orphan-parts": 5.0,
+    "nine-roots": 4.8,
+    "rung-ladders": 3.7,
+    "distinct-sides": 2.7,
 }
 
 

@@ -1055,6 +1055,315 @@ def far_eleventh(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def twin_carriers(n: int) -> Generated:
+    """Family 30: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``, ``c{m-1}`` wired into two boxes ``X`` and ``Y``, each holding a
+    clashing pair of its own (``x0`` "Xk", ``x1`` "xk"; ``y0`` "Yk", ``y1``
+    "yk"), both wired into ``n`` agents ``a{g}``; tool ``t{g}`` "Tool g"
+    wired into ``c0`` and its twin ``e{g}`` "tool-g" straight into
+    ``a{g}``. Every agent sees ``tool_g``, ``xk`` and ``yk``: ``3 * n``
+    violations, ``n + 2`` clashes.
+
+    Family 28 with the chain's end behind two boxes of two classes (their
+    own pairs set them apart), both of which carry every ``t{g}``. Each
+    agent has two provider boxes, so it is a path root; its providers'
+    classes are few (two), so each is asked whether it carries ``t{g}``
+    (paths.rs ``Paths::path``, ``carriers_of``), and both do, so the
+    path is read off the agent's own tree, grown breadth first from the
+    agent (``Tree::first_step``, ``Tree::grow``) until it meets ``c0``:
+    the whole chain, ``m`` boxes, for each agent (8 trees are kept, one
+    per agent). ``t{g}`` sorts after ``e{g}``, so it is the tool renamed,
+    and its path is found when renames are chosen during the check
+    (read.rs ``settle_renames``), then again when the first violation of
+    each clash is read (``clash_groups()``) and on every read of its path:
+    ``n * m`` steps from a file of ``n`` agents and ``m`` boxes."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    nodes = [_box(c) for c in chain] + [_box("X"), _box("Y")]
+    nodes += [_tool("x0", "Xk"), _tool("x1", "xk"), _tool("y0", "Yk"), _tool("y1", "yk")]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)] + [_edge(chain[-1], "X"), _edge(chain[-1], "Y")]
+    edges += [_edge("x0", "X"), _edge("x1", "X"), _edge("y0", "Y"), _edge("y1", "Y")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
+        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge("X", f"a{s}"), _edge("Y", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        3 * n, n + 2, (f"a{zero}", f"tool_{zero}", (f"e{zero}", f"t{zero}")), m + 6 + 3 * n, m + 5 + 4 * n, n, m + 2
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
+def solo_boxes(n: int) -> Generated:
+    """Family 31: family 24 with each agent's own tool moved into a box of
+    its own holding a clashing pair: two boxes ``A`` and ``B`` of ``n``
+    tools each, ``x{i}a`` "Tool i" in ``A`` and ``x{i}b`` "tool-i" in
+    ``B``; ``n`` agents ``a{k}``, each wired to ``A``, ``B`` and a box
+    ``s{k}`` of its own holding ``u{k}`` "Solo k" and ``v{k}`` "solo-k".
+    Every agent sees every ``tool_i`` and its own ``solo_k``: ``n * (n +
+    1)`` violations, ``2 * n`` clashes.
+
+    The inputs of each agent's class are joined once per distinct
+    combination of them (build.rs ``join_inputs``), but every agent's
+    combination is distinct (its own box), although all share the big
+    sub-combination ``A``, ``B``: the join is made anew for each. ``A`` and
+    ``B`` meet at every word (``n / 32`` of them), more than a few a part,
+    so the parts are united whatever it costs (``join``); the private box
+    holds one clash and ``A`` and ``B`` none, so it is united first and
+    the union of ``A`` and ``B`` is never the same twice (``Sets::union``,
+    each word of it a new leaf reporting all its segments' clashes as
+    formed, ``Layout::union``): ``n * n / 32`` new set nodes and ``n * n``
+    events and probes, kept for the report's life, from a file of ``3 *
+    n`` tools."""
+    w = _width(n)
+    nodes = [_box("A"), _box("B")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_tool(f"x{s}a", f"Tool {s}"), _tool(f"x{s}b", f"tool-{s}")]
+        edges += [_edge(f"x{s}a", "A"), _edge(f"x{s}b", "B")]
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _box(f"s{s}"), _tool(f"u{s}", f"Solo {s}"), _tool(f"v{s}", f"solo-{s}")]
+        edges += [_edge("A", f"a{s}"), _edge("B", f"a{s}"), _edge(f"s{s}", f"a{s}")]
+        edges += [_edge(f"u{s}", f"s{s}"), _edge(f"v{s}", f"s{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * (n + 1), 2 * n, (f"a{zero}", f"solo_{zero}", (f"u{zero}", f"v{zero}")), 2 + 6 * n, 7 * n, n, 2 + n
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
+def entry_fan(n: int) -> Generated:
+    """Family 32: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``,
+    ``c{n-1}`` wired into ``n`` agents ``a{g}``; tool ``y{i}`` "Y i" wired
+    into ``c{i}``, its twin ``z{i}`` "y-i" into one agent ``O`` (no clash:
+    it only gives every box of the chain a leaf of its own); tool ``t``
+    "Key" wired into ``c0`` and into ``n`` boxes ``d{i}`` that reach no
+    consumer; tool ``e{g}`` "key" straight into ``a{g}``. Each agent sees
+    ``key`` (``e{g}``, ``t``): ``n`` violations, ``n`` clashes.
+
+    Family 18 turned around: there, many tools of few receivers each went
+    to one agent; here one tool of ``n + 1`` receivers goes to ``n``
+    agents below a chain of ``n`` boxes with leaves of their own. Where
+    ``t`` enters an agent's chain is found (paths.rs ``entry``) by looking
+    at the fewer of its receivers and the chain's nodes with leaves of
+    their own; both are ``n``, so the walk up ``own_up`` from the agent to
+    ``c0`` (``wired_directly`` at each node) costs ``n`` per path, and
+    each of the ``n`` clashes has its own path of ``t``: ``n * n`` steps
+    when the clashes' first violations are read (``clash_groups()``) and
+    again when their tools' paths are (the check itself stays linear)."""
+    w = _width(n)
+    chain = [f"c{i:0{w}}" for i in range(n)]
+    nodes = [_box(c) for c in chain] + [_tool("t", "Key"), _agent("O")]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge("t", chain[0])]
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_box(f"d{s}"), _tool(f"y{s}", f"Y {s}"), _tool(f"z{s}", f"y-{s}")]
+        edges += [_edge("t", f"d{s}"), _edge(f"y{s}", chain[i]), _edge(f"z{s}", "O")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(chain[-1], f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 6 * n + 2, 6 * n, n + 1, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
+ORPHAN_BOXES = 16
+"""Family 33: as many boxes as a class is held as parts at most (build.rs
+``MAX_PARTS``): one more input makes one part too many."""
+
+
+def orphan_parts(n: int) -> Generated:
+    """Family 33: 16 boxes ``b{j}`` of ``n`` tools each, ``t{j}-{p}a``
+    "Tool p j", interleaving in name order (family 10's labels), all wired
+    into one box ``H``; each tool's twin ``t{j}-{p}b`` "tool-p-j" wired
+    into one box ``Z``, wired into one agent ``O`` (so no name clashes
+    anywhere, yet each is a name that could); ``n`` agents ``a{k}``, each
+    fed by ``H`` and by a box ``s{k}`` of its own holding a clashing pair
+    (``u{k}`` "Solo k", ``v{k}`` "solo-k"). ``n`` violations, ``n``
+    clashes: each agent's own pair.
+
+    The 16 boxes share no token and no segment but meet at every word, so
+    ``H``'s class holds them as 16 parts (build.rs ``join``), and each
+    agent's class, whose combination of inputs is its own (its box), is
+    ``H``'s 16 parts and its box's: one more than ``MAX_PARTS``. The two
+    parts with the fewest clashes are then united, and the boxes hold none
+    (their names clash nowhere): the same two of them for every agent,
+    united again each time (``Sets::union``, visiting every word they
+    share, ``16 * n / 64``): ``n * n / 4`` set nodes from a file of ``32 *
+    n`` tools. (With 15 boxes, no union: linear.)"""
+    k = ORPHAN_BOXES
+    w, wb = _width(n), _width(k)
+    nodes = [_box("H"), _box("Z"), _agent("O")]
+    edges = [_edge("Z", "O")]
+    for j in range(k):
+        b = f"b{j:0{wb}}"
+        nodes.append(_box(b))
+        edges.append(_edge(b, "H"))
+        for p in range(n):
+            one, two = f"t{j:0{wb}}-{p:0{w}}a", f"t{j:0{wb}}-{p:0{w}}b"
+            nodes += [_tool(one, f"Tool {p:0{w}} {j:0{wb}}"), _tool(two, f"tool-{p:0{w}}-{j:0{wb}}")]
+            edges += [_edge(one, b), _edge(two, "Z")]
+    for a in range(n):
+        s = f"{a:0{w}}"
+        nodes += [_agent(f"a{s}"), _box(f"s{s}"), _tool(f"u{s}", f"Solo {s}"), _tool(f"v{s}", f"solo-{s}")]
+        edges += [_edge("H", f"a{s}"), _edge(f"s{s}", f"a{s}"), _edge(f"u{s}", f"s{s}"), _edge(f"v{s}", f"s{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n, n, (f"a{zero}", f"solo_{zero}", (f"u{zero}", f"v{zero}")), 3 + k + 2 * k * n + 4 * n,
+        1 + k + 2 * k * n + 4 * n, n + 1, 2 + k + n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+NINE = 9
+"""Family 34: one more path root than trees are kept (paths.rs
+``TREES_KEPT``)."""
+
+
+def nine_roots(n: int) -> Generated:
+    """Family 34: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``; nine boxes ``R{r}``, each fed by two boxes ``X{r}`` and ``Y{r}``
+    that ``c{m-1}`` feeds, each holding a clashing pair of its own
+    (``X{r}p`` "X r k", ``X{r}q`` "X r-k"; the same for ``Y{r}``); ``n``
+    agents ``a{g}``, agent ``g`` fed by ``R{g mod 9}``; tool ``t{g}`` "Tool
+    g" wired into ``c0`` and its twin ``e{g}`` "tool-g" straight into
+    ``a{g}``. Each agent sees ``tool_g`` (``e{g}``, ``t{g}``) and its
+    root's two pairs: ``3 * n`` violations, ``n + 2 * min(n, 9)`` clashes.
+
+    Each ``R{r}`` is a path root whose two provider boxes are of two
+    classes and both carry every ``t{g}``, so the path of ``t{g}`` to
+    ``a{g}`` is read off ``R{r}``'s tree, grown breadth first up the whole
+    chain (paths.rs ``Paths::path``, ``Tree::first_step``,
+    ``Tree::grow``): ``m`` steps, but once per root, while its tree is
+    kept. Only 8 trees are kept (``Paths::tree``, least recently read
+    dropped), and both choosing renames (read.rs ``settle_renames``, in the
+    order of the clashes' first violations: ``t{g}`` sorts after ``e{g}``,
+    so it is renamed and given a path) and reading in report order go
+    round the nine roots by agent id, so every path grows its root's tree
+    afresh: ``n * m`` steps in the check, again when the clashes' first
+    violations are read (``clash_groups()``) and again for their tools'
+    paths, from a file of ``n`` agents and ``m`` boxes. With eight roots:
+    linear."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    nodes = [_box(c) for c in chain]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    for r in range(NINE):
+        for side in "XY":
+            b = f"{side}{r}"
+            nodes += [_box(b), _tool(f"{b}p", f"{side} {r} k"), _tool(f"{b}q", f"{side} {r}-k")]
+            edges += [_edge(chain[-1], b), _edge(f"{b}p", b), _edge(f"{b}q", b), _edge(b, f"R{r}")]
+        nodes.append(_box(f"R{r}"))
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", f"tool-{s}"), _tool(f"t{s}", f"Tool {s}")]
+        edges += [_edge(f"R{g % NINE}", f"a{s}"), _edge(f"e{s}", f"a{s}"), _edge(f"t{s}", chain[0])]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        3 * n, n + 2 * min(n, NINE), (f"a{zero}", f"tool_{zero}", (f"e{zero}", f"t{zero}")), m + 7 * NINE + 3 * n,
+        m - 1 + 8 * NINE + 3 * n, n, m + 3 * NINE,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+RUNGS = 17
+"""Family 35: one more path root than a path is passed through to the one
+provider carrying its tool (paths.rs ``ROOTS_PASSED``)."""
+
+
+def rung_ladders(n: int) -> Generated:
+    """Family 35: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``, tool ``t`` "Key" wired into ``c0``; a box ``Q`` holding a
+    clashing pair (``k0`` "Q k", ``k1`` "q-k"); ``n`` agents ``a{g}``,
+    each below a ladder of its own, 17 boxes ``r{g}-00..r{g}-16`` chained,
+    ``c{m-1}`` into the first, the last into ``a{g}``, ``Q`` into every
+    rung; tool ``e{g}`` "key" straight into ``a{g}``. Each agent sees
+    ``key`` (``e{g}``, ``t``) and ``q_k``: ``2 * n`` violations, ``n + 1``
+    clashes.
+
+    Every rung has two provider boxes of two classes, so it is a path
+    root, and only one (the rung above, or the chain) carries ``t``: the
+    path of ``t`` to ``a{g}`` is passed up from root to carrying provider
+    (paths.rs ``Paths::path``), but at most 16 times (``ROOTS_PASSED``);
+    then the tree of the root reached, the agent's top rung, decides, and
+    is grown breadth first up the whole chain (``Tree::first_step``,
+    ``Tree::grow``): ``m`` steps for each agent (8 trees kept, one per
+    agent), when the clashes' first violations are read
+    (``clash_groups()``) and again for their tools' paths: ``n * m`` from
+    a file of ``17 * n`` rungs and ``m`` boxes. With 15 rungs the path is
+    passed to the chain: linear. (The check itself stays linear.)"""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    nodes = [_box(c) for c in chain] + [_tool("t", "Key"), _box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k")]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    edges += [_edge("t", chain[0]), _edge("k0", "Q"), _edge("k1", "Q")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        above = chain[-1]
+        for k in range(RUNGS):
+            rung = f"r{s}-{k:02}"
+            nodes.append(_box(rung))
+            edges += [_edge(above, rung), _edge("Q", rung)]
+            above = rung
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(above, f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), m + 4 + (RUNGS + 2) * n, m + 2 + (2 * RUNGS + 2) * n,
+        n, m + 1 + RUNGS * n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def distinct_sides(n: int) -> Generated:
+    """Family 36: family 28 with its 16 side boxes each a class of its
+    own: boxes ``c0..c{m-1}`` chained, ``m = 10 * n``, ``c{m-1}`` wired
+    into ``n`` agents ``a{g}``; 16 boxes ``S00..S15``, each holding a
+    clashing pair of its own (``S{j}p`` "S j k", ``S{j}q`` "S j-k"), each
+    wired into every agent; tool ``t{g}`` "Tool g" wired into ``c0`` and
+    its twin ``e{g}`` "tool-g" straight into ``a{g}``. Every agent sees
+    the 16 pairs and ``tool_g``: ``17 * n`` violations, ``n + 16``
+    clashes.
+
+    Each agent is a path root with 17 provider boxes of 17 distinct
+    classes, one more than are each asked whether they carry a tool
+    (paths.rs ``CARRIERS_LOOKED_UP``, ``carriers_of``; family 28's 16 side
+    boxes were one class, so only two were asked). So the path of ``t{g}``
+    to ``a{g}``, though only the chain carries it, is read off the agent's
+    tree, grown breadth first up the whole chain (``Tree::first_step``,
+    ``Tree::grow``): ``m`` steps per agent (8 trees kept, one per agent),
+    when renames are chosen in the check (read.rs ``settle_renames``),
+    again when the clashes' first violations are read and for their
+    tools' paths: ``n * m`` from a file of ``n`` agents and ``m`` boxes.
+    With 15 side boxes: linear."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    sides = [f"S{j:02}" for j in range(SIDES)]
+    nodes = [_box(c) for c in chain] + [_box(x) for x in sides]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    for j, x in enumerate(sides):
+        nodes += [_tool(f"{x}p", f"S {j:02} k"), _tool(f"{x}q", f"S {j:02}-k")]
+        edges += [_edge(f"{x}p", x), _edge(f"{x}q", x)]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
+        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge(chain[-1], f"a{s}")]
+        edges += [_edge(x, f"a{s}") for x in sides]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        (SIDES + 1) * n, n + SIDES, (f"a{zero}", "s_00_k", ("S00p", "S00q")), m + 3 * SIDES + 3 * n,
+        m - 1 + 2 * SIDES + (3 + SIDES) * n, n, m + SIDES,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1114,6 +1423,24 @@ FAMILIES: Dict[str, Family] = {
                "atop the chain, its twin straight into agent g", (1_000,), 20, 1, wide_roots),
         Family("far-eleventh", 29, "n boxes of one clashing pair, box i wired into agents i to i + 9 and into one "
                "agent whose id sorts last", (4_000,), 50, 1, far_eleventh),
+        Family("twin-carriers", 30, "a chain of 10n boxes into two boxes of a clashing pair each, both into n "
+               "agents; tool g atop the chain, its twin straight into agent g", (2_000,), 20, 1, twin_carriers),
+        Family("solo-boxes", 31, "two boxes of n tools each, tool i of one and of the other sharing a name; n "
+               "agents wired to both, each also fed by a box of its own holding a clashing pair", (5_000,), 20, 1,
+               solo_boxes),
+        Family("entry-fan", 32, "a chain of n boxes, each with a leaf of its own, into n agents; a tool wired into "
+               "the chain's top and into n dead boxes, its twin straight into every agent", (8_000,), 20, 1, entry_fan),
+        Family("orphan-parts", 33, "16 boxes of n interleaved tools whose twins reach another agent, into one box; n "
+               "agents fed by it and by a box of their own holding a clashing pair", (1_000,), 20, 1, orphan_parts),
+        Family("nine-roots", 34, "a chain of 10n boxes into nine roots, each through two boxes of a clashing pair "
+               "each; agent g below root g mod 9; tool g atop the chain, its twin straight into agent g", (3_200,),
+               20, 1, nine_roots),
+        Family("rung-ladders", 35, "a chain of 10n boxes; n agents, each below a ladder of 17 boxes of its own, every "
+               "rung also fed by one box of a clashing pair; a tool atop the chain, its twin at every agent",
+               (800,), 20, 1, rung_ladders),
+        Family("distinct-sides", 36, "a chain of 10n boxes into n agents, each also fed by the same 16 boxes of a "
+               "clashing pair each; tool g atop the chain, its twin straight into agent g", (1_000,), 20, 1,
+               distinct_sides),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
