@@ -374,6 +374,8 @@ pub(crate) struct Joins {
     /// to form in two classes.
     inputs: Map<Box<[SetId]>, usize>,
     combinations: Vec<(Held, Vec<Formed>)>,
+    /// Parts united for being too many, by the two parts.
+    merged: Map<(SetId, SetId), SetId>,
 }
 
 /// What a class holds, from its own set and its inputs'. Usually one set,
@@ -464,11 +466,21 @@ fn join(
         held.push(sets.of_words(&united, layout));
         held.retain(|&p| p != EMPTY);
     }
-    // Not too many parts: the smallest united, two at a time.
+    // Not too many parts: the smallest united, two at a time (the same two
+    // sets, met again in another class, united once).
     while held.len() > MAX_PARTS {
-        held.sort_unstable_by_key(|&p| std::cmp::Reverse(sets.clashes(p)));
+        held.sort_unstable_by_key(|&p| (std::cmp::Reverse(sets.clashes(p)), p));
         let (a, b) = (held.pop().expect("over MAX_PARTS"), held.pop().expect("over MAX_PARTS"));
-        held.push(sets.union(a, b, layout));
+        *probes += 1;
+        let united = match joins.merged.get(&(a, b)) {
+            Some(&united) => united,
+            None => {
+                let united = sets.union(a, b, layout);
+                joins.merged.insert((a, b), united);
+                united
+            }
+        };
+        held.push(united);
     }
     match held.len() {
         0 => Held::One(EMPTY),

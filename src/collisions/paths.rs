@@ -141,16 +141,11 @@ impl Paths {
             // The one provider of the root that carries the leaf, if only
             // one does (and it does not lead back to a root met already),
             // for a few roots; then the tree of the root reached decides.
-            let carriers = facts.carriers_of(root);
-            if carriers.len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED {
-                let mut carrying = carriers.iter().filter(|&&(p, _)| {
-                    *steps += 1;
-                    (w.carries)(leaf, p)
-                });
+            if facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED {
                 // Ordinals follow the units' topological order, so a root
                 // further up has a smaller one: the walk cannot go round a
                 // cycle of boxes (there, the tree decides).
-                if let (Some(&(p, true)), None) = (carrying.next(), carrying.next()) {
+                if let Some(p) = passed_to(w, leaf, root, steps) {
                     if facts.root(p, steps) < root {
                         bottom = p;
                         continue;
@@ -257,6 +252,53 @@ const CARRIERS_LOOKED_UP: usize = 16;
 /// (one tree, shared by every path that gets there, instead of a step per
 /// root for each).
 const ROOTS_PASSED: usize = 16;
+
+/// Up to this many provider boxes of a root, when several carry a tool,
+/// each is looked at; beyond, the root's tree decides.
+const PROVIDERS_LOOKED_AT: usize = 64;
+
+/// The provider of path root `root` through which the walk from `leaf`
+/// enters it, when the providers' classes tell (as an ordinal): the one
+/// provider that carries the leaf; or, when several do, all of them one
+/// step below one box (their common path parent) and none with the leaf
+/// wired straight in, the one with the smallest id. Every route of the
+/// leaf to the root then passes that box, then one of them, all equally
+/// near the consumer (every route to it passes the root), so the walk
+/// takes the smallest id there.
+fn passed_to(w: Wiring<'_, '_>, leaf: NodeIx, root: u32, steps: &mut u64) -> Option<u32> {
+    let facts = w.facts;
+    let carriers = facts.carriers_of(root);
+    let mut carrying = carriers.iter().filter(|&&(p, _)| {
+        *steps += 1;
+        (w.carries)(leaf, p)
+    });
+    let &(first, sole) = carrying.next()?;
+    if carrying.next().is_none() {
+        return sole.then_some(first);
+    }
+    let providers = facts.providers_of(root);
+    if providers.len() > PROVIDERS_LOOKED_AT {
+        return None;
+    }
+    let (mut above, mut smallest): (Option<u32>, Option<NodeIx>) = (None, None);
+    for &p in providers {
+        let o = w.ordinal[p as usize];
+        *steps += 1;
+        if !(w.carries)(leaf, o) {
+            continue;
+        }
+        let parent = facts.parent[o as usize];
+        *steps += w.g.providers.degree(p).min(w.g.receivers.of(leaf).len()) as u64;
+        if parent == NONE || above.is_some_and(|a| a != parent) || wired_directly(w.g, leaf, p) {
+            return None;
+        }
+        above = Some(parent);
+        if smallest.is_none_or(|s| w.g.id(p) < w.g.id(s)) {
+            smallest = Some(p);
+        }
+    }
+    smallest.map(|p| w.ordinal[p as usize])
+}
 
 /// The nodes from `top` down to `bottom` along parents, counted.
 fn chain_len(facts: &PathFacts, top: u32, bottom: u32) -> usize {
