@@ -84,12 +84,16 @@ const TREES_KEPT: usize = 8;
 /// Path trees, shared by every read of a report's paths.
 pub(crate) struct Paths {
     trees: Mutex<Vec<Arc<Mutex<Tree>>>>,
+    /// Per tool wired into many boxes, those boxes as nested ranges of the
+    /// parent forest (see `Nested`), made when first asked for.
+    nested: Mutex<Map<NodeIx, Arc<Nested>>>,
 }
 
 impl Default for Paths {
     fn default() -> Self {
         Paths {
             trees: Mutex::new(Vec::new()),
+            nested: Mutex::new(new_map()),
         }
     }
 }
@@ -132,7 +136,7 @@ impl Paths {
         let mut chains: Vec<(u32, u32)> = Vec::new();
         let mut bottom = consumer;
         let first = loop {
-            if let Some(entry) = entry(w, leaf, bottom, steps) {
+            if let Some(entry) = self.entry(w, leaf, bottom, steps) {
                 chains.push((entry, bottom));
                 break None;
             }
@@ -305,15 +309,25 @@ fn chain_len(facts: &PathFacts, top: u32, bottom: u32) -> usize {
     (facts.depth[bottom as usize] - facts.depth[top as usize]) as usize + 1
 }
 
+/// Up to this many, a tool's receivers, or the nodes of a chain that have
+/// leaves of their own, are looked at one by one to find where the tool
+/// enters the chain; beyond, the tool's receivers as nested ranges.
+const FEW_ENTRIES: usize = 16;
+
 /// The node of the consumer's chain (the consumer and its ancestors) that
 /// `leaf` is wired into, nearest the consumer; None when there is none.
 /// Whichever is fewer is looked at: the leaf's receivers, each asked
 /// whether it is on the chain, or the chain's nodes that have leaves of
-/// their own (the only ones a tool can be wired into), nearest first.
-fn entry(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Option<u32> {
+/// their own (the only ones a tool can be wired into), nearest first;
+/// when both are many, the innermost of the leaf's receivers' ranges of
+/// the parent forest that holds the consumer (`Nested`).
+fn entry_in(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, nested: Option<&Nested>, steps: &mut u64) -> Option<u32> {
     let (g, facts) = (w.g, w.facts);
     let receivers = g.receivers.of(leaf);
     let chain_nodes = facts.own_rank[consumer as usize] as usize + 1;
+    if let Some(nested) = nested {
+        return nested.innermost(facts, consumer, steps);
+    }
     if receivers.len() <= chain_nodes {
         let mut best: Option<u32> = None;
         for &r in receivers {
@@ -339,6 +353,93 @@ fn entry(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Opt
         if at == NONE {
             return None;
         }
+    }
+}
+
+impl Paths {
+    /// `entry_in`, with the leaf's receivers as nested ranges when it and
+    /// the chain both have many.
+    fn entry(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Option<u32> {
+        let receivers = w.g.receivers.of(leaf).len();
+        let chain_nodes = w.facts.own_rank[consumer as usize] as usize + 1;
+        if receivers.min(chain_nodes) <= FEW_ENTRIES {
+            return entry_in(w, leaf, consumer, None, steps);
+        }
+        let nested = {
+            let mut kept = self.nested.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(kept.entry(leaf).or_insert_with(|| Arc::new(Nested::of(w, leaf, steps))))
+        };
+        entry_in(w, leaf, consumer, Some(&nested), steps)
+    }
+}
+
+/// A tool's relevant receivers as ranges of one walk down the parent
+/// forest (`PathFacts::enter`, `leave`): the receivers that are a node's
+/// ancestors are the ranges that hold the node's `enter`, nested one in
+/// another, so the nearest is the innermost. Ranges of a forest nest or
+/// are apart, so the innermost holding a point is found from the last
+/// range that starts at or before it, climbing the ranges that hold that
+/// one (by skew-binary jumps) to the first that reaches past the point.
+/// O(k log k) to make for k receivers; O(log k) to ask.
+struct Nested {
+    /// (enter, leave, ordinal), by enter.
+    ranges: Vec<(u32, u32, u32)>,
+    /// Per range: the innermost range holding it, or NONE.
+    outer: Vec<u32>,
+    /// Per range: a range further out (skew-binary jumps along `outer`).
+    jump: Vec<u32>,
+}
+
+impl Nested {
+    fn of(w: Wiring<'_, '_>, leaf: NodeIx, steps: &mut u64) -> Nested {
+        let facts = w.facts;
+        let mut ranges: Vec<(u32, u32, u32)> = (w.g.receivers.of(leaf).iter())
+            .map(|&r| w.ordinal[r as usize])
+            .filter(|&o| o != NONE)
+            .map(|o| (facts.enter[o as usize], facts.leave[o as usize], o))
+            .collect();
+        ranges.sort_unstable();
+        ranges.dedup();
+        *steps += ranges.len() as u64 * (1 + ranges.len().max(2).ilog2() as u64);
+        // `level`: how many ranges hold each.
+        let (mut outer, mut jump, mut level) = (Vec::new(), Vec::new(), Vec::<u32>::new());
+        let mut open: Vec<u32> = Vec::new();
+        for (i, &(enter, _, _)) in ranges.iter().enumerate() {
+            while open.last().is_some_and(|&j| ranges[j as usize].1 <= enter) {
+                open.pop();
+            }
+            let parent = open.last().copied().unwrap_or(NONE);
+            let (l, j) = if parent == NONE {
+                (0, i as u32)
+            } else {
+                let p = parent as usize;
+                let (jp, jjp) = (jump[p] as usize, jump[jump[p] as usize] as usize);
+                let skew = jp != p && level[p] - level[jp] == level[jp] - level[jjp];
+                (level[p] + 1, if skew { jjp as u32 } else { parent })
+            };
+            outer.push(parent);
+            jump.push(j);
+            level.push(l);
+            open.push(i as u32);
+        }
+        Nested { ranges, outer, jump }
+    }
+
+    /// The innermost range that holds node `o`'s enter, as an ordinal.
+    fn innermost(&self, facts: &PathFacts, o: u32, steps: &mut u64) -> Option<u32> {
+        let point = facts.enter[o as usize];
+        let holds = |i: u32| self.ranges[i as usize].1 > point;
+        let mut i = self.ranges.partition_point(|r| r.0 <= point).checked_sub(1)? as u32;
+        *steps += 1 + self.ranges.len().max(2).ilog2() as u64;
+        while !holds(i) {
+            *steps += 1;
+            let j = self.jump[i as usize];
+            i = if j != i && !holds(j) { j } else { self.outer[i as usize] };
+            if i == NONE {
+                return None;
+            }
+        }
+        Some(self.ranges[i as usize].2)
     }
 }
 
