@@ -50,6 +50,7 @@ pub(crate) fn collisions<'a>(
     // formed it between them).
     let mut here: Map<(u32, u32), (u64, bool, bool)> = new_map();
     let mut probes = 0u64;
+    let bases = SharedBases::of(&flow, &mut probes);
     for (c, class) in flow.classes.iter().enumerate() {
         if c % CLASSES_PER_LOOK == 0 && interrupt.requested() {
             return Err(work);
@@ -72,9 +73,10 @@ pub(crate) fn collisions<'a>(
         }
         // The inputs joined (once for each distinct combination of them),
         // then the class's own set joined to that.
-        let inputs: Vec<&Held> = class.inputs.iter().map(|&i| &held[i as usize]).collect();
+        let (order, shared) = bases.order(&class.inputs, &mut probes);
+        let inputs: Vec<&Held> = order.iter().map(|&i| &held[i as usize]).collect();
         let inner_start = layout.events.len();
-        let inner = join_inputs(&mut sets, &mut layout, &mut joins, &inputs, &mut probes);
+        let inner = join_inputs(&mut sets, &mut layout, &mut joins, &inputs, shared, &mut probes);
         let inner_end = layout.events.len();
         let this = match own.0 {
             EMPTY => inner.held.clone(),
@@ -107,8 +109,7 @@ pub(crate) fn collisions<'a>(
         // same inputs only while it is not known to form in two classes.
         let settled =
             |&(_, segment, tokens): &Formed| formed.get(&(segment, tokens)).is_some_and(|&(_, elsewhere)| elsewhere);
-        probes += inner.pending(&joins).len() as u64;
-        inner.settle(&mut joins, settled);
+        probes += inner.settle(&mut joins, settled);
         held.push(this);
     }
 
@@ -266,38 +267,120 @@ fn tally(
 /// A clash said to form: (word, segment, tokens held).
 type Formed = (u32, u32, u64);
 
-/// A class's inputs joined: what they hold, and which combination of
-/// inputs that is (see `Joins::inputs`).
+/// A class's inputs joined: what they hold, and the combinations of
+/// inputs joined to make it (see `Joins::inputs`): the whole, and the
+/// shared base it was made from, if any.
 struct Inner {
     held: Held,
-    combination: Option<usize>,
+    combinations: Vec<usize>,
 }
 
 impl Inner {
-    /// What the inputs formed between them and is not yet known to form
-    /// in two classes.
-    fn pending<'j>(&self, joins: &'j Joins) -> &'j [Formed] {
-        self.combination.map_or(&[], |at| &joins.combinations[at].1)
+    /// Forgets, of what the combinations formed, what `settled` says is
+    /// known to form in two classes. Returns the entries looked at.
+    fn settle(&self, joins: &mut Joins, settled: impl Fn(&Formed) -> bool) -> u64 {
+        let mut looked_at = 0;
+        for &at in &self.combinations {
+            let pending = &mut joins.combinations[at].1;
+            looked_at += pending.len() as u64;
+            pending.retain(|e| !settled(e));
+        }
+        looked_at
+    }
+}
+
+/// Per class, its inputs in the order that puts shared ones first, and
+/// how many of them lead the inputs of some other class too.
+///
+/// Classes often share most of their inputs and differ by one or two of
+/// their own (agents wired to the same big boxes, each also to a small
+/// box of its own). Their combinations are all distinct, so each would be
+/// joined anew, and the big inputs united again in every class. Instead
+/// the inputs shared with another class (a leading run of the inputs in
+/// this order, found by counting every leading run of every class) are
+/// joined once, as a combination of their own, and each class adds only
+/// the inputs after them.
+struct SharedBases {
+    /// Per class, how many classes take it as an input.
+    uses: Vec<u32>,
+    /// Per leading run (by `run_print`) of two or more inputs, short of
+    /// all of a class's: how many classes' inputs start with it.
+    runs: Map<u64, u32>,
+}
+
+impl SharedBases {
+    fn of(flow: &Flow, probes: &mut u64) -> SharedBases {
+        let mut bases = SharedBases {
+            uses: vec![0; flow.classes.len()],
+            runs: new_map(),
+        };
+        for class in &flow.classes {
+            for &i in class.inputs.iter() {
+                bases.uses[i as usize] += 1;
+            }
+        }
+        for class in &flow.classes {
+            let (order, _) = bases.order(&class.inputs, probes);
+            for print in run_prints(&order) {
+                *bases.runs.entry(print).or_default() += 1;
+            }
+        }
+        bases
     }
 
-    /// Forgets what `settled` says is known.
-    fn settle(&self, joins: &mut Joins, settled: impl Fn(&Formed) -> bool) {
-        if let Some(at) = self.combination {
-            joins.combinations[at].1.retain(|e| !settled(e));
+    /// The inputs, most used first (then by class), and how many of them
+    /// lead another class's inputs too (0 when fewer than two, or all).
+    /// A print that matches by accident only makes a base that is not
+    /// shared: joined once more, never a wrong answer.
+    fn order(&self, inputs: &[ClassIx], probes: &mut u64) -> (Vec<ClassIx>, usize) {
+        let mut order = inputs.to_vec();
+        order.sort_unstable_by_key(|&i| (std::cmp::Reverse(self.uses[i as usize]), i));
+        *probes += order.len() as u64;
+        if self.runs.is_empty() {
+            return (order, 0);
         }
+        let shared = (run_prints(&order).enumerate())
+            .filter(|&(_, print)| self.runs.get(&print).is_some_and(|&n| n >= 2))
+            .map(|(at, _)| at + 2)
+            .last()
+            .unwrap_or(0);
+        (order, shared)
     }
+}
+
+/// Prints of the leading runs of `order` of two or more inputs, short of
+/// all of them, shortest first.
+fn run_prints(order: &[ClassIx]) -> impl Iterator<Item = u64> + '_ {
+    let mut print = 0x243F_6A88_85A3_08D3u64;
+    let runs = order.len().saturating_sub(1);
+    order[..runs].iter().enumerate().filter_map(move |(at, &i)| {
+        print = (print ^ u64::from(i))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+        (at >= 1).then_some(print)
+    })
 }
 
 /// The inputs of a class joined: made once per distinct combination of
 /// inputs (many classes have the same inputs and only their own tools
 /// apart), and for a combination met again, what its unions said formed
-/// (`Inner::pending`) told again as events, instead of the unions.
-fn join_inputs(sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, inputs: &[&Held], probes: &mut u64) -> Inner {
+/// (its pending clashes) told again as events, instead of the unions.
+/// When the first `shared` inputs lead other classes' inputs too, they
+/// are joined first, as a combination of their own, and the rest added
+/// to what they hold, as a class's own set is (each union adds an input).
+fn join_inputs(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    inputs: &[&Held],
+    shared: usize,
+    probes: &mut u64,
+) -> Inner {
     if inputs.len() < 2 {
         let held = inputs.first().map_or(Held::One(EMPTY), |&h| h.clone());
         return Inner {
             held,
-            combination: None,
+            combinations: Vec::new(),
         };
     }
     let mut lists: Vec<&[SetId]> = inputs.iter().map(|h| h.parts()).collect();
@@ -316,11 +399,24 @@ fn join_inputs(sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, inputs: 
         }
         return Inner {
             held: held.clone(),
-            combination: Some(at),
+            combinations: vec![at],
         };
     }
     let start = layout.events.len();
-    let held = join(sets, layout, joins, (EMPTY, 0), inputs, probes);
+    let mut combinations = Vec::new();
+    let mut held = None;
+    if (2..inputs.len()).contains(&shared) {
+        let base = join_inputs(sets, layout, joins, &inputs[..shared], 0, probes);
+        combinations = base.combinations;
+        // Added to a base held as parts, a part holding a clash the base
+        // formed would read as an input holding it whole: the inputs are
+        // joined at once instead, and what the base said is taken back.
+        match base.held {
+            Held::One(set) => held = Some(join(sets, layout, joins, (set, 0), &inputs[shared..], probes)),
+            Held::Parts(_) => layout.events.truncate(start),
+        }
+    }
+    let held = held.unwrap_or_else(|| join(sets, layout, joins, (EMPTY, 0), inputs, probes));
     // What formed, in the order it was said, if still held at the end.
     let mut here = new_map();
     *probes += tally(&layout.events[start..], 0..0, &mut here);
@@ -341,10 +437,8 @@ fn join_inputs(sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, inputs: 
     let at = joins.combinations.len();
     joins.combinations.push((held.clone(), pending));
     joins.inputs.insert(key.into(), at);
-    Inner {
-        held,
-        combination: Some(at),
-    }
+    combinations.push(at);
+    Inner { held, combinations }
 }
 
 /// Leaves a union of a class's inputs may make before the class is held as
