@@ -332,7 +332,7 @@ def _subsets(n: int, interleaved: bool, shared: bool = False) -> Generated:
     # The first agent sees boxes 0..4; its first name is pair 0 of box 0
     # either way round.
     name = f"tool_{zp}_{zb}" if interleaved else f"tool_{zb}_{zp}"
-    first = (agents[0], name, (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
+    first: Tuple[str, str, Tuple[str, ...]] = (agents[0], name, (f"t{zb}-{zp}a", f"t{zb}-{zp}b"))
     if shared:
         # Each agent's first name is "shared": its five boxes' tools of it.
         first = (agents[0], "shared", tuple(f"s{j:0{wb}}" for j in range(SUBSET)))
