@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Protocol, Sequence, Tuple, Union, overload
 
 ExpectedViolation = Tuple[str, str, Tuple[str, ...]]
 
@@ -105,6 +105,32 @@ class ExpectedViolations(Sequence[ExpectedViolation]):
         return f"<ExpectedViolations: {self._len} ({len(self.listed)} listed, {len(self.grids)} grids)>"
 
 
+class Counts(Protocol):
+    """What an expectation counts of the workflow, as ``toolwire.Stats`` does."""
+
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def edges(self) -> int: ...
+    @property
+    def tool_edges(self) -> int: ...
+    @property
+    def consumers(self) -> int: ...
+    @property
+    def passthroughs(self) -> int: ...
+
+
+def stats_of(counts: Counts) -> Dict[str, int]:
+    """``counts``, shaped like ``toolwire.Stats.to_dict()``."""
+    return {
+        "nodes": counts.nodes,
+        "edges": counts.edges,
+        "tool_edges": counts.tool_edges,
+        "consumers": counts.consumers,
+        "passthroughs": counts.passthroughs,
+    }
+
+
 @dataclass(frozen=True)
 class Expected:
     """What toolwire must report on the generated workflow."""
@@ -132,13 +158,7 @@ class Expected:
 
     def stats(self) -> Dict[str, int]:
         """The counts, shaped like ``toolwire.Stats.to_dict()``."""
-        return {
-            "nodes": self.nodes,
-            "edges": self.edges,
-            "tool_edges": self.tool_edges,
-            "consumers": self.consumers,
-            "passthroughs": self.passthroughs,
-        }
+        return stats_of(self)
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready. ``violations`` lists violations one by one; when there
