@@ -35,7 +35,11 @@
 //!    O(classes' inputs + own tokens). A class's inputs are joined once
 //!    per distinct combination of them (agents wired to the same boxes,
 //!    each with tools of its own, join those boxes once), then its own
-//!    tokens are joined to that.
+//!    tokens are joined to that. Combinations that differ only by a few
+//!    inputs of their own (agents wired to the same big boxes and each
+//!    to a small box of its own) share a base: the leading run of the
+//!    inputs, most used first, that leads another class's too is joined
+//!    once, and each class adds only the inputs after it.
 //! 4. `build`: each class's consumers (their number and the first ten)
 //!    pushed down the tries, once per node made; a leaf made of two apart
 //!    leaves hands on what it got, so each leaf's clashes are counted where
@@ -62,10 +66,15 @@
 //! finds fewer than one in four, the first 128 consumers of every clash
 //! are pushed down the tries at once (O(trie nodes x 128), once). A
 //! tool's path (see `paths`) costs its length to read, plus O(log) to
-//! find where it enters its consumer's chain, plus a question per
-//! distinct provider class at each of at most 16 roots it is passed
-//! through, or, the first time a root is read, the part of the root's
-//! tree (boxes by distance) the path needs.
+//! find where it enters its consumer's chain (a tool wired into many
+//! boxes: its receivers as nested ranges, made once per tool), plus a
+//! question per distinct provider class at each of at most 16 roots it
+//! is passed through, or, the first time a root is read, the part of the
+//! root's tree (boxes by distance) the path needs. That last is the one
+//! known gap: trees are not shared between roots, so many roots with
+//! more than 16 distinct provider classes, or reached past 16 roots,
+//! below one big region each grow a tree over it (families 35 and 36 of
+//! docs/RELIABILITY.md: n roots over 10n boxes cost n x 10n).
 
 mod build;
 mod flow;

@@ -8,7 +8,10 @@
 //! its *path root* gives a chain every path to the consumer ends with,
 //! shared by every tool, whose nodes skew-binary jump pointers find in
 //! O(log length) steps. A tool wired into a node of the chain enters
-//! there (nearest the consumer: any other route is longer). Otherwise it
+//! there (nearest the consumer: any other route is longer), found among
+//! the fewer of the tool's receivers and the chain's nodes with leaves of
+//! their own, or, when both are many, as the innermost of the tool's
+//! receivers' ranges of the parent forest (`Nested`). Otherwise it
 //! comes through the root, which has no provider box or several: when
 //! only one of those carries the tool (its class holds the tool's token;
 //! each distinct class of the providers is asked once), every route from
@@ -26,7 +29,10 @@
 //! part of the root's tree it needs. Each step through a tree looks at the
 //! smaller of a box's receivers and the boxes one step nearer the root, so
 //! a box wired into many others, or a tool wired into many boxes, costs
-//! one lookup per step, not its degree.
+//! one lookup per step, not its degree. Trees are not shared between
+//! roots: n roots read through their trees (more than 16 distinct
+//! provider classes each, or reached past 16 roots) below one region of
+//! m boxes cost n x m, the one shape whose paths cost more than the file.
 
 use std::sync::{Arc, Mutex};
 
