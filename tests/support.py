@@ -14,18 +14,21 @@ import toolwire
 
 REPO = Path(__file__).resolve().parent.parent
 # ../shared sits beside the repository in development and in CI; tests that
-# need it skip when it is not there, except in CI, where they fail (see
+# need it skip when it is not there, except under .ci/run, where they fail (see
 # `need_shared`).
 SHARED = REPO.parent / "shared"
 DATA = Path(__file__).resolve().parent / "data"
 
 
+NEED_SHARED = "TOOLWIRE_NEED_SHARED"
+"""Set to 1 by .ci/run: ../shared is always there in CI, so a skip for want
+of it would hide a broken checkout behind a green run."""
+
+
 def missing_shared_fails() -> bool:
     """Whether a test that needs ../shared fails when it is missing instead
-    of being skipped: in CI (``CI=true``, as GitHub Actions and GitLab set
-    it), where ../shared is always there, so a skip would hide a broken
-    checkout behind a green run."""
-    return os.environ.get("CI") == "true"
+    of being skipped: when ``TOOLWIRE_NEED_SHARED=1`` (.ci/run sets it)."""
+    return os.environ.get(NEED_SHARED) == "1"
 
 
 def missing_shared(path: Path) -> NoReturn:
@@ -33,7 +36,7 @@ def missing_shared(path: Path) -> NoReturn:
     fails it."""
     message = f"{path} is not there: ../shared is not beside the repository, or is incomplete"
     if missing_shared_fails():
-        pytest.fail(f"{message} (CI=true: a test that needs it fails instead of being skipped)", pytrace=False)
+        pytest.fail(f"{message} ({NEED_SHARED}=1: a test that needs it fails instead of being skipped)", pytrace=False)
     pytest.skip(message)
 
 
