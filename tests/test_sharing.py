@@ -2,7 +2,8 @@
 sharing (src/collisions/mod.rs): classes held as parts (big boxes whose
 tokens interleave, combined differently by many agents), the words where
 parts meet united apart (a name in every box), more parts than are kept,
-giants (a name of more than 64 groups of tools), roots that pass a tool on
+giants (a name of more than 64 groups of tools), inputs that many agents
+share joined once as a base, roots that pass a tool on
 to the one provider bringing it, and path trees. Whatever the engine
 shares, the report must be exactly the pure-Python reference's, paths
 included: these are random workflows of each shape, checked both ways.
@@ -198,6 +199,111 @@ def test_cmp9_consumers_past_the_tenth_are_the_violations_grouped(seed: int) -> 
         assert list(group.consumers) == consumers and group.count == len(consumers)
 
 
+def based(seed: int) -> Json:
+    """Agents wired to the same few big boxes in a handful of patterns,
+    each also to small boxes of its own: the big boxes' leading run of
+    inputs is joined once and each agent adds its own (build.rs
+    ``SharedBases``). The big boxes' names clash across them (the base
+    forms clashes), and a small box may hold such a clash whole (then it
+    does not form at the agent), add a third tool to it, or clash with a
+    big box; hubs and boxes on top of a pattern join big boxes and a small
+    one of their own, so a clash may form in one box alone (agents that
+    take the box on top too hold whole what it formed); some agents have
+    tools of their own. With
+    an odd seed, each big box also holds pairs of its own whose names
+    interleave with the other boxes', so the base is held as parts."""
+    rng = random.Random(seed)
+    nodes: List[Json] = []
+    edges: List[Json] = []
+    names = rng.randint(40, 90)
+    variants = ("Key {}", "key-{}", "KEY {}")
+    big = [f"B{j}" for j in range(rng.randint(3, 5))]
+    for j, box in enumerate(big):
+        nodes.append(_box(box))
+        for i in rng.sample(range(names), rng.randint(names // 3, names - 1)):
+            tool = f"B{j}t{i}"
+            nodes.append(_tool(tool, rng.choice(variants).format(i)))
+            edges.append(_edge(tool, box))
+        if seed % 2:  # pairs of its own, interleaved with the others': held as parts
+            for p in range(rng.randint(60, 120)):
+                for side, label in (("a", f"Pair {p:03} {j}"), ("b", f"pair-{p:03}-{j}")):
+                    nodes.append(_tool(f"B{j}p{p}{side}", label))
+                    edges.append(_edge(f"B{j}p{p}{side}", box))
+    small_count = 0
+
+    def small_box(consumer: str) -> None:
+        nonlocal small_count
+        box = f"s{small_count}"
+        small_count += 1
+        nodes.append(_box(box))
+        picked = [rng.randrange(names) for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.3:  # a name twice: a clash held whole
+            picked.append(picked[0])
+        for t, i in enumerate(picked):
+            tool = f"{box}t{t}"
+            nodes.append(_tool(tool, rng.choice(variants).format(i)))
+            edges.append(_edge(tool, box))
+        edges.append(_edge(box, consumer))
+
+    patterns = [rng.sample(big, rng.randint(2, len(big))) for _ in range(rng.randint(2, 4))]
+    hubs = [f"H{h}" for h in range(rng.randint(1, 3))]
+    for hub in hubs:
+        nodes.append(_box(hub))
+        edges += [_edge(box, hub) for box in rng.choice(patterns)]
+        small_box(hub)
+    # A box on top of a pattern, with a small box of its own: agents that
+    # take it too hold whole what the pattern forms, so that forms there.
+    tops: Dict[int, str] = {}
+    for t, pattern in enumerate(patterns):
+        if rng.random() < 0.9:
+            tops[t] = f"T{t}"
+            nodes.append(_box(tops[t]))
+            edges += [_edge(box, tops[t]) for box in pattern]
+            small_box(tops[t])
+    for k in range(rng.randint(30, 60)):
+        agent = f"a{k:02}"
+        nodes.append(_agent(agent))
+        t = rng.randrange(len(patterns))
+        sources = list(patterns[t])
+        if t in tops and rng.random() < 0.7:
+            sources.append(tops[t])
+        if rng.random() < 0.2:
+            sources.append(rng.choice(hubs))
+        rng.shuffle(sources)
+        edges += [_edge(box, agent) for box in sources]
+        for _ in range(rng.choice((0, 1, 1, 2, 3))):
+            small_box(agent)
+        if rng.random() < 0.3:
+            i = rng.randrange(names)
+            nodes.append(_tool(f"{agent}own", rng.choice(variants).format(i)))
+            edges.append(_edge(f"{agent}own", agent))
+    return {"nodes": nodes, "edges": edges}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_cmp9_inputs_shared_as_a_base_give_the_reference_s_report(seed: int) -> None:
+    workflow = based(seed)
+    ours = toolwire.check_json(json.dumps(workflow))
+    theirs = reference.check(workflow)
+    assert len(ours.violations) == len(theirs.violations) > 0
+    assert without_places(ours) == without_places(theirs)
+
+
+def test_cmp9_a_clash_held_whole_by_a_box_on_top_forms_in_that_box_alone() -> None:
+    # T0 joins B3 and B4, whose "Key 86" tools clash there. The agents take
+    # B3 and B4 too, and T0, which holds the clash whole: it forms in T0
+    # alone, although the agents' other inputs would form it again (joined
+    # once for both agents, and equal, as sets, to what T0 holds).
+    nodes = [_box("B3"), _box("B4"), _box("T0"), _agent("a35"), _agent("a36")]
+    nodes += [_tool("B3t86", "KEY 86"), _tool("B4t86", "KEY 86"), _tool("B4t32", "Key 32"), _tool("own", "key-32")]
+    edges = [_edge("B3t86", "B3"), _edge("B4t86", "B4"), _edge("B4t32", "B4"), _edge("own", "a35")]
+    edges += [_edge(box, "T0") for box in ("B3", "B4")]
+    edges += [_edge(box, agent) for agent in ("a35", "a36") for box in ("T0", "B4", "B3")]
+    groups = {group.name: group for group in toolwire.check({"nodes": nodes, "edges": edges}).clash_groups()}
+    assert groups["key_86"].through == "T0" and groups["key_86"].count == 2
+    assert groups["key_32"].through is None and groups["key_32"].count == 1
+
+
 def tangled(seed: int) -> Json:
     """Boxes wired into each other at random (cycles, self-loops, boxes
     that feed several), tools of a few names wired into boxes and agents,
@@ -269,7 +375,7 @@ class Formation:
 
 
 WORKFLOWS = [("tangled", tangled, seed) for seed in range(40)] + [("shaped", shaped, seed) for seed in range(3)]
-WORKFLOWS += [("spread", spread, seed) for seed in range(2)]
+WORKFLOWS += [("spread", spread, seed) for seed in range(2)] + [("based", based, seed) for seed in range(20)]
 
 
 @pytest.mark.parametrize(("shape", "make", "seed"), WORKFLOWS, ids=[f"{w[0]}-{w[2]}" for w in WORKFLOWS])

@@ -63,7 +63,7 @@ pub(crate) fn collisions<'a>(
                 .map(|(s, held)| (word, s as u32, held, true))
                 .collect();
             if !formed.is_empty() {
-                layout.watched.insert(word, ());
+                layout.watched.insert(word);
             }
             layout.events.extend(formed);
         }
@@ -394,7 +394,7 @@ fn join_inputs(
     if let Some(&at) = joins.inputs.get(&key[..]) {
         let (held, pending) = &joins.combinations[at];
         for &(word, segment, tokens) in pending {
-            layout.watched.insert(word, ());
+            layout.watched.insert(word);
             layout.events.push((word, segment, tokens, true));
         }
         return Inner {
@@ -494,6 +494,12 @@ fn join(
     let mut parts: Vec<(SetId, usize)> = Vec::new();
     for (i, h) in inputs.iter().enumerate() {
         parts.extend(h.parts().iter().map(|&p| (p, i + 1)));
+    }
+    // An input that holds exactly the own set holds whole whatever formed
+    // in it so far; the two are one part below, never united, so that is
+    // said here.
+    if own != EMPTY && parts.iter().any(|&(p, _)| p == own) {
+        layout.held_whole(0, u64::from(u32::MAX) + 1, &|w| sets.value_at(own, w));
     }
     parts.push((own, 0));
     parts.retain(|&(p, _)| p != EMPTY);

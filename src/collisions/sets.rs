@@ -46,6 +46,12 @@ pub(crate) trait Words {
     /// Whether values `a` and `b` of word `w` share a token or a segment
     /// (their union may then hold a clash that neither holds).
     fn interact(&self, w: u32, a: u64, b: u64) -> bool;
+    /// An operand of a union holds words `lo..hi` exactly as the other
+    /// does (one node of the sets for both), so the union does not look
+    /// at them; `value_of` gives their values. A meaning that tracks
+    /// what each union adds is told here that this operand holds whole
+    /// whatever it holds there; one that does not has nothing to do.
+    fn held_whole(&mut self, _lo: u64, _hi: u64, _value_of: &dyn Fn(u32) -> u64) {}
 }
 
 #[derive(Clone, Copy)]
@@ -196,6 +202,11 @@ impl Sets {
     }
 
     fn union_at(&mut self, a: SetId, b: SetId, level: u32, base: u64, meaning: &mut impl Words) -> SetId {
+        if a == b && a != EMPTY {
+            let words = if level == 0 { 1 } else { Self::span(level) * FAN as u64 };
+            meaning.held_whole(base, base + words, &|w| self.value_in(a, level, base, w));
+            return a;
+        }
         if a == b || b == EMPTY {
             return a;
         }
@@ -352,6 +363,23 @@ impl Sets {
             level -= 1;
         }
         self.reads.fetch_add(visited, Relaxed);
+        if id == EMPTY {
+            0
+        } else {
+            self.leaves[id as usize].value
+        }
+    }
+
+    /// The value of word `w` in the node `id` at `level` whose words start
+    /// at `base` (`w` among them).
+    fn value_in(&self, mut id: SetId, mut level: u32, mut base: u64, w: u32) -> u64 {
+        while level > 0 && id != EMPTY {
+            let span = Self::span(level);
+            let i = ((u64::from(w) - base) / span) as usize;
+            id = self.inner[id as usize].children[i];
+            base += span * i as u64;
+            level -= 1;
+        }
         if id == EMPTY {
             0
         } else {

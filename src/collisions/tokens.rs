@@ -24,6 +24,8 @@
 //! unique by hashing, so a union of two of them costs the giant's size once
 //! per new combination.
 
+use std::collections::BTreeSet;
+
 use crate::flatten::{new_map, CandidateNames, Map, NameIx};
 use crate::graph::NodeIx;
 
@@ -79,7 +81,7 @@ pub(crate) struct Layout {
     pub events: Vec<(u32, u32, u64, bool)>,
     /// The words where something formed in the class being made: only
     /// there do later unions say which input holds what.
-    pub watched: Map<u32, ()>,
+    pub watched: BTreeSet<u32>,
     /// Steps taken, for the work counters.
     pub steps: u64,
 }
@@ -101,7 +103,7 @@ impl Layout {
             roams: Vec::new(),
             tokens_of_leaves: Vec::new(),
             events: Vec::new(),
-            watched: new_map(),
+            watched: BTreeSet::new(),
             steps: 0,
         }
     }
@@ -433,7 +435,7 @@ impl Words for Layout {
             }
         };
         let formed = value != a && value != b;
-        if formed || self.watched.contains_key(&word) {
+        if formed || self.watched.contains(&word) {
             let events: Vec<(u32, u32, u64, bool)> = (self.clashes_in(word, value))
                 .filter_map(|(s, held)| {
                     let (by_a, by_b) = (held == self.held(s, a), held == self.held(s, b));
@@ -445,7 +447,7 @@ impl Words for Layout {
                 })
                 .collect();
             if events.iter().any(|e| e.3) {
-                self.watched.insert(word, ());
+                self.watched.insert(word);
             }
             self.events.extend(events);
         }
@@ -454,6 +456,32 @@ impl Words for Layout {
 
     fn interact(&self, word: u32, a: u64, b: u64) -> bool {
         self.interact_at(word, a, b)
+    }
+
+    /// The words watched among `lo..hi` get, for each clash they hold, the
+    /// event that an input holds it whole, as `union` would have said.
+    fn held_whole(&mut self, lo: u64, hi: u64, value_of: &dyn Fn(u32) -> u64) {
+        if self.watched.is_empty() || lo > u64::from(u32::MAX) {
+            return;
+        }
+        let hi = hi.min(u64::from(u32::MAX) + 1);
+        let words: Vec<u32> = self
+            .watched
+            .range(lo as u32..)
+            .take_while(|&&w| u64::from(w) < hi)
+            .copied()
+            .collect();
+        for word in words {
+            self.steps += 1;
+            let value = value_of(word);
+            if value == 0 {
+                continue;
+            }
+            let events: Vec<(u32, u32, u64, bool)> = (self.clashes_in(word, value))
+                .map(|(s, held)| (word, s as u32, held, false))
+                .collect();
+            self.events.extend(events);
+        }
     }
 
     fn clashes(&self, word: u32, value: u64) -> u32 {
