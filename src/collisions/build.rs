@@ -57,13 +57,16 @@ pub(crate) fn collisions<'a>(
         }
         let own = std::mem::take(&mut layout.own_words[c]);
         // Every clash of the class's own tokens forms here, unless an input
-        // holds it too (a tool wired here and also upstream).
+        // holds it too (a tool wired here and also upstream): said when the
+        // own set is joined to the inputs', so its words are watched from
+        // then on (the inputs' unions only watch what they form).
+        let mut own_formed_words: Vec<u32> = Vec::new();
         for &(word, value) in &own {
             let formed: Vec<(u32, u32, u64, bool)> = (layout.clashes_in(word, value))
                 .map(|(s, held)| (word, s as u32, held, true))
                 .collect();
             if !formed.is_empty() {
-                layout.watched.insert(word);
+                own_formed_words.push(word);
             }
             layout.events.extend(formed);
         }
@@ -78,6 +81,7 @@ pub(crate) fn collisions<'a>(
         let inner_start = layout.events.len();
         let inner = join_inputs(&mut sets, &mut layout, &mut joins, &inputs, shared, &mut probes);
         let inner_end = layout.events.len();
+        layout.watched.extend(own_formed_words);
         let this = match own.0 {
             EMPTY => inner.held.clone(),
             _ => join(&mut sets, &mut layout, &mut joins, own, &[&inner.held], &mut probes),
@@ -383,13 +387,7 @@ fn join_inputs(
             combinations: Vec::new(),
         };
     }
-    let mut lists: Vec<&[SetId]> = inputs.iter().map(|h| h.parts()).collect();
-    lists.sort_unstable();
-    let mut key: Vec<SetId> = Vec::new();
-    for list in lists {
-        key.extend_from_slice(list);
-        key.push(EMPTY);
-    }
+    let key = combination_key(inputs);
     *probes += key.len() as u64;
     if let Some(&at) = joins.inputs.get(&key[..]) {
         let (held, pending) = &joins.combinations[at];
@@ -405,7 +403,7 @@ fn join_inputs(
     let start = layout.events.len();
     let mut combinations = Vec::new();
     let mut held = None;
-    if (2..inputs.len()).contains(&shared) {
+    if (2..inputs.len()).contains(&shared) && base_affordable(joins, &inputs[..shared], probes) {
         let base = join_inputs(sets, layout, joins, &inputs[..shared], 0, probes);
         combinations = base.combinations;
         // Added to a base held as parts, a part holding a clash the base
@@ -441,6 +439,44 @@ fn join_inputs(
     Inner { held, combinations }
 }
 
+/// The key of a combination of inputs: their parts, input by input (each
+/// list ended by EMPTY), the lists sorted.
+fn combination_key(inputs: &[&Held]) -> Vec<SetId> {
+    let mut lists: Vec<&[SetId]> = inputs.iter().map(|h| h.parts()).collect();
+    lists.sort_unstable();
+    let mut key: Vec<SetId> = Vec::new();
+    for list in lists {
+        key.extend_from_slice(list);
+        key.push(EMPTY);
+    }
+    key
+}
+
+/// Whether a class may start from the shared base `inputs` (and pay to
+/// tell again what it formed that is still pending), charging that to the
+/// base. What a base formed stays pending while the classes that use it
+/// do not form it too, which the inputs after the base can see to at no
+/// cost (one box holding all of it whole); so each base may tell again at
+/// most a few times what it first formed. Past that, its classes join
+/// their inputs at once, as without a base.
+fn base_affordable(joins: &mut Joins, inputs: &[&Held], probes: &mut u64) -> bool {
+    let key = combination_key(inputs);
+    *probes += key.len() as u64;
+    let Some(&at) = joins.inputs.get(&key[..]) else {
+        return true; // made now: what it forms is said as it forms, once
+    };
+    let pending = joins.combinations[at].1.len() as u64;
+    let left = joins.replays_left.entry(at).or_insert(BASE_REPLAYS * (pending + 16));
+    if pending > *left {
+        return false;
+    }
+    *left -= pending;
+    true
+}
+
+/// How many times over a shared base may tell again what it formed.
+const BASE_REPLAYS: u64 = 4;
+
 /// Leaves a union of a class's inputs may make before the class is held as
 /// parts instead: a few per input (where their words meet), and two per
 /// word of its own tokens. So what unions make is bounded by the classes'
@@ -470,6 +506,9 @@ pub(crate) struct Joins {
     combinations: Vec<(Held, Vec<Formed>)>,
     /// Parts united for being too many, by the two parts.
     merged: Map<(SetId, SetId), SetId>,
+    /// Per combination used as a shared base, how many more of its
+    /// pending clashes it may tell again (`base_affordable`).
+    replays_left: Map<usize, u64>,
 }
 
 /// What a class holds, from its own set and its inputs'. Usually one set,

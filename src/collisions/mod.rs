@@ -39,7 +39,11 @@
 //!    inputs of their own (agents wired to the same big boxes and each
 //!    to a small box of its own) share a base: the leading run of the
 //!    inputs, most used first, that leads another class's too is joined
-//!    once, and each class adds only the inputs after it.
+//!    once, and each class adds only the inputs after it (while what the
+//!    base formed and is still pending has been told again at most a few
+//!    times over: an input after the base may hold all of it whole, so
+//!    it never settles; family 37 of docs/RELIABILITY.md, whose agents
+//!    then pay n / 64 words each, is the known limit this leaves).
 //! 4. `build`: each class's consumers (their number and the first ten)
 //!    pushed down the tries, once per node made; a leaf made of two apart
 //!    leaves hands on what it got, so each leaf's clashes are counted where

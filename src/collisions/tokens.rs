@@ -459,7 +459,11 @@ impl Words for Layout {
     }
 
     /// The words watched among `lo..hi` get, for each clash they hold, the
-    /// event that an input holds it whole, as `union` would have said.
+    /// event that an input holds it whole, as `union` would have said; then
+    /// they are watched no more: whatever formed there is settled, until a
+    /// union forms something there again. So each word is told once per
+    /// time something forms there, however many skipped operands hold it
+    /// (many inputs equal there would otherwise each tell every word).
     fn held_whole(&mut self, lo: u64, hi: u64, value_of: &dyn Fn(u32) -> u64) {
         if self.watched.is_empty() || lo > u64::from(u32::MAX) {
             return;
@@ -473,6 +477,7 @@ impl Words for Layout {
             .collect();
         for word in words {
             self.steps += 1;
+            self.watched.remove(&word);
             let value = value_of(word);
             if value == 0 {
                 continue;

@@ -1368,6 +1368,44 @@ def distinct_sides(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def held_bases(n: int) -> Generated:
+    """Family 37: boxes ``I1`` and ``I2`` of ``n`` tools each, ``p{j}``
+    "K j" in ``I1`` and ``q{j}`` "k-j" in ``I2``; box ``F`` fed by both (the
+    clashes form there); ``n`` agents ``a{k}``, each wired to ``I1``, ``I2``
+    and a box ``R{k}`` of its own, fed by ``F`` (so it holds every clash
+    whole) and holding a clashing pair of its own, ``x{k}`` "Z k" and
+    ``y{k}`` "z-k". Every agent sees the ``n`` clashes and its own pair:
+    ``n * (n + 1)`` violations, ``2 * n`` clashes.
+
+    Each agent's inputs are a distinct combination, so they are joined
+    anew (build.rs ``join_inputs``); ``R{k}`` holds the most clashes, so the
+    union starts from it, and ``I1`` and ``I2``, which it holds whole, are
+    each unioned into it word by word (``Sets::union``): ``n / 64`` words
+    visited per agent, ``n * n / 64`` from a file of ``n`` agents and ``n``
+    pairs. Starting from the shared base ``I1``, ``I2`` instead would cost
+    each agent one step (``R{k}`` is the base's very nodes where the clashes
+    are), but the base's clashes, which form only in ``F``, would stay
+    pending and be told again for every agent (``base_affordable`` stops
+    that after a few agents)."""
+    w = _width(n)
+    nodes = [_box("I1"), _box("I2"), _box("F")]
+    edges = [_edge("I1", "F"), _edge("I2", "F")]
+    for j in range(n):
+        s = f"{j:0{w}}"
+        nodes += [_tool(f"p{s}", f"K {s}"), _tool(f"q{s}", f"k-{s}")]
+        edges += [_edge(f"p{s}", "I1"), _edge(f"q{s}", "I2")]
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [_agent(f"a{s}"), _box(f"R{s}"), _tool(f"x{s}", f"Z {s}"), _tool(f"y{s}", f"z-{s}")]
+        edges += [_edge("I1", f"a{s}"), _edge("I2", f"a{s}"), _edge("F", f"R{s}"), _edge(f"R{s}", f"a{s}")]
+        edges += [_edge(f"x{s}", f"R{s}"), _edge(f"y{s}", f"R{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        n * (n + 1), 2 * n, (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")), 3 + 6 * n, 2 + 8 * n, n, 3 + n
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
 FAMILIES: Dict[str, Family] = {
     f.name: f
     for f in (
@@ -1445,6 +1483,9 @@ FAMILIES: Dict[str, Family] = {
         Family("distinct-sides", 36, "a chain of 10n boxes into n agents, each also fed by the same 16 boxes of a "
                "clashing pair each; tool g atop the chain, its twin straight into agent g", (1_000,), 20, 1,
                distinct_sides),
+        Family("held-bases", 37, "two boxes of n tools each, tool i of one and of the other sharing a name, both into "
+               "a box F; n agents wired to both, each also fed by a box of its own fed by F and holding a clashing "
+               "pair", (4_000,), 20, 1, held_bases),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
