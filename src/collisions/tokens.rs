@@ -485,6 +485,7 @@ impl Words for Layout {
             let events: Vec<(u32, u32, u64, bool)> = (self.clashes_in(word, value))
                 .map(|(s, held)| (word, s as u32, held, false))
                 .collect();
+            self.steps += events.len() as u64;
             self.events.extend(events);
         }
     }
