@@ -99,13 +99,18 @@ def shaped(seed: int) -> Json:
     return {"nodes": nodes, "edges": edges}
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_cmp9_shared_sets_give_the_reference_s_report(seed: int) -> None:
-    workflow = shaped(seed)
+def violations_as_the_reference_reports_them(workflow: Json) -> int:
+    """Checks ``workflow`` both ways: the same report, places aside; how
+    many violations it has."""
     ours = toolwire.check_json(json.dumps(workflow))
     theirs = reference.check(workflow)
-    assert len(ours.violations) == len(theirs.violations) > 1_000
     assert without_places(ours) == without_places(theirs)
+    return len(theirs.violations)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cmp9_shared_sets_give_the_reference_s_report(seed: int) -> None:
+    assert violations_as_the_reference_reports_them(shaped(seed)) > 1_000
 
 
 Clash = Tuple[str, Tuple[str, ...]]
@@ -282,11 +287,7 @@ def based(seed: int) -> Json:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_cmp9_inputs_shared_as_a_base_give_the_reference_s_report(seed: int) -> None:
-    workflow = based(seed)
-    ours = toolwire.check_json(json.dumps(workflow))
-    theirs = reference.check(workflow)
-    assert len(ours.violations) == len(theirs.violations) > 0
-    assert without_places(ours) == without_places(theirs)
+    assert violations_as_the_reference_reports_them(based(seed)) > 0
 
 
 def test_cmp9_a_clash_held_whole_by_a_box_on_top_forms_in_that_box_alone() -> None:

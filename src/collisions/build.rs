@@ -51,7 +51,7 @@ pub(crate) fn collisions<'a>(
     let mut here: Map<(u32, u32), (u64, bool, bool)> = new_map();
     let mut probes = 0u64;
     let bases = SharedBases::of(&flow, &mut probes);
-    for (c, class) in flow.classes.iter().enumerate() {
+    for c in 0..flow.classes.len() {
         if c % CLASSES_PER_LOOK == 0 && interrupt.requested() {
             return Err(work);
         }
@@ -76,7 +76,7 @@ pub(crate) fn collisions<'a>(
         }
         // The inputs joined (once for each distinct combination of them),
         // then the class's own set joined to that.
-        let (order, shared) = bases.order(&class.inputs, &mut probes);
+        let (order, shared) = bases.of_class(c);
         let inputs: Vec<&Held> = order.iter().map(|&i| &held[i as usize]).collect();
         let inner_start = layout.events.len();
         let inner = join_inputs(&mut sets, &mut layout, &mut joins, &inputs, shared, &mut probes);
@@ -305,50 +305,55 @@ impl Inner {
 /// joined once, as a combination of their own, and each class adds only
 /// the inputs after them.
 struct SharedBases {
-    /// Per class, how many classes take it as an input.
-    uses: Vec<u32>,
-    /// Per leading run (by `run_print`) of two or more inputs, short of
-    /// all of a class's: how many classes' inputs start with it.
-    runs: Map<u64, u32>,
+    /// Every class's inputs, most used first (then by class), one class
+    /// after another: class `c`'s are `order[starts[c]..starts[c + 1]]`.
+    order: Vec<ClassIx>,
+    starts: Vec<usize>,
+    /// Per class, how many of its inputs lead another class's inputs too
+    /// (0 when fewer than two, or all).
+    shared: Vec<usize>,
 }
 
 impl SharedBases {
+    /// Two passes over the classes' inputs: their order and the leading
+    /// runs counted, then each class's longest run that another class
+    /// has too. A print that matches by accident only makes a base that
+    /// is not shared: joined once more, never a wrong answer.
     fn of(flow: &Flow, probes: &mut u64) -> SharedBases {
-        let mut bases = SharedBases {
-            uses: vec![0; flow.classes.len()],
-            runs: new_map(),
-        };
+        let mut uses = vec![0u32; flow.classes.len()];
         for class in &flow.classes {
             for &i in class.inputs.iter() {
-                bases.uses[i as usize] += 1;
+                uses[i as usize] += 1;
             }
         }
+        let (mut order, mut starts) = (Vec::new(), vec![0]);
+        let mut runs: Map<u64, u32> = new_map();
         for class in &flow.classes {
-            let (order, _) = bases.order(&class.inputs, probes);
-            for print in run_prints(&order) {
-                *bases.runs.entry(print).or_default() += 1;
+            let at = order.len();
+            order.extend_from_slice(&class.inputs);
+            order[at..].sort_unstable_by_key(|&i| (std::cmp::Reverse(uses[i as usize]), i));
+            starts.push(order.len());
+            for print in run_prints(&order[at..]) {
+                *runs.entry(print).or_default() += 1;
             }
         }
-        bases
+        *probes += 2 * order.len() as u64;
+        let shared = (starts.windows(2))
+            .map(|run| {
+                (run_prints(&order[run[0]..run[1]]).enumerate())
+                    .filter(|&(_, print)| runs.get(&print).is_some_and(|&n| n >= 2))
+                    .map(|(at, _)| at + 2)
+                    .last()
+                    .unwrap_or(0)
+            })
+            .collect();
+        SharedBases { order, starts, shared }
     }
 
-    /// The inputs, most used first (then by class), and how many of them
-    /// lead another class's inputs too (0 when fewer than two, or all).
-    /// A print that matches by accident only makes a base that is not
-    /// shared: joined once more, never a wrong answer.
-    fn order(&self, inputs: &[ClassIx], probes: &mut u64) -> (Vec<ClassIx>, usize) {
-        let mut order = inputs.to_vec();
-        order.sort_unstable_by_key(|&i| (std::cmp::Reverse(self.uses[i as usize]), i));
-        *probes += order.len() as u64;
-        if self.runs.is_empty() {
-            return (order, 0);
-        }
-        let shared = (run_prints(&order).enumerate())
-            .filter(|&(_, print)| self.runs.get(&print).is_some_and(|&n| n >= 2))
-            .map(|(at, _)| at + 2)
-            .last()
-            .unwrap_or(0);
-        (order, shared)
+    /// Class `c`'s inputs in order, and how many of them lead another
+    /// class's inputs too.
+    fn of_class(&self, c: usize) -> (&[ClassIx], usize) {
+        (&self.order[self.starts[c]..self.starts[c + 1]], self.shared[c])
     }
 }
 
@@ -389,6 +394,19 @@ fn join_inputs(
     }
     let key = combination_key(inputs);
     *probes += key.len() as u64;
+    join_keyed(sets, layout, joins, inputs, key, shared, probes)
+}
+
+/// `join_inputs`, the combination's key made.
+fn join_keyed(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    inputs: &[&Held],
+    key: Vec<SetId>,
+    shared: usize,
+    probes: &mut u64,
+) -> Inner {
     if let Some(&at) = joins.inputs.get(&key[..]) {
         let (held, pending) = &joins.combinations[at];
         for &(word, segment, tokens) in pending {
@@ -403,8 +421,11 @@ fn join_inputs(
     let start = layout.events.len();
     let mut combinations = Vec::new();
     let mut held = None;
-    if (2..inputs.len()).contains(&shared) && base_affordable(joins, &inputs[..shared], probes) {
-        let base = join_inputs(sets, layout, joins, &inputs[..shared], 0, probes);
+    let base_key = (2..inputs.len())
+        .contains(&shared)
+        .then(|| combination_key(&inputs[..shared]));
+    if let Some(base_key) = base_key.filter(|k| base_affordable(joins, k, probes)) {
+        let base = join_keyed(sets, layout, joins, &inputs[..shared], base_key, 0, probes);
         combinations = base.combinations;
         // Added to a base held as parts, a part holding a clash the base
         // formed would read as an input holding it whole: the inputs are
@@ -452,17 +473,16 @@ fn combination_key(inputs: &[&Held]) -> Vec<SetId> {
     key
 }
 
-/// Whether a class may start from the shared base `inputs` (and pay to
+/// Whether a class may start from the shared base of key `key` (and pay to
 /// tell again what it formed that is still pending), charging that to the
 /// base. What a base formed stays pending while the classes that use it
 /// do not form it too, which the inputs after the base can see to at no
 /// cost (one box holding all of it whole); so each base may tell again at
 /// most a few times what it first formed. Past that, its classes join
 /// their inputs at once, as without a base.
-fn base_affordable(joins: &mut Joins, inputs: &[&Held], probes: &mut u64) -> bool {
-    let key = combination_key(inputs);
+fn base_affordable(joins: &mut Joins, key: &[SetId], probes: &mut u64) -> bool {
     *probes += key.len() as u64;
-    let Some(&at) = joins.inputs.get(&key[..]) else {
+    let Some(&at) = joins.inputs.get(key) else {
         return true; // made now: what it forms is said as it forms, once
     };
     let pending = joins.combinations[at].1.len() as u64;

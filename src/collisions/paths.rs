@@ -320,20 +320,15 @@ fn chain_len(facts: &PathFacts, top: u32, bottom: u32) -> usize {
 /// enters the chain; beyond, the tool's receivers as nested ranges.
 const FEW_ENTRIES: usize = 16;
 
-/// The node of the consumer's chain (the consumer and its ancestors) that
-/// `leaf` is wired into, nearest the consumer; None when there is none.
-/// Whichever is fewer is looked at: the leaf's receivers, each asked
-/// whether it is on the chain, or the chain's nodes that have leaves of
-/// their own (the only ones a tool can be wired into), nearest first;
-/// when both are many, the innermost of the leaf's receivers' ranges of
-/// the parent forest that holds the consumer (`Nested`).
-fn entry_in(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, nested: Option<&Nested>, steps: &mut u64) -> Option<u32> {
+/// `Paths::entry` when the leaf's receivers or the chain's nodes with
+/// leaves are few: whichever is fewer is looked at, the receivers each
+/// asked whether they are on the chain, or the chain's nodes that have
+/// leaves of their own (the only ones a tool can be wired into), nearest
+/// first.
+fn entry_among_few(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Option<u32> {
     let (g, facts) = (w.g, w.facts);
     let receivers = g.receivers.of(leaf);
     let chain_nodes = facts.own_rank[consumer as usize] as usize + 1;
-    if let Some(nested) = nested {
-        return nested.innermost(facts, consumer, steps);
-    }
     if receivers.len() <= chain_nodes {
         let mut best: Option<u32> = None;
         for &r in receivers {
@@ -363,19 +358,22 @@ fn entry_in(w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, nested: Option<&Nest
 }
 
 impl Paths {
-    /// `entry_in`, with the leaf's receivers as nested ranges when it and
-    /// the chain both have many.
+    /// The node of the consumer's chain (the consumer and its ancestors)
+    /// that `leaf` is wired into, nearest the consumer; None when there is
+    /// none. When the leaf's receivers and the chain's nodes with leaves
+    /// are both many, the innermost of the receivers' ranges of the parent
+    /// forest that holds the consumer (`Nested`, made once per leaf).
     fn entry(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> Option<u32> {
         let receivers = w.g.receivers.of(leaf).len();
         let chain_nodes = w.facts.own_rank[consumer as usize] as usize + 1;
         if receivers.min(chain_nodes) <= FEW_ENTRIES {
-            return entry_in(w, leaf, consumer, None, steps);
+            return entry_among_few(w, leaf, consumer, steps);
         }
         let nested = {
             let mut kept = self.nested.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(kept.entry(leaf).or_insert_with(|| Arc::new(Nested::of(w, leaf, steps))))
         };
-        entry_in(w, leaf, consumer, Some(&nested), steps)
+        nested.innermost(w.facts, consumer, steps)
     }
 }
 

@@ -204,7 +204,7 @@ impl Sets {
     fn union_at(&mut self, a: SetId, b: SetId, level: u32, base: u64, meaning: &mut impl Words) -> SetId {
         if a == b && a != EMPTY {
             let words = if level == 0 { 1 } else { Self::span(level) * FAN as u64 };
-            meaning.held_whole(base, base + words, &|w| self.value_in(a, level, base, w));
+            meaning.held_whole(base, base + words, &|w| self.value_in(a, level, base, w).0);
             return a;
         }
         if a == b || b == EMPTY {
@@ -352,7 +352,14 @@ impl Sets {
 
     /// The value of word `w` in `root` (0 when absent): one walk down.
     pub(crate) fn value_at(&self, root: SetId, w: u32) -> u64 {
-        let (mut id, mut level, mut base) = (root, self.depth, 0u64);
+        let (value, visited) = self.value_in(root, self.depth, 0, w);
+        self.reads.fetch_add(visited, Relaxed);
+        value
+    }
+
+    /// The value of word `w` in the node `id` at `level` whose words start
+    /// at `base` (`w` among them), and the nodes visited.
+    fn value_in(&self, mut id: SetId, mut level: u32, mut base: u64, w: u32) -> (u64, u64) {
         let mut visited = 1;
         while level > 0 && id != EMPTY {
             let span = Self::span(level);
@@ -362,29 +369,8 @@ impl Sets {
             base += span * i as u64;
             level -= 1;
         }
-        self.reads.fetch_add(visited, Relaxed);
-        if id == EMPTY {
-            0
-        } else {
-            self.leaves[id as usize].value
-        }
-    }
-
-    /// The value of word `w` in the node `id` at `level` whose words start
-    /// at `base` (`w` among them).
-    fn value_in(&self, mut id: SetId, mut level: u32, mut base: u64, w: u32) -> u64 {
-        while level > 0 && id != EMPTY {
-            let span = Self::span(level);
-            let i = ((u64::from(w) - base) / span) as usize;
-            id = self.inner[id as usize].children[i];
-            base += span * i as u64;
-            level -= 1;
-        }
-        if id == EMPTY {
-            0
-        } else {
-            self.leaves[id as usize].value
-        }
+        let value = if id == EMPTY { 0 } else { self.leaves[id as usize].value };
+        (value, visited)
     }
 
     /// The word holding the `k`th clash of `root` (k below its count): the
