@@ -17,22 +17,31 @@
 //! each distinct class of the providers is asked once), every route from
 //! the tool to the root ends through it, and the path is the path to that
 //! provider, then the chain; repeated, this gives a path as a few chains,
-//! in O(log) steps each. After 16 roots passed this way, the tree of the
-//! root reached decides: a ladder of roots is read off one tree, shared
-//! by every path that climbs it, not a step per root for each path.
+//! in O(log) steps each. That is free for the first 16 roots of a path
+//! whose providers are of at most 16 classes. Past them, or at a root of
+//! more classes, passing on is paid for: the work of the rest of the path
+//! is rent (paid to the first, second, fourth... such root of a path),
+//! the root's tree is grown by all the rent paid each time that doubles,
+//! and once the tree is whole it decides instead. So passing on at a root
+//! costs about what its whole tree does, and a ladder of roots that many tools climb is soon read off
+//! one tree, shared by every path that climbs it, not a step per root for
+//! each path; a root few paths climb past never needs its tree.
 //!
 //! Only when several providers of a root carry the tool is the root's
-//! *tree* read: the relevant boxes upstream of the root by distance,
-//! found breadth first and only as far as a path asks for. Trees are kept
-//! for the few roots read most recently and made again when needed, so
-//! such a path costs its length plus, the first time its root is read, the
-//! part of the root's tree it needs. Each step through a tree looks at the
-//! smaller of a box's receivers and the boxes one step nearer the root, so
-//! a box wired into many others, or a tool wired into many boxes, costs
-//! one lookup per step, not its degree. Trees are not shared between
-//! roots: n roots read through their trees (more than 16 distinct
-//! provider classes each, or reached past 16 roots) below one region of
-//! m boxes cost n x m, the one shape whose paths cost more than the file.
+//! *tree* read at once: the relevant boxes upstream of the root by
+//! distance, found breadth first and only as far as a path asks for.
+//! Trees are kept for the few roots read most recently and made again
+//! when needed, so such a path costs its length plus, the first time its
+//! root is read, the part of the root's tree it needs. Each step through a tree looks at the smaller of
+//! a box's receivers and the boxes one step nearer the root, so a box
+//! wired into many others, or a tool wired into many boxes, costs one
+//! lookup per step, not its degree. Trees are not shared between roots,
+//! and a tree grows box by box, a chain included: n roots each read off
+//! its own tree, because two of its providers carry the tool from
+//! different boxes above, below one region of m boxes cost n x m, the one
+//! shape whose paths cost more than the file (family 39,
+//! `split-chains`). Trees over chains and roots, crossing a chain in one
+//! step, would remove it; they are not built.
 
 use std::sync::{Arc, Mutex};
 
@@ -78,6 +87,9 @@ struct Tree {
     levels: Vec<usize>,
     /// Whether no box lies beyond the last level.
     exhausted: bool,
+    /// Where the breadth-first walk resumes: the box of `order` whose
+    /// providers are being looked at, and how many of them were.
+    cursor: (usize, usize),
     /// The step after a box towards the root, once found.
     next: Map<NodeIx, NodeIx>,
     /// Skew-binary jumps along `next`, once found.
@@ -87,9 +99,16 @@ struct Tree {
 /// How many trees are kept at once.
 const TREES_KEPT: usize = 8;
 
+/// The rent a root first grows its tree by (see `Paths::pay_rent`).
+const FIRST_RENT: u64 = 64;
+
 /// Path trees, shared by every read of a report's paths.
 pub(crate) struct Paths {
+    /// The trees read most recently, the last the latest.
     trees: Mutex<Vec<Arc<Mutex<Tree>>>>,
+    /// Per root that passed paths on for rent (`Paths::path`): the rent
+    /// paid, and the rent at which its tree is grown next.
+    rent: Mutex<Map<u32, (u64, u64)>>,
     /// Per tool wired into many boxes, those boxes as nested ranges of the
     /// parent forest (see `Nested`), made when first asked for.
     nested: Mutex<Map<NodeIx, Arc<Nested>>>,
@@ -99,6 +118,7 @@ impl Default for Paths {
     fn default() -> Self {
         Paths {
             trees: Mutex::new(Vec::new()),
+            rent: Mutex::new(new_map()),
             nested: Mutex::new(new_map()),
         }
     }
@@ -125,6 +145,7 @@ impl Paths {
             order: vec![node],
             levels: vec![0, 1],
             exhausted: false,
+            cursor: (0, 0),
             next: new_map(),
             jump: new_map(),
         }));
@@ -135,12 +156,47 @@ impl Paths {
         tree
     }
 
+    /// `root` passed a path on for `rent` steps: once its rent paid
+    /// reaches the next threshold, its tree is grown by all of it (from
+    /// where it stood, if still kept) and the threshold doubles. Growing
+    /// costs at most twice the rent paid, and a tree whose boxes the rent
+    /// covers becomes whole.
+    fn pay_rent(&self, w: Wiring<'_, '_>, root: u32, rent: u64, steps: &mut u64) {
+        let due = {
+            let mut rents = self.rent.lock().unwrap_or_else(|e| e.into_inner());
+            let (paid, next) = rents.entry(root).or_insert((0, FIRST_RENT));
+            *paid += rent;
+            if *paid < *next {
+                return;
+            }
+            *next = 2 * *paid;
+            *paid
+        };
+        let tree = self.tree(w.facts, root);
+        let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+        tree.grow_by(w, due, steps);
+    }
+
+    /// Whether the tree of `root` is kept and whole (every box above the
+    /// root found).
+    fn tree_whole(&self, root: u32) -> bool {
+        let kept = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().any(|t| {
+            let t = t.lock().unwrap_or_else(|e| e.into_inner());
+            t.root == root && t.exhausted
+        })
+    }
+
     /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
     /// counts the work.
     pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
         let facts = w.facts;
         let mut chains: Vec<(u32, u32)> = Vec::new();
         let mut bottom = consumer;
+        // Roots that passed the path on beyond the free passes, with the
+        // steps counted when they did: the rest of the path's work is
+        // the rent of the first, second, fourth, eighth... of them.
+        let (mut rented, mut unfree): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
                 chains.push((entry, bottom));
@@ -149,14 +205,23 @@ impl Paths {
             let root = facts.root(bottom, steps);
             chains.push((root, bottom));
             // The one provider of the root that carries the leaf, if only
-            // one does (and it does not lead back to a root met already),
-            // for a few roots; then the tree of the root reached decides.
-            if facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED {
+            // one does (and it does not lead back to a root met already):
+            // free for a few roots of few classes, then while the root's
+            // tree is not whole, for rent.
+            let free = facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED;
+            if free || !self.tree_whole(root) {
+                let at = *steps;
                 // Ordinals follow the units' topological order, so a root
                 // further up has a smaller one: the walk cannot go round a
                 // cycle of boxes (there, the tree decides).
                 if let Some(p) = passed_to(w, leaf, root, steps) {
                     if facts.root(p, steps) < root {
+                        if !free {
+                            unfree += 1;
+                            if unfree.is_power_of_two() {
+                                rented.push((root, at));
+                            }
+                        }
                         bottom = p;
                         continue;
                     }
@@ -166,6 +231,16 @@ impl Paths {
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
             break tree.first_step(w, leaf, steps);
         };
+        // Rent: a root that passed the path on grows its tree by the work
+        // done since, so passing on there costs about what its whole tree
+        // would before the tree decides instead. A climb past L roots
+        // pays rent to log L of them, at most L each: a ladder many
+        // consumers climb, however each reaches it, is soon read off the
+        // tree of one of its lowest roots.
+        let end = *steps;
+        for (root, at) in rented {
+            self.pay_rent(w, root, end - at, steps);
+        }
         chains.reverse();
         TreePath { leaf, first, chains }
     }
@@ -463,29 +538,56 @@ impl TreePath {
 }
 
 impl Tree {
-    /// Adds the next level; false when there is none.
+    /// Completes the next level; false when there is none.
     fn grow(&mut self, w: Wiring<'_, '_>, steps: &mut u64) -> bool {
-        if self.exhausted {
-            return false;
+        let levels = self.levels.len();
+        self.walk(w, u64::MAX, steps);
+        self.levels.len() > levels
+    }
+
+    /// Walks on breadth first for `budget` steps, or until no box is left.
+    fn grow_by(&mut self, w: Wiring<'_, '_>, budget: u64, steps: &mut u64) {
+        let mut left = budget;
+        while left > 0 && !self.exhausted {
+            let before = *steps;
+            self.walk(w, left, steps);
+            left = left.saturating_sub(*steps - before);
         }
-        let level = self.levels.len() - 1;
-        let (start, end) = (self.levels[level - 1], self.levels[level]);
-        for i in start..end {
-            let o = w.ordinal[self.order[i] as usize];
-            for &p in w.facts.providers_of(o) {
+    }
+
+    /// Looks at up to `budget` provider boxes (at least one), stopping
+    /// when a level is complete.
+    fn walk(&mut self, w: Wiring<'_, '_>, budget: u64, steps: &mut u64) {
+        if self.exhausted {
+            return;
+        }
+        let level = self.levels.len() - 1; // the level whose providers are looked at
+        let end = self.levels[level];
+        let mut spent = 0;
+        while self.cursor.0 < end {
+            let o = w.ordinal[self.order[self.cursor.0] as usize];
+            let providers = w.facts.providers_of(o);
+            while self.cursor.1 < providers.len() {
+                if spent == budget {
+                    return;
+                }
+                let p = providers[self.cursor.1];
+                self.cursor.1 += 1;
+                spent += 1;
                 *steps += 1;
                 if let std::collections::hash_map::Entry::Vacant(at) = self.dist.entry(p) {
                     at.insert(level as u32);
                     self.order.push(p);
                 }
             }
+            self.cursor = (self.cursor.0 + 1, 0);
+            *steps += 1;
         }
         if self.order.len() == end {
             self.exhausted = true;
-            return false;
+        } else {
+            self.levels.push(self.order.len());
         }
-        self.levels.push(self.order.len());
-        true
     }
 
     /// The boxes at distance `d` (a level already made).

@@ -1224,8 +1224,8 @@ def orphan_parts(n: int) -> Generated:
 
 
 NINE = 9
-"""Family 34: one more path root than trees are kept (paths.rs
-``TREES_KEPT``)."""
+"""Family 34: one more path root than trees were kept (paths.rs
+``TREES_KEPT``, since gone: every tree made is kept)."""
 
 
 def nine_roots(n: int) -> Generated:
@@ -1293,20 +1293,26 @@ def rung_ladders(n: int) -> Generated:
     Every rung has two provider boxes of two classes, so it is a path
     root, and only one (the rung above, or the chain) carries ``t``: the
     path of ``t`` to ``a{g}`` is passed up from root to carrying provider
-    (paths.rs ``Paths::path``), but at most 16 times (``ROOTS_PASSED``);
-    then the tree of the root reached, the agent's top rung, decides, and
-    is grown breadth first up the whole chain (``Tree::first_step``,
-    ``Tree::grow``): ``m`` steps for each agent (8 trees kept, one per
-    agent), when the clashes' first violations are read
-    (``clash_groups()``) and again for their tools' paths: ``n * m`` from
-    a file of ``17 * n`` rungs and ``m`` boxes. With 15 rungs the path is
-    passed to the chain: linear. (The check itself stays linear.)"""
-    m = 10 * n
+    (paths.rs ``Paths::path``), freely 16 times (``ROOTS_PASSED``);
+    beyond, a root passes paths on for rent (the work done since, by
+    which its tree is grown; once whole, it decides), and the top rung's
+    rent is a step or two: the path reaches the chain, whose top is found by jumps.
+    (Before, the agent's top rung's tree decided, grown up the whole
+    chain: ``n * m``.)"""
+    return _ladders(n, [("Key", "key")])
+
+
+def _ladders(n: int, pairs: List[Tuple[str, str]]) -> Generated:
+    """Families 35 and 38: ``rung_ladders`` with a tool atop the chain for
+    each of ``pairs`` (its label first) and, at every agent, its twin."""
+    m, t = 10 * n, len(pairs)
     wm, w = _width(m), _width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
-    nodes = [_box(c) for c in chain] + [_tool("t", "Key"), _box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k")]
+    tops = ["t"] if t == 1 else [f"t{j}" for j in range(t)]
+    nodes = [_box(c) for c in chain] + [_tool(top, label) for top, (label, _) in zip(tops, pairs)]
+    nodes += [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k")]
     edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
-    edges += [_edge("t", chain[0]), _edge("k0", "Q"), _edge("k1", "Q")]
+    edges += [_edge(top, chain[0]) for top in tops] + [_edge("k0", "Q"), _edge("k1", "Q")]
     for g in range(n):
         s = f"{g:0{w}}"
         above = chain[-1]
@@ -1315,14 +1321,37 @@ def rung_ladders(n: int) -> Generated:
             nodes.append(_box(rung))
             edges += [_edge(above, rung), _edge("Q", rung)]
             above = rung
-        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
-        edges += [_edge(above, f"a{s}"), _edge(f"e{s}", f"a{s}")]
+        twins = [f"e{s}"] if t == 1 else [f"e{s}-{j}" for j in range(t)]
+        nodes += [_agent(f"a{s}")] + [_tool(e, twin) for e, (_, twin) in zip(twins, pairs)]
+        edges += [_edge(above, f"a{s}")] + [_edge(e, f"a{s}") for e in twins]
     zero = f"{0:0{w}}"
+    first_twin = f"e{zero}" if t == 1 else f"e{zero}-0"
     expected = _expected(
-        2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), m + 4 + (RUNGS + 2) * n, m + 2 + (2 * RUNGS + 2) * n,
-        n, m + 1 + RUNGS * n,
+        (t + 1) * n, t * n + 1, (f"a{zero}", "key" if t == 1 else "key_0", (first_twin, tops[0])),
+        m + 3 + t + (RUNGS + 1 + t) * n, m + 1 + t + (2 * RUNGS + 1 + t) * n, n, m + 1 + RUNGS * n,
     )  # fmt: skip
     return Generated(_document(nodes, edges), expected)
+
+
+CROWD = 5
+"""Family 38: one more tool than a root passes on the paths of beyond the
+free passes (paths.rs ``TOOLS_PASSED_ON``)."""
+
+
+def crowded_ladders(n: int) -> Generated:
+    """Family 38: family 35 with ``CROWD`` tools ``t{j}`` "Key j" atop the
+    chain, each with a twin ``e{g}-{j}`` "key-j" at every agent: ``6 * n``
+    violations, ``5 * n + 1`` clashes.
+
+    It broke a budget of 4 distinct tools' paths passed on at a root past
+    the free passes, after which the root's tree decided: the fifth tool's
+    path grew the agent's top rung's tree up the whole chain, ``n * m``
+    from a file of ``17 * n`` rungs and ``m`` boxes. A root past the free
+    passes now passes paths on for rent instead (paths.rs ``Paths::path``,
+    ``pay_rent``: the work done since, by which its tree is grown), so the
+    rungs, whose tools
+    climb one step past them, never need their trees."""
+    return _ladders(n, [(f"Key {j}", f"key-{j}") for j in range(CROWD)])
 
 
 def distinct_sides(n: int) -> Generated:
@@ -1336,16 +1365,14 @@ def distinct_sides(n: int) -> Generated:
     clashes.
 
     Each agent is a path root with 17 provider boxes of 17 distinct
-    classes, one more than are each asked whether they carry a tool
+    classes, one more than are asked for free whether they carry a tool
     (paths.rs ``CARRIERS_LOOKED_UP``, ``carriers_of``; family 28's 16 side
-    boxes were one class, so only two were asked). So the path of ``t{g}``
-    to ``a{g}``, though only the chain carries it, is read off the agent's
-    tree, grown breadth first up the whole chain (``Tree::first_step``,
-    ``Tree::grow``): ``m`` steps per agent (8 trees kept, one per agent),
-    when renames are chosen in the check (read.rs ``settle_renames``),
-    again when the clashes' first violations are read and for their
-    tools' paths: ``n * m`` from a file of ``n`` agents and ``m`` boxes.
-    With 15 side boxes: linear."""
+    boxes were one class, so only two were asked). Beyond, a root asks
+    them for rent (the work done since, by which its tree is grown), which
+    the path of ``t{g}``, passed on to the chain, hardly costs. (Before,
+    the agent's tree decided, grown breadth first up the whole chain,
+    ``m`` steps per agent, when renames were chosen in the check and again
+    on reading: ``n * m``.)"""
     m = 10 * n
     wm, w = _width(m), _width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
@@ -1365,6 +1392,36 @@ def distinct_sides(n: int) -> Generated:
         (SIDES + 1) * n, n + SIDES, (f"a{zero}", "s_00_k", ("S00p", "S00q")), m + 3 * SIDES + 3 * n,
         m - 1 + 2 * SIDES + (3 + SIDES) * n, n, m + SIDES,
     )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+def split_chains(n: int) -> Generated:
+    """Family 39: two chains of ``m = 10 * n`` boxes, ``ca0..`` and
+    ``cb0..``, tool ``t`` "Key" wired into the top of both; ``n`` agents
+    ``a{g}``, each fed by a box ``x{g}`` below the first chain's end and a
+    box ``y{g}`` below the second's, and by its tool ``e{g}`` "key". Each
+    agent sees ``key`` (``e{g}``, ``t``): ``n`` violations, ``n`` clashes.
+
+    Both of an agent's provider boxes carry ``t``, from different boxes
+    above, so the path of ``t`` is read off the agent's tree, grown
+    breadth first up both chains to their tops (paths.rs
+    ``Tree::first_step``): ``2 * m`` steps for each agent, when renames
+    are chosen and when paths are read, ``n * m`` from a file of ``n``
+    agents and ``m`` boxes. Trees that cross a chain as one step would
+    keep it linear; they are not built."""
+    m = 10 * n
+    wm, w = _width(m), _width(n)
+    first, second = [f"ca{i:0{wm}}" for i in range(m)], [f"cb{i:0{wm}}" for i in range(m)]
+    nodes = [_box(c) for c in first + second] + [_tool("t", "Key")]
+    edges = [_edge(c[i], c[i + 1]) for c in (first, second) for i in range(m - 1)]
+    edges += [_edge("t", first[0]), _edge("t", second[0])]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_box(f"x{s}"), _box(f"y{s}"), _agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(first[-1], f"x{s}"), _edge(second[-1], f"y{s}")]
+        edges += [_edge(f"x{s}", f"a{s}"), _edge(f"y{s}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 2 * m + 1 + 4 * n, 2 * m + 5 * n, n, 2 * m + 2 * n)
     return Generated(_document(nodes, edges), expected)
 
 
@@ -1486,6 +1543,10 @@ FAMILIES: Dict[str, Family] = {
         Family("held-bases", 37, "two boxes of n tools each, tool i of one and of the other sharing a name, both into "
                "a box F; n agents wired to both, each also fed by a box of its own fed by F and holding a clashing "
                "pair", (4_000,), 20, 1, held_bases),
+        Family("crowded-ladders", 38, "family 35 with 5 tools atop the chain, each with a twin at every agent",
+               (800,), 20, 1, crowded_ladders),
+        Family("split-chains", 39, "two chains of 10n boxes, a tool atop both; n agents, each fed by a box below "
+               "each chain's end and by the tool's twin", (1_000,), 20, 1, split_chains),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
