@@ -1,0 +1,237 @@
+"""``toolwire check`` never harms its input, and says the same thing the same
+way every time: an ``--output`` that is an input is refused before anything
+is read, output files get the mode a plain write gives, standard input is
+read once and called ``<stdin>`` everywhere, and two runs print the same
+bytes (issue 23)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Iterator, List, Tuple
+
+import pytest
+
+from support import DATA
+from test_cli import run
+
+REFUSED = DATA / "spec-cmp9-refused.json"
+
+
+@pytest.fixture(autouse=True)
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The working directory: a copy of the spec's refused example as
+    ``flow.json``."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copyfile(REFUSED, tmp_path / "flow.json")
+    return tmp_path
+
+
+def fingerprint(path: Path) -> Tuple[str, int, int, int]:
+    """What ``git status`` looks at to call a file modified, and more: its
+    bytes' hash, inode, size and modification time."""
+    status = os.stat(path)
+    return hashlib.sha256(path.read_bytes()).hexdigest(), status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def git(project: Path, *argv: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *argv],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+# --- 1. an --output that is an input -------------------------------------------------
+
+
+def spellings(project: Path) -> Iterator[Tuple[str, str]]:
+    """Other names of flow.json: spelled otherwise, a symlink, a hard link."""
+    yield "same", "flow.json"
+    yield "dot", "./flow.json"
+    yield "absolute", str(project / "flow.json")
+    yield "through-a-folder", "sub/../flow.json"
+    if hasattr(os, "symlink"):
+        os.symlink("flow.json", project / "link.json")
+        yield "symlink", "link.json"
+    if hasattr(os, "link"):
+        os.link(project / "flow.json", project / "hard.json")
+        yield "hard-link", "hard.json"
+
+
+@pytest.mark.parametrize("command", ["check", "explain"])
+def test_an_output_that_is_an_input_is_refused_and_the_input_stays_as_it_was(
+    capsys: pytest.CaptureFixture[str], project: Path, command: str
+) -> None:
+    (project / "sub").mkdir()
+    has_git = shutil.which("git") is not None
+    if has_git:
+        git(project, "init", "-q")
+        git(project, "add", "-A")
+        git(project, "commit", "-qm", "workflows")
+    before = fingerprint(project / "flow.json")
+    tried = []
+    for name, output in spellings(project):
+        if has_git and name in ("symlink", "hard-link"):
+            git(project, "add", "-A")
+            git(project, "commit", "-qm", name)
+        for order in (["-o", output, "flow.json"], ["flow.json", "--output", output]):
+            result = run(capsys, command, *order)
+            assert result.code == 2, (name, result)
+            assert result.out == ""
+            assert result.err.startswith(f"toolwire: --output {output} is the input flow.json"), result.err
+            assert "would overwrite it" in result.err
+            if name != "same":
+                assert "(the same file)" in result.err
+        tried.append(name)
+        assert fingerprint(project / "flow.json") == before, name
+        if has_git:
+            assert git(project, "status", "--porcelain") == "", name
+    assert {"same", "dot", "absolute", "through-a-folder"} <= set(tried)
+    assert not [p.name for p in project.iterdir() if p.name.startswith(".toolwire-")], "no temporary file either"
+
+
+def test_an_output_among_several_inputs_is_refused_before_any_is_read(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    # bad.json would be an input error (exit 2 too, but said on stderr as
+    # the file's error): the refusal comes first, and alone.
+    (project / "bad.json").write_text('{"nodes": [\n', encoding="utf-8")
+    shutil.copyfile(REFUSED, project / "other.json")
+    before = fingerprint(project / "other.json")
+    result = run(capsys, "check", "--format", "json", "-o", "other.json", "bad.json", "flow.json", "other.json")
+    assert (result.code, result.out) == (2, "")
+    assert result.err == (
+        "toolwire: --output other.json is the input other.json: writing the report there would overwrite it; "
+        "choose another file\n"
+    )
+    assert fingerprint(project / "other.json") == before
+
+
+def test_an_output_that_is_the_configuration_file_is_refused(capsys: pytest.CaptureFixture[str], project: Path) -> None:
+    config = project / "toolwire.toml"
+    config.write_text("[tool.toolwire]\nstrict = true\n", encoding="utf-8")
+    before = fingerprint(config)
+    result = run(capsys, "check", "--config", "toolwire.toml", "-o", "toolwire.toml", "flow.json")
+    assert result.code == 2
+    assert result.err.startswith("toolwire: --output toolwire.toml is the configuration file toolwire.toml")
+    assert fingerprint(config) == before
+
+
+def test_an_output_that_standard_input_reads_is_refused(project: Path) -> None:
+    # A real process, whose standard input is the file itself.
+    before = fingerprint(project / "flow.json")
+    with open(project / "flow.json", "rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolwire", "check", "-o", "flow.json", "-"],
+            cwd=project,
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("toolwire: --output flow.json is the file standard input reads")
+    assert fingerprint(project / "flow.json") == before
+
+
+def test_an_output_that_is_a_new_file_or_another_file_is_written(capsys: pytest.CaptureFixture[str], project: Path) -> None:
+    assert run(capsys, "check", "-o", "report.txt", "flow.json").code == 1
+    assert "error[CMP-9]" in (project / "report.txt").read_text(encoding="utf-8")
+    # An existing file that is no input is replaced, as before.
+    assert run(capsys, "check", "--format", "json", "-o", "report.txt", "flow.json").code == 1
+    assert json.loads((project / "report.txt").read_text(encoding="utf-8"))["ok"] is False
+
+
+# --- 2. the output file's mode ---------------------------------------------------------
+
+
+@pytest.fixture
+def umask() -> Iterator[None]:
+    saved = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(saved)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="permission bits are POSIX's")
+@pytest.mark.parametrize(
+    "mask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600), (0o027, 0o640)], ids=["022", "002", "077", "027"]
+)
+@pytest.mark.parametrize("command", ["check", "explain"])
+def test_a_new_output_file_gets_the_mode_a_plain_write_gives(
+    capsys: pytest.CaptureFixture[str], project: Path, umask: None, mask: int, mode: int, command: str
+) -> None:
+    os.umask(mask)
+    with open(project / "plain.txt", "w", encoding="utf-8") as plain:
+        plain.write("a plain write, for comparison\n")
+    assert run(capsys, command, "--format", "json", "-o", "report.json", "flow.json").code in (0, 1)
+    assert stat.S_IMODE(os.stat(project / "report.json").st_mode) == mode
+    assert stat.S_IMODE(os.stat(project / "plain.txt").st_mode) == mode
+
+
+@pytest.mark.skipif(os.name != "posix", reason="permission bits are POSIX's")
+@pytest.mark.parametrize("existing", [0o600, 0o640, 0o664, 0o755], ids=["600", "640", "664", "755"])
+def test_an_existing_output_file_keeps_its_mode(
+    capsys: pytest.CaptureFixture[str], project: Path, umask: None, existing: int
+) -> None:
+    report = project / "report.sarif"
+    report.write_text("old\n", encoding="utf-8")
+    os.chmod(report, existing)
+    assert run(capsys, "check", "--format", "sarif", "-o", "report.sarif", "flow.json").code == 1
+    assert stat.S_IMODE(os.stat(report).st_mode) == existing
+    assert json.loads(report.read_text(encoding="utf-8"))["version"] == "2.1.0"
+    assert not [p.name for p in project.iterdir() if p.name.startswith(".toolwire-")]
+
+
+def test_the_output_is_still_replaced_in_one_step(
+    capsys: pytest.CaptureFixture[str], project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The report is written whole beside the output, then renamed over it:
+    # while it is being written, the old file is still there, untouched.
+    report = project / "report.txt"
+    report.write_text("old\n", encoding="utf-8")
+    seen: List[str] = []
+    replace = os.replace
+
+    def watched(source: str, target: str) -> None:
+        seen.append(report.read_text(encoding="utf-8"))
+        assert Path(source).parent == project and Path(source).name.startswith(".toolwire-")
+        assert "error[CMP-9]" in Path(source).read_text(encoding="utf-8")
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", watched)
+    assert run(capsys, "check", "-o", "report.txt", "flow.json").code == 1
+    assert seen == ["old\n"]
+    assert "error[CMP-9]" in report.read_text(encoding="utf-8")
+
+
+# --- 8. standard input: read once ----------------------------------------------------------
+
+
+def feed_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+@pytest.mark.parametrize("argv", [["-", "-"], ["-", "flow.json", "-"], ["--format", "json", "-", "-", "-"]])
+def test_standard_input_named_twice_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: List[str]
+) -> None:
+    feed_stdin(monkeypatch, REFUSED.read_bytes())
+    result = run(capsys, "check", *argv)
+    assert (result.code, result.out) == (2, "")
+    times = argv.count("-")
+    assert result.err == f"toolwire: standard input ('-') is named {times} times, but it can be read only once\n"
+    assert sys.stdin.read() == REFUSED.read_text(encoding="utf-8"), "nothing was read"
+
