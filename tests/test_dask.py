@@ -189,6 +189,16 @@ def test_a_wrong_option_fails_as_locally_before_anything_is_submitted(corpus: Li
         toolwire.dask.check_files(corpus, client=object(), files_per_task=0)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("function", ["check_files", "findings"])
+def test_one_path_for_a_sequence_of_them_is_a_type_error_before_anything_is_submitted(
+    corpus: List[str], function: str
+) -> None:
+    call = getattr(toolwire.dask, function)
+    for single in (corpus[0], corpus[0].encode(), Path(corpus[0]), "s3://bucket/flows/a.json"):
+        with pytest.raises(TypeError, match=rf"^toolwire.dask.{function}\(\) takes a sequence of paths, not a single"):
+            call(single)
+
+
 def test_an_empty_list_needs_no_work(client: Any) -> None:
     assert toolwire.dask.check_files([], client=client) == []
 
