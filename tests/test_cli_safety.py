@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -235,3 +236,25 @@ def test_standard_input_named_twice_is_a_usage_error(
     assert result.err == f"toolwire: standard input ('-') is named {times} times, but it can be read only once\n"
     assert sys.stdin.read() == REFUSED.read_text(encoding="utf-8"), "nothing was read"
 
+
+
+# --- 11. the same input, the same bytes ---------------------------------------------------
+
+
+def test_two_runs_print_the_same_bytes_and_timing_adds_the_time(project: Path) -> None:
+    # Real processes: the check's own time differs from run to run.
+    (project / "bad.json").write_text('{"nodes": [\n', encoding="utf-8")
+    shutil.copyfile(DATA / "multi-violation.json", project / "multi.json")
+    argv = [sys.executable, "-m", "toolwire", "check", "flow.json", "multi.json", "bad.json"]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    runs = [subprocess.run(argv, cwd=project, capture_output=True, timeout=60, env=env) for _ in range(3)]
+    assert [r.returncode for r in runs] == [2, 2, 2]
+    assert runs[0].stdout == runs[1].stdout == runs[2].stdout
+    summary = runs[0].stdout.decode().splitlines()[-1]
+    assert summary == (
+        "checked 2 of 3 files (3 consumers): 4 violations, 4 warnings; 1 file could not be checked"
+    )
+    timed = subprocess.run([*argv, "--timing"], cwd=project, capture_output=True, timeout=60, env=env)
+    lines = timed.stdout.decode().splitlines()
+    assert lines[:-1] == runs[0].stdout.decode().splitlines()[:-1]
+    assert re.fullmatch(r"checked 2 of 3 files \(3 consumers\) in (<1ms|\d+ms|\d+\.\d\ds): 4 violations, .*", lines[-1])

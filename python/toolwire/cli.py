@@ -127,6 +127,12 @@ def _parser() -> argparse.ArgumentParser:
         "flows/), standing for the .json files below it (needs toolwire[dask])",
     )
     check.add_argument(
+        "--timing",
+        action="store_true",
+        help="text: say how long the check took in the summary line (left out by default, so that the same "
+        "input gives the same output)",
+    )
+    check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
     )
     check.add_argument(
@@ -421,6 +427,7 @@ def _run_check(args: argparse.Namespace) -> int:
     run = Run(
         reports,
         elapsed=elapsed,
+        timing=args.timing,
         strict=_pick(args.strict, settings.strict, False),
         # Colour only for a person at a terminal, never into a file.
         colour=format == "text" and args.output is None and use_colour(sys.stdout, os.environ),

@@ -15,7 +15,9 @@ first consumer, naming the consumers it reaches (a few, the rest counted).
 first N) and a ``note:`` with the exact number of violations left out. A file that
 passes ends with ``path: ok`` (``path: ok (2 warnings)`` when it has
 warnings); a file that could not be checked gets ``path:line:col: error:
-message``. One summary line ends the run, with exact counts. Text that comes from the input (ids, labels, paths) is escaped so
+message``. One summary line ends the run, with exact counts (and, with
+``--timing``, how long the check took: never by default, so that two runs
+on the same input print the same bytes). Text that comes from the input (ids, labels, paths) is escaped so
 that it can neither break a line nor send escape sequences to a terminal.
 """
 
@@ -297,8 +299,8 @@ class _Writer:
         counts = [_plural(violations, "violation"), _plural(warnings, "warning")]
         if self.run.strict and warnings:
             counts[-1] += " (errors under --strict)"
-        took = _duration(self.run.elapsed)
-        text = f"checked {checked} ({_plural(consumers, 'consumer')}) in {took}: {', '.join(counts)}"
+        took = f" in {_duration(self.run.elapsed)}" if self.run.timing else ""
+        text = f"checked {checked} ({_plural(consumers, 'consumer')}){took}: {', '.join(counts)}"
         if unchecked:
             text += f"; {_plural(unchecked, 'file')} could not be checked"
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
