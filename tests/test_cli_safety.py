@@ -15,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
@@ -258,3 +259,80 @@ def test_two_runs_print_the_same_bytes_and_timing_adds_the_time(project: Path) -
     lines = timed.stdout.decode().splitlines()
     assert lines[:-1] == runs[0].stdout.decode().splitlines()[:-1]
     assert re.fullmatch(r"checked 2 of 3 files \(3 consumers\) in (<1ms|\d+ms|\d+\.\d\ds): 4 violations, .*", lines[-1])
+
+
+# --- 12. --max-violations keeps the same findings in every format ------------------------------
+
+Kept = List[Tuple[str, int, int]]
+"""The violation findings a report shows: (rule, line, column) each."""
+
+
+def kept_in_text(out: str) -> Kept:
+    found = re.findall(r"^multi\.json:(\d+):(\d+): error\[([\w-]+)\]", out, flags=re.M)
+    return [(rule, int(line), int(column)) for line, column, rule in found]
+
+
+def kept_in_json(out: str) -> Kept:
+    (entry,) = json.loads(out)["files"]
+    return [(f["rule"], f["location"]["line"], f["location"]["column"]) for f in entry["violations"] + entry["clashes"]]
+
+
+def kept_in_sarif(out: str) -> Kept:
+    results = json.loads(out)["runs"][0]["results"]
+    regions = [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]) for r in results if r["ruleId"] in ("EDGE-5", "CMP-9")]
+    return [(rule, region["startLine"], region["startColumn"]) for rule, region in regions]
+
+
+def kept_in_github(out: str) -> Kept:
+    found = re.findall(r"^::error file=multi\.json,line=(\d+),col=(\d+),title=([\w-]+)::", out, flags=re.M)
+    return [(rule, int(line), int(column)) for line, column, rule in found]
+
+
+def kept_in_junit(out: str) -> Kept:
+    kept = []
+    for failure in ET.fromstring(out).iter("failure"):
+        match = re.match(r"multi\.json:(\d+):(\d+): ", failure.text or "")
+        assert match is not None
+        kept.append((failure.get("type") or "", int(match[1]), int(match[2])))
+    return kept
+
+
+KEPT_IN = {"text": kept_in_text, "json": kept_in_json, "sarif": kept_in_sarif, "github": kept_in_github, "junit": kept_in_junit}
+
+# multi.json's findings in the report's order: its EDGE-5 violation, then
+# its two clashes (by first consumer).
+MULTI_FINDINGS = [("EDGE-5", 33, 5), ("CMP-9", 4, 5), ("CMP-9", 5, 5)]
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 0])
+def test_every_format_keeps_the_same_findings_under_max_violations(
+    capsys: pytest.CaptureFixture[str], project: Path, limit: int
+) -> None:
+    shutil.copyfile(DATA / "multi-violation.json", project / "multi.json")
+    kept = {}
+    for output_format, read in KEPT_IN.items():
+        result = run(capsys, "check", "--format", output_format, "--max-violations", str(limit), "multi.json")
+        assert result.code == 1
+        # The order a format writes them in is its own (github: by kind).
+        kept[output_format] = sorted(read(result.out), key=MULTI_FINDINGS.index)
+    expected = MULTI_FINDINGS[:limit] if limit else MULTI_FINDINGS
+    assert kept == {output_format: expected for output_format in KEPT_IN}
+
+
+def test_every_format_names_max_violations_as_what_left_findings_out(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    shutil.copyfile(DATA / "multi-violation.json", project / "multi.json")
+
+    def said(output_format: str) -> str:
+        return run(capsys, "check", "--format", output_format, "--max-violations", "1", "multi.json").out
+
+    assert "multi.json: note: 2 more violations not shown (--max-violations 1: at most 1 finding per file)" in said("text")
+    (note,) = json.loads(said("sarif"))["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["message"]["text"].startswith(
+        "2 of its 3 violations are not listed as results (--max-violations 1: at most 1 finding per file); "
+    )
+    notice = said("github").splitlines()[-1]
+    assert notice.startswith("::notice title=toolwire::2 more violations not annotated: --max-violations 1 keeps")
+    assert "GitHub shows" not in notice, "GitHub's limit of 10 annotations was not what left them out"
+    assert "(--max-violations 1)" in said("junit")

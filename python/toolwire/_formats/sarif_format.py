@@ -16,7 +16,8 @@ CMP-9 violations with one cause are one result (a clash at 10,000 consumers
 names a few in its message and counts the rest), results stop at 25,000 per
 run (violations first, file by file, then warnings), and each file that has
 findings left out gets a ``warning`` notification in ``invocations[0]``
-with their exact numbers.
+with their exact numbers and what cut them (``--max-violations``, or that
+limit).
 The output holds nothing that changes from one run to the next (no time, no
 absolute path unless one was given), so the same input gives the same bytes.
 """
@@ -214,19 +215,27 @@ def _notification(report: Report, error: Exception) -> Json:
     return {"level": "error", "message": _message(described["message"]), "locations": [{"physicalLocation": physical}]}
 
 
-def _capped(run: Run, report: Report, violations: int, warnings: int) -> Json:
-    """What a file's results leave out, with exact numbers and why."""
-    left = []
+def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: int) -> Json:
+    """What a file's results leave out, with exact numbers and, for each,
+    why: ``--max-violations`` when it is what cut the file's violations
+    (`by_cap`), else GitHub's limit of results per run, which is also
+    what cuts warnings."""
+    limit = f"at most {MAX_RESULTS:,} results per run, the most GitHub code scanning accepts"
+    left: Dict[str, List[str]] = {}
+    """What is left out, by why."""
     if violations:
-        left.append(f"{violations:,} of its {report.violation_count:,} violations")
+        why = limit
+        if by_cap:
+            assert run.max_violations is not None
+            findings = f"{run.max_violations:,} finding{'' if run.max_violations == 1 else 's'}"
+            why = f"--max-violations {run.max_violations}: at most {findings} per file"
+        left.setdefault(why, []).append(f"{violations:,} of its {report.violation_count:,} violations")
     if warnings:
-        left.append(f"{warnings:,} of its {len(report.warnings):,} warnings")
-    why = f"at most {MAX_RESULTS:,} results per run, the most GitHub code scanning accepts"
-    if run.max_violations is not None:
-        why += f", and at most {run.max_violations:,} violation results per file (--max-violations)"
+        left.setdefault(limit, []).append(f"{warnings:,} of its {len(report.warnings):,} warnings")
+    said = [f"{' and '.join(what)} are not listed as results ({why})" for why, what in left.items()]
     text = (
-        f"{' and '.join(left)} are not listed as results ({why}); a CMP-9 result stands for every consumer "
-        "its clash reaches. `toolwire check --format json --json-violations each` lists every violation."
+        f"{'; '.join(said)}; a CMP-9 result stands for every consumer its clash reaches. "
+        "`toolwire check --format json --json-violations each` lists every violation."
     )
     return {
         "level": "warning",
@@ -261,12 +270,15 @@ def document(run: Run) -> Json:
     # Which findings fit: violations first, file by file, then warnings with
     # what is left of MAX_RESULTS, so that warnings never crowd out errors.
     budget = MAX_RESULTS
-    shown: Dict[int, Tuple[List[Finding], int]] = {}
+    shown: Dict[int, Tuple[List[Finding], int, bool]] = {}
     for index, report in enumerate(run.reports):
         if report.error is None:
-            limit = budget if run.max_violations is None else min(run.max_violations, budget)
+            # Whichever is smaller cuts the file's findings: --max-violations
+            # or what is left of GitHub's limit.
+            by_cap = run.max_violations is not None and run.max_violations <= budget
+            limit = run.max_violations if by_cap else budget
             findings, left_out = violation_findings(report, limit)
-            shown[index] = (findings, left_out)
+            shown[index] = (findings, left_out, by_cap)
             budget -= len(findings)
     warned: Dict[int, int] = {}
     for index, report in enumerate(run.reports):
@@ -278,12 +290,12 @@ def document(run: Run) -> Json:
         if report.error is not None:
             notifications.append(_notification(report, report.error))
             continue
-        findings, left_out = shown[index]
+        findings, left_out, by_cap = shown[index]
         results.extend(_finding(report, f, run.max_path) for f in findings)
         warnings = report.warnings[: warned[index]]
         results.extend(_warning(report, w, run.strict) for w in warnings)
         if left_out or len(warnings) < len(report.warnings):
-            capped.append(_capped(run, report, left_out, len(report.warnings) - len(warnings)))
+            capped.append(_capped(run, report, left_out, by_cap, len(report.warnings) - len(warnings)))
     failed = bool(notifications)
     notifications.extend(capped)
     return {

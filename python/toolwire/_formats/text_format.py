@@ -218,7 +218,7 @@ class _Writer:
         left_out = findings.left_out
         if left_out:
             limit = self.run.max_violations
-            shown_at_most = f"at most {_plural(limit or 0, 'finding')} per file"
+            shown_at_most = f"--max-violations {limit}: at most {_plural(limit or 0, 'finding')} per file"
             self.header(path, None, "note", None, f"{_plural(left_out, 'more violation')} not shown ({shown_at_most})")
             yield self.built("finding")
         if not self.run.failed(report):
