@@ -352,7 +352,7 @@ def test_dash_reads_standard_input_as_json(
     assert result.code == 1
     document = result.json()
     validate_output(document)
-    assert [(e["path"], e["ok"]) for e in document["files"]] == [("-", True), (files["refused"], False)]
+    assert [(e["path"], e["ok"]) for e in document["files"]] == [("<stdin>", True), (files["refused"], False)]
 
 
 def test_dash_with_invalid_json_is_an_input_error_with_position(

@@ -147,7 +147,9 @@ def test_an_output_that_standard_input_reads_is_refused(project: Path) -> None:
     assert fingerprint(project / "flow.json") == before
 
 
-def test_an_output_that_is_a_new_file_or_another_file_is_written(capsys: pytest.CaptureFixture[str], project: Path) -> None:
+def test_an_output_that_is_a_new_file_or_another_file_is_written(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
     assert run(capsys, "check", "-o", "report.txt", "flow.json").code == 1
     assert "error[CMP-9]" in (project / "report.txt").read_text(encoding="utf-8")
     # An existing file that is no input is replaced, as before.
@@ -279,7 +281,8 @@ def kept_in_json(out: str) -> Kept:
 
 def kept_in_sarif(out: str) -> Kept:
     results = json.loads(out)["runs"][0]["results"]
-    regions = [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]) for r in results if r["ruleId"] in ("EDGE-5", "CMP-9")]
+    violations = [r for r in results if r["ruleId"] in ("EDGE-5", "CMP-9")]
+    regions = [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]) for r in violations]
     return [(rule, region["startLine"], region["startColumn"]) for rule, region in regions]
 
 
@@ -297,7 +300,13 @@ def kept_in_junit(out: str) -> Kept:
     return kept
 
 
-KEPT_IN = {"text": kept_in_text, "json": kept_in_json, "sarif": kept_in_sarif, "github": kept_in_github, "junit": kept_in_junit}
+KEPT_IN = {
+    "text": kept_in_text,
+    "json": kept_in_json,
+    "sarif": kept_in_sarif,
+    "github": kept_in_github,
+    "junit": kept_in_junit,
+}
 
 # multi.json's findings in the report's order: its EDGE-5 violation, then
 # its two clashes (by first consumer).
@@ -327,12 +336,128 @@ def test_every_format_names_max_violations_as_what_left_findings_out(
     def said(output_format: str) -> str:
         return run(capsys, "check", "--format", output_format, "--max-violations", "1", "multi.json").out
 
-    assert "multi.json: note: 2 more violations not shown (--max-violations 1: at most 1 finding per file)" in said("text")
-    (note,) = json.loads(said("sarif"))["runs"][0]["invocations"][0]["toolExecutionNotifications"]
-    assert note["message"]["text"].startswith(
+    note = "multi.json: note: 2 more violations not shown (--max-violations 1: at most 1 finding per file)"
+    assert note in said("text").splitlines()
+    (notification,) = json.loads(said("sarif"))["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert notification["message"]["text"].startswith(
         "2 of its 3 violations are not listed as results (--max-violations 1: at most 1 finding per file); "
     )
     notice = said("github").splitlines()[-1]
     assert notice.startswith("::notice title=toolwire::2 more violations not annotated: --max-violations 1 keeps")
     assert "GitHub shows" not in notice, "GitHub's limit of 10 annotations was not what left them out"
     assert "(--max-violations 1)" in said("junit")
+
+
+# --- 8. standard input is <stdin>; control characters are escaped alike everywhere -------------
+
+UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""What no human-readable report may hold raw (a newline only between its own lines)."""
+
+TOOL = "t1\n::notice::pwned\x1b[31m\x9b2J\u202e"
+AGENT = "agent\x1b]0;title\x07"
+EDGE = "e9\r\n::error::injected"
+BOX_LABEL = "Kit\n::warning::x"
+
+
+def hostile(project: Path) -> None:
+    """A workflow whose ids and labels try to write commands into a CI log
+    and escape sequences to a terminal: an EDGE-5 violation, a CMP-9 clash,
+    and a NAME-LOSSY warning quoting a label."""
+
+    def edge(source: str, target: str, kind: str = "tool_availability") -> Dict[str, object]:
+        return {"source": source, "target": target, "data": {"edgeType": kind}}
+
+    workflow = {
+        "nodes": [
+            {"id": "box", "type": "toolbox", "data": {"label": BOX_LABEL}},
+            {"id": TOOL, "data": {"label": "Search"}},
+            {"id": "t2", "data": {"label": "search"}},
+            {"id": "t3", "data": {"label": "Café\n::notice::lossy"}},
+            {"id": AGENT},
+        ],
+        "edges": [
+            edge(TOOL, "box"),
+            edge("t2", "box"),
+            edge("box", AGENT),
+            edge("t3", AGENT),
+            {**edge("t2", AGENT, "tool_availabilty"), "id": EDGE},
+        ],
+    }
+    (project / "hostile.json").write_text(json.dumps(workflow, indent=1), encoding="utf-8")
+
+
+def junit_texts(out: str) -> List[str]:
+    """What a CI server shows of a JUnit report: names, messages, texts."""
+    root = ET.fromstring(out)
+    texts: List[str] = []
+    for element in root.iter():
+        texts.extend(element.get(key) or "" for key in ("name", "message"))
+        texts.append(element.text or "")
+    return texts
+
+
+def sarif_texts(out: str) -> List[str]:
+    """What a SARIF viewer shows: each result's message, and each related
+    location's."""
+    texts: List[str] = []
+    for result in json.loads(out)["runs"][0]["results"]:
+        texts.append(result["message"]["text"])
+        texts.extend(related["message"]["text"] for related in result.get("relatedLocations", []))
+    return texts
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["warnings", "strict"])
+def test_ids_and_labels_with_control_characters_are_escaped_alike_in_every_human_readable_format(
+    capsys: pytest.CaptureFixture[str], project: Path, strict: bool
+) -> None:
+    hostile(project)
+    flags = ["--strict"] if strict else []
+    text = run(capsys, "check", *flags, "hostile.json").out
+    github = run(capsys, "check", *flags, "--format", "github", "hostile.json").out
+    junit = run(capsys, "check", *flags, "--format", "junit", "hostile.json").out
+    shown = junit_texts(junit)
+    sarif = sarif_texts(run(capsys, "check", *flags, "--format", "sarif", "hostile.json").out)
+    for output in [text, github, *shown, *sarif]:
+        assert not UNSAFE.search(output), repr(output)
+    # No line a workflow could make a command of: in text and JUnit none
+    # starts with "::"; in GitHub's output every line is one of toolwire's.
+    for output in [text, *shown]:
+        assert not [line for line in output.splitlines() if line.lstrip().startswith("::")], output
+    warning = "::error" if strict else "::warning"
+    assert [line.split(" ", 1)[0] for line in github.splitlines()] == ["::error", "::error", warning]
+    # Each id and label escaped the same way in each: as the text format shows it.
+    tool = '"t1\\n::notice::pwned\\u001b[31m\\u009b2J\\u202e"'
+    agent = '"agent\\u001b]0;title\\u0007"'
+    edge = '"e9\\r\\n::error::injected"'
+    lossy = '"Café\\n::notice::lossy"'
+    for escaped in (tool, agent, edge, lossy):
+        assert escaped in text and escaped in github and any(escaped in t for t in shown), escaped
+        assert any(escaped in t for t in sarif), escaped
+
+
+def test_standard_input_is_named_stdin_in_every_format(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from urllib.parse import unquote
+
+    def from_stdin(*argv: str) -> str:
+        feed_stdin(monkeypatch, REFUSED.read_bytes())
+        result = run(capsys, "check", *argv, "-")
+        assert result.code == 1
+        return result.out
+
+    assert from_stdin().startswith("<stdin>:10:5: error[CMP-9]: ")
+    (entry,) = json.loads(from_stdin("--format", "json"))["files"]
+    assert entry["path"] == "<stdin>"
+    sarif = json.loads(from_stdin("--format", "sarif"))["runs"][0]["results"]
+    assert {unquote(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in sarif} == {"<stdin>"}
+    cases = ET.fromstring(from_stdin("--format", "junit")).findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == ["<stdin>", "<stdin>: CMP-9 web_search at agent_1"]
+    failure = cases[1].find("failure")
+    assert failure is not None and (failure.text or "").startswith("<stdin>:10:5: CMP-9: ")
+    github = from_stdin("--format", "github").splitlines()
+    assert github[0].startswith("::error title=CMP-9::<stdin>:10:5: 2 tools reaching ")
+    assert github[1].startswith("::warning title=R8::<stdin>:10:5: node ")
+    feed_stdin(monkeypatch, REFUSED.read_bytes())
+    explained = run(capsys, "explain", "--format", "json", "-")
+    assert json.loads(explained.out)["path"] == "<stdin>"

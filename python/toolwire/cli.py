@@ -28,6 +28,7 @@ from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, ch
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS, Run, explain_format, writer
+from ._formats.common import file_name, printable
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
 from ._report import Report
@@ -447,7 +448,7 @@ def _run_check(args: argparse.Namespace) -> int:
             if report.error is not None:
                 error = report.to_dict()["error"]
                 where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
-                sys.stderr.write(f"{display_path(report.path)}{where}: error: {error['message']}\n")
+                sys.stderr.write(f"{display_path(report.path)}{where}: error: {printable(error['message'])}\n")
     if any(r.error is not None for r in reports):
         return EXIT_ERROR
     if any(run.failed(r) for r in reports) and not args.exit_zero:
@@ -472,13 +473,14 @@ def _run_explain(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     except WorkflowError as e:
         where = f":{e.line}:{e.column}" if e.line is not None else ""
-        sys.stderr.write(f"{display_path(args.path)}{where}: error: {e.message}\n")
+        sys.stderr.write(f"{display_path(args.path)}{where}: error: {printable(e.message)}\n")
         return EXIT_ERROR
     except LookupError as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     write = explain_format.write_json if args.format == "json" else explain_format.write_text
-    if not _deliver(args.output, lambda out: write(args.path, views, out)):
+    name = file_name(args.path)  # standard input is <stdin> in every format
+    if not _deliver(args.output, lambda out: write(name, views, out)):
         return EXIT_ERROR
     return EXIT_ACCEPTED
 

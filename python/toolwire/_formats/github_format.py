@@ -27,7 +27,10 @@ Violations are ``::error``; warnings are ``::warning`` (``::error`` under
 ``toolwire``. The second line of each message is the help: the finding's
 own fix when it has one, else what its rule says to do, since the annotation
 is all a reviewer sees. ``line``/``col`` are left out when the location is not
-known, and ``file`` when the workflow came from standard input.
+known, and ``file`` when the workflow came from standard input: the message
+then starts with ``<stdin>:line:col:``. Ids, labels and paths from the input
+are escaped as the text format escapes them (``common.printable``), so no
+workflow can start a command of its own in the log.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, TextIO
 from .._groups import ClashGroup
 from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
 from . import Run, text_format
-from .common import covered, edge5_violations, finding_help, group_message, repo_path, source
+from .common import covered, edge5_violations, file_name, finding_help, group_message, printable, repo_path, source
 
 MAX_ANNOTATIONS = 10
 """Error annotations, and warning annotations, GitHub shows per step."""
@@ -64,32 +67,41 @@ def escape_property(text: str) -> str:
 def command(
     kind: str, message: str, *, title: str, path: Optional[str] = None, location: Optional[Location] = None
 ) -> str:
+    """A workflow command. `message` must already be printable (its own
+    line breaks are encoded here); the path is made so here. A workflow
+    with no file to point at (``<stdin>``) is named at the start of the
+    message instead, with the line and column."""
     properties: List[str] = []
     file = source(path)
     if file is not None:
-        properties.append(f"file={escape_property(repo_path(file))}")
+        properties.append(f"file={escape_property(printable(repo_path(file)))}")
         # A line means nothing without a file to put it in.
         if location is not None:
             properties.append(f"line={location.line}")
             properties.append(f"col={location.column}")
+    elif path is not None:
+        where = "" if location is None else f":{location.line}:{location.column}"
+        message = f"{printable(file_name(path))}{where}: {message}"
     properties.append(f"title={escape_property(title)}")
     return f"::{kind} {','.join(properties)}::{escape_data(message)}\n"
 
 
 def _with_help(message: str, code: str, own_help: Optional[str]) -> str:
+    """A printable message, then the help on a line of its own."""
     hint = finding_help(code, own_help)
-    return message if hint is None else f"{message}\nhelp: {hint}"
+    return message if hint is None else f"{message}\nhelp: {printable(hint)}"
 
 
 def _error_command(report: Report, failure: Exception) -> str:
     error = _error_to_dict(failure)
     known = error["line"] is not None and error["column"] is not None
     at = Location(error["line"], error["column"]) if known else None
-    return command("error", error["message"], title="toolwire", path=report.path, location=at)
+    return command("error", printable(error["message"]), title="toolwire", path=report.path, location=at)
 
 
 def _violation_command(report: Report, v: Violation) -> str:
-    return command("error", _with_help(v.message, v.rule, v.help), title=v.rule, path=report.path, location=v.location)
+    message = _with_help(printable(v.message), v.rule, v.help)
+    return command("error", message, title=v.rule, path=report.path, location=v.location)
 
 
 def _group_command(report: Report, group: ClashGroup) -> str:
@@ -99,7 +111,8 @@ def _group_command(report: Report, group: ClashGroup) -> str:
 
 
 def _warning_command(report: Report, w: WiringWarning, kind: str) -> str:
-    return command(kind, _with_help(w.message, w.code, None), title=w.code, path=report.path, location=w.location)
+    message = _with_help(printable(w.message), w.code, None)
+    return command(kind, message, title=w.code, path=report.path, location=w.location)
 
 
 class _Selection:

@@ -18,6 +18,8 @@ run (violations first, file by file, then warnings), and each file that has
 findings left out gets a ``warning`` notification in ``invocations[0]``
 with their exact numbers and what cut them (``--max-violations``, or that
 limit).
+Messages show control characters from the input as the text format does
+(``common.printable``); the ``properties`` carry ids as they are.
 The output holds nothing that changes from one run to the next (no time, no
 absolute path unless one was given), so the same input gives the same bytes.
 """
@@ -34,7 +36,18 @@ from .._groups import ClashGroup
 from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
 from .._rules import RULES, Rule
 from . import Run
-from .common import STDIN, Finding, group_scope, repo_path, source, tool_line, violation_findings
+from .common import (
+    NO_PATH_NAME,
+    STDIN,
+    STDIN_NAME,
+    Finding,
+    group_scope,
+    printable,
+    repo_path,
+    source,
+    tool_line,
+    violation_findings,
+)
 
 Json = Dict[str, Any]
 
@@ -44,11 +57,12 @@ FINGERPRINT_KEY = "toolwire/v1"
 """The ``partialFingerprints`` key. Bump the version if what is hashed
 changes, so GitHub does not match old alerts against new hashes."""
 
-NO_FILE = {STDIN: ("stdin", "standard input"), None: ("input", "not read from a file")}
+NO_FILE = {STDIN: (quote(STDIN_NAME), "standard input"), None: (quote(NO_PATH_NAME), "not read from a file")}
 """Artifact URI and description for a workflow read from standard input, and
 for a report with no path (built through the API). A SARIF result must name
 a file for GitHub to take the upload at all; these name none in the
-repository, and say so. (The text format calls them <stdin> and <input>.)"""
+repository, and say so. They are the names every format gives them,
+``<stdin>`` and ``<input>``, percent-encoded as a URI must be."""
 
 RULE_IDS: Tuple[str, ...] = tuple(RULES)
 """Every rule in the order ``_rules`` declares them: the ``ruleIndex`` order."""
@@ -147,7 +161,7 @@ def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path:
     """The result of one violation, or of a clash group (at its first
     violation, naming the consumers it reaches)."""
     uri = artifact_uri(report.path)
-    text = _text(v.message)
+    text = _text(printable(v.message))
     result: Json = {**_rule_ref(v.rule), "level": "error"}
     # One location of the result is its own: the rest may be tools.
     tools = list(v.tools[: MAX_LOCATIONS - 1])
@@ -155,7 +169,7 @@ def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path:
         if group is not None and group.count > 1:
             text += "\nthe same clash " + _text(group_scope(group))
         # GitHub shows related locations only when the message links to them.
-        links = ", ".join(f"[{_link_text(t.id)}]({i})" for i, t in enumerate(tools, 1))
+        links = ", ".join(f"[{_link_text(printable(t.id))}]({i})" for i, t in enumerate(tools, 1))
         if len(v.tools) > len(tools):
             links += f" and {len(v.tools) - len(tools):,} more"
         text += f"\ntools: {links}"
@@ -173,7 +187,7 @@ def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path:
         fingerprint = _fingerprint(uri, v.rule, edge, v.edge_type)
         properties = {"edge": v.edge, "edgeId": v.edge_id, "edgeType": v.edge_type, "suggestion": v.suggestion}
     if v.help is not None:
-        text += "\nhelp: " + _text(v.help)
+        text += "\nhelp: " + _text(printable(v.help))
     result["message"] = {"text": text}
     result["locations"] = [_physical(report.path, v.location)]
     if tools:
@@ -196,7 +210,7 @@ def _warning(report: Report, w: WiringWarning, strict: bool) -> Json:
     return {
         **_rule_ref(w.code),
         "level": "error" if strict else "warning",
-        "message": _message(w.message),
+        "message": _message(printable(w.message)),
         "locations": [_physical(report.path, w.location)],
         "partialFingerprints": _fingerprint(artifact_uri(report.path), w.code, w.node),
         "properties": {"node": w.node, "edge": w.edge},
@@ -212,7 +226,7 @@ def _notification(report: Report, error: Exception) -> Json:
         physical["region"] = {"startLine": described["line"]}
         if described["column"] is not None:
             physical["region"]["startColumn"] = described["column"]
-    return {"level": "error", "message": _message(described["message"]), "locations": [{"physicalLocation": physical}]}
+    return {"level": "error", "message": _message(printable(described["message"])), "locations": [{"physicalLocation": physical}]}
 
 
 def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: int) -> Json:
