@@ -447,6 +447,23 @@ def test_cli_expands_globs_directories_and_url_prefixes(
     assert nothing[0] == 2 and f"{folder.name}/*.yaml: error: cannot read the file" in nothing[1]
 
 
+def test_cli_refuses_an_output_inside_a_folder_or_glob_it_checks(
+    capsys: pytest.CaptureFixture[str], cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The folder given stands for its .json files, the output among them:
+    # refused once expanded, before any is read.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "flows").mkdir()
+    for name in ("a.json", "b.json"):
+        shutil.copyfile(DATA / "spec-cmp9-refused.json", tmp_path / "flows" / name)
+    before = (tmp_path / "flows" / "b.json").read_bytes()
+    for given in ("flows", "flows/*.json"):
+        code, out, err = cli(capsys, "check", "--no-config", "-o", "flows/b.json", given, "--dask", cluster.scheduler_address)
+        assert (code, out) == (2, "")
+        assert err.startswith("toolwire: --output flows/b.json is the input flows/b.json: "), err
+        assert (tmp_path / "flows" / "b.json").read_bytes() == before
+
+
 def test_cli_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str], cluster: Any) -> None:
     refused = str(DATA / "spec-cmp9-refused.json")
     for spec in ("local:0", "local:two"):
