@@ -115,8 +115,9 @@ def check_files(
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[Report]:
-    """Checks many files in parallel, one report per path in input order. A
-    file that cannot be checked gets a report with ``error`` set (and ``ok``
+    """Checks many files in parallel, one report per path in input order
+    (``paths`` is a sequence of them: one ``str``, ``bytes`` or
+    ``os.PathLike`` is a ``TypeError``). A file that cannot be checked gets a report with ``error`` set (and ``ok``
     false) instead of stopping the batch. ``jobs``: threads to use (None or
     -1: one per core); the reports are the same for any value."""
     _refuse_single_path(paths, "check_files", "call check_file(path) for one file")
