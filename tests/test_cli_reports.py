@@ -453,7 +453,7 @@ def test_max_violations_in_every_format(capsys: pytest.CaptureFixture[str]) -> N
     text = run(capsys, *argv)
     assert text.code == 1
     assert sum("error[" in line for line in text.lines) == 1
-    assert "multi.json: note: 2 more violations not shown (at most 1 finding per file)" in text.lines
+    assert "multi.json: note: 2 more violations not shown (--max-violations 1: at most 1 finding per file)" in text.lines
     assert text.summary.endswith(": 3 violations, 3 warnings")
 
     sarif = run(capsys, *argv, "--format", "sarif").json()["runs"][0]
@@ -463,8 +463,11 @@ def test_max_violations_in_every_format(capsys: pytest.CaptureFixture[str]) -> N
 
     github = run(capsys, *argv, "--format", "github").out.splitlines()
     assert [line.split(" ", 1)[0] for line in github] == ["::error"] + ["::warning"] * 3 + ["::notice"]
-    assert "title=CMP-9" in github[0]  # clashes first
-    assert github[-1].startswith("::notice title=toolwire::2 more violations not annotated")
+    assert "title=EDGE-5" in github[0]  # the finding every other format keeps
+    assert github[-1] == (
+        "::notice title=toolwire::2 more violations not annotated: --max-violations 1 keeps at most 1 finding "
+        "per file. `toolwire check` without --max-violations prints every one."
+    )
 
     cases = ET.fromstring(run(capsys, *argv, "--format", "junit").out).findall("./testsuite/testcase")
     assert [c.get("name") for c in cases] == ["multi.json", "multi.json: EDGE-5 edge 13 (e13)"]

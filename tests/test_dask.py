@@ -189,6 +189,16 @@ def test_a_wrong_option_fails_as_locally_before_anything_is_submitted(corpus: Li
         toolwire.dask.check_files(corpus, client=object(), files_per_task=0)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("function", ["check_files", "findings"])
+def test_one_path_for_a_sequence_of_them_is_a_type_error_before_anything_is_submitted(
+    corpus: List[str], function: str
+) -> None:
+    call = getattr(toolwire.dask, function)
+    for single in (corpus[0], corpus[0].encode(), Path(corpus[0]), "s3://bucket/flows/a.json"):
+        with pytest.raises(TypeError, match=rf"^toolwire.dask.{function}\(\) takes a sequence of paths, not a single"):
+            call(single)
+
+
 def test_an_empty_list_needs_no_work(client: Any) -> None:
     assert toolwire.dask.check_files([], client=client) == []
 
@@ -435,6 +445,23 @@ def test_cli_expands_globs_directories_and_url_prefixes(
     assert [f["path"] for f in json.loads(urls[1])["files"]] == [(folder.parent / f).as_uri() for f in files]
     nothing = cli(capsys, "check", "--no-config", f"{folder.name}/*.yaml", "--dask", address)
     assert nothing[0] == 2 and f"{folder.name}/*.yaml: error: cannot read the file" in nothing[1]
+
+
+def test_cli_refuses_an_output_inside_a_folder_or_glob_it_checks(
+    capsys: pytest.CaptureFixture[str], cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The folder given stands for its .json files, the output among them:
+    # refused once expanded, before any is read.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "flows").mkdir()
+    for name in ("a.json", "b.json"):
+        shutil.copyfile(DATA / "spec-cmp9-refused.json", tmp_path / "flows" / name)
+    before = (tmp_path / "flows" / "b.json").read_bytes()
+    for given in ("flows", "flows/*.json"):
+        code, out, err = cli(capsys, "check", "--no-config", "-o", "flows/b.json", given, "--dask", cluster.scheduler_address)
+        assert (code, out) == (2, "")
+        assert err.startswith("toolwire: --output flows/b.json is the input flows/b.json: "), err
+        assert (tmp_path / "flows" / "b.json").read_bytes() == before
 
 
 def test_cli_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str], cluster: Any) -> None:

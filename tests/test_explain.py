@@ -656,7 +656,7 @@ def test_cli_dash_reads_standard_input_as_json(
 ) -> None:
     _feed_stdin(monkeypatch, REFUSED.read_bytes())
     document = run(capsys, "explain", "--format", "json", "-").json()
-    assert document == {"path": "-", "consumers": [SPEC_REFUSED_VIEW.to_dict()]}
+    assert document == {"path": "<stdin>", "consumers": [SPEC_REFUSED_VIEW.to_dict()]}
 
 
 def test_cli_dash_with_invalid_json_names_stdin_and_the_place(

@@ -35,9 +35,11 @@ ACCEPTED = "tests/data/spec-cmp9-accepted.json"
 MULTI = "tests/data/multi-violation.json"
 
 
-def render(reports: Sequence[Report], *, elapsed: float = ELAPSED, strict: bool = False, colour: bool = False) -> str:
+def render(
+    reports: Sequence[Report], *, elapsed: float = ELAPSED, strict: bool = False, colour: bool = False, timing: bool = False
+) -> str:
     out = io.StringIO()
-    write(Run(reports, elapsed, strict=strict, colour=colour), out)
+    write(Run(reports, elapsed, strict=strict, colour=colour, timing=timing), out)
     return out.getvalue()
 
 
@@ -235,18 +237,18 @@ def test_an_input_error_is_reported_with_its_location_when_it_has_one() -> None:
 @pytest.mark.parametrize(
     ("reports", "summary"),
     [
-        ([report()], "checked 1 file (1 consumer) in 250ms: 0 violations, 0 warnings"),
+        ([report()], "checked 1 file (1 consumer): 0 violations, 0 warnings"),
         (
             [report([WEB_SEARCH], [UNDECLARED], consumers=2), report()],
-            "checked 2 files (3 consumers) in 250ms: 1 violation, 1 warning",
+            "checked 2 files (3 consumers): 1 violation, 1 warning",
         ),
         (
             [report([WEB_SEARCH, WEB_SEARCH], [UNDECLARED, UNDECLARED]), Report._failed("x.json", OSError("?"))],
-            "checked 1 of 2 files (1 consumer) in 250ms: 2 violations, 2 warnings; 1 file could not be checked",
+            "checked 1 of 2 files (1 consumer): 2 violations, 2 warnings; 1 file could not be checked",
         ),
         (
             [Report._failed(p, OSError("?")) for p in ("x.json", "y.json")],
-            "checked 0 of 2 files (0 consumers) in 250ms: 0 violations, 0 warnings; 2 files could not be checked",
+            "checked 0 of 2 files (0 consumers): 0 violations, 0 warnings; 2 files could not be checked",
         ),
     ],
 )
@@ -259,7 +261,16 @@ def test_the_summary_counts_in_words(reports: List[Report], summary: str) -> Non
     [(0.0, "<1ms"), (0.0004, "<1ms"), (0.25, "250ms"), (0.9994, "999ms"), (0.9996, "1.00s"), (12.345, "12.35s")],
 )
 def test_the_time_is_in_milliseconds_below_a_second(elapsed: float, shown: str) -> None:
-    assert render([report()], elapsed=elapsed).splitlines()[-1].endswith(f" in {shown}: 0 violations, 0 warnings")
+    summary = render([report()], elapsed=elapsed, timing=True).splitlines()[-1]
+    assert summary == f"checked 1 file (1 consumer) in {shown}: 0 violations, 0 warnings"
+
+
+def test_the_time_is_said_only_when_asked_for() -> None:
+    # Two runs of the same input print the same bytes, however long each took.
+    reports = [report([WEB_SEARCH], [UNDECLARED], consumers=2), Report._failed("x.json", OSError("?"))]
+    assert render(reports, elapsed=0.0004) == render(reports, elapsed=12.345)
+    assert " in " not in render(reports, elapsed=12.345).splitlines()[-1]
+    assert render(reports, elapsed=12.345, timing=True).splitlines()[-1].startswith("checked 1 of 2 files (2 consumers) in 12.35s: ")
 
 
 HOSTILE = cmp9(

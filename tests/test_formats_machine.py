@@ -312,8 +312,9 @@ def test_sarif_uris_are_relative_with_forward_slashes_and_percent_encoding(
 
 
 def test_sarif_stdin_and_pathless_reports_name_an_artifact_that_says_so() -> None:
-    # GitHub takes no result without a file; these name one and describe it.
-    for path, uri, description in [("-", "stdin", "standard input"), (None, "input", "not read from a file")]:
+    # GitHub takes no result without a file; these name one and describe it:
+    # <stdin> and <input>, as every format calls them, percent-encoded.
+    for path, uri, description in [("-", "%3Cstdin%3E", "standard input"), (None, "%3Cinput%3E", "not read from a file")]:
         result = sarif_run([refused(path=path)])["results"][0]
         artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
         assert artifact == {"uri": uri, "description": {"text": description}}
@@ -433,10 +434,13 @@ def test_github_escapes_newlines_percent_commas_and_colons() -> None:
     output = render("github", [Report([odd], [], None, path)])
     assert output.count("\n") == 1 and output.endswith("\n")  # one command, one line
     assert "file=odd%2C dir/a%3Ab%25c.json," in output
-    assert "::50%25 sure, a: b%0D%0Asecond line%0Ahelp: " in output  # message data keeps , and :
+    # Message data keeps , and :; a line break of the message's own is shown
+    # escaped, as the text format shows it; the one before the help is encoded.
+    assert "::50%25 sure, a: b\\u000d\\u000asecond line%0Ahelp: " in output
     ((kind, properties, text),) = read_commands(output)
     assert properties["file"] == path
-    assert text == f"{message}\nhelp: {RULES['EDGE-5'].help}"  # no fix of its own: the rule's help
+    shown = "50% sure, a: b\\u000d\\u000asecond line"
+    assert text == f"{shown}\nhelp: {RULES['EDGE-5'].help}"  # no fix of its own: the rule's help
 
 
 def test_github_file_paths_are_repository_relative(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

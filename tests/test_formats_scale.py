@@ -327,14 +327,14 @@ def test_text_shows_each_clash_once_with_its_consumers_counted() -> None:
     # The report's order: the clashes, then the warnings.
     headers = [line for line in text.splitlines() if line.startswith("flows/")]
     assert [h.split(": ")[1].split("[")[0] for h in headers] == ["error"] * 1000 + ["warning"] * 25
-    assert text.splitlines()[-1] == "checked 1 file (2,000 consumers) in 1.50s: 2,000,000 violations, 25 warnings"
+    assert text.splitlines()[-1] == "checked 1 file (2,000 consumers): 2,000,000 violations, 25 warnings"
     assert violations_of(report).reads < 2000
 
 
 def test_text_max_violations_caps_the_findings_and_counts_the_rest_exactly() -> None:
     text = render("text", [fake(), fake(path="flows/other.json")], max_violations=5)
     assert text.count("error[CMP-9]") == 10
-    note = "note: 1,990,000 more violations not shown (at most 5 findings per file)"
+    note = "note: 1,990,000 more violations not shown (--max-violations 5: at most 5 findings per file)"
     assert text.count(f"flows/family2.json: {note}") == 1
     assert text.count(f"flows/other.json: {note}") == 1
     assert text.splitlines()[-1].endswith(": 4,000,000 violations, 50 warnings")
@@ -532,7 +532,8 @@ def test_sarif_caps_results_at_25000_and_says_exactly_what_is_left_out(sarif_val
     first, second = invocation["toolExecutionNotifications"]
     assert first["level"] == "warning"
     assert first["message"]["text"].startswith(
-        "1,975,000 of its 2,000,000 violations and 25 of its 25 warnings are not listed as results"
+        "1,975,000 of its 2,000,000 violations and 25 of its 25 warnings are not listed as results "
+        "(at most 25,000 results per run, the most GitHub code scanning accepts); "
     )
     assert first["properties"] == {"violationsOmitted": 1_975_000, "warningsOmitted": 25}
     assert second["properties"] == {"violationsOmitted": TOTAL, "warningsOmitted": 25}
@@ -556,7 +557,12 @@ def test_sarif_max_violations_applies_per_file() -> None:
     assert [r["ruleId"] for r in results].count("CMP-9") == 14
     notes = document["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [n["properties"]["violationsOmitted"] for n in notes] == [TOTAL - 7 * AGENTS] * 2
-    assert "(--max-violations)" in notes[0]["message"]["text"]
+    # The cause named is --max-violations, which cut these, not GitHub's limit.
+    assert notes[0]["message"]["text"].startswith(
+        f"{TOTAL - 7 * AGENTS:,} of its {TOTAL:,} violations are not listed as results "
+        "(--max-violations 7: at most 7 findings per file); a CMP-9 result"
+    )
+    assert "25,000" not in notes[0]["message"]["text"]
 
 
 # --- github -------------------------------------------------------------------------
@@ -585,7 +591,12 @@ def test_github_strict_warnings_share_the_ten_errors() -> None:
     output = render("github", [fake()], strict=True, max_violations=4)
     assert annotations(output) == ["::error"] * 10 + ["::notice"]
     assert output.count("title=NAME-LOSSY") == 6
-    assert "1,992,000 more violations and 19 more warnings" in output
+    # Each part of the notice with its own cause.
+    assert output.splitlines()[-1] == (
+        "::notice title=toolwire::1,992,000 more violations not annotated: --max-violations 4 keeps at most "
+        "4 findings per file. 19 more warnings not annotated: GitHub shows 10 error and 10 warning annotations "
+        "per step. `toolwire check` without --max-violations prints every one."
+    )
 
 
 def test_github_step_summary_is_the_grouped_report_under_one_mib(

@@ -98,6 +98,17 @@ def test_a_checked_report_s_groups_are_a_sequence_read_when_indexed() -> None:
     assert len(shared) == 1 and shared[0].count == 5
 
 
+def test_a_hand_built_report_s_groups_are_a_sequence_too() -> None:
+    # Not a generator: len(), indexing from either end, and the same groups
+    # each time it is read.
+    violations = [clash(c, "search", ["box"], ["box"]) for c in ("a1", "a2")] + [clash("a1", "fetch")]
+    report = Report(violations, [], Stats(4, 4, 4, 2, 1), "w.json")
+    found = report.clash_groups()
+    assert len(found) == 2
+    assert [found[0].name, found[-1].name, found[1].count] == ["search", "fetch", 1]
+    assert list(found) == list(found) == list(report.clash_groups())
+
+
 def test_a_checked_report_s_groups_are_those_of_its_own_violations() -> None:
     # The core groups without reading violations; grouping the violations
     # it lists, in Python, gives the same groups.

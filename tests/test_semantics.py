@@ -1076,6 +1076,22 @@ def test_options_are_keyword_only() -> None:
         toolwire.check({}, ("toolbox",))  # type: ignore[call-arg]
 
 
+@pytest.mark.parametrize(
+    "single",
+    [str(DATA / "spec-cmp9-refused.json"), bytes(DATA / "spec-cmp9-refused.json"), DATA / "spec-cmp9-refused.json"],
+    ids=["str", "bytes", "PathLike"],
+)
+def test_check_files_refuses_one_path_for_a_sequence_of_them(single: Any) -> None:
+    # A str is a sequence of characters: each would be checked as a file
+    # (46 reports for a path of 46 characters).
+    with pytest.raises(TypeError) as refused:
+        toolwire.check_files(single)
+    message = str(refused.value)
+    assert message.startswith(f"check_files() takes a sequence of paths, not a single {type(single).__name__} path")
+    assert "check_files([path])" in message and "check_file(path)" in message
+    assert [r.ok for r in toolwire.check_files([single if not isinstance(single, bytes) else single.decode()])] == [False]
+
+
 def test_defaults_are_the_semantics_defaults() -> None:
     assert set(toolwire.DEFAULT_PASSTHROUGH_TYPES) == {"toolbox", "flowdrop_node_processor_toolbox"}
     assert set(toolwire.DEFAULT_EDGE_TYPES) == {"data", "trigger", "loopback", "error", "tool_availability"}

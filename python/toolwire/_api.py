@@ -43,6 +43,17 @@ def _file_path(path: Union[str, "os.PathLike[str]"], function: str) -> str:
     return fspath
 
 
+def _refuse_single_path(paths: object, function: str, instead: str) -> None:
+    """A ``TypeError`` for one path where a sequence of paths is expected: a
+    str is a sequence of its characters, each of which would be checked as
+    a file of its own. `instead` says what to call for one file."""
+    if isinstance(paths, (str, bytes, bytearray, memoryview, os.PathLike)):
+        raise TypeError(
+            f"{function}() takes a sequence of paths, not a single {type(paths).__name__} path: "
+            f"pass a list ({function}([path])), or {instead}"
+        )
+
+
 def check(
     workflow: Mapping[str, Any],
     *,
@@ -104,10 +115,12 @@ def check_files(
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[Report]:
-    """Checks many files in parallel, one report per path in input order. A
-    file that cannot be checked gets a report with ``error`` set (and ``ok``
+    """Checks many files in parallel, one report per path in input order
+    (``paths`` is a sequence of them: one ``str``, ``bytes`` or
+    ``os.PathLike`` is a ``TypeError``). A file that cannot be checked gets a report with ``error`` set (and ``ok``
     false) instead of stopping the batch. ``jobs``: threads to use (None or
     -1: one per core); the reports are the same for any value."""
+    _refuse_single_path(paths, "check_files", "call check_file(path) for one file")
     fspaths = [os.fspath(p) for p in paths]
     for fspath in fspaths:
         if not isinstance(fspath, str):

@@ -13,19 +13,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
+import secrets
+import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, TypeVar
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from . import __version__
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS, Run, explain_format, writer
+from ._formats.common import file_name, printable
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
 from ._report import Report
@@ -54,7 +57,8 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
         "--output",
         "-o",
         metavar="FILE",
-        help="write the report to FILE instead of standard output; the file appears whole or not at all",
+        help="write the report to FILE instead of standard output; the file appears whole or not at all, "
+        "and never over an input",
     )
     config = parser.add_mutually_exclusive_group()
     config.add_argument(
@@ -122,6 +126,12 @@ def _parser() -> argparse.ArgumentParser:
         help="check on a Dask cluster: a scheduler address (tcp://host:8786), or local:N for N worker processes "
         "on this machine; each PATH may then also be a glob or a directory, local or an fsspec URL (s3://bucket/"
         "flows/), standing for the .json files below it (needs toolwire[dask])",
+    )
+    check.add_argument(
+        "--timing",
+        action="store_true",
+        help="text: say how long the check took in the summary line (left out by default, so that the same "
+        "input gives the same output)",
     )
     check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
@@ -283,19 +293,96 @@ def _expanded(paths: Sequence[str]) -> List[str]:
 def _write_atomically(path: str, write: Callable[[TextIO], None]) -> None:
     """Writes a report so that a crash or a full disk never leaves a
     truncated one that a CI step could read as clean: into a temporary file
-    beside `path`, flushed to disk, then renamed over it in one step."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=".toolwire-", suffix=".tmp", dir=folder)
+    beside `path`, flushed to disk, then renamed over it in one step. The
+    file gets the mode it would get from a plain ``open(path, "w")``: an
+    existing file keeps its own, a new one what the umask leaves of 0o666."""
+    fd, temporary = _temporary_beside(path)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             write(out)
             out.flush()
             os.fsync(out.fileno())
+        kept = _existing_mode(path)
+        if kept is not None:
+            os.chmod(temporary, kept)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _temporary_beside(path: str) -> Tuple[int, str]:
+    """A new file in the folder of `path`, open for writing. Created with
+    mode 0o666 for the system to narrow by the umask (and a default ACL), as
+    it narrows any new file: ``tempfile.mkstemp`` would make it 0o600."""
+    folder = os.path.dirname(os.path.abspath(path))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        temporary = os.path.join(folder, f".toolwire-{secrets.token_hex(8)}.tmp")
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:  # 64 random bits taken: only by a very unlucky draw
+            continue
+
+
+def _existing_mode(path: str) -> Optional[int]:
+    """The permission bits of the file at `path` (through a symlink), or
+    None when there is none."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
+def _same_file_as_output(output: Optional[str], inputs: Sequence[str]) -> Optional[str]:
+    """The first of `inputs` that is the file `output` names, by identity
+    (device and inode: whatever the spelling, through symlinks and hard
+    links), ``-`` standing for what standard input reads; None when there is
+    none. Looks at no file's contents. Only an existing regular file can be
+    overwritten, so any other output (a new file, /dev/null, a pipe) is
+    never one."""
+    if output is None:
+        return None
+    try:
+        target = os.stat(output)
+    except OSError:
+        return None
+    if not stat.S_ISREG(target.st_mode):
+        return None
+    for path in inputs:
+        try:
+            found = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            continue  # not a file here (a URL, a glob, a closed or captured stdin): nothing to overwrite
+        if os.path.samestat(found, target):
+            return path
+    return None
+
+
+def _refuse_output_input(output: Optional[str], inputs: Sequence[str], what: str = "the input") -> None:
+    """Raises ``_Refused`` when writing the report to `output` would
+    overwrite one of the `inputs` (`what` says what they are)."""
+    same = _same_file_as_output(output, inputs)
+    if same is None:
+        return
+    if same == "-":
+        named = "the file standard input reads"
+    else:
+        named = f"{what} {same}" if same == output else f"{what} {same} (the same file)"
+    raise _Refused(f"--output {output} is {named}: writing the report there would overwrite it; choose another file")
+
+
+def _refuse_misused_inputs(paths: Sequence[str], output: Optional[str], config: Optional[Path]) -> None:
+    """Raises ``_Refused``, before any input is read, when standard input is
+    named twice (it can be read only once) or the report would overwrite an
+    input (a workflow, or the configuration file named)."""
+    stdin = paths.count("-")
+    if stdin > 1:
+        raise _Refused(f"standard input ('-') is named {stdin} times, but it can be read only once")
+    _refuse_output_input(output, paths)
+    if config is not None:
+        _refuse_output_input(output, [str(config)], "the configuration file")
 
 
 def _deliver(output: Optional[str], write: Callable[[TextIO], None]) -> bool:
@@ -320,14 +407,18 @@ def _run_check(args: argparse.Namespace) -> int:
         sys.stderr.write("toolwire: --jobs and --dask do not go together: on a cluster its workers check the files\n")
         return EXIT_ERROR
     try:
+        _refuse_misused_inputs(args.paths, args.output, args.config)
         settings = _settings(args)
-    except ConfigError as e:
+    except (_Refused, ConfigError) as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     format = _pick(args.format, settings.format, "text")
     try:
         with _cluster(args.dask) as cluster:
-            paths = args.paths if cluster is None else _expanded(args.paths)
+            paths = args.paths
+            if cluster is not None:
+                paths = _expanded(args.paths)
+                _refuse_output_input(args.output, paths)  # a directory or glob given may hold it
             started = time.perf_counter()
             reports = _check_all(paths, _pick(args.jobs, settings.jobs, None), _options(args, settings), cluster)
             elapsed = time.perf_counter() - started
@@ -337,6 +428,7 @@ def _run_check(args: argparse.Namespace) -> int:
     run = Run(
         reports,
         elapsed=elapsed,
+        timing=args.timing,
         strict=_pick(args.strict, settings.strict, False),
         # Colour only for a person at a terminal, never into a file.
         colour=format == "text" and args.output is None and use_colour(sys.stdout, os.environ),
@@ -356,7 +448,7 @@ def _run_check(args: argparse.Namespace) -> int:
             if report.error is not None:
                 error = report.to_dict()["error"]
                 where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
-                sys.stderr.write(f"{display_path(report.path)}{where}: error: {error['message']}\n")
+                sys.stderr.write(f"{display_path(report.path)}{where}: error: {printable(error['message'])}\n")
     if any(r.error is not None for r in reports):
         return EXIT_ERROR
     if any(run.failed(r) for r in reports) and not args.exit_zero:
@@ -366,8 +458,9 @@ def _run_check(args: argparse.Namespace) -> int:
 
 def _run_explain(args: argparse.Namespace) -> int:
     try:
+        _refuse_misused_inputs([args.path], args.output, args.config)
         options = _options(args, _settings(args))
-    except ConfigError as e:
+    except (_Refused, ConfigError) as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     try:
@@ -380,13 +473,14 @@ def _run_explain(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     except WorkflowError as e:
         where = f":{e.line}:{e.column}" if e.line is not None else ""
-        sys.stderr.write(f"{display_path(args.path)}{where}: error: {e.message}\n")
+        sys.stderr.write(f"{display_path(args.path)}{where}: error: {printable(e.message)}\n")
         return EXIT_ERROR
     except LookupError as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     write = explain_format.write_json if args.format == "json" else explain_format.write_text
-    if not _deliver(args.output, lambda out: write(args.path, views, out)):
+    name = file_name(args.path)  # standard input is <stdin> in every format
+    if not _deliver(args.output, lambda out: write(name, views, out)):
         return EXIT_ERROR
     return EXIT_ACCEPTED
 

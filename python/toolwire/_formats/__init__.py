@@ -43,6 +43,9 @@ class Run:
     max_consumers: int = DEFAULT_MAX_CONSUMERS
     """json only: the consumers listed per clash (``--max-consumers``); the
     rest are counted. 0: no limit."""
+    timing: bool = False
+    """The text summary says how long the check took (``--timing``); off by
+    default, so that the same input gives the same bytes every time."""
 
     def failed(self, report: Report) -> bool:
         """Whether `report` fails the run: an input error, a violation, or a

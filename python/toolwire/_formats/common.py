@@ -12,11 +12,13 @@ tail."""
 from __future__ import annotations
 
 import itertools
+import json
+import re
 from pathlib import Path, PurePath
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .._groups import ClashGroup
-from .._report import Report, Tool, Violation, _quoted
+from .._report import Report, Tool, Violation
 from .._rules import RULES
 
 Finding = Union[Violation, ClashGroup]
@@ -29,6 +31,55 @@ counted."""
 
 STDIN = "-"
 """The path of a workflow read from standard input."""
+STDIN_NAME = "<stdin>"
+"""What every format calls a workflow read from standard input."""
+NO_PATH_NAME = "<input>"
+"""What every format calls a report with no path (built through the API)."""
+
+
+def file_name(path: Optional[str]) -> str:
+    """The name every format gives the file a report is about: the path as
+    given, ``<stdin>`` or ``<input>``. Not escaped: see ``printable``."""
+    if path is None:
+        return NO_PATH_NAME
+    return STDIN_NAME if path == STDIN else path
+
+
+# --- text from the input, for people ----------------------------------------------
+
+# Characters escaped wherever input text is shown to people: C0 and C1
+# controls (ESC and CSI start terminal sequences; a newline would split a
+# finding in two, or start a `::command::` line in a CI log), DEL, the line
+# and paragraph separators, and the bidirectional controls that can make
+# text read differently from what it is.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Ids shown bare; anything else (spaces, quotes, arrows, nothing) is quoted.
+_BARE_ID = re.compile(r"[^\s\"'\\]+")
+
+
+def printable(text: str) -> str:
+    """`text` with every character that could act on a terminal or a CI log
+    written as ``\\uXXXX``: what every human-readable format (text, github,
+    junit) shows of ids, labels, paths and messages."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def unsafe(text: str) -> bool:
+    """Whether ``printable`` would change `text`."""
+    return _UNSAFE.search(text) is not None
+
+
+def quoted(text: str) -> str:
+    """A label or id as a JSON string, as the core's messages quote them,
+    made printable."""
+    return printable(json.dumps(text, ensure_ascii=False))
+
+
+def node_id(node: str) -> str:
+    """A node (or edge) id, bare when nothing in it could be misread, else
+    quoted."""
+    bare = _BARE_ID.fullmatch(node) and "->" not in node and not unsafe(node)
+    return node if bare else quoted(node)
 
 
 def source(path: Optional[str]) -> Optional[str]:
@@ -52,9 +103,9 @@ def repo_path(path: str) -> str:
 
 
 def tool_line(tool: Tool, max_path: int = 64) -> str:
-    """One tool of a CMP-9 clash and the way it arrives:
+    """One tool of a CMP-9 clash and the way it arrives, printable:
     ``tool_a "Web Search" via tool_a -> box_1 -> agent_1``."""
-    return f"{tool.id} {_quoted(tool.label)} via {path_words(tool.path, max_path)}"
+    return f"{node_id(tool.id)} {quoted(tool.label)} via {path_words(tool.path, max_path)}"
 
 
 # --- long paths -----------------------------------------------------------------
@@ -75,11 +126,11 @@ def path_ends(path: Sequence[str], limit: int) -> Tuple[List[str], int, List[str
 
 def path_words(path: Sequence[str], max_path: int) -> str:
     """``a -> b -> c``, or, for a path longer than ``max_path`` ids,
-    ``a -> b -> ... 9,936 more ... -> y -> z``."""
+    ``a -> b -> ... 9,936 more ... -> y -> z``; ids as ``node_id`` shows them."""
     head, omitted, tail = path_ends(path, max_path)
     if not omitted:
-        return " -> ".join(head)
-    return " -> ".join([*head, f"... {omitted:,} more ...", *tail])
+        return " -> ".join(node_id(n) for n in head)
+    return " -> ".join([*map(node_id, head), f"... {omitted:,} more ...", *map(node_id, tail)])
 
 
 def path_json(path: Sequence[str], max_path: int) -> List[Any]:
@@ -201,7 +252,7 @@ def covered(finding: Finding) -> int:
     return finding.count if isinstance(finding, ClashGroup) else 1
 
 
-def listing(consumers: Sequence[str], shown: int, name: Callable[[str], str] = _quoted) -> str:
+def listing(consumers: Sequence[str], shown: int, name: Callable[[str], str] = quoted) -> str:
     """``a, b and c``, or, when there are more than ``shown``, the first
     ``shown`` and ``and 9,997 more``; reads only the names it shows."""
     count = len(consumers)
@@ -214,17 +265,18 @@ def listing(consumers: Sequence[str], shown: int, name: Callable[[str], str] = _
 
 
 def group_scope(group: ClashGroup, shown: int = SHOWN_CONSUMERS) -> str:
-    """``at 10,000 consumers through "box": "agent0", ... and 9,990 more``."""
-    via = "" if group.through is None else f" through {_quoted(group.through)}"
+    """``at 10,000 consumers through "box": "agent0", ... and 9,990 more``,
+    printable."""
+    via = "" if group.through is None else f" through {quoted(group.through)}"
     return f"at {group.count:,} consumers{via}: {listing(group.consumers, shown)}"
 
 
 def group_message(group: ClashGroup, shown: int = SHOWN_CONSUMERS) -> str:
     """The first violation's message, and, for a clash at more than one
-    consumer, a line naming them."""
+    consumer, a line naming them; printable."""
     if group.count == 1:
-        return group.first.message
-    return f"{group.first.message}\nthe same clash {group_scope(group, shown)}"
+        return printable(group.first.message)
+    return f"{printable(group.first.message)}\nthe same clash {group_scope(group, shown)}"
 
 
 def finding_help(code: str, own_help: Optional[str]) -> Optional[str]:

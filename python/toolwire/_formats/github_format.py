@@ -10,10 +10,12 @@ the rest without a word. So toolwire picks the 10 most useful of each:
 errors are CMP-9 clashes first (a clash with one cause is one annotation
 naming the consumers it reaches), then EDGE-5 violations, then files that
 could not be checked (the CLI also names those on stderr), then, under
-``--strict``, warnings; files in the order given, at most
-``--max-violations`` violation findings per file. They are written in the
+``--strict``, warnings; files in the order given. With ``--max-violations
+N`` only the first N violation findings of each file in the report's order
+are candidates, the same ones every format keeps. They are written in the
 order of the report. When anything is left out, one ``::notice`` says
-exactly how much and where to see it; and when ``$GITHUB_STEP_SUMMARY`` names
+exactly how much, why (``--max-violations``, or GitHub's limit) and where
+to see it; and when ``$GITHUB_STEP_SUMMARY`` names
 a file, the whole grouped report is appended to it as Markdown (the text
 format in a code block), cut to stay under GitHub's 1 MiB, saying what was
 cut.
@@ -25,7 +27,10 @@ Violations are ``::error``; warnings are ``::warning`` (``::error`` under
 ``toolwire``. The second line of each message is the help: the finding's
 own fix when it has one, else what its rule says to do, since the annotation
 is all a reviewer sees. ``line``/``col`` are left out when the location is not
-known, and ``file`` when the workflow came from standard input.
+known, and ``file`` when the workflow came from standard input: the message
+then starts with ``<stdin>:line:col:``. Ids, labels and paths from the input
+are escaped as the text format escapes them (``common.printable``), so no
+workflow can start a command of its own in the log.
 """
 
 from __future__ import annotations
@@ -35,12 +40,12 @@ import itertools
 import os
 import re
 import sys
-from typing import Dict, List, Mapping, Optional, TextIO, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Optional, TextIO
 
 from .._groups import ClashGroup
 from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
 from . import Run, text_format
-from .common import covered, edge5_violations, finding_help, group_message, repo_path, source
+from .common import covered, edge5_violations, file_name, finding_help, group_message, printable, repo_path, source
 
 MAX_ANNOTATIONS = 10
 """Error annotations, and warning annotations, GitHub shows per step."""
@@ -62,32 +67,41 @@ def escape_property(text: str) -> str:
 def command(
     kind: str, message: str, *, title: str, path: Optional[str] = None, location: Optional[Location] = None
 ) -> str:
+    """A workflow command. `message` must already be printable (its own
+    line breaks are encoded here); the path is made so here. A workflow
+    with no file to point at (``<stdin>``) is named at the start of the
+    message instead, with the line and column."""
     properties: List[str] = []
     file = source(path)
     if file is not None:
-        properties.append(f"file={escape_property(repo_path(file))}")
+        properties.append(f"file={escape_property(printable(repo_path(file)))}")
         # A line means nothing without a file to put it in.
         if location is not None:
             properties.append(f"line={location.line}")
             properties.append(f"col={location.column}")
+    elif path is not None:
+        where = "" if location is None else f":{location.line}:{location.column}"
+        message = f"{printable(file_name(path))}{where}: {message}"
     properties.append(f"title={escape_property(title)}")
     return f"::{kind} {','.join(properties)}::{escape_data(message)}\n"
 
 
 def _with_help(message: str, code: str, own_help: Optional[str]) -> str:
+    """A printable message, then the help on a line of its own."""
     hint = finding_help(code, own_help)
-    return message if hint is None else f"{message}\nhelp: {hint}"
+    return message if hint is None else f"{message}\nhelp: {printable(hint)}"
 
 
 def _error_command(report: Report, failure: Exception) -> str:
     error = _error_to_dict(failure)
     known = error["line"] is not None and error["column"] is not None
     at = Location(error["line"], error["column"]) if known else None
-    return command("error", error["message"], title="toolwire", path=report.path, location=at)
+    return command("error", printable(error["message"]), title="toolwire", path=report.path, location=at)
 
 
 def _violation_command(report: Report, v: Violation) -> str:
-    return command("error", _with_help(v.message, v.rule, v.help), title=v.rule, path=report.path, location=v.location)
+    message = _with_help(printable(v.message), v.rule, v.help)
+    return command("error", message, title=v.rule, path=report.path, location=v.location)
 
 
 def _group_command(report: Report, group: ClashGroup) -> str:
@@ -97,12 +111,19 @@ def _group_command(report: Report, group: ClashGroup) -> str:
 
 
 def _warning_command(report: Report, w: WiringWarning, kind: str) -> str:
-    return command(kind, _with_help(w.message, w.code, None), title=w.code, path=report.path, location=w.location)
+    message = _with_help(printable(w.message), w.code, None)
+    return command(kind, message, title=w.code, path=report.path, location=w.location)
 
 
 class _Selection:
     """Which findings get an annotation, by file index, and what the ones
-    left out add up to."""
+    left out add up to.
+
+    Each file's findings are first cut as every format cuts them: the first
+    ``--max-violations`` in the report's order (EDGE-5 violations, then
+    clashes), so that the same findings are kept whatever the format. Of
+    those, the annotations go to clashes first, then EDGE-5 violations, then
+    files that could not be checked, within GitHub's limit."""
 
     def __init__(self, run: Run) -> None:
         self.run = run
@@ -111,17 +132,36 @@ class _Selection:
         self.errors: Dict[int, bool] = {}
         self.warnings: Dict[int, int] = {}
         """How many of each file's warnings (the first ones) are annotated."""
+        self.kept: Dict[int, int] = {}
+        """How many violations each file's findings within ``--max-violations`` stand for."""
         errors = MAX_ANNOTATIONS
         checked = [(i, r) for i, r in enumerate(run.reports) if r.error is None]
         cap = run.max_violations
+        # Within the cap: how many EDGE-5 violations and clash groups of each
+        # file are kept (EDGE-5 ones first, as they come first).
+        edge5_kept: Dict[int, int] = {}
+        groups_kept: Dict[int, int] = {}
         for index, report in checked:
-            take = errors if cap is None else min(cap, errors)
+            edge5 = edge5_violations(report, 0)[1]
+            groups = len(report.clash_groups())
+            edge5_kept[index] = edge5 if cap is None else min(cap, edge5)
+            groups_kept[index] = groups if cap is None else min(cap - edge5_kept[index], groups)
+        for index, report in checked:
+            take = min(groups_kept[index], errors)
             self.groups[index] = list(itertools.islice(report.clash_groups(), take))
             errors -= len(self.groups[index])
         for index, report in checked:
-            room = errors if cap is None else min(cap - len(self.groups[index]), errors)
-            self.edge5[index] = edge5_violations(report, room)[0]
+            self.edge5[index] = edge5_violations(report, min(edge5_kept[index], errors))[0]
             errors -= len(self.edge5[index])
+        for index, report in checked:
+            # Every violation when nothing is cut; else those the kept
+            # findings stand for (reading at most the cap's clashes).
+            if cap is None:
+                self.kept[index] = report.violation_count
+            else:
+                shown = self.groups[index]
+                more = itertools.islice(report.clash_groups(), len(shown), groups_kept[index])
+                self.kept[index] = edge5_kept[index] + sum(covered(g) for g in itertools.chain(shown, more))
         for index, report in enumerate(run.reports):
             if report.error is not None:
                 self.errors[index] = errors > 0
@@ -136,45 +176,72 @@ class _Selection:
             else:
                 warnings -= self.warnings[index]
 
-    def left_out(self) -> Tuple[int, int, int]:
-        """Violations, warnings and files that could not be checked that
-        have no annotation, exactly."""
-        violations = warnings = files = 0
+    def left_out(self) -> _LeftOut:
+        """What has no annotation, exactly, and why."""
+        capped = violations = warnings = files = 0
         for index, report in enumerate(self.run.reports):
             if report.error is not None:
                 files += not self.errors[index]
                 continue
             shown = len(self.edge5[index]) + sum(covered(g) for g in self.groups[index])
-            violations += report.violation_count - shown
+            capped += report.violation_count - self.kept[index]
+            violations += self.kept[index] - shown
             warnings += len(report.warnings) - self.warnings[index]
-        return violations, warnings, files
+        return _LeftOut(capped, violations, warnings, files)
+
+
+class _LeftOut(NamedTuple):
+    capped: int
+    """Violations that ``--max-violations`` leaves out."""
+    violations: int
+    """Violations within ``--max-violations`` that GitHub's limit leaves out."""
+    warnings: int
+    files: int
+    """Files that could not be checked."""
 
 
 def _plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-def _notice(left_out: Tuple[int, int, int], summary: bool) -> Optional[str]:
-    violations, warnings, files = left_out
+def _and(parts: List[str]) -> str:
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+def _notice(left_out: _LeftOut, max_violations: Optional[int], summary: bool) -> Optional[str]:
+    """One notice saying what has no annotation, each part with its own
+    cause: ``--max-violations``, or GitHub's limit of annotations."""
+    sentences = []
+    if left_out.capped:
+        assert max_violations is not None
+        sentences.append(
+            f"{_plural(left_out.capped, 'more violation')} not annotated: --max-violations {max_violations} "
+            f"keeps at most {_plural(max_violations, 'finding')} per file."
+        )
     parts = []
-    if violations:
-        parts.append(_plural(violations, "more violation"))
-    if warnings:
-        parts.append(_plural(warnings, "more warning"))
-    if files:
-        parts.append(_plural(files, "more file") + " that could not be checked")
-    if not parts:
+    if left_out.violations:
+        parts.append(_plural(left_out.violations, "more violation"))
+    if left_out.warnings:
+        parts.append(_plural(left_out.warnings, "more warning"))
+    if left_out.files:
+        parts.append(_plural(left_out.files, "more file") + " that could not be checked")
+    if parts:
+        sentences.append(
+            f"{_and(parts)} not annotated: GitHub shows {MAX_ANNOTATIONS} error and {MAX_ANNOTATIONS} warning "
+            "annotations per step."
+        )
+    if not sentences:
         return None
-    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-    if summary:
-        where = "The job's step summary lists them, grouped (up to 1 MiB); `toolwire check` prints every one."
+    # The step summary keeps to --max-violations too, as the text format does.
+    if left_out.capped:
+        where = "`toolwire check` without --max-violations prints every one."
+        listed = "those within --max-violations"
     else:
         where = "`toolwire check` (the text format) prints every one."
-    message = (
-        f"{listed} not annotated: GitHub shows {MAX_ANNOTATIONS} error and {MAX_ANNOTATIONS} warning "
-        f"annotations per step. {where}"
-    )
-    return command("notice", message, title="toolwire")
+        listed = "them"
+    if summary:
+        where = f"The job's step summary lists {listed}, grouped (up to 1 MiB); {where}"
+    return command("notice", " ".join([*sentences, where]), title="toolwire")
 
 
 def write(run: Run, out: TextIO) -> None:
@@ -201,7 +268,7 @@ def write_annotations(run: Run, out: TextIO, environ: Mapping[str, str]) -> None
         except OSError as e:
             sys.stderr.write(f"toolwire: cannot write the step summary {summary}: {e.strerror or e}\n")
             summary = ""
-    notice = _notice(selection.left_out(), bool(summary))
+    notice = _notice(selection.left_out(), run.max_violations, bool(summary))
     if notice is not None:
         out.write(notice)
 

@@ -36,7 +36,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 from .._groups import ClashGroup
 from .._report import Report, Tool, Violation, _error_to_dict
 from . import JSON_VIOLATIONS, Run
-from .common import Findings, path_json
+from .common import Findings, file_name, path_json
 
 SCHEMA_VERSION = 4
 
@@ -162,7 +162,8 @@ def _file(run: Run, report: Report) -> _Object:
     """One file object; its lists are written as they are read."""
 
     def members() -> Iterator[Tuple[str, Any]]:
-        yield "path", report.path
+        # Standard input by the name every format gives it; None stays null.
+        yield "path", None if report.path is None else file_name(report.path)
         yield "ok", report.ok
         yield "error", None if report.error is None else _error_to_dict(report.error)
         yield "violation_count", report.violation_count

@@ -17,6 +17,11 @@ The counts follow the usual JUnit meaning, test cases rather than findings:
 not be checked. ``time`` is the whole run's; toolwire checks files in parallel and
 does not time them one by one, so test cases have none.
 
+Every name and message in it is shown as the text format shows it: ids,
+labels and paths from the input with their control characters escaped
+(``common.printable``), so a CI log that prints a failure cannot be made to
+run a command; standard input is ``<stdin>``.
+
 The document is written as it is made, one test case at a time, in the
 report's order: the counts in the opening tags come from the reports'
 counts (EDGE-5 violations found by bisection, clash groups by their
@@ -33,7 +38,18 @@ from typing import Dict, Iterator, List, Optional, TextIO
 from .._groups import ClashGroup
 from .._report import Location, Report, Violation, _error_to_dict
 from . import Run
-from .common import STDIN, Finding, Findings, finding_count, finding_help, group_message, source, tool_line
+from .common import (
+    Finding,
+    Findings,
+    file_name,
+    finding_count,
+    finding_help,
+    group_message,
+    node_id,
+    printable,
+    source,
+    tool_line,
+)
 
 # XML 1.0 cannot hold most control characters or lone surrogates at all, not
 # even escaped, and ElementTree writes them through as they are: a label
@@ -46,10 +62,8 @@ def _xml(text: str) -> str:
 
 
 def _name(path: Optional[str]) -> str:
-    """The file, or what the text format calls a workflow with none."""
-    if path is None:
-        return "<input>"
-    return "<stdin>" if path == STDIN else path
+    """The file as every format names it (``<stdin>``, ``<input>``), printable."""
+    return printable(file_name(path))
 
 
 def _where(path: Optional[str], location: Optional[Location]) -> str:
@@ -78,15 +92,16 @@ def _finding_name(report: Report, finding: Finding) -> str:
     """A finding's test case name: stable from run to run (no counts in it),
     so that CI keeps one history per finding."""
     if isinstance(finding, ClashGroup):
-        return f"{_name(report.path)}: CMP-9 {finding.name} at {finding.first.consumer}"
-    edge = "" if finding.edge_id is None else f" ({finding.edge_id})"
+        consumer = finding.first.consumer
+        return f"{_name(report.path)}: CMP-9 {finding.name} at {node_id(consumer or '')}"
+    edge = "" if finding.edge_id is None else f" ({node_id(finding.edge_id)})"
     return f"{_name(report.path)}: {finding.rule} edge {finding.edge}{edge}"
 
 
 def _failure(case: ET.Element, report: Report, finding: Finding, max_path: int) -> None:
     v: Violation = finding.first if isinstance(finding, ClashGroup) else finding
-    message = v.message
-    text = v.message
+    message = printable(v.message)
+    text = message
     if isinstance(finding, ClashGroup):
         text = group_message(finding)
         if finding.count > 1:
@@ -94,7 +109,7 @@ def _failure(case: ET.Element, report: Report, finding: Finding, max_path: int) 
     lines = [f"  {tool_line(t, max_path)} at {_where(report.path, t.location)}" for t in v.tools]
     hint = finding_help(v.rule, v.help)
     if hint is not None:
-        lines.append(f"help: {hint}")
+        lines.append(f"help: {printable(hint)}")
     _finding(case, "failure", v.rule, message, _failure_text(report, v.rule, text, v.location, lines))
 
 
@@ -106,8 +121,8 @@ def _testcases(run: Run, report: Report) -> Iterator[ET.Element]:
         error = _error_to_dict(report.error)
         known = error["line"] is not None and error["column"] is not None
         at = Location(error["line"], error["column"]) if known else None
-        text = f"{_where(report.path, at)}: error: {error['message']}"
-        _finding(case, "error", "input", error["message"], text)
+        message = printable(error["message"])
+        _finding(case, "error", "input", message, f"{_where(report.path, at)}: error: {message}")
         yield case
         return
     findings = Findings(report, run.max_violations)
@@ -119,10 +134,13 @@ def _testcases(run: Run, report: Report) -> Iterator[ET.Element]:
     if run.strict:
         for w in report.warnings:
             hint = finding_help(w.code, None)
-            lines = [] if hint is None else [f"help: {hint}"]
-            _finding(case, "failure", w.code, w.message, _failure_text(report, w.code, w.message, w.location, lines))
+            lines = [] if hint is None else [f"help: {printable(hint)}"]
+            message = printable(w.message)
+            _finding(case, "failure", w.code, message, _failure_text(report, w.code, message, w.location, lines))
     else:
-        out.extend(f"{_where(report.path, w.location)}: warning {w.code}: {w.message}" for w in report.warnings)
+        out.extend(
+            f"{_where(report.path, w.location)}: warning {w.code}: {printable(w.message)}" for w in report.warnings
+        )
     if left_out:
         out.append(
             f"{_name(report.path)}: {left_out:,} more violation{'' if left_out == 1 else 's'} not listed "

@@ -16,7 +16,10 @@ CMP-9 violations with one cause are one result (a clash at 10,000 consumers
 names a few in its message and counts the rest), results stop at 25,000 per
 run (violations first, file by file, then warnings), and each file that has
 findings left out gets a ``warning`` notification in ``invocations[0]``
-with their exact numbers.
+with their exact numbers and what cut them (``--max-violations``, or that
+limit).
+Messages show control characters from the input as the text format does
+(``common.printable``); the ``properties`` carry ids as they are.
 The output holds nothing that changes from one run to the next (no time, no
 absolute path unless one was given), so the same input gives the same bytes.
 """
@@ -33,7 +36,18 @@ from .._groups import ClashGroup
 from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
 from .._rules import RULES, Rule
 from . import Run
-from .common import STDIN, Finding, group_scope, repo_path, source, tool_line, violation_findings
+from .common import (
+    NO_PATH_NAME,
+    STDIN,
+    STDIN_NAME,
+    Finding,
+    group_scope,
+    printable,
+    repo_path,
+    source,
+    tool_line,
+    violation_findings,
+)
 
 Json = Dict[str, Any]
 
@@ -43,11 +57,12 @@ FINGERPRINT_KEY = "toolwire/v1"
 """The ``partialFingerprints`` key. Bump the version if what is hashed
 changes, so GitHub does not match old alerts against new hashes."""
 
-NO_FILE = {STDIN: ("stdin", "standard input"), None: ("input", "not read from a file")}
+NO_FILE = {STDIN: (quote(STDIN_NAME), "standard input"), None: (quote(NO_PATH_NAME), "not read from a file")}
 """Artifact URI and description for a workflow read from standard input, and
 for a report with no path (built through the API). A SARIF result must name
 a file for GitHub to take the upload at all; these name none in the
-repository, and say so. (The text format calls them <stdin> and <input>.)"""
+repository, and say so. They are the names every format gives them,
+``<stdin>`` and ``<input>``, percent-encoded as a URI must be."""
 
 RULE_IDS: Tuple[str, ...] = tuple(RULES)
 """Every rule in the order ``_rules`` declares them: the ``ruleIndex`` order."""
@@ -146,7 +161,7 @@ def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path:
     """The result of one violation, or of a clash group (at its first
     violation, naming the consumers it reaches)."""
     uri = artifact_uri(report.path)
-    text = _text(v.message)
+    text = _text(printable(v.message))
     result: Json = {**_rule_ref(v.rule), "level": "error"}
     # One location of the result is its own: the rest may be tools.
     tools = list(v.tools[: MAX_LOCATIONS - 1])
@@ -154,7 +169,7 @@ def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path:
         if group is not None and group.count > 1:
             text += "\nthe same clash " + _text(group_scope(group))
         # GitHub shows related locations only when the message links to them.
-        links = ", ".join(f"[{_link_text(t.id)}]({i})" for i, t in enumerate(tools, 1))
+        links = ", ".join(f"[{_link_text(printable(t.id))}]({i})" for i, t in enumerate(tools, 1))
         if len(v.tools) > len(tools):
             links += f" and {len(v.tools) - len(tools):,} more"
         text += f"\ntools: {links}"
@@ -172,7 +187,7 @@ def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path:
         fingerprint = _fingerprint(uri, v.rule, edge, v.edge_type)
         properties = {"edge": v.edge, "edgeId": v.edge_id, "edgeType": v.edge_type, "suggestion": v.suggestion}
     if v.help is not None:
-        text += "\nhelp: " + _text(v.help)
+        text += "\nhelp: " + _text(printable(v.help))
     result["message"] = {"text": text}
     result["locations"] = [_physical(report.path, v.location)]
     if tools:
@@ -195,7 +210,7 @@ def _warning(report: Report, w: WiringWarning, strict: bool) -> Json:
     return {
         **_rule_ref(w.code),
         "level": "error" if strict else "warning",
-        "message": _message(w.message),
+        "message": _message(printable(w.message)),
         "locations": [_physical(report.path, w.location)],
         "partialFingerprints": _fingerprint(artifact_uri(report.path), w.code, w.node),
         "properties": {"node": w.node, "edge": w.edge},
@@ -211,22 +226,30 @@ def _notification(report: Report, error: Exception) -> Json:
         physical["region"] = {"startLine": described["line"]}
         if described["column"] is not None:
             physical["region"]["startColumn"] = described["column"]
-    return {"level": "error", "message": _message(described["message"]), "locations": [{"physicalLocation": physical}]}
+    return {"level": "error", "message": _message(printable(described["message"])), "locations": [{"physicalLocation": physical}]}
 
 
-def _capped(run: Run, report: Report, violations: int, warnings: int) -> Json:
-    """What a file's results leave out, with exact numbers and why."""
-    left = []
+def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: int) -> Json:
+    """What a file's results leave out, with exact numbers and, for each,
+    why: ``--max-violations`` when it is what cut the file's violations
+    (`by_cap`), else GitHub's limit of results per run, which is also
+    what cuts warnings."""
+    limit = f"at most {MAX_RESULTS:,} results per run, the most GitHub code scanning accepts"
+    left: Dict[str, List[str]] = {}
+    """What is left out, by why."""
     if violations:
-        left.append(f"{violations:,} of its {report.violation_count:,} violations")
+        why = limit
+        if by_cap:
+            assert run.max_violations is not None
+            findings = f"{run.max_violations:,} finding{'' if run.max_violations == 1 else 's'}"
+            why = f"--max-violations {run.max_violations}: at most {findings} per file"
+        left.setdefault(why, []).append(f"{violations:,} of its {report.violation_count:,} violations")
     if warnings:
-        left.append(f"{warnings:,} of its {len(report.warnings):,} warnings")
-    why = f"at most {MAX_RESULTS:,} results per run, the most GitHub code scanning accepts"
-    if run.max_violations is not None:
-        why += f", and at most {run.max_violations:,} violation results per file (--max-violations)"
+        left.setdefault(limit, []).append(f"{warnings:,} of its {len(report.warnings):,} warnings")
+    said = [f"{' and '.join(what)} are not listed as results ({why})" for why, what in left.items()]
     text = (
-        f"{' and '.join(left)} are not listed as results ({why}); a CMP-9 result stands for every consumer "
-        "its clash reaches. `toolwire check --format json --json-violations each` lists every violation."
+        f"{'; '.join(said)}; a CMP-9 result stands for every consumer its clash reaches. "
+        "`toolwire check --format json --json-violations each` lists every violation."
     )
     return {
         "level": "warning",
@@ -261,12 +284,15 @@ def document(run: Run) -> Json:
     # Which findings fit: violations first, file by file, then warnings with
     # what is left of MAX_RESULTS, so that warnings never crowd out errors.
     budget = MAX_RESULTS
-    shown: Dict[int, Tuple[List[Finding], int]] = {}
+    shown: Dict[int, Tuple[List[Finding], int, bool]] = {}
     for index, report in enumerate(run.reports):
         if report.error is None:
-            limit = budget if run.max_violations is None else min(run.max_violations, budget)
+            # Whichever is smaller cuts the file's findings: --max-violations
+            # or what is left of GitHub's limit.
+            by_cap = run.max_violations is not None and run.max_violations <= budget
+            limit = run.max_violations if by_cap else budget
             findings, left_out = violation_findings(report, limit)
-            shown[index] = (findings, left_out)
+            shown[index] = (findings, left_out, by_cap)
             budget -= len(findings)
     warned: Dict[int, int] = {}
     for index, report in enumerate(run.reports):
@@ -278,12 +304,12 @@ def document(run: Run) -> Json:
         if report.error is not None:
             notifications.append(_notification(report, report.error))
             continue
-        findings, left_out = shown[index]
+        findings, left_out, by_cap = shown[index]
         results.extend(_finding(report, f, run.max_path) for f in findings)
         warnings = report.warnings[: warned[index]]
         results.extend(_warning(report, w, run.strict) for w in warnings)
         if left_out or len(warnings) < len(report.warnings):
-            capped.append(_capped(run, report, left_out, len(report.warnings) - len(warnings)))
+            capped.append(_capped(run, report, left_out, by_cap, len(report.warnings) - len(warnings)))
     failed = bool(notifications)
     notifications.extend(capped)
     return {

@@ -15,13 +15,16 @@ first consumer, naming the consumers it reaches (a few, the rest counted).
 first N) and a ``note:`` with the exact number of violations left out. A file that
 passes ends with ``path: ok`` (``path: ok (2 warnings)`` when it has
 warnings); a file that could not be checked gets ``path:line:col: error:
-message``. One summary line ends the run, with exact counts. Text that comes from the input (ids, labels, paths) is escaped so
-that it can neither break a line nor send escape sequences to a terminal.
+message``. One summary line ends the run, with exact counts (and, with
+``--timing``, how long the check took: never by default, so that two runs
+on the same input print the same bytes). Text that comes from the input
+(ids, labels, paths) is escaped so that it can neither break a line nor
+send escape sequences to a terminal (``common.printable``, which the
+github and junit formats use too).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
@@ -29,7 +32,7 @@ from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, Text
 from .._groups import ClashGroup
 from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict
 from . import Run
-from .common import Findings, listing, path_ends
+from .common import Findings, file_name, listing, node_id, path_ends, printable, quoted, unsafe
 
 # ANSI SGR styles, applied only when the run asks for colour.
 _STYLES = {
@@ -42,13 +45,10 @@ _STYLES = {
 }
 _RESET = "\x1b[0m"
 
-# Characters escaped wherever input text is printed: C0 and C1 controls
-# (ESC and CSI start terminal sequences; a newline would split a finding in
-# two), DEL, the line and paragraph separators, and the bidirectional
-# controls that can make text read differently from what it is.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-# Ids printed bare; anything else (spaces, quotes, arrows, nothing) is quoted.
-_BARE_ID = re.compile(r"[^\s\"'\\]+")
+# The shared escaping, under the names this module (and explain_format) use.
+_escape = printable
+_quote = quoted
+_id = node_id
 # Box labels shown as they are in parentheses; others are quoted.
 _PLAIN_LABEL = re.compile(r"[^\s\"()][^\"()]*(?<=\S)")
 
@@ -90,34 +90,18 @@ def separator(previous: Optional[str], kind: str) -> str:
     return "" if previous is None or kind == "ok" == previous else "\n"
 
 
-def _escape(text: str) -> str:
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def _quote(text: str) -> str:
-    """A label or id as a JSON string, as the core's messages quote them."""
-    return _escape(json.dumps(text, ensure_ascii=False))
-
-
-def _id(node: str) -> str:
-    """A node id, bare when nothing in it could be misread."""
-    bare = _BARE_ID.fullmatch(node) and "->" not in node and not _UNSAFE.search(node)
-    return node if bare else _quote(node)
-
-
 def _node(node: str, label: Optional[str]) -> str:
     """A node on a path: its id, then its label in parentheses when it has
     one of its own (`box_1 (My Tools)`); quoted when it could be misread."""
     if label is None or label == node:
         return _id(node)
-    plain = _PLAIN_LABEL.fullmatch(label) and "->" not in label and not _UNSAFE.search(label)
+    plain = _PLAIN_LABEL.fullmatch(label) and "->" not in label and not unsafe(label)
     return f"{_id(node)} ({label if plain else _quote(label)})"
 
 
 def display_path(path: Optional[str]) -> str:
-    if path == "-":
-        return "<stdin>"
-    return "<input>" if path is None else _escape(path)
+    """The file a report is about, as every format names it, printable."""
+    return _escape(file_name(path))
 
 
 def _plural(count: int, noun: str) -> str:
@@ -216,7 +200,7 @@ class _Writer:
         left_out = findings.left_out
         if left_out:
             limit = self.run.max_violations
-            shown_at_most = f"at most {_plural(limit or 0, 'finding')} per file"
+            shown_at_most = f"--max-violations {limit}: at most {_plural(limit or 0, 'finding')} per file"
             self.header(path, None, "note", None, f"{_plural(left_out, 'more violation')} not shown ({shown_at_most})")
             yield self.built("finding")
         if not self.run.failed(report):
@@ -297,8 +281,8 @@ class _Writer:
         counts = [_plural(violations, "violation"), _plural(warnings, "warning")]
         if self.run.strict and warnings:
             counts[-1] += " (errors under --strict)"
-        took = _duration(self.run.elapsed)
-        text = f"checked {checked} ({_plural(consumers, 'consumer')}) in {took}: {', '.join(counts)}"
+        took = f" in {_duration(self.run.elapsed)}" if self.run.timing else ""
+        text = f"checked {checked} ({_plural(consumers, 'consumer')}){took}: {', '.join(counts)}"
         if unchecked:
             text += f"; {_plural(unchecked, 'file')} could not be checked"
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"

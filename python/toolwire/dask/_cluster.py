@@ -22,7 +22,7 @@ from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequenc
 import distributed
 import fsspec
 
-from .._api import _names
+from .._api import _names, _refuse_single_path
 from .._report import Report
 from ._wire import pack_error, unpack
 from ._worker import check_batch, is_local
@@ -82,6 +82,7 @@ def paths_to_read(paths: Iterable[Any], function: str) -> Tuple[List[str], List[
     them: local paths made absolute, so they mean the same on a worker
     whose working directory differs; ``file://`` URLs made local paths, so
     the Rust batch reads them."""
+    _refuse_single_path(paths, f"toolwire.dask.{function}", "call toolwire.check_file(path) for one local file")
     given = [os.fspath(p) for p in paths]
     for path in given:
         if not isinstance(path, str):
