@@ -28,7 +28,7 @@ from ._errors import WorkflowError
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS, Run, explain_format, writer
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
-from ._report import Report
+from ._report import ConsumerView, Report
 
 EXIT_ACCEPTED, EXIT_REFUSED, EXIT_ERROR = 0, 1, 2
 
@@ -164,9 +164,16 @@ def _parser() -> argparse.ArgumentParser:
         "explain",
         help="list the tools each consumer gets",
         description="Show what each consumer of a workflow will be given: its tools flattened through "
-        "toolboxes, with each tool's name, label, node id and path.",
+        "toolboxes, with each tool's name, label, node id and path. Exit 0 when every file was explained, "
+        "whatever it holds (explain gives no verdict: check does); 2 when a file could not be read or checked, "
+        "has no node --consumer names, or the command line or configuration is wrong.",
     )
-    explain.add_argument("path", metavar="PATH", help="a workflow JSON file ('-' reads standard input)")
+    explain.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="workflow JSON files, each explained in turn ('-' reads standard input; text only for several)",
+    )
     explain.add_argument("--consumer", metavar="ID", help="only this node (a toolbox shows what it forwards)")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
     _shared_options(explain)
@@ -365,30 +372,51 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _run_explain(args: argparse.Namespace) -> int:
+    """Explains each file in turn; a file that cannot be explained is said
+    on stderr and the others still are."""
+    if args.paths.count("-") > 1:
+        sys.stderr.write("toolwire: explain: standard input ('-') can be read only once\n")
+        return EXIT_ERROR
+    if args.format == "json" and len(args.paths) > 1:
+        sys.stderr.write(
+            "toolwire: explain --format json explains one PATH (its output is one document for one "
+            f"workflow); got {len(args.paths)}: run it once per file, or use the text format\n"
+        )
+        return EXIT_ERROR
     try:
         options = _options(args, _settings(args))
     except ConfigError as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
-    try:
-        if args.path == "-":
-            views = explain_json(sys.stdin.buffer.read(), consumer=args.consumer, **options)
-        else:
-            views = explain_file(args.path, consumer=args.consumer, **options)
-    except OSError as e:
-        sys.stderr.write(f"{display_path(args.path)}: error: cannot read the file: {e.strerror or e}\n")
+    explained = [(path, _explain_one(path, args.consumer, options)) for path in args.paths]
+    views_of = [(path, views) for path, views in explained if views is not None]
+    write = explain_format.write_json if args.format == "json" else explain_format.write_text
+
+    def write_all(out: TextIO) -> None:
+        for i, (path, views) in enumerate(views_of):
+            if i:
+                out.write("\n")  # a blank line between files, as between consumers
+            write(path, views, out)
+
+    if views_of and not _deliver(args.output, write_all):
         return EXIT_ERROR
+    return EXIT_ACCEPTED if len(views_of) == len(explained) else EXIT_ERROR
+
+
+def _explain_one(path: str, consumer: Optional[str], options: Dict[str, Any]) -> "Optional[List[ConsumerView]]":
+    """The views of one file, or None after saying on stderr why there are none."""
+    try:
+        if path == "-":
+            return explain_json(sys.stdin.buffer.read(), consumer=consumer, **options)
+        return explain_file(path, consumer=consumer, **options)
+    except OSError as e:
+        sys.stderr.write(f"{display_path(path)}: error: cannot read the file: {e.strerror or e}\n")
     except WorkflowError as e:
         where = f":{e.line}:{e.column}" if e.line is not None else ""
-        sys.stderr.write(f"{display_path(args.path)}{where}: error: {e.message}\n")
-        return EXIT_ERROR
+        sys.stderr.write(f"{display_path(path)}{where}: error: {e.message}\n")
     except LookupError as e:
-        sys.stderr.write(f"toolwire: {e}\n")
-        return EXIT_ERROR
-    write = explain_format.write_json if args.format == "json" else explain_format.write_text
-    if not _deliver(args.output, lambda out: write(args.path, views, out)):
-        return EXIT_ERROR
-    return EXIT_ACCEPTED
+        sys.stderr.write(f"{display_path(path)}: error: {e}\n")
+    return None
 
 
 def main(argv: Optional[List[str]] = None) -> int:
