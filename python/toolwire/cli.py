@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from . import __version__
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
@@ -29,6 +29,9 @@ from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIO
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
 from ._report import ConsumerView, Report
+
+if TYPE_CHECKING:
+    from ._fix import FileFix
 
 EXIT_ACCEPTED, EXIT_REFUSED, EXIT_ERROR = 0, 1, 2
 
@@ -125,6 +128,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
+    )
+    check.add_argument(
+        "--fix",
+        action="store_true",
+        help="write the suggested CMP-9 renames into the JSON files (only the labels' bytes change; each file is "
+        "replaced atomically, keeping its mode), then report what remains: exit 0 when nothing does",
+    )
+    check.add_argument(
+        "--diff",
+        action="store_true",
+        help="show what --fix would change as a unified diff, and write no file: exit 1 when there is a change",
     )
     check.add_argument(
         "--max-violations",
@@ -326,21 +340,31 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.dask is not None:
         sys.stderr.write("toolwire: --jobs and --dask do not go together: on a cluster its workers check the files\n")
         return EXIT_ERROR
+    refusal = _fix_refusal(args)
+    if refusal is not None:
+        sys.stderr.write(f"toolwire: {refusal}\n")
+        return EXIT_ERROR
     try:
         settings = _settings(args)
     except ConfigError as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     format = _pick(args.format, settings.format, "text")
+    options = _options(args, settings)
     try:
         with _cluster(args.dask) as cluster:
             paths = args.paths if cluster is None else _expanded(args.paths)
             started = time.perf_counter()
-            reports = _check_all(paths, _pick(args.jobs, settings.jobs, None), _options(args, settings), cluster)
+            reports = _check_all(paths, _pick(args.jobs, settings.jobs, None), options, cluster)
             elapsed = time.perf_counter() - started
     except _Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
+    if args.diff:
+        return _show_fixes(reports, options, args.output)
+    fix_failed = False
+    if args.fix:
+        reports, fix_failed = _apply_fixes(reports, options)
     run = Run(
         reports,
         elapsed=elapsed,
@@ -359,16 +383,133 @@ def _run_check(args: argparse.Namespace) -> int:
     # The text report on a terminal already shows input errors; anywhere
     # else a person reading the log still needs to see them.
     if format != "text" or args.output is not None:
-        for report in reports:
-            if report.error is not None:
-                error = report.to_dict()["error"]
-                where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
-                sys.stderr.write(f"{display_path(report.path)}{where}: error: {error['message']}\n")
-    if any(r.error is not None for r in reports):
+        _say_errors(reports)
+    if fix_failed or any(r.error is not None for r in reports):
         return EXIT_ERROR
     if any(run.failed(r) for r in reports) and not args.exit_zero:
         return EXIT_REFUSED
     return EXIT_ACCEPTED
+
+
+def _fix_refusal(args: argparse.Namespace) -> Optional[str]:
+    """Why ``--fix`` or ``--diff`` cannot be done on this command line, or
+    None: said before anything is read."""
+    if not (args.fix or args.diff):
+        return None
+    option = "--diff" if args.diff else "--fix"
+    if "-" in args.paths:
+        return f"{option} rewrites files: it cannot fix standard input ('-'); give the workflow as a file"
+    if args.dask is not None:
+        return f"{option} and --dask do not go together: the files are fixed here, not on a cluster"
+    for path in args.paths:
+        if path.lower().endswith((".yml", ".yaml")):
+            return f"{option}: {path} is YAML, and toolwire reads only JSON for now, so it cannot fix it"
+    return None
+
+
+def _has_clash(report: Report) -> bool:
+    return report.error is None and next(iter(report.clash_groups()), None) is not None
+
+
+def _fix_of(path: str, options: Dict[str, Any]) -> "Tuple[FileFix, Report]":
+    """The fix of the file at `path` and the report of the fixed text. The
+    file is read and checked again here, so the fix is made from exactly
+    the text it changes."""
+    from ._fix import fix_text
+
+    with open(path, "rb") as f:
+        data = f.read()
+    fix = fix_text(data.decode("utf-8"), check_json(data, **options))
+    fixed = check_json(fix.after.encode("utf-8"), **options)
+    return fix, Report(fixed.violations, fixed.warnings, fixed.stats, path=path)
+
+
+def _fixes(
+    reports: Sequence[Report], options: Dict[str, Any]
+) -> "Iterator[Tuple[str, Optional[FileFix], Optional[Report]]]":
+    """Each file with a CMP-9 clash, once however often it is named: its
+    path, its fix and the report of the fixed text; or, when it cannot be
+    fixed, None twice (after saying why on stderr)."""
+    from ._fix import FixError
+
+    seen = set()
+    for report in reports:
+        path = report.path
+        if path is None or not _has_clash(report) or os.path.realpath(path) in seen:
+            continue
+        seen.add(os.path.realpath(path))
+        try:
+            fix, fixed = _fix_of(path, options)
+        except (OSError, UnicodeDecodeError, WorkflowError, FixError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else e
+            sys.stderr.write(f"{display_path(path)}: error: cannot fix the file: {why}\n")
+            yield path, None, None
+            continue
+        for rename, reason in fix.skipped:
+            node = json.dumps(rename.node, ensure_ascii=False)
+            sys.stderr.write(f"{display_path(path)}: cannot rename {node}: {reason}\n")
+        yield path, fix, fixed
+
+
+def _apply_fixes(reports: Sequence[Report], options: Dict[str, Any]) -> "Tuple[List[Report], bool]":
+    """``--fix``: writes each file's fix, and gives the reports with each
+    fixed file's report of its fixed text; True when a file could not be
+    fixed."""
+    from ._fix import replace_file
+
+    fixed_reports: Dict[str, Report] = {}
+    failed = False
+    for path, fix, fixed in _fixes(reports, options):
+        if fix is None or fixed is None:
+            failed = True
+            continue
+        if fix.after != fix.before:
+            try:
+                replace_file(path, fix.after.encode("utf-8"))
+            except OSError as e:
+                sys.stderr.write(f"{display_path(path)}: error: cannot write the fixed file: {e.strerror or e}\n")
+                failed = True
+                continue
+            count = len(fix.applied)
+            sys.stderr.write(f"{display_path(path)}: fixed {count} label{'s' if count != 1 else ''}\n")
+        fixed_reports[os.path.realpath(path)] = fixed
+    out = []
+    for report in reports:
+        fixed = fixed_reports.get(os.path.realpath(report.path)) if report.path and report.error is None else None
+        out.append(report if fixed is None else Report(fixed.violations, fixed.warnings, fixed.stats, path=report.path))
+    return out, failed
+
+
+def _show_fixes(reports: Sequence[Report], options: Dict[str, Any], output: Optional[str]) -> int:
+    """``--diff``: every file's fix as a unified diff, nothing written.
+    Exit 1 when there is a change, 0 when there is none, 2 when a file
+    could not be checked or fixed."""
+    from ._fix import unified_diff
+
+    _say_errors(reports)
+    failed = any(report.error is not None for report in reports)
+    diffs = []
+    for path, fix, _ in _fixes(reports, options):
+        if fix is None:
+            failed = True
+        elif fix.after != fix.before:
+            diffs.append(unified_diff(path, fix.before, fix.after))
+
+    def write(out: TextIO) -> None:
+        out.writelines(diffs)
+
+    if not _deliver(output, write) or failed:
+        return EXIT_ERROR
+    return EXIT_REFUSED if diffs else EXIT_ACCEPTED
+
+
+def _say_errors(reports: Sequence[Report]) -> None:
+    """Each file that could not be checked, on stderr, where it went wrong."""
+    for report in reports:
+        if report.error is not None:
+            error = report.to_dict()["error"]
+            where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
+            sys.stderr.write(f"{display_path(report.path)}{where}: error: {error['message']}\n")
 
 
 def _run_explain(args: argparse.Namespace) -> int:
