@@ -11,7 +11,7 @@ use crate::flatten::{new_map, CandidateNames, Map};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::interrupt::Interrupt;
 use crate::names::NameLoss;
-use crate::parse::parse_with;
+use crate::parse::{key_before, parse_with};
 use crate::report::{EdgeTypeViolation, Report, Stats, Warnings};
 use crate::work::{Step, Work};
 
@@ -143,10 +143,17 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
     report
 }
 
-/// R8 for undeclared nodes, then the name warnings by node id (so that the
-/// order does not depend on whether `nodes` or `edges` came first).
+/// Repeated keys in the order of the text, R8 for undeclared nodes, then
+/// the name warnings by node id (so that the order does not depend on
+/// whether `nodes` or `edges` came first).
 fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Warnings {
     let mut warnings = Warnings::default();
+    let mut repeats: Vec<_> = graph.duplicate_keys.iter().collect();
+    repeats.sort_by_key(|d| d.value_at);
+    for d in repeats {
+        warnings.push_duplicate_key(d.within, d.id.as_deref(), d.key);
+        offsets.push(graph.source.map(|text| key_before(text, d.value_at)));
+    }
     for u in &graph.undeclared {
         warnings.push_undeclared(graph.id(u.node), u.edge_index);
         offsets.push(graph.offset(u.node));

@@ -18,6 +18,10 @@ pub struct ConsumerView {
     /// `(id, data.label)` of the toolboxes on the paths, as in CMP-9
     /// violations.
     pub boxes: Vec<(String, String)>,
+    /// The node is a passthrough: its tools are what it forwards, and a
+    /// name shared among them is no violation here (CMP-9 exempts
+    /// passthroughs) but at each consumer they reach together.
+    pub forwards: bool,
 }
 
 /// A leaf tool as one consumer sees it.
@@ -109,6 +113,7 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
             .into_iter()
             .map(|(b, l)| (b.to_owned(), l.to_owned()))
             .collect(),
+        forwards: g.is_passthrough(consumer),
     }
 }
 
@@ -142,6 +147,8 @@ mod tests {
         let graph = parse(SPEC_REFUSED.as_bytes(), &Config::default()).unwrap();
         let views = explain(&graph, Some("box_1")).unwrap();
         assert_eq!(views[0].tools[0].path, ["tool_a", "box_1"]);
+        assert!(views[0].forwards);
+        assert!(!explain(&graph, None).unwrap()[0].forwards, "agent_1 consumes");
         let e = explain(&graph, Some("nobody")).unwrap_err();
         assert_eq!(e.to_string(), "there is no node \"nobody\" in the workflow");
     }

@@ -15,7 +15,7 @@ use foldhash::fast::RandomState;
 use crate::batch::both;
 use crate::error::InputError;
 use crate::ids::{IdTable, MAX_ENTRY};
-use crate::input::{Field, Place, UnknownEdgeType};
+use crate::input::{DuplicateKey, Field, Place, UnknownEdgeType};
 use crate::names::{name_into, NameLoss};
 
 pub type NodeIx = u32;
@@ -109,6 +109,9 @@ pub struct ToolGraph<'a> {
     /// Every edge, tool wiring or not.
     pub edge_count: usize,
     pub unknown_edge_types: Vec<UnknownEdgeType<'a>>,
+    /// Keys read more than once in one object, as the parser met them
+    /// (DUPLICATE-KEY warnings).
+    pub duplicate_keys: Vec<DuplicateKey<'a>>,
 }
 
 /// Each node's id and `data.label`: borrowed from the input where they
@@ -278,6 +281,11 @@ impl<'a> ToolGraph<'a> {
                     edge_type: own(u.edge_type),
                 })
                 .collect(),
+            duplicate_keys: self
+                .duplicate_keys
+                .into_iter()
+                .map(|d| DuplicateKey { id: d.id.map(own), ..d })
+                .collect(),
         }
     }
 
@@ -416,6 +424,7 @@ pub struct GraphBuilder<'a> {
     edges: Vec<(NodeIx, NodeIx)>,
     edge_count: usize,
     unknown_edge_types: Vec<UnknownEdgeType<'a>>,
+    duplicate_keys: Vec<DuplicateKey<'a>>,
     /// The first error of each stage.
     errors: [Option<InputError>; 4],
 }
@@ -628,6 +637,11 @@ impl<'a> GraphBuilder<'a> {
         self.edge_count += 1;
     }
 
+    /// A key read again in one object (a DUPLICATE-KEY warning).
+    pub fn duplicate_key(&mut self, repeat: DuplicateKey<'a>) {
+        self.duplicate_keys.push(repeat);
+    }
+
     /// The graph, or the first input error. With `allow_thread`, the
     /// adjacency of a large graph is built on two threads.
     pub fn finish(mut self, allow_thread: bool) -> Result<ToolGraph<'a>, InputError> {
@@ -694,6 +708,7 @@ impl<'a> GraphBuilder<'a> {
             tool_edge_count: self.edges.len(),
             edge_count: self.edge_count,
             unknown_edge_types: self.unknown_edge_types,
+            duplicate_keys: self.duplicate_keys,
         })
     }
 }
@@ -706,6 +721,7 @@ pub trait Sink<'a> {
     fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>);
     fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>);
     fn other_edge(&mut self);
+    fn duplicate_key(&mut self, repeat: DuplicateKey<'a>);
 }
 
 impl<'a> Sink<'a> for GraphBuilder<'a> {
@@ -726,6 +742,9 @@ impl<'a> Sink<'a> for GraphBuilder<'a> {
     }
     fn other_edge(&mut self) {
         GraphBuilder::other_edge(self)
+    }
+    fn duplicate_key(&mut self, repeat: DuplicateKey<'a>) {
+        GraphBuilder::duplicate_key(self, repeat)
     }
 }
 

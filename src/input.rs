@@ -91,3 +91,29 @@ pub struct UnknownEdgeType<'a> {
     pub id: Option<Cow<'a, str>>,
     pub edge_type: Cow<'a, str>,
 }
+
+/// The object a key was repeated in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Within {
+    /// The top-level object (`nodes`, `edges`).
+    Workflow,
+    /// Node `index` of `nodes`, or its `data` or `data.metadata`.
+    Node(usize),
+    /// Edge `index` of `edges`, or its `data`.
+    Edge(usize),
+}
+
+/// A key read more than once in one object (DUPLICATE-KEY warning): the
+/// last value is the one read, as in JavaScript and PHP, and this says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey<'a> {
+    pub within: Within,
+    /// The node's or edge's `id`, when it has a string one (the last).
+    pub id: Option<Cow<'a, str>>,
+    /// The key as a path from the node or edge: `id`, `data.label`, ...
+    pub key: &'static str,
+    /// The offset of the repeated key's value (only JSON text has
+    /// repeated keys); the key is located by reading back from it
+    /// (`parse::key_before`), so the parser records nothing per key.
+    pub value_at: usize,
+}

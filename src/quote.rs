@@ -37,6 +37,14 @@ pub fn edge_name(index: usize, id: Option<&str>) -> String {
     }
 }
 
+/// "node 3" or "node 3 (id \"a\")".
+pub fn node_name(index: usize, id: Option<&str>) -> String {
+    match id {
+        Some(id) => format!("node {index} (id {})", quote(id)),
+        None => format!("node {index}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,8 +3,9 @@
 
 use crate::collisions::{Collision, Collisions};
 use crate::error::Location;
+use crate::input::Within;
 use crate::names::{normalize_name, NameLoss, UNNAMED_TOOL};
-use crate::quote::{edge_name, quote};
+use crate::quote::{edge_name, node_name, quote};
 
 /// One step of a suggested fix: give `node` the label `new_label`, whose
 /// tool name is `new_name`, instead of `label`.
@@ -90,22 +91,45 @@ impl Violation<'_> {
 /// Something worth knowing that never refuses a workflow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
+    /// `DUPLICATE-KEY`: a key toolwire reads appears twice in one object.
     /// `R8`: a tool edge names a node that is not declared. `NAME-LOSSY`: a
     /// tool's label drops letters on the way to its name. `NAME-UNNAMED`:
     /// nothing of it is left but `unnamed_tool`.
     pub code: &'static str,
+    /// The node's id; empty for a DUPLICATE-KEY outside a node, or in a
+    /// node without a string id.
     pub node: String,
-    /// The tool edge, for R8.
+    /// The tool edge, for R8; the edge, for a DUPLICATE-KEY in one.
     pub edge: Option<usize>,
     pub message: String,
-    /// The edge (R8) or the node.
+    /// The edge (R8), the repeated key (DUPLICATE-KEY) or the node.
     pub location: Option<Location>,
 }
 
 impl Warning {
     /// Every code a warning can have: a report snapshot (`wire.rs`) names
     /// a warning's code by it when it is read back.
-    pub const CODES: [&'static str; 3] = ["R8", "NAME-LOSSY", "NAME-UNNAMED"];
+    pub const CODES: [&'static str; 4] = ["DUPLICATE-KEY", "R8", "NAME-LOSSY", "NAME-UNNAMED"];
+
+    /// `key` (a path such as `data.label`) appears again in the object
+    /// `within`, whose id (the last one) is `id`.
+    pub(crate) fn duplicate_key(within: Within, id: Option<&str>, key: &str) -> Warning {
+        let (what, node, edge) = match within {
+            Within::Workflow => ("the workflow".to_owned(), "", None),
+            Within::Node(index) => (node_name(index, id), id.unwrap_or(""), None),
+            Within::Edge(index) => (edge_name(index, id), "", Some(index)),
+        };
+        Warning {
+            code: "DUPLICATE-KEY",
+            node: node.to_owned(),
+            edge,
+            message: format!(
+                "{what} repeats the key {}: the last value is the one read (as JavaScript and PHP read it), and the one before is ignored",
+                quote(key)
+            ),
+            location: None,
+        }
+    }
 
     pub(crate) fn undeclared(node: &str, edge: usize) -> Warning {
         Warning {
@@ -161,6 +185,9 @@ pub struct Warnings {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Why {
+    /// DUPLICATE-KEY: the key's path, where it is, and whether the object
+    /// has a string id (kept as the warning's text, which may be empty).
+    Repeated(&'static str, Within, bool),
     /// R8, with the tool edge that names the node.
     Undeclared(usize),
     Lossy(NameLoss),
@@ -191,6 +218,7 @@ impl Warnings {
         let id_end = warned.start + warned.id_len;
         let id = &self.text[warned.start..id_end];
         let mut warning = match warned.why {
+            Why::Repeated(key, within, has_id) => Warning::duplicate_key(within, has_id.then_some(id), key),
             Why::Undeclared(edge) => Warning::undeclared(id, edge),
             Why::Lossy(loss) => {
                 let label = &self.text[id_end..id_end + warned.label_len];
@@ -203,6 +231,12 @@ impl Warnings {
 
     pub fn iter(&self) -> impl Iterator<Item = Warning> + '_ {
         (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// DUPLICATE-KEY: `key` appears again in the object `within`, whose id
+    /// is `id`.
+    pub(crate) fn push_duplicate_key(&mut self, within: Within, id: Option<&str>, key: &'static str) {
+        self.push(Why::Repeated(key, within, id.is_some()), id.unwrap_or(""), "");
     }
 
     /// R8: `node` is wired by tool edge `edge` but never declared.
@@ -295,20 +329,39 @@ mod tests {
     #[test]
     fn warnings_are_worded_when_read_as_they_would_have_been_when_found() {
         let mut warnings = Warnings::default();
+        warnings.push_duplicate_key(Within::Edge(2), Some("e"), "data.edgeType");
+        warnings.push_duplicate_key(Within::Node(0), None, "id");
         warnings.push_undeclared("agent", 7);
         warnings.push_lossy("t1", "Café", NameLoss::NonAscii);
         warnings.push_lossy("t2", "plain", NameLoss::None);
         warnings.push_lossy("t3", "??", NameLoss::Everything);
         let at = Location { line: 3, column: 9 };
-        warnings.locate(&[None, Some(at), None]);
+        warnings.locate(&[None, None, None, Some(at), None]);
         let mut expected = vec![
+            Warning::duplicate_key(Within::Edge(2), Some("e"), "data.edgeType"),
+            Warning::duplicate_key(Within::Node(0), None, "id"),
             Warning::undeclared("agent", 7),
             Warning::lossy_name("t1", "Café", "caf", NameLoss::NonAscii).unwrap(),
             Warning::lossy_name("t3", "??", UNNAMED_TOOL, NameLoss::Everything).unwrap(),
         ];
-        expected[1].location = Some(at);
-        assert_eq!(warnings.len(), 3, "a label that loses nothing is no warning");
+        expected[3].location = Some(at);
+        assert_eq!(warnings.len(), 5, "a label that loses nothing is no warning");
         assert_eq!(warnings.iter().collect::<Vec<_>>(), expected);
-        assert_eq!(warnings.get(3), None);
+        assert_eq!(warnings.get(5), None);
+    }
+
+    #[test]
+    fn a_duplicate_key_names_its_object_and_key() {
+        let in_node = Warning::duplicate_key(Within::Node(3), Some("b"), "data.label");
+        assert_eq!((in_node.node.as_str(), in_node.edge), ("b", None));
+        assert_eq!(
+            in_node.message,
+            "node 3 (id \"b\") repeats the key \"data.label\": the last value is the one read (as JavaScript and PHP read it), and the one before is ignored"
+        );
+        let in_edge = Warning::duplicate_key(Within::Edge(1), None, "source");
+        assert_eq!((in_edge.node.as_str(), in_edge.edge), ("", Some(1)));
+        assert!(in_edge.message.starts_with("edge 1 repeats the key \"source\""));
+        let top = Warning::duplicate_key(Within::Workflow, None, "nodes");
+        assert!(top.message.starts_with("the workflow repeats the key \"nodes\""));
     }
 }

@@ -711,6 +711,9 @@ mod tests {
             check(include_str!("../tests/data/shared-toolbox.json")),
             check(&fanout(40)),
             check(&chain(70)),
+            check(
+                r#"{"nodes": [{"id": "a", "id": "t"}], "edges": [{"source": "t", "source": "t", "target": "c", "targetHandle": "c-input-tool"}]}"#,
+            ),
         ]
     }
 
@@ -816,7 +819,8 @@ mod tests {
         use crate::names::NameLoss;
         let lossy = Warning::lossy_name("t", "Café", "caf", NameLoss::NonAscii).unwrap();
         let unnamed = Warning::lossy_name("t", "??", "unnamed_tool", NameLoss::Everything).unwrap();
-        for warning in [Warning::undeclared("t", 0), lossy, unnamed] {
+        let repeated = Warning::duplicate_key(crate::input::Within::Workflow, None, "nodes");
+        for warning in [repeated, Warning::undeclared("t", 0), lossy, unnamed] {
             assert!(Warning::CODES.contains(&warning.code), "{}", warning.code);
         }
     }

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, example, given, settings
 import toolwire
 from support import DATA, SHARED, need_shared, shared_files
 from test_cli import run, write
+from toolwire.cli import main
 from test_differential import (
     BOX_CHAIN_IN_THREE_DIALECTS,
     BOX_CYCLE_AND_DIAMOND,
@@ -119,6 +120,7 @@ def test_views_serialise_as_the_cli_json_shows_them() -> None:
             },
         ],
         "box_labels": {"box_1": "My Tools"},
+        "forwards": False,
     }
 
 
@@ -589,7 +591,8 @@ def test_cli_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert list(document) == ["path", "consumers"]
     assert document["path"] == str(MULTI)
     for consumer in document["consumers"]:
-        assert list(consumer) == ["consumer", "location", "tools", "box_labels"]
+        assert list(consumer) == ["consumer", "location", "tools", "box_labels", "forwards"]
+        assert consumer["forwards"] is False
         assert set(consumer["location"]) == {"line", "column"}
         for tool in consumer["tools"]:
             assert list(tool) == ["name", "id", "label", "path", "location", "collides"]
@@ -610,15 +613,73 @@ def test_cli_consumer_option(capsys: pytest.CaptureFixture[str], output_format: 
         (consumer,) = result.json()["consumers"]
         assert consumer["consumer"] == "box_1"
         assert [t["path"] for t in consumer["tools"]] == [["tool_a", "box_1"], ["tool_b", "box_1"]]
+        assert consumer["forwards"] is True
     else:
-        assert result.lines[0] == f"{REFUSED}:5:5: box_1 gets 2 tools (2 tools share a name: CMP-9)"
+        # A toolbox is exempt from CMP-9 (check reports nothing at it): its
+        # view is what it forwards, and the shared name a clash further on.
+        assert result.lines[0] == (
+            f"{REFUSED}:5:5: box_1 forwards 2 tools "
+            "(2 share a name: a CMP-9 clash at each consumer they reach together)"
+        )
         assert "path: tool_a -> box_1" in result.lines and "agent_1" not in result.out
 
 
-def test_cli_unknown_consumer_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_box_s_view_says_it_forwards_and_a_consumer_s_that_it_gets() -> None:
+    (box,) = toolwire.explain_file(REFUSED, consumer="box_1")
+    (agent,) = toolwire.explain_file(REFUSED, consumer="agent_1")
+    assert (box.forwards, agent.forwards) == (True, False)
+    # The verdict agrees: the box is no consumer, so no violation is at it.
+    assert {v.consumer for v in toolwire.check_file(REFUSED).violations} == {"agent_1"}
+
+
+def test_cli_a_box_without_shared_names_forwards_plainly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    workflow = {"nodes": [_tool("t1", "Search"), _box("kit")], "edges": [_wire("t1", "kit"), _wire("kit", "agent")]}
+    result = run(capsys, "explain", "--consumer", "kit", write(tmp_path, "kit.json", workflow))
+    assert result.code == 0
+    assert result.lines[0].endswith(": kit forwards 1 tool")
+
+
+def test_cli_unknown_consumer_exits_2_naming_it_and_the_file(capsys: pytest.CaptureFixture[str]) -> None:
     result = run(capsys, "explain", "--consumer", "no_such_node", str(REFUSED))
     assert (result.code, result.out) == (2, "")
-    assert result.err == 'toolwire: there is no node "no_such_node" in the workflow\n'
+    assert result.err == f'{REFUSED}: error: there is no node "no_such_node" in the workflow\n'
+
+
+def test_cli_several_paths_are_each_explained_in_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run(capsys, "explain", str(REFUSED), str(ACCEPTED))
+    assert (result.code, result.err) == (0, "")
+    alone = [run(capsys, "explain", str(p)).out for p in (REFUSED, ACCEPTED)]
+    # Each file's blocks as it gives them alone, a blank line between files;
+    # every block's first line names its file.
+    assert result.out == "\n".join(alone)
+    heads = [block.splitlines()[0] for block in result.out.split("\n\n")]
+    assert [h.split(":")[0] for h in heads] == [str(REFUSED), str(ACCEPTED), str(ACCEPTED)]
+
+
+def test_cli_several_paths_one_unreadable_exits_2_and_explains_the_others(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "missing.json")
+    result = run(capsys, "explain", missing, str(REFUSED))
+    assert result.code == 2
+    assert result.err.startswith(f"{missing}: error: cannot read the file: ")
+    assert result.out == run(capsys, "explain", str(REFUSED)).out
+
+
+def test_cli_several_paths_with_json_or_two_stdins_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run(capsys, "explain", "--format", "json", str(REFUSED), str(ACCEPTED))
+    assert (result.code, result.out) == (2, "")
+    assert "explain --format json explains one PATH" in result.err
+    result = run(capsys, "explain", "-", "-")
+    assert (result.code, result.out) == (2, "")
+    assert "standard input ('-') can be read only once" in result.err
+
+
+def test_cli_help_states_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "Exit 0 when every file was explained" in shown and "2 when a file could not be read" in shown
 
 
 def test_cli_invalid_json_exits_2_with_its_place(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

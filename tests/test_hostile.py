@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolwire
-from toolwire import cli, reference
+from toolwire import Location, cli, reference
 from support import without_places
 
 # Every test here runs with the byte scanner and with the structural index
@@ -201,8 +201,45 @@ def test_duplicate_keys_last_one_wins_as_in_json_loads(check_text_via: CheckText
         b' {"source": "b", "target": "c", "targetHandle": "c-input-tool"}]}'
     )
     report = check_text_via(text)
-    assert {**without_places(report), "path": None} == without_places(toolwire.check(json.loads(text)))
+    # The same verdict as json.loads gives; the text also says what it lost.
+    found = without_places(report)
+    found["warnings"] = [w for w in found["warnings"] if w["code"] != "DUPLICATE-KEY"]
+    assert {**found, "path": None} == without_places(toolwire.check(json.loads(text)))
     assert [(v.consumer, v.name) for v in report.violations] == [("c", "s")]
+    repeated = [w for w in report.warnings if w.code == "DUPLICATE-KEY"]
+
+    def column(key: bytes) -> int:  # the text is one line
+        return text.index(key) + 1
+
+    assert [(w.node, w.edge, w.message.split(":")[0], w.location) for w in repeated] == [
+        ("", None, 'the workflow repeats the key "nodes"', Location(1, column(b'"nodes": [{"id": "t1"'))),
+        ("a", None, 'node 0 (id "a") repeats the key "id"', Location(1, column(b'"id": "a"'))),
+        ("", None, 'the workflow repeats the key "edges"', Location(1, column(b'"edges": [{'))),
+        ("", 0, 'edge 0 repeats the key "data"', Location(1, column(b'"data": {"edgeType": "tool_a'))),
+    ]
+
+
+def test_a_repeated_key_is_a_warning_in_every_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "repeated.json"
+    path.write_text('{"nodes": [\n  {"id": "t", "data": {"label": "A", "label": "B"}}\n]}', encoding="utf-8")
+    (warning,) = toolwire.check_file(path).warnings
+    assert (warning.code, warning.node, warning.location) == ("DUPLICATE-KEY", "t", Location(2, 38))
+    assert warning.message == (
+        'node 0 (id "t") repeats the key "data.label": the last value is the one read '
+        "(as JavaScript and PHP read it), and the one before is ignored"
+    )
+    outputs = {}
+    for output_format in ("text", "json", "sarif", "github", "junit"):
+        assert cli.main(["check", "--format", output_format, str(path)]) == 0  # a warning, not a refusal
+        outputs[output_format] = capsys.readouterr().out
+    assert f"{path}:2:38: warning[DUPLICATE-KEY]: node 0" in outputs["text"]
+    assert json.loads(outputs["json"])["files"][0]["warnings"][0]["code"] == "DUPLICATE-KEY"
+    sarif = json.loads(outputs["sarif"])["runs"][0]
+    assert [r["ruleId"] for r in sarif["results"]] == ["DUPLICATE-KEY"]
+    assert "DUPLICATE-KEY" in [rule["id"] for rule in sarif["tool"]["driver"]["rules"]]
+    assert "line=2,col=38,title=DUPLICATE-KEY::" in outputs["github"]
+    assert "DUPLICATE-KEY" in outputs["junit"]
+    assert cli.main(["check", "--strict", str(path)]) == 1, "under --strict a warning refuses, this one too"
 
 
 # --- Python objects JSON cannot produce -------------------------------------

@@ -166,6 +166,11 @@ def assert_located_like_json_module(document: Json, text: str, chosen: Options, 
         if w.code == "R8":
             assert w.edge is not None
             at_edge(f"R8 on edge {w.edge}", w.location, w.edge)
+        elif w.code == "DUPLICATE-KEY":
+            # At the repeated key itself: a key of the object the message names.
+            assert w.location is not None
+            key = w.message.split(" repeats the key ")[1].split(":")[0]
+            assert text[parsed.index(w.location) :].startswith(json.dumps(json.loads(key).split(".")[-1])), w
         else:
             at_node(f"{w.code} of {w.node}", w.location, w.node)
 
@@ -340,6 +345,9 @@ def test_repeated_nodes_and_edges_keys_locate_the_last_ones_as_json_module_keeps
     assert (edge5.edge, edge5.location) == (2, Location(5, 12))
     assert [t.location for t in collision.tools] == [Location(6, 55), Location(6, 12)]
     assert [(w.code, w.location) for w in report.warnings] == [
+        # Each repeated key where it is repeated, in the order of the text.
+        ("DUPLICATE-KEY", Location(3, 2)),
+        ("DUPLICATE-KEY", Location(6, 2)),
         ("R8", Location(3, 12)),
         ("NAME-LOSSY", Location(6, 55)),
         ("NAME-LOSSY", Location(6, 12)),

@@ -152,7 +152,11 @@ class WiringWarning(NamedTuple):
     (``edge`` is that edge's index); ``"NAME-LOSSY"`` when a tool's label
     loses characters on the way to its name (non-ASCII characters are
     dropped: ``"Café" -> caf``); ``"NAME-UNNAMED"`` when nothing is left of
-    it but ``unnamed_tool``. ``location`` is the edge (R8) or the node."""
+    it but ``unnamed_tool``; ``"DUPLICATE-KEY"`` when a key toolwire reads
+    appears twice in one object of the JSON text (the last value is read;
+    ``node`` is the node's id, or ``""`` outside a node, and ``edge`` the
+    edge's index in an edge). ``location`` is the edge (R8), the repeated
+    key (DUPLICATE-KEY) or the node."""
 
     code: str
     node: str
@@ -500,6 +504,10 @@ class ConsumerView(NamedTuple):
     tools: List[SeenTool]
     box_labels: Mapping[str, str] = _NO_BOXES
     """The ``data.label`` of each toolbox on the paths, as in ``Violation``."""
+    forwards: bool = False
+    """The node is a passthrough (a toolbox): ``tools`` is what it forwards.
+    Names shared among them are no violation at the box (CMP-9 exempts
+    passthroughs), only at each consumer they reach together."""
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -507,6 +515,7 @@ class ConsumerView(NamedTuple):
             "location": _location_dict(self.location),
             "tools": [t.to_dict() for t in self.tools],
             "box_labels": dict(self.box_labels),
+            "forwards": self.forwards,
         }
 
     @classmethod
@@ -520,6 +529,7 @@ class ConsumerView(NamedTuple):
             location=_at(core.location),
             tools=seen,
             box_labels=dict(core.box_labels) if core.box_labels else _NO_BOXES,
+            forwards=core.forwards,
         )
 
 

@@ -81,5 +81,15 @@ RULES: Dict[str, Rule] = {
             "warning",
             _spec_rule("CMP-9"),
         ),
+        Rule(
+            "DUPLICATE-KEY",
+            "KeysAppearOnce",
+            "A key toolwire reads appears more than once in one JSON object.",
+            "JSON leaves repeated keys undefined; toolwire, like JavaScript and PHP, reads the last value and "
+            "ignores the ones before, so an id, label, type or edge type written earlier in the object does "
+            "nothing. Keep one of them: the one that says what is meant.",
+            "warning",
+            SPEC_URL,  # a JSON matter, no rule of the specification
+        ),
     )
 }

@@ -21,7 +21,7 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from . import __version__
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
@@ -31,7 +31,10 @@ from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIO
 from ._formats.common import file_name, printable
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
-from ._report import Report
+from ._report import ConsumerView, Report
+
+if TYPE_CHECKING:
+    from ._fix import FileFix
 
 EXIT_ACCEPTED, EXIT_REFUSED, EXIT_ERROR = 0, 1, 2
 
@@ -137,6 +140,17 @@ def _parser() -> argparse.ArgumentParser:
         "--exit-zero", action="store_true", help="exit 0 even when a workflow is refused (input errors still exit 2)"
     )
     check.add_argument(
+        "--fix",
+        action="store_true",
+        help="write the suggested CMP-9 renames into the JSON files (only the labels' bytes change; each file is "
+        "replaced atomically, keeping its mode), then report what remains: exit 0 when nothing does",
+    )
+    check.add_argument(
+        "--diff",
+        action="store_true",
+        help="show what --fix would change as a unified diff, and write no file: exit 1 when there is a change",
+    )
+    check.add_argument(
         "--max-violations",
         type=_count,
         default=None,
@@ -174,9 +188,16 @@ def _parser() -> argparse.ArgumentParser:
         "explain",
         help="list the tools each consumer gets",
         description="Show what each consumer of a workflow will be given: its tools flattened through "
-        "toolboxes, with each tool's name, label, node id and path.",
+        "toolboxes, with each tool's name, label, node id and path. Exit 0 when every file was explained, "
+        "whatever it holds (explain gives no verdict: check does); 2 when a file could not be read or checked, "
+        "has no node --consumer names, or the command line or configuration is wrong.",
     )
-    explain.add_argument("path", metavar="PATH", help="a workflow JSON file ('-' reads standard input)")
+    explain.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="workflow JSON files, each explained in turn ('-' reads standard input; text only for several)",
+    )
     explain.add_argument("--consumer", metavar="ID", help="only this node (a toolbox shows what it forwards)")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
     _shared_options(explain)
@@ -406,6 +427,10 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.dask is not None:
         sys.stderr.write("toolwire: --jobs and --dask do not go together: on a cluster its workers check the files\n")
         return EXIT_ERROR
+    refusal = _fix_refusal(args)
+    if refusal is not None:
+        sys.stderr.write(f"toolwire: {refusal}\n")
+        return EXIT_ERROR
     try:
         _refuse_misused_inputs(args.paths, args.output, args.config)
         settings = _settings(args)
@@ -413,6 +438,7 @@ def _run_check(args: argparse.Namespace) -> int:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     format = _pick(args.format, settings.format, "text")
+    options = _options(args, settings)
     try:
         with _cluster(args.dask) as cluster:
             paths = args.paths
@@ -420,11 +446,16 @@ def _run_check(args: argparse.Namespace) -> int:
                 paths = _expanded(args.paths)
                 _refuse_output_input(args.output, paths)  # a directory or glob given may hold it
             started = time.perf_counter()
-            reports = _check_all(paths, _pick(args.jobs, settings.jobs, None), _options(args, settings), cluster)
+            reports = _check_all(paths, _pick(args.jobs, settings.jobs, None), options, cluster)
             elapsed = time.perf_counter() - started
     except _Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
+    if args.diff:
+        return _show_fixes(reports, options, args.output)
+    fix_failed = False
+    if args.fix:
+        reports, fix_failed = _apply_fixes(reports, options)
     run = Run(
         reports,
         elapsed=elapsed,
@@ -444,45 +475,182 @@ def _run_check(args: argparse.Namespace) -> int:
     # The text report on a terminal already shows input errors; anywhere
     # else a person reading the log still needs to see them.
     if format != "text" or args.output is not None:
-        for report in reports:
-            if report.error is not None:
-                error = report.to_dict()["error"]
-                where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
-                sys.stderr.write(f"{display_path(report.path)}{where}: error: {printable(error['message'])}\n")
-    if any(r.error is not None for r in reports):
+        _say_errors(reports)
+    if fix_failed or any(r.error is not None for r in reports):
         return EXIT_ERROR
     if any(run.failed(r) for r in reports) and not args.exit_zero:
         return EXIT_REFUSED
     return EXIT_ACCEPTED
 
 
+def _fix_refusal(args: argparse.Namespace) -> Optional[str]:
+    """Why ``--fix`` or ``--diff`` cannot be done on this command line, or
+    None: said before anything is read."""
+    if not (args.fix or args.diff):
+        return None
+    option = "--diff" if args.diff else "--fix"
+    if "-" in args.paths:
+        return f"{option} rewrites files: it cannot fix standard input ('-'); give the workflow as a file"
+    if args.dask is not None:
+        return f"{option} and --dask do not go together: the files are fixed here, not on a cluster"
+    for path in args.paths:
+        if path.lower().endswith((".yml", ".yaml")):
+            return f"{option}: {path} is YAML, and toolwire reads only JSON for now, so it cannot fix it"
+    return None
+
+
+def _has_clash(report: Report) -> bool:
+    return report.error is None and next(iter(report.clash_groups()), None) is not None
+
+
+def _fix_of(path: str, options: Dict[str, Any]) -> "Tuple[FileFix, Report]":
+    """The fix of the file at `path` and the report of the fixed text. The
+    file is read and checked again here, so the fix is made from exactly
+    the text it changes."""
+    from ._fix import fix_text
+
+    with open(path, "rb") as f:
+        data = f.read()
+    fix = fix_text(data.decode("utf-8"), check_json(data, **options))
+    fixed = check_json(fix.after.encode("utf-8"), **options)
+    return fix, Report(fixed.violations, fixed.warnings, fixed.stats, path=path)
+
+
+def _fixes(
+    reports: Sequence[Report], options: Dict[str, Any]
+) -> "Iterator[Tuple[str, Optional[FileFix], Optional[Report]]]":
+    """Each file with a CMP-9 clash, once however often it is named: its
+    path, its fix and the report of the fixed text; or, when it cannot be
+    fixed, None twice (after saying why on stderr)."""
+    from ._fix import FixError
+
+    seen = set()
+    for report in reports:
+        path = report.path
+        if path is None or not _has_clash(report) or os.path.realpath(path) in seen:
+            continue
+        seen.add(os.path.realpath(path))
+        try:
+            fix, fixed = _fix_of(path, options)
+        except (OSError, UnicodeDecodeError, WorkflowError, FixError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else e
+            sys.stderr.write(f"{display_path(path)}: error: cannot fix the file: {why}\n")
+            yield path, None, None
+            continue
+        for rename, reason in fix.skipped:
+            node = json.dumps(rename.node, ensure_ascii=False)
+            sys.stderr.write(f"{display_path(path)}: cannot rename {node}: {reason}\n")
+        yield path, fix, fixed
+
+
+def _apply_fixes(reports: Sequence[Report], options: Dict[str, Any]) -> "Tuple[List[Report], bool]":
+    """``--fix``: writes each file's fix, and gives the reports with each
+    fixed file's report of its fixed text; True when a file could not be
+    fixed."""
+    from ._fix import replace_file
+
+    fixed_reports: Dict[str, Report] = {}
+    failed = False
+    for path, fix, fixed in _fixes(reports, options):
+        if fix is None or fixed is None:
+            failed = True
+            continue
+        if fix.after != fix.before:
+            try:
+                replace_file(path, fix.after.encode("utf-8"))
+            except OSError as e:
+                sys.stderr.write(f"{display_path(path)}: error: cannot write the fixed file: {e.strerror or e}\n")
+                failed = True
+                continue
+            count = len(fix.applied)
+            sys.stderr.write(f"{display_path(path)}: fixed {count} label{'s' if count != 1 else ''}\n")
+        fixed_reports[os.path.realpath(path)] = fixed
+    out = []
+    for report in reports:
+        fixed = fixed_reports.get(os.path.realpath(report.path)) if report.path and report.error is None else None
+        out.append(report if fixed is None else Report(fixed.violations, fixed.warnings, fixed.stats, path=report.path))
+    return out, failed
+
+
+def _show_fixes(reports: Sequence[Report], options: Dict[str, Any], output: Optional[str]) -> int:
+    """``--diff``: every file's fix as a unified diff, nothing written.
+    Exit 1 when there is a change, 0 when there is none, 2 when a file
+    could not be checked or fixed."""
+    from ._fix import unified_diff
+
+    _say_errors(reports)
+    failed = any(report.error is not None for report in reports)
+    diffs = []
+    for path, fix, _ in _fixes(reports, options):
+        if fix is None:
+            failed = True
+        elif fix.after != fix.before:
+            diffs.append(unified_diff(path, fix.before, fix.after))
+
+    def write(out: TextIO) -> None:
+        out.writelines(diffs)
+
+    if not _deliver(output, write) or failed:
+        return EXIT_ERROR
+    return EXIT_REFUSED if diffs else EXIT_ACCEPTED
+
+
+def _say_errors(reports: Sequence[Report]) -> None:
+    """Each file that could not be checked, on stderr, where it went wrong."""
+    for report in reports:
+        if report.error is not None:
+            error = report.to_dict()["error"]
+            where = f":{error['line']}:{error['column']}" if error["line"] is not None else ""
+            sys.stderr.write(f"{display_path(report.path)}{where}: error: {printable(error['message'])}\n")
+
+
 def _run_explain(args: argparse.Namespace) -> int:
+    """Explains each file in turn; a file that cannot be explained is said
+    on stderr and the others still are."""
+    if args.paths.count("-") > 1:
+        sys.stderr.write("toolwire: explain: standard input ('-') can be read only once\n")
+        return EXIT_ERROR
+    if args.format == "json" and len(args.paths) > 1:
+        sys.stderr.write(
+            "toolwire: explain --format json explains one PATH (its output is one document for one "
+            f"workflow); got {len(args.paths)}: run it once per file, or use the text format\n"
+        )
+        return EXIT_ERROR
     try:
-        _refuse_misused_inputs([args.path], args.output, args.config)
+        _refuse_misused_inputs(args.paths, args.output, args.config)
         options = _options(args, _settings(args))
     except (_Refused, ConfigError) as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
-    try:
-        if args.path == "-":
-            views = explain_json(sys.stdin.buffer.read(), consumer=args.consumer, **options)
-        else:
-            views = explain_file(args.path, consumer=args.consumer, **options)
-    except OSError as e:
-        sys.stderr.write(f"{display_path(args.path)}: error: cannot read the file: {e.strerror or e}\n")
+    explained = [(path, _explain_one(path, args.consumer, options)) for path in args.paths]
+    views_of = [(path, views) for path, views in explained if views is not None]
+    write = explain_format.write_json if args.format == "json" else explain_format.write_text
+
+    def write_all(out: TextIO) -> None:
+        for i, (path, views) in enumerate(views_of):
+            if i:
+                out.write("\n")  # a blank line between files, as between consumers
+            write(file_name(path), views, out)  # standard input is <stdin> in every format
+
+    if views_of and not _deliver(args.output, write_all):
         return EXIT_ERROR
+    return EXIT_ACCEPTED if len(views_of) == len(explained) else EXIT_ERROR
+
+
+def _explain_one(path: str, consumer: Optional[str], options: Dict[str, Any]) -> "Optional[List[ConsumerView]]":
+    """The views of one file, or None after saying on stderr why there are none."""
+    try:
+        if path == "-":
+            return explain_json(sys.stdin.buffer.read(), consumer=consumer, **options)
+        return explain_file(path, consumer=consumer, **options)
+    except OSError as e:
+        sys.stderr.write(f"{display_path(path)}: error: cannot read the file: {e.strerror or e}\n")
     except WorkflowError as e:
         where = f":{e.line}:{e.column}" if e.line is not None else ""
-        sys.stderr.write(f"{display_path(args.path)}{where}: error: {printable(e.message)}\n")
-        return EXIT_ERROR
+        sys.stderr.write(f"{display_path(path)}{where}: error: {printable(e.message)}\n")
     except LookupError as e:
-        sys.stderr.write(f"toolwire: {e}\n")
-        return EXIT_ERROR
-    write = explain_format.write_json if args.format == "json" else explain_format.write_text
-    name = file_name(args.path)  # standard input is <stdin> in every format
-    if not _deliver(args.output, lambda out: write(name, views, out)):
-        return EXIT_ERROR
-    return EXIT_ACCEPTED
+        sys.stderr.write(f"{display_path(path)}: error: {printable(str(e))}\n")
+    return None
 
 
 def main(argv: Optional[List[str]] = None) -> int:

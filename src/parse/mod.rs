@@ -2,11 +2,13 @@
 //! them straight to a [`GraphBuilder`], and skips everything else without
 //! building it.
 //!
-//! Duplicate keys: the last one wins, as in Python's `json` module, so
-//! `check_json(text)` and `check(json.loads(text))` always agree. Inside a
-//! node or edge that is a matter of overwriting a field; a repeated top-level
-//! `nodes` or `edges` (rare) makes the parser read the document a second
-//! time, taking only the last value of each.
+//! Duplicate keys: the last one wins, as in Python's `json` module (and
+//! JavaScript and PHP), so `check_json(text)` and `check(json.loads(text))`
+//! reach the same verdict. Inside a node or edge that is a matter of
+//! overwriting a field; a repeated top-level `nodes` or `edges` (rare) makes
+//! the parser read the document a second time, taking only the last value of
+//! each. Every key toolwire reads that is repeated is also told to the sink
+//! (a DUPLICATE-KEY warning), noticed by a bit per key in each object read.
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -15,7 +17,7 @@ use crate::batch::both;
 use crate::config::Config;
 use crate::error::InputError;
 use crate::graph::{GraphBuilder, Sink, ToolGraph};
-use crate::input::{Field, Kind, Place, UnknownEdgeType};
+use crate::input::{DuplicateKey, Field, Kind, Place, UnknownEdgeType, Within};
 use crate::interrupt::Interrupt;
 use crate::rules::{self, classify_edge, EdgeClass};
 use cursor::{is_refusal, Cursor};
@@ -292,15 +294,21 @@ impl Reader<'_> {
     fn last_keys_only<'a>(self, text: &'a str) -> Result<GraphBuilder<'a>> {
         let mut s = Scanner::new(text);
         let (mut nodes_at, mut edges_at) = (None, None);
+        let mut repeats = Vec::new();
         s.object(|s, key| {
-            match key.as_ref() {
-                "nodes" => nodes_at = Some(s.pos()),
-                "edges" => edges_at = Some(s.pos()),
-                _ => {}
+            let (at, name) = match key.as_ref() {
+                "nodes" => (&mut nodes_at, "nodes"),
+                "edges" => (&mut edges_at, "edges"),
+                _ => return s.skip_value(),
+            };
+            let value_at = s.pos();
+            if at.replace(value_at).is_some() {
+                repeats.push((name, value_at));
             }
             s.skip_value()
         })?;
         let mut builder = GraphBuilder::new();
+        tell_repeats(&mut builder, Within::Workflow, None, repeats);
         if let Some(at) = nodes_at {
             self.nodes(&mut Scanner::at(text, at), &mut builder)?;
         }
@@ -386,11 +394,20 @@ fn node<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, co
     let mut label = None;
     let mut metadata_node_type_id = None;
     let mut metadata_id = None;
+    let mut repeats = Repeats::new();
+    let mut seen = Seen::default();
     s.object(|s, key| {
         match key.as_ref() {
-            "id" => id = s.field()?,
-            "type" => type_ = s.field()?.into_string(),
+            "id" => {
+                seen.note(s, 0, "id", &mut repeats);
+                id = s.field()?
+            }
+            "type" => {
+                seen.note(s, 1, "type", &mut repeats);
+                type_ = s.field()?.into_string()
+            }
             "data" => {
+                seen.note(s, 2, "data", &mut repeats);
                 // A later `data` replaces everything an earlier one said.
                 label = None;
                 metadata_node_type_id = None;
@@ -398,19 +415,31 @@ fn node<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, co
                 if s.peek_kind()? != Kind::Object {
                     return s.skip_value();
                 }
+                let mut seen = Seen::default();
                 s.object(|s, key| {
                     match key.as_ref() {
-                        "label" => label = s.field()?.into_string().filter(|l| !l.is_empty()),
+                        "label" => {
+                            seen.note(s, 0, "data.label", &mut repeats);
+                            label = s.field()?.into_string().filter(|l| !l.is_empty())
+                        }
                         "metadata" => {
+                            seen.note(s, 1, "data.metadata", &mut repeats);
                             metadata_node_type_id = None;
                             metadata_id = None;
                             if s.peek_kind()? != Kind::Object {
                                 return s.skip_value();
                             }
+                            let mut seen = Seen::default();
                             s.object(|s, key| {
                                 match key.as_ref() {
-                                    "node_type_id" => metadata_node_type_id = s.field()?.into_string(),
-                                    "id" => metadata_id = s.field()?.into_string(),
+                                    "node_type_id" => {
+                                        seen.note(s, 0, "data.metadata.node_type_id", &mut repeats);
+                                        metadata_node_type_id = s.field()?.into_string()
+                                    }
+                                    "id" => {
+                                        seen.note(s, 1, "data.metadata.id", &mut repeats);
+                                        metadata_id = s.field()?.into_string()
+                                    }
                                     _ => s.skip_value()?,
                                 }
                                 Ok(())
@@ -425,6 +454,13 @@ fn node<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, co
         }
         Ok(())
     })?;
+    if !repeats.is_empty() {
+        let id = match &id {
+            Field::Str(id) => Some(id.clone()),
+            _ => None,
+        };
+        tell_repeats(builder, Within::Node(place.index), id, repeats);
+    }
     let passthrough = rules::is_passthrough_node(
         config,
         type_.as_deref(),
@@ -446,20 +482,39 @@ fn edge<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, co
     let mut target = Field::Missing;
     let mut target_handle = None;
     let mut declared = None;
+    let mut repeats = Repeats::new();
+    let mut seen = Seen::default();
     s.object(|s, key| {
         match key.as_ref() {
-            "id" => id = s.field()?.into_string(),
-            "source" => source = s.field()?,
-            "target" => target = s.field()?,
-            "targetHandle" => target_handle = s.field()?.into_string(),
+            "id" => {
+                seen.note(s, 0, "id", &mut repeats);
+                id = s.field()?.into_string()
+            }
+            "source" => {
+                seen.note(s, 1, "source", &mut repeats);
+                source = s.field()?
+            }
+            "target" => {
+                seen.note(s, 2, "target", &mut repeats);
+                target = s.field()?
+            }
+            "targetHandle" => {
+                seen.note(s, 3, "targetHandle", &mut repeats);
+                target_handle = s.field()?.into_string()
+            }
             "data" => {
+                seen.note(s, 4, "data", &mut repeats);
                 declared = None;
                 if s.peek_kind()? != Kind::Object {
                     return s.skip_value();
                 }
+                let mut seen = Seen::default();
                 s.object(|s, key| {
                     match key.as_ref() {
-                        "edgeType" => declared = s.field()?.into_string(),
+                        "edgeType" => {
+                            seen.note(s, 0, "data.edgeType", &mut repeats);
+                            declared = s.field()?.into_string()
+                        }
                         _ => s.skip_value()?,
                     }
                     Ok(())
@@ -469,6 +524,9 @@ fn edge<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, co
         }
         Ok(())
     })?;
+    if !repeats.is_empty() {
+        tell_repeats(builder, Within::Edge(place.index), id.clone(), repeats);
+    }
     match classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
         EdgeClass::Tool => builder.tool_edge(place, id, source, target),
         EdgeClass::NotTool => builder.other_edge(),
@@ -479,6 +537,69 @@ fn edge<'a, P: Pull<'a>>(s: &mut P, place: Place, builder: &mut dyn Sink<'a>, co
         }),
     }
     Ok(())
+}
+
+/// Keys repeated in one node or edge (or the top level): each key's path
+/// and the offset of its repeated value. Empty, and so never allocated,
+/// unless a key is repeated.
+type Repeats = Vec<(&'static str, usize)>;
+
+/// The keys of one object that toolwire reads, a bit each: a key read again
+/// costs a mask test to notice, and no key is hashed or kept.
+#[derive(Default)]
+struct Seen(u8);
+
+impl Seen {
+    /// Key number `bit` (below 8) of this object is read now: when it was
+    /// read before, `path` and where its value starts go to `repeats`.
+    fn note<'a>(&mut self, s: &mut impl Pull<'a>, bit: u8, path: &'static str, repeats: &mut Repeats) {
+        let mask = 1 << bit;
+        if self.0 & mask != 0 {
+            repeats.push((path, s.pos()));
+        }
+        self.0 |= mask;
+    }
+}
+
+/// Tells `sink` of every key repeated in one object: a DUPLICATE-KEY warning each.
+fn tell_repeats<'a>(sink: &mut dyn Sink<'a>, within: Within, id: Option<Cow<'a, str>>, repeats: Repeats) {
+    for (key, value_at) in repeats {
+        sink.duplicate_key(DuplicateKey {
+            within,
+            id: id.clone(),
+            key,
+            value_at,
+        });
+    }
+}
+
+/// Where the key whose value starts at `value_at` starts: read back over
+/// whitespace, the `:`, whitespace and the key's string. Quotes inside a
+/// key are escaped, so its opening quote is the first quote found that is
+/// not preceded by an odd run of backslashes. Done only for a repeated key,
+/// so the parser keeps no key offsets. `value_at` itself if the text does
+/// not read as a key there (it always does when the parser found one).
+pub(crate) fn key_before(text: &[u8], value_at: usize) -> usize {
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let before = &text[..value_at.min(text.len())];
+    let unspaced = |end: usize| end - before[..end].iter().rev().take_while(|b| space(b)).count();
+    let colon = unspaced(before.len());
+    if colon == 0 || before[colon - 1] != b':' {
+        return value_at;
+    }
+    let close = unspaced(colon - 1);
+    if close == 0 || before[close - 1] != b'"' {
+        return value_at;
+    }
+    let mut end = close - 1;
+    while let Some(quote) = memchr::memrchr(b'"', &before[..end]) {
+        let backslashes = before[..quote].iter().rev().take_while(|&&b| b == b'\\').count();
+        if backslashes % 2 == 0 {
+            return quote;
+        }
+        end = quote;
+    }
+    value_at
 }
 
 #[cfg(test)]
@@ -564,6 +685,86 @@ mod tests {
         let doc = r#"{"nodes": 5, "edges": [1], "nodes": [{"id": "n"}], "edges": [], "x": 1}"#;
         let g = parse_str(doc).unwrap();
         assert_eq!((g.node_count(), g.edge_count), (1, 0));
+    }
+
+    /// The repeated keys a parse tells, as (object, id, key, text at the key).
+    fn repeats(doc: &str) -> Vec<(Within, Option<String>, &'static str, String)> {
+        let g = parse_str(doc).unwrap();
+        let mut found: Vec<_> = g
+            .duplicate_keys
+            .iter()
+            .map(|d| {
+                let at = key_before(doc.as_bytes(), d.value_at);
+                (
+                    d.within,
+                    d.id.as_deref().map(str::to_owned),
+                    d.key,
+                    doc[at..d.value_at].to_owned(),
+                )
+            })
+            .collect();
+        found.sort_by(|a, b| (a.2, &a.3).cmp(&(b.2, &b.3)));
+        found
+    }
+
+    #[test]
+    fn every_repeated_key_toolwire_reads_is_told_with_its_place() {
+        let doc = r#"{"nodes": [{"id": "a", "id" : "b", "data": {"label": "x", "label":"y",
+            "metadata": {"id": "m", "id": "n", "node_type_id": "p", "node_type_id": "q"}}, "data": {}, "type": "t", "type": "u",
+            "position": 1, "position": 2}],
+            "edges": [{"source": "b", "target": "c", "targetHandle": "h", "targetHandle": "c-input-tool", "target": "c",
+            "id": "e", "data": {"edgeType": "x", "edgeType": "tool_availability"}, "data": 0, "id": "e2", "source": "b"}]}"#;
+        let node = |key, text: &str| (Within::Node(0), Some("b".to_owned()), key, text.to_owned());
+        let edge = |key, text: &str| (Within::Edge(0), Some("e2".to_owned()), key, text.to_owned());
+        assert_eq!(
+            repeats(doc),
+            [
+                node("data", "\"data\": "),
+                edge("data", "\"data\": "),
+                edge("data.edgeType", "\"edgeType\": "),
+                node("data.label", "\"label\":"),
+                node("data.metadata.id", "\"id\": "),
+                node("data.metadata.node_type_id", "\"node_type_id\": "),
+                node("id", "\"id\" : "),
+                edge("id", "\"id\": "),
+                edge("source", "\"source\": "),
+                edge("target", "\"target\": "),
+                edge("targetHandle", "\"targetHandle\": "),
+                node("type", "\"type\": "),
+            ],
+            "keys toolwire does not read (position) are not told"
+        );
+        let g = parse_str(doc).unwrap();
+        assert_eq!(
+            (g.id(0), g.label(0), g.tool_edge_count),
+            ("b", "b", 1),
+            "the last value still wins"
+        );
+    }
+
+    #[test]
+    fn repeated_top_level_keys_are_told_once_each_repeat() {
+        let doc = r#"{"nodes": [], "edges": [], "nodes": [{"id": "a", "id": "a"}], "nodes" : [{"id": "n"}]}"#;
+        let found = repeats(doc);
+        let told: Vec<_> = found.iter().map(|(w, _, k, t)| (*w, *k, t.as_str())).collect();
+        assert_eq!(
+            told,
+            [
+                (Within::Workflow, "nodes", "\"nodes\" : "),
+                (Within::Workflow, "nodes", "\"nodes\": ")
+            ],
+            "only the objects read are looked at: the discarded nodes' repeated id is not"
+        );
+    }
+
+    #[test]
+    fn a_repeated_key_is_found_back_from_its_value_through_escapes() {
+        let doc = r#"{"a\"\\": 1, "\u0069d"   :  "x"}"#;
+        let at = doc.find("\"x\"").unwrap();
+        assert_eq!(&doc[key_before(doc.as_bytes(), at)..at], r#""\u0069d"   :  "#);
+        let at = doc.find('1').unwrap();
+        assert_eq!(&doc[key_before(doc.as_bytes(), at)..at], r#""a\"\\": "#);
+        assert_eq!(key_before(b"[1, 2]", 4), 4, "not after a key: the value's own place");
     }
 
     #[test]

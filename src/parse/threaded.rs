@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 use crate::graph::{GraphBuilder, IdHasher, Sink};
-use crate::input::{Field, Place, UnknownEdgeType};
+use crate::input::{DuplicateKey, Field, Place, UnknownEdgeType};
 use crate::InputError;
 
 /// One call on a [`Sink`], recorded to be replayed on the builder thread.
@@ -21,6 +21,8 @@ enum Record<'a> {
     ToolEdge(Place, Option<Cow<'a, str>>, Field<'a>, Field<'a>, [u64; 2]),
     UnknownEdgeType(UnknownEdgeType<'a>),
     OtherEdge,
+    /// Rare, so boxed: it does not make every record larger.
+    DuplicateKey(Box<DuplicateKey<'a>>),
 }
 
 impl<'a> Record<'a> {
@@ -45,6 +47,7 @@ impl<'a> Record<'a> {
             }
             Record::UnknownEdgeType(unknown) => builder.unknown_edge_type(unknown),
             Record::OtherEdge => builder.other_edge(),
+            Record::DuplicateKey(repeat) => builder.duplicate_key(*repeat),
         }
     }
 }
@@ -112,6 +115,9 @@ impl<'a> Sink<'a> for Pipe<'a> {
     }
     fn other_edge(&mut self) {
         self.push(Record::OtherEdge);
+    }
+    fn duplicate_key(&mut self, repeat: DuplicateKey<'a>) {
+        self.push(Record::DuplicateKey(Box::new(repeat)));
     }
 }
 

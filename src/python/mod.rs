@@ -364,6 +364,7 @@ fn views_to_py(
                 })
                 .collect(),
             box_labels: v.boxes,
+            forwards: v.forwards,
         })
         .collect())
 }
@@ -737,6 +738,7 @@ struct CoreView {
     location: Option<(usize, usize)>,
     tools: Vec<CoreSeenTool>,
     box_labels: Vec<(String, String)>,
+    forwards: bool,
 }
 
 #[pyclass(frozen, get_all, skip_from_py_object, module = "toolwire._toolwire")]

@@ -4,7 +4,9 @@
 Text: one block per consumer, ``path:line:col: consumer gets N tools``, then
 one line per tool (its name, node id, label and place) with its path below,
 and a mark on every tool whose name another tool in the same view shares
-(a CMP-9 violation)."""
+(a CMP-9 violation). A toolbox asked about (``--consumer``) ``forwards`` its
+tools instead: CMP-9 exempts passthroughs, so a name shared there is said to
+be a clash at the consumers the tools reach, not at the box."""
 
 from __future__ import annotations
 
@@ -24,8 +26,13 @@ def write_text(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
             out.write("\n")
         where = "" if view.location is None else f":{view.location.line}:{view.location.column}"
         shared = sum(t.collides for t in view.tools)
-        note = f" ({_plural(shared, 'tool')} share a name: CMP-9)" if shared else ""
-        out.write(f"{shown}{where}: {_id(view.consumer)} gets {_plural(len(view.tools), 'tool')}{note}\n")
+        if view.forwards:
+            note = f" ({shared} share a name: a CMP-9 clash at each consumer they reach together)" if shared else ""
+            verb = "forwards"
+        else:
+            note = f" ({_plural(shared, 'tool')} share a name: CMP-9)" if shared else ""
+            verb = "gets"
+        out.write(f"{shown}{where}: {_id(view.consumer)} {verb} {_plural(len(view.tools), 'tool')}{note}\n")
         if not view.tools:
             continue
         names = [t.name for t in view.tools]

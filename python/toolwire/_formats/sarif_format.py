@@ -207,12 +207,15 @@ def _finding(report: Report, finding: Finding, max_path: int) -> Json:
 
 
 def _warning(report: Report, w: WiringWarning, strict: bool) -> Json:
+    # One node can repeat several keys, and edges and the top level have no
+    # node: a repeated key is told apart by its message, which names both.
+    what = (w.node, w.message) if w.code == "DUPLICATE-KEY" else (w.node,)
     return {
         **_rule_ref(w.code),
         "level": "error" if strict else "warning",
         "message": _message(printable(w.message)),
         "locations": [_physical(report.path, w.location)],
-        "partialFingerprints": _fingerprint(artifact_uri(report.path), w.code, w.node),
+        "partialFingerprints": _fingerprint(artifact_uri(report.path), w.code, *what),
         "properties": {"node": w.node, "edge": w.edge},
     }
 

@@ -110,7 +110,7 @@ def _read(url: str) -> Union[bytes, OSError]:
 COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("path", "string"),
     ("kind", "string"),  # violation, warning or error
-    ("code", "string"),  # CMP-9, EDGE-5; R8, NAME-LOSSY, NAME-UNNAMED; the error's class
+    ("code", "string"),  # CMP-9, EDGE-5; R8, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY; the error's class
     ("consumer", "string"),  # CMP-9
     ("name", "string"),  # CMP-9: the shared tool name
     ("node", "string"),  # warnings: the node they are about
