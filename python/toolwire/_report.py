@@ -264,16 +264,24 @@ class Violations(_Lazy[Violation]):
     CMP-9 by consumer id and name). ``len()`` is exact however many there
     are; items are built when read (``v[i]``, slices, iteration)."""
 
-    __slots__ = ()
+    __slots__ = ("_start",)
 
     _CHUNK = 1  # each one is built: iterating builds no more than it yields
     _WHAT = "violation"
 
-    def __init__(self, core: "CoreReport") -> None:
-        super().__init__(core, core.violation_count)
+    def __init__(self, core: "CoreReport", start: int = 0) -> None:
+        super().__init__(core, core.violation_count - start)
+        self._start = start
+        """The core's index of this sequence's first violation."""
+
+    def _after(self, start: int) -> "Violations":
+        """The violations from ``start`` on, read from the same core: the
+        CMP-9 ones, when ``start`` is the number of EDGE-5 ones (``--ignore
+        EDGE-5``); their clash groups are the report's."""
+        return Violations(self._core, self._start + start)
 
     def _read(self, start: int, stop: int) -> List[Violation]:
-        return [self._at(i) for i in range(start, min(stop, self._len))]
+        return [self._at(self._start + i) for i in range(start, min(stop, self._len))]
 
     def __repr__(self) -> str:
         return f"<Violations: {self._len}>"

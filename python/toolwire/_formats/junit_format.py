@@ -33,7 +33,18 @@ from typing import Dict, Iterator, List, Optional, TextIO
 from .._groups import ClashGroup
 from .._report import Location, Report, Violation, _error_to_dict
 from . import Run
-from .common import STDIN, Finding, Findings, finding_count, finding_help, group_message, source, tool_line
+from .common import (
+    STDIN,
+    Finding,
+    Findings,
+    code_counts_of,
+    finding_count,
+    finding_help,
+    group_message,
+    reported_codes,
+    source,
+    tool_line,
+)
 
 # XML 1.0 cannot hold most control characters or lone surrogates at all, not
 # even escaped, and ElementTree writes them through as they are: a label
@@ -152,6 +163,20 @@ def _counts(run: Run) -> Dict[str, str]:
     return {"tests": str(tests), "failures": str(failures), "errors": str(errors), "time": f"{run.elapsed:.3f}"}
 
 
+def _properties(run: Run) -> str:
+    """The suite's ``<properties>``: the codes reported (``--select``/
+    ``--ignore``), ``--quiet``, and the findings of each code over the run,
+    warnings ``--quiet`` left out included."""
+    properties = ET.Element("properties")
+    listed = {"codes": ",".join(reported_codes(run)), "quiet": "true" if run.quiet else "false"}
+    for code, count in code_counts_of(run).items():
+        listed[f"count:{code}"] = str(count)
+    for name, value in listed.items():
+        ET.SubElement(properties, "property", name=name, value=value)
+    ET.indent(properties, level=2)
+    return "    " + ET.tostring(properties, encoding="unicode") + "\n"
+
+
 def _tag(name: str, attributes: Dict[str, str], close: str = ">") -> str:
     element = ET.Element(name, attributes)
     opening = ET.tostring(element, encoding="unicode")  # <name a="..." />
@@ -173,6 +198,7 @@ def write(run: Run, out: TextIO) -> None:
         out.write("  " + _tag("testsuite", suite, " />") + "\n</testsuites>\n")
         return
     out.write("  " + _tag("testsuite", suite) + "\n")
+    out.write(_properties(run))
     for report in run.reports:
         for case in _testcases(run, report):
             ET.indent(case, level=2)

@@ -33,7 +33,17 @@ from .._groups import ClashGroup
 from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
 from .._rules import RULES, Rule
 from . import Run
-from .common import STDIN, Finding, group_scope, repo_path, source, tool_line, violation_findings
+from .common import (
+    STDIN,
+    Finding,
+    code_counts_of,
+    group_scope,
+    repo_path,
+    reported_codes,
+    source,
+    tool_line,
+    violation_findings,
+)
 
 Json = Dict[str, Any]
 
@@ -306,6 +316,9 @@ def document(run: Run) -> Json:
                 # SARIF's default is UTF-16 code units.
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+                # What was asked of the run (--select/--ignore, --quiet) and
+                # the findings of each code, warnings --quiet left out included.
+                "properties": {"codes": reported_codes(run), "quiet": run.quiet, "codeCounts": code_counts_of(run)},
             }
         ],
     }
