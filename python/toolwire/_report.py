@@ -260,9 +260,10 @@ class ToolPath(_Lazy[str]):
 
 
 class Violations(_Lazy[Violation]):
-    """The violations of a report, in SEMANTICS order (EDGE-5 by edge, then
-    CMP-9 by consumer id and name). ``len()`` is exact however many there
-    are; items are built when read (``v[i]``, slices, iteration)."""
+    """The violations of a report, in the order of docs/SEMANTICS.md
+    section 6 (EDGE-5 by edge, then CMP-9 by consumer id and name).
+    ``len()`` is exact however many there are; items are built when read
+    (``v[i]``, slices, iteration)."""
 
     __slots__ = ("_start",)
 
@@ -368,7 +369,7 @@ class _GroupConsumers(_Lazy[str]):
 
 
 class Warnings(_Lazy[WiringWarning]):
-    """The warnings of a report, in SEMANTICS order, read from the core in
+    """The warnings of a report, in the order of docs/SEMANTICS.md section 6, read from the core in
     chunks as they are asked for. Equal to any list or tuple of the same
     warnings."""
 
