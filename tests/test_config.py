@@ -183,7 +183,7 @@ def test_the_table_may_be_written_inline(repo: Path) -> None:
         ("edge-types = { data = true }", "[tool.toolwire] edge-types must be a list of non-empty strings, got a table"),
         ("passthrough_types = []", '[tool.toolwire] unknown key "passthrough_types" (did you mean "passthrough-types"?)'),
         ("stict = true", '[tool.toolwire] unknown key "stict" (did you mean "strict"?)'),
-        ("colour = true", '[tool.toolwire] unknown key "colour" (known keys: passthrough-types, edge-types, strict, format, jobs, max-violations, max-path, json-violations, max-consumers)'),
+        ("colour = true", '[tool.toolwire] unknown key "colour" (known keys: passthrough-types, edge-types, strict, format, jobs, max-violations, max-path, json-violations, max-consumers, select, ignore, quiet)'),
         ("max-violations = -1", "[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got -1"),
         ('max-violations = "10"', '[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got "10"'),
         ("max-violations = true", "[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got true"),
@@ -312,8 +312,11 @@ def test_cli_reads_passthrough_types_from_pyproject(kit_project: Path) -> None:
 
 
 def test_cli_command_line_beats_the_configuration_file(kit_project: Path) -> None:
-    done = check_in(kit_project, "--passthrough-type", "toolbox", "workflows/agent.json")
+    # --passthrough-types replaces the file's list; --passthrough-type adds to it.
+    done = check_in(kit_project, "--passthrough-types", "toolbox", "workflows/agent.json")
     assert done.returncode == 0, done.stdout + done.stderr
+    done = check_in(kit_project, "--passthrough-type", "toolbox", "workflows/agent.json")
+    assert done.returncode == 1, done.stdout + done.stderr
 
 
 def test_cli_no_config_ignores_the_configuration_file(kit_project: Path) -> None:

@@ -7,12 +7,22 @@ import contextlib
 import io
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import mypy.api
 import pytest
+import yaml
+
+from support import REPO
 
 from toolwire import cli
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -83,3 +93,47 @@ def test_readme_terminal_samples_are_what_the_cli_prints(command: str, monkeypat
     printed = out.getvalue().rstrip("\n").split("\n")
     # Byte for byte: nothing in the report changes from run to run.
     assert printed == expected
+
+
+# --- installing ----------------------------------------------------------------------
+
+# What `pip install` may be given in the README: this repository (`.`,
+# `-e .`, with extras), or toolwire from a git URL whose host and revision
+# are visibly placeholders. Never a bare `toolwire`, which names a package
+# no index has.
+_FROM_SOURCE = re.compile(
+    r"pip install (-e )?(\.|'\.\[[a-z,]+\]')(?=[\s`]|$)"
+    r'|pip install "toolwire(\[[a-z,]+\])? @ git\+https://(github\.com/OWNER/toolwire@REV|\.\.\.)"'
+)
+
+
+def test_every_pip_install_in_the_readme_installs_from_source() -> None:
+    text = README.read_text(encoding="utf-8")
+    commands = [m.start() for m in re.finditer(r"pip install ", text)]
+    assert len(commands) >= 6
+    for start in commands:
+        line = text[start : text.index("\n", start)]
+        assert _FROM_SOURCE.match(line), f"README.md: {line!r} installs what no package index has"
+    # Each extra named is one pyproject.toml declares.
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    for extra in re.findall(r"\[([a-z]+)\]'|toolwire\[([a-z]+)\]", text):
+        assert (extra[0] or extra[1]) in extras
+
+
+def _tags() -> list[str]:
+    done = subprocess.run(["git", "tag"], cwd=REPO, capture_output=True, text=True)
+    return done.stdout.split() if done.returncode == 0 else []
+
+
+def test_the_pre_commit_rev_is_a_placeholder_or_a_tag_that_exists() -> None:
+    # pre-commit clones the repository at `rev`: a tag that does not exist
+    # (toolwire has made no release) fails the user's first commit.
+    blocks = [b for b in _blocks("yaml") if "repos:" in b]
+    assert blocks
+    manifest = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    example = "\n".join(line[2:] for line in manifest.splitlines() if line.startswith("#   "))
+    for block in [*blocks, "repos:\n" + example]:
+        for repo in yaml.safe_load(block)["repos"]:
+            assert repo["rev"] == "REV" or repo["rev"] in _tags(), repo
+            assert "OWNER" in repo["repo"]
+    assert "a full commit sha" in README.read_text(encoding="utf-8")

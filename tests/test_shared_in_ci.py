@@ -39,10 +39,18 @@ def test_each_file(path):
 """
 
 
-def run_tiny_suite(tmp_path: Path, need: Optional[str], shared: bool) -> Dict[str, int]:
+# What CI hosts set on every job (GitHub Actions, GitLab CI, and the common
+# CI=true): a user's fork runs the tests there without ../shared.
+CI_HOST = {"CI": "true", "GITHUB_ACTIONS": "true", "GITLAB_CI": "true", "CONTINUOUS_INTEGRATION": "true"}
+
+
+def run_tiny_suite(
+    tmp_path: Path, need: Optional[str], shared: bool, extra_env: Optional[Dict[str, str]] = None
+) -> Dict[str, int]:
     """Runs TINY_SUITE with this directory's conftest.py and support.py in a
-    repository of its own under `tmp_path`, whose ../shared is there or not;
-    the outcome counts from pytest's summary line."""
+    repository of its own under `tmp_path`, whose ../shared is there or not,
+    with `extra_env` added to the environment; the outcome counts from
+    pytest's summary line."""
     tests = tmp_path / "repo" / "tests"
     tests.mkdir(parents=True)
     for name in ("conftest.py", "support.py"):
@@ -54,7 +62,8 @@ def run_tiny_suite(tmp_path: Path, need: Optional[str], shared: bool) -> Dict[st
         (tmp_path / "shared" / "real-workflows").mkdir()
         for name in ("a.json", "b.json"):
             (tmp_path / "shared" / "real-workflows" / name).write_text("{}", encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in (support.NEED_SHARED, "PYTEST_ADDOPTS")}
+    env = {k: v for k, v in os.environ.items() if k not in (support.NEED_SHARED, "PYTEST_ADDOPTS", *CI_HOST)}
+    env.update(extra_env or {})
     if need is not None:
         env[support.NEED_SHARED] = need
     done = subprocess.run(
@@ -76,6 +85,40 @@ def test_in_ci_a_test_that_needs_a_missing_shared_fails(tmp_path: Path) -> None:
 
 def test_outside_ci_a_test_that_needs_a_missing_shared_is_skipped(tmp_path: Path) -> None:
     assert run_tiny_suite(tmp_path, need=None, shared=False) == {"skipped": 3, "exit": 0}
+
+
+def test_on_a_ci_host_without_the_project_variable_a_missing_shared_is_skipped(tmp_path: Path) -> None:
+    # A fork's own CI (CI=true and the host's variables, but not .ci/run's
+    # TOOLWIRE_NEED_SHARED) on a clone without ../shared: skips, not failures.
+    assert run_tiny_suite(tmp_path, need=None, shared=False, extra_env=CI_HOST) == {"skipped": 3, "exit": 0}
+
+
+def test_on_a_ci_host_the_project_variable_alone_decides(tmp_path: Path) -> None:
+    assert run_tiny_suite(tmp_path, need="1", shared=False, extra_env=CI_HOST) == {"failed": 2, "error": 1, "exit": 1}
+
+
+# Reading the CI host's variables: os.environ["CI"], os.environ.get("CI"),
+# os.getenv("CI"), "CI" in os.environ, and the same for the hosts' own names.
+_READS_CI = re.compile(r"""(environ|getenv)\b[^\n]*["'](CI|GITHUB_ACTIONS|GITLAB_CI|CONTINUOUS_INTEGRATION)["']|["'](CI|GITHUB_ACTIONS|GITLAB_CI)["']\s+in\s+os\.environ""")
+
+
+def test_nothing_keys_on_the_ci_hosts_variables() -> None:
+    # Whether a test may skip is the project's own decision (TOOLWIRE_NEED_SHARED,
+    # set by .ci/run), never the host's: CI=true is set on every fork's CI too.
+    repo = TESTS.parent
+    files = [repo / ".ci" / "run", *sorted((repo / "python").rglob("*.py")), *sorted(TESTS.glob("*.py"))]
+    files += sorted((repo / "benches").glob("*.py"))
+    assert len(files) > 20
+    readers = [
+        f"{path.relative_to(repo)}:{number}: {line.strip()}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _READS_CI.search(line) and path.name != "test_shared_in_ci.py"
+    ]
+    assert readers == []
+    # The pattern does find such a read.
+    assert _READS_CI.search('if os.environ.get("CI") == "true":')
+    assert _READS_CI.search("fails = 'CI' in os.environ")
 
 
 def test_in_ci_the_tests_run_when_shared_is_there(tmp_path: Path) -> None:

@@ -13,6 +13,9 @@ DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
 """Node types that forward every tool wired into them."""
 DEFAULT_EDGE_TYPES = tuple(_toolwire.DEFAULT_EDGE_TYPES)
 """``data.edgeType`` values recognised by EDGE-5."""
+TOOL_EDGE_TYPE = "tool_availability"
+"""The declaration that makes an edge a tool edge (EDGE-5): recognised
+whatever ``edge_types`` says, as the core has it (src/config.rs)."""
 
 
 def _names(option: str, values: Iterable[str]) -> list[str]:
@@ -23,6 +26,10 @@ def _names(option: str, values: Iterable[str]) -> list[str]:
     for value in listed:
         if not isinstance(value, str):
             raise TypeError(f"{option} must contain strings, got {type(value).__name__}")
+        if not value:
+            # No node type or data.edgeType is "": as the CLI and the
+            # configuration file refuse it, so does the API.
+            raise ValueError(f"{option} must not contain an empty string")
     return listed
 
 

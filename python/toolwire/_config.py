@@ -25,6 +25,9 @@ Keys are kebab-case, as in ruff::
     max-path = 16                            # ids shown of a long path (0: no limit), like --max-path
     json-violations = "each"                 # json: every violation, not each clash once, like --json-violations
     max-consumers = 1000                     # json: consumers listed per clash (0: no limit), like --max-consumers
+    select = ["CMP-9", "EDGE"]               # codes (or families) reported, like --select
+    ignore = ["NAME-LOSSY"]                  # codes not reported, like --ignore
+    quiet = true                             # warnings counted, not listed, like --quiet
 
 Every value is checked strictly: a typo in a configuration file must stop the
 run with a message naming the file and the key, not be silently ignored
@@ -41,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from . import _select
 from ._formats import FORMATS, JSON_VIOLATIONS
 
 if sys.version_info >= (3, 11):
@@ -73,8 +77,16 @@ class Settings:
     max_path: Optional[int] = None
     json_violations: Optional[str] = None
     max_consumers: Optional[int] = None
+    select: Optional[List[str]] = None
+    ignore: Optional[List[str]] = None
+    quiet: Optional[bool] = None
     source: Optional[Path] = None
     """The file the settings came from (None: no file)."""
+
+    def shown_source(self) -> Optional[str]:
+        """``source`` as messages show it: relative to the current directory
+        when that is shorter (``../pyproject.toml``), else absolute."""
+        return None if self.source is None else _shown(self.source)
 
 
 def find(start: Path) -> Optional[Path]:
@@ -202,6 +214,11 @@ def _json_violations(value: Any) -> bool:
     return isinstance(value, str) and value in JSON_VIOLATIONS
 
 
+def _codes(value: Any) -> bool:
+    """``select``, ``ignore``: a list of codes or families (``_select``)."""
+    return _names(value) and _select.unknown(value) is None
+
+
 # TOML key -> (Settings field, check, what is expected, for the message).
 _KEYS: Dict[str, Tuple[str, Callable[[Any], bool], str]] = {
     "passthrough-types": ("passthrough_types", _names, "a list of non-empty strings"),
@@ -213,6 +230,9 @@ _KEYS: Dict[str, Tuple[str, Callable[[Any], bool], str]] = {
     "max-path": ("max_path", _max_path, "0 (no limit) or an integer of at least 2"),
     "json-violations": ("json_violations", _json_violations, "one of " + ", ".join(f'"{v}"' for v in JSON_VIOLATIONS)),
     "max-consumers": ("max_consumers", _whole, "an integer of at least 0 (0: no limit)"),
+    "select": ("select", _codes, f"a list of codes or families ({_select.known()})"),
+    "ignore": ("ignore", _codes, f"a list of codes or families ({_select.known()})"),
+    "quiet": ("quiet", _boolean, "true or false"),
 }
 
 

@@ -264,20 +264,29 @@ class ToolPath(_Lazy[str]):
 
 
 class Violations(_Lazy[Violation]):
-    """The violations of a report, in SEMANTICS order (EDGE-5 by edge, then
-    CMP-9 by consumer id and name). ``len()`` is exact however many there
-    are; items are built when read (``v[i]``, slices, iteration)."""
+    """The violations of a report, in the order of docs/SEMANTICS.md
+    section 6 (EDGE-5 by edge, then CMP-9 by consumer id and name).
+    ``len()`` is exact however many there are; items are built when read
+    (``v[i]``, slices, iteration)."""
 
-    __slots__ = ()
+    __slots__ = ("_start",)
 
     _CHUNK = 1  # each one is built: iterating builds no more than it yields
     _WHAT = "violation"
 
-    def __init__(self, core: "CoreReport") -> None:
-        super().__init__(core, core.violation_count)
+    def __init__(self, core: "CoreReport", start: int = 0) -> None:
+        super().__init__(core, core.violation_count - start)
+        self._start = start
+        """The core's index of this sequence's first violation."""
+
+    def _after(self, start: int) -> "Violations":
+        """The violations from ``start`` on, read from the same core: the
+        CMP-9 ones, when ``start`` is the number of EDGE-5 ones (``--ignore
+        EDGE-5``); their clash groups are the report's."""
+        return Violations(self._core, self._start + start)
 
     def _read(self, start: int, stop: int) -> List[Violation]:
-        return [self._at(i) for i in range(start, min(stop, self._len))]
+        return [self._at(self._start + i) for i in range(start, min(stop, self._len))]
 
     def __repr__(self) -> str:
         return f"<Violations: {self._len}>"
@@ -364,7 +373,7 @@ class _GroupConsumers(_Lazy[str]):
 
 
 class Warnings(_Lazy[WiringWarning]):
-    """The warnings of a report, in SEMANTICS order, read from the core in
+    """The warnings of a report, in the order of docs/SEMANTICS.md section 6, read from the core in
     chunks as they are asked for. Equal to any list or tuple of the same
     warnings."""
 

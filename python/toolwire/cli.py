@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
-from . import __version__
-from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, check_files, check_json, explain_file, explain_json
+from . import __version__, _cli_options
+from ._api import check_files, check_json, explain_file, explain_json
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS, Run, explain_format, writer
@@ -43,19 +43,8 @@ T = TypeVar("T")
 
 def _shared_options(parser: argparse.ArgumentParser) -> None:
     """Options that `check` and `explain` both take."""
-    parser.add_argument(
-        "--passthrough-type",
-        action="append",
-        metavar="TYPE",
-        help="a node type that forwards its tools; repeat for several "
-        f"(default: {', '.join(DEFAULT_PASSTHROUGH_TYPES)})",
-    )
-    parser.add_argument(
-        "--edge-type",
-        action="append",
-        metavar="TYPE",
-        help=f"a recognised data.edgeType; repeat for several (default: {', '.join(DEFAULT_EDGE_TYPES)})",
-    )
+    _cli_options.add_type_options(parser)
+    _cli_options.add_verbose_option(parser)
     parser.add_argument(
         "--output",
         "-o",
@@ -182,6 +171,7 @@ def _parser() -> argparse.ArgumentParser:
         "0: no limit)",
     )
     _shared_options(check)
+    _cli_options.add_selection_options(check)
     check.set_defaults(handler=_run_check)
 
     explain = commands.add_parser(
@@ -238,10 +228,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _options(args: argparse.Namespace, settings: Settings) -> Dict[str, Any]:
-    return {
-        "passthrough_types": _pick(args.passthrough_type, settings.passthrough_types, list(DEFAULT_PASSTHROUGH_TYPES)),
-        "edge_types": _pick(args.edge_type, settings.edge_types, list(DEFAULT_EDGE_TYPES)),
-    }
+    return dict(_cli_options.types(args, settings))
 
 
 def _check_stdin(options: Dict[str, Any]) -> Report:
@@ -439,6 +426,8 @@ def _run_check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     format = _pick(args.format, settings.format, "text")
     options = _options(args, settings)
+    selection = _cli_options.selection(args, settings)
+    _cli_options.tell(args, settings, options, selection.codes)
     try:
         with _cluster(args.dask) as cluster:
             paths = args.paths
@@ -456,11 +445,15 @@ def _run_check(args: argparse.Namespace) -> int:
     fix_failed = False
     if args.fix:
         reports, fix_failed = _apply_fixes(reports, options)
+    strict = _pick(args.strict, settings.strict, False)
+    # What --select, --ignore and --quiet leave out is gone from here on:
+    # from every format, and from the exit status.
+    reports, counts, hidden = _cli_options.narrowed(reports, selection, _pick(args.quiet, settings.quiet, False), strict)
     run = Run(
         reports,
         elapsed=elapsed,
         timing=args.timing,
-        strict=_pick(args.strict, settings.strict, False),
+        strict=strict,
         # Colour only for a person at a terminal, never into a file.
         colour=format == "text" and args.output is None and use_colour(sys.stdout, os.environ),
         # 0 means no limit, as for GCC's -fmax-errors.
@@ -468,6 +461,13 @@ def _run_check(args: argparse.Namespace) -> int:
         max_path=_pick(args.max_path, settings.max_path, DEFAULT_MAX_PATH),
         json_violations=_pick(args.json_violations, settings.json_violations, JSON_VIOLATIONS[0]),
         max_consumers=_pick(args.max_consumers, settings.max_consumers, DEFAULT_MAX_CONSUMERS),
+        quiet=_pick(args.quiet, settings.quiet, False),
+        hidden_warnings=hidden,
+        counts=counts,
+        codes=selection.codes,
+        config_file=settings.shown_source(),
+        edge_types=_cli_options.recognised(options["edge_types"]),
+        passthrough_types=options["passthrough_types"],
     )
     write = writer(format)
     if not _deliver(args.output, lambda out: write(run, out)):
@@ -618,10 +618,12 @@ def _run_explain(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     try:
         _refuse_misused_inputs(args.paths, args.output, args.config)
-        options = _options(args, _settings(args))
+        settings = _settings(args)
     except (_Refused, ConfigError) as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
+    options = _options(args, settings)
+    _cli_options.tell(args, settings, options)
     explained = [(path, _explain_one(path, args.consumer, options)) for path in args.paths]
     views_of = [(path, views) for path, views in explained if views is not None]
     write = explain_format.write_json if args.format == "json" else explain_format.write_text

@@ -1,6 +1,6 @@
 """A pure-Python reference implementation of the toolwire check.
 
-This module is SEMANTICS.md in executable form: rule CMP-9 (tool names are
+This module is docs/SEMANTICS.md in executable form: rule CMP-9 (tool names are
 unique per consumer, after flattening tool wiring through passthroughs) and
 the rules it rests on (EDGE-1, EDGE-2, EDGE-5, R2, R8). It is here for two
 things:
@@ -11,7 +11,7 @@ things:
 - it is the baseline the benchmarks measure the Rust core against.
 
 So it is deliberately naive: plain dicts, sets and lists, one breadth-first
-walk per consumer, no caching and no pruning. Where SEMANTICS.md leaves a
+walk per consumer, no caching and no pruning. Where docs/SEMANTICS.md leaves a
 choice open (which input error comes first, which of several shortest paths
 is shown, how messages are worded), it does what the Rust core does, so that
 any difference between the two is a bug in one of them.
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 # Nothing here comes from the Rust extension, directly or through `_api`
-# (which loads it): the defaults below are written from SEMANTICS.md, so a
+# (which loads it): the defaults below are written from docs/SEMANTICS.md, so a
 # wrong default in the core shows up as a difference instead of being shared.
 # (tests/test_differential.py imports this module with the extension blocked.)
 from ._errors import WorkflowError
@@ -245,7 +245,7 @@ def _read_edge(edge: Any, index: int, recognised: Set[str], doc: _Document) -> N
 
 
 def _read(workflow: Any, passthrough_types: Set[str], recognised: Set[str]) -> _Document:
-    """The fields SEMANTICS.md names, or the first shape error: the top
+    """The fields docs/SEMANTICS.md names, or the first shape error: the top
     level, then ``nodes`` and each node, then ``edges`` and each edge."""
     if not isinstance(workflow, Mapping):
         raise WorkflowError(f"the workflow must be a JSON object, got {_kind(workflow)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, TextIO
+from typing import Callable, Mapping, Optional, Sequence, TextIO
 
 from .._report import Report
 
@@ -46,6 +46,26 @@ class Run:
     timing: bool = False
     """The text summary says how long the check took (``--timing``); off by
     default, so that the same input gives the same bytes every time."""
+
+    quiet: bool = False
+    """``--quiet``: warnings that do not fail a file were taken out of the
+    reports (``hidden_warnings`` of them), and accepted files are not
+    listed; the summary still counts them."""
+    hidden_warnings: int = 0
+    """Warnings ``--quiet`` took out of the reports, over every file."""
+    counts: Optional[Mapping[str, int]] = None
+    """Findings of each code over every file, warnings taken out by
+    ``--quiet`` included (``_select.code_counts`` before ``--quiet``); None:
+    count the reports'."""
+    codes: Optional[Sequence[str]] = None
+    """The codes reported (``--select``/``--ignore``); None: every code."""
+    config_file: Optional[str] = None
+    """The configuration file read, as it is shown; None: none."""
+    edge_types: Optional[Sequence[str]] = None
+    """The recognised ``data.edgeType`` values the check used,
+    ``tool_availability`` included; None: the defaults."""
+    passthrough_types: Optional[Sequence[str]] = None
+    """The node types the check took as passthroughs; None: the defaults."""
 
     def failed(self, report: Report) -> bool:
         """Whether `report` fails the run: an input error, a violation, or a

@@ -285,3 +285,32 @@ def finding_help(code: str, own_help: Optional[str]) -> Optional[str]:
     if own_help is not None:
         return own_help
     return RULES[code].help if code in RULES else None
+
+
+# --- counts by code -----------------------------------------------------------------
+
+
+def code_counts_of(run: Any) -> Dict[str, int]:
+    """The findings of each code over a run (a ``Run``): as the CLI counted
+    them before ``--quiet`` took warnings out, or else from its reports."""
+    from .._select import code_counts  # _select reads this module
+
+    return dict(run.counts) if run.counts is not None else code_counts(run.reports)
+
+
+def counts_text(counts: Dict[str, int]) -> str:
+    """``CMP-9: 12, EDGE-5: 1, NAME-LOSSY: 81,407``."""
+    return ", ".join(f"{code}: {n:,}" for code, n in counts.items())
+
+
+def reported_codes(run: Any) -> List[str]:
+    """The codes a run reports (``--select``/``--ignore``): every code when
+    it does not say."""
+    return list(RULES) if run.codes is None else list(run.codes)
+
+
+def not_reported(run: Any) -> List[str]:
+    """The codes ``--select``/``--ignore`` leave out of a run, in the order
+    of ``RULES``."""
+    reported = set(reported_codes(run))
+    return [code for code in RULES if code not in reported]

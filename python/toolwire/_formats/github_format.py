@@ -282,6 +282,9 @@ def step_summary(run: Run, limit: int = STEP_SUMMARY_LIMIT) -> str:
     first block that would not fit, with a line saying exactly what was cut.
     Empty when not even the summary line fits."""
     heading = f"### toolwire\n\n**{text_format.summary_line(run)}**\n\n"
+    by_code = text_format.counts_line(run)
+    if by_code:
+        heading += f"{by_code}\n\n"
     # No finding takes less than 100 bytes, so no more than this many per
     # file can fit: reading more (a report may hold millions) is wasted.
     most = max(1, limit // 100)

@@ -36,7 +36,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 from .._groups import ClashGroup
 from .._report import Report, Tool, Violation, _error_to_dict
 from . import JSON_VIOLATIONS, Run
-from .common import Findings, file_name, path_json
+from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
+from .common import Findings, code_counts_of, file_name, path_json, reported_codes
 
 SCHEMA_VERSION = 4
 
@@ -221,7 +222,16 @@ def write(run: Run, out: TextIO) -> None:
             ("ok", ok),
             ("strict", run.strict),
             ("listing", run.json_violations),
+            # What the run was asked: the configuration file read, the
+            # lists the check used, what it reports.
+            ("config_file", run.config_file),
+            ("passthrough_types", list(run.passthrough_types or DEFAULT_PASSTHROUGH_TYPES)),
+            ("edge_types", list(run.edge_types or DEFAULT_EDGE_TYPES)),
+            ("codes", reported_codes(run)),
+            ("quiet", run.quiet),
             ("files", _Array(_file(run, r) for r in run.reports)),
+            # After the files, as a summary is.
+            ("code_counts", code_counts_of(run)),
         ]
     )
     _write(out, document, 0)

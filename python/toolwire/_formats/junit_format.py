@@ -41,12 +41,14 @@ from . import Run
 from .common import (
     Finding,
     Findings,
+    code_counts_of,
     file_name,
     finding_count,
     finding_help,
     group_message,
     node_id,
     printable,
+    reported_codes,
     source,
     tool_line,
 )
@@ -170,6 +172,20 @@ def _counts(run: Run) -> Dict[str, str]:
     return {"tests": str(tests), "failures": str(failures), "errors": str(errors), "time": f"{run.elapsed:.3f}"}
 
 
+def _properties(run: Run) -> str:
+    """The suite's ``<properties>``: the codes reported (``--select``/
+    ``--ignore``), ``--quiet``, and the findings of each code over the run,
+    warnings ``--quiet`` left out included."""
+    properties = ET.Element("properties")
+    listed = {"codes": ",".join(reported_codes(run)), "quiet": "true" if run.quiet else "false"}
+    for code, count in code_counts_of(run).items():
+        listed[f"count:{code}"] = str(count)
+    for name, value in listed.items():
+        ET.SubElement(properties, "property", name=name, value=value)
+    ET.indent(properties, level=2)
+    return "    " + ET.tostring(properties, encoding="unicode") + "\n"
+
+
 def _tag(name: str, attributes: Dict[str, str], close: str = ">") -> str:
     element = ET.Element(name, attributes)
     opening = ET.tostring(element, encoding="unicode")  # <name a="..." />
@@ -191,6 +207,7 @@ def write(run: Run, out: TextIO) -> None:
         out.write("  " + _tag("testsuite", suite, " />") + "\n</testsuites>\n")
         return
     out.write("  " + _tag("testsuite", suite) + "\n")
+    out.write(_properties(run))
     for report in run.reports:
         for case in _testcases(run, report):
             ET.indent(case, level=2)

@@ -41,9 +41,11 @@ from .common import (
     STDIN,
     STDIN_NAME,
     Finding,
+    code_counts_of,
     group_scope,
     printable,
     repo_path,
+    reported_codes,
     source,
     tool_line,
     violation_findings,
@@ -335,6 +337,9 @@ def document(run: Run) -> Json:
                 # SARIF's default is UTF-16 code units.
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+                # What was asked of the run (--select/--ignore, --quiet) and
+                # the findings of each code, warnings --quiet left out included.
+                "properties": {"codes": reported_codes(run), "quiet": run.quiet, "codeCounts": code_counts_of(run)},
             }
         ],
     }

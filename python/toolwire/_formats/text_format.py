@@ -17,9 +17,12 @@ passes ends with ``path: ok`` (``path: ok (2 warnings)`` when it has
 warnings); a file that could not be checked gets ``path:line:col: error:
 message``. One summary line ends the run, with exact counts (and, with
 ``--timing``, how long the check took: never by default, so that two runs
-on the same input print the same bytes). Text that comes from the input
-(ids, labels, paths) is escaped so that it can neither break a line nor
-send escape sequences to a terminal (``common.printable``, which the
+on the same input print the same bytes), after a line counting the
+findings of each code (``CMP-9: 1, R8: 1``) when there are any.
+``--quiet`` leaves out the warnings that fail nothing and the ``ok``
+lines; the summary still counts those warnings. Text that comes from the
+input (ids, labels, paths) is escaped so that it can neither break a line
+nor send escape sequences to a terminal (``common.printable``, which the
 github and junit formats use too).
 """
 
@@ -32,7 +35,19 @@ from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, Text
 from .._groups import ClashGroup
 from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict
 from . import Run
-from .common import Findings, file_name, listing, node_id, path_ends, printable, quoted, unsafe
+from .common import (
+    Findings,
+    code_counts_of,
+    counts_text,
+    file_name,
+    listing,
+    node_id,
+    not_reported,
+    path_ends,
+    printable,
+    quoted,
+    unsafe,
+)
 
 # ANSI SGR styles, applied only when the run asks for colour.
 _STYLES = {
@@ -80,8 +95,9 @@ def blocks(run: Run) -> Iterator[Block]:
 
 
 def summary_line(run: Run) -> str:
-    """The summary line that ends the report, without its newline."""
-    return _Writer(run).summary().text.rstrip("\n")
+    """The summary line that ends the report, without its newline (nor the
+    line of counts by code before it: ``counts_line``)."""
+    return _Writer(run).summary().text.rstrip("\n").rsplit("\n", 1)[-1]
 
 
 def separator(previous: Optional[str], kind: str) -> str:
@@ -203,7 +219,7 @@ class _Writer:
             shown_at_most = f"--max-violations {limit}: at most {_plural(limit or 0, 'finding')} per file"
             self.header(path, None, "note", None, f"{_plural(left_out, 'more violation')} not shown ({shown_at_most})")
             yield self.built("finding")
-        if not self.run.failed(report):
+        if not self.run.failed(report) and not self.run.quiet:
             # Said for every file that passed, warnings or not, so that a
             # file's verdict is always on a line of its own.
             ok = self.style("ok", "ok")
@@ -275,19 +291,37 @@ class _Writer:
         unchecked = sum(1 for r in reports if r.error is not None)
         consumers = sum(r.stats.consumers for r in reports if r.stats is not None)
         violations = sum(r.violation_count for r in reports)
-        warnings = sum(len(r.warnings) for r in reports)
+        warnings = sum(len(r.warnings) for r in reports) + self.run.hidden_warnings
         files = _plural(len(reports), "file")
         checked = f"{len(reports) - unchecked:,} of {files}" if unchecked else files
         counts = [_plural(violations, "violation"), _plural(warnings, "warning")]
         if self.run.strict and warnings:
             counts[-1] += " (errors under --strict)"
+        elif self.run.hidden_warnings:
+            counts[-1] += " (not listed: --quiet)"
         took = f" in {_duration(self.run.elapsed)}" if self.run.timing else ""
         text = f"checked {checked} ({_plural(consumers, 'consumer')}){took}: {', '.join(counts)}"
         if unchecked:
             text += f"; {_plural(unchecked, 'file')} could not be checked"
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
+        # The counts by code come first, so that the summary line is still
+        # the last line of the run.
+        by_code = counts_line(self.run)
+        if by_code:
+            self.line(by_code)
         self.line(self.style(verdict, text))
         return self.built("summary")
+
+
+def counts_line(run: Run) -> str:
+    """The findings of each code over the run (``CMP-9: 12, NAME-LOSSY:
+    81,407``), warnings --quiet does not list included, and the codes
+    --select/--ignore leave out; empty when there is nothing to say."""
+    parts = [counts_text(code_counts_of(run))]
+    left_out = not_reported(run)
+    if left_out:
+        parts.append(f"not reported: {', '.join(left_out)} (--select/--ignore)")
+    return "; ".join(part for part in parts if part)
 
 
 # Consumers a grouped clash names; the rest are counted.

@@ -1,14 +1,14 @@
 """Deterministic synthetic FlowDrop workflows, realistic and adversarial.
 
 ``generate(out, options, seed=...)`` writes one workflow (a JSON object with
-``nodes`` and ``edges``) in any of the three dialects of SEMANTICS section 9
+``nodes`` and ``edges``) in any of the three dialects of docs/SEMANTICS.md section 9
 and returns :class:`Expected`: the CMP-9 violations toolwire must report and
 the statistics it must count. The expectation is known *by construction*: the
 generator decides every collision, it never runs a checker on its output.
 
 How the names stay collision-free by construction
 -------------------------------------------------
-Every tool gets a *name index* ``i``. Its sanitised name (SEMANTICS section 5)
+Every tool gets a *name index* ``i``. Its sanitised name (docs/SEMANTICS.md section 5)
 is a function of ``i`` alone and distinct indices always give distinct names:
 ``<verb>_<noun>[_<k>]`` (or ``<verb><noun>[_<k>]`` for camel-case labels),
 where ``k = i // (verbs * nouns)`` is written out only when non-zero and no

@@ -54,7 +54,7 @@ OPTION_HELP: Dict[str, str] = {
     "label_style": "how labels are written: snake, mixed (case, punctuation, escapes) or unicode (characters "
     "that names drop)",
     "noise": "realistic payload the check must skip (positions, config, styling, look-alike keys)",
-    "dialect": "which export form: spec, editor or drupal (SEMANTICS section 9)",
+    "dialect": "which export form: spec, editor or drupal (docs/SEMANTICS.md section 9)",
 }
 
 # One line per preset, for the end of ``toolwire generate --help``.

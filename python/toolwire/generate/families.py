@@ -6,7 +6,7 @@ file: a function of one size parameter ``n`` returning the workflow's JSON
 bytes and what toolwire must report on it (:class:`FamilyExpected`), worked
 out from the construction, never by running a checker.
 
-Every family is written in the spec's own dialect (SEMANTICS section 9):
+Every family is written in the spec's own dialect (docs/SEMANTICS.md section 9):
 tools ``"type": "tool"`` with their label in ``data.label``, toolboxes
 ``"type": "toolbox"``, agents ``"type": "agent"``, every edge a tool edge
 declared by ``"data": {"edgeType": "tool_availability"}``. Only tools carry
@@ -15,7 +15,7 @@ leaving them out keeps the file about the wiring. One record a line, no
 other whitespace.
 
 Ids are a letter and a number zero-padded to the width of the largest one,
-so code-point order (the report's order, SEMANTICS section 6) is numeric
+so code-point order (the report's order, docs/SEMANTICS.md section 6) is numeric
 order, and each family's first violation is easy to state. Clashing pairs
 are labelled ``"Tool X"`` and ``"tool-x"`` (both named ``tool_x``), with
 zero-padded numbers in the labels where there are many pairs, so that name

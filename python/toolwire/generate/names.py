@@ -46,7 +46,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 
 def _sanitise(label: str) -> str:
-    """SEMANTICS section 5, for the vocabulary self-check (and the tests):
+    """docs/SEMANTICS.md section 5, for the vocabulary self-check (and the tests):
     expected names are built, never computed from labels."""
     out: List[str] = []
     gap = False

@@ -111,7 +111,7 @@ class Options:
     """Realistic payload the check must skip: positions, config, port
     metadata, styling, look-alike keys nested in config, escapes."""
     dialect: str = "spec"
-    """``spec``, ``editor`` or ``drupal`` (SEMANTICS section 9)."""
+    """``spec``, ``editor`` or ``drupal`` (docs/SEMANTICS.md section 9)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
