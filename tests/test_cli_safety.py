@@ -221,6 +221,22 @@ def test_the_output_is_still_replaced_in_one_step(
     assert "error[CMP-9]" in report.read_text(encoding="utf-8")
 
 
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_an_output_through_a_symlink_replaces_the_file_it_names_and_the_link_stays(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    # As a plain write through the link would: the report lands in the
+    # file the link names (kept in another folder here), in one step.
+    elsewhere = project / "reports"
+    elsewhere.mkdir()
+    (elsewhere / "latest.txt").write_text("old\n", encoding="utf-8")
+    (project / "report.txt").symlink_to(elsewhere / "latest.txt")
+    assert run(capsys, "check", "-o", "report.txt", "flow.json").code == 1
+    assert (project / "report.txt").is_symlink()
+    assert "error[CMP-9]" in (elsewhere / "latest.txt").read_text(encoding="utf-8")
+    assert not [p.name for p in [*project.iterdir(), *elsewhere.iterdir()] if p.name.startswith(".toolwire-")]
+
+
 # --- 8. standard input: read once ----------------------------------------------------------
 
 

@@ -320,7 +320,7 @@ def test_an_unwritable_folder_is_an_error_and_the_file_stays(
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("tempfile.mkstemp", refuse)
+    monkeypatch.setattr("toolwire._files._temporary_beside", refuse)  # as root, chmod would not stop it
     result = run(capsys, "check", "--fix", str(path))
     assert result.code == 2
     assert result.err == f"{path}: error: cannot write the fixed file: Permission denied\n"

@@ -15,18 +15,14 @@ change of meaning for a person to make.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import json
-import os
 import re
-import stat
-import tempfile
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ._report import Location, Rename, Report
 
-__all__ = ["FileFix", "FixError", "fix_text", "planned_renames", "replace_file", "unified_diff"]
+__all__ = ["FileFix", "FixError", "fix_text", "planned_renames", "unified_diff"]
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -263,30 +259,6 @@ def _insert_member(text: str, start: int, key: str, value: Callable[[str], str])
 
 
 # --- the file -------------------------------------------------------------------
-
-
-def replace_file(path: str, data: bytes) -> None:
-    """Replaces the file at ``path`` (through any symlink) with ``data``
-    atomically: written beside it, flushed, given its mode (and owner, where
-    allowed), then renamed over it in one step, so a reader sees the old
-    file or the new one, never a part."""
-    target = os.path.realpath(path)
-    mode = os.stat(target)
-    fd, temporary = tempfile.mkstemp(prefix=".toolwire-", suffix=".tmp", dir=os.path.dirname(target))
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, stat.S_IMODE(mode.st_mode))
-        if hasattr(os, "chown"):
-            with contextlib.suppress(OSError):
-                os.chown(temporary, mode.st_uid, mode.st_gid)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _lines(text: str) -> List[str]:

@@ -16,17 +16,18 @@ import contextlib
 import io
 import json
 import os
-import secrets
 import stat
 import sys
 import time
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from . import __version__, _cli_options
 from ._api import check_files, check_json, explain_file, explain_json
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
+from ._files import replace_atomically, write_text_atomically
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS, Run, explain_format, writer
 from ._formats.common import file_name, printable
 from ._formats.text_format import display_path, use_colour
@@ -298,51 +299,6 @@ def _expanded(paths: Sequence[str]) -> List[str]:
     return expand(paths)
 
 
-def _write_atomically(path: str, write: Callable[[TextIO], None]) -> None:
-    """Writes a report so that a crash or a full disk never leaves a
-    truncated one that a CI step could read as clean: into a temporary file
-    beside `path`, flushed to disk, then renamed over it in one step. The
-    file gets the mode it would get from a plain ``open(path, "w")``: an
-    existing file keeps its own, a new one what the umask leaves of 0o666."""
-    fd, temporary = _temporary_beside(path)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            write(out)
-            out.flush()
-            os.fsync(out.fileno())
-        kept = _existing_mode(path)
-        if kept is not None:
-            os.chmod(temporary, kept)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _temporary_beside(path: str) -> Tuple[int, str]:
-    """A new file in the folder of `path`, open for writing. Created with
-    mode 0o666 for the system to narrow by the umask (and a default ACL), as
-    it narrows any new file: ``tempfile.mkstemp`` would make it 0o600."""
-    folder = os.path.dirname(os.path.abspath(path))
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    while True:
-        temporary = os.path.join(folder, f".toolwire-{secrets.token_hex(8)}.tmp")
-        try:
-            return os.open(temporary, flags, 0o666), temporary
-        except FileExistsError:  # 64 random bits taken: only by a very unlucky draw
-            continue
-
-
-def _existing_mode(path: str) -> Optional[int]:
-    """The permission bits of the file at `path` (through a symlink), or
-    None when there is none."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        return None
-
-
 def _same_file_as_output(output: Optional[str], inputs: Sequence[str]) -> Optional[str]:
     """The first of `inputs` that is the file `output` names, by identity
     (device and inode: whatever the spelling, through symlinks and hard
@@ -400,7 +356,7 @@ def _deliver(output: Optional[str], write: Callable[[TextIO], None]) -> bool:
         write(sys.stdout)
         return True
     try:
-        _write_atomically(output, write)
+        write_text_atomically(output, write)
     except OSError as e:
         sys.stderr.write(f"toolwire: cannot write {output}: {e.strerror or e}\n")
         return False
@@ -543,11 +499,14 @@ def _fixes(
         yield path, fix, fixed
 
 
+def _write_bytes(data: bytes, out: BinaryIO) -> None:
+    out.write(data)
+
+
 def _apply_fixes(reports: Sequence[Report], options: Dict[str, Any]) -> "Tuple[List[Report], bool]":
     """``--fix``: writes each file's fix, and gives the reports with each
     fixed file's report of its fixed text; True when a file could not be
     fixed."""
-    from ._fix import replace_file
 
     fixed_reports: Dict[str, Report] = {}
     failed = False
@@ -557,7 +516,7 @@ def _apply_fixes(reports: Sequence[Report], options: Dict[str, Any]) -> "Tuple[L
             continue
         if fix.after != fix.before:
             try:
-                replace_file(path, fix.after.encode("utf-8"))
+                replace_atomically(path, partial(_write_bytes, fix.after.encode("utf-8")))
             except OSError as e:
                 sys.stderr.write(f"{display_path(path)}: error: cannot write the fixed file: {e.strerror or e}\n")
                 failed = True
