@@ -5,40 +5,13 @@ so a rule is only tested once but holds for every entry point."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict
 
 import pytest
 
 import toolwire
-from toolwire import _toolwire
 from support import SHARED, CheckVia, need_shared
-
-
-def _parsers_to_test() -> List[str]:
-    """The default byte scanner, and the structural index with the fastest
-    stage-1 kernel this CPU runs and with the portable one."""
-    available = _toolwire.parsers()
-    return list(dict.fromkeys(["scan", available[1], "scalar"]))
-
-
-@pytest.fixture(scope="module", params=_parsers_to_test())
-def each_parser(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Runs a module's tests once per parser (the byte scanner, the index on
-    a SIMD kernel and on the scalar one), in this process and in the
-    processes its tests start: an answer must not depend on how the text was
-    read, nor on the CPU. Module-scoped, so that hypothesis tests can use it."""
-    parser: str = request.param
-    before, before_env = _toolwire.parser(), os.environ.get("TOOLWIRE_PARSER")
-    _toolwire.use_parser(parser)
-    os.environ["TOOLWIRE_PARSER"] = parser
-    yield parser
-    _toolwire.use_parser(before)
-    if before_env is None:
-        del os.environ["TOOLWIRE_PARSER"]
-    else:
-        os.environ["TOOLWIRE_PARSER"] = before_env
 
 
 @pytest.fixture(params=["dict", "str", "bytes", "file"])

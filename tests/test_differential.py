@@ -33,10 +33,6 @@ import toolwire
 from support import DATA, SHARED, need_shared, shared_files, without_places
 from toolwire import reference
 
-# Every test here runs with the byte scanner and with the structural index
-# on a SIMD and on the scalar stage-1 kernel.
-pytestmark = pytest.mark.usefixtures("each_parser")
-
 Workflow = Any
 """What ``json.loads`` returns; a malformed workflow need not be an object."""
 Json = Dict[str, Any]

@@ -25,10 +25,6 @@ import toolwire
 from toolwire import Location, cli, reference
 from support import without_places
 
-# Every test here runs with the byte scanner and with the structural index
-# on a SIMD and on the scalar stage-1 kernel.
-pytestmark = pytest.mark.usefixtures("each_parser")
-
 TEXT_PATHS = ["str", "bytes", "file", "files", "cli"]
 
 CheckText = Callable[[bytes], toolwire.Report]

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::{Pull, Result};
+use super::Result;
 use crate::error::InputError;
 use crate::input::{Field, Kind};
 
@@ -114,6 +114,12 @@ impl<'a> Scanner<'a> {
             pos,
             ..Scanner::new(text)
         }
+    }
+
+    /// The offset of the next value, after whitespace.
+    pub fn pos(&mut self) -> usize {
+        self.skip_ws();
+        self.pos
     }
 
     fn error<T>(&self, message: impl Into<String>) -> Result<T> {
@@ -573,37 +579,6 @@ impl<'a> Scanner<'a> {
                 Ok(Field::Other(kind))
             }
         }
-    }
-}
-
-impl<'a> Pull<'a> for Scanner<'a> {
-    fn pos(&mut self) -> usize {
-        self.skip_ws();
-        self.pos
-    }
-    fn peek_kind(&mut self) -> Result<Kind> {
-        Scanner::peek_kind(self)
-    }
-    fn skip_value(&mut self) -> Result<()> {
-        Scanner::skip_value(self)
-    }
-    fn finish(&mut self) -> Result<()> {
-        Scanner::finish(self)
-    }
-    fn string(&mut self) -> Result<Cow<'a, str>> {
-        Scanner::string(self)
-    }
-    fn field(&mut self) -> Result<Field<'a>> {
-        Scanner::field(self)
-    }
-    fn empty_object(&mut self) -> Result<bool> {
-        Ok(Scanner::empty_object(self))
-    }
-    fn object(&mut self, member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()> {
-        Scanner::object(self, member)
-    }
-    fn array(&mut self, element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
-        Scanner::array(self, element)
     }
 }
 

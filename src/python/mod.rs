@@ -281,34 +281,6 @@ fn phase_times<'py>(
     Ok(out)
 }
 
-/// The parser in use: "scan" (the byte scanner), or the stage-1 kernel of
-/// the structural index ("avx2", "sse4.2", "neon", "scalar").
-#[pyfunction]
-fn parser() -> &'static str {
-    crate::parse::parser().name()
-}
-
-/// The parsers this CPU runs: "scan", then the index's kernels, fastest first.
-#[pyfunction]
-fn parsers() -> Vec<&'static str> {
-    crate::parse::Parser::available()
-        .into_iter()
-        .map(|p| p.name())
-        .collect()
-}
-
-/// Makes later parses use the parser `name`, so the tests can run a suite on
-/// each; a ValueError when this CPU does not run it.
-#[pyfunction]
-fn use_parser(name: &str) -> PyResult<()> {
-    match crate::parse::Parser::from_name(name).filter(|p| crate::parse::use_parser(*p)) {
-        Some(_) => Ok(()),
-        None => Err(PyValueError::new_err(format!(
-            "this CPU does not run the parser {name:?}"
-        ))),
-    }
-}
-
 /// What each consumer (or only the node `consumer`) sees, from JSON text
 /// given as `str` or `bytes`.
 #[pyfunction]
@@ -763,9 +735,6 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add_function(wrap_pyfunction!(phase_times, m)?)?;
-    m.add_function(wrap_pyfunction!(parser, m)?)?;
-    m.add_function(wrap_pyfunction!(parsers, m)?)?;
-    m.add_function(wrap_pyfunction!(use_parser, m)?)?;
     m.add_class::<CoreReport>()?;
     m.add_class::<CoreViolation>()?;
     m.add_class::<CoreTool>()?;
