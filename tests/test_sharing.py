@@ -328,6 +328,53 @@ def tangled(seed: int) -> Json:
     return {"nodes": nodes, "edges": edges}
 
 
+def braided(seed: int) -> Json:
+    """Strands of boxes (chains of single-provider boxes) of random
+    lengths that split, merge and feed agents two or three at a time, with
+    tools wired at their tops and part way down, and ids shuffled so that
+    which of two equally near boxes comes first by id is a coin toss: roots
+    that several providers bring one tool into from different boxes above,
+    whose paths are each provider's own, the shortest and first by ids
+    kept (paths.rs ``Paths::nearest_carrier``)."""
+    rng = random.Random(seed)
+    names = [f"n{i:03}" for i in range(400)]
+    rng.shuffle(names)
+    fresh = iter(names)
+    nodes: List[Json] = []
+    edges: List[Json] = []
+    strands: List[List[str]] = []
+    for _ in range(rng.randint(3, 6)):
+        strand = [next(fresh) for _ in range(rng.randint(1, 6))]
+        nodes += [_box(b) for b in strand]
+        edges += [_edge(a, b) for a, b in zip(strand, strand[1:])]
+        if strands and rng.random() < 0.5:  # a split: hangs below a box of another strand
+            edges.append(_edge(rng.choice(rng.choice(strands)), strand[0]))
+        strands.append(strand)
+    for _ in range(rng.randint(0, 3)):  # merges: one strand's box into another's
+        a, b = rng.sample(strands, 2)
+        edges.append(_edge(rng.choice(a), rng.choice(b)))
+    boxes = [b for strand in strands for b in strand]
+    for t in range(rng.randint(3, 7)):
+        tool = next(fresh)
+        nodes.append(_tool(tool, rng.choice(["Search", "search", "SEARCH!"])))
+        for _ in range(rng.randint(1, 3)):
+            strand = rng.choice(strands)
+            edges.append(_edge(tool, strand[0] if rng.random() < 0.6 else rng.choice(strand)))
+    for _ in range(rng.randint(2, 5)):
+        agent = next(fresh)
+        nodes.append(_agent(agent))
+        for strand in rng.sample(strands, min(len(strands), rng.randint(2, 3))):
+            edges.append(_edge(strand[-1], agent))
+        if rng.random() < 0.3:
+            edges.append(_edge(rng.choice(boxes), agent))
+    return {"nodes": nodes, "edges": edges}
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_cmp9_roots_fed_one_tool_from_several_strands_give_the_reference_s_paths(seed: int) -> None:
+    violations_as_the_reference_reports_them(braided(seed))
+
+
 class Formation:
     """Where clashes form, from the definition, for one workflow: a clash
     (a name and its tools) is held by the nodes whose flattened tools of
@@ -377,6 +424,7 @@ class Formation:
 
 WORKFLOWS = [("tangled", tangled, seed) for seed in range(40)] + [("shaped", shaped, seed) for seed in range(3)]
 WORKFLOWS += [("spread", spread, seed) for seed in range(2)] + [("based", based, seed) for seed in range(20)]
+WORKFLOWS += [("braided", braided, seed) for seed in range(20)]
 
 
 @pytest.mark.parametrize(("shape", "make", "seed"), WORKFLOWS, ids=[f"{w[0]}-{w[2]}" for w in WORKFLOWS])

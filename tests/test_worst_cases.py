@@ -116,12 +116,7 @@ DOUBLING = {
 # Families whose work still grows faster than their file, as
 # docs/RELIABILITY.md's known limits say: strict, so a fix shows up as a
 # failure until its mark is taken away.
-TREES_OVER_CHAINS = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: a path root whose providers carry a tool from different boxes above is read off its own "
-    "tree, grown box by box over the region above it, chains included",
-)
-PATHS_OVER_THEIR_FILE = {"split-chains": TREES_OVER_CHAINS}
+PATHS_OVER_THEIR_FILE: Dict[str, pytest.MarkDecorator] = {}
 INPUTS_HELD_WHOLE = pytest.mark.xfail(
     strict=True,
     reason="known limit: inputs that another input of the class holds whole are still unioned into it word by "

@@ -27,21 +27,32 @@
 //! one tree, shared by every path that climbs it, not a step per root for
 //! each path; a root few paths climb past never needs its tree.
 //!
-//! Only when several providers of a root carry the tool is the root's
-//! *tree* read at once: the relevant boxes upstream of the root by
+//! When several providers of a root carry the tool from different boxes
+//! above (no one box they all hang below decides), each carrying
+//! provider's own path is found (`Paths::nearest_carrier`), and the walk
+//! takes the shortest, and among the shortest the first by ids node by
+//! node from the tool: the walk takes the nearest receiver, the smallest
+//! id among equals, so its path is the first by ids of the shortest. Two
+//! such paths are compared chain by chain (`walked_before`), so this costs
+//! their chains, not their lengths; a path finds at most 32 such paths,
+//! nested ones included (`CANDIDATE_PATHS`).
+//!
+//! Only past that (more than 64 providers, a cycle of boxes, a provider's
+//! path read off a tree, the 32 spent), or once a root's tree is whole, is
+//! the root's *tree* read: the relevant boxes upstream of the root by
 //! distance, found breadth first and only as far as a path asks for.
 //! Trees are kept for the few roots read most recently and made again
 //! when needed, so such a path costs its length plus, the first time its
-//! root is read, the part of the root's tree it needs. Each step through a tree looks at the smaller of
-//! a box's receivers and the boxes one step nearer the root, so a box
-//! wired into many others, or a tool wired into many boxes, costs one
-//! lookup per step, not its degree. Trees are not shared between roots,
-//! and a tree grows box by box, a chain included: n roots each read off
-//! its own tree, because two of its providers carry the tool from
-//! different boxes above, below one region of m boxes cost n x m, the one
-//! shape whose paths cost more than the file (family 39,
-//! `split-chains`). Trees over chains and roots, crossing a chain in one
-//! step, would remove it; they are not built.
+//! root is read, the part of the root's tree it needs. Each step through
+//! a tree looks at the smaller of a box's receivers and the boxes one
+//! step nearer the root, so a box wired into many others, or a tool wired
+//! into many boxes, costs one lookup per step, not its degree. Trees are
+//! not shared between roots, and a tree grows box by box, a chain
+//! included: n roots each read off its own tree below one region of m
+//! boxes would cost n x m. Trees over chains and roots, crossing a chain
+//! in one step, would remove that; they are not built, and no family
+//! found so far reaches them that way (family 39, `split-chains`, did
+//! before each carrying provider's path was found on its own).
 
 use std::sync::{Arc, Mutex};
 
@@ -190,6 +201,20 @@ impl Paths {
     /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
     /// counts the work.
     pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
+        let mut budget = CANDIDATE_PATHS;
+        self.path_within(w, leaf, consumer, steps, &mut budget)
+    }
+
+    /// `path`, finding at most `budget` more paths to the providers of
+    /// roots that several carry the leaf into (`nearest_carrier`).
+    fn path_within(
+        &self,
+        w: Wiring<'_, '_>,
+        leaf: NodeIx,
+        consumer: u32,
+        steps: &mut u64,
+        budget: &mut u32,
+    ) -> TreePath {
         let facts = w.facts;
         let mut chains: Vec<(u32, u32)> = Vec::new();
         let mut bottom = consumer;
@@ -197,6 +222,8 @@ impl Paths {
         // steps counted when they did: the rest of the path's work is
         // the rent of the first, second, fourth, eighth... of them.
         let (mut rented, mut unfree): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
+        // The path to the provider of the last root, when found whole.
+        let mut above: Option<TreePath> = None;
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
                 chains.push((entry, bottom));
@@ -211,19 +238,30 @@ impl Paths {
             let free = facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED;
             if free || !self.tree_whole(root) {
                 let at = *steps;
+                let mut pay = |rented: &mut Vec<(u32, u64)>| {
+                    if !free {
+                        unfree += 1;
+                        if unfree.is_power_of_two() {
+                            rented.push((root, at));
+                        }
+                    }
+                };
                 // Ordinals follow the units' topological order, so a root
                 // further up has a smaller one: the walk cannot go round a
                 // cycle of boxes (there, the tree decides).
-                if let Some(p) = passed_to(w, leaf, root, steps) {
-                    if facts.root(p, steps) < root {
-                        if !free {
-                            unfree += 1;
-                            if unfree.is_power_of_two() {
-                                rented.push((root, at));
-                            }
-                        }
+                match passed_to(w, leaf, root, steps) {
+                    Some(p) if facts.root(p, steps) < root => {
+                        pay(&mut rented);
                         bottom = p;
                         continue;
+                    }
+                    Some(_) => {}
+                    None => {
+                        if let Some(path) = self.nearest_carrier(w, leaf, root, steps, budget) {
+                            pay(&mut rented);
+                            above = Some(path);
+                            break None;
+                        }
                     }
                 }
             }
@@ -242,7 +280,61 @@ impl Paths {
             self.pay_rent(w, root, end - at, steps);
         }
         chains.reverse();
+        if let Some(above) = above {
+            let mut whole = above.chains;
+            whole.extend(chains);
+            return TreePath {
+                leaf,
+                first: above.first,
+                chains: whole,
+            };
+        }
         TreePath { leaf, first, chains }
+    }
+
+    /// When several providers of path root `root` carry `leaf` from
+    /// different boxes above (so no one box decides), the path to the one
+    /// the walk takes, found without the root's tree: each carrying
+    /// provider's own path, the shortest kept, and among the shortest the
+    /// one whose ids come first, node by node from the leaf (the walk
+    /// takes the nearest receiver, the smallest id among equals, so its
+    /// path is the first by ids of the shortest). None, for the tree to
+    /// decide, when the providers are many, one leads round a cycle, a
+    /// path comes off a tree itself, or the budget of such paths is spent.
+    fn nearest_carrier(
+        &self,
+        w: Wiring<'_, '_>,
+        leaf: NodeIx,
+        root: u32,
+        steps: &mut u64,
+        budget: &mut u32,
+    ) -> Option<TreePath> {
+        let facts = w.facts;
+        let providers = facts.providers_of(root);
+        if providers.len() > PROVIDERS_LOOKED_AT {
+            return None;
+        }
+        let mut best: Option<TreePath> = None;
+        for &p in providers {
+            let o = w.ordinal[p as usize];
+            *steps += 1;
+            if !(w.carries)(leaf, o) {
+                continue;
+            }
+            if facts.root(o, steps) >= root || *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            let path = self.path_within(w, leaf, o, steps, budget);
+            if path.first.is_some() {
+                return None;
+            }
+            best = match best {
+                Some(kept) if !walked_before(w, &path, &kept, steps) => Some(kept),
+                _ => Some(path),
+            };
+        }
+        best
     }
 
     /// Nodes `from..to` of `path`.
@@ -337,6 +429,10 @@ const CARRIERS_LOOKED_UP: usize = 16;
 /// (one tree, shared by every path that gets there, instead of a step per
 /// root for each).
 const ROOTS_PASSED: usize = 16;
+
+/// How many paths to a root's carrying providers one path may find
+/// (`Paths::nearest_carrier`), nested ones included; beyond, trees decide.
+const CANDIDATE_PATHS: u32 = 32;
 
 /// Up to this many provider boxes of a root, when several carry a tool,
 /// each is looked at; beyond, the root's tree decides.
@@ -520,6 +616,74 @@ impl Nested {
         }
         Some(self.ranges[i as usize].2)
     }
+}
+
+/// Whether the walk takes `a` rather than `b`, two paths of one leaf
+/// made of chains alone: `a` is shorter, or as long and its ids come
+/// first, node by node. Runs the two shares go together are passed in a
+/// step (a common ancestor found by halving, over skew-binary jumps), so
+/// it costs their chains, not their lengths.
+fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64) -> bool {
+    let facts = w.facts;
+    let (la, lb) = (a.len(facts), b.len(facts));
+    if la != lb {
+        return la < lb;
+    }
+    let id = |o: u32| w.g.id(facts.nodes[o as usize]);
+    // A place on a path: its chain and how far below the chain's top.
+    let at = |p: &TreePath, (chain, down): (usize, u32), steps: &mut u64| -> u32 {
+        let (top, bottom) = p.chains[chain];
+        facts.ancestor(
+            bottom,
+            facts.depth[bottom as usize] - facts.depth[top as usize] - down,
+            steps,
+        )
+    };
+    let step = |p: &TreePath, (chain, down): (usize, u32), by: u32| -> (usize, u32) {
+        let (top, bottom) = p.chains[chain];
+        let left = facts.depth[bottom as usize] - facts.depth[top as usize] - down; // nodes below this one
+        if by <= left {
+            (chain, down + by)
+        } else {
+            (chain + 1, by - left - 1)
+        }
+    };
+    let (mut pa, mut pb) = ((0, 0), (0, 0));
+    while pa.0 < a.chains.len() && pb.0 < b.chains.len() {
+        let (na, nb) = (at(a, pa, steps), at(b, pb, steps));
+        if na != nb {
+            return id(na) < id(nb);
+        }
+        // The same node: both go down their chains together as far as
+        // both chains go and their bottoms share ancestors.
+        let (ba, bb) = (a.chains[pa.0].1, b.chains[pb.0].1);
+        let here = facts.depth[na as usize];
+        let room = (facts.depth[ba as usize] - here).min(facts.depth[bb as usize] - here);
+        let (mut together, mut apart) = (0, room + 1); // together: shared; apart: not, or past the room
+        while apart - together > 1 {
+            let mid = together + (apart - together) / 2;
+            let d = here + mid;
+            let shared = facts.ancestor(ba, facts.depth[ba as usize] - d, steps)
+                == facts.ancestor(bb, facts.depth[bb as usize] - d, steps);
+            if shared {
+                together = mid;
+            } else {
+                apart = mid;
+            }
+        }
+        if together < room {
+            // They part inside both chains: the next nodes decide.
+            let d = here + together + 1;
+            let (xa, xb) = (
+                facts.ancestor(ba, facts.depth[ba as usize] - d, steps),
+                facts.ancestor(bb, facts.depth[bb as usize] - d, steps),
+            );
+            return id(xa) < id(xb);
+        }
+        pa = step(a, pa, together + 1);
+        pb = step(b, pb, together + 1);
+    }
+    false
 }
 
 impl TreePath {

@@ -1403,12 +1403,13 @@ def split_chains(n: int) -> Generated:
     agent sees ``key`` (``e{g}``, ``t``): ``n`` violations, ``n`` clashes.
 
     Both of an agent's provider boxes carry ``t``, from different boxes
-    above, so the path of ``t`` is read off the agent's tree, grown
-    breadth first up both chains to their tops (paths.rs
-    ``Tree::first_step``): ``2 * m`` steps for each agent, when renames
-    are chosen and when paths are read, ``n * m`` from a file of ``n``
-    agents and ``m`` boxes. Trees that cross a chain as one step would
-    keep it linear; they are not built."""
+    above, so no one box decides: the path of ``t`` was read off the
+    agent's tree, grown breadth first up both chains to their tops
+    (paths.rs ``Tree::first_step``), ``2 * m`` steps for each agent, ``n *
+    m`` from a file of ``n`` agents and ``m`` boxes. Now each carrying
+    provider's own path is found (by jumps up its chain) and the two
+    compared chain by chain (``Paths::nearest_carrier``,
+    ``walked_before``): equally long, ``ca0`` comes first by id."""
     m = 10 * n
     wm, w = _width(m), _width(n)
     first, second = [f"ca{i:0{wm}}" for i in range(m)], [f"cb{i:0{wm}}" for i in range(m)]
