@@ -42,7 +42,8 @@
 //! the root's *tree* read: the relevant boxes upstream of the root by
 //! distance, found breadth first and only as far as a path asks for.
 //! Trees are kept for the few roots read most recently and made again
-//! when needed, so such a path costs its length plus, the first time its
+//! when needed (a tree rent made whole is kept for good: its boxes were
+//! paid for), so such a path costs its length plus, the first time its
 //! root is read, the part of the root's tree it needs. Each step through
 //! a tree looks at the smaller of a box's receivers and the boxes one
 //! step nearer the root, so a box wired into many others, or a tool wired
@@ -53,6 +54,12 @@
 //! in one step, would remove that; they are not built, and no family
 //! found so far reaches them that way (family 39, `split-chains`, did
 //! before each carrying provider's path was found on its own).
+//!
+//! A path is held as a chain per root it climbs, never as another path
+//! plus a step: agents below every rung of a ladder of n roots have paths
+//! of n x n / 2 chains in all, the one shape whose paths cost more than
+//! the file (family 40, `ladder-taps`). Paths held as random-access lists
+//! sharing their common tails would remove it; they are not built.
 
 use std::sync::{Arc, Mutex};
 
@@ -117,6 +124,11 @@ const FIRST_RENT: u64 = 64;
 pub(crate) struct Paths {
     /// The trees read most recently, the last the latest.
     trees: Mutex<Vec<Arc<Mutex<Tree>>>>,
+    /// Trees rent made whole, kept for good: their boxes were paid for by
+    /// the work of the paths passed on at their roots, and a root whose
+    /// tree decides is never again passed on (whatever order roots are
+    /// read in).
+    whole: Mutex<Map<u32, Arc<Mutex<Tree>>>>,
     /// Per root that passed paths on for rent (`Paths::path`): the rent
     /// paid, and the rent at which its tree is grown next.
     rent: Mutex<Map<u32, (u64, u64)>>,
@@ -129,6 +141,7 @@ impl Default for Paths {
     fn default() -> Self {
         Paths {
             trees: Mutex::new(Vec::new()),
+            whole: Mutex::new(new_map()),
             rent: Mutex::new(new_map()),
             nested: Mutex::new(new_map()),
         }
@@ -138,6 +151,9 @@ impl Default for Paths {
 impl Paths {
     /// The tree of path root `root`, from those kept or made anew.
     fn tree(&self, facts: &PathFacts, root: u32) -> Arc<Mutex<Tree>> {
+        if let Some(tree) = self.whole.lock().unwrap_or_else(|e| e.into_inner()).get(&root) {
+            return Arc::clone(tree);
+        }
         let mut kept = self.trees.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(at) = kept
             .iter()
@@ -184,13 +200,22 @@ impl Paths {
             *paid
         };
         let tree = self.tree(w.facts, root);
-        let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
-        tree.grow_by(w, due, steps);
+        let whole = {
+            let mut grown = tree.lock().unwrap_or_else(|e| e.into_inner());
+            grown.grow_by(w, due, steps);
+            grown.exhausted
+        };
+        if whole {
+            self.whole.lock().unwrap_or_else(|e| e.into_inner()).insert(root, tree);
+        }
     }
 
     /// Whether the tree of `root` is kept and whole (every box above the
     /// root found).
     fn tree_whole(&self, root: u32) -> bool {
+        if self.whole.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&root) {
+            return true;
+        }
         let kept = self.trees.lock().unwrap_or_else(|e| e.into_inner());
         kept.iter().any(|t| {
             let t = t.lock().unwrap_or_else(|e| e.into_inner());
@@ -313,6 +338,22 @@ impl Paths {
         let providers = facts.providers_of(root);
         if providers.len() > PROVIDERS_LOOKED_AT {
             return None;
+        }
+        // A provider the leaf is wired into is one step away, as near as
+        // any can be: then the nearest are those, the smallest id first.
+        let direct = (providers.iter().copied())
+            .filter(|&p| {
+                *steps += 1 + w.g.providers.degree(p).min(w.g.receivers.of(leaf).len()) as u64;
+                wired_directly(w.g, leaf, p)
+            })
+            .min_by(|&a, &b| w.g.id(a).cmp(w.g.id(b)));
+        if let Some(p) = direct {
+            let o = w.ordinal[p as usize];
+            return Some(TreePath {
+                leaf,
+                first: None,
+                chains: vec![(o, o)],
+            });
         }
         let mut best: Option<TreePath> = None;
         for &p in providers {

@@ -1426,6 +1426,116 @@ def split_chains(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+def ladder_taps(n: int) -> Generated:
+    """Family 40: a ladder of ``n`` boxes ``r0..r{n-1}`` chained ``r{i-1}
+    -> r{i}``, tool ``t`` "Key" wired into ``r0``; a box ``Q`` holding a
+    clashing pair (``k0`` "Q k", ``k1`` "q-k") wired into every rung;
+    agent ``a{i}`` fed by rung ``r{i}`` alone, with its tool ``e{i}`` "key"
+    straight in. Each agent sees ``key`` (``e{i}``, ``t``) and ``q_k``:
+    ``2 * n`` violations, ``n + 1`` clashes.
+
+    Every rung but the first is a path root of two classes, and the path
+    of ``t`` to ``a{i}`` climbs ``i`` of them, a chain each: past the free
+    passes, rent grows the trees of the roots just above each agent's, and
+    each tree is read (its jumps made) by the few agents below it before
+    another, nearer one is whole: ``n * n / 64`` or so, from a file of
+    ``n`` rungs. Paths that share their common part (each agent's the one
+    above's plus a step, held as a random-access list) would keep it
+    linear; they are not built. (Found by a helper with fresh eyes.)"""
+    w = _width(n)
+    rungs = [f"r{i:0{w}}" for i in range(n)]
+    nodes = [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k"), _tool("t", "Key")]
+    edges = [_edge("k0", "Q"), _edge("k1", "Q"), _edge("t", rungs[0])]
+    for i, rung in enumerate(rungs):
+        s = f"{i:0{w}}"
+        nodes += [_box(rung), _agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge("Q", rung)] + ([_edge(rungs[i - 1], rung)] if i else [])
+        edges += [_edge(rung, f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 3 * n + 4, 4 * n + 2, n, n + 1)
+    return Generated(_document(nodes, edges), expected)
+
+
+TAKING_TURNS = 5
+"""Family 41: ladders whose agents take turns, two trees each, more than
+the 8 trees kept (paths.rs ``TREES_KEPT``)."""
+
+
+def evicted_ladders(n: int) -> Generated:
+    """Family 41: ``k = 5`` ladders of ``n`` boxes each, ``r{j}-0..``
+    chained, tool ``t`` "Key" wired into each ladder's top; a box ``Q``
+    holding a clashing pair (``k0`` "Q k", ``k1`` "q-k") wired into every
+    rung; ``n`` agents ``a{g}``, agent ``g`` fed by the bottom rung of
+    ladder ``g mod 5``, with its tool ``e{g}`` "key" straight in:
+    ``2 * n`` violations, ``n + 1`` clashes.
+
+    Each ladder's agents are read off one tree that rent makes whole, but
+    the agents take turns between the ladders, each also reading a tree of
+    its own: more trees in turn than are kept, so a whole tree was always
+    gone when the ladder's next agent came, which climbed the whole ladder
+    again, ``n * n / 5``. Trees that rent made whole are now kept for
+    good. (Found by a helper with fresh eyes.)"""
+    k, w = TAKING_TURNS, _width(n)
+    nodes = [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k"), _tool("t", "Key")]
+    edges = [_edge("k0", "Q"), _edge("k1", "Q")]
+    for j in range(k):
+        ladder = [f"r{j}-{i:0{w}}" for i in range(n)]
+        nodes += [_box(rung) for rung in ladder]
+        edges += [_edge("Q", rung) for rung in ladder] + [_edge(a, b) for a, b in zip(ladder, ladder[1:])]
+        edges.append(_edge("t", ladder[0]))
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(f"r{g % k}-{n - 1:0{w}}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 4 + k * n + 2 * n, 2 + 2 * k * n + 2 * n, n, k * n + 1
+    )
+    return Generated(_document(nodes, edges), expected)
+
+
+WIDE_ROOTS = 9
+"""Family 42: one more wide root taking turns than trees are kept."""
+
+
+def wide_thrash(n: int) -> Generated:
+    """Family 42: a box ``C`` holding tool ``t`` "Key"; ``n`` side boxes
+    ``S{i}``, each holding a tool ``s{i}`` "S i" whose twin ``z{i}`` "s-i"
+    goes straight into an agent ``Z`` (so each side box matters and is a
+    class of its own); 9 boxes ``R{j}``, each fed by ``C`` and every
+    ``S{i}``; ``n`` agents ``a{g}``, agent ``g`` fed by ``R{g mod 9}``,
+    with its tool ``e{g}`` "key" straight in: ``n`` violations, ``n``
+    clashes.
+
+    Each ``R{j}`` is a root of ``n + 1`` classes, so passing ``t`` on asks
+    them all; rent makes its tree whole, but 9 roots in turn through the 8
+    trees kept evicted each before its next agent, which asked the ``n +
+    1`` classes again: ``n * n``. Trees that rent made whole are now kept
+    for good. (Found by a helper with fresh eyes.)"""
+    w = _width(n)
+    nodes = [_box("C"), _tool("t", "Key"), _agent("Z")]
+    edges = [_edge("t", "C")]
+    sides = [f"S{i:0{w}}" for i in range(n)]
+    for i, side in enumerate(sides):
+        s = f"{i:0{w}}"
+        nodes += [_box(side), _tool(f"s{s}", f"S {i}"), _tool(f"z{s}", f"s-{i}")]
+        edges += [_edge(f"s{s}", side), _edge(f"z{s}", "Z")]
+    for j in range(WIDE_ROOTS):
+        nodes.append(_box(f"R{j}"))
+        edges += [_edge("C", f"R{j}")] + [_edge(side, f"R{j}") for side in sides]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(f"R{g % WIDE_ROOTS}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    k = WIDE_ROOTS
+    expected = _expected(
+        n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 3 + 3 * n + k + 2 * n, 1 + 2 * n + k + k * n + 2 * n, n + 1,
+        1 + n + k,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 def held_bases(n: int) -> Generated:
     """Family 37: boxes ``I1`` and ``I2`` of ``n`` tools each, ``p{j}``
     "K j" in ``I1`` and ``q{j}`` "k-j" in ``I2``; box ``F`` fed by both (the
@@ -1548,6 +1658,13 @@ FAMILIES: Dict[str, Family] = {
                (800,), 20, 1, crowded_ladders),
         Family("split-chains", 39, "two chains of 10n boxes, a tool atop both; n agents, each fed by a box below "
                "each chain's end and by the tool's twin", (1_000,), 20, 1, split_chains),
+        Family("ladder-taps", 40, "a ladder of n boxes, a tool atop it and a clashing pair's box into every rung; "
+               "agent i fed by rung i alone, with the tool's twin", (8_000,), 20, 1, ladder_taps),
+        Family("evicted-ladders", 41, "5 ladders of n boxes, a tool atop each, a clashing pair's box into every rung; "
+               "n agents, agent g fed by ladder g mod 5's bottom, with the tool's twin", (2_000,), 20, 1,
+               evicted_ladders),
+        Family("wide-thrash", 42, "a box of a tool and n side boxes of one tool each, all into 9 boxes; n agents, "
+               "agent g fed by box g mod 9, with the tool's twin", (2_000,), 20, 1, wide_thrash),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
