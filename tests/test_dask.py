@@ -205,7 +205,7 @@ def test_an_empty_list_needs_no_work(client: Any) -> None:
 
 def test_progress_counts_every_file_once(client: Any, corpus: List[str]) -> None:
     ticks: List[int] = []
-    toolwire.dask._check_files(corpus, client, 25, {}, ticks.append)
+    _cluster.check_paths(corpus, client, 25, {}, ticks.append)
     assert sum(ticks) == len(corpus) and len(ticks) == -(-len(corpus) // 25)
 
 
@@ -293,7 +293,7 @@ def test_a_worker_killed_mid_run_costs_a_retry_not_a_report(corpus: List[str], l
                 os.kill(pids[busy[0]], signal.SIGKILL)
                 killed.append(busy[0])
 
-        remote = toolwire.dask._check_files(corpus * 2, client, 1, {}, kill_a_busy_worker)
+        remote = _cluster.check_paths(corpus * 2, client, 1, {}, kill_a_busy_worker)
         assert killed
         assert_same(remote, local * 2)
         client.wait_for_workers(2, timeout=30)  # the nanny restarted it
@@ -376,7 +376,7 @@ def test_errors_travel_as_tuples_and_come_back_as_they_were() -> None:
         (MemoryError("poison"), lambda e: (type(e), str(e)), (RuntimeError, "MemoryError: poison")),
     ]  # fmt: skip
     for error, fields, want in expected:
-        packed = _wire.pack(toolwire.Report._failed("a.json", error))
+        packed = _wire.pack(toolwire._report.failed_report("a.json", error))
         assert isinstance(packed, tuple)
         assert fields(_wire.unpack(packed, "a.json").error) == want
 

@@ -35,7 +35,7 @@ from test_differential import (
     workflows,
 )
 from toolwire import ConsumerView, Location, reference
-from toolwire._report import SeenTool
+from toolwire._records import SeenTool
 
 Json = Dict[str, Any]
 Options = Dict[str, Any]

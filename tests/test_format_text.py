@@ -23,7 +23,8 @@ import pytest
 import toolwire
 from toolwire._formats import Run, writer
 from toolwire._formats.text_format import use_colour, write
-from toolwire._report import Location, Rename, Report, Stats, Tool, Violation, WiringWarning
+from toolwire._records import Location, Rename, Stats, Tool, Violation, WiringWarning
+from toolwire._report import Report, failed_report
 from support import REPO
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -225,8 +226,8 @@ def test_warnings_are_warnings_unless_strict_makes_them_errors() -> None:
 
 
 def test_an_input_error_is_reported_with_its_location_when_it_has_one() -> None:
-    located = Report._failed("bad.json", toolwire.WorkflowError("invalid JSON: expected ','", 3, 7))
-    unlocated = Report._failed("gone.json", FileNotFoundError(2, "No such file or directory"))
+    located = failed_report("bad.json", toolwire.WorkflowError("invalid JSON: expected ','", 3, 7))
+    unlocated = failed_report("gone.json", FileNotFoundError(2, "No such file or directory"))
     assert render([located, unlocated]).splitlines()[:3] == [
         "bad.json:3:7: error: invalid JSON: expected ','",
         "",
@@ -243,11 +244,11 @@ def test_an_input_error_is_reported_with_its_location_when_it_has_one() -> None:
             "checked 2 files (3 consumers): 1 violation, 1 warning",
         ),
         (
-            [report([WEB_SEARCH, WEB_SEARCH], [UNDECLARED, UNDECLARED]), Report._failed("x.json", OSError("?"))],
+            [report([WEB_SEARCH, WEB_SEARCH], [UNDECLARED, UNDECLARED]), failed_report("x.json", OSError("?"))],
             "checked 1 of 2 files (1 consumer): 2 violations, 2 warnings; 1 file could not be checked",
         ),
         (
-            [Report._failed(p, OSError("?")) for p in ("x.json", "y.json")],
+            [failed_report(p, OSError("?")) for p in ("x.json", "y.json")],
             "checked 0 of 2 files (0 consumers): 0 violations, 0 warnings; 2 files could not be checked",
         ),
     ],
@@ -267,7 +268,7 @@ def test_the_time_is_in_milliseconds_below_a_second(elapsed: float, shown: str) 
 
 def test_the_time_is_said_only_when_asked_for() -> None:
     # Two runs of the same input print the same bytes, however long each took.
-    reports = [report([WEB_SEARCH], [UNDECLARED], consumers=2), Report._failed("x.json", OSError("?"))]
+    reports = [report([WEB_SEARCH], [UNDECLARED], consumers=2), failed_report("x.json", OSError("?"))]
     assert render(reports, elapsed=0.0004) == render(reports, elapsed=12.345)
     assert " in " not in render(reports, elapsed=12.345).splitlines()[-1]
     assert render(reports, elapsed=12.345, timing=True).splitlines()[-1].startswith("checked 1 of 2 files (2 consumers) in 12.35s: ")

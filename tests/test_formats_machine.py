@@ -23,7 +23,8 @@ import pytest
 
 import toolwire
 from toolwire._formats import Run, writer
-from toolwire._report import Location, Rename, Report, Stats, Tool, Violation, WiringWarning
+from toolwire._records import Location, Rename, Stats, Tool, Violation, WiringWarning
+from toolwire._report import Report, failed_report
 from toolwire._rules import RULES
 
 from support import DATA, REPO, SHARED, need_shared
@@ -106,11 +107,11 @@ def accepted(path: str = ACCEPTED) -> Report:
 
 
 def broken() -> Report:
-    return Report._failed(BROKEN, toolwire.WorkflowError("invalid JSON: expected ',' or '}', found ']'", 3, 7))
+    return failed_report(BROKEN, toolwire.WorkflowError("invalid JSON: expected ',' or '}', found ']'", 3, 7))
 
 
 def missing() -> Report:
-    return Report._failed(MISSING, FileNotFoundError(errno.ENOENT, "No such file or directory", MISSING))
+    return failed_report(MISSING, FileNotFoundError(errno.ENOENT, "No such file or directory", MISSING))
 
 
 UNNAMED_MESSAGE = (
@@ -171,7 +172,7 @@ SARIF_CASES: Dict[str, Callable[[], List[Report]]] = {
     "no-locations": lambda: [unlocated(refused())],
     "stdin-and-no-path": lambda: [
         refused(path="-"),
-        Report._failed("-", toolwire.WorkflowError("empty", 1, 1)),
+        failed_report("-", toolwire.WorkflowError("empty", 1, 1)),
         refused(path=None),
     ],
     "nothing-checked": lambda: [],

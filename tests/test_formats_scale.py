@@ -29,7 +29,7 @@ import pytest
 
 from toolwire._formats import Run, writer
 from toolwire._formats.github_format import STEP_SUMMARY_LIMIT
-from toolwire._groups import ClashGroup
+from toolwire._records import ClashGroup
 from toolwire._report import Location, Rename, Report, Stats, Tool, Violation, WiringWarning
 
 from support import REPO, SHARED

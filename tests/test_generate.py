@@ -22,8 +22,8 @@ import toolwire
 import toolwire.cli
 from toolwire import generate as gen
 from toolwire.generate import PRESETS, Expected, Options, command
-from toolwire.generate.names import _Namer
-from toolwire.generate.plan import _Plan
+from toolwire.generate.names import Namer
+from toolwire.generate.plan import Plan
 
 from support import DATA
 
@@ -192,7 +192,7 @@ def sanitise(label: str) -> str:
 def test_every_label_sanitises_to_its_index_name(style: str) -> None:
     import random
 
-    namer = _Namer(style, random.Random(1))
+    namer = Namer(style, random.Random(1))
     # Every word pair without a number, a sample with one, and huge indices.
     indices = list(range(namer.width)) + list(range(namer.width, 2 * namer.width, 7)) + [namer.width * 1000 + 17, 10**9 + 7]
     names = [namer.tool_name(i) for i in indices]
@@ -215,7 +215,7 @@ def test_every_label_sanitises_to_its_index_name(style: str) -> None:
 def test_unicode_labels_carry_the_traps() -> None:
     import random
 
-    namers = [_Namer("unicode", random.Random(seed)) for seed in range(4)]
+    namers = [Namer("unicode", random.Random(seed)) for seed in range(4)]
     labels = [json.loads(namer.tool_label(5000, var)) for namer in namers for var in range(len(namer.variants))]
     text = "".join(labels)
     assert "\u212a" in text or "\u0130" in text or "\u017f" in text  # str.lower() traps
@@ -271,7 +271,7 @@ def test_fanout_is_one_collision_seen_by_every_agent(tmp_path: Path) -> None:
     assert len({(name, tools) for _, name, tools in expected.violations}) == 1
     assert expected.passthroughs == 1
     # Full size: exactly 20k violations, decided without writing a byte.
-    assert len(_Plan(PRESETS["fanout"], 0).found) == 20_000
+    assert len(Plan(PRESETS["fanout"], 0).found) == 20_000
 
 
 def test_flat_names_are_frequent_everywhere_and_rarely_collide(tmp_path: Path) -> None:
@@ -288,7 +288,7 @@ def test_flat_names_are_frequent_everywhere_and_rarely_collide(tmp_path: Path) -
 
 def test_large_and_medium_keep_their_shape_when_scaled() -> None:
     # `large` is ~1M nodes and ~2M edges, counted from its plan (writing it takes seconds).
-    plan = _Plan(PRESETS["large"], 0)
+    plan = Plan(PRESETS["large"], 0)
     o = plan.o
     decoys = sum(1 for _ in plan.decoys())
     nodes = o.agents + o.toolboxes * o.box_depth + len(plan.extra_boxes) + plan.look_base + decoys + 2 * plan.io_nodes()
@@ -487,7 +487,7 @@ def test_hostile_preset_same_seed_same_bytes(preset: str) -> None:
 @pytest.mark.parametrize("preset", sorted(HOSTILE_FULL))
 def test_hostile_preset_full_size_counts(preset: str) -> None:
     consumers, names, violations, passthroughs = HOSTILE_FULL[preset]
-    plan = _Plan(PRESETS[preset], 0)
+    plan = Plan(PRESETS[preset], 0)
     expected = plan.violations()
     assert len(expected) == violations == consumers * names
     assert isinstance(expected, gen.ExpectedViolations)

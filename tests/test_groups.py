@@ -1,4 +1,4 @@
-"""Grouping CMP-9 violations by clash (``toolwire._groups``): the same name
+"""Grouping CMP-9 violations by clash (``toolwire._records``): the same name
 and the same clashing tools, however each consumer is reached."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import List, Optional
 import pytest
 
 import toolwire
-from toolwire._groups import ClashGroup, group_violations, through
-from toolwire._report import Location, Report, Stats, Tool, Violation
+from toolwire._records import ClashGroup, Location, Stats, Tool, Violation, group_violations, through
+from toolwire._report import Report
 
 from support import DATA
 

@@ -15,8 +15,8 @@ import toolwire.cli
 from toolwire import generate as gen
 from toolwire._progress import Progress, chunks
 from toolwire.generate import command
-from toolwire.generate.plan import _Plan
-from toolwire.generate.writer import _generate
+from toolwire.generate.plan import Plan
+from toolwire.generate.writer import generate_plan
 
 ERASE = "\r\x1b[K"
 
@@ -153,16 +153,16 @@ def test_generate_counts_its_records_before_writing_them(options: str) -> None:
         "medium-scaled": gen.PRESETS["medium"].scaled(0.05),
         "deep-scaled": gen.PRESETS["deep"].scaled(0.02),
     }[options]
-    plan = _Plan(chosen, 7)
+    plan = Plan(chosen, 7)
     written: List[int] = []
-    expected = _generate(io.BytesIO(), plan, written.append)
+    expected = generate_plan(io.BytesIO(), plan, written.append)
     assert plan.records() == expected.nodes + expected.edges == sum(written)
 
 
 def test_generate_advances_once_per_chunk_not_per_record() -> None:
-    plan = _Plan(gen.PRESETS["medium"].scaled(0.5), 0)
+    plan = Plan(gen.PRESETS["medium"].scaled(0.5), 0)
     written: List[int] = []
-    _generate(io.BytesIO(), plan, written.append)
+    generate_plan(io.BytesIO(), plan, written.append)
     assert len(written) < plan.records() // 1000
 
 

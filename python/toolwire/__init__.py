@@ -13,7 +13,8 @@ from ._api import (
     normalize_name,
 )
 from ._errors import CompilationError, ToolNameCollision, WorkflowError
-from ._report import ConsumerView, Location, Rename, Report, SeenTool, Stats, Tool, Violation, WiringWarning
+from ._records import ConsumerView, Location, Rename, SeenTool, Stats, Tool, Violation, WiringWarning
+from ._report import Report
 
 __version__ = "0.2.0"
 

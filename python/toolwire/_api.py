@@ -6,8 +6,10 @@ import os
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _toolwire
+from ._arguments import refuse_single_path, type_names
 from ._errors import WorkflowError
-from ._report import ConsumerView, Report
+from ._records import ConsumerView
+from ._report import Report, failed_report, report_from_core, view_from_core
 
 DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
 """Node types that forward every tool wired into them."""
@@ -16,21 +18,6 @@ DEFAULT_EDGE_TYPES = tuple(_toolwire.DEFAULT_EDGE_TYPES)
 TOOL_EDGE_TYPE = "tool_availability"
 """The declaration that makes an edge a tool edge (EDGE-5): recognised
 whatever ``edge_types`` says, as the core has it (src/config.rs)."""
-
-
-def _names(option: str, values: Iterable[str]) -> list[str]:
-    # A bare string is an iterable of characters: almost certainly a mistake.
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{option} must be a collection of strings, not a single string")
-    listed = list(values)
-    for value in listed:
-        if not isinstance(value, str):
-            raise TypeError(f"{option} must contain strings, got {type(value).__name__}")
-        if not value:
-            # No node type or data.edgeType is "": as the CLI and the
-            # configuration file refuse it, so does the API.
-            raise ValueError(f"{option} must not contain an empty string")
-    return listed
 
 
 def _json_text(data: Union[str, bytes, bytearray, memoryview], function: str) -> Union[str, bytes]:
@@ -50,17 +37,6 @@ def _file_path(path: Union[str, "os.PathLike[str]"], function: str) -> str:
     return fspath
 
 
-def _refuse_single_path(paths: object, function: str, instead: str) -> None:
-    """A ``TypeError`` for one path where a sequence of paths is expected: a
-    str is a sequence of its characters, each of which would be checked as
-    a file of its own. `instead` says what to call for one file."""
-    if isinstance(paths, (str, bytes, bytearray, memoryview, os.PathLike)):
-        raise TypeError(
-            f"{function}() takes a sequence of paths, not a single {type(paths).__name__} path: "
-            f"pass a list ({function}([path])), or {instead}"
-        )
-
-
 def check(
     workflow: Mapping[str, Any],
     *,
@@ -68,8 +44,8 @@ def check(
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> Report:
     """Checks an already-parsed workflow (as ``json.loads`` returns it)."""
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    return Report._from_core(_toolwire.check_mapping(workflow, passthrough, edges))
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    return report_from_core(_toolwire.check_mapping(workflow, passthrough, edges))
 
 
 def check_json(
@@ -81,9 +57,9 @@ def check_json(
     """Checks a workflow given as JSON text. Mutable buffers are copied first,
     because the check runs without the GIL."""
     data = _json_text(data, "check_json")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
     try:
-        return Report._from_core(_toolwire.check_json(data, passthrough, edges))
+        return report_from_core(_toolwire.check_json(data, passthrough, edges))
     except WorkflowError as e:
         if isinstance(data, str) and e.line is None:
             raise _locate_surrogate(data, e) from None
@@ -111,8 +87,8 @@ def check_file(
     """Reads and checks a workflow file. A missing file raises
     ``FileNotFoundError``; an unreadable one another ``OSError``."""
     fspath = _file_path(path, "check_file")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    return Report._from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    return report_from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
 
 
 def check_files(
@@ -127,7 +103,7 @@ def check_files(
     ``os.PathLike`` is a ``TypeError``). A file that cannot be checked gets a report with ``error`` set (and ``ok``
     false) instead of stopping the batch. ``jobs``: threads to use (None or
     -1: one per core); the reports are the same for any value."""
-    _refuse_single_path(paths, "check_files", "call check_file(path) for one file")
+    refuse_single_path(paths, "check_files", "call check_file(path) for one file")
     fspaths = [os.fspath(p) for p in paths]
     for fspath in fspaths:
         if not isinstance(fspath, str):
@@ -138,10 +114,10 @@ def check_files(
         threads = jobs
     else:
         raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
     results = _toolwire.check_files(fspaths, passthrough, edges, threads)
     return [
-        Report._failed(path, result) if isinstance(result, Exception) else Report._from_core(result, path=path)
+        failed_report(path, result) if isinstance(result, Exception) else report_from_core(result, path=path)
         for path, result in zip(fspaths, results)
     ]
 
@@ -158,8 +134,8 @@ def explain_json(
     ``consumer``, only that node's view (a toolbox's view is what it
     forwards); ``LookupError`` when there is no such node."""
     data = _json_text(data, "explain_json")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    return [ConsumerView._from_core(v) for v in _toolwire.explain_json(data, consumer, passthrough, edges)]
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    return [view_from_core(v) for v in _toolwire.explain_json(data, consumer, passthrough, edges)]
 
 
 def explain_file(
@@ -171,8 +147,8 @@ def explain_file(
 ) -> List[ConsumerView]:
     """``explain_json`` of a workflow file."""
     fspath = _file_path(path, "explain_file")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    return [ConsumerView._from_core(v) for v in _toolwire.explain_file(fspath, consumer, passthrough, edges)]
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    return [view_from_core(v) for v in _toolwire.explain_file(fspath, consumer, passthrough, edges)]
 
 
 def normalize_name(label: str) -> str:

@@ -1,12 +1,13 @@
 """Exceptions. Findings are data (see ``Report``); these are raised only when
-a workflow cannot be checked, or when a caller asks for a refusal to raise."""
+a workflow cannot be checked, or when a caller asks for a refusal to raise.
+``error_to_dict`` is how every report format and ``Report.to_dict`` write
+such an error down."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
-if TYPE_CHECKING:
-    from ._report import Violation
+from ._records import Violation
 
 COMPILATION_FAILED = "Workflow compilation failed: "
 
@@ -45,3 +46,13 @@ class CompilationError(Exception):
         if stage_message.startswith(COMPILATION_FAILED):
             stage_message = stage_message[len(COMPILATION_FAILED):]
         super().__init__(COMPILATION_FAILED + stage_message)
+
+
+def error_to_dict(error: Exception) -> Dict[str, Any]:
+    """A file's error (``Report.error``) as the reports write it: its message,
+    and its line and column when it has them (None otherwise). Package-internal."""
+    if isinstance(error, WorkflowError):
+        return {"message": error.message, "line": error.line, "column": error.column}
+    if isinstance(error, OSError) and error.strerror:
+        return {"message": f"cannot read the file: {error.strerror}", "line": None, "column": None}
+    return {"message": str(error), "line": None, "column": None}

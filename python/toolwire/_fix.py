@@ -20,7 +20,8 @@ import json
 import re
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from ._report import Location, Rename, Report
+from ._records import Location, Rename
+from ._report import Report
 
 __all__ = ["FileFix", "FixError", "fix_text", "planned_renames", "unified_diff"]
 

@@ -4,185 +4,39 @@ A workflow can have far more violations than bytes (one toolbox of clashing
 tools wired into thousands of agents), so a report does not hold them: the
 core stores findings by cause, ``Report.violations`` is a sequence whose
 items are built when they are read, and ``Tool.path`` walks the core's
-shared path tree when it is read. The records themselves (tools,
-violations, warnings, counts) are named tuples, built by keyword from the
-core's typed objects."""
+shared path tree when it is read. The records themselves (``_records``:
+tools, violations, warnings, counts) are named tuples, built by keyword
+from the core's typed objects.
+
+The functions at the end are the package's way to make reports
+(``report_from_core``, ``failed_report``, ``view_from_core``) and to read
+them without building every record (``edge5_count``, ``edge5_prefix``,
+``violations_from``, ``core_of``): package-internal, not exported by
+``toolwire``."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union, overload
 
-from ._errors import CompilationError, ToolNameCollision, WorkflowError
-
-from typing import TYPE_CHECKING, TypeVar
+from ._errors import CompilationError, ToolNameCollision, error_to_dict
+from ._records import (
+    NO_BOXES,
+    ClashGroup,
+    ConsumerView,
+    Location,
+    Rename,
+    SeenTool,
+    Stats,
+    Tool,
+    Violation,
+    WiringWarning,
+    group_violations,
+)
 
 if TYPE_CHECKING:  # the extension is imported by _api, not here
-    from ._groups import ClashGroup
     from ._toolwire import CoreReport, CoreView, CoreViolation
-
-
-class Location(NamedTuple):
-    """A place in the JSON text checked, both 1-based; the column counts
-    characters, as Python's ``json`` module does."""
-
-    line: int
-    column: int
-
-    def to_dict(self) -> Dict[str, int]:
-        return {"line": self.line, "column": self.column}
-
-
-def _location_dict(location: Optional[Location]) -> Optional[Dict[str, int]]:
-    return None if location is None else location.to_dict()
-
-
-class Tool(NamedTuple):
-    """A tool that reaches a consumer."""
-
-    id: str
-    label: str
-    """The label as written (``data.label``, or the node id when it has none)."""
-    path: Sequence[str]
-    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``.
-    In a report from the core it is a ``ToolPath``: its length is known at
-    once, and its ids are read from the core when indexed or iterated."""
-    location: Optional[Location] = None
-    """Where the tool's node object starts (for a node that is never declared,
-    the first tool edge naming it); None when the input was not text."""
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {
-            "id": self.id,
-            "label": self.label,
-            "path": list(self.path),
-            "location": _location_dict(self.location),
-        }
-
-
-class Rename(NamedTuple):
-    """One step of a suggested fix: give node ``node`` the label ``new_label``
-    (whose tool name is ``new_name``) instead of ``label``."""
-
-    node: str
-    label: str
-    new_label: str
-    new_name: str
-
-    def to_dict(self) -> Dict[str, str]:
-        return dict(self._asdict())
-
-
-_NO_BOXES: Mapping[str, str] = MappingProxyType({})
-
-
-class Violation(NamedTuple):
-    """One reason a workflow is refused.
-
-    ``rule == "CMP-9"``: ``consumer``, ``name`` and ``tools`` (two or more,
-    sorted by id) are set, and ``fix`` renames all but one of the tools so
-    that every name is unique wherever they arrive. ``rule == "EDGE-5"``:
-    ``edge`` (its index), ``edge_id`` and ``edge_type`` are set, and
-    ``suggestion`` is the closest recognised edge type, if one is close.
-
-    ``location`` is the consumer's node object (or, for a consumer that is
-    never declared, the first tool edge into it) for CMP-9, the edge for
-    EDGE-5; None when the input was not text.
-    """
-
-    rule: str
-    message: str
-    consumer: Optional[str] = None
-    name: Optional[str] = None
-    tools: Sequence[Tool] = ()
-    edge: Optional[int] = None
-    edge_id: Optional[str] = None
-    edge_type: Optional[str] = None
-    location: Optional[Location] = None
-    fix: Sequence[Rename] = ()
-    suggestion: Optional[str] = None
-    box_labels: Mapping[str, str] = _NO_BOXES
-    """CMP-9: the ``data.label`` of each toolbox on the tools' paths whose
-    label is not its id, by id, for showing paths in words (on paths of up to
-    64 nodes: a longer one is a machine-made chain nobody reads hop by hop)."""
-
-    @property
-    def help(self) -> Optional[str]:
-        """The suggested fix in words, or None when there is none."""
-        if self.fix:
-            return "rename " + ", ".join(f"{_quoted(r.node)} to {_quoted(r.new_label)}" for r in self.fix)
-        if self.suggestion is not None:
-            return f"did you mean {_quoted(self.suggestion)}?"
-        return None
-
-    def to_dict(self) -> Dict[str, Any]:
-        if self.rule == "CMP-9":
-            return {
-                "rule": self.rule,
-                "consumer": self.consumer,
-                "name": self.name,
-                "message": self.message,
-                "location": _location_dict(self.location),
-                "tools": [t.to_dict() for t in self.tools],
-                "box_labels": dict(self.box_labels),
-                "fix": [r.to_dict() for r in self.fix],
-            }
-        return {
-            "rule": self.rule,
-            "edge": self.edge,
-            "edge_id": self.edge_id,
-            "edge_type": self.edge_type,
-            "message": self.message,
-            "location": _location_dict(self.location),
-            "suggestion": self.suggestion,
-        }
-
-
-def _quoted(text: str) -> str:
-    """A string as a JSON literal, as the core quotes ids and labels."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-class WiringWarning(NamedTuple):
-    """Worth knowing, never a refusal (unless the CLI runs with ``--strict``).
-
-    ``code`` is ``"R8"`` when a tool edge names a node that is never declared
-    (``edge`` is that edge's index); ``"NAME-LOSSY"`` when a tool's label
-    loses characters on the way to its name (non-ASCII characters are
-    dropped: ``"Café" -> caf``); ``"NAME-UNNAMED"`` when nothing is left of
-    it but ``unnamed_tool``; ``"DUPLICATE-KEY"`` when a key toolwire reads
-    appears twice in one object of the JSON text (the last value is read;
-    ``node`` is the node's id, or ``""`` outside a node, and ``edge`` the
-    edge's index in an edge). ``location`` is the edge (R8), the repeated
-    key (DUPLICATE-KEY) or the node."""
-
-    code: str
-    node: str
-    edge: Optional[int]
-    message: str
-    location: Optional[Location] = None
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {
-            "code": self.code,
-            "node": self.node,
-            "edge": self.edge,
-            "message": self.message,
-            "location": _location_dict(self.location),
-        }
-
-
-class Stats(NamedTuple):
-    nodes: int
-    edges: int
-    tool_edges: int
-    consumers: int
-    passthroughs: int
-
-    def to_dict(self) -> Dict[str, int]:
-        return dict(self._asdict())
 
 
 _T = TypeVar("_T")
@@ -279,12 +133,6 @@ class Violations(_Lazy[Violation]):
         self._start = start
         """The core's index of this sequence's first violation."""
 
-    def _after(self, start: int) -> "Violations":
-        """The violations from ``start`` on, read from the same core: the
-        CMP-9 ones, when ``start`` is the number of EDGE-5 ones (``--ignore
-        EDGE-5``); their clash groups are the report's."""
-        return Violations(self._core, self._start + start)
-
     def _read(self, start: int, stop: int) -> List[Violation]:
         return [self._at(self._start + i) for i in range(start, min(stop, self._len))]
 
@@ -308,7 +156,7 @@ class Violations(_Lazy[Violation]):
             if v.rule == "CMP-9"
             else (),
             suggestion=v.suggestion,
-            box_labels=dict(v.box_labels) if v.box_labels else _NO_BOXES,
+            box_labels=dict(v.box_labels) if v.box_labels else NO_BOXES,
         )
 
     def _tools(self, index: int, v: "CoreViolation") -> List[Tool]:
@@ -317,10 +165,8 @@ class Violations(_Lazy[Violation]):
             for i, t in enumerate(v.tools)
         ]
 
-    def _group(self, g: int) -> "ClashGroup":
+    def _group(self, g: int) -> ClashGroup:
         """The core's group ``g``, with its first violation built."""
-        from ._groups import ClashGroup  # _groups reads this module's records
-
         core = self._core
         group = core.group(g)
         first = self._at(group.first)
@@ -333,7 +179,7 @@ class Violations(_Lazy[Violation]):
         )
 
 
-class ClashGroups(_Lazy["ClashGroup"]):
+class ClashGroups(_Lazy[ClashGroup]):
     """The CMP-9 clash groups of a report, in the order of their first
     violations: an exact ``len()`` at once, each group built when it is read
     (a workflow may have millions), like ``Violations``."""
@@ -347,7 +193,7 @@ class ClashGroups(_Lazy["ClashGroup"]):
         super().__init__(violations._core, violations._core.group_count)
         self._violations = violations
 
-    def _read(self, start: int, stop: int) -> List["ClashGroup"]:
+    def _read(self, start: int, stop: int) -> List[ClashGroup]:
         return [self._violations._group(g) for g in range(start, min(stop, self._len))]
 
     def __repr__(self) -> str:
@@ -426,15 +272,13 @@ class Report:
         """The exact number of violations (``len(violations)``)."""
         return len(self.violations)
 
-    def clash_groups(self) -> Sequence["ClashGroup"]:
+    def clash_groups(self) -> Sequence[ClashGroup]:
         """The CMP-9 violations grouped: violations with the same name and
         the same clashing tools, reached through the same toolbox, are one
         group naming its consumers. Every CMP-9 violation is in exactly one
         group; groups come in the order of their first violations. From a
         check, a ``ClashGroups`` sequence: exact ``len()``, each group built
         when it is read; otherwise a list."""
-        from ._groups import group_violations  # _groups reads this module's records
-
         if isinstance(self.violations, Violations):
             return ClashGroups(self.violations)
         return group_violations(self.violations)
@@ -448,7 +292,7 @@ class Report:
         return {
             "path": self.path,
             "ok": self.ok,
-            "error": None if self.error is None else _error_to_dict(self.error),
+            "error": None if self.error is None else error_to_dict(self.error),
             "violation_count": len(self.violations),
             "violations_omitted": 0,
             "violations": [v.to_dict() for v in self.violations],
@@ -473,82 +317,79 @@ class Report:
         cause = ToolNameCollision(self.violations)
         raise CompilationError(str(cause)) from cause
 
-    @classmethod
-    def _failed(cls, path: str, error: Exception) -> Report:
-        return cls([], [], None, path, error)
-
-    @classmethod
-    def _from_core(cls, core: "CoreReport", path: Optional[str] = None) -> Report:
-        """A report reading from the binding's ``CoreReport``."""
-        s = core.stats
-        stats = Stats(
-            nodes=s.nodes, edges=s.edges, tool_edges=s.tool_edges, consumers=s.consumers, passthroughs=s.passthroughs
-        )
-        return cls(Violations(core), Warnings(core), stats, path)
-
-
-class SeenTool(NamedTuple):
-    """A tool as one consumer sees it (``explain``)."""
-
-    name: str
-    """The tool name the model is given."""
-    id: str
-    label: str
-    path: List[str]
-    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``."""
-    location: Optional[Location]
-    collides: bool
-    """Another tool in the same view has the same name (a CMP-9 violation)."""
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {**self._asdict(), "path": list(self.path), "location": _location_dict(self.location)}
-
-
-class ConsumerView(NamedTuple):
-    """Every tool one consumer will be given, flattened through toolboxes,
-    by name and then id."""
-
-    consumer: str
-    location: Optional[Location]
-    tools: List[SeenTool]
-    box_labels: Mapping[str, str] = _NO_BOXES
-    """The ``data.label`` of each toolbox on the paths, as in ``Violation``."""
-    forwards: bool = False
-    """The node is a passthrough (a toolbox): ``tools`` is what it forwards.
-    Names shared among them are no violation at the box (CMP-9 exempts
-    passthroughs), only at each consumer they reach together."""
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {
-            "consumer": self.consumer,
-            "location": _location_dict(self.location),
-            "tools": [t.to_dict() for t in self.tools],
-            "box_labels": dict(self.box_labels),
-            "forwards": self.forwards,
-        }
-
-    @classmethod
-    def _from_core(cls, core: "CoreView") -> ConsumerView:
-        seen = [
-            SeenTool(name=t.name, id=t.id, label=t.label, path=t.path, location=_at(t.location), collides=t.collides)
-            for t in core.tools
-        ]
-        return cls(
-            consumer=core.consumer,
-            location=_at(core.location),
-            tools=seen,
-            box_labels=dict(core.box_labels) if core.box_labels else _NO_BOXES,
-            forwards=core.forwards,
-        )
-
 
 def _at(core: Optional[Tuple[int, int]]) -> Optional[Location]:
     return None if core is None else Location(line=core[0], column=core[1])
 
 
-def _error_to_dict(error: Exception) -> Dict[str, Any]:
-    if isinstance(error, WorkflowError):
-        return {"message": error.message, "line": error.line, "column": error.column}
-    if isinstance(error, OSError) and error.strerror:
-        return {"message": f"cannot read the file: {error.strerror}", "line": None, "column": None}
-    return {"message": str(error), "line": None, "column": None}
+# --- the package's way in (package-internal) --------------------------------------
+
+
+def edge5_count(violations: Sequence[Violation]) -> int:
+    """How many EDGE-5 violations lead ``violations`` (they come first, in
+    edge order, before every CMP-9 one): found by bisection, reading
+    O(log n) items of a lazy sequence."""
+    low, high = 0, len(violations)
+    while low < high:
+        middle = (low + high) // 2
+        if violations[middle].rule == "CMP-9":
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def edge5_prefix(report: Report) -> Tuple[Sequence[Violation], int]:
+    """A sequence whose first items are the EDGE-5 violations of ``report``
+    in edge order, and how many they are: its violations, which they lead,
+    or, for a hand-built report, those of its violations that are EDGE-5."""
+    violations = report.violations
+    if isinstance(violations, list):
+        # A hand-built report: any order will do.
+        edge5 = [v for v in violations if v.rule != "CMP-9"]
+        return edge5, len(edge5)
+    return violations, edge5_count(violations)
+
+
+def report_from_core(core: "CoreReport", path: Optional[str] = None) -> Report:
+    """A report reading from the binding's ``CoreReport`` (checked here, or
+    decoded from what a toolwire.dask worker shipped)."""
+    s = core.stats
+    stats = Stats(
+        nodes=s.nodes, edges=s.edges, tool_edges=s.tool_edges, consumers=s.consumers, passthroughs=s.passthroughs
+    )
+    return Report(Violations(core), Warnings(core), stats, path)
+
+
+def failed_report(path: str, error: Exception) -> Report:
+    """The report of a file that could not be checked: ``error`` is what
+    ``check_file`` would have raised for it."""
+    return Report([], [], None, path, error)
+
+
+def view_from_core(core: "CoreView") -> ConsumerView:
+    """One consumer's view (``explain``) from the binding's ``CoreView``."""
+    seen = [
+        SeenTool(name=t.name, id=t.id, label=t.label, path=t.path, location=_at(t.location), collides=t.collides)
+        for t in core.tools
+    ]
+    return ConsumerView(
+        consumer=core.consumer,
+        location=_at(core.location),
+        tools=seen,
+        box_labels=dict(core.box_labels) if core.box_labels else NO_BOXES,
+        forwards=core.forwards,
+    )
+
+
+def violations_from(violations: Violations, start: int) -> Violations:
+    """The violations from ``start`` on, read from the same core: the CMP-9
+    ones, when ``start`` is the number of EDGE-5 ones (``--ignore EDGE-5``);
+    their clash groups are the report's."""
+    return Violations(violations._core, violations._start + start)
+
+
+def core_of(violations: Violations) -> "CoreReport":
+    """The core a checked report's violations read from: toolwire.dask encodes
+    it to ship a report, and reads its findings without building records."""
+    return violations._core

@@ -28,8 +28,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union, overload
 
-from ._formats.common import _edge5, edge5_count
-from ._report import Report, Violation, Violations, WiringWarning
+from ._records import Violation, WiringWarning
+from ._report import Report, Violations, edge5_count, edge5_prefix, violations_from
 from ._rules import RULES
 
 __all__ = ["CODES", "FAMILIES", "Selection", "SelectorError", "code_counts", "parse", "selected", "unknown"]
@@ -143,7 +143,7 @@ def _violations(violations: Sequence[Violation], edge5: bool, cmp9: bool) -> Seq
         return [v for v in violations if (v.rule == "CMP-9" and cmp9) or (v.rule != "CMP-9" and edge5)]
     leading = edge5_count(violations)
     if cmp9:
-        return violations._after(leading)
+        return violations_from(violations, leading)
     return [violations[i] for i in range(leading)] if edge5 else []
 
 
@@ -222,7 +222,7 @@ def code_counts(reports: Sequence[Report]) -> Dict[str, int]:
     for report in reports:
         if report.error is not None:
             continue
-        edge5 = _edge5(report)[1]  # by bisection, as the formats count them
+        edge5 = edge5_prefix(report)[1]  # by bisection, as the formats count them
         counts["EDGE-5"] += edge5
         counts["CMP-9"] += report.violation_count - edge5
         warnings = report.warnings

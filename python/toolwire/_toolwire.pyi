@@ -7,7 +7,7 @@ __all__ = [
     "check_json",
     "check_file",
     "check_files",
-    "_check_files_encoded",
+    "check_files_encoded",
     "explain_json",
     "explain_file",
     "normalize_name",
@@ -138,9 +138,9 @@ class CoreReport:
     def group_consumers(self, group: int, start: int, stop: int) -> List[str]: ...
     # toolwire.dask's wire: the findings as bytes, or the violation count
     # when they name more than ``budget`` ids; and back.
-    def _encode(self, budget: int) -> bytes | int: ...
+    def encode(self, budget: int) -> bytes | int: ...
     @staticmethod
-    def _decode(data: bytes) -> CoreReport: ...
+    def decode(data: bytes) -> CoreReport: ...
 
 @final
 class CoreSeenTool:
@@ -176,7 +176,7 @@ def check_file(path: str, passthrough_types: List[str], edge_types: List[str]) -
 def check_files(
     paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int
 ) -> List[CoreReport | Exception]: ...
-def _check_files_encoded(
+def check_files_encoded(
     paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int, budget: int
 ) -> List[bytes | int | Exception]: ...
 def explain_json(

@@ -32,7 +32,8 @@ from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIO
 from ._formats.common import file_name, printable
 from ._formats.text_format import display_path, use_colour
 from ._progress import Progress, chunks
-from ._report import ConsumerView, Report
+from ._records import ConsumerView
+from ._report import Report, failed_report
 
 if TYPE_CHECKING:
     from ._fix import FileFix
@@ -236,7 +237,7 @@ def _check_stdin(options: Dict[str, Any]) -> Report:
     try:
         report = check_json(sys.stdin.buffer.read(), **options)
     except WorkflowError as e:
-        return Report._failed("-", e)
+        return failed_report("-", e)
     return Report(report.violations, report.warnings, report.stats, path="-")
 
 
@@ -253,7 +254,7 @@ def _check_all(
     files = [p for p in paths if p != "-"]
     with Progress(len(files), "checking", unit="files") as bar:
         if cluster is not None:
-            from .dask import _check_files as check_on_dask
+            from .dask._cluster import check_paths as check_on_dask
 
             reports = check_on_dask(files, cluster, None, options, bar.advance)
         elif bar.enabled and len(files) > _PROGRESS_CHUNK:

@@ -38,7 +38,8 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 # wrong default in the core shows up as a difference instead of being shared.
 # (tests/test_differential.py imports this module with the extension blocked.)
 from ._errors import WorkflowError
-from ._report import Report, Stats, Tool, Violation, WiringWarning
+from ._records import Stats, Tool, Violation, WiringWarning
+from ._report import Report
 
 __all__ = ["DEFAULT_EDGE_TYPES", "DEFAULT_PASSTHROUGH_TYPES", "check", "normalize_name"]
 

@@ -213,7 +213,6 @@ fn check_files<'py>(
 /// count, when the findings name more than `budget` ids; or the exception
 /// `check_file` would have raised.
 #[pyfunction]
-#[pyo3(name = "_check_files_encoded")]
 fn check_files_encoded<'py>(
     py: Python<'py>,
     paths: Vec<PathBuf>,
@@ -601,7 +600,7 @@ impl CoreReport {
     /// The findings as bytes for toolwire.dask to send back from a worker
     /// (src/wire.rs has the format), or, when they name more than `budget`
     /// ids, the exact violation count instead.
-    fn _encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
+    fn encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
         // A copy of shipped bytes, for a report sent on again (tests).
         let encoded = run(py, false, |_| match &self.findings {
             Findings::Checked(report) => wire::encode(report, budget).map_err(|e| e.violation_count),
@@ -614,10 +613,10 @@ impl CoreReport {
         }
     }
 
-    /// The report `_encode` made bytes of; ValueError for bytes that are
+    /// The report `encode` made bytes of; ValueError for bytes that are
     /// not one.
     #[staticmethod]
-    fn _decode(py: Python<'_>, data: &[u8]) -> PyResult<CoreReport> {
+    fn decode(py: Python<'_>, data: &[u8]) -> PyResult<CoreReport> {
         match run(py, false, |_| Shipped::decode(data))? {
             Ok(shipped) => Ok(CoreReport {
                 findings: Findings::Shipped(Box::new(shipped)),

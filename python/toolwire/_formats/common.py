@@ -14,12 +14,14 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import unicodedata
 from pathlib import Path, PurePath
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .._groups import ClashGroup
-from .._report import Report, Tool, Violation
+from .._records import ClashGroup, Tool, Violation
+from .._report import Report, edge5_prefix
 from .._rules import RULES
+from .._select import code_counts
 
 Finding = Union[Violation, ClashGroup]
 """A violation finding: an EDGE-5 violation, or a group of CMP-9 violations
@@ -73,6 +75,24 @@ def quoted(text: str) -> str:
     """A label or id as a JSON string, as the core's messages quote them,
     made printable."""
     return printable(json.dumps(text, ensure_ascii=False))
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 tool``, ``12,000 tools``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def text_width(text: str) -> int:
+    """Terminal columns: wide East Asian characters and most emoji take two,
+    combining marks none."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text
+    )
+
+
+def pad(text: str, columns: int) -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns."""
+    return text + " " * (columns - text_width(text))
 
 
 def node_id(node: str) -> str:
@@ -146,45 +166,19 @@ def path_json(path: Sequence[str], max_path: int) -> List[Any]:
 # --- which findings are shown ---------------------------------------------------
 
 
-def edge5_count(violations: Sequence[Violation]) -> int:
-    """How many EDGE-5 violations lead ``violations`` (they come first, in
-    edge order, before every CMP-9 one): found by bisection, reading
-    O(log n) items of a lazy sequence."""
-    low, high = 0, len(violations)
-    while low < high:
-        middle = (low + high) // 2
-        if violations[middle].rule == "CMP-9":
-            high = middle
-        else:
-            low = middle + 1
-    return low
-
-
 def edge5_violations(report: Report, limit: Optional[int] = None) -> Tuple[List[Violation], int]:
     """The first ``limit`` EDGE-5 violations of ``report`` (all when None),
     in edge order, and how many there are."""
-    violations, available = _edge5(report)
+    violations, available = edge5_prefix(report)
     take = available if limit is None else min(limit, available)
     return [violations[i] for i in range(take)], available
-
-
-def _edge5(report: Report) -> Tuple[Sequence[Violation], int]:
-    """A sequence whose first items are the EDGE-5 violations of ``report``
-    in edge order, and how many they are: its violations, which they lead,
-    or, for a hand-built report, those of its violations that are EDGE-5."""
-    violations = report.violations
-    if isinstance(violations, list):
-        # A hand-built report: any order will do.
-        edge5 = [v for v in violations if v.rule != "CMP-9"]
-        return edge5, len(edge5)
-    return violations, edge5_count(violations)
 
 
 def finding_count(report: Report, limit: Optional[int] = None) -> int:
     """How many violation findings ``Findings(report, limit)`` yields,
     without reading any: from the counts of EDGE-5 violations (by
     bisection) and of clash groups."""
-    available = _edge5(report)[1] + len(report.clash_groups())
+    available = edge5_prefix(report)[1] + len(report.clash_groups())
     return available if limit is None else min(limit, available)
 
 
@@ -211,7 +205,7 @@ class Findings:
 
     def __iter__(self) -> Iterator[Finding]:
         self.shown = self.covered = 0
-        edge5, available = _edge5(self.report)
+        edge5, available = edge5_prefix(self.report)
         for i in range(available if self.limit is None else min(self.limit, available)):
             self.shown += 1
             self.covered += 1
@@ -293,8 +287,6 @@ def finding_help(code: str, own_help: Optional[str]) -> Optional[str]:
 def code_counts_of(run: Any) -> Dict[str, int]:
     """The findings of each code over a run (a ``Run``): as the CLI counted
     them before ``--quiet`` took warnings out, or else from its reports."""
-    from .._select import code_counts  # _select reads this module
-
     return dict(run.counts) if run.counts is not None else code_counts(run.reports)
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 from typing import Sequence, TextIO
 
-from .._report import ConsumerView
-from .text_format import display_path, path_text, _id, _pad, _plural, _quote, _width
+from .._records import ConsumerView
+from .common import node_id, pad, plural, quoted, text_width
+from .text_format import display_path, path_text
 
 
 def write_text(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
@@ -30,17 +31,17 @@ def write_text(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
             note = f" ({shared} share a name: a CMP-9 clash at each consumer they reach together)" if shared else ""
             verb = "forwards"
         else:
-            note = f" ({_plural(shared, 'tool')} share a name: CMP-9)" if shared else ""
+            note = f" ({plural(shared, 'tool')} share a name: CMP-9)" if shared else ""
             verb = "gets"
-        out.write(f"{shown}{where}: {_id(view.consumer)} {verb} {_plural(len(view.tools), 'tool')}{note}\n")
+        out.write(f"{shown}{where}: {node_id(view.consumer)} {verb} {plural(len(view.tools), 'tool')}{note}\n")
         if not view.tools:
             continue
         names = [t.name for t in view.tools]
-        ids = [_id(t.id) for t in view.tools]
-        labels = [_quote(t.label) for t in view.tools]
-        widths = [max(_width(c) for c in column) for column in (names, ids, labels)]
+        ids = [node_id(t.id) for t in view.tools]
+        labels = [quoted(t.label) for t in view.tools]
+        widths = [max(text_width(c) for c in column) for column in (names, ids, labels)]
         for tool, name, node, label in zip(view.tools, names, ids, labels):
-            line = "  ".join(_pad(cell, width) for cell, width in zip((name, node, label), widths))
+            line = "  ".join(pad(cell, width) for cell, width in zip((name, node, label), widths))
             if tool.location is not None:
                 line += f"  at {tool.location.line}:{tool.location.column}"
             if tool.collides:

@@ -42,10 +42,12 @@ import re
 import sys
 from typing import Dict, List, Mapping, NamedTuple, Optional, TextIO
 
-from .._groups import ClashGroup
-from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
-from . import Run, text_format
-from .common import covered, edge5_violations, file_name, finding_help, group_message, printable, repo_path, source
+from .._errors import error_to_dict
+from .._records import ClashGroup, Location, Violation, WiringWarning
+from .._report import Report
+from . import text_format
+from .common import covered, edge5_violations, file_name, finding_help, group_message, plural, printable, repo_path, source
+from .run import Run
 
 MAX_ANNOTATIONS = 10
 """Error annotations, and warning annotations, GitHub shows per step."""
@@ -93,7 +95,7 @@ def _with_help(message: str, code: str, own_help: Optional[str]) -> str:
 
 
 def _error_command(report: Report, failure: Exception) -> str:
-    error = _error_to_dict(failure)
+    error = error_to_dict(failure)
     known = error["line"] is not None and error["column"] is not None
     at = Location(error["line"], error["column"]) if known else None
     return command("error", printable(error["message"]), title="toolwire", path=report.path, location=at)
@@ -200,10 +202,6 @@ class _LeftOut(NamedTuple):
     """Files that could not be checked."""
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
 def _and(parts: List[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
 
@@ -215,16 +213,16 @@ def _notice(left_out: _LeftOut, max_violations: Optional[int], summary: bool) ->
     if left_out.capped:
         assert max_violations is not None
         sentences.append(
-            f"{_plural(left_out.capped, 'more violation')} not annotated: --max-violations {max_violations} "
-            f"keeps at most {_plural(max_violations, 'finding')} per file."
+            f"{plural(left_out.capped, 'more violation')} not annotated: --max-violations {max_violations} "
+            f"keeps at most {plural(max_violations, 'finding')} per file."
         )
     parts = []
     if left_out.violations:
-        parts.append(_plural(left_out.violations, "more violation"))
+        parts.append(plural(left_out.violations, "more violation"))
     if left_out.warnings:
-        parts.append(_plural(left_out.warnings, "more warning"))
+        parts.append(plural(left_out.warnings, "more warning"))
     if left_out.files:
-        parts.append(_plural(left_out.files, "more file") + " that could not be checked")
+        parts.append(plural(left_out.files, "more file") + " that could not be checked")
     if parts:
         sentences.append(
             f"{_and(parts)} not annotated: GitHub shows {MAX_ANNOTATIONS} error and {MAX_ANNOTATIONS} warning "
@@ -321,7 +319,7 @@ def _markdown(run: Run, heading: str, body: List[text_format.Block], cut: bool) 
     if cut:
         violations = sum(r.violation_count for r in run.reports) - sum(b.violations for b in body)
         warnings = sum(len(r.warnings) for r in run.reports) - sum(b.warnings for b in body)
-        left = f"{_plural(violations, 'violation')} and {_plural(warnings, 'warning')}"
+        left = f"{plural(violations, 'violation')} and {plural(warnings, 'warning')}"
         parts.append(
             f"\n*Cut to stay under GitHub's 1 MiB step summary: {left} (and any files after the last "
             "one shown) are not shown here; `toolwire check` prints every one.*\n"

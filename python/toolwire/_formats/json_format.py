@@ -33,11 +33,12 @@ import itertools
 import json
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
-from .._groups import ClashGroup
-from .._report import Report, Tool, Violation, _error_to_dict
-from . import JSON_VIOLATIONS, Run
+from .._errors import error_to_dict
+from .._records import ClashGroup, Tool, Violation
+from .._report import Report
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
 from .common import Findings, code_counts_of, file_name, path_json, reported_codes
+from .run import JSON_VIOLATIONS, Run
 
 SCHEMA_VERSION = 4
 
@@ -166,7 +167,7 @@ def _file(run: Run, report: Report) -> _Object:
         # Standard input by the name every format gives it; None stays null.
         yield "path", None if report.path is None else file_name(report.path)
         yield "ok", report.ok
-        yield "error", None if report.error is None else _error_to_dict(report.error)
+        yield "error", None if report.error is None else error_to_dict(report.error)
         yield "violation_count", report.violation_count
         yield "clash_count", len(report.clash_groups())
         if run.json_violations == EACH:

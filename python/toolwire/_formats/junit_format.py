@@ -35,9 +35,9 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Dict, Iterator, List, Optional, TextIO
 
-from .._groups import ClashGroup
-from .._report import Location, Report, Violation, _error_to_dict
-from . import Run
+from .._errors import error_to_dict
+from .._records import ClashGroup, Location, Violation
+from .._report import Report
 from .common import (
     Finding,
     Findings,
@@ -52,6 +52,7 @@ from .common import (
     source,
     tool_line,
 )
+from .run import Run
 
 # XML 1.0 cannot hold most control characters or lone surrogates at all, not
 # even escaped, and ElementTree writes them through as they are: a label
@@ -120,7 +121,7 @@ def _testcases(run: Run, report: Report) -> Iterator[ET.Element]:
     per violation finding, in the report's order."""
     case = _case(report, _name(report.path))
     if report.error is not None:
-        error = _error_to_dict(report.error)
+        error = error_to_dict(report.error)
         known = error["line"] is not None and error["column"] is not None
         at = Location(error["line"], error["column"]) if known else None
         message = printable(error["message"])

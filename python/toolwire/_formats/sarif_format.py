@@ -32,10 +32,10 @@ from pathlib import Path, PurePath
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 from urllib.parse import quote
 
-from .._groups import ClashGroup
-from .._report import Location, Report, Violation, WiringWarning, _error_to_dict
+from .._errors import error_to_dict
+from .._records import ClashGroup, Location, Violation, WiringWarning
+from .._report import Report
 from .._rules import RULES, Rule
-from . import Run
 from .common import (
     NO_PATH_NAME,
     STDIN,
@@ -50,6 +50,7 @@ from .common import (
     tool_line,
     violation_findings,
 )
+from .run import Run
 
 Json = Dict[str, Any]
 
@@ -225,7 +226,7 @@ def _warning(report: Report, w: WiringWarning, strict: bool) -> Json:
 def _notification(report: Report, error: Exception) -> Json:
     """A file that could not be checked. Notifications are not alerts, so
     unlike results they carry no region when the error has no line."""
-    described = _error_to_dict(error)
+    described = error_to_dict(error)
     physical: Json = {"artifactLocation": artifact_location(report.path)}
     if described["line"] is not None:
         physical["region"] = {"startLine": described["line"]}

@@ -29,12 +29,11 @@ github and junit formats use too).
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from .._groups import ClashGroup
-from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict
-from . import Run
+from .._errors import error_to_dict
+from .._records import ClashGroup, Location, Tool, Violation, WiringWarning
+from .._report import Report
 from .common import (
     Findings,
     code_counts_of,
@@ -43,11 +42,15 @@ from .common import (
     listing,
     node_id,
     not_reported,
+    pad,
     path_ends,
+    plural,
     printable,
     quoted,
+    text_width,
     unsafe,
 )
+from .run import Run
 
 # ANSI SGR styles, applied only when the run asks for colour.
 _STYLES = {
@@ -60,10 +63,6 @@ _STYLES = {
 }
 _RESET = "\x1b[0m"
 
-# The shared escaping, under the names this module (and explain_format) use.
-_escape = printable
-_quote = quoted
-_id = node_id
 # Box labels shown as they are in parentheses; others are quoted.
 _PLAIN_LABEL = re.compile(r"[^\s\"()][^\"()]*(?<=\S)")
 
@@ -110,18 +109,14 @@ def _node(node: str, label: Optional[str]) -> str:
     """A node on a path: its id, then its label in parentheses when it has
     one of its own (`box_1 (My Tools)`); quoted when it could be misread."""
     if label is None or label == node:
-        return _id(node)
+        return node_id(node)
     plain = _PLAIN_LABEL.fullmatch(label) and "->" not in label and not unsafe(label)
-    return f"{_id(node)} ({label if plain else _quote(label)})"
+    return f"{node_id(node)} ({label if plain else quoted(label)})"
 
 
 def display_path(path: Optional[str]) -> str:
     """The file a report is about, as every format names it, printable."""
-    return _escape(file_name(path))
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+    return printable(file_name(path))
 
 
 def _duration(seconds: float) -> str:
@@ -193,9 +188,9 @@ class _Writer:
         passed."""
         path = display_path(report.path)
         if report.error is not None:
-            error = _error_to_dict(report.error)
+            error = error_to_dict(report.error)
             at = None if error["line"] is None else Location(error["line"], error["column"])
-            self.header(path, at, "error", None, _escape(error["message"]))
+            self.header(path, at, "error", None, printable(error["message"]))
             yield self.built("finding")
             return
         # The report's order, not the file's: sorting by line would mean
@@ -216,15 +211,15 @@ class _Writer:
         left_out = findings.left_out
         if left_out:
             limit = self.run.max_violations
-            shown_at_most = f"--max-violations {limit}: at most {_plural(limit or 0, 'finding')} per file"
-            self.header(path, None, "note", None, f"{_plural(left_out, 'more violation')} not shown ({shown_at_most})")
+            shown_at_most = f"--max-violations {limit}: at most {plural(limit or 0, 'finding')} per file"
+            self.header(path, None, "note", None, f"{plural(left_out, 'more violation')} not shown ({shown_at_most})")
             yield self.built("finding")
         if not self.run.failed(report) and not self.run.quiet:
             # Said for every file that passed, warnings or not, so that a
             # file's verdict is always on a line of its own.
             ok = self.style("ok", "ok")
             if report.warnings:
-                ok += f" ({_plural(len(report.warnings), 'warning')})"
+                ok += f" ({plural(len(report.warnings), 'warning')})"
             self.line(f"{self.style('message', path)}: {ok}")
             yield self.built("ok")
 
@@ -239,17 +234,17 @@ class _Writer:
 
     def help(self, text: Optional[str]) -> None:
         if text is not None:
-            self.line(f"  {self.style('help', 'help:')} {_escape(text)}")
+            self.line(f"  {self.style('help', 'help:')} {printable(text)}")
 
     def violation(self, path: str, violation: Violation) -> None:
         if violation.rule != "CMP-9" or violation.consumer is None or violation.name is None:
-            self.header(path, violation.location, "error", violation.rule, _escape(violation.message))
+            self.header(path, violation.location, "error", violation.rule, printable(violation.message))
             self.help(violation.help)
             return
         # The core's message lists the tools too; here they get lines of their own.
         message = (
-            f"{len(violation.tools)} tools reaching {_quote(violation.consumer)} "
-            f"share the name {_quote(violation.name)}"
+            f"{len(violation.tools)} tools reaching {quoted(violation.consumer)} "
+            f"share the name {quoted(violation.name)}"
         )
         self.header(path, violation.location, "error", violation.rule, message)
         self.tools(violation)
@@ -268,20 +263,20 @@ class _Writer:
         if group.count == 1:
             self.violation(path, first)
             return
-        message = f"{len(group.tools)} tools reaching {group.count:,} consumers share the name {_quote(group.name)}"
+        message = f"{len(group.tools)} tools reaching {group.count:,} consumers share the name {quoted(group.name)}"
         self.header(path, first.location, "error", first.rule, message)
         self.tools(first)
         via = ""
         if group.through is not None:
             via = f" through {_node(group.through, first.box_labels.get(group.through))}"
-        self.detail("=", f"at {group.count:,} consumers{via}: {listing(group.consumers, _SHOWN_CONSUMERS, _id)}")
+        self.detail("=", f"at {group.count:,} consumers{via}: {listing(group.consumers, _SHOWN_CONSUMERS, node_id)}")
         self.help(first.help)
 
     def warning(self, path: str, warning: WiringWarning) -> None:
         # Under --strict a warning fails the file, so it is printed as what it
         # has become; like rustc's lint notes, the reason is said once.
         severity = "error" if self.run.strict else "warning"
-        self.header(path, warning.location, severity, warning.code, _escape(warning.message))
+        self.header(path, warning.location, severity, warning.code, printable(warning.message))
         if self.run.strict and not self.strict_noted:
             self.detail("=", "note: warnings are errors under --strict")
             self.strict_noted = True
@@ -292,17 +287,17 @@ class _Writer:
         consumers = sum(r.stats.consumers for r in reports if r.stats is not None)
         violations = sum(r.violation_count for r in reports)
         warnings = sum(len(r.warnings) for r in reports) + self.run.hidden_warnings
-        files = _plural(len(reports), "file")
+        files = plural(len(reports), "file")
         checked = f"{len(reports) - unchecked:,} of {files}" if unchecked else files
-        counts = [_plural(violations, "violation"), _plural(warnings, "warning")]
+        counts = [plural(violations, "violation"), plural(warnings, "warning")]
         if self.run.strict and warnings:
             counts[-1] += " (errors under --strict)"
         elif self.run.hidden_warnings:
             counts[-1] += " (not listed: --quiet)"
         took = f" in {_duration(self.run.elapsed)}" if self.run.timing else ""
-        text = f"checked {checked} ({_plural(consumers, 'consumer')}){took}: {', '.join(counts)}"
+        text = f"checked {checked} ({plural(consumers, 'consumer')}){took}: {', '.join(counts)}"
         if unchecked:
-            text += f"; {_plural(unchecked, 'file')} could not be checked"
+            text += f"; {plural(unchecked, 'file')} could not be checked"
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
         # The counts by code come first, so that the summary line is still
         # the last line of the run.
@@ -336,20 +331,20 @@ def _tool_lines(
     chain of ids that brings it to the consumer, with the labels of the
     boxes on it). Columns are padded so that the arrows and the locations
     line up."""
-    ids = [_id(t.id) for t in tools]
-    labels = [_quote(t.label) for t in tools]
-    id_width = max(_width(i) for i in ids)
-    label_width = max(_width(label) for label in labels)
+    ids = [node_id(t.id) for t in tools]
+    labels = [quoted(t.label) for t in tools]
+    id_width = max(text_width(i) for i in ids)
+    label_width = max(text_width(label) for label in labels)
     named = [
-        label if tool.label == name else _pad(label, label_width) + f" -> {name}"
+        label if tool.label == name else pad(label, label_width) + f" -> {name}"
         for tool, label in zip(tools, labels)
     ]
-    named_width = max(_width(n) for n in named)
+    named_width = max(text_width(n) for n in named)
     lines = []
     for tool, tool_id, tool_named in zip(tools, ids, named):
-        line = f"{_pad(tool_id, id_width)}  {tool_named}"
+        line = f"{pad(tool_id, id_width)}  {tool_named}"
         if tool.location is not None:
-            line = f"{_pad(line, id_width + 2 + named_width)}  at {tool.location.line}:{tool.location.column}"
+            line = f"{pad(line, id_width + 2 + named_width)}  at {tool.location.line}:{tool.location.column}"
         path = path_text(tool.path, box_labels, max_path)
         lines.append((line, f"{' ' * id_width}  path: {path}"))
     return lines
@@ -383,15 +378,3 @@ def path_text(path: Sequence[str], box_labels: Mapping[str, str], max_path: int 
         shown.append(f"... {omitted:,} more ...")
     shown.extend(_node(node, box_labels.get(node)) for node in tail)
     return " -> ".join(shown)
-
-
-def _width(text: str) -> int:
-    """Terminal columns: wide East Asian characters and most emoji take two,
-    combining marks none."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text
-    )
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))

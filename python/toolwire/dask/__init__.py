@@ -23,25 +23,14 @@ except ImportError as e:  # pragma: no cover - exercised where the extra is not 
         "pip install 'toolwire[dask]'"
     ) from e
 
-import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional
 
 from .._report import Report
-from ._cluster import (
-    check_on_cluster,
-    client_or_default,
-    default_files_per_task,
-    paths_to_read,
-    validated_files_per_task,
-    validated_options,
-    worker_threads,
-)
+from ._cluster import Paths, check_paths, prepare
 from ._wire import MAX_SHIPPED_IDS, FindingsTooLarge
 from ._worker import findings_frame, frame
 
 __all__ = ["FindingsTooLarge", "MAX_SHIPPED_IDS", "check_files", "findings"]
-
-Paths = Sequence[Union[str, "os.PathLike[str]"]]
 
 
 def check_files(
@@ -59,36 +48,7 @@ def check_files(
     whose findings exceed ``MAX_SHIPPED_IDS`` (``FindingsTooLarge``).
     ``files_per_task``: files a task reads and checks (default: a few tasks
     per worker thread, at most 2,000 files each)."""
-    return _check_files(paths, client, files_per_task, options)
-
-
-def _prepared(
-    paths: Paths, client: Optional[distributed.Client], files_per_task: Optional[int], options: Any, caller: str
-) -> Tuple[Dict[str, Any], List[str], List[str], distributed.Client, int]:
-    """What ``check_files`` and ``findings`` check before submitting
-    anything: the options, the batch size, the paths (as given, and as
-    read), the client, and the batch size the cluster implies if none was
-    given."""
-    checked = validated_options(options, caller)
-    per_task = validated_files_per_task(files_per_task)
-    given, read = paths_to_read(paths, caller)
-    client = client_or_default(client, caller)
-    if per_task is None:
-        per_task = default_files_per_task(len(read), worker_threads(client))
-    return checked, given, read, client, per_task
-
-
-def _check_files(
-    paths: Paths,
-    client: Optional[distributed.Client],
-    files_per_task: Optional[int],
-    options: Any,
-    on_done: Callable[[int], None] = lambda files: None,
-) -> List[Report]:
-    """``check_files``, with ``on_done(n)`` called as n more files are
-    answered (the CLI's progress bar)."""
-    checked, given, read, client, per_task = _prepared(paths, client, files_per_task, options, "check_files")
-    return check_on_cluster(client, given, read, checked, per_task, on_done)
+    return check_paths(paths, client, files_per_task, options)
 
 
 def findings(
@@ -109,7 +69,7 @@ def findings(
     sizes the partitions."""
     import dask.dataframe
 
-    checked, given, read, client, per_task = _prepared(paths, client, files_per_task, options, "findings")
+    checked, given, read, client, per_task = prepare(paths, client, files_per_task, options, "findings")
     pairs = list(zip(given, read))
     batches = [pairs[start : start + per_task] for start in range(0, len(pairs), per_task)] or [[]]
     return dask.dataframe.from_map(

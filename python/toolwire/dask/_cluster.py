@@ -17,12 +17,12 @@ import pickle
 import os
 import uuid
 from collections import Counter, deque
-from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import distributed
 import fsspec
 
-from .._api import _names, _refuse_single_path
+from .._arguments import refuse_single_path, type_names
 from .._report import Report
 from ._wire import pack_error, unpack
 from ._worker import check_batch, is_local
@@ -46,6 +46,9 @@ RESUBMISSIONS = 3
 """Times a task whose answer was lost after it finished is submitted again."""
 
 OPTIONS = ("passthrough_types", "edge_types")
+
+Paths = Sequence[Union[str, "os.PathLike[str]"]]
+"""What the client's functions take: local paths or fsspec URLs."""
 
 
 def client_or_default(client: Optional[distributed.Client], function: str) -> distributed.Client:
@@ -74,7 +77,7 @@ def validated_options(options: Dict[str, Any], function: str) -> Dict[str, Any]:
             )
         if key not in OPTIONS:
             raise TypeError(f"{function}() got an unexpected keyword argument {key!r}")
-    return {key: _names(key, options[key]) for key in OPTIONS if key in options}
+    return {key: type_names(key, options[key]) for key in OPTIONS if key in options}
 
 
 def paths_to_read(paths: Iterable[Any], function: str) -> Tuple[List[str], List[str]]:
@@ -82,7 +85,7 @@ def paths_to_read(paths: Iterable[Any], function: str) -> Tuple[List[str], List[
     them: local paths made absolute, so they mean the same on a worker
     whose working directory differs; ``file://`` URLs made local paths, so
     the Rust batch reads them."""
-    _refuse_single_path(paths, f"toolwire.dask.{function}", "call toolwire.check_file(path) for one local file")
+    refuse_single_path(paths, f"toolwire.dask.{function}", "call toolwire.check_file(path) for one local file")
     given = [os.fspath(p) for p in paths]
     for path in given:
         if not isinstance(path, str):
@@ -215,3 +218,36 @@ def _failure(future: "distributed.Future[bytes]", answer: Any) -> BaseException:
     if isinstance(answer, tuple) and len(answer) == 3 and isinstance(answer[1], BaseException):
         return answer[1]
     return RuntimeError(f"the task ended as {future.status}")
+
+
+# --- the client's way in (toolwire.dask's functions and the CLI's --dask) --------
+
+
+def prepare(
+    paths: Paths, client: Optional[distributed.Client], files_per_task: Optional[int], options: Any, caller: str
+) -> Tuple[Dict[str, Any], List[str], List[str], distributed.Client, int]:
+    """What ``toolwire.dask.check_files`` and ``findings`` check before submitting
+    anything: the options, the batch size, the paths (as given, and as
+    read), the client, and the batch size the cluster implies if none was
+    given."""
+    checked = validated_options(options, caller)
+    per_task = validated_files_per_task(files_per_task)
+    given, read = paths_to_read(paths, caller)
+    client = client_or_default(client, caller)
+    if per_task is None:
+        per_task = default_files_per_task(len(read), worker_threads(client))
+    return checked, given, read, client, per_task
+
+
+def check_paths(
+    paths: Paths,
+    client: Optional[distributed.Client],
+    files_per_task: Optional[int],
+    options: Any,
+    on_done: Callable[[int], None] = lambda files: None,
+) -> List[Report]:
+    """``toolwire.dask.check_files``, with ``on_done(n)`` called as n more
+    files are answered: the CLI's ``--dask`` runs this, for its progress
+    bar, which the public function has no place for."""
+    checked, given, read, client, per_task = prepare(paths, client, files_per_task, options, "check_files")
+    return check_on_cluster(client, given, read, checked, per_task, on_done)

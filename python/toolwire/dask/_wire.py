@@ -27,8 +27,8 @@ from typing import Any, Dict, List, Sequence, Tuple, Union
 
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
 from .._errors import WorkflowError
-from .._report import Report, Violations
-from .._toolwire import CoreReport, _check_files_encoded
+from .._report import Report, Violations, core_of, failed_report, report_from_core
+from .._toolwire import CoreReport, check_files_encoded
 
 MAX_SHIPPED_IDS = 10_000_000
 """The most ids (one per violation, plus one per tool and per id of its
@@ -67,7 +67,7 @@ def pack(report: Report, budget: int = MAX_SHIPPED_IDS) -> Packed:
         return pack_error(report.error)
     violations = report.violations
     assert isinstance(violations, Violations), "reports from a check read from the core"
-    encoded = violations._core._encode(budget)
+    encoded = core_of(violations).encode(budget)
     if isinstance(encoded, int):
         return ("error", "too-large", encoded)
     return encoded
@@ -85,7 +85,7 @@ def pack_files(paths: Sequence[str], options: Dict[str, Any], budget: int = MAX_
         else ("error", "too-large", answer)
         if isinstance(answer, int)
         else pack_error(answer)
-        for answer in _check_files_encoded(list(paths), passthrough, edges, 1, budget)
+        for answer in check_files_encoded(list(paths), passthrough, edges, 1, budget)
     ]
 
 
@@ -107,8 +107,8 @@ def pack_error(error: BaseException) -> PackedError:
 def unpack(packed: Packed, path: str) -> Report:
     """The ``Report`` a worker packed, for the file the client named ``path``."""
     if isinstance(packed, bytes):
-        return Report._from_core(CoreReport._decode(packed), path)
-    return Report._failed(path, _error(packed, path))
+        return report_from_core(CoreReport.decode(packed), path)
+    return failed_report(path, _error(packed, path))
 
 
 def _error(packed: PackedError, path: str) -> Exception:

@@ -23,7 +23,8 @@ import fsspec
 from fsspec.utils import get_protocol
 
 from .._api import check_files, check_json
-from .._report import Report, Violations, _error_to_dict
+from .._errors import error_to_dict
+from .._report import Report, Violations, core_of, failed_report
 from ._wire import pack, pack_files, read_error
 
 Options = Dict[str, Any]
@@ -82,12 +83,12 @@ def _check_urls(urls: Sequence[str], options: Options) -> Iterator[Report]:
     with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(urls))) as pool:
         for url, text in zip(urls, pool.map(_read, urls)):
             if isinstance(text, OSError):
-                yield Report._failed(url, text)
+                yield failed_report(url, text)
                 continue
             try:
                 report = check_json(text, **options)
             except ValueError as e:  # WorkflowError: as check_files reports it
-                yield Report._failed(url, e)
+                yield failed_report(url, e)
                 continue
             yield Report(report.violations, report.warnings, report.stats, url)
 
@@ -139,12 +140,12 @@ def finding_rows(path: str, report: Report) -> Iterator[Row]:
     violations (read one at a time from the core, without their paths) and
     then its warnings."""
     if report.error is not None:
-        error = _error_to_dict(report.error)
+        error = error_to_dict(report.error)
         yield (path, "error", type(report.error).__name__, None, None, None, None, error["message"], error["line"], error["column"])
         return
     violations = report.violations
     assert isinstance(violations, Violations)
-    core = violations._core
+    core = core_of(violations)
     for index in range(core.violation_count):
         v = core.violation(index)
         line, column = v.location if v.location is not None else (None, None)

@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Tuple
 from .._progress import Progress
 from .families import FAMILIES, Family
 from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, PRESETS, Options
-from .plan import _Plan
-from .writer import _generate
+from .plan import Plan
+from .writer import generate_plan
 
 def _kinds(text: str) -> Tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
@@ -181,15 +181,15 @@ def run(args: argparse.Namespace) -> int:
         options = replace(options, **changes)
     except ValueError as e:
         return _error(str(e))
-    plan = _Plan(options, 0 if args.seed is None else args.seed)
+    plan = Plan(options, 0 if args.seed is None else args.seed)
     # On standard error, and only on a terminal: the workflow may be going to
     # standard output, and logs should not fill up with redraws.
     with Progress(plan.records(), "generating", unit="nodes and edges") as bar:
         if args.output == "-":
-            expected = _generate(sys.stdout.buffer, plan, bar.advance)
+            expected = generate_plan(sys.stdout.buffer, plan, bar.advance)
             sys.stdout.buffer.flush()
         else:
-            expected = _generate(args.output, plan, bar.advance)
+            expected = generate_plan(args.output, plan, bar.advance)
     if args.expect:
         with open(args.expect, "w", encoding="utf-8") as f:
             json.dump(expected.to_dict(), f, ensure_ascii=False, indent=1)

@@ -123,7 +123,7 @@ NodeEntry = Tuple[Renderer, str, str]  # (render, config noise, position noise)
 EdgeEntry = Tuple[Renderer, str]  # (render, noise)
 
 
-class _Format:
+class Dialect:
     """How one dialect writes ids, nodes and edges, with or without noise.
 
     ``nodes[kind]`` and ``edges[form]`` are tables of ``_TABLE`` entries;

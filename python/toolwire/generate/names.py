@@ -151,7 +151,7 @@ def _variants(style: str, rng: random.Random) -> List[_Variant]:
     ]
 
 
-class _Namer:
+class Namer:
     """Name indices to canonical names and to JSON-escaped labels.
 
     A label is ``head + str(k) + tail``: the head (opening quote, prefix, the

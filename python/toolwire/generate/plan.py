@@ -8,15 +8,15 @@ import json
 import random
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from .dialects import TOOL_TYPES, _Format
+from .dialects import TOOL_TYPES, Dialect
 from .expected import ExpectedViolation, ExpectedViolations, ViolationGrid
-from .names import FOREIGN_LABELS, UNNAMED_TOOL, _Namer
+from .names import FOREIGN_LABELS, UNNAMED_TOOL, Namer
 from .options import Options
 
 _NON_TOOL_FORMS = ("data", "data", "data", "data", "trigger", "output", "decoy-handle", "decoy-declared")
 
 
-class _Plan:
+class Plan:
     """Everything decided from the options and the seed, before any writing.
 
     Tool numbers (``n``, in node ids) run: agents' tools ``[0, A*T)``, then
@@ -30,8 +30,8 @@ class _Plan:
     def __init__(self, options: Options, seed: int) -> None:
         o = self.o = options
         rng = self.rng = random.Random(seed)
-        self.namer = _Namer(o.label_style, rng)
-        self.fmt = _Format(o.dialect, o.noise, rng)
+        self.namer = Namer(o.label_style, rng)
+        self.fmt = Dialect(o.dialect, o.noise, rng)
 
         A, T, S, D = o.agents, o.tools_per_agent, o.toolboxes, o.box_depth
         self.level_tools = o.tools_per_level if D > 1 else 0

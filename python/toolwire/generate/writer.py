@@ -18,7 +18,7 @@ from typing import IO, Any, Callable, Dict, List, Optional, Tuple, Union
 from .dialects import TOOL_TYPES
 from .expected import Expected
 from .options import PRESETS, Options
-from .plan import _Plan
+from .plan import Plan
 
 _CHUNK_RECORDS = 16384  # ~2-4 MB per write
 
@@ -48,7 +48,7 @@ class _ArrayWriter:
             self.flush()
 
 
-def _write_nodes(plan: _Plan, out: _ArrayWriter) -> int:
+def _write_nodes(plan: Plan, out: _ArrayWriter) -> int:
     # The hot loops inline the id and noise lookups and make labels a batch
     # at a time: a method call per record would cost as much as formatting it.
     o, fmt, namer = plan.o, plan.fmt, plan.namer
@@ -143,7 +143,7 @@ def _write_nodes(plan: _Plan, out: _ArrayWriter) -> int:
     return out.count
 
 
-def _write_edges(plan: _Plan, out: _ArrayWriter) -> Tuple[int, int]:
+def _write_edges(plan: Plan, out: _ArrayWriter) -> Tuple[int, int]:
     """Writes every edge; returns (edges, tool edges)."""
     o, fmt = plan.o, plan.fmt
     A, T, S, D = o.agents, o.tools_per_agent, o.toolboxes, o.box_depth
@@ -252,7 +252,7 @@ _HEADER = (
 _FOOTER = ',\n"metadata":{"generator":"toolwire.generate","nodes":"ignored","edges":{"x":[1,2]}}'
 
 
-def _write(plan: _Plan, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]] = None) -> Expected:
+def _write(plan: Plan, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]] = None) -> Expected:
     noise = plan.o.noise
     write(_HEADER.encode() if noise else b"{")
     counts: Dict[str, Any] = {}
@@ -290,11 +290,11 @@ def generate(
         if options not in PRESETS:
             raise ValueError(f"unknown preset {options!r}; known: {', '.join(PRESETS)}")
         options = PRESETS[options]
-    return _generate(out, _Plan(options, seed))
+    return generate_plan(out, Plan(options, seed))
 
 
-def _generate(
-    out: Union[str, "os.PathLike[str]", IO[bytes]], plan: _Plan, advance: Optional[Callable[[int], None]] = None
+def generate_plan(
+    out: Union[str, "os.PathLike[str]", IO[bytes]], plan: Plan, advance: Optional[Callable[[int], None]] = None
 ) -> Expected:
     """:func:`generate` from a plan, calling ``advance(records)`` after each chunk written."""
     if isinstance(out, (str, os.PathLike)):

@@ -1,0 +1,309 @@
+"""The records a check gives: tools, violations, warnings, counts, clash
+groups and consumer views, as named tuples, and the grouping of CMP-9
+violations by clash.
+
+Plain data only: nothing here reads the core (``_report`` builds these
+records from it, on demand) or imports another module of the package, so
+every module can import the records without an import circle.
+
+A clash: one toolbox holding two tools of the same name, wired into 10,000
+agents, makes 10,000 violations (one per consumer and name) with a single
+cause and a single fix. A ``ClashGroup`` is that cause: the same name and
+the same clashing tools (by id), however each consumer is reached. Every
+CMP-9 violation belongs to exactly one group; the report formats show a
+group once, naming its consumers, instead of repeating it per consumer.
+``group_violations`` is the pure-Python grouping, for reports whose
+violations are a plain list (reports built by hand); a report backed by the
+core provides its own groups, with the same meaning, as a lazy sequence
+(``_report.ClashGroups``), without walking every violation.
+"""
+
+from __future__ import annotations
+
+import json
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+__all__ = [
+    "Location",
+    "Tool",
+    "Rename",
+    "Violation",
+    "WiringWarning",
+    "Stats",
+    "ClashGroup",
+    "SeenTool",
+    "ConsumerView",
+    "NO_BOXES",
+    "group_violations",
+    "through",
+]
+
+class Location(NamedTuple):
+    """A place in the JSON text checked, both 1-based; the column counts
+    characters, as Python's ``json`` module does."""
+
+    line: int
+    column: int
+
+    def to_dict(self) -> Dict[str, int]:
+        return {"line": self.line, "column": self.column}
+
+
+def _location_dict(location: Optional[Location]) -> Optional[Dict[str, int]]:
+    return None if location is None else location.to_dict()
+
+
+class Tool(NamedTuple):
+    """A tool that reaches a consumer."""
+
+    id: str
+    label: str
+    """The label as written (``data.label``, or the node id when it has none)."""
+    path: Sequence[str]
+    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``.
+    In a report from the core it is a ``ToolPath``: its length is known at
+    once, and its ids are read from the core when indexed or iterated."""
+    location: Optional[Location] = None
+    """Where the tool's node object starts (for a node that is never declared,
+    the first tool edge naming it); None when the input was not text."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "path": list(self.path),
+            "location": _location_dict(self.location),
+        }
+
+
+class Rename(NamedTuple):
+    """One step of a suggested fix: give node ``node`` the label ``new_label``
+    (whose tool name is ``new_name``) instead of ``label``."""
+
+    node: str
+    label: str
+    new_label: str
+    new_name: str
+
+    def to_dict(self) -> Dict[str, str]:
+        return dict(self._asdict())
+
+
+NO_BOXES: Mapping[str, str] = MappingProxyType({})
+"""No toolbox labels: the one empty mapping every record without any shares."""
+
+
+class Violation(NamedTuple):
+    """One reason a workflow is refused.
+
+    ``rule == "CMP-9"``: ``consumer``, ``name`` and ``tools`` (two or more,
+    sorted by id) are set, and ``fix`` renames all but one of the tools so
+    that every name is unique wherever they arrive. ``rule == "EDGE-5"``:
+    ``edge`` (its index), ``edge_id`` and ``edge_type`` are set, and
+    ``suggestion`` is the closest recognised edge type, if one is close.
+
+    ``location`` is the consumer's node object (or, for a consumer that is
+    never declared, the first tool edge into it) for CMP-9, the edge for
+    EDGE-5; None when the input was not text.
+    """
+
+    rule: str
+    message: str
+    consumer: Optional[str] = None
+    name: Optional[str] = None
+    tools: Sequence[Tool] = ()
+    edge: Optional[int] = None
+    edge_id: Optional[str] = None
+    edge_type: Optional[str] = None
+    location: Optional[Location] = None
+    fix: Sequence[Rename] = ()
+    suggestion: Optional[str] = None
+    box_labels: Mapping[str, str] = NO_BOXES
+    """CMP-9: the ``data.label`` of each toolbox on the tools' paths whose
+    label is not its id, by id, for showing paths in words (on paths of up to
+    64 nodes: a longer one is a machine-made chain nobody reads hop by hop)."""
+
+    @property
+    def help(self) -> Optional[str]:
+        """The suggested fix in words, or None when there is none."""
+        if self.fix:
+            return "rename " + ", ".join(f"{_quoted(r.node)} to {_quoted(r.new_label)}" for r in self.fix)
+        if self.suggestion is not None:
+            return f"did you mean {_quoted(self.suggestion)}?"
+        return None
+
+    def to_dict(self) -> Dict[str, Any]:
+        if self.rule == "CMP-9":
+            return {
+                "rule": self.rule,
+                "consumer": self.consumer,
+                "name": self.name,
+                "message": self.message,
+                "location": _location_dict(self.location),
+                "tools": [t.to_dict() for t in self.tools],
+                "box_labels": dict(self.box_labels),
+                "fix": [r.to_dict() for r in self.fix],
+            }
+        return {
+            "rule": self.rule,
+            "edge": self.edge,
+            "edge_id": self.edge_id,
+            "edge_type": self.edge_type,
+            "message": self.message,
+            "location": _location_dict(self.location),
+            "suggestion": self.suggestion,
+        }
+
+
+def _quoted(text: str) -> str:
+    """A string as a JSON literal, as the core quotes ids and labels."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+class WiringWarning(NamedTuple):
+    """Worth knowing, never a refusal (unless the CLI runs with ``--strict``).
+
+    ``code`` is ``"R8"`` when a tool edge names a node that is never declared
+    (``edge`` is that edge's index); ``"NAME-LOSSY"`` when a tool's label
+    loses characters on the way to its name (non-ASCII characters are
+    dropped: ``"Café" -> caf``); ``"NAME-UNNAMED"`` when nothing is left of
+    it but ``unnamed_tool``; ``"DUPLICATE-KEY"`` when a key toolwire reads
+    appears twice in one object of the JSON text (the last value is read;
+    ``node`` is the node's id, or ``""`` outside a node, and ``edge`` the
+    edge's index in an edge). ``location`` is the edge (R8), the repeated
+    key (DUPLICATE-KEY) or the node."""
+
+    code: str
+    node: str
+    edge: Optional[int]
+    message: str
+    location: Optional[Location] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "code": self.code,
+            "node": self.node,
+            "edge": self.edge,
+            "message": self.message,
+            "location": _location_dict(self.location),
+        }
+
+
+class Stats(NamedTuple):
+    nodes: int
+    edges: int
+    tool_edges: int
+    consumers: int
+    passthroughs: int
+
+    def to_dict(self) -> Dict[str, int]:
+        return dict(self._asdict())
+
+
+class SeenTool(NamedTuple):
+    """A tool as one consumer sees it (``explain``)."""
+
+    name: str
+    """The tool name the model is given."""
+    id: str
+    label: str
+    path: List[str]
+    """A shortest chain of node ids over tool edges: ``[tool, box, ..., consumer]``."""
+    location: Optional[Location]
+    collides: bool
+    """Another tool in the same view has the same name (a CMP-9 violation)."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {**self._asdict(), "path": list(self.path), "location": _location_dict(self.location)}
+
+
+class ConsumerView(NamedTuple):
+    """Every tool one consumer will be given, flattened through toolboxes,
+    by name and then id."""
+
+    consumer: str
+    location: Optional[Location]
+    tools: List[SeenTool]
+    box_labels: Mapping[str, str] = NO_BOXES
+    """The ``data.label`` of each toolbox on the paths, as in ``Violation``."""
+    forwards: bool = False
+    """The node is a passthrough (a toolbox): ``tools`` is what it forwards.
+    Names shared among them are no violation at the box (CMP-9 exempts
+    passthroughs), only at each consumer they reach together."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "consumer": self.consumer,
+            "location": _location_dict(self.location),
+            "tools": [t.to_dict() for t in self.tools],
+            "box_labels": dict(self.box_labels),
+            "forwards": self.forwards,
+        }
+
+
+class ClashGroup(NamedTuple):
+    """CMP-9 violations with one cause: the same ``name`` and the same
+    clashing tools, at every consumer they reach together."""
+
+    name: str
+    tools: Sequence[Tool]
+    """The clashing tools, sorted by id, as in the group's first violation
+    (so their paths lead to its first consumer)."""
+    through: Optional[str]
+    """The id of the toolbox where the clashing tools meet, when they meet in
+    one box only; None when they first meet at the consumers themselves, or
+    in several places."""
+    consumers: Sequence[str]
+    """Every consumer the clash reaches, sorted by id. May be a lazy
+    sequence with an exact ``len()``: index or slice it, do not walk it."""
+    first: Violation
+    """The group's first violation (its first consumer): location, fix,
+    box labels, help."""
+
+    # Shadows tuple.count(value) on purpose: what a group's count means is
+    # how many violations it stands for; nobody counts a group's fields.
+    @property
+    def count(self) -> int:  # type: ignore[override]
+        """How many violations the group stands for (one per consumer)."""
+        return len(self.consumers)
+
+
+def through(tools: Sequence[Tool]) -> Optional[str]:
+    """Where tools meet, read off their paths to one consumer: the first box
+    on the first tool's path that is on every other tool's path too (the
+    consumer, at the end, is no box); None when there is none. A checked
+    report knows more (where the tools meet for every consumer, and whether
+    that is one box only); this is for reports built by hand."""
+    if not tools:
+        return None
+    others = [set(tool.path[1:-1]) for tool in tools[1:]]
+    for box in tools[0].path[1:-1]:
+        if all(box in other for other in others):
+            return box
+    return None
+
+
+_Key = Tuple[str, Tuple[str, ...]]
+
+
+def group_violations(violations: Sequence[Violation]) -> List[ClashGroup]:
+    """The CMP-9 violations of ``violations`` grouped by (name, tool ids), in
+    the order of each group's first violation; consumers sorted by id;
+    ``through`` from the first violation's paths. A list, one entry per
+    group: meant for list-backed reports, whose violations are all in memory
+    already."""
+    firsts: Dict[_Key, Violation] = {}
+    consumers: Dict[_Key, List[str]] = {}
+    for violation in violations:
+        if violation.rule != "CMP-9" or violation.consumer is None or violation.name is None:
+            continue
+        key = (violation.name, tuple(t.id for t in violation.tools))
+        if key not in firsts:
+            firsts[key] = violation
+            consumers[key] = []
+        consumers[key].append(violation.consumer)
+    return [
+        ClashGroup(key[0], first.tools, through(first.tools), sorted(consumers[key]), first)
+        for key, first in firsts.items()
+    ]
