@@ -508,6 +508,8 @@ def test_cli_with_dask_draws_progress_on_a_terminal(
     assert _progress._ERASE_LINE in drawn, f"the bar is erased once done: {drawn!r}"
     bars = drawn[: drawn.index(_progress._ERASE_LINE)].split("\r")
     assert bars[0] == "" and len(bars) > 1, f"no bar drawn: {drawn!r}"
-    counts = [int(re.fullmatch(r"checking +(\d+)/(\d+) files \[[=> ]+\] \d+%", bar)[1]) for bar in bars[1:]]  # type: ignore[index]
+    drawn_bars = [re.fullmatch(r"checking +(\d+)/\d+ files \[[=> ]+\] \d+%", bar) for bar in bars[1:]]
+    assert all(drawn_bars), f"not a bar: {bars}"
+    counts = [int(bar[1]) for bar in drawn_bars if bar]
     assert counts == sorted(counts) and counts[-1] == len(corpus), bars
     assert bars[-1] == f"checking {len(corpus)}/{len(corpus)} files [{'=' * _progress._BAR_WIDTH}] 100%"
