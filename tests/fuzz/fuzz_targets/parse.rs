@@ -4,36 +4,19 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolwire::{check_bytes_with, Config, InputError, Interrupt, Report, Violation};
+use toolwire::{check_bytes_with, Config, InputError, Interrupt, Report};
 
-/// Everything an answer says, as text: the error, or every violation (its
-/// rule, message, place and, for CMP-9, its tools with their paths and the
-/// fix), the warnings and the counts.
+mod outline;
+use outline::outline;
+
+/// Everything an answer says, as text: the error, or every violation
+/// (for CMP-9 with its tools, their paths and the fix), the warnings and
+/// the counts.
 fn outcome(answer: &Result<Report, InputError>) -> Vec<String> {
-    let report = match answer {
-        Ok(report) => report,
-        Err(e) => return vec![format!("{e:?}")],
-    };
-    let mut lines: Vec<String> = report
-        .violations()
-        .map(|v| {
-            let said = format!("{} {} {:?}", v.rule(), v.message(), v.location());
-            match v {
-                Violation::ToolNameCollision(c) => {
-                    let tools: Vec<String> = c
-                        .tools()
-                        .iter()
-                        .map(|t| format!("{} {:?} {:?}", t.id(), t.path(), t.location()))
-                        .collect();
-                    format!("{said} {tools:?} {:?}", c.fix())
-                }
-                Violation::UnrecognisedEdgeType(e) => format!("{said} {e:?}"),
-            }
-        })
-        .collect();
-    lines.extend(report.warnings.iter().map(|w| format!("{w:?}")));
-    lines.push(format!("{:?}", report.stats));
-    lines
+    match answer {
+        Ok(report) => outline(report),
+        Err(e) => vec![format!("{e:?}")],
+    }
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -11,6 +11,9 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 use toolwire::{check_bytes_with, Config, Interrupt, Violation};
 
+mod outline;
+use outline::outline;
+
 const LABELS: &[&str] = &[
     "Search",
     "search",
@@ -246,25 +249,3 @@ fuzz_target!(|w: Workflow| {
     assert_eq!(found, expected);
     assert_eq!(report.violation_count(), (typos.len() + expected.len()) as u64);
 });
-
-/// Everything a report says, as text, for comparing two reports.
-fn outline(report: &toolwire::Report) -> Vec<String> {
-    let mut lines: Vec<String> = report.violations().map(|v| describe(&v)).collect();
-    lines.extend(report.warnings.iter().map(|w| format!("{w:?}")));
-    lines.push(format!("{:?}", report.stats));
-    lines
-}
-
-fn describe(v: &Violation<'_>) -> String {
-    match v {
-        Violation::UnrecognisedEdgeType(e) => format!("{e:?}"),
-        Violation::ToolNameCollision(c) => {
-            let tools: Vec<String> = c
-                .tools()
-                .iter()
-                .map(|t| format!("{} {:?} {:?}", t.id(), t.path(), t.location()))
-                .collect();
-            format!("{} {:?} {tools:?} {:?}", c.message(), c.location(), c.fix())
-        }
-    }
-}
