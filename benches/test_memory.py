@@ -20,15 +20,34 @@ from typing import Any, Dict
 
 import pytest
 
-from workloads import HOSTILE, Workload, hostile_rss_target, peak_rss
+from workloads import HOSTILE, Workload, hostile_rss_target, peak_rss_and_answer
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
 
+# What is run, and the answer it must give (``answer`` of
+# ``workloads.peak_rss_and_answer``), checked against the generator's
+# expectation whatever the preset's size: a small peak of a wrong answer is
+# no result.
 MEASURED = {
-    "python (no check)": "pass",
-    "toolwire.check_file": "toolwire.check_file(path)",
-    "json.loads": "json.loads(open(path, 'rb').read())",
+    "python (no check)": ("pass", "None"),
+    "toolwire.check_file": (
+        "report = toolwire.check_file(path)",
+        "[report.violation_count, report.stats.to_dict()]",
+    ),
+    "json.loads": (
+        "document = json.loads(open(path, 'rb').read())",
+        "[len(document['nodes']), len(document['edges'])]",
+    ),
 }
+
+
+def expected_answer(measured: str, workload: Workload) -> Any:
+    stats = workload.expected.stats()
+    return {
+        "python (no check)": None,
+        "toolwire.check_file": [len(workload.expected.violations), stats],
+        "json.loads": [stats["nodes"], stats["edges"]],
+    }[measured]
 
 RATIO_TARGET = 1.5
 MEANINGFUL_FROM_BYTES = 256 << 20
@@ -38,12 +57,16 @@ MEANINGFUL_FROM_BYTES = 256 << 20
 def test_peak_memory(benchmark: Any, workload: Workload, measured: str) -> None:
     benchmark.group = f"{workload.preset} peak memory"
     benchmark.name = measured
-    result: Dict[str, int] = {}
+    result: Dict[str, Any] = {}
 
     def run() -> None:
-        result["peak"] = peak_rss(MEASURED[measured], str(workload.path))
+        result["peak"], result["answer"] = peak_rss_and_answer(*MEASURED[measured], str(workload.path))
 
     benchmark.pedantic(run, rounds=1, iterations=1, warmup_rounds=0)
+    benchmark.extra_info["correct"] = result["answer"] == expected_answer(measured, workload)
+    assert benchmark.extra_info["correct"], (
+        f"{measured} on {workload.preset} answered {result['answer']}, not {expected_answer(measured, workload)}"
+    )
     ratio = result["peak"] / workload.size
     benchmark.extra_info.update(
         preset=workload.preset,

@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from toolwire import generate
 from toolwire.generate import FAMILIES, FamilyExpected
@@ -85,35 +85,58 @@ def batch_files(cache_dir: Path, count: int) -> List[Path]:
     paths = []
     for seed in range(count):
         path = folder / f"w{seed:04d}.json"
-        if not path.exists():
-            generate.generate(path, BATCH_OPTIONS, seed=seed)
+        expect = expected_path(path)
+        if not (path.exists() and expect.exists()):
+            expected = generate.generate(path, BATCH_OPTIONS, seed=seed)
+            expect.write_text(json.dumps(expected.to_dict()), encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def expected_path(path: Path) -> Path:
+    """Where ``batch_files`` keeps what the generator expects of ``path``."""
+    return path.with_suffix(".expected.json")
+
+
+def batch_expected(path: Path) -> generate.Expected:
+    """What the generator expects of a file of ``batch_files``."""
+    return generate.Expected.from_dict(json.loads(expected_path(path).read_text(encoding="utf-8")))
 
 
 # Peak RSS of a statement, in a fresh interpreter. The peak is read from
 # /proc (VmHWM), not getrusage: Linux carries ru_maxrss across fork and exec,
 # so a child of this (large) pytest process would report the parent's peak.
+# The answer (a small JSON summary of what the statement computed) is printed
+# too, so that a benchmark can check the work it measured was done right.
 PEAK_RSS_SCRIPT = """
 import json, sys, toolwire
 path = sys.argv[1]
 {statement}
 with open("/proc/self/status") as status:
     peak_kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(json.dumps({answer}))
 print(peak_kib * 1024)
 """
+
+
+def peak_rss_and_answer(statement: str, answer: str, path: str) -> Tuple[int, Any]:
+    """The peak RSS, in bytes, of a fresh Python running ``statement`` with
+    ``path`` (the workflow) bound, and the value of the expression
+    ``answer`` after it (through JSON)."""
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK_RSS_SCRIPT.format(statement=statement, answer=answer), path],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    *_, summary, peak = done.stdout.strip().splitlines()
+    return int(peak), json.loads(summary)
 
 
 def peak_rss(statement: str, path: str) -> int:
     """The peak RSS, in bytes, of a fresh Python running ``statement`` with
     ``path`` (the workflow) bound."""
-    done = subprocess.run(
-        [sys.executable, "-c", PEAK_RSS_SCRIPT.format(statement=statement), path],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return int(done.stdout.strip().splitlines()[-1])
+    return peak_rss_and_answer(statement, "None", path)[0]
 
 
 @dataclass

@@ -313,11 +313,20 @@ mod tests {
         assert!(check(&doc).ok());
     }
 
-    #[test]
-    fn a_box_shared_by_many_consumers_costs_each_path_constant_time() {
-        // Quadratic path finding took seconds here; now it is instant. The
-        // test pins the result; the benchmark suite watches the time.
-        let consumers = 20_000;
+    /// The work counters (`crate::work`) of checking `doc`, and of then
+    /// reading every CMP-9 violation with its tools' paths.
+    fn work_of(doc: &str) -> (u64, u64, Vec<Collision>) {
+        let report = check(doc);
+        let checked = report.collisions.work.total();
+        let found = collisions(&report);
+        (checked, report.collisions.work.total() - checked, found)
+    }
+
+    /// Work may grow by at most this much when the input doubles: linear,
+    /// with room for sorting's logarithm; quadratic work would be 4x.
+    const DOUBLED: f64 = 2.3;
+
+    fn shared_box_of_two_clashing_tools(consumers: usize) -> String {
         let mut nodes = vec![
             ("t1", "x", "Web Search"),
             ("t2", "x", "web-search"),
@@ -327,9 +336,29 @@ mod tests {
         nodes.extend(names.iter().map(|n| (n.as_str(), "agent", "A")));
         let mut edges = vec![("t1", "box"), ("t2", "box")];
         edges.extend(names.iter().map(|n| ("box", n.as_str())));
-        let found = collisions(&check(&workflow(&nodes, &edges)));
+        workflow(&nodes, &edges)
+    }
+
+    #[test]
+    fn a_box_shared_by_many_consumers_costs_each_path_constant_time() {
+        // Quadratic path finding took seconds here. Counted, not timed: twice
+        // the consumers, twice the paths, and no more than twice the work to
+        // check and to read every path.
+        let consumers = 10_000;
+        let (check_once, read_once, found) = work_of(&shared_box_of_two_clashing_tools(consumers));
         assert_eq!(found.len(), consumers);
         assert_eq!(found[7].2[1], ("t2".to_string(), strings(&["t2", "box", "agent00007"])));
+        let (check_twice, read_twice, found) = work_of(&shared_box_of_two_clashing_tools(2 * consumers));
+        assert_eq!(found.len(), 2 * consumers);
+        assert!(read_once > 0 && check_once > 0);
+        assert!(
+            read_twice as f64 <= DOUBLED * read_once as f64,
+            "reading: {read_once} steps, then {read_twice}"
+        );
+        assert!(
+            check_twice as f64 <= DOUBLED * check_once as f64,
+            "checking: {check_once} steps, then {check_twice}"
+        );
     }
 
     #[test]
@@ -384,13 +413,36 @@ mod tests {
     }
 
     #[test]
-    fn edge5_violation_comes_first_and_refuses() {
-        let doc =
-            r#"{"edges": [{"id": "e0", "source": "a", "target": "b", "data": {"edgeType": "tool_availabilty"}}]}"#;
-        let report = check(doc);
+    fn edge5_violations_come_first_in_edge_order_and_refuse() {
+        // Three EDGE-5 edges between and after the tool edges of two CMP-9
+        // clashes: every EDGE-5 violation, by edge, before every CMP-9 one.
+        let mut edges = vec![
+            tool_edge("t1", "agent"),
+            r#"{"id": "e1", "source": "a", "target": "b", "data": {"edgeType": "tool_availabilty"}}"#.to_string(),
+            tool_edge("t2", "agent"),
+            tool_edge("u1", "agent"),
+            r#"{"id": "e4", "source": "a", "target": "b", "data": {"edgeType": "datum"}}"#.to_string(),
+            tool_edge("u2", "agent"),
+        ];
+        edges.push(r#"{"id": "e6", "source": "b", "target": "a", "data": {"edgeType": "Trigger"}}"#.to_string());
+        let nodes = [("t1", "Search"), ("t2", "search"), ("u1", "Fetch"), ("u2", "fetch")]
+            .map(|(id, label)| format!(r#"{{"id": "{id}", "data": {{"label": "{label}"}}}}"#));
+        let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
+        let report = check(&doc);
         assert!(!report.ok());
-        assert_eq!(report.violation(0).unwrap().rule(), "EDGE-5");
-        assert!(report.violation(0).unwrap().message().contains("\"tool_availabilty\""));
+        let found: Vec<(&str, String)> = report
+            .violations()
+            .map(|v| (v.rule(), v.message().to_owned()))
+            .collect();
+        let rules: Vec<&str> = found.iter().map(|(rule, _)| *rule).collect();
+        assert_eq!(rules, ["EDGE-5", "EDGE-5", "EDGE-5", "CMP-9", "CMP-9"], "{found:?}");
+        for (k, (edge, declared)) in [(1, "tool_availabilty"), (4, "datum"), (6, "Trigger")]
+            .into_iter()
+            .enumerate()
+        {
+            assert!(found[k].1.starts_with(&format!("edge {edge} ")), "{found:?}");
+            assert!(found[k].1.contains(&format!("\"{declared}\"")), "{found:?}");
+        }
     }
 
     #[test]
@@ -414,12 +466,10 @@ mod tests {
         assert_eq!(found[0].2[0].1.len(), n + 2, "t1 -> b{} -> ... -> b0 -> agent", n - 1);
     }
 
-    #[test]
-    fn a_shared_box_is_flattened_once_and_reported_per_consumer() {
-        let consumers = 2_000;
+    fn shared_box_of_tools(tools: usize, consumers: usize) -> String {
         let mut nodes = vec![r#"{"id": "box", "type": "toolbox"}"#.to_string()];
         let mut edges = Vec::new();
-        for i in 0..1_000 {
+        for i in 0..tools {
             nodes.push(format!(r#"{{"id": "t{i}", "data": {{"label": "tool {i}"}}}}"#));
             edges.push(tool_edge(&format!("t{i}"), "box"));
         }
@@ -428,12 +478,26 @@ mod tests {
         for c in 0..consumers {
             edges.push(tool_edge("box", &format!("agent{c:05}")));
         }
-        let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
-        let found = collisions(&check(&doc));
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn a_shared_box_is_flattened_once_and_reported_per_consumer() {
+        // Flattened once, the box costs its tools plus its consumers;
+        // flattened per consumer, their product. Doubling both would then
+        // quadruple the check's work; counted, it at most doubles.
+        let (tools, consumers) = (1_000, 2_000);
+        let (once, _, found) = work_of(&shared_box_of_tools(tools, consumers));
         assert_eq!(found.len(), consumers);
         assert!(found
             .iter()
             .all(|(_, name, tools)| name == "tool_7" && tools.len() == 2));
         assert_eq!(found[0].0, "agent00000");
+        let (twice, _, found) = work_of(&shared_box_of_tools(2 * tools, 2 * consumers));
+        assert_eq!(found.len(), 2 * consumers);
+        assert!(
+            twice as f64 <= DOUBLED * once as f64,
+            "{once} steps, then {twice} for twice the tools and consumers"
+        );
     }
 }

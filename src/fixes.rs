@@ -3,12 +3,9 @@
 //! to be (EDGE-5). Suggestions are deterministic and built only from the
 //! workflow's own words.
 
-use std::collections::HashSet;
 use std::fmt::Write;
 
-use foldhash::fast::RandomState;
-
-use crate::flatten::{new_map, Map};
+use crate::flatten::{new_map, Map, Set};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::names::normalize_name;
 use crate::report::Rename;
@@ -125,7 +122,7 @@ pub struct Renamer<'g, 'a> {
     /// workflow found taken, so a name many tools try (ids that name
     /// alike qualify alike) is compared with the label it is the name of,
     /// which may be megabytes long, once.
-    taken_names: HashSet<String, RandomState>,
+    taken_names: Set<String>,
     /// For each run of numbered names (see `numbered`), the first number
     /// not known to be taken.
     next_number: Map<NumberedRun, u64>,
@@ -144,7 +141,7 @@ impl<'g, 'a> Renamer<'g, 'a> {
         Renamer {
             graph,
             by_hash,
-            taken_names: HashSet::with_hasher(RandomState::default()),
+            taken_names: Set::default(),
             next_number: new_map(),
             renamed: new_map(),
             #[cfg(test)]
@@ -545,7 +542,7 @@ mod tests {
         let steps = renamer.steps();
         let renames = renamer.into_renames();
         assert_eq!(renames.len(), count - 1);
-        let mut new_names = HashSet::new();
+        let mut new_names = Set::default();
         for rename in renames.values() {
             assert_eq!(rename.new_name, normalize_name(&rename.new_label));
             assert!(rename.new_name.len() <= MAX_NAME_LEN, "{rename:?}");
@@ -573,7 +570,7 @@ mod tests {
 
     /// The rename trying every number in turn gives: the first candidate
     /// whose name is not in `taken`, which then holds it.
-    fn first_free_in_turn(label: &str, id: &str, through_box: Option<&str>, taken: &mut HashSet<String>) -> Rename {
+    fn first_free_in_turn(label: &str, id: &str, through_box: Option<&str>, taken: &mut Set<String>) -> Rename {
         let qualified = through_box.into_iter().chain([id]).map(|q| fit(label, q, None));
         let numbered = (2..).map(|n| fit(label, id, Some(n)));
         let (new_label, new_name) = qualified
@@ -675,7 +672,7 @@ mod tests {
             let doc = tools_of_one_agent(&tools);
             let g = parse(doc.as_bytes(), &Config::default()).unwrap();
             let (mut leaves, by_hash) = tools_and_names(&g);
-            let mut taken: HashSet<String> = leaves.iter().map(|&n| normalize_name(g.label(n))).collect();
+            let mut taken: Set<String> = leaves.iter().map(|&n| normalize_name(g.label(n))).collect();
             let mut renamer = Renamer::new(&g, &by_hash);
             for i in (1..leaves.len()).rev() {
                 leaves.swap(i, random(i + 1));

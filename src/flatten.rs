@@ -10,7 +10,7 @@
 //!   the passthroughs wired into it ("roots"); each root's view is computed
 //!   once, by one walk upstream, and then shared.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use foldhash::fast::RandomState;
@@ -27,6 +27,11 @@ pub type Map<K, V> = HashMap<K, V, RandomState>;
 pub fn new_map<K, V>() -> Map<K, V> {
     HashMap::with_hasher(RandomState::default())
 }
+
+/// The crate's set: `Map`'s hasher, so no set pays for SipHash. Labels come
+/// from the input, but foldhash's per-process random seed already keeps an
+/// input from being built to collide, as for every `Map`.
+pub type Set<T> = HashSet<T, RandomState>;
 
 /// Tool names of the leaves that could collide somewhere.
 pub struct CandidateNames {

@@ -495,9 +495,21 @@ def test_cli_with_dask_draws_progress_on_a_terminal(
     real = _progress.Progress
 
     def recording(*args: Any, **kwargs: Any) -> _progress.Progress:
-        made.append(real(*args, **kwargs))
+        # Redrawn at every step, however fast the cluster: what was drawn is
+        # then every count the bar went through.
+        made.append(real(*args, **kwargs, interval=0.0))
         return made[-1]
 
     monkeypatch.setattr("toolwire.cli.Progress", recording)
     main(["check", "--no-config", "--format", "json", *corpus, "--dask", cluster.scheduler_address])
     assert made[0].enabled and made[0].done == made[0].total == len(corpus)
+    drawn = terminal.getvalue()
+    # The bar, then its erasure, then what the check says on stderr.
+    assert _progress._ERASE_LINE in drawn, f"the bar is erased once done: {drawn!r}"
+    bars = drawn[: drawn.index(_progress._ERASE_LINE)].split("\r")
+    assert bars[0] == "" and len(bars) > 1, f"no bar drawn: {drawn!r}"
+    drawn_bars = [re.fullmatch(r"checking +(\d+)/\d+ files \[[=> ]+\] \d+%", bar) for bar in bars[1:]]
+    assert all(drawn_bars), f"not a bar: {bars}"
+    counts = [int(bar[1]) for bar in drawn_bars if bar]
+    assert counts == sorted(counts) and counts[-1] == len(corpus), bars
+    assert bars[-1] == f"checking {len(corpus)}/{len(corpus)} files [{'=' * _progress._BAR_WIDTH}] 100%"

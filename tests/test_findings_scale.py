@@ -9,13 +9,13 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import pytest
 
 import toolwire
 from toolwire import reference
-from support import without_places
+from support import without_places, work_done
 
 Workflow = Dict[str, Any]
 
@@ -80,16 +80,44 @@ def test_cmp9_any_violation_of_ten_million_is_the_right_consumer_name_tools_and_
         violations[10_000_000]
 
 
-def test_cmp9_slices_and_iteration_read_only_what_they_return(ten_million: Path) -> None:
-    violations = toolwire.check_file(ten_million).violations
-    window = violations[4_999_998:5_000_002]
-    assert [(v.consumer, v.name) for v in window] == [(v.consumer, v.name) for v in map(violations.__getitem__, range(4_999_998, 5_000_002))]
+def reading_work(report: toolwire.Report, read: Callable[[Sequence[toolwire.Violation]], Any]) -> int:
+    """The core's work (``work_done``) for ``read(report.violations)``."""
+    before = work_done(report)
+    read(report.violations)
+    return work_done(report) - before
+
+
+def first_three(violations: Sequence[toolwire.Violation]) -> List[str]:
     first = []
     for v in violations:
         first.append(v.name)
         if len(first) == 3:
             break
-    assert first == ["tool_0", "tool_1", "tool_10"]
+    return first
+
+
+def test_cmp9_slices_and_iteration_read_only_what_they_return(ten_million: Path) -> None:
+    report = toolwire.check_file(ten_million)
+    violations = report.violations
+    window = violations[4_999_998:5_000_002]
+    assert [(v.consumer, v.name) for v in window] == [(v.consumer, v.name) for v in map(violations.__getitem__, range(4_999_998, 5_000_002))]
+    assert first_three(violations) == ["tool_0", "tool_1", "tool_10"]
+    # What reading them costs the core, counted: no more than reading as
+    # many violations one by one, and no more than the same reads of the
+    # same box at 10 agents, a thousand times fewer violations. A read that
+    # built more than it returned (a read-ahead, a whole chunk for one item)
+    # would cost more, in proportion to what it built.
+    one = reading_work(report, lambda vs: vs[1_234_567])
+    small = toolwire.check_json(json.dumps(clash_box(1000, 10)))
+    reads: List[Tuple[int, Callable[[Sequence[toolwire.Violation]], Any]]] = [
+        (4, lambda vs: vs[len(vs) // 2 - 2 : len(vs) // 2 + 2]),
+        (1, lambda vs: vs[-1:]),
+        (3, first_three),
+    ]
+    for returned, read in reads:
+        work = reading_work(report, read)
+        assert 0 < work <= returned * one, f"{work} steps to read {returned} violations, {one} to read one"
+        assert work <= reading_work(small, read)
 
 
 def test_cmp9_a_shared_clash_is_one_group_naming_all_its_consumers(ten_million: Path) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Tuple
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import toolwire
@@ -56,7 +56,8 @@ def check_text_via(request: pytest.FixtureRequest, tmp_path: Path) -> CheckText:
             return bad
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = cli.main(["check", "--format", "json", str(path), str(good)])
+            # `each`: the violations one by one, as `Report.to_dict` lists them.
+            status = cli.main(["check", "--format", "json", "--json-violations", "each", str(path), str(good)])
         document = json.loads(out.getvalue())
         first, second = document["files"]
         assert second["ok"]
@@ -64,7 +65,13 @@ def check_text_via(request: pytest.FixtureRequest, tmp_path: Path) -> CheckText:
             assert status == 2 and err.getvalue(), "exit 2 and a message on stderr"
             e = first["error"]
             raise toolwire.WorkflowError(e["message"], e["line"], e["column"])
-        return toolwire.check_json(data)  # the CLI found no input error: the same report
+        # What the CLI printed is the API's report of the same file, and the
+        # exit status its verdict; the test then reads that report.
+        report = toolwire.check_file(path)
+        printed = {key: value for key, value in first.items() if key != "clash_count"}
+        assert printed == report.to_dict(), "the CLI printed another report than the API gives"
+        assert status == (0 if report.ok else 1)
+        return report
 
     return run
 
@@ -501,15 +508,53 @@ def test_hostile_workflows_get_the_reference_verdict_or_a_workflow_error(workflo
         assert outcome(run) == expected
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
+workflow_texts = hostile_workflows().map(lambda w: json.dumps(w, ensure_ascii=False).encode())
+
+
+@st.composite
+def near_json(draw: st.DrawFn) -> bytes:
+    """A workflow's JSON with one slip of the kind hand edits and broken
+    generators make: a punctuation byte lost or doubled, a comma before a
+    closing bracket, a byte replaced or inserted anywhere. Mostly invalid,
+    much of it only just, and some still valid, which must then be read as
+    Python reads it."""
+    text = draw(workflow_texts)
+    marks = [i for i, byte in enumerate(text) if byte in b',:[]{}"']
+    closers = [i for i, byte in enumerate(text) if byte in b"]}"]
+    how = draw(st.sampled_from(["lose a mark", "double a mark", "comma before a closer", "replace", "insert"]))
+    if how == "comma before a closer" and closers:
+        at = draw(st.sampled_from(closers))
+        return text[:at] + b"," + text[at:]
+    if how in ("lose a mark", "double a mark") and marks:
+        at = draw(st.sampled_from(marks))
+        return text[:at] + (b"" if how == "lose a mark" else text[at : at + 1]) + text[at:]
+    at = draw(st.integers(0, len(text)))
+    byte = bytes([draw(st.sampled_from(b',:[]{}"\\ 0-.eEtn\x00\x7f\xff') | st.integers(0, 255))])
+    if how == "insert" or at == len(text):
+        return text[:at] + byte + text[at:]
+    return text[:at] + byte + text[at + 1 :]
+
+
+def accepted_report(report: toolwire.Report) -> Any:
+    """What of a report of text must equal the report of the value Python
+    reads from it: places, and the repeated keys the value no longer has,
+    aside."""
+    found = without_places(report)
+    found["warnings"] = [w for w in found["warnings"] if w["code"] != "DUPLICATE-KEY"]
+    return found
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode), workflow_texts, near_json(), near_json()))
 def test_arbitrary_bytes_never_crash_and_never_pass_invalid_json(data: bytes) -> None:
     try:
         report = toolwire.check_json(data)
     except toolwire.WorkflowError:
+        event("refused")
         return
+    event("accepted")  # --hypothesis-show-statistics: how often this branch is reached
     # Accepted bytes are JSON that Python reads the same way.
-    assert report.to_dict() == toolwire.check(json.loads(data)).to_dict()
+    assert accepted_report(report) == accepted_report(toolwire.check(json.loads(data)))
 
 
 # --- concurrency and interruption --------------------------------------------
@@ -544,7 +589,9 @@ def test_eight_threads_at_once_give_the_one_at_a_time_answers(tmp_path: Path) ->
 INTERRUPT_SCRIPT = """
 import sys, time, toolwire
 paths = [sys.argv[1]] * 400
-print("ready", flush=True)
+start = time.monotonic()
+toolwire.check_files(paths[:2], jobs=1)
+print("ready", (time.monotonic() - start) / 2, flush=True)
 try:
     toolwire.check_files(paths, jobs=1)
     print("finished")
@@ -564,14 +611,18 @@ def test_ctrl_c_interrupts_a_long_check_promptly(tmp_path: Path) -> None:
         [sys.executable, "-c", INTERRUPT_SCRIPT, str(path)], stdout=subprocess.PIPE, text=True
     )
     assert process.stdout is not None
-    assert process.stdout.readline().strip() == "ready"
+    ready, each = process.stdout.readline().split()
+    assert ready == "ready"
     import time
 
+    # Prompt is measured against the same machine's pace: the time the child
+    # took, uninterrupted, for one file, of which it now checks 400.
     time.sleep(0.5)  # well inside a check of 400 copies
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     out, _ = process.communicate(timeout=30)
     lines = out.split()
     assert lines[0] == "interrupted", out
-    assert float(lines[1]) - sent < 1.0, "KeyboardInterrupt within a second"
+    waited, one_file = float(lines[1]) - sent, float(each)
+    assert waited < 5 * one_file, f"KeyboardInterrupt {waited:.3f} s after Ctrl-C: longer than checking 5 of the 400 files ({one_file:.3f} s each)"
     assert lines[2] == "1", "the interpreter is usable afterwards"

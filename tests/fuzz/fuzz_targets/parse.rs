@@ -4,16 +4,25 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolwire::{check_bytes_with, Config, Interrupt};
+use toolwire::{check_bytes_with, Config, InputError, Interrupt, Report};
+
+mod outline;
+use outline::outline;
+
+/// Everything an answer says, as text: the error, or every violation
+/// (for CMP-9 with its tools, their paths and the fix), the warnings and
+/// the counts.
+fn outcome(answer: &Result<Report, InputError>) -> Vec<String> {
+    match answer {
+        Ok(report) => outline(report),
+        Err(e) => vec![format!("{e:?}")],
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let config = Config::default();
     let one = check_bytes_with(data, &config, false, Interrupt::never());
     let two = check_bytes_with(data, &config, true, Interrupt::never());
-    let outcome = |r: &Result<toolwire::Report, toolwire::InputError>| match r {
-        Ok(report) => format!("{:?} {:?} {}", report.warnings, report.stats, report.violation_count()),
-        Err(e) => format!("{e:?}"),
-    };
     assert_eq!(outcome(&one), outcome(&two), "threading changed the answer");
 
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -30,5 +39,10 @@ fuzz_target!(|data: &[u8]| {
         return; // valid JSON that serde_json cannot hold in an f64 (1E999)
     }
     let theirs_is_json = theirs.is_ok();
-    assert_eq!(ours_is_json, theirs_is_json, "JSON validity differs: {}", outcome(&one));
+    assert_eq!(
+        ours_is_json,
+        theirs_is_json,
+        "JSON validity differs: {:?}",
+        outcome(&one)
+    );
 });
