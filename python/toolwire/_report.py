@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # the extension is imported by _api, not here
     from ._groups import ClashGroup
-    from ._toolwire import CoreReport, CoreView, CoreViolation
+    from ._toolwire import CoreReport, CoreViolation, _ViewTuple
 
 
 class Location(NamedTuple):
@@ -528,18 +528,15 @@ class ConsumerView(NamedTuple):
         }
 
     @classmethod
-    def _from_core(cls, core: "CoreView") -> ConsumerView:
+    def _from_core(cls, core: "_ViewTuple") -> ConsumerView:
+        consumer, location, tools, box_labels, forwards = core
+        # A million tools cross here on a large workflow: positional
+        # construction, without a call per field.
         seen = [
-            SeenTool(name=t.name, id=t.id, label=t.label, path=t.path, location=_at(t.location), collides=t.collides)
-            for t in core.tools
+            SeenTool(name, id, label, path, None if at is None else Location(*at), collides)
+            for name, id, label, path, at, collides in tools
         ]
-        return cls(
-            consumer=core.consumer,
-            location=_at(core.location),
-            tools=seen,
-            box_labels=dict(core.box_labels) if core.box_labels else _NO_BOXES,
-            forwards=core.forwards,
-        )
+        return cls(consumer, _at(location), seen, dict(box_labels) if box_labels else _NO_BOXES, forwards)
 
 
 def _at(core: Optional[Tuple[int, int]]) -> Optional[Location]:

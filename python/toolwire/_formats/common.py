@@ -72,7 +72,11 @@ def unsafe(text: str) -> bool:
 def quoted(text: str) -> str:
     """A label or id as a JSON string, as the core's messages quote them,
     made printable."""
-    return printable(json.dumps(text, ensure_ascii=False))
+    return printable(json_string(text))
+
+
+json_string = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(text, ensure_ascii=False)``, without making an encoder per call."""
 
 
 def node_id(node: str) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
+from typing import Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from .._groups import ClashGroup
 from .._report import Location, Report, Tool, Violation, WiringWarning, _error_to_dict
@@ -388,9 +388,22 @@ def path_text(path: Sequence[str], box_labels: Mapping[str, str], max_path: int 
 def _width(text: str) -> int:
     """Terminal columns: wide East Asian characters and most emoji take two,
     combining marks none."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text
-    )
+    if text.isascii():
+        return len(text)  # no ASCII character is wide or combining: the common case, at C speed
+    return sum(map(_CHARACTER_WIDTHS.__getitem__, text))
+
+
+class _CharacterWidths(Dict[str, int]):
+    """Each character's columns, looked up once: a large report shows the
+    same few characters millions of times."""
+
+    def __missing__(self, character: str) -> int:
+        width = 0 if unicodedata.combining(character) else 2 if unicodedata.east_asian_width(character) in "WF" else 1
+        self[character] = width
+        return width
+
+
+_CHARACTER_WIDTHS = _CharacterWidths()
 
 
 def _pad(text: str, width: int) -> str:
