@@ -175,7 +175,7 @@ def pytest_benchmark_update_json(config: pytest.Config, benchmarks: Any, output_
         base = large.get(info.get("implementation"))
         if base and "seconds_per_mb" in info:
             info["per_byte_vs_large"] = round(info["seconds_per_mb"] / base, 3)
-    # An entry naming a `baseline` (benches/test_explain.py) gets its best
+    # An entry naming a `baseline` (benches/test_explain_speed.py) gets its best
     # time over the baseline's in the same group of this run.
     best = {(b["group"], b["name"]): b["stats"]["min"] for b in entries if b.get("stats")}
     for b in entries:
