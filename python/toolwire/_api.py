@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from . import _toolwire
 from ._errors import WorkflowError
@@ -184,6 +184,20 @@ def _consumer(consumer: Optional[str], function: str) -> Optional[str]:
     return consumer
 
 
+def _views(
+    open_stream: Callable[[Optional[str], List[str], List[str]], "_toolwire.ViewStream"],
+    consumer: Optional[str],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    function: str,
+) -> Views:
+    """`open_stream(consumer, passthrough_types, edge_types)`, its
+    arguments checked as `function` takes them."""
+    consumer = _consumer(consumer, function)
+    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
+    return Views(open_stream(consumer, passthrough, edges))
+
+
 def views_of_mapping(
     workflow: Mapping[str, Any],
     consumer: Optional[str],
@@ -192,9 +206,13 @@ def views_of_mapping(
     chunk_tools: int = CHUNK_TOOLS,
 ) -> Views:
     """The views of an already-parsed workflow, as they are made."""
-    consumer = _consumer(consumer, "explain")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    return Views(_toolwire.explain_mapping(workflow, consumer, passthrough, edges, chunk_tools))
+    return _views(
+        lambda c, p, e: _toolwire.explain_mapping(workflow, c, p, e, chunk_tools),
+        consumer,
+        passthrough_types,
+        edge_types,
+        "explain",
+    )
 
 
 def views_of_json(
@@ -205,10 +223,14 @@ def views_of_json(
     chunk_tools: int = CHUNK_TOOLS,
 ) -> Views:
     """The views of a workflow given as JSON text, as they are made."""
-    data = _json_text(data, "explain_json")
-    consumer = _consumer(consumer, "explain_json")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    return Views(_toolwire.explain_json(data, consumer, passthrough, edges, chunk_tools))
+    text = _json_text(data, "explain_json")
+    return _views(
+        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools),
+        consumer,
+        passthrough_types,
+        edge_types,
+        "explain_json",
+    )
 
 
 def views_of_file(
@@ -220,9 +242,13 @@ def views_of_file(
 ) -> Views:
     """The views of a workflow file, as they are made."""
     fspath = _file_path(path, "explain_file")
-    consumer = _consumer(consumer, "explain_file")
-    passthrough, edges = _names("passthrough_types", passthrough_types), _names("edge_types", edge_types)
-    return Views(_toolwire.explain_file(fspath, consumer, passthrough, edges, chunk_tools))
+    return _views(
+        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools),
+        consumer,
+        passthrough_types,
+        edge_types,
+        "explain_file",
+    )
 
 
 def explain(

@@ -242,6 +242,15 @@ fn check_files_encoded<'py>(
     Ok(results)
 }
 
+/// The graph of an already-parsed workflow (a `Mapping`), walked with the
+/// GIL; a Python error met on the way is raised as it is.
+fn walked(py: Python<'_>, workflow: &Bound<'_, PyAny>, config: &Config) -> PyResult<crate::ToolGraph<'static>> {
+    walk::walk(workflow, config).map_err(|e| match e {
+        walk::WalkError::Python(e) => e,
+        walk::WalkError::Input(e) => workflow_error(py, &e, None),
+    })
+}
+
 /// Checks an already-parsed workflow (a `Mapping`), walking it directly.
 #[pyfunction]
 fn check_mapping(
@@ -251,11 +260,7 @@ fn check_mapping(
     edge_types: Vec<String>,
 ) -> PyResult<CoreReport> {
     let config = config(passthrough_types, edge_types);
-    let graph = match walk::walk(workflow, &config) {
-        Ok(graph) => graph,
-        Err(walk::WalkError::Python(e)) => return Err(e),
-        Err(walk::WalkError::Input(e)) => return Err(workflow_error(py, &e, None)),
-    };
+    let graph = walked(py, workflow, &config)?;
     // The walk copied every string it needs, so the Python objects are no
     // longer touched; releasing the GIL only pays off on large workflows.
     let release = graph.node_count() + graph.tool_edge_count > 10_000;
@@ -362,11 +367,7 @@ fn explain_mapping(
     chunk_tools: usize,
 ) -> PyResult<ViewStream> {
     let config = config(passthrough_types, edge_types);
-    let graph = match walk::walk(workflow, &config) {
-        Ok(graph) => graph,
-        Err(walk::WalkError::Python(e)) => return Err(e),
-        Err(walk::WalkError::Input(e)) => return Err(workflow_error(py, &e, None)),
-    };
+    let graph = walked(py, workflow, &config)?;
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
         engine::explain_graph(&graph, consumer.as_deref(), |views| feed.pour(views, stop))
     })
