@@ -163,7 +163,7 @@ def format_workload(pytestconfig: pytest.Config, cache_dir: Path) -> FamilyWorkl
 def pytest_benchmark_update_json(config: pytest.Config, benchmarks: Any, output_json: Dict[str, Any]) -> None:
     """Time per byte against `large`'s, for each implementation, when both
     are in the run: added here, once every preset has run, whatever order
-    ``--presets`` gave them."""
+    ``--presets`` gave them; and ratios to a named baseline."""
     entries = output_json.get("benchmarks", [])
     large = {
         b["extra_info"].get("implementation"): b["extra_info"]["seconds_per_mb"]
@@ -175,3 +175,10 @@ def pytest_benchmark_update_json(config: pytest.Config, benchmarks: Any, output_
         base = large.get(info.get("implementation"))
         if base and "seconds_per_mb" in info:
             info["per_byte_vs_large"] = round(info["seconds_per_mb"] / base, 3)
+    # An entry naming a `baseline` (benches/test_explain_speed.py) gets its best
+    # time over the baseline's in the same group of this run.
+    best = {(b["group"], b["name"]): b["stats"]["min"] for b in entries if b.get("stats")}
+    for b in entries:
+        baseline = best.get((b["group"], b["extra_info"].get("baseline")))
+        if baseline and b.get("stats"):
+            b["extra_info"]["vs_baseline"] = round(b["stats"]["min"] / baseline, 2)

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::batch::{in_parallel, read_file, workers, FileBytes};
 use crate::check::check_graph_with;
 use crate::error::Error;
-use crate::explain::{explain, ConsumerView};
+use crate::explain::{views, Views};
 use crate::graph::ToolGraph;
 use crate::interrupt::Interrupt;
 use crate::parse::parse_with;
@@ -83,26 +83,38 @@ pub fn check_files(
     in_parallel(paths, jobs, |path| check_file(path, config, allow_thread, interrupt))
 }
 
-/// What each consumer of JSON text sees, or only the node `consumer`.
-pub fn explain_text(
+/// What each consumer of JSON text sees, or only the node `consumer`: the
+/// views, made one by one as `take` asks for them (`explain::views`).
+pub fn explain_text<T>(
     text: &[u8],
     consumer: Option<&str>,
     config: &Config,
     interrupt: Interrupt<'_>,
-) -> Result<Vec<ConsumerView>, Error> {
+    take: impl FnOnce(Views<'_, '_>) -> T,
+) -> Result<T, Error> {
     let graph = parse_with(text, config, true, interrupt).map_err(|e| input_error(e, text, interrupt))?;
-    explain(&graph, consumer)
+    explain_graph(&graph, consumer, take)
 }
 
 /// `explain_text` of a file.
-pub fn explain_file(
+pub fn explain_file<T>(
     path: &Path,
     consumer: Option<&str>,
     config: &Config,
     interrupt: Interrupt<'_>,
-) -> Result<Vec<ConsumerView>, Error> {
+    take: impl FnOnce(Views<'_, '_>) -> T,
+) -> Result<T, Error> {
     let bytes = read(path, true, interrupt)?;
-    explain_text(&bytes, consumer, config, interrupt)
+    explain_text(&bytes, consumer, config, interrupt, take)
+}
+
+/// `explain_text` of a graph a front end built.
+pub fn explain_graph<T>(
+    graph: &ToolGraph<'_>,
+    consumer: Option<&str>,
+    take: impl FnOnce(Views<'_, '_>) -> T,
+) -> Result<T, Error> {
+    Ok(take(views(graph, consumer)?))
 }
 
 /// Where the time of `check_file` goes: reading, parsing into the graph,

@@ -79,6 +79,67 @@ pub fn locate_known(text: &[u8], offsets: &[Option<usize>]) -> Vec<Option<Locati
     offsets.iter().map(|o| o.and_then(|_| found.next())).collect()
 }
 
+/// Lines and columns of offsets into one text, asked for a few at a time
+/// and in any order, each in constant time: `locate_all` sweeps the text
+/// once per call, so locating a report's findings in batches (as `explain`
+/// does, consumer by consumer) would sweep it once per batch. Built in one
+/// pass; keeps, per block of `LINE_BLOCK` bytes, the newlines and
+/// characters before it and the characters before the start of its first
+/// line: about 24 bytes per 4 KB of text. Agrees with `Location::of`.
+pub struct LineIndex<'a> {
+    text: &'a [u8],
+    blocks: Vec<BlockStart>,
+}
+
+#[derive(Clone, Copy)]
+struct BlockStart {
+    newlines: usize,
+    chars: usize,
+    /// Characters before the start of the line the block's first byte is on.
+    line_start_chars: usize,
+}
+
+const LINE_BLOCK: usize = 4096;
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a [u8]) -> LineIndex<'a> {
+        let mut blocks = Vec::with_capacity(text.len() / LINE_BLOCK + 1);
+        let mut at = BlockStart {
+            newlines: 0,
+            chars: 0,
+            line_start_chars: 0,
+        };
+        // One entry more than there are whole blocks, so the end of the
+        // text (an offset clamped to it) has one too.
+        for block in text.chunks(LINE_BLOCK).chain(std::iter::once(&[][..])) {
+            blocks.push(at);
+            if let Some(last) = memchr::memrchr(b'\n', block) {
+                at.line_start_chars = at.chars + count_chars(&block[..=last]);
+                at.newlines += count_newlines(block);
+            }
+            at.chars += count_chars(block);
+        }
+        LineIndex { text, blocks }
+    }
+
+    /// Where `offset` is; past the end is the end, as in `Location::of`.
+    pub fn locate(&self, offset: usize) -> Location {
+        let offset = offset.min(self.text.len());
+        let block = self.blocks[offset / LINE_BLOCK];
+        let stretch = &self.text[offset - offset % LINE_BLOCK..offset];
+        match memchr::memrchr(b'\n', stretch) {
+            Some(last) => Location {
+                line: block.newlines + count_newlines(stretch) + 1,
+                column: count_chars(&stretch[last + 1..]) + 1,
+            },
+            None => Location {
+                line: block.newlines + 1,
+                column: block.chars + count_chars(stretch) - block.line_start_chars + 1,
+            },
+        }
+    }
+}
+
 /// Below this, one thread sweeps faster than two can start.
 const PARALLEL_SWEEP_FROM_BYTES: usize = 32 << 20;
 
@@ -264,6 +325,37 @@ mod tests {
         let x = text.iter().position(|&b| b == b'x').unwrap();
         assert_eq!(Location::of(text, x), Location { line: 2, column: 8 });
         assert_eq!(Location::of(text, 0), Location { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn the_line_index_agrees_with_locating_one_offset_at_a_time() {
+        // Long and short lines, lines that span blocks and end on a block's
+        // last byte, multi-byte characters split by block boundaries,
+        // invalid bytes, and offsets past the end.
+        let mut text: Vec<u8> = Vec::new();
+        for i in 0..3_000 {
+            text.extend_from_slice(format!("{{\"é{i}\": [{}]", "💡".repeat(i % 9)).as_bytes());
+            if i % 97 == 0 {
+                text.extend(std::iter::repeat_n(b'x', 9_000 + i));
+                text.push(0xff);
+            }
+            text.push(b'\n');
+        }
+        let newline_at_block_end = LINE_BLOCK * 3 - 1;
+        text[newline_at_block_end] = b'\n';
+        let index = LineIndex::new(&text);
+        let offsets = (0..text.len() + 3)
+            .step_by(7)
+            .chain([0, LINE_BLOCK, newline_at_block_end + 1]);
+        for offset in offsets {
+            assert_eq!(index.locate(offset), Location::of(&text, offset), "offset {offset}");
+        }
+        for text in [&b""[..], b"\n", b"abc", b"\n\n\xc3\xa9"] {
+            let index = LineIndex::new(text);
+            for offset in 0..=text.len() + 1 {
+                assert_eq!(index.locate(offset), Location::of(text, offset));
+            }
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! tracks names that could collide; this answers "which tools does this
 //! agent actually get?", so it flattens everything it is asked about.
 
-use crate::error::{locate_known, Error, Location};
+use crate::error::{Error, LineIndex, Location};
 use crate::flatten::{box_labels, PathTree, Reach, TreePath};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::names::normalize_name;
@@ -41,24 +41,52 @@ pub struct SeenTool {
 /// (any node, including a passthrough, whose view is then what it
 /// forwards). Naming a node that does not exist is an error.
 pub fn explain(graph: &ToolGraph<'_>, only: Option<&str>) -> Result<Vec<ConsumerView>, Error> {
+    Ok(views(graph, only)?.collect())
+}
+
+/// `explain`, one view at a time, each made only when asked for: the
+/// first is ready as soon as the graph is, and no view is kept once it has
+/// been handed over.
+///
+/// The cost of a view is its own: one walk upstream from its consumer over
+/// the passthroughs it reaches (`Reach`), the sort of its leaves by name,
+/// and its paths; nothing is rescanned per consumer. What all views share
+/// is made once: the graph, and the index that turns offsets into lines
+/// and columns.
+pub fn views<'g, 'a>(graph: &'g ToolGraph<'a>, only: Option<&str>) -> Result<Views<'g, 'a>, Error> {
     let mut consumers: Vec<NodeIx> = match only {
         Some(id) => vec![find_node(graph, id)?],
         None => graph.consumers().collect(),
     };
     graph.sort_by_id(&mut consumers);
-    let mut offsets = Vec::new();
-    let mut views: Vec<ConsumerView> = consumers.iter().map(|&c| view_of(graph, c, &mut offsets)).collect();
-    if let Some(text) = graph.source {
-        let mut located = locate_known(text, &offsets).into_iter();
-        for view in &mut views {
-            view.location = located.next().flatten();
-            for tool in &mut view.tools {
-                tool.location = located.next().flatten();
-            }
-        }
-    }
-    Ok(views)
+    Ok(Views {
+        graph,
+        consumers: consumers.into_iter(),
+        lines: graph.source.map(LineIndex::new),
+    })
 }
+
+/// The views `views` makes, in consumer order.
+pub struct Views<'g, 'a> {
+    graph: &'g ToolGraph<'a>,
+    consumers: std::vec::IntoIter<NodeIx>,
+    lines: Option<LineIndex<'a>>,
+}
+
+impl Iterator for Views<'_, '_> {
+    type Item = ConsumerView;
+
+    fn next(&mut self) -> Option<ConsumerView> {
+        let consumer = self.consumers.next()?;
+        Some(view_of(self.graph, consumer, self.lines.as_ref()))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.consumers.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Views<'_, '_> {}
 
 fn find_node(graph: &ToolGraph<'_>, id: &str) -> Result<NodeIx, Error> {
     // Asked once per run, so a scan is fine.
@@ -68,9 +96,9 @@ fn find_node(graph: &ToolGraph<'_>, id: &str) -> Result<NodeIx, Error> {
 }
 
 /// The view of `consumer`, flattened by the same walk and the same paths as
-/// the check; pushes the offsets of the consumer and then of each tool, in
-/// the order the view lists them.
-fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>) -> ConsumerView {
+/// the check, located through `lines` when the graph was read from text.
+fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, lines: Option<&LineIndex<'_>>) -> ConsumerView {
+    let locate = |node: NodeIx| lines.zip(g.offset(node)).map(|(lines, offset)| lines.locate(offset));
     let tree = PathTree::new(Reach::from(g, consumer));
     let mut tools: Vec<(String, NodeIx)> = tree
         .reach
@@ -79,7 +107,6 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
         .map(|&l| (normalize_name(g.label(l)), l))
         .collect();
     tools.sort_unstable_by(|a, b| (&a.0, g.id(a.1)).cmp(&(&b.0, g.id(b.1))));
-    offsets.push(g.offset(consumer));
     let paths: Vec<Vec<NodeIx>> = tools
         .iter()
         .map(|&(_, leaf)| {
@@ -93,21 +120,20 @@ fn view_of(g: &ToolGraph<'_>, consumer: NodeIx, offsets: &mut Vec<Option<usize>>
         .zip(&paths)
         .enumerate()
         .map(|(i, ((name, leaf), path))| {
-            offsets.push(g.offset(*leaf));
             let same_name = |j: usize| tools.get(j).is_some_and(|(other, _)| other == name);
             SeenTool {
                 name: name.clone(),
                 id: g.id(*leaf).to_owned(),
                 label: g.label(*leaf).to_owned(),
                 path: path.iter().map(|&n| g.id(n).to_owned()).collect(),
-                location: None,
+                location: locate(*leaf),
                 collides: (i > 0 && same_name(i - 1)) || same_name(i + 1),
             }
         })
         .collect();
     ConsumerView {
         consumer: g.id(consumer).to_owned(),
-        location: None,
+        location: locate(consumer),
         tools: seen,
         boxes: box_labels(g, &paths)
             .into_iter()
@@ -123,6 +149,7 @@ mod tests {
     use crate::{parse::parse, Config};
 
     const SPEC_REFUSED: &str = include_str!("../tests/data/spec-cmp9-refused.json");
+    const MULTI: &str = include_str!("../tests/data/multi-violation.json");
 
     #[test]
     fn explains_the_spec_example_with_paths_and_collisions() {
@@ -140,6 +167,23 @@ mod tests {
         assert_eq!(view.tools[1].path, ["tool_b", "box_1", "agent_1"]);
         assert_eq!(view.boxes, [("box_1".to_string(), "My Tools".to_string())]);
         assert!(view.tools[0].location.is_some());
+    }
+
+    #[test]
+    fn views_are_made_one_at_a_time_and_located_as_one_offset_alone_is() {
+        let doc = MULTI.as_bytes();
+        let graph = parse(doc, &Config::default()).unwrap();
+        let all = explain(&graph, None).unwrap();
+        let mut views = views(&graph, None).unwrap();
+        assert_eq!(views.len(), all.len());
+        let first = views.next().unwrap();
+        assert_eq!(views.len(), all.len() - 1, "the others are not made yet");
+        assert_eq!(first, all[0]);
+        for view in &all {
+            let node = find_node(&graph, &view.consumer).unwrap();
+            let offset = graph.offset(node).unwrap();
+            assert_eq!(view.location, Some(Location::of(doc, offset)));
+        }
     }
 
     #[test]

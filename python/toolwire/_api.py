@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from . import _toolwire
 from ._arguments import refuse_single_path, type_names
@@ -122,6 +122,126 @@ def check_files(
     ]
 
 
+CHUNK_TOOLS = 4096
+"""About how many tools the core hands over at a time while explaining (a
+view counts as one more; a chunk holds whole views): enough that crossing
+into Python costs little per tool, few enough that the first views are out
+at once and a stream holds little more than its graph."""
+
+
+class Views:
+    """The views of one workflow as the core makes them, consumer by
+    consumer on a thread of its own: iterating yields them in chunks (lists
+    of views, in order), each made while the one before is read. ``count``:
+    how many views there are in all. Internal: the CLI writes each chunk as
+    it comes; the public functions gather them into a list."""
+
+    def __init__(self, stream: "_toolwire.ViewStream") -> None:
+        self._stream = stream
+        self.count: int = stream.count
+
+    @property
+    def made(self) -> int:
+        """How many views the core has made so far (for the tests: views are
+        made only a few chunks ahead of the reader)."""
+        return self._stream.made
+
+    def __iter__(self) -> Iterator[List[ConsumerView]]:
+        for chunk in self._stream:
+            yield [view_from_core(view) for view in chunk]
+
+    def all(self) -> List[ConsumerView]:
+        return [view for chunk in self for view in chunk]
+
+
+def _consumer(consumer: Optional[str], function: str) -> Optional[str]:
+    if consumer is not None and not isinstance(consumer, str):
+        raise TypeError(f"{function}() takes consumer as a str node id or None, not {type(consumer).__name__}")
+    return consumer
+
+
+def _views(
+    open_stream: Callable[[Optional[str], List[str], List[str]], "_toolwire.ViewStream"],
+    consumer: Optional[str],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    function: str,
+) -> Views:
+    """`open_stream(consumer, passthrough_types, edge_types)`, its
+    arguments checked as `function` takes them."""
+    consumer = _consumer(consumer, function)
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    return Views(open_stream(consumer, passthrough, edges))
+
+
+def views_of_mapping(
+    workflow: Mapping[str, Any],
+    consumer: Optional[str],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    chunk_tools: int = CHUNK_TOOLS,
+) -> Views:
+    """The views of an already-parsed workflow, as they are made."""
+    return _views(
+        lambda c, p, e: _toolwire.explain_mapping(workflow, c, p, e, chunk_tools),
+        consumer,
+        passthrough_types,
+        edge_types,
+        "explain",
+    )
+
+
+def views_of_json(
+    data: Union[str, bytes, bytearray, memoryview],
+    consumer: Optional[str],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    chunk_tools: int = CHUNK_TOOLS,
+) -> Views:
+    """The views of a workflow given as JSON text, as they are made."""
+    text = _json_text(data, "explain_json")
+    return _views(
+        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools),
+        consumer,
+        passthrough_types,
+        edge_types,
+        "explain_json",
+    )
+
+
+def views_of_file(
+    path: Union[str, "os.PathLike[str]"],
+    consumer: Optional[str],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    chunk_tools: int = CHUNK_TOOLS,
+) -> Views:
+    """The views of a workflow file, as they are made."""
+    fspath = _file_path(path, "explain_file")
+    return _views(
+        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools),
+        consumer,
+        passthrough_types,
+        edge_types,
+        "explain_file",
+    )
+
+
+def explain(
+    workflow: Mapping[str, Any],
+    *,
+    consumer: Optional[str] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> List[ConsumerView]:
+    """What every consumer of an already-parsed workflow (as ``json.loads``
+    returns it) will be given: ``explain_json`` of the same workflow, without
+    locations (there is no text to point into). With ``consumer``, only that
+    node's view (a toolbox's view is what it forwards); ``LookupError`` when
+    there is no such node."""
+    return views_of_mapping(workflow, consumer, passthrough_types, edge_types).all()
+
+
 def explain_json(
     data: Union[str, bytes, bytearray, memoryview],
     *,
@@ -133,9 +253,7 @@ def explain_json(
     its tools flattened through toolboxes, each with its name and path. With
     ``consumer``, only that node's view (a toolbox's view is what it
     forwards); ``LookupError`` when there is no such node."""
-    data = _json_text(data, "explain_json")
-    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    return [view_from_core(v) for v in _toolwire.explain_json(data, consumer, passthrough, edges)]
+    return views_of_json(data, consumer, passthrough_types, edge_types).all()
 
 
 def explain_file(
@@ -146,9 +264,7 @@ def explain_file(
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[ConsumerView]:
     """``explain_json`` of a workflow file."""
-    fspath = _file_path(path, "explain_file")
-    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    return [view_from_core(v) for v in _toolwire.explain_file(fspath, consumer, passthrough, edges)]
+    return views_of_file(path, consumer, passthrough_types, edge_types).all()
 
 
 def normalize_name(label: str) -> str:

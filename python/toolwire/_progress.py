@@ -16,7 +16,7 @@ import time
 from types import TracebackType
 from typing import Callable, Iterator, Optional, Sequence, TextIO, Type, TypeVar
 
-__all__ = ["Progress", "chunks"]
+__all__ = ["Progress", "chunks", "is_terminal"]
 
 T = TypeVar("T")
 
@@ -24,7 +24,8 @@ _BAR_WIDTH = 20
 _ERASE_LINE = "\r\x1b[K"
 
 
-def _is_terminal(stream: TextIO) -> bool:
+def is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal that can erase a line."""
     if os.environ.get("TERM") == "dumb":
         return False
     try:
@@ -70,7 +71,7 @@ class Progress:
         self.done = 0
         if stream is None:
             stream = sys.stderr
-        self.enabled = _is_terminal(stream) if enabled is None else enabled
+        self.enabled = is_terminal(stream) if enabled is None else enabled
         self._stream = stream
         self._interval = interval
         self._clock = clock

@@ -36,7 +36,7 @@ from ._records import (
 )
 
 if TYPE_CHECKING:  # the extension is imported by _api, not here
-    from ._toolwire import CoreReport, CoreView, CoreViolation
+    from ._toolwire import CoreReport, CoreViolation
 
 
 _T = TypeVar("_T")
@@ -367,19 +367,29 @@ def failed_report(path: str, error: Exception) -> Report:
     return Report([], [], None, path, error)
 
 
-def view_from_core(core: "CoreView") -> ConsumerView:
-    """One consumer's view (``explain``) from the binding's ``CoreView``."""
+ViewTuple = Tuple[
+    str,
+    Optional[Tuple[int, int]],
+    List[Tuple[str, str, str, List[str], Optional[Tuple[int, int]], bool]],
+    List[Tuple[str, str]],
+    bool,
+]
+"""A view as the binding hands it over (consumer, place, tools as (name,
+id, label, path, place, collides), box labels, forwards): the stub's
+``_ViewTuple``."""
+
+
+def view_from_core(core: ViewTuple) -> ConsumerView:
+    """One consumer's view (``explain``) from the tuple the binding hands
+    over."""
+    consumer, location, tools, box_labels, forwards = core
+    # A million tools cross here on a large workflow: positional
+    # construction, without a call per field.
     seen = [
-        SeenTool(name=t.name, id=t.id, label=t.label, path=t.path, location=_at(t.location), collides=t.collides)
-        for t in core.tools
+        SeenTool(name, id, label, path, None if at is None else Location(*at), collides)
+        for name, id, label, path, at, collides in tools
     ]
-    return ConsumerView(
-        consumer=core.consumer,
-        location=_at(core.location),
-        tools=seen,
-        box_labels=dict(core.box_labels) if core.box_labels else NO_BOXES,
-        forwards=core.forwards,
-    )
+    return ConsumerView(consumer, _at(location), seen, dict(box_labels) if box_labels else NO_BOXES, forwards)
 
 
 def violations_from(violations: Violations, start: int) -> Violations:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import json
 import os
 import stat
@@ -24,14 +25,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 from . import __version__, _cli_options
-from ._api import check_files, check_json, explain_file, explain_json
+from ._api import Views, check_files, check_json, views_of_file, views_of_json
 from ._config import ConfigError, Settings, resolve
 from ._errors import WorkflowError
 from ._files import replace_atomically, write_text_atomically
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS, Run, explain_format, writer
 from ._formats.common import file_name, printable
 from ._formats.text_format import display_path, use_colour
-from ._progress import Progress, chunks
+from ._progress import Progress, chunks, is_terminal
 from ._records import ConsumerView
 from ._report import Report, failed_report
 
@@ -565,8 +566,9 @@ def _say_errors(reports: Sequence[Report]) -> None:
 
 
 def _run_explain(args: argparse.Namespace) -> int:
-    """Explains each file in turn; a file that cannot be explained is said
-    on stderr and the others still are."""
+    """Explains each file in turn, writing each consumer's block as soon as
+    the core has made its view; a file that cannot be explained is said on
+    stderr and the others still are."""
     if args.paths.count("-") > 1:
         sys.stderr.write("toolwire: explain: standard input ('-') can be read only once\n")
         return EXIT_ERROR
@@ -584,27 +586,58 @@ def _run_explain(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     options = _options(args, settings)
     _cli_options.tell(args, settings, options)
-    explained = [(path, _explain_one(path, args.consumer, options)) for path in args.paths]
-    views_of = [(path, views) for path, views in explained if views is not None]
     write = explain_format.write_json if args.format == "json" else explain_format.write_text
+    failed = 0
+
+    def explained() -> Iterator[Tuple[str, Views]]:
+        # Each file is read and parsed only when the one before is written:
+        # one graph in memory at a time.
+        nonlocal failed
+        for path in args.paths:
+            views = _explain_one(path, args.consumer, options)
+            if views is None:
+                failed += 1
+            else:
+                yield path, views
+
+    files = explained()
+    first = next(files, None)
+    if first is None:
+        return EXIT_ERROR  # nothing to write, so no --output file either
+    # The bar (on stderr) and the views written to that same terminal would
+    # garble each other's lines: there, the views coming out are the progress.
+    bar = None if args.output is not None or not is_terminal(sys.stdout) else False
 
     def write_all(out: TextIO) -> None:
-        for i, (path, views) in enumerate(views_of):
+        for i, (path, views) in enumerate(itertools.chain([first], files)):
             if i:
                 out.write("\n")  # a blank line between files, as between consumers
-            write(file_name(path), views, out)  # standard input is <stdin> in every format
+            with Progress(views.count, "explaining", unit="consumers", enabled=bar) as progress:
+                # Standard input is <stdin> in every format.
+                write(file_name(path), _as_written(views, out, progress), out)
 
-    if views_of and not _deliver(args.output, write_all):
+    if not _deliver(args.output, write_all):
         return EXIT_ERROR
-    return EXIT_ACCEPTED if len(views_of) == len(explained) else EXIT_ERROR
+    return EXIT_ERROR if failed else EXIT_ACCEPTED
 
 
-def _explain_one(path: str, consumer: Optional[str], options: Dict[str, Any]) -> "Optional[List[ConsumerView]]":
-    """The views of one file, or None after saying on stderr why there are none."""
+def _as_written(views: Views, out: TextIO, progress: Progress) -> Iterator[ConsumerView]:
+    """The views one by one; once the writer has written a chunk's last and
+    asks for more, the output is flushed, so it follows the views as the
+    core makes them, and the bar advances."""
+    for chunk in views:
+        yield from chunk
+        out.flush()
+        progress.advance(len(chunk))
+
+
+def _explain_one(path: str, consumer: Optional[str], options: Dict[str, Any]) -> Optional[Views]:
+    """The views of one file, as they are made, or None after saying on
+    stderr why there are none (errors in the input come before any view)."""
     try:
         if path == "-":
-            return explain_json(sys.stdin.buffer.read(), consumer=consumer, **options)
-        return explain_file(path, consumer=consumer, **options)
+            return views_of_json(sys.stdin.buffer.read(), consumer, **options)
+        return views_of_file(path, consumer, **options)
     except OSError as e:
         sys.stderr.write(f"{display_path(path)}: error: cannot read the file: {e.strerror or e}\n")
     except WorkflowError as e:

@@ -6,8 +6,9 @@ mod walk;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pyo3::exceptions::{
@@ -17,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
-use crate::explain::ConsumerView;
+use crate::explain::{ConsumerView, Views};
 use crate::wire::{self, Shipped, ShippedViolation};
 use crate::{
     engine, names, Collision, Config, EdgeTypeViolation, Error, InputError, Interrupt, Location, Rename, Report,
@@ -240,6 +241,15 @@ fn check_files_encoded<'py>(
     Ok(results)
 }
 
+/// The graph of an already-parsed workflow (a `Mapping`), walked with the
+/// GIL; a Python error met on the way is raised as it is.
+fn walked(py: Python<'_>, workflow: &Bound<'_, PyAny>, config: &Config) -> PyResult<crate::ToolGraph<'static>> {
+    walk::walk(workflow, config).map_err(|e| match e {
+        walk::WalkError::Python(e) => e,
+        walk::WalkError::Input(e) => workflow_error(py, &e, None),
+    })
+}
+
 /// Checks an already-parsed workflow (a `Mapping`), walking it directly.
 #[pyfunction]
 fn check_mapping(
@@ -249,11 +259,7 @@ fn check_mapping(
     edge_types: Vec<String>,
 ) -> PyResult<CoreReport> {
     let config = config(passthrough_types, edge_types);
-    let graph = match walk::walk(workflow, &config) {
-        Ok(graph) => graph,
-        Err(walk::WalkError::Python(e)) => return Err(e),
-        Err(walk::WalkError::Input(e)) => return Err(workflow_error(py, &e, None)),
-    };
+    let graph = walked(py, workflow, &config)?;
     // The walk copied every string it needs, so the Python objects are no
     // longer touched; releasing the GIL only pays off on large workflows.
     let release = graph.node_count() + graph.tool_edge_count > 10_000;
@@ -281,63 +287,271 @@ fn phase_times<'py>(
 }
 
 /// What each consumer (or only the node `consumer`) sees, from JSON text
-/// given as `str` or `bytes`.
+/// given as `str` or `bytes`: a stream of its views (`ViewStream`). The
+/// text is copied, for the thread that makes the views to own.
 #[pyfunction]
 fn explain_json(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    consumer: Option<&str>,
+    consumer: Option<String>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Vec<CoreView>> {
-    let text = text_of(py, data)?;
+    chunk_tools: usize,
+) -> PyResult<ViewStream> {
+    let text = text_of(py, data)?.to_vec();
     let config = config(passthrough_types, edge_types);
-    let large = text.len() >= LARGE_TEXT_BYTES;
-    let views = run(py, large, |stop| engine::explain_text(text, consumer, &config, stop))?;
-    views_to_py(py, views, None)
+    ViewStream::start(py, None, chunk_tools, move |stop, feed| {
+        engine::explain_text(&text, consumer.as_deref(), &config, stop, |views| {
+            feed.pour(views, stop)
+        })
+    })
 }
 
-/// `explain_json` of a file's contents.
+/// `explain_json` of a file's contents, read on the stream's thread.
 #[pyfunction]
 fn explain_file(
     py: Python<'_>,
     path: PathBuf,
-    consumer: Option<&str>,
+    consumer: Option<String>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
-) -> PyResult<Vec<CoreView>> {
+    chunk_tools: usize,
+) -> PyResult<ViewStream> {
     let config = config(passthrough_types, edge_types);
-    let views = run(py, true, |stop| engine::explain_file(&path, consumer, &config, stop))?;
-    views_to_py(py, views, Some(&path))
+    let read_from = path.clone();
+    ViewStream::start(py, Some(path), chunk_tools, move |stop, feed| {
+        engine::explain_file(&read_from, consumer.as_deref(), &config, stop, |views| {
+            feed.pour(views, stop)
+        })
+    })
 }
 
-fn views_to_py(
+/// `explain_json` of an already-parsed workflow (a `Mapping`), walked here
+/// with the GIL; the views are made without it. They have no locations.
+#[pyfunction]
+fn explain_mapping(
     py: Python<'_>,
-    views: Result<Vec<ConsumerView>, Error>,
-    path: Option<&Path>,
-) -> PyResult<Vec<CoreView>> {
-    let views = views.map_err(|e| to_py_error(py, e, path))?;
-    Ok(views
-        .into_iter()
-        .map(|v| CoreView {
-            consumer: v.consumer,
-            location: at(v.location),
-            tools: v
-                .tools
-                .into_iter()
-                .map(|t| CoreSeenTool {
-                    name: t.name,
-                    id: t.id,
-                    label: t.label,
-                    path: t.path,
-                    location: at(t.location),
-                    collides: t.collides,
-                })
-                .collect(),
-            box_labels: v.boxes,
-            forwards: v.forwards,
-        })
-        .collect())
+    workflow: &Bound<'_, PyAny>,
+    consumer: Option<String>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+    chunk_tools: usize,
+) -> PyResult<ViewStream> {
+    let config = config(passthrough_types, edge_types);
+    let graph = walked(py, workflow, &config)?;
+    ViewStream::start(py, None, chunk_tools, move |stop, feed| {
+        engine::explain_graph(&graph, consumer.as_deref(), |views| feed.pour(views, stop))
+    })
+}
+
+/// What a stream's thread sends: the number of views, then the views in
+/// chunks; or why there are none.
+enum Made {
+    Count(usize),
+    Views(Vec<ConsumerView>),
+    Failed(Error),
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
+/// Views in flight between the thread and Python: with one chunk being
+/// read and one being made, the memory a stream holds beyond its graph is
+/// bounded by a few chunks, whatever the number of views.
+const CHUNKS_AHEAD: usize = 2;
+
+/// The sending end of a stream, on its thread.
+struct Feed {
+    sender: mpsc::SyncSender<Made>,
+    made: Arc<AtomicUsize>,
+    chunk_tools: usize,
+}
+
+impl Feed {
+    /// Sends how many views there are, then the views in chunks of at
+    /// least `chunk_tools` tools (a view counting as one more), each chunk
+    /// as soon as it is full. Stops early when the stream was dropped or
+    /// interrupted.
+    fn pour(&self, views: Views<'_, '_>, stop: Interrupt<'_>) {
+        if self.sender.send(Made::Count(views.len())).is_err() {
+            return;
+        }
+        let mut chunk = Vec::new();
+        let mut tools = 0;
+        for view in views {
+            if stop.requested() {
+                return;
+            }
+            tools += view.tools.len() + 1;
+            chunk.push(view);
+            self.made.fetch_add(1, Ordering::Relaxed);
+            if tools >= self.chunk_tools {
+                tools = 0;
+                if self.sender.send(Made::Views(std::mem::take(&mut chunk))).is_err() {
+                    return;
+                }
+            }
+        }
+        if !chunk.is_empty() {
+            let _ = self.sender.send(Made::Views(chunk));
+        }
+    }
+}
+
+/// The views of one workflow, made on a thread of their own (which owns
+/// the input and the graph) while Python reads the chunks already made:
+/// iterating yields lists of views, each a tuple (`_ViewTuple` in the
+/// stub). Errors in the input are raised when the stream is made, before
+/// any view. Dropping the stream stops the thread.
+#[pyclass(frozen, module = "toolwire._toolwire")]
+struct ViewStream {
+    count: usize,
+    made: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    receiver: Mutex<mpsc::Receiver<Made>>,
+    path: Option<PathBuf>,
+}
+
+/// A view as it crosses into Python: (consumer, location, tools,
+/// box_labels, forwards), each tool (name, id, label, path, location,
+/// collides).
+type ViewTuple = (
+    String,
+    Option<(usize, usize)>,
+    Vec<(String, String, String, Vec<String>, Option<(usize, usize)>, bool)>,
+    Vec<(String, String)>,
+    bool,
+);
+
+fn view_tuple(view: ConsumerView) -> ViewTuple {
+    let tools = view.tools.into_iter();
+    (
+        view.consumer,
+        at(view.location),
+        tools
+            .map(|t| (t.name, t.id, t.label, t.path, at(t.location), t.collides))
+            .collect(),
+        view.boxes,
+        view.forwards,
+    )
+}
+
+impl ViewStream {
+    /// Starts `explain` on a thread of its own and waits for the number of
+    /// views, or for why there are none (raised here, as the error of
+    /// `path` when given).
+    fn start(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        chunk_tools: usize,
+        explain: impl FnOnce(Interrupt<'_>, &Feed) -> Result<(), Error> + Send + 'static,
+    ) -> PyResult<ViewStream> {
+        let (sender, receiver) = mpsc::sync_channel(CHUNKS_AHEAD);
+        let made = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let feed = Feed {
+            sender,
+            made: Arc::clone(&made),
+            chunk_tools: chunk_tools.max(1),
+        };
+        let stop_thread = Arc::clone(&stop);
+        std::thread::Builder::new()
+            .name("toolwire-explain".into())
+            .spawn(move || {
+                let outcome = catch_unwind(AssertUnwindSafe(|| explain(Interrupt::on(&stop_thread), &feed)));
+                let failed = match outcome {
+                    Ok(Ok(())) => return,
+                    Ok(Err(error)) => Made::Failed(error),
+                    Err(panic) => Made::Panicked(panic),
+                };
+                let _ = feed.sender.send(failed);
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("toolwire: cannot start a thread to explain: {e}")))?;
+        let mut stream = ViewStream {
+            count: 0,
+            made,
+            stop,
+            receiver: Mutex::new(receiver),
+            path,
+        };
+        stream.count = match stream.receive(py)? {
+            Some(Made::Count(count)) => count,
+            Some(other) => return Err(stream.failure(py, other)),
+            None => return Err(vanished()),
+        };
+        Ok(stream)
+    }
+
+    /// The next message from the thread, None once it has finished. Waits
+    /// without the GIL, waking every 50 ms for Python to handle signals: on
+    /// Ctrl-C the thread is told to stop and `KeyboardInterrupt` raised.
+    fn receive(&self, py: Python<'_>) -> PyResult<Option<Made>> {
+        loop {
+            let waited = py.detach(|| {
+                let receiver = self.receiver.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                receiver.recv_timeout(Duration::from_millis(50))
+            });
+            match waited {
+                Ok(made) => return Ok(Some(made)),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        self.stop.store(true, Ordering::Relaxed);
+                        return Err(signal);
+                    }
+                }
+            }
+        }
+    }
+
+    fn failure(&self, py: Python<'_>, made: Made) -> PyErr {
+        match made {
+            Made::Failed(error) => to_py_error(py, error, self.path.as_deref()),
+            Made::Panicked(panic) => internal_error(panic),
+            Made::Count(_) | Made::Views(_) => {
+                PyRuntimeError::new_err("toolwire internal error (please report it): views out of order")
+            }
+        }
+    }
+}
+
+fn vanished() -> PyErr {
+    PyRuntimeError::new_err("toolwire internal error: the worker thread vanished")
+}
+
+impl Drop for ViewStream {
+    fn drop(&mut self) {
+        // The thread also stops at its next send, which now fails; this
+        // stops it between views too.
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+#[pymethods]
+impl ViewStream {
+    /// How many views the stream yields in all.
+    #[getter]
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    /// How many views the thread has made so far: those yielded, those
+    /// waiting to be, and those of the chunk being filled.
+    #[getter]
+    fn made(&self) -> usize {
+        self.made.load(Ordering::Relaxed)
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next chunk of views; StopIteration after the last.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<ViewTuple>>> {
+        match self.receive(py)? {
+            Some(Made::Views(views)) => Ok(Some(views.into_iter().map(view_tuple).collect())),
+            Some(other) => Err(self.failure(py, other)),
+            None => Ok(None),
+        }
+    }
 }
 
 #[pyfunction]
@@ -703,26 +917,6 @@ struct CoreGroup {
     first: u64,
 }
 
-#[pyclass(frozen, get_all, module = "toolwire._toolwire")]
-struct CoreView {
-    consumer: String,
-    location: Option<(usize, usize)>,
-    tools: Vec<CoreSeenTool>,
-    box_labels: Vec<(String, String)>,
-    forwards: bool,
-}
-
-#[pyclass(frozen, get_all, skip_from_py_object, module = "toolwire._toolwire")]
-#[derive(Clone)]
-struct CoreSeenTool {
-    name: String,
-    id: String,
-    label: String,
-    path: Vec<String>,
-    location: Option<(usize, usize)>,
-    collides: bool,
-}
-
 #[pymodule]
 fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_mapping, m)?)?;
@@ -732,6 +926,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_files_encoded, m)?)?;
     m.add_function(wrap_pyfunction!(explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(explain_file, m)?)?;
+    m.add_function(wrap_pyfunction!(explain_mapping, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add_function(wrap_pyfunction!(phase_times, m)?)?;
     m.add_class::<CoreReport>()?;
@@ -741,8 +936,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CoreWarning>()?;
     m.add_class::<CoreStats>()?;
     m.add_class::<CoreGroup>()?;
-    m.add_class::<CoreView>()?;
-    m.add_class::<CoreSeenTool>()?;
+    m.add_class::<ViewStream>()?;
     m.add(
         "DEFAULT_PASSTHROUGH_TYPES",
         crate::config::DEFAULT_PASSTHROUGH_TYPES.to_vec(),

@@ -74,7 +74,11 @@ def unsafe(text: str) -> bool:
 def quoted(text: str) -> str:
     """A label or id as a JSON string, as the core's messages quote them,
     made printable."""
-    return printable(json.dumps(text, ensure_ascii=False))
+    return printable(json_string(text))
+
+
+json_string = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(text, ensure_ascii=False)``, without making an encoder per call."""
 
 
 def plural(count: int, noun: str) -> str:
@@ -85,9 +89,22 @@ def plural(count: int, noun: str) -> str:
 def text_width(text: str) -> int:
     """Terminal columns: wide East Asian characters and most emoji take two,
     combining marks none."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text
-    )
+    if text.isascii():
+        return len(text)  # no ASCII character is wide or combining: the common case, at C speed
+    return sum(map(_CHARACTER_WIDTHS.__getitem__, text))
+
+
+class _CharacterWidths(Dict[str, int]):
+    """Each character's columns, looked up once: a large report shows the
+    same few characters millions of times."""
+
+    def __missing__(self, character: str) -> int:
+        width = 0 if unicodedata.combining(character) else 2 if unicodedata.east_asian_width(character) in "WF" else 1
+        self[character] = width
+        return width
+
+
+_CHARACTER_WIDTHS = _CharacterWidths()
 
 
 def pad(text: str, columns: int) -> str:

@@ -6,51 +6,144 @@ one line per tool (its name, node id, label and place) with its path below,
 and a mark on every tool whose name another tool in the same view shares
 (a CMP-9 violation). A toolbox asked about (``--consumer``) ``forwards`` its
 tools instead: CMP-9 exempts passthroughs, so a name shared there is said to
-be a clash at the consumers the tools reach, not at the box."""
+be a clash at the consumers the tools reach, not at the box.
+
+JSON: one document, ``{"path": ..., "consumers": [view, ...]}``
+(docs/explain.schema.json), indented by two.
+
+Both take the views as an iterable and write each as it comes, so a
+workflow of thousands of consumers is written while the later views are
+still being made, and is never held whole."""
 
 from __future__ import annotations
 
-import json
-from typing import Sequence, TextIO
+from typing import Any, Dict, Iterable, List, Optional, TextIO
 
 from .._records import ConsumerView
-from .common import node_id, pad, plural, quoted, text_width
-from .text_format import display_path, path_text
+from .common import json_string, node_id, plural, quoted, text_width
+from .text_format import LONGEST_SHOWN_PATH, display_path, node_text, path_text
 
 
-def write_text(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
+def write_text(path: str, views: Iterable[ConsumerView], out: TextIO) -> None:
     shown = display_path(path)
-    if not views:
-        out.write(f"{shown}: no node receives tools\n")
-    for i, view in enumerate(views):
-        if i:
+    written = False
+    for view in views:
+        if written:
             out.write("\n")
-        where = "" if view.location is None else f":{view.location.line}:{view.location.column}"
-        shared = sum(t.collides for t in view.tools)
-        if view.forwards:
-            note = f" ({shared} share a name: a CMP-9 clash at each consumer they reach together)" if shared else ""
-            verb = "forwards"
-        else:
-            note = f" ({plural(shared, 'tool')} share a name: CMP-9)" if shared else ""
-            verb = "gets"
-        out.write(f"{shown}{where}: {node_id(view.consumer)} {verb} {plural(len(view.tools), 'tool')}{note}\n")
-        if not view.tools:
-            continue
-        names = [t.name for t in view.tools]
-        ids = [node_id(t.id) for t in view.tools]
-        labels = [quoted(t.label) for t in view.tools]
-        widths = [max(text_width(c) for c in column) for column in (names, ids, labels)]
-        for tool, name, node, label in zip(view.tools, names, ids, labels):
-            line = "  ".join(pad(cell, width) for cell, width in zip((name, node, label), widths))
-            if tool.location is not None:
-                line += f"  at {tool.location.line}:{tool.location.column}"
-            if tool.collides:
-                line += "  <- shared name"
-            out.write(f"  {line.rstrip()}\n")
-            out.write(f"  {' ' * widths[0]}  path: {path_text(tool.path, view.box_labels)}\n")
+        written = True
+        out.write(_block(shown, view))
+    if not written:
+        out.write(f"{shown}: no node receives tools\n")
 
 
-def write_json(path: str, views: Sequence[ConsumerView], out: TextIO) -> None:
-    document = {"path": path, "consumers": [v.to_dict() for v in views]}
-    json.dump(document, out, ensure_ascii=False, indent=2)
-    out.write("\n")
+def _block(shown: str, view: ConsumerView) -> str:
+    """One consumer's lines, each ending in a newline."""
+    where = "" if view.location is None else f":{view.location.line}:{view.location.column}"
+    shared = sum(t.collides for t in view.tools)
+    if view.forwards:
+        note = f" ({shared} share a name: a CMP-9 clash at each consumer they reach together)" if shared else ""
+        verb = "forwards"
+    else:
+        note = f" ({plural(shared, 'tool')} share a name: CMP-9)" if shared else ""
+        verb = "gets"
+    lines = [f"{shown}{where}: {node_id(view.consumer)} {verb} {plural(len(view.tools), 'tool')}{note}\n"]
+    if not view.tools:
+        return lines[0]
+    columns = [
+        [t.name for t in view.tools],
+        [node_id(t.id) for t in view.tools],
+        [quoted(t.label) for t in view.tools],
+    ]
+    # Each cell padded to its column's width, measured once.
+    cell_widths = [[text_width(cell) for cell in column] for column in columns]
+    padded = [
+        [cell + " " * (width - own) for cell, own in zip(column, owns)]
+        for column, owns, width in zip(columns, cell_widths, map(max, cell_widths))
+    ]
+    below = " " * max(cell_widths[0])
+    paths = _Paths(view)
+    for tool, name, node, label in zip(view.tools, *padded):
+        line = f"{name}  {node}  {label}"
+        if tool.location is not None:
+            line += f"  at {tool.location.line}:{tool.location.column}"
+        if tool.collides:
+            line += "  <- shared name"
+        lines.append(f"  {line.rstrip()}\n  {below}  path: {paths.text(tool.path)}\n")
+    return "".join(lines)
+
+
+class _Paths:
+    """A view's paths as the text format shows them (``path_text``). The
+    tools of a view mostly arrive through the same few toolboxes, so each
+    node is shown once per view and its text reused."""
+
+    def __init__(self, view: ConsumerView) -> None:
+        self._labels = view.box_labels
+        self._nodes: Dict[str, str] = {}
+
+    def text(self, path: List[str]) -> str:
+        if len(path) > LONGEST_SHOWN_PATH:
+            return path_text(path, self._labels)  # its middle is counted, not shown
+        nodes = self._nodes
+        shown = []
+        for node in path:
+            text = nodes.get(node)
+            if text is None:
+                text = nodes[node] = node_text(node, self._labels.get(node))
+            shown.append(text)
+        return " -> ".join(shown)
+
+
+def write_json(path: str, views: Iterable[ConsumerView], out: TextIO) -> None:
+    """The document ``json.dump(document, out, ensure_ascii=False, indent=2)``
+    would write, byte for byte, written one view at a time."""
+    out.write('{\n  "path": ' + _string(path) + ',\n  "consumers": [')
+    written = False
+    for view in views:
+        out.write(",\n    " if written else "\n    ")
+        written = True
+        out.write(_view_json(view))
+    out.write("\n  ]\n}\n" if written else "]\n}\n")
+
+
+_string = json_string
+"""A string as ``json.dumps(..., ensure_ascii=False)`` writes it (at C speed)."""
+
+
+def _location_json(location: Optional[Any], indent: str) -> str:
+    if location is None:
+        return "null"
+    return f'{{\n{indent}  "line": {location.line},\n{indent}  "column": {location.column}\n{indent}}}'
+
+
+def _view_json(view: ConsumerView) -> str:
+    """``view.to_dict()`` as ``json.dumps(indent=2)`` writes it four levels
+    in (a view sits at depth 2 of the document), without its first indent.
+    Python's own encoder takes a slow path when it indents; the shape of a
+    view is fixed, so it is written here, with the strings encoded by
+    ``json``. tests/test_explain.py holds it to ``json.dumps``."""
+    i = "    "  # the view's own indent
+    parts = [f'{{\n{i}  "consumer": {_string(view.consumer)},\n{i}  "location": {_location_json(view.location, i + "  ")},\n{i}  "tools": ']
+    if view.tools:
+        t = i + "    "  # a tool's indent
+        tools = []
+        for tool in view.tools:
+            path = f",\n{t}    ".join(map(_string, tool.path))
+            path = f"[\n{t}    {path}\n{t}  ]" if tool.path else "[]"
+            tools.append(
+                f'{{\n{t}  "name": {_string(tool.name)},\n{t}  "id": {_string(tool.id)},\n'
+                f'{t}  "label": {_string(tool.label)},\n{t}  "path": {path},\n'
+                f'{t}  "location": {_location_json(tool.location, t + "  ")},\n'
+                f'{t}  "collides": {"true" if tool.collides else "false"}\n{t}}}'
+            )
+        parts.append(f"[\n{t}" + f",\n{t}".join(tools) + f"\n{i}  ]")
+    else:
+        parts.append("[]")
+    parts.append(f',\n{i}  "box_labels": ')
+    if view.box_labels:
+        boxes = f",\n{i}    ".join(f"{_string(box)}: {_string(label)}" for box, label in view.box_labels.items())
+        parts.append(f"{{\n{i}    {boxes}\n{i}  }}")
+    else:
+        parts.append("{}")
+    parts.append(f',\n{i}  "forwards": {"true" if view.forwards else "false"}\n{i}}}')
+    return "".join(parts)

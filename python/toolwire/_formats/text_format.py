@@ -105,7 +105,7 @@ def separator(previous: Optional[str], kind: str) -> str:
     return "" if previous is None or kind == "ok" == previous else "\n"
 
 
-def _node(node: str, label: Optional[str]) -> str:
+def node_text(node: str, label: Optional[str]) -> str:
     """A node on a path: its id, then its label in parentheses when it has
     one of its own (`box_1 (My Tools)`); quoted when it could be misread."""
     if label is None or label == node:
@@ -268,7 +268,7 @@ class _Writer:
         self.tools(first)
         via = ""
         if group.through is not None:
-            via = f" through {_node(group.through, first.box_labels.get(group.through))}"
+            via = f" through {node_text(group.through, first.box_labels.get(group.through))}"
         self.detail("=", f"at {group.count:,} consumers{via}: {listing(group.consumers, _SHOWN_CONSUMERS, node_id)}")
         self.help(first.help)
 
@@ -352,7 +352,7 @@ def _tool_lines(
 
 # A path longer than this shows its first and last few hops: a chain of a
 # million toolboxes on one line helps nobody.
-_LONGEST_SHOWN_PATH = 12
+LONGEST_SHOWN_PATH = 12
 _SHOWN_AT_EACH_END = 5
 
 
@@ -362,8 +362,8 @@ def path_text(path: Sequence[str], box_labels: Mapping[str, str], max_path: int 
     and last five; ``max_path`` (``--max-path``) below 12 shortens that to
     its first ``max_path // 2`` and last ``max_path - max_path // 2``, and
     0 shows every path whole. Only the ends of a path are read."""
-    if max_path == 0 or max_path >= _LONGEST_SHOWN_PATH:
-        limit = max_path and _LONGEST_SHOWN_PATH
+    if max_path == 0 or max_path >= LONGEST_SHOWN_PATH:
+        limit = max_path and LONGEST_SHOWN_PATH
         head, omitted, tail = path_ends(path, limit)
         if omitted:
             # The text format's own ends: five and five, three or more counted.
@@ -373,8 +373,8 @@ def path_text(path: Sequence[str], box_labels: Mapping[str, str], max_path: int 
             omitted = length - 2 * _SHOWN_AT_EACH_END
     else:
         head, omitted, tail = path_ends(path, max_path)
-    shown = [_node(node, box_labels.get(node)) for node in head]
+    shown = [node_text(node, box_labels.get(node)) for node in head]
     if omitted:
         shown.append(f"... {omitted:,} more ...")
-    shown.extend(_node(node, box_labels.get(node)) for node in tail)
+    shown.extend(node_text(node, box_labels.get(node)) for node in tail)
     return " -> ".join(shown)
