@@ -2,17 +2,19 @@
 //! the CMP-9 findings (made in `collisions`, whose cost model says what a
 //! check costs), then one sweep of the text to locate everything named.
 
-use crate::batch::both;
 use crate::collisions::{self, Collisions};
 use crate::config::Config;
-use crate::error::{locate_known, InputError};
+use crate::error::InputError;
 use crate::fixes::EdgeTypes;
-use crate::flatten::{new_map, CandidateNames, Map};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::interrupt::Interrupt;
+use crate::locate::locate_known;
+use crate::maps::{new_map, Map};
+use crate::names::CandidateNames;
 use crate::names::NameLoss;
 use crate::parse::{key_before, parse_with};
 use crate::report::{EdgeTypeViolation, Report, Stats, Warnings};
+use crate::threads::both;
 use crate::work::{Step, Work};
 
 /// Parses JSON text and checks it.

@@ -5,13 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::batch::{in_parallel, read_file, workers, FileBytes};
 use crate::check::check_graph_with;
 use crate::error::Error;
 use crate::explain::{views, Views};
+use crate::files::{read_file, FileBytes};
 use crate::graph::ToolGraph;
 use crate::interrupt::Interrupt;
 use crate::parse::parse_with;
+use crate::threads::{in_parallel, workers};
 use crate::{Config, InputError, Report};
 
 /// The error of a failed parse: an interruption when one was asked for,

@@ -3,9 +3,10 @@
 //! tracks names that could collide; this answers "which tools does this
 //! agent actually get?", so it flattens everything it is asked about.
 
-use crate::error::{Error, LineIndex, Location};
+use crate::error::Error;
 use crate::flatten::{box_labels, PathTree, Reach, TreePath};
 use crate::graph::{NodeIx, ToolGraph};
+use crate::locate::{LineIndex, Location};
 use crate::names::normalize_name;
 
 /// One consumer's flattened tool set.

@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use crate::flatten::{new_map, Map, Set};
 use crate::graph::{NodeIx, ToolGraph};
+use crate::maps::{new_map, Map, Set};
 use crate::names::normalize_name;
 use crate::report::Rename;
 

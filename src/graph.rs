@@ -12,11 +12,11 @@ use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
 
-use crate::batch::both;
 use crate::error::InputError;
 use crate::ids::{IdTable, MAX_ENTRY};
 use crate::input::{DuplicateKey, Field, Place, UnknownEdgeType};
 use crate::names::{name_into, NameLoss};
+use crate::threads::both;
 
 pub type NodeIx = u32;
 
@@ -90,7 +90,7 @@ pub struct ToolGraph<'a> {
     /// Per node: what its label loses on the way to its name.
     name_loss: Vec<NameLoss>,
     /// Per node, a hash of its tool name (SEMANTICS 5); 0 for passthroughs,
-    /// which never are tools. See `flatten::CandidateNames`.
+    /// which never are tools. See `names::CandidateNames`.
     pub name_hashes: Vec<u64>,
     pub passthrough: Vec<bool>,
     /// Declared nodes (undeclared ones are in `undeclared`).

@@ -12,25 +12,28 @@
 //! and the Python front end feeds the same [`GraphBuilder`] from already
 //! parsed objects, so both paths share every rule after reading.
 
-pub mod batch;
 pub mod check;
+pub mod classify;
 pub mod collisions;
 pub mod config;
 pub mod engine;
 pub mod error;
 pub mod explain;
+pub mod files;
 mod fixes;
 mod flatten;
 pub mod graph;
 mod ids;
 pub mod input;
 mod interrupt;
+pub mod locate;
+mod maps;
 pub mod names;
 pub mod parse;
 mod quote;
 pub mod report;
-pub mod rules;
-pub mod wire;
+pub mod snapshot;
+pub mod threads;
 pub mod work;
 
 #[cfg(feature = "python")]
@@ -39,8 +42,9 @@ mod python;
 pub use check::{check_bytes, check_bytes_with, check_graph, check_graph_with};
 pub use collisions::{CollidingTool, Collision, Collisions, GroupRef};
 pub use config::Config;
-pub use error::{Error, InputError, Location};
+pub use error::{Error, InputError};
 pub use graph::{GraphBuilder, ToolGraph};
 pub use interrupt::Interrupt;
+pub use locate::Location;
 pub use names::normalize_name;
 pub use report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning, Warnings};

@@ -2,8 +2,8 @@
 //! violations, never an error.
 
 use crate::collisions::{Collision, Collisions};
-use crate::error::Location;
 use crate::input::Within;
+use crate::locate::Location;
 use crate::names::{normalize_name, NameLoss, UNNAMED_TOOL};
 use crate::quote::{edge_name, node_name, quote};
 
@@ -107,7 +107,7 @@ pub struct Warning {
 }
 
 impl Warning {
-    /// Every code a warning can have: a report snapshot (`wire.rs`) names
+    /// Every code a warning can have: a report snapshot (`snapshot.rs`) names
     /// a warning's code by it when it is read back.
     pub const CODES: [&'static str; 4] = ["DUPLICATE-KEY", "R8", "NAME-LOSSY", "NAME-UNNAMED"];
 

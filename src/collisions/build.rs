@@ -5,8 +5,9 @@
 
 use std::collections::hash_map::Entry;
 
-use crate::flatten::{new_map, CandidateNames, Map};
 use crate::graph::{NodeIx, ToolGraph};
+use crate::maps::{new_map, Map};
+use crate::names::CandidateNames;
 
 use crate::interrupt::Interrupt;
 use crate::work::{Step, Work};

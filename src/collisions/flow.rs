@@ -31,8 +31,9 @@
 //! has exactly one relevant provider box (every path of a clash to it,
 //! but from a tool wired straight in, then ends `..., parent, node`).
 
-use crate::flatten::{new_map, CandidateNames, Map, NameIx, NOT_A_CANDIDATE};
 use crate::graph::{NodeIx, ToolGraph};
+use crate::maps::{new_map, Map};
+use crate::names::{CandidateNames, NameIx, NOT_A_CANDIDATE};
 
 pub(crate) type ClassIx = u32;
 /// What makes a class: its own leaves and its input classes, sorted.

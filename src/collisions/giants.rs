@@ -9,7 +9,7 @@
 //! one name, makes a thousand contents of a few new nodes each, not a
 //! thousand copies of a growing bitset.
 
-use crate::flatten::Map;
+use crate::maps::Map;
 
 use super::intern::{NodeIds, FAN};
 

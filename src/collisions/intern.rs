@@ -5,7 +5,7 @@
 //! different nodes with one fingerprint are told apart by their children,
 //! which the caller keeps; the later one is kept whole, in a second table.
 
-use crate::flatten::{new_map, Map};
+use crate::maps::{new_map, Map};
 
 pub(crate) const FAN: usize = 16;
 

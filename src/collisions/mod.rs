@@ -89,9 +89,10 @@ mod read;
 mod sets;
 mod tokens;
 
-use crate::error::Location;
-use crate::flatten::{CandidateNames, Map, NameIx};
 use crate::graph::{NodeIx, ToolGraph};
+use crate::locate::Location;
+use crate::maps::Map;
+use crate::names::{CandidateNames, NameIx};
 use crate::report::Rename;
 use crate::work::Work;
 

@@ -63,8 +63,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::flatten::{new_map, wired_directly, Map};
+use crate::flatten::wired_directly;
 use crate::graph::{NodeIx, ToolGraph};
+use crate::maps::{new_map, Map};
 
 use super::flow::{PathFacts, NONE};
 

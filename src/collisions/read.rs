@@ -1,10 +1,11 @@
 //! Reading findings: violations by index, each clash once (a group), and
 //! each tool's path, built when asked for.
 
-use crate::error::Location;
 use crate::fixes::Renamer;
-use crate::flatten::{box_labels, new_map, Map, LABELLED_PATH_NODES};
+use crate::flatten::{box_labels, LABELLED_PATH_NODES};
 use crate::graph::{NodeIx, ToolGraph};
+use crate::locate::Location;
+use crate::maps::{new_map, Map};
 use crate::quote::quote;
 use crate::report::Rename;
 use crate::work::{Step, Work};
@@ -47,7 +48,7 @@ impl Collisions<'static> {
     pub(crate) fn empty() -> Collisions<'static> {
         Collisions {
             graph: ToolGraph::empty(),
-            names: crate::flatten::CandidateNames {
+            names: crate::names::CandidateNames {
                 names: Vec::new(),
                 by_hash: Vec::new(),
                 of_node: Vec::new(),

@@ -27,7 +27,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use crate::flatten::{new_map, Map};
+use crate::maps::{new_map, Map};
 
 use super::intern::{NodeIds, FAN};
 

@@ -26,8 +26,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::flatten::{new_map, CandidateNames, Map, NameIx};
 use crate::graph::NodeIx;
+use crate::maps::{new_map, Map};
+use crate::names::{CandidateNames, NameIx};
 
 use super::flow::{ClassIx, Flow};
 use super::giants::{alone_marks, ContentId, Giants};

@@ -12,13 +12,13 @@
 
 use std::borrow::Cow;
 
-use crate::batch::both;
+use crate::classify::{self, classify_edge, EdgeClass};
 use crate::config::Config;
 use crate::error::InputError;
 use crate::graph::{GraphBuilder, Sink, ToolGraph};
 use crate::input::{DuplicateKey, Field, Kind, Place, UnknownEdgeType, Within};
 use crate::interrupt::Interrupt;
-use crate::rules::{self, classify_edge, EdgeClass};
+use crate::threads::both;
 use scan::Scanner;
 use threaded::on_two_threads;
 
@@ -328,7 +328,7 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
         };
         tell_repeats(builder, Within::Node(place.index), id, repeats);
     }
-    let passthrough = rules::is_passthrough_node(
+    let passthrough = classify::is_passthrough_node(
         config,
         type_.as_deref(),
         metadata_node_type_id.as_deref(),
@@ -520,7 +520,7 @@ mod tests {
 
     #[test]
     fn a_trailing_comma_is_located_at_the_comma_in_characters() {
-        use crate::error::Location;
+        use crate::locate::Location;
         for (doc, closer, line, column) in [
             // In a node object the parser reads.
             ("{\"nodes\": [{\"id\": \"é\",}]}", '}', 1, 22),

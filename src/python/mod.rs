@@ -19,7 +19,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
 use crate::explain::{ConsumerView, Views};
-use crate::wire::{self, Shipped, ShippedViolation};
+use crate::snapshot::{self, Shipped, ShippedViolation};
 use crate::{
     engine, names, Collision, Config, EdgeTypeViolation, Error, InputError, Interrupt, Location, Rename, Report,
     Violation, Warning,
@@ -209,7 +209,7 @@ fn check_files<'py>(
 }
 
 /// `check_files` for toolwire.dask's workers: each report is encoded
-/// (src/wire.rs) on the checking thread, without the GIL, and no report
+/// (src/snapshot.rs) on the checking thread, without the GIL, and no report
 /// object is made. Per path, in order: the bytes; the exact violation
 /// count, when the findings name more than `budget` ids; or the exception
 /// `check_file` would have raised.
@@ -226,7 +226,7 @@ fn check_files_encoded<'py>(
     let outcomes = run(py, true, |stop| {
         engine::check_files(&paths, &config, jobs, stop)
             .into_iter()
-            .map(|outcome| outcome.map(|report| wire::encode(&report, budget)))
+            .map(|outcome| outcome.map(|report| snapshot::encode(&report, budget)))
             .collect::<Vec<_>>()
     })?;
     let results = PyList::empty(py);
@@ -812,12 +812,12 @@ impl CoreReport {
     }
 
     /// The findings as bytes for toolwire.dask to send back from a worker
-    /// (src/wire.rs has the format), or, when they name more than `budget`
+    /// (src/snapshot.rs has the format), or, when they name more than `budget`
     /// ids, the exact violation count instead.
     fn encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
         // A copy of shipped bytes, for a report sent on again (tests).
         let encoded = run(py, false, |_| match &self.findings {
-            Findings::Checked(report) => wire::encode(report, budget).map_err(|e| e.violation_count),
+            Findings::Checked(report) => snapshot::encode(report, budget).map_err(|e| e.violation_count),
             Findings::Shipped(shipped) if shipped.id_count() <= budget => Ok(shipped.bytes().to_vec()),
             Findings::Shipped(shipped) => Err(shipped.violation_count()),
         })?;

@@ -9,8 +9,8 @@ use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 
+use crate::classify::{self, EdgeClass};
 use crate::input::{Field, Kind, Place, UnknownEdgeType};
-use crate::rules::{self, EdgeClass};
 use crate::{Config, GraphBuilder, InputError, ToolGraph};
 
 pub enum WalkError {
@@ -147,7 +147,7 @@ fn walk_node(
             metadata_id = string(get(&metadata, "id")?, at("data.metadata.id"))?;
         }
     }
-    let passthrough = rules::is_passthrough_node(
+    let passthrough = classify::is_passthrough_node(
         config,
         type_.as_deref(),
         metadata_node_type_id.as_deref(),
@@ -175,7 +175,7 @@ fn walk_edge(
     };
     let target_handle = string(get(edge, "targetHandle")?, at("targetHandle"))?;
     // Non-tool edges are classified and counted, never read further.
-    match rules::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
+    match classify::classify_edge(declared.as_deref(), target_handle.as_deref(), config) {
         EdgeClass::NotTool => builder.other_edge(),
         EdgeClass::Tool => {
             let id = string(get(edge, "id")?, at("id"))?;

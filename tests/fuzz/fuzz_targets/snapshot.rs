@@ -1,11 +1,11 @@
-//! Bytes read as a report snapshot (src/wire.rs), as a Dask client reads
+//! Bytes read as a report snapshot (src/snapshot.rs), as a Dask client reads
 //! what arrives from a worker: never a panic; bytes that decode answer for
 //! every item in range; and when the bytes are a workflow, its report
 //! encoded decodes to the same counts, and its bytes are what was encoded.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolwire::wire::{encode, Shipped, ShippedViolation};
+use toolwire::snapshot::{encode, Shipped, ShippedViolation};
 use toolwire::{check_bytes, Config};
 
 /// Reads every item, as the Python binding may.

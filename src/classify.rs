@@ -1,6 +1,6 @@
-//! The rules that turn what was read into the graph's terms: a node's type
-//! and whether it forwards tools (SEMANTICS 2, CMP-9), and whether an edge is
-//! a tool edge (EDGE-1, EDGE-5). Both front ends call these, so a workflow
+//! Classifying what was read in the graph's terms: a node's type and
+//! whether it forwards tools (SEMANTICS 2, CMP-9), and whether an edge is a
+//! tool edge (EDGE-1, EDGE-5). Both front ends call these, so a workflow
 //! means the same whether it arrived as text or as Python objects.
 
 use crate::config::{Config, TOOL_EDGE_TYPE};

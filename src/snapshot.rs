@@ -48,7 +48,7 @@
 use std::fmt;
 
 use crate::collisions::GroupIx;
-use crate::error::Location;
+use crate::locate::Location;
 use crate::report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning};
 
 const MAGIC: &[u8; 4] = b"TWRS";
