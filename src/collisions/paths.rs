@@ -50,10 +50,10 @@
 //! into many boxes, costs one lookup per step, not its degree. Trees are
 //! not shared between roots, and a tree grows box by box, a chain
 //! included: n roots each read off its own tree below one region of m
-//! boxes would cost n x m. Trees over chains and roots, crossing a chain
-//! in one step, would remove that; they are not built, and no family
-//! found so far reaches them that way (family 39, `split-chains`, did
-//! before each carrying provider's path was found on its own).
+//! boxes cost n x m: agents each fed by 33 boxes below 33 long chains,
+//! one more than the carrying providers' paths a path finds, are read off
+//! their trees (family 43, `wide-splits`). Trees over chains and roots,
+//! crossing a chain in one step, would remove that; they are not built.
 //!
 //! A path is held as a chain per root it climbs, never as another path
 //! plus a step: agents below every rung of a ladder of n roots have paths

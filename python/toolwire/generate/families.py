@@ -1536,6 +1536,48 @@ def wide_thrash(n: int) -> Generated:
     return Generated(_document(nodes, edges), expected)
 
 
+STRANDS = 33
+"""Family 43: one more provider bringing a tool from a chain of its own
+than paths of carrying providers a path finds (paths.rs
+``CANDIDATE_PATHS``)."""
+
+
+def wide_splits(n: int) -> Generated:
+    """Family 43: 33 chains of ``n`` boxes each, ``c{j}-0..``, tool ``t``
+    "Key" wired into every chain's top; ``n`` agents ``a{g}``, each fed by
+    33 boxes ``x{g}-{j}`` of its own, box ``x{g}-{j}`` below chain
+    ``j``'s end, and by its tool ``e{g}`` "key": ``n`` violations, ``n``
+    clashes.
+
+    Each agent is a root whose 33 providers all bring ``t`` from different
+    boxes above: one more than the 32 carrying providers' paths a path
+    finds (``Paths::nearest_carrier``), so the agent's tree decides, grown
+    breadth first up all 33 chains: ``33 * n`` steps for each agent, ``33
+    * n * n`` from a file of ``66 * n`` boxes. Trees that cross a chain as
+    one step would keep it linear; they are not built. (Found while
+    attacking ``nearest_carrier``.)"""
+    w = _width(n)
+    nodes = [_tool("t", "Key")]
+    edges: List[str] = []
+    for j in range(STRANDS):
+        chain = [f"c{j:02}-{i:0{w}}" for i in range(n)]
+        nodes += [_box(b) for b in chain]
+        edges += [_edge(a, b) for a, b in zip(chain, chain[1:])] + [_edge("t", chain[0])]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        own = [f"x{s}-{j:02}" for j in range(STRANDS)]
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")] + [_box(x) for x in own]
+        edges += [_edge(f"c{j:02}-{n - 1:0{w}}", x) for j, x in enumerate(own)]
+        edges += [_edge(x, f"a{s}") for x in own] + [_edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    k = STRANDS
+    expected = _expected(
+        n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 1 + k * n + (2 + k) * n, k * (n - 1) + k + (2 * k + 1) * n, n,
+        k * n + k * n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
 def held_bases(n: int) -> Generated:
     """Family 37: boxes ``I1`` and ``I2`` of ``n`` tools each, ``p{j}``
     "K j" in ``I1`` and ``q{j}`` "k-j" in ``I2``; box ``F`` fed by both (the
@@ -1665,6 +1707,8 @@ FAMILIES: Dict[str, Family] = {
                evicted_ladders),
         Family("wide-thrash", 42, "a box of a tool and n side boxes of one tool each, all into 9 boxes; n agents, "
                "agent g fed by box g mod 9, with the tool's twin", (2_000,), 20, 1, wide_thrash),
+        Family("wide-splits", 43, "33 chains of n boxes, a tool atop each; n agents, each fed by a box of its own "
+               "below each chain's end, and by the tool's twin", (300,), 20, 1, wide_splits),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
