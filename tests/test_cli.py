@@ -431,7 +431,7 @@ def test_output_file_is_never_left_truncated(
 ) -> None:
     """A failure half-way through writing (a full disk, a crash) leaves the
     previous report whole and no temporary file behind."""
-    from toolwire import cli
+    from toolwire import _check_command
 
     report = tmp_path / "report.json"
     report.write_text('{"previous": true}', encoding="utf-8")
@@ -440,7 +440,7 @@ def test_output_file_is_never_left_truncated(
         out.write('{"ok": tr')
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli, "writer", lambda format: write_half_then_fail)
+    monkeypatch.setattr(_check_command, "writer", lambda format: write_half_then_fail)
     assert main(["check", "--format", "json", "--output", str(report), files["refused"]]) == 2
     assert report.read_text(encoding="utf-8") == '{"previous": true}'
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".toolwire-")]

@@ -500,7 +500,7 @@ def test_cli_with_dask_draws_progress_on_a_terminal(
         made.append(real(*args, **kwargs, interval=0.0))
         return made[-1]
 
-    monkeypatch.setattr("toolwire.cli.Progress", recording)
+    monkeypatch.setattr("toolwire._check_command.Progress", recording)
     main(["check", "--no-config", "--format", "json", *corpus, "--dask", cluster.scheduler_address])
     assert made[0].enabled and made[0].done == made[0].total == len(corpus)
     drawn = terminal.getvalue()

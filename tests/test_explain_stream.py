@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 import toolwire
+import toolwire._explain_command
 import toolwire.cli
 from support import DATA, REPO, SHARED, need_shared, shared_files
 from test_cli import run, write
@@ -242,7 +243,7 @@ def test_cli_writes_the_first_consumer_before_the_last_view_is_made(
         made.append(_api.views_of_file(*args, **options, chunk_tools=1))
         return made[-1]
 
-    monkeypatch.setattr(toolwire.cli, "views_of_file", one_view_a_chunk)
+    monkeypatch.setattr(toolwire._explain_command, "views_of_file", one_view_a_chunk)
     out = _Recorder(made)
     monkeypatch.setattr("sys.stdout", out)
     assert toolwire.cli.main(["explain", "--format", output_format, path]) == 0
@@ -313,9 +314,9 @@ def _explain_with_bar(
     # Every clock reading is a tenth of a second later, so each chunk redraws;
     # and one view a chunk, so there are many.
     ticks = iter(range(10**6))
-    monkeypatch.setattr(toolwire.cli, "Progress", functools.partial(Progress, clock=lambda: next(ticks) / 10))
+    monkeypatch.setattr(toolwire._explain_command, "Progress", functools.partial(Progress, clock=lambda: next(ticks) / 10))
     monkeypatch.setattr(
-        toolwire.cli, "views_of_file", lambda *args, **options: _api.views_of_file(*args, **options, chunk_tools=1)
+        toolwire._explain_command, "views_of_file", lambda *args, **options: _api.views_of_file(*args, **options, chunk_tools=1)
     )
     return toolwire.cli.main(["explain", *extra, path])
 

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 import toolwire
-from toolwire import cli
+from toolwire import _check_command
 from support import DATA, SHARED, shared_files
 from test_cli import run, write
 
@@ -154,7 +154,7 @@ def test_fix_refuses_standard_input_yaml_and_dask_before_reading(
     def no_read() -> None:
         raise AssertionError("nothing may be read")
 
-    monkeypatch.setattr(cli, "_check_all", lambda *a, **k: no_read())
+    monkeypatch.setattr(_check_command, "check_all", lambda *a, **k: no_read())
     result = run(capsys, "check", option, "-")
     assert (result.code, result.out) == (2, "")
     assert result.err == (

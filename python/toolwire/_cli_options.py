@@ -1,7 +1,7 @@
 """Options of ``toolwire check`` and ``toolwire explain`` that say what is
 checked and what is reported, and how each is resolved from the command
-line, the configuration file and the defaults (kept apart from ``cli``,
-which runs the commands).
+line, the configuration file and the defaults (kept apart from
+``_check_command`` and ``_explain_command``, which run the commands).
 
 Node and edge types come in pairs: ``--edge-type T`` adds one type to the
 list, ``--edge-types A,B`` replaces the list (the defaults, or the
@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, TextIO
+from pathlib import Path
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, TextIO, TypeVar
 
 from . import _select
 from ._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES, TOOL_EDGE_TYPE
-from ._config import Settings
+from ._config import Settings, resolve
 from ._report import Report
+
+T = TypeVar("T")
 
 
 # --- node and edge types ----------------------------------------------------------
@@ -211,3 +214,19 @@ class Narrowed(NamedTuple):
     """Findings of each code, warnings hidden by --quiet included."""
     hidden_warnings: int
     """Warnings --quiet took out."""
+
+
+# --- command line, then configuration file, then default --------------------------
+
+
+def pick(given: Optional[T], configured: Optional[T], default: T) -> T:
+    """Command line, then configuration file, then default: the first one set."""
+    if given is not None:
+        return given
+    return configured if configured is not None else default
+
+
+def read_settings(args: argparse.Namespace) -> Settings:
+    """The configuration ``--config`` or ``--no-config`` asks for, or the
+    nearest pyproject.toml's. Raises ``ConfigError`` when it is wrong."""
+    return Settings() if args.no_config else resolve(args.config, Path.cwd())

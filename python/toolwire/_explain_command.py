@@ -1,0 +1,106 @@
+"""``toolwire explain`` as it runs: each file in turn read and flattened by
+the core, each consumer's view written as soon as it is made (so the output
+follows the core, one graph in memory at a time), and a file that cannot be
+explained said on stderr while the others still are."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from typing import Any, Dict, Iterator, Optional, TextIO, Tuple
+
+from . import _cli_options
+from ._api import Views, views_of_file, views_of_json
+from ._cli_options import read_settings
+from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, Refused, deliver, refuse_misused_inputs
+from ._config import ConfigError
+from ._errors import WorkflowError
+from ._formats import explain_format
+from ._formats.common import file_name, printable
+from ._formats.text_format import display_path
+from ._progress import Progress, is_terminal
+from ._records import ConsumerView
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Explains each file in turn, writing each consumer's block as soon as
+    the core has made its view; a file that cannot be explained is said on
+    stderr and the others still are."""
+    if args.paths.count("-") > 1:
+        sys.stderr.write("toolwire: explain: standard input ('-') can be read only once\n")
+        return EXIT_ERROR
+    if args.format == "json" and len(args.paths) > 1:
+        sys.stderr.write(
+            "toolwire: explain --format json explains one PATH (its output is one document for one "
+            f"workflow); got {len(args.paths)}: run it once per file, or use the text format\n"
+        )
+        return EXIT_ERROR
+    try:
+        refuse_misused_inputs(args.paths, args.output, args.config)
+        settings = read_settings(args)
+    except (Refused, ConfigError) as e:
+        sys.stderr.write(f"toolwire: {e}\n")
+        return EXIT_ERROR
+    options = dict(_cli_options.types(args, settings))
+    _cli_options.tell(args, settings, options)
+    write = explain_format.write_json if args.format == "json" else explain_format.write_text
+    failed = 0
+
+    def explained() -> Iterator[Tuple[str, Views]]:
+        # Each file is read and parsed only when the one before is written:
+        # one graph in memory at a time.
+        nonlocal failed
+        for path in args.paths:
+            views = _explain_one(path, args.consumer, options)
+            if views is None:
+                failed += 1
+            else:
+                yield path, views
+
+    files = explained()
+    first = next(files, None)
+    if first is None:
+        return EXIT_ERROR  # nothing to write, so no --output file either
+    # The bar (on stderr) and the views written to that same terminal would
+    # garble each other's lines: there, the views coming out are the progress.
+    bar = None if args.output is not None or not is_terminal(sys.stdout) else False
+
+    def write_all(out: TextIO) -> None:
+        for i, (path, views) in enumerate(itertools.chain([first], files)):
+            if i:
+                out.write("\n")  # a blank line between files, as between consumers
+            with Progress(views.count, "explaining", unit="consumers", enabled=bar) as progress:
+                # Standard input is <stdin> in every format.
+                write(file_name(path), _as_written(views, out, progress), out)
+
+    if not deliver(args.output, write_all):
+        return EXIT_ERROR
+    return EXIT_ERROR if failed else EXIT_ACCEPTED
+
+
+def _as_written(views: Views, out: TextIO, progress: Progress) -> Iterator[ConsumerView]:
+    """The views one by one; once the writer has written a chunk's last and
+    asks for more, the output is flushed, so it follows the views as the
+    core makes them, and the bar advances."""
+    for chunk in views:
+        yield from chunk
+        out.flush()
+        progress.advance(len(chunk))
+
+
+def _explain_one(path: str, consumer: Optional[str], options: Dict[str, Any]) -> Optional[Views]:
+    """The views of one file, as they are made, or None after saying on
+    stderr why there are none (errors in the input come before any view)."""
+    try:
+        if path == "-":
+            return views_of_json(sys.stdin.buffer.read(), consumer, **options)
+        return views_of_file(path, consumer, **options)
+    except OSError as e:
+        sys.stderr.write(f"{display_path(path)}: error: cannot read the file: {e.strerror or e}\n")
+    except WorkflowError as e:
+        where = f":{e.line}:{e.column}" if e.line is not None else ""
+        sys.stderr.write(f"{display_path(path)}{where}: error: {printable(e.message)}\n")
+    except LookupError as e:
+        sys.stderr.write(f"{display_path(path)}: error: {printable(str(e))}\n")
+    return None
