@@ -17,18 +17,17 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 from . import _cli_options
 from ._api import check_files, check_json
-from ._cli_options import pick, read_settings
+from ._cli_options import pick
 from ._command_io import (
     EXIT_ACCEPTED,
     EXIT_ERROR,
     EXIT_REFUSED,
     Refused,
+    checked_settings,
     deliver,
-    refuse_misused_inputs,
     refuse_output_input,
     say_errors,
 )
-from ._config import ConfigError
 from ._errors import WorkflowError
 from ._fix_command import apply_fixes, fix_refusal, show_fixes
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, JSON_VIOLATIONS, Run, writer
@@ -111,11 +110,8 @@ def run_check(args: argparse.Namespace) -> int:
     if refusal is not None:
         sys.stderr.write(f"toolwire: {refusal}\n")
         return EXIT_ERROR
-    try:
-        refuse_misused_inputs(args.paths, args.output, args.config)
-        settings = read_settings(args)
-    except (Refused, ConfigError) as e:
-        sys.stderr.write(f"toolwire: {e}\n")
+    settings = checked_settings(args)
+    if settings is None:
         return EXIT_ERROR
     format = pick(args.format, settings.format, "text")
     options = dict(_cli_options.types(args, settings))

@@ -5,6 +5,7 @@ not at all), and saying on stderr which files could not be checked."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import stat
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional, Sequence, TextIO
 
+from ._cli_options import read_settings
+from ._config import ConfigError, Settings
 from ._files import write_text_atomically
 from ._formats.common import printable
 from ._formats.text_format import display_path
@@ -72,6 +75,18 @@ def refuse_misused_inputs(paths: Sequence[str], output: Optional[str], config: O
     refuse_output_input(output, paths)
     if config is not None:
         refuse_output_input(output, [str(config)], "the configuration file")
+
+
+def checked_settings(args: argparse.Namespace) -> Optional[Settings]:
+    """The configuration a command runs with, once its inputs are known not
+    to be misused (``refuse_misused_inputs``); None, after saying why on
+    stderr, when they are or the configuration is wrong."""
+    try:
+        refuse_misused_inputs(args.paths, args.output, args.config)
+        return read_settings(args)
+    except (Refused, ConfigError) as e:
+        sys.stderr.write(f"toolwire: {e}\n")
+        return None
 
 
 def deliver(output: Optional[str], write: Callable[[TextIO], None]) -> bool:

@@ -12,9 +12,7 @@ from typing import Any, Dict, Iterator, Optional, TextIO, Tuple
 
 from . import _cli_options
 from ._api import Views, views_of_file, views_of_json
-from ._cli_options import read_settings
-from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, Refused, deliver, refuse_misused_inputs
-from ._config import ConfigError
+from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, checked_settings, deliver
 from ._errors import WorkflowError
 from ._formats import explain_format
 from ._formats.common import file_name, printable
@@ -36,11 +34,8 @@ def run_explain(args: argparse.Namespace) -> int:
             f"workflow); got {len(args.paths)}: run it once per file, or use the text format\n"
         )
         return EXIT_ERROR
-    try:
-        refuse_misused_inputs(args.paths, args.output, args.config)
-        settings = read_settings(args)
-    except (Refused, ConfigError) as e:
-        sys.stderr.write(f"toolwire: {e}\n")
+    settings = checked_settings(args)
+    if settings is None:
         return EXIT_ERROR
     options = dict(_cli_options.types(args, settings))
     _cli_options.tell(args, settings, options)
