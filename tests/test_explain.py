@@ -669,7 +669,7 @@ def test_cli_several_paths_one_unreadable_exits_2_and_explains_the_others(
 def test_cli_several_paths_with_json_or_two_stdins_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     result = run(capsys, "explain", "--format", "json", str(REFUSED), str(ACCEPTED))
     assert (result.code, result.out) == (2, "")
-    assert "explain --format json explains one PATH" in result.err
+    assert "explain --format json explains one workflow file" in result.err
     result = run(capsys, "explain", "-", "-")
     assert (result.code, result.out) == (2, "")
     assert "standard input ('-') can be read only once" in result.err

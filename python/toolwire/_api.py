@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, S
 from . import _toolwire
 from ._arguments import refuse_single_path, type_names
 from ._errors import WorkflowError
+from ._paths import Found, expand
 from ._records import ConsumerView
 from ._report import Report, failed_report, report_from_core, view_from_core
 
@@ -98,28 +99,75 @@ def check_files(
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[Report]:
-    """Checks many files in parallel, one report per path in input order
+    """Checks many files in parallel, one report per file in input order
     (``paths`` is a sequence of them: one ``str``, ``bytes`` or
-    ``os.PathLike`` is a ``TypeError``). A file that cannot be checked gets a report with ``error`` set (and ``ok``
-    false) instead of stopping the batch. ``jobs``: threads to use (None or
-    -1: one per core); the reports are the same for any value."""
+    ``os.PathLike`` is a ``TypeError``). A directory stands for the workflow
+    files under it and a glob (``config/**/*.json``) for its matches, in
+    sorted order (see ``toolwire._paths``). A file that cannot be checked
+    gets a report with ``error`` set (and ``ok`` false) instead of stopping
+    the batch; so does a directory with no workflow file in it, a glob that
+    matches nothing and a folder that cannot be listed (``PathError``).
+    ``jobs``: threads to use (None or -1: one per core); the reports are the
+    same for any value."""
+    return _check_paths(paths, jobs, passthrough_types, edge_types, expand_paths=True)
+
+
+def check_each_file(
+    paths: Sequence[str],
+    *,
+    jobs: Optional[int] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> List[Report]:
+    """``check_files`` of paths already expanded (toolwire.dask's workers):
+    each is read as the file it names, whatever it looks like.
+    Package-internal."""
+    return _check_paths(paths, jobs, passthrough_types, edge_types, expand_paths=False)
+
+
+def _check_paths(
+    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    jobs: Optional[int],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    expand_paths: bool,
+) -> List[Report]:
     refuse_single_path(paths, "check_files", "call check_file(path) for one file")
     fspaths = [os.fspath(p) for p in paths]
     for fspath in fspaths:
         if not isinstance(fspath, str):
             raise TypeError("check_files() takes str paths or os.PathLike of str")
-    if jobs is None or jobs == -1:
-        threads = 0
-    elif isinstance(jobs, int) and not isinstance(jobs, bool) and jobs >= 1:
-        threads = jobs
-    else:
-        raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
+    threads = threads_for(jobs)
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    results = _toolwire.check_files(fspaths, passthrough, edges, threads)
-    return [
-        failed_report(path, result) if isinstance(result, Exception) else report_from_core(result, path=path)
-        for path, result in zip(fspaths, results)
-    ]
+    found = expand(fspaths).found if expand_paths else [Found(p, p) for p in fspaths]
+    return check_found(found, threads, passthrough, edges)
+
+
+def threads_for(jobs: Optional[int]) -> int:
+    """``jobs`` as the core takes it (0: one thread per core), or a
+    ``ValueError``. Package-internal."""
+    if jobs is None or jobs == -1:
+        return 0
+    if isinstance(jobs, int) and not isinstance(jobs, bool) and jobs >= 1:
+        return jobs
+    raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
+
+
+def check_found(found: Sequence[Found], threads: int, passthrough: List[str], edges: List[str]) -> List[Report]:
+    """One report per entry of an expansion, in order: its files checked in
+    one batch of the core's (``threads``: 0 for one per core), each problem
+    met while expanding a report of its own. Package-internal: the CLI
+    expands once and checks here."""
+    files = [f.path for f in found if f.error is None]
+    results = iter(_toolwire.check_files(files, passthrough, edges, threads) if files else [])
+    reports = []
+    for entry in found:
+        result = entry.error if entry.error is not None else next(results)
+        if isinstance(result, Exception):
+            reports.append(failed_report(entry.path, result))
+        else:
+            reports.append(report_from_core(result, path=entry.path))
+    return reports
 
 
 CHUNK_TOOLS = 4096

@@ -16,7 +16,7 @@ import time
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 from . import _cli_options
-from ._api import check_files, check_json
+from ._api import check_found, check_json, threads_for
 from ._cli_options import pick
 from ._command_io import (
     EXIT_ACCEPTED,
@@ -32,6 +32,7 @@ from ._errors import WorkflowError
 from ._fix_command import apply_fixes, fix_refusal, show_fixes
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, JSON_VIOLATIONS, Run, writer
 from ._formats.text_format import use_colour
+from ._paths import STDIN, Found, expand
 from ._progress import Progress, chunks
 from ._report import Report, failed_report
 
@@ -50,27 +51,31 @@ _PROGRESS_CHUNK = max(64, 8 * (os.cpu_count() or 1))
 
 
 def check_all(
-    paths: Sequence[str], jobs: Optional[int], options: Dict[str, Any], cluster: Optional[Any] = None
+    found: Sequence[Found], jobs: Optional[int], options: Dict[str, Any], cluster: Optional[Any] = None
 ) -> List[Report]:
-    """One report per path, in order: checked here, or by the Dask client
-    `cluster` (whose paths are already expanded)."""
-    files = [p for p in paths if p != "-"]
+    """One report per entry of the expanded PATHs, in order: checked here,
+    or by the Dask client `cluster`; a PATH that stands for no file
+    (``PathError``) reported as it is."""
+    files = [f for f in found if f.path != STDIN]
+    threads = threads_for(jobs)
+    passthrough, edges = list(options["passthrough_types"]), list(options["edge_types"])
     with Progress(len(files), "checking", unit="files") as bar:
         if cluster is not None:
             from .dask._cluster import check_paths as check_on_dask
 
-            reports = check_on_dask(files, cluster, None, options, bar.advance)
+            reports = check_on_dask([], cluster, None, options, bar.advance, found=files)
+            bar.advance(sum(1 for f in files if f.error is not None))  # answered without a task
         elif bar.enabled and len(files) > _PROGRESS_CHUNK:
             reports = []
             for chunk in chunks(files, _PROGRESS_CHUNK):
-                reports.extend(check_files(chunk, jobs=jobs, **options))
+                reports.extend(check_found(chunk, threads, passthrough, edges))
                 bar.advance(len(chunk))
         else:
-            reports = check_files(files, jobs=jobs, **options)
+            reports = check_found(files, threads, passthrough, edges)
     by_path = iter(reports)
     # Standard input is read once, in its place in the list, after the bar
     # is gone.
-    return [_check_stdin(options) if p == "-" else next(by_path) for p in paths]
+    return [_check_stdin(options) if f.path == STDIN else next(by_path) for f in found]
 
 
 @contextlib.contextmanager
@@ -92,11 +97,14 @@ def _cluster(spec: Optional[str]) -> Iterator[Optional[Any]]:
         raise Refused(str(e)) from None
 
 
-def _expanded(paths: Sequence[str]) -> List[str]:
-    """``--dask``: globs, directories and URL prefixes as the files they name."""
-    from .dask._cli import expand
+def expanded(paths: Sequence[str], dask: bool) -> List[Found]:
+    """The files (and problems) the PATHs stand for: directories and globs
+    expanded (``_paths``); with ``--dask``, URL prefixes and URL globs too."""
+    if dask:
+        from .dask._expand import expand as expand_for_dask
 
-    return expand(paths)
+        return expand_for_dask(paths).found
+    return expand(paths).found
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -119,12 +127,11 @@ def run_check(args: argparse.Namespace) -> int:
     _cli_options.tell(args, settings, options, selection.codes)
     try:
         with _cluster(args.dask) as cluster:
-            paths = args.paths
-            if cluster is not None:
-                paths = _expanded(args.paths)
-                refuse_output_input(args.output, paths)  # a directory or glob given may hold it
+            found = expanded(args.paths, cluster is not None)
+            # A directory or glob given may hold the output file.
+            refuse_output_input(args.output, [f.path for f in found if f.error is None])
             started = time.perf_counter()
-            reports = check_all(paths, pick(args.jobs, settings.jobs, None), options, cluster)
+            reports = check_all(found, pick(args.jobs, settings.jobs, None), options, cluster)
             elapsed = time.perf_counter() - started
     except Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")

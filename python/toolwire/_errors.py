@@ -26,6 +26,23 @@ class WorkflowError(ValueError):
         super().__init__(f"{message}{where}")
 
 
+class PathError(OSError):
+    """A PATH that stands for no file to check: a directory with no workflow
+    file under it, a glob that matches nothing, a folder inside a directory
+    that cannot be listed. ``path`` is the one at fault, as named;
+    ``message`` says what is wrong. It is the ``error`` of that path's
+    report, beside the reports of the files that could be read."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:
+        # OSError pickles its args, not ours: toolwire.dask ships it.
+        return (PathError, (self.path, self.message))
+
+
 class ToolNameCollision(Exception):
     """The tool-wiring stage's own failure: every CMP-9 and EDGE-5 violation
     found in the workflow (a sequence read on demand, as in ``Report``)."""
@@ -53,6 +70,8 @@ def error_to_dict(error: Exception) -> Dict[str, Any]:
     and its line and column when it has them (None otherwise). Package-internal."""
     if isinstance(error, WorkflowError):
         return {"message": error.message, "line": error.line, "column": error.column}
+    if isinstance(error, PathError):
+        return {"message": error.message, "line": None, "column": None}
     if isinstance(error, OSError) and error.strerror:
         return {"message": f"cannot read the file: {error.strerror}", "line": None, "column": None}
     return {"message": str(error), "line": None, "column": None}

@@ -12,11 +12,12 @@ from typing import Any, Dict, Iterator, Optional, TextIO, Tuple
 
 from . import _cli_options
 from ._api import Views, views_of_file, views_of_json
-from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, checked_settings, deliver
+from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, Refused, checked_settings, deliver, refuse_output_input
 from ._errors import WorkflowError
 from ._formats import explain_format
 from ._formats.common import file_name, printable
 from ._formats.text_format import display_path
+from ._paths import expand
 from ._progress import Progress, is_terminal
 from ._records import ConsumerView
 
@@ -28,14 +29,23 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.paths.count("-") > 1:
         sys.stderr.write("toolwire: explain: standard input ('-') can be read only once\n")
         return EXIT_ERROR
-    if args.format == "json" and len(args.paths) > 1:
-        sys.stderr.write(
-            "toolwire: explain --format json explains one PATH (its output is one document for one "
-            f"workflow); got {len(args.paths)}: run it once per file, or use the text format\n"
-        )
-        return EXIT_ERROR
     settings = checked_settings(args)
     if settings is None:
+        return EXIT_ERROR
+    # A directory or glob stands for its workflow files (_paths), each
+    # explained in turn.
+    found = expand(args.paths).found
+    if args.format == "json" and len(found) > 1:
+        sys.stderr.write(
+            "toolwire: explain --format json explains one workflow file (its output is one document for one "
+            f"workflow); {' '.join(args.paths)} stand{'s' if len(args.paths) == 1 else ''} for {len(found)}: "
+            "run it once per file, or use the text format\n"
+        )
+        return EXIT_ERROR
+    try:
+        refuse_output_input(args.output, [f.path for f in found if f.error is None])
+    except Refused as e:
+        sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
     options = dict(_cli_options.types(args, settings))
     _cli_options.tell(args, settings, options)
@@ -46,7 +56,12 @@ def run_explain(args: argparse.Namespace) -> int:
         # Each file is read and parsed only when the one before is written:
         # one graph in memory at a time.
         nonlocal failed
-        for path in args.paths:
+        for entry in found:
+            path = entry.path
+            if entry.error is not None:
+                sys.stderr.write(f"{display_path(path)}: error: {printable(entry.error.message)}\n")
+                failed += 1
+                continue
             views = _explain_one(path, args.consumer, options)
             if views is None:
                 failed += 1

@@ -43,7 +43,9 @@ def check_files(
     """``toolwire.check_files(paths, **options)`` computed on the cluster of
     ``client`` (default: the current ``distributed`` client): the same
     reports, in the same order. ``paths``: local paths (which the workers
-    must see at the same place) or fsspec URLs. A file that cannot be read
+    must see at the same place) or fsspec URLs; a directory, a URL ending
+    in ``/`` or a glob stands for the workflow files it names, expanded
+    here on the client, as ``toolwire.check_files`` expands them. A file that cannot be read
     or checked gets a report with ``error`` set, as locally; so does one
     whose findings exceed ``MAX_SHIPPED_IDS`` (``FindingsTooLarge``).
     ``files_per_task``: files a task reads and checks (default: a few tasks
@@ -69,9 +71,12 @@ def findings(
     sizes the partitions."""
     import dask.dataframe
 
-    checked, given, read, client, per_task = prepare(paths, client, files_per_task, options, "findings")
-    pairs = list(zip(given, read))
-    batches = [pairs[start : start + per_task] for start in range(0, len(pairs), per_task)] or [[]]
+    checked, found, read, client, per_task = prepare(paths, client, files_per_task, options, "findings")
+    # A path that stands for no file (PathError) travels as its error, for
+    # its row; the others as the path to read.
+    to_read = iter(read)
+    items = [(f.path, next(to_read), None) if f.error is None else (f.path, None, f.error) for f in found]
+    batches = [items[start : start + per_task] for start in range(0, len(items), per_task)] or [[]]
     return dask.dataframe.from_map(
         findings_frame, batches, args=(checked,), meta=frame([]), label="toolwire-findings", enforce_metadata=False
     )

@@ -23,7 +23,9 @@ import distributed
 import fsspec
 
 from .._arguments import refuse_single_path, type_names
-from .._report import Report
+from .._paths import Found
+from .._report import Report, failed_report
+from ._expand import expand
 from ._wire import pack_error, unpack
 from ._worker import check_batch, is_local
 
@@ -80,25 +82,25 @@ def validated_options(options: Dict[str, Any], function: str) -> Dict[str, Any]:
     return {key: type_names(key, options[key]) for key in OPTIONS if key in options}
 
 
-def paths_to_read(paths: Iterable[Any], function: str) -> Tuple[List[str], List[str]]:
-    """The paths as given (they name the reports) and as the workers read
-    them: local paths made absolute, so they mean the same on a worker
-    whose working directory differs; ``file://`` URLs made local paths, so
-    the Rust batch reads them."""
+def given_paths(paths: Iterable[Any], function: str) -> List[str]:
+    """The paths as given, refused as ``toolwire.check_files`` refuses them."""
     refuse_single_path(paths, f"toolwire.dask.{function}", "call toolwire.check_file(path) for one local file")
     given = [os.fspath(p) for p in paths]
     for path in given:
         if not isinstance(path, str):
             raise TypeError(f"{function}() takes str paths, fsspec URLs or os.PathLike of str")
-    read = []
-    for path in given:
-        if is_local(path):
-            read.append(os.path.abspath(path))
-        elif "::" not in path and fsspec.utils.get_protocol(path) == "file":
-            read.append(fsspec.core.url_to_fs(path)[1])
-        else:
-            read.append(path)
-    return given, read
+    return given
+
+
+def path_to_read(path: str) -> str:
+    """A file as the workers read it: a local path made absolute, so it
+    means the same on a worker whose working directory differs; a
+    ``file://`` URL made a local path, so the Rust batch reads it."""
+    if is_local(path):
+        return os.path.abspath(path)
+    if "::" not in path and fsspec.utils.get_protocol(path) == "file":
+        return str(fsspec.core.url_to_fs(path)[1])
+    return path
 
 
 def worker_threads(client: distributed.Client) -> int:
@@ -224,19 +226,28 @@ def _failure(future: "distributed.Future[bytes]", answer: Any) -> BaseException:
 
 
 def prepare(
-    paths: Paths, client: Optional[distributed.Client], files_per_task: Optional[int], options: Any, caller: str
-) -> Tuple[Dict[str, Any], List[str], List[str], distributed.Client, int]:
-    """What ``toolwire.dask.check_files`` and ``findings`` check before submitting
-    anything: the options, the batch size, the paths (as given, and as
-    read), the client, and the batch size the cluster implies if none was
-    given."""
+    paths: Paths,
+    client: Optional[distributed.Client],
+    files_per_task: Optional[int],
+    options: Any,
+    caller: str,
+    found: Optional[Sequence[Found]] = None,
+) -> Tuple[Dict[str, Any], List[Found], List[str], distributed.Client, int]:
+    """What ``toolwire.dask.check_files`` and ``findings`` check before
+    submitting anything: the options, the batch size, the paths (expanded
+    here, on the client, unless ``found`` already holds them: the CLI's
+    ``--dask`` expands before it reads anything), the files as the workers
+    read them, the client, and the batch size the cluster implies if none
+    was given."""
     checked = validated_options(options, caller)
     per_task = validated_files_per_task(files_per_task)
-    given, read = paths_to_read(paths, caller)
+    if found is None:
+        found = expand(given_paths(paths, caller)).found
+    read = [path_to_read(f.path) for f in found if f.error is None]
     client = client_or_default(client, caller)
     if per_task is None:
         per_task = default_files_per_task(len(read), worker_threads(client))
-    return checked, given, read, client, per_task
+    return checked, list(found), read, client, per_task
 
 
 def check_paths(
@@ -245,9 +256,14 @@ def check_paths(
     files_per_task: Optional[int],
     options: Any,
     on_done: Callable[[int], None] = lambda files: None,
+    found: Optional[Sequence[Found]] = None,
 ) -> List[Report]:
     """``toolwire.dask.check_files``, with ``on_done(n)`` called as n more
     files are answered: the CLI's ``--dask`` runs this, for its progress
-    bar, which the public function has no place for."""
-    checked, given, read, client, per_task = prepare(paths, client, files_per_task, options, "check_files")
-    return check_on_cluster(client, given, read, checked, per_task, on_done)
+    bar, which the public function has no place for, with the paths it
+    has expanded (``found``). A path that stands for no file (``PathError``)
+    is answered here, without a task."""
+    checked, found, read, client, per_task = prepare(paths, client, files_per_task, options, "check_files", found)
+    files = [f.path for f in found if f.error is None]
+    checked_reports = iter(check_on_cluster(client, files, read, checked, per_task, on_done))
+    return [next(checked_reports) if f.error is None else failed_report(f.path, f.error) for f in found]

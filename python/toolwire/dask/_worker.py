@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import fsspec
 from fsspec.utils import get_protocol
 
-from .._api import check_files, check_json
+from .._api import check_each_file, check_json
 from .._errors import error_to_dict
 from .._report import Report, Violations, core_of, failed_report
 from ._wire import pack, pack_files, read_error
@@ -58,7 +58,7 @@ def _reports(paths: Sequence[str], options: Options) -> Iterator[Report]:
     the Rust batch, URLs read through fsspec; in order."""
     local, remote = _split(paths)
     # One thread per task: the worker already runs a task per thread.
-    return _in_order(paths, check_files(local, jobs=1, **options) if local else [], _check_urls(remote, options))
+    return _in_order(paths, check_each_file(local, jobs=1, **options) if local else [], _check_urls(remote, options))
 
 
 def _split(paths: Sequence[str]) -> Tuple[List[str], List[str]]:
@@ -125,12 +125,14 @@ COLUMNS: Tuple[Tuple[str, str], ...] = (
 Row = Tuple[Optional[Any], ...]
 
 
-def findings_frame(batch: Sequence[Tuple[str, str]], options: Options) -> Any:
+def findings_frame(batch: Sequence[Tuple[str, Optional[str], Optional[Exception]]], options: Options) -> Any:
     """A pandas DataFrame of one row per finding of the files of ``batch``
-    (pairs of the path as given and the path to read), in file order."""
-    reports = _reports([read for _, read in batch], options)
+    (the path as given, the path to read, or instead of it the error the
+    client met expanding it), in file order."""
+    reports = iter(_reports([read for _, read, error in batch if read is not None], options))
     rows: List[Row] = []
-    for (given, _), report in zip(batch, reports):
+    for given, read, error in batch:
+        report = next(reports) if read is not None else failed_report(given, error or ValueError("nothing to read"))
         rows.extend(finding_rows(given, report))
     return frame(rows)
 
