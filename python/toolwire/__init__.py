@@ -13,7 +13,7 @@ from ._api import (
     explain_json,
     normalize_name,
 )
-from ._errors import CompilationError, ToolNameCollision, WorkflowError
+from ._errors import CompilationError, PathError, ToolNameCollision, WorkflowError
 from ._records import ConsumerView, Location, Rename, SeenTool, Stats, Tool, Violation, WiringWarning
 from ._report import Report
 
@@ -25,6 +25,7 @@ __all__ = [
     "CompilationError",
     "ConsumerView",
     "Location",
+    "PathError",
     "Rename",
     "Report",
     "SeenTool",
