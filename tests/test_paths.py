@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -238,16 +238,29 @@ def test_a_deep_chain_costs_its_entries_not_their_square(here: Path) -> None:
         assert expansion.walked <= 2 * 300, pattern
 
 
-def test_no_recursion_limit_on_deep_trees(here: Path) -> None:
-    # Deeper than Python's default recursion limit, with short names to stay
-    # within PATH_MAX.
-    folder = "t"
-    os.mkdir(folder)
-    for _ in range(1100):  # os.makedirs recurses: one level at a time
-        folder = os.path.join(folder, "d")
-        os.mkdir(folder)
-    touch(Path(folder), "w.json")
-    assert expand(["t"]).files == [os.path.join(folder, "w.json")]
+@pytest.fixture
+def deep_chain(here: Path) -> Iterator[str]:
+    """A chain of 1,100 folders (deeper than Python's default recursion
+    limit; short names to stay within PATH_MAX) with a workflow at the
+    bottom. Removed here one level at a time: shutil.rmtree recurses, and
+    pytest's cleanup of old temporary folders would fail on it."""
+    chain = ["t"]
+    for _ in range(1100):  # os.makedirs recurses too
+        os.mkdir(os.path.join(*chain))
+        chain.append("d")
+    bottom = os.path.join(*chain[:-1])
+    touch(Path(bottom), "w.json")
+    try:
+        yield bottom
+    finally:
+        os.remove(os.path.join(bottom, "w.json"))
+        for depth in range(len(chain) - 1, 0, -1):
+            os.rmdir(os.path.join(*chain[:depth]))
+
+
+def test_no_recursion_limit_on_deep_trees(deep_chain: str) -> None:
+    assert expand(["t"]).files == [os.path.join(deep_chain, "w.json")]
+    assert expand(["t/**/*.json"]).files == [os.path.join(deep_chain, "w.json")]
 
 
 # --- the checking functions and the command line ---------------------------------

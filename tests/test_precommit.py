@@ -90,6 +90,20 @@ def test_workflow_json_files_are_selected() -> None:
     assert not selected("README.md")
 
 
+def test_drupal_workflow_yaml_is_selected_and_other_yaml_is_not() -> None:
+    # As a directory given to toolwire stands for (issue 21, item 2).
+    assert selected("config/sync/flowdrop_workflow.flowdrop_workflow.chat.yml")
+    assert selected("flowdrop_workflow.flowdrop_workflow.chat.yaml")
+    assert not selected("config/sync/flowdrop_node_type.flowdrop_node_type.reason.yml")
+    assert not selected(".github/workflows/ci.yml")
+    assert not selected("config/sync/flowdrop_workflow.flowdrop_workflow.chat.yml.orig")
+    assert not selected("config/sync/flowdrop_workflow.flowdrop_workflow.chat.txt")
+    # The README's advice for a Drupal site, as the user's own `files`.
+    site = r"^config/sync/flowdrop_workflow\."
+    assert selected("config/sync/flowdrop_workflow.flowdrop_workflow.chat.yml", narrowed_to=site)
+    assert not selected("config/sync/flowdrop_node_type.flowdrop_node_type.reason.yml", narrowed_to=site)
+
+
 def test_users_narrow_the_selection_to_their_workflows() -> None:
     # The README's example configuration: `files: ^workflows/`.
     assert selected("workflows/agent.json", narrowed_to="^workflows/")
