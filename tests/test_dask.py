@@ -164,6 +164,26 @@ def test_missing_and_broken_files_fail_as_locally(client: Any, corpus: List[str]
     assert_same(remote, [local[i] for i in failed])
 
 
+def test_directories_and_globs_stand_for_their_workflows_as_locally(
+    client: Any, corpus: List[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Expanded on the client by toolwire._paths, as check_files expands
+    # them; what stands for nothing is answered without a task.
+    folder = Path(corpus[0]).parent
+    monkeypatch.chdir(folder.parent)
+    (tmp_path / "empty").mkdir()
+    given = [folder.name, f"{folder.name}/*.json", str(tmp_path / "empty"), "nothing-*.json"]
+    remote = toolwire.dask.check_files(given, client=client)
+    assert_same(remote, toolwire.check_files(given))
+    assert [r.path for r in remote[-2:]] == [str(tmp_path / "empty"), "nothing-*.json"]
+    assert all(isinstance(r.error, toolwire.PathError) for r in remote[-2:])
+    with client.as_current():
+        rows = toolwire.dask.findings(given, files_per_task=50).compute()
+    errors = rows[rows.kind == "error"]
+    assert list(errors.code).count("PathError") == 2
+    assert list(errors[errors.code == "PathError"].path) == [str(tmp_path / "empty"), "nothing-*.json"]
+
+
 def test_the_current_client_is_the_default(client: Any, corpus: List[str], local: List[toolwire.Report]) -> None:
     with client.as_current():
         assert_same(toolwire.dask.check_files(corpus[:20]), local[:20])
@@ -444,7 +464,12 @@ def test_cli_expands_globs_directories_and_url_prefixes(
     assert urls[0] == local[0]
     assert [f["path"] for f in json.loads(urls[1])["files"]] == [(folder.parent / f).as_uri() for f in files]
     nothing = cli(capsys, "check", "--no-config", f"{folder.name}/*.yaml", "--dask", address)
-    assert nothing[0] == 2 and f"{folder.name}/*.yaml: error: cannot read the file" in nothing[1]
+    assert nothing[0] == 2 and f"{folder.name}/*.yaml: error: no file matches this pattern" in nothing[1]
+    assert nothing == cli(capsys, "check", "--no-config", f"{folder.name}/*.yaml")
+    # A URL prefix with no workflow below it says so too.
+    (folder.parent / "no-flows").mkdir(exist_ok=True)
+    empty = cli(capsys, "check", "--no-config", (folder.parent / "no-flows").as_uri() + "/", "--dask", address)
+    assert empty[0] == 2 and "error: no workflow file below this URL" in empty[1]
 
 
 def test_cli_refuses_an_output_inside_a_folder_or_glob_it_checks(

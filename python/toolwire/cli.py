@@ -89,7 +89,14 @@ def _parser() -> argparse.ArgumentParser:
         help="check workflow files",
         description="Check workflow files. Exit 0: all accepted; 1: some refused; 2: some could not be checked.",
     )
-    check.add_argument("paths", nargs="+", metavar="PATH", help="workflow JSON files ('-' reads standard input)")
+    check.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="workflow files; a directory stands for the workflow files under it (*.json and "
+        "flowdrop_workflow.flowdrop_workflow.*.yml/.yaml, hidden ones skipped, in sorted order), a quoted glob "
+        "('config/**/*.json') for its matches; '-' reads standard input",
+    )
     check.add_argument("--format", choices=FORMATS, default=None, help="report format (default: text)")
     check.add_argument(
         "--strict",
@@ -104,8 +111,8 @@ def _parser() -> argparse.ArgumentParser:
         "--dask",
         metavar="ADDRESS",
         help="check on a Dask cluster: a scheduler address (tcp://host:8786), or local:N for N worker processes "
-        "on this machine; each PATH may then also be a glob or a directory, local or an fsspec URL (s3://bucket/"
-        "flows/), standing for the .json files below it (needs toolwire[dask])",
+        "on this machine; a PATH may then also be an fsspec URL, a URL ending in / (s3://bucket/flows/) standing "
+        "for the workflow files below it, or a URL glob (needs toolwire[dask])",
     )
     check.add_argument(
         "--timing",
@@ -174,7 +181,8 @@ def _parser() -> argparse.ArgumentParser:
         "paths",
         nargs="+",
         metavar="PATH",
-        help="workflow JSON files, each explained in turn ('-' reads standard input; text only for several)",
+        help="workflow files, each explained in turn; a directory or a quoted glob stands for its workflow files, "
+        "as for check ('-' reads standard input; text only for several)",
     )
     explain.add_argument("--consumer", metavar="ID", help="only this node (a toolbox shows what it forwards)")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
