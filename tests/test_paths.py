@@ -154,6 +154,18 @@ def test_a_folder_that_cannot_be_listed_is_reported_in_its_place(here: Path, mon
     assert paths(expand(["site/locked"])) == [("site/locked", "cannot list the directory: Permission denied")]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_with_a_workflows_name_is_reported_not_read(here: Path) -> None:
+    # Reading a pipe waits for a writer: the walk would hang on it.
+    touch(here / "site", "a.json")
+    os.mkfifo(here / "site" / "pipe.json")
+    assert paths(expand(["site"])) == [
+        ("site/a.json", None),
+        ("site/pipe.json", "not a regular file (a pipe, socket or device): not read"),
+    ]
+    assert paths(expand(["site/p*.json"])) == [("site/pipe.json", "not a regular file (a pipe, socket or device): not read")]
+
+
 # --- globs --------------------------------------------------------------------------
 
 

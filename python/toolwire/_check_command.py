@@ -32,7 +32,7 @@ from ._errors import WorkflowError
 from ._fix_command import apply_fixes, fix_refusal, show_fixes
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, JSON_VIOLATIONS, Run, writer
 from ._formats.text_format import use_colour
-from ._paths import STDIN, Found, expand
+from ._paths import STDIN, Expansion, Found, expand
 from ._progress import Progress, chunks
 from ._report import Report, failed_report
 
@@ -97,14 +97,15 @@ def _cluster(spec: Optional[str]) -> Iterator[Optional[Any]]:
         raise Refused(str(e)) from None
 
 
-def expanded(paths: Sequence[str], dask: bool) -> List[Found]:
+def expanded(paths: Sequence[str], dask: bool) -> Expansion:
     """The files (and problems) the PATHs stand for: directories and globs
-    expanded (``_paths``); with ``--dask``, URL prefixes and URL globs too."""
+    expanded (``_paths``); with ``--dask``, URL prefixes and URL globs too.
+    The whole record is kept: it says which directories were given."""
     if dask:
         from .dask._expand import expand as expand_for_dask
 
-        return expand_for_dask(paths).found
-    return expand(paths).found
+        return expand_for_dask(paths)
+    return expand(paths)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -127,11 +128,11 @@ def run_check(args: argparse.Namespace) -> int:
     _cli_options.tell(args, settings, options, selection.codes)
     try:
         with _cluster(args.dask) as cluster:
-            found = expanded(args.paths, cluster is not None)
+            expansion = expanded(args.paths, cluster is not None)
             # A directory or glob given may hold the output file.
-            refuse_output_input(args.output, [f.path for f in found if f.error is None])
+            refuse_output_input(args.output, expansion.files)
             started = time.perf_counter()
-            reports = check_all(found, pick(args.jobs, settings.jobs, None), options, cluster)
+            reports = check_all(expansion.found, pick(args.jobs, settings.jobs, None), options, cluster)
             elapsed = time.perf_counter() - started
     except Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")

@@ -34,7 +34,8 @@ def run_explain(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     # A directory or glob stands for its workflow files (_paths), each
     # explained in turn.
-    found = expand(args.paths).found
+    expansion = expand(args.paths)
+    found = expansion.found
     if args.format == "json" and len(found) > 1:
         sys.stderr.write(
             "toolwire: explain --format json explains one workflow file (its output is one document for one "
@@ -43,7 +44,7 @@ def run_explain(args: argparse.Namespace) -> int:
         )
         return EXIT_ERROR
     try:
-        refuse_output_input(args.output, [f.path for f in found if f.error is None])
+        refuse_output_input(args.output, expansion.files)
     except Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR

@@ -37,9 +37,10 @@ folder walked, and a sort of its names: O(entries walked · log).
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ._errors import PathError
 
@@ -78,12 +79,12 @@ def has_magic(path: str) -> bool:
     return any(c in _MAGIC for c in path)
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """One entry of an expansion: a file to check (``error`` None) or a
     problem met while expanding. ``path`` names it in every report;
     ``given`` is the PATH it came from, as typed; ``directory`` the
-    directory (given, or matched by a glob) whose walk found it, if any."""
+    directory (given, or matched by a glob) whose walk found it, if any.
+    A named tuple, cheap to make: a batch may hold a million files."""
 
     path: str
     given: str
@@ -143,21 +144,23 @@ def _directory(directory: str, given: str, out: Expansion, seen: Set[str]) -> No
     when there is nothing under it at all. ``seen``: paths already found
     for this PATH (a glob may match a folder and files inside it)."""
     out.directories.append(directory)
-    before = len(out.found)
+    anything = False
     links = 0
     # A stack of what is left, nearest last: (path, is a folder to list).
     # Explicit, not recursive: a tree may be deeper than Python's stack.
     todo: List[Tuple[str, bool]] = [(directory, True)]
     while todo:
         path, is_folder = todo.pop()
+        anything = anything or not is_folder
         if not is_folder:
             if path not in seen:
                 seen.add(path)
-                out.found.append(Found(path, given, directory))
+                out.found.append(Found(path, given, directory, _special_file(path)))
             continue
         try:
             entries = _listed(path)
         except OSError as e:
+            anything = True
             out.found.append(Found(path, given, directory, _unlisted(path, e)))
             continue
         out.walked += len(entries)
@@ -173,7 +176,7 @@ def _directory(directory: str, given: str, out: Expansion, seen: Set[str]) -> No
                 # A file, a link to one, or a broken link: reading it says which.
                 below.append((os.path.join(path, entry.name), False))
         todo.extend(reversed(below))
-    if len(out.found) == before:
+    if not anything:
         out.found.append(Found(directory, given, directory, _no_workflow(directory, links)))
 
 
@@ -198,6 +201,20 @@ def _is_folder_link(entry: "os.DirEntry[str]") -> bool:
         return entry.is_symlink() and entry.is_dir()
     except OSError:
         return False
+
+
+def _special_file(path: str) -> Optional[PathError]:
+    """None for what reading will tell about (a file, a link to one, a
+    broken link, one gone since it was listed); an error for a pipe, a
+    socket or a device with a workflow's name, which a walk must not read
+    (reading a pipe waits for a writer)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return PathError(path, "not a regular file (a pipe, socket or device): not read")
 
 
 def _unlisted(path: str, error: OSError) -> PathError:
@@ -235,7 +252,7 @@ def _glob(pattern: str, out: Expansion) -> None:
             _directory(path, pattern, out, seen)
         elif path not in seen:
             seen.add(path)
-            out.found.append(Found(path, pattern))
+            out.found.append(Found(path, pattern, None, _special_file(path)))
     if len(out.found) == before:
         out.found.append(Found(pattern, pattern, None, PathError(pattern, "no file matches this pattern")))
     # A folder's expansion comes where the folder matched, before the other
