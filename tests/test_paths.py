@@ -152,6 +152,12 @@ def test_a_folder_that_cannot_be_listed_is_reported_in_its_place(here: Path, mon
     ]
     # Nothing could be listed: said once, of the directory itself.
     assert paths(expand(["site/locked"])) == [("site/locked", "cannot list the directory: Permission denied")]
+    # A glob going into it says so too, in its place.
+    assert paths(expand(["site/**/*.json"])) == [
+        ("site/a.json", None),
+        ("site/locked", "cannot list the directory: Permission denied"),
+        ("site/z.json", None),
+    ]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

@@ -241,7 +241,7 @@ def _glob(pattern: str, out: Expansion) -> None:
     before = len(out.found)
     seen: Set[str] = set()
     walked_root: Optional[str] = None
-    for path, is_dir in _matches(base, parts, folders_only, out):
+    for path, is_dir in _matches(pattern, base, parts, folders_only, out):
         if is_dir:
             # The glob walk goes on below a folder it matched, and what it
             # matches there is already in that folder's expansion: each
@@ -299,7 +299,9 @@ def _component_matches(part: str, name: str) -> bool:
     return fnmatchcase(name, part)
 
 
-def _matches(base: str, parts: Sequence[str], folders_only: bool, out: Expansion) -> Iterator[Tuple[str, bool]]:
+def _matches(
+    pattern: str, base: str, parts: Sequence[str], folders_only: bool, out: Expansion
+) -> Iterator[Tuple[str, bool]]:
     """The paths below ``base`` that ``parts`` match, with whether each is a
     directory, in component order. One walk, each folder listed once, the
     pattern followed as a set of positions in it (states): O(entries walked
@@ -319,9 +321,12 @@ def _matches(base: str, parts: Sequence[str], folders_only: bool, out: Expansion
         listed, named, states = item
         try:
             entries = _listed(listed)
-        except OSError:
-            # A pattern names no single folder: one the walk cannot list
-            # matches nothing (as glob.glob has it).
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # the folders the pattern starts from are not there: nothing matches
+        except OSError as e:
+            # A folder the pattern goes into but that cannot be listed may
+            # hold matches: said, not passed over (glob.glob is silent).
+            out.found.append(Found(named or os.curdir, pattern, None, _unlisted(named or os.curdir, e)))
             continue
         out.walked += len(entries)
         here = _closure(states, parts)
