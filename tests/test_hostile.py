@@ -135,9 +135,12 @@ def test_a_directory_or_a_missing_file_is_an_os_error(tmp_path: Path) -> None:
         toolwire.check_file(tmp_path)
     with pytest.raises(FileNotFoundError):
         toolwire.check_file(tmp_path / "missing.json")
+    # In a batch a directory stands for its workflow files (issue 21): one
+    # with none is an error naming it.
     missing, directory = toolwire.check_files([tmp_path / "missing.json", tmp_path])
-    assert isinstance(missing.error, FileNotFoundError) and isinstance(directory.error, IsADirectoryError)
+    assert isinstance(missing.error, FileNotFoundError) and isinstance(directory.error, toolwire.PathError)
     assert not missing.ok and missing.to_dict()["error"]["message"].startswith("cannot read the file")
+    assert directory.path == str(tmp_path) and directory.error.message.startswith("no workflow file in this directory")
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads files whatever their mode")
