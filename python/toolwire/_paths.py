@@ -37,6 +37,7 @@ folder walked, and a sort of its names: O(entries walked · log).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -54,7 +55,7 @@ YAML_SUFFIXES = (".yml", ".yaml")
 WORKFLOW_FILES = "*.json, flowdrop_workflow.flowdrop_workflow.*.yml and .yaml"
 """What a directory stands for, in words, for messages and help."""
 
-_MAGIC = frozenset("*?[")
+_MAGIC_SEARCH = re.compile(r"[*?\[]").search
 _ANY_DEPTH = "**"
 
 
@@ -76,7 +77,7 @@ def component_key(path: str) -> Tuple[str, ...]:
 
 
 def has_magic(path: str) -> bool:
-    return any(c in _MAGIC for c in path)
+    return _MAGIC_SEARCH(path) is not None
 
 
 class Found(NamedTuple):
@@ -116,25 +117,29 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 def expand(paths: Iterable[PathLike]) -> Expansion:
     """The files (and problems) each of ``paths`` stands for, in order (see
-    the module docstring)."""
+    the module docstring). A file named costs one ``stat`` (is it a
+    directory?), which also brings its inode into the cache for the read."""
     expansion = Expansion()
+    found = expansion.found
     for given in paths:
         path = os.fspath(given)
         if not isinstance(path, str):
             raise TypeError("paths must be str or os.PathLike of str")
-        _expand_one(path, expansion)
+        if path == STDIN:
+            found.append(Found(path, path))
+            continue
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+            exists = True
+        except (OSError, ValueError):  # ValueError: a NUL in the path, which reading reports
+            is_dir = exists = False
+        if is_dir:
+            _directory(path, path, expansion, set())
+        elif not exists and has_magic(path) and not os.path.lexists(path):
+            _glob(path, expansion)
+        else:
+            found.append(Found(path, path))
     return expansion
-
-
-def _expand_one(path: str, out: Expansion) -> None:
-    if path == STDIN:
-        out.found.append(Found(path, path))
-    elif os.path.isdir(path):
-        _directory(path, path, out, set())
-    elif has_magic(path) and not os.path.lexists(path):
-        _glob(path, out)
-    else:
-        out.found.append(Found(path, path))
 
 
 def _directory(directory: str, given: str, out: Expansion, seen: Set[str]) -> None:
