@@ -24,6 +24,7 @@ use threaded::on_two_threads;
 
 mod scan;
 mod threaded;
+pub mod yaml;
 
 pub type Result<T> = std::result::Result<T, InputError>;
 
