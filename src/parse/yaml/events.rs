@@ -42,6 +42,7 @@
 //! passes over an alias without replaying it.
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
 
 use saphyr_parser::{Event as Raw, Parser, ScalarStyle, ScanError, Span, StrInput, Tag};
 
@@ -305,7 +306,8 @@ pub struct Events<'a> {
     alias_events: u64,
     /// Kept events being replayed: (next, end), innermost last.
     replay: Vec<(usize, usize)>,
-    peeked: Option<Item<'a>>,
+    /// Items read ahead (at most two), already counted in `out_depth`.
+    peeked: VecDeque<Item<'a>>,
 }
 
 impl<'a> Events<'a> {
@@ -331,7 +333,7 @@ impl<'a> Events<'a> {
             anchors: Vec::new(),
             alias_events: 0,
             replay: Vec::new(),
-            peeked: None,
+            peeked: VecDeque::with_capacity(2),
         }
     }
 
@@ -341,12 +343,36 @@ impl<'a> Events<'a> {
     }
 
     /// The next item of the root value. An empty document (or none) is a
-    /// null scalar at offset 0; asking past the root value is an error.
+    /// null scalar; asking past the root value is an error.
     #[allow(clippy::should_implement_trait)] // fallible, and not an iterator
     pub fn next(&mut self) -> Result<Item<'a>> {
-        if let Some(item) = self.peeked.take() {
-            return Ok(item);
+        match self.peeked.pop_front() {
+            Some(item) => Ok(item),
+            None => self.expanded(),
         }
+    }
+
+    /// The next item, left to be read again.
+    pub fn peek(&mut self) -> Result<&Item<'a>> {
+        self.peek_nth(0)
+    }
+
+    /// The item after the next one, both left to be read again (to see
+    /// whether a mapping is empty before reading it).
+    pub fn peek_second(&mut self) -> Result<&Item<'a>> {
+        self.peek_nth(1)
+    }
+
+    fn peek_nth(&mut self, n: usize) -> Result<&Item<'a>> {
+        while self.peeked.len() <= n {
+            let item = self.expanded()?;
+            self.peeked.push_back(item);
+        }
+        Ok(&self.peeked[n])
+    }
+
+    /// The next item, an alias replaced by a replay of its anchor's events.
+    fn expanded(&mut self) -> Result<Item<'a>> {
         loop {
             match self.next_shallow()? {
                 Shallow::Item(item) => {
@@ -358,15 +384,6 @@ impl<'a> Events<'a> {
         }
     }
 
-    /// The next item, left to be read again.
-    pub fn peek(&mut self) -> Result<&Item<'a>> {
-        if self.peeked.is_none() {
-            let item = self.next()?;
-            self.peeked = Some(item);
-        }
-        Ok(self.peeked.as_ref().expect("just set"))
-    }
-
     /// The byte offset of the next item.
     pub fn pos(&mut self) -> Result<usize> {
         Ok(self.peek()?.at)
@@ -376,33 +393,35 @@ impl<'a> Events<'a> {
     /// end); every check above still applies to what it passes over, but
     /// an alias costs nothing to pass.
     pub fn skip_value(&mut self) -> Result<()> {
-        let mut open = match self.peeked.take() {
-            Some(item) => {
-                self.count_back(&item);
-                usize::from(starts(&item.event))
-            }
-            None => match self.next_shallow()? {
-                Shallow::Item(item) => usize::from(starts(&item.event)),
-                Shallow::Alias(..) => 0,
-            },
-        };
-        while open > 0 {
-            if let Shallow::Item(item) = self.next_shallow()? {
+        // Signed: an end event where a value was expected (a reader's
+        // mistake) ends the skip instead of wrapping around.
+        let mut open: isize = 0;
+        loop {
+            let shallow = match self.peeked.pop_front() {
+                Some(item) => {
+                    self.count_back(&item);
+                    Shallow::Item(item)
+                }
+                None => self.next_shallow()?,
+            };
+            if let Shallow::Item(item) = shallow {
                 match item.event {
                     Event::MappingStart | Event::SequenceStart => open += 1,
                     Event::MappingEnd | Event::SequenceEnd => open -= 1,
                     Event::Scalar(_) => {}
                 }
             }
+            if open <= 0 {
+                return Ok(());
+            }
         }
-        Ok(())
     }
 
     /// After the root value: the stream must end here (no second document).
     pub fn finish(&mut self) -> Result<()> {
         self.replay.retain(|(next, end)| next != end);
-        if self.peeked.is_some() || !self.replay.is_empty() || !self.root_done {
-            let at = self.peeked.as_ref().map_or(0, |i| i.at);
+        if !self.peeked.is_empty() || !self.replay.is_empty() || !self.root_done {
+            let at = self.peeked.front().map_or(0, |i| i.at);
             return Err(InputError::new(
                 "the YAML document was not read to its end (a reader's mistake)",
                 Some(at),
@@ -510,6 +529,7 @@ impl<'a> Events<'a> {
                 }
                 Raw::Alias(id) => Shallow::Alias(id, at),
                 Raw::Scalar(value, style, anchor, tag) => {
+                    let value = self.borrowed(value, at, span);
                     let plain = match tag {
                         None => style == ScalarStyle::Plain,
                         Some(tag) if is_core(&tag, "str") => false,
@@ -549,6 +569,22 @@ impl<'a> Events<'a> {
             self.check(&shallow)?;
             return Ok(shallow);
         }
+    }
+
+    /// `value` borrowed from the text when the text spells it as it is
+    /// (a plain or block-free scalar without escapes or folding): the
+    /// parser builds every plain scalar as a new `String`, and a borrowed
+    /// one costs nothing to keep as a key or hand to the graph.
+    fn borrowed(&mut self, value: Cow<'a, str>, at: usize, span: Span) -> Cow<'a, str> {
+        if let Cow::Owned(owned) = &value {
+            let end = self.offsets.byte(span.end.index());
+            if let Some(spelled) = self.text.get(at..end) {
+                if spelled == owned {
+                    return Cow::Borrowed(spelled);
+                }
+            }
+        }
+        value
     }
 
     /// Marks where an anchored value starts (a collection is kept from
@@ -604,10 +640,9 @@ impl<'a> Events<'a> {
         let at = item.map_or_else(|| alias.map_or(0, |a| a.1), |i| i.at);
         self.place(item, alias.map(|a| a.0), at)?;
         if !self.keeping.is_empty() {
-            self.kept.push(match (item, alias) {
-                (Some(item), _) => Kept::Item(item.clone()),
-                (None, Some((id, _))) => Kept::Alias(id),
-                (None, None) => unreachable!("an item or an alias"),
+            self.kept.push(match shallow {
+                Shallow::Item(item) => Kept::Item(item.clone()),
+                Shallow::Alias(id, _) => Kept::Alias(*id),
             });
             self.kept_weight = self.kept_weight.saturating_add(weight);
         }
