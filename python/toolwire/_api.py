@@ -236,11 +236,14 @@ def views_of_json(
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
+    input_format: Optional[str] = None,
 ) -> Views:
-    """The views of a workflow given as JSON text, as they are made."""
+    """The views of a workflow given as JSON text (YAML when
+    ``input_format`` is ``"yaml"``), as they are made."""
     text = _json_text(data, "explain_json")
+    fmt = _input_format(input_format, "explain_json")
     return _views(
-        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools),
+        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools, fmt),
         consumer,
         passthrough_types,
         edge_types,

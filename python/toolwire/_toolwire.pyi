@@ -5,6 +5,7 @@ from typing import Dict, List, Optional, Tuple, final
 __all__ = [
     "check_mapping",
     "check_json",
+    "check_yaml",
     "check_file",
     "check_files",
     "check_files_encoded",
@@ -169,7 +170,12 @@ def check_files_encoded(
     paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int, budget: int
 ) -> List[bytes | int | Exception]: ...
 def explain_json(
-    data: str | bytes, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int
+    data: str | bytes,
+    consumer: str | None,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    chunk_tools: int,
+    input_format: str | None = None,
 ) -> ViewStream: ...
 def explain_file(
     path: str,
