@@ -208,6 +208,15 @@ impl<'a> Offsets<'a> {
             return chars.min(len);
         }
         let continuation = |b: u8| b & 0xC0 == 0x80;
+        // Most stretches between two markers are ASCII even in a text that
+        // is not: then characters are bytes, and one check covers them.
+        if self.chars < chars {
+            let end = (self.bytes + (chars - self.chars)).min(len);
+            if self.text[self.bytes..end].is_ascii() {
+                self.chars += end - self.bytes;
+                self.bytes = end;
+            }
+        }
         while self.chars < chars && self.bytes < len {
             self.bytes += 1;
             while self.bytes < len && continuation(self.text[self.bytes]) {
