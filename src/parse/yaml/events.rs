@@ -293,9 +293,26 @@ type Key<'a> = (Cow<'a, str>, bool);
 /// Keys compared one by one up to this many per mapping.
 const FEW_KEYS: usize = 16;
 
+/// What the parser yields: an event and its span, or its error; `None`
+/// past the end.
+pub type RawEvent<'a> = Option<std::result::Result<(Raw<'a>, Span), ScanError>>;
+
+/// Where [`Events`] gets the parser's events: the parser itself, or (for
+/// large texts) a parser running on another thread that hands its events
+/// over in batches, so checking and reading them overlaps parsing.
+pub trait RawEvents<'a> {
+    fn next_raw(&mut self) -> RawEvent<'a>;
+}
+
+impl<'a> RawEvents<'a> for Parser<'a, StrInput<'a>> {
+    fn next_raw(&mut self) -> RawEvent<'a> {
+        self.next_event()
+    }
+}
+
 /// The strict reader (see the module doc).
-pub struct Events<'a> {
-    parser: Parser<'a, StrInput<'a>>,
+pub struct Events<'a, R: RawEvents<'a> = Parser<'a, StrInput<'a>>> {
+    parser: R,
     text: &'a str,
     offsets: Offsets<'a>,
     limits: Limits,
@@ -329,8 +346,15 @@ impl<'a> Events<'a> {
     }
 
     pub fn with_limits(text: &'a str, limits: Limits) -> Self {
+        Events::from_raw(text, limits, Parser::new_from_str(text))
+    }
+}
+
+impl<'a, R: RawEvents<'a>> Events<'a, R> {
+    /// A reader of `text` whose parser's events come from `parser`.
+    pub fn from_raw(text: &'a str, limits: Limits, parser: R) -> Self {
         Events {
-            parser: Parser::new_from_str(text),
+            parser,
             text,
             offsets: Offsets::new(text),
             limits,
@@ -497,7 +521,7 @@ impl<'a> Events<'a> {
 
     /// The parser's next event, with the parser's error turned into ours.
     fn raw(&mut self) -> Result<(Raw<'a>, Span)> {
-        match self.parser.next_event() {
+        match self.parser.next_raw() {
             Some(Ok(pair)) => Ok(pair),
             Some(Err(e)) => Err(self.scan_error(&e)),
             None => Ok((Raw::StreamEnd, Span::default())),
