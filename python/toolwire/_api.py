@@ -31,6 +31,17 @@ def _json_text(data: Union[str, bytes, bytearray, memoryview], function: str) ->
     return data
 
 
+INPUT_FORMATS = ("json", "yaml")
+"""What ``input_format`` may name; None reads a file by its name (YAML for
+``.yml`` and ``.yaml``, JSON otherwise)."""
+
+
+def _input_format(input_format: Optional[str], function: str) -> Optional[str]:
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        raise ValueError(f"{function}() takes input_format 'json', 'yaml' or None, not {input_format!r}")
+    return input_format
+
+
 def _file_path(path: Union[str, "os.PathLike[str]"], function: str) -> str:
     fspath = os.fspath(path)
     if not isinstance(fspath, str):
@@ -79,23 +90,49 @@ def _locate_surrogate(text: str, error: WorkflowError) -> WorkflowError:
     return error
 
 
-def check_file(
-    path: Union[str, "os.PathLike[str]"],
+def check_yaml(
+    data: Union[str, bytes, bytearray, memoryview],
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> Report:
-    """Reads and checks a workflow file. A missing file raises
-    ``FileNotFoundError``; an unreadable one another ``OSError``."""
-    fspath = _file_path(path, "check_file")
+    """Checks a workflow given as YAML text, as Drupal's ``drush
+    config:export`` writes it (``flowdrop_workflow.flowdrop_workflow.<id>.yml``):
+    the same report as its JSON, located in the YAML. Invalid YAML, a
+    repeated key, a second document and aliases that would expand past a
+    budget raise ``WorkflowError``."""
+    data = _json_text(data, "check_yaml")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    return report_from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
+    try:
+        return report_from_core(_toolwire.check_yaml(data, passthrough, edges))
+    except WorkflowError as e:
+        if isinstance(data, str) and e.line is None:
+            raise _locate_surrogate(data, e) from None
+        raise
+
+
+def check_file(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    input_format: Optional[str] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> Report:
+    """Reads and checks a workflow file: YAML when its name ends ``.yml`` or
+    ``.yaml``, JSON otherwise, unless ``input_format`` (``"json"`` or
+    ``"yaml"``) says. A missing file raises ``FileNotFoundError``; an
+    unreadable one another ``OSError``."""
+    fspath = _file_path(path, "check_file")
+    fmt = _input_format(input_format, "check_file")
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    return report_from_core(_toolwire.check_file(fspath, passthrough, edges, fmt), path=fspath)
 
 
 def check_files(
     paths: Sequence[Union[str, "os.PathLike[str]"]],
     *,
     jobs: Optional[int] = None,
+    input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[Report]:
@@ -108,31 +145,35 @@ def check_files(
     the batch; so does a directory with no workflow file in it, a glob that
     matches nothing and a folder that cannot be listed (``PathError``).
     ``jobs``: threads to use (None or -1: one per core); the reports are the
-    same for any value."""
-    return _check_paths(paths, jobs, passthrough_types, edge_types, expand_paths=True)
+    same for any value. ``input_format``: as in ``check_file``, for every
+    file."""
+    return _check_paths(paths, jobs, input_format, passthrough_types, edge_types, expand_paths=True)
 
 
 def check_each_file(
     paths: Sequence[str],
     *,
     jobs: Optional[int] = None,
+    input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[Report]:
     """``check_files`` of paths already expanded (toolwire.dask's workers):
     each is read as the file it names, whatever it looks like.
     Package-internal."""
-    return _check_paths(paths, jobs, passthrough_types, edge_types, expand_paths=False)
+    return _check_paths(paths, jobs, input_format, passthrough_types, edge_types, expand_paths=False)
 
 
 def _check_paths(
     paths: Sequence[Union[str, "os.PathLike[str]"]],
     jobs: Optional[int],
+    input_format: Optional[str],
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
     expand_paths: bool,
 ) -> List[Report]:
     refuse_single_path(paths, "check_files", "call check_file(path) for one file")
+    fmt = _input_format(input_format, "check_files")
     fspaths = [os.fspath(p) for p in paths]
     for fspath in fspaths:
         if not isinstance(fspath, str):
@@ -140,7 +181,7 @@ def _check_paths(
     threads = threads_for(jobs)
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
     found = expand(fspaths).found if expand_paths else [Found(p, p) for p in fspaths]
-    return check_found(found, threads, passthrough, edges)
+    return check_found(found, threads, passthrough, edges, fmt)
 
 
 def threads_for(jobs: Optional[int]) -> int:
@@ -153,13 +194,16 @@ def threads_for(jobs: Optional[int]) -> int:
     raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
 
 
-def check_found(found: Sequence[Found], threads: int, passthrough: List[str], edges: List[str]) -> List[Report]:
+def check_found(
+    found: Sequence[Found], threads: int, passthrough: List[str], edges: List[str], fmt: Optional[str] = None
+) -> List[Report]:
     """One report per entry of an expansion, in order: its files checked in
-    one batch of the core's (``threads``: 0 for one per core), each problem
+    one batch of the core's (``threads``: 0 for one per core; ``fmt``:
+    ``"json"``, ``"yaml"`` or None for by name), each problem
     met while expanding a report of its own. Package-internal: the CLI
     expands once and checks here."""
     files = [f.path for f in found if f.error is None]
-    results = iter(_toolwire.check_files(files, passthrough, edges, threads) if files else [])
+    results = iter(_toolwire.check_files(files, passthrough, edges, threads, fmt) if files else [])
     reports = []
     for entry in found:
         result = entry.error if entry.error is not None else next(results)
@@ -245,11 +289,14 @@ def views_of_json(
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
+    input_format: Optional[str] = None,
 ) -> Views:
-    """The views of a workflow given as JSON text, as they are made."""
+    """The views of a workflow given as JSON text (YAML when
+    ``input_format`` is ``"yaml"``), as they are made."""
     text = _json_text(data, "explain_json")
+    fmt = _input_format(input_format, "explain_json")
     return _views(
-        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools),
+        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools, fmt),
         consumer,
         passthrough_types,
         edge_types,
@@ -263,11 +310,14 @@ def views_of_file(
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
+    input_format: Optional[str] = None,
 ) -> Views:
-    """The views of a workflow file, as they are made."""
+    """The views of a workflow file, as they are made (YAML by its name, or
+    as ``input_format`` says)."""
     fspath = _file_path(path, "explain_file")
+    fmt = _input_format(input_format, "explain_file")
     return _views(
-        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools),
+        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools, fmt),
         consumer,
         passthrough_types,
         edge_types,
@@ -308,11 +358,13 @@ def explain_file(
     path: Union[str, "os.PathLike[str]"],
     *,
     consumer: Optional[str] = None,
+    input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[ConsumerView]:
-    """``explain_json`` of a workflow file."""
-    return views_of_file(path, consumer, passthrough_types, edge_types).all()
+    """``explain_json`` of a workflow file, read as ``check_file`` reads it
+    (YAML for ``.yml`` and ``.yaml``, unless ``input_format`` says)."""
+    return views_of_file(path, consumer, passthrough_types, edge_types, input_format=input_format).all()
 
 
 def normalize_name(label: str) -> str:

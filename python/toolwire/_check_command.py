@@ -16,7 +16,7 @@ import time
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 from . import _cli_options
-from ._api import check_found, check_json, threads_for
+from ._api import check_found, check_json, check_yaml, threads_for
 from ._cli_options import pick
 from ._command_io import (
     EXIT_ACCEPTED,
@@ -25,6 +25,8 @@ from ._command_io import (
     Refused,
     checked_settings,
     deliver,
+    file_format,
+    stdin_format,
     refuse_output_input,
     say_errors,
 )
@@ -37,9 +39,10 @@ from ._progress import Progress, chunks
 from ._report import Report, failed_report
 
 
-def _check_stdin(options: Dict[str, Any]) -> Report:
+def _check_stdin(options: Dict[str, Any], input_format: str = "auto") -> Report:
+    check_text = check_yaml if stdin_format(input_format) == "yaml" else check_json
     try:
-        report = check_json(sys.stdin.buffer.read(), **options)
+        report = check_text(sys.stdin.buffer.read(), **options)
     except WorkflowError as e:
         return failed_report("-", e)
     return Report(report.violations, report.warnings, report.stats, path="-")
@@ -51,13 +54,18 @@ _PROGRESS_CHUNK = max(64, 8 * (os.cpu_count() or 1))
 
 
 def check_all(
-    found: Sequence[Found], jobs: Optional[int], options: Dict[str, Any], cluster: Optional[Any] = None
+    found: Sequence[Found],
+    jobs: Optional[int],
+    options: Dict[str, Any],
+    cluster: Optional[Any] = None,
+    input_format: str = "auto",
 ) -> List[Report]:
     """One report per entry of the expanded PATHs, in order: checked here,
     or by the Dask client `cluster`; a PATH that stands for no file
-    (``PathError``) reported as it is."""
+    (``PathError``) reported as it is. `input_format`: ``--input-format``."""
     files = [f for f in found if f.path != STDIN]
     threads = threads_for(jobs)
+    fmt = file_format(input_format)
     passthrough, edges = list(options["passthrough_types"]), list(options["edge_types"])
     with Progress(len(files), "checking", unit="files") as bar:
         if cluster is not None:
@@ -68,14 +76,14 @@ def check_all(
         elif bar.enabled and len(files) > _PROGRESS_CHUNK:
             reports = []
             for chunk in chunks(files, _PROGRESS_CHUNK):
-                reports.extend(check_found(chunk, threads, passthrough, edges))
+                reports.extend(check_found(chunk, threads, passthrough, edges, fmt))
                 bar.advance(len(chunk))
         else:
-            reports = check_found(files, threads, passthrough, edges)
+            reports = check_found(files, threads, passthrough, edges, fmt)
     by_path = iter(reports)
     # Standard input is read once, in its place in the list, after the bar
     # is gone.
-    return [_check_stdin(options) if f.path == STDIN else next(by_path) for f in found]
+    return [_check_stdin(options, input_format) if f.path == STDIN else next(by_path) for f in found]
 
 
 @contextlib.contextmanager
@@ -112,6 +120,11 @@ def run_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("toolwire: --jobs must be at least 1\n")
         return EXIT_ERROR
+    if args.input_format != "auto" and args.dask is not None:
+        sys.stderr.write(
+            "toolwire: --input-format and --dask do not go together: a cluster's workers read each file by its name\n"
+        )
+        return EXIT_ERROR
     if args.jobs is not None and args.dask is not None:
         sys.stderr.write("toolwire: --jobs and --dask do not go together: on a cluster its workers check the files\n")
         return EXIT_ERROR
@@ -132,7 +145,9 @@ def run_check(args: argparse.Namespace) -> int:
             # A directory or glob given may hold the output file.
             refuse_output_input(args.output, expansion.files)
             started = time.perf_counter()
-            reports = check_all(expansion.found, pick(args.jobs, settings.jobs, None), options, cluster)
+            reports = check_all(
+                expansion.found, pick(args.jobs, settings.jobs, None), options, cluster, args.input_format
+            )
             elapsed = time.perf_counter() - started
     except Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")
