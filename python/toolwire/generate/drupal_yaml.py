@@ -38,9 +38,9 @@ INDENT = "  "
 # Symfony's own list (it quotes y and n too).
 _WORDS = frozenset({"null", "~", "true", "false", "y", "n", "yes", "no", "on", "off"})
 # Characters Symfony escapes in double quotes; then what YAML cannot hold raw
-# at all (surrogates, U+FFFE, U+FFFF) and the byte-order mark, which YAML 1.2
-# forbids inside a document.
-_DOUBLE = re.compile("[\x00-\x1f\x7f\x85\xa0\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+# at all (the other C1 controls, surrogates, U+FFFE, U+FFFF) and the
+# byte-order mark, which YAML 1.2 forbids inside a document.
+_DOUBLE = re.compile("[\x00-\x1f\x7f-\x9f\xa0\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 # Symfony's reasons for single quotes: whitespace or an indicator anywhere,
 # or an indicator first.
 _SINGLE = re.compile(r"[\s'\":{}\[\],&*#?]|\A[-?|<>=!%@`]")
