@@ -1,4 +1,6 @@
-"""Writing a plan out as JSON, and :func:`generate`.
+"""Writing a plan out as JSON or as Drupal YAML (``drupal_yaml``: the same
+loops, over record tables compiled for YAML), :func:`generate` and
+:func:`generate_site`.
 
 Speed: a 1M-node file takes a few seconds. The graph is regular (agent ``a``
 owns tools ``a*T .. a*T+T-1``; stack ``s`` owns a fixed block of boxes and
