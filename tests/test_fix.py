@@ -164,7 +164,7 @@ def test_fix_refuses_standard_input_yaml_and_dask_before_reading(
     yaml.write_text("nodes: []\n", encoding="utf-8")
     result = run(capsys, "check", option, str(REFUSED), str(yaml))
     assert result.code == 2
-    assert "is YAML, and toolwire reads only JSON for now, so it cannot fix it" in result.err
+    assert "is read as YAML: toolwire checks YAML but rewrites only JSON files, so it cannot fix it" in result.err
     assert yaml.read_text(encoding="utf-8") == "nodes: []\n"
     result = run(capsys, "check", option, "--dask", "local:1", str(REFUSED))
     assert result.code == 2 and "do not go together" in result.err

@@ -16,7 +16,7 @@ import time
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 from . import _cli_options
-from ._api import check_files, check_json
+from ._api import check_files, check_json, check_yaml
 from ._cli_options import pick
 from ._command_io import (
     EXIT_ACCEPTED,
@@ -25,6 +25,8 @@ from ._command_io import (
     Refused,
     checked_settings,
     deliver,
+    file_format,
+    stdin_format,
     refuse_output_input,
     say_errors,
 )
@@ -36,9 +38,10 @@ from ._progress import Progress, chunks
 from ._report import Report, failed_report
 
 
-def _check_stdin(options: Dict[str, Any]) -> Report:
+def _check_stdin(options: Dict[str, Any], input_format: str = "auto") -> Report:
+    check_text = check_yaml if stdin_format(input_format) == "yaml" else check_json
     try:
-        report = check_json(sys.stdin.buffer.read(), **options)
+        report = check_text(sys.stdin.buffer.read(), **options)
     except WorkflowError as e:
         return failed_report("-", e)
     return Report(report.violations, report.warnings, report.stats, path="-")
@@ -50,11 +53,17 @@ _PROGRESS_CHUNK = max(64, 8 * (os.cpu_count() or 1))
 
 
 def check_all(
-    paths: Sequence[str], jobs: Optional[int], options: Dict[str, Any], cluster: Optional[Any] = None
+    paths: Sequence[str],
+    jobs: Optional[int],
+    options: Dict[str, Any],
+    cluster: Optional[Any] = None,
+    input_format: str = "auto",
 ) -> List[Report]:
     """One report per path, in order: checked here, or by the Dask client
-    `cluster` (whose paths are already expanded)."""
+    `cluster` (whose paths are already expanded; its workers read each file
+    by its name). `input_format`: ``--input-format``."""
     files = [p for p in paths if p != "-"]
+    fmt = file_format(input_format)
     with Progress(len(files), "checking", unit="files") as bar:
         if cluster is not None:
             from .dask._cluster import check_paths as check_on_dask
@@ -63,14 +72,14 @@ def check_all(
         elif bar.enabled and len(files) > _PROGRESS_CHUNK:
             reports = []
             for chunk in chunks(files, _PROGRESS_CHUNK):
-                reports.extend(check_files(chunk, jobs=jobs, **options))
+                reports.extend(check_files(chunk, jobs=jobs, input_format=fmt, **options))
                 bar.advance(len(chunk))
         else:
-            reports = check_files(files, jobs=jobs, **options)
+            reports = check_files(files, jobs=jobs, input_format=fmt, **options)
     by_path = iter(reports)
     # Standard input is read once, in its place in the list, after the bar
     # is gone.
-    return [_check_stdin(options) if p == "-" else next(by_path) for p in paths]
+    return [_check_stdin(options, input_format) if p == "-" else next(by_path) for p in paths]
 
 
 @contextlib.contextmanager
@@ -103,6 +112,11 @@ def run_check(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         sys.stderr.write("toolwire: --jobs must be at least 1\n")
         return EXIT_ERROR
+    if args.input_format != "auto" and args.dask is not None:
+        sys.stderr.write(
+            "toolwire: --input-format and --dask do not go together: a cluster's workers read each file by its name\n"
+        )
+        return EXIT_ERROR
     if args.jobs is not None and args.dask is not None:
         sys.stderr.write("toolwire: --jobs and --dask do not go together: on a cluster its workers check the files\n")
         return EXIT_ERROR
@@ -124,7 +138,7 @@ def run_check(args: argparse.Namespace) -> int:
                 paths = _expanded(args.paths)
                 refuse_output_input(args.output, paths)  # a directory or glob given may hold it
             started = time.perf_counter()
-            reports = check_all(paths, pick(args.jobs, settings.jobs, None), options, cluster)
+            reports = check_all(paths, pick(args.jobs, settings.jobs, None), options, cluster, args.input_format)
             elapsed = time.perf_counter() - started
     except Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")

@@ -77,6 +77,29 @@ def refuse_misused_inputs(paths: Sequence[str], output: Optional[str], config: O
         refuse_output_input(output, [str(config)], "the configuration file")
 
 
+INPUT_FORMATS = ("auto", "json", "yaml")
+"""``--input-format``: auto reads a file by its name (YAML for ``.yml`` and
+``.yaml``) and standard input as JSON."""
+
+
+def file_format(input_format: str) -> Optional[str]:
+    """``--input-format`` as ``check_files`` and ``explain_file`` take it:
+    None lets the core go by each file's name."""
+    return None if input_format == "auto" else input_format
+
+
+def stdin_format(input_format: str) -> str:
+    """How standard input is read: JSON unless ``--input-format yaml``."""
+    return "yaml" if input_format == "yaml" else "json"
+
+
+def is_yaml(path: str, input_format: str) -> bool:
+    """Whether `path` is read as YAML under ``--input-format``."""
+    if input_format == "auto":
+        return path != "-" and path.lower().endswith((".yml", ".yaml"))
+    return input_format == "yaml"
+
+
 def checked_settings(args: argparse.Namespace) -> Optional[Settings]:
     """The configuration a command runs with, once its inputs are known not
     to be misused (``refuse_misused_inputs``); None, after saying why on

@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterator, Optional, TextIO, Tuple
 
 from . import _cli_options
 from ._api import Views, views_of_file, views_of_json
-from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, checked_settings, deliver
+from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, checked_settings, deliver, file_format, stdin_format
 from ._errors import WorkflowError
 from ._formats import explain_format
 from ._formats.common import file_name, printable
@@ -47,7 +47,7 @@ def run_explain(args: argparse.Namespace) -> int:
         # one graph in memory at a time.
         nonlocal failed
         for path in args.paths:
-            views = _explain_one(path, args.consumer, options)
+            views = _explain_one(path, args.consumer, options, args.input_format)
             if views is None:
                 failed += 1
             else:
@@ -84,13 +84,17 @@ def _as_written(views: Views, out: TextIO, progress: Progress) -> Iterator[Consu
         progress.advance(len(chunk))
 
 
-def _explain_one(path: str, consumer: Optional[str], options: Dict[str, Any]) -> Optional[Views]:
+def _explain_one(
+    path: str, consumer: Optional[str], options: Dict[str, Any], input_format: str = "auto"
+) -> Optional[Views]:
     """The views of one file, as they are made, or None after saying on
-    stderr why there are none (errors in the input come before any view)."""
+    stderr why there are none (errors in the input come before any view).
+    `input_format`: ``--input-format``."""
     try:
         if path == "-":
-            return views_of_json(sys.stdin.buffer.read(), consumer, **options)
-        return views_of_file(path, consumer, **options)
+            text = sys.stdin.buffer.read()
+            return views_of_json(text, consumer, **options, input_format=stdin_format(input_format))
+        return views_of_file(path, consumer, **options, input_format=file_format(input_format))
     except OSError as e:
         sys.stderr.write(f"{display_path(path)}: error: cannot read the file: {e.strerror or e}\n")
     except WorkflowError as e:

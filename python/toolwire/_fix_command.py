@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from ._api import check_json
-from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, EXIT_REFUSED, deliver, say_errors
+from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, EXIT_REFUSED, deliver, is_yaml, say_errors
 from ._errors import WorkflowError
 from ._files import replace_atomically
 from ._formats.text_format import display_path
@@ -35,8 +35,11 @@ def fix_refusal(args: argparse.Namespace) -> Optional[str]:
     if args.dask is not None:
         return f"{option} and --dask do not go together: the files are fixed here, not on a cluster"
     for path in args.paths:
-        if path.lower().endswith((".yml", ".yaml")):
-            return f"{option}: {path} is YAML, and toolwire reads only JSON for now, so it cannot fix it"
+        if is_yaml(path, args.input_format):
+            return (
+                f"{option}: {path} is read as YAML: toolwire checks YAML but rewrites only JSON files, "
+                "so it cannot fix it (check it without the option to see the renames)"
+            )
     return None
 
 

@@ -5,6 +5,7 @@ from typing import Dict, List, Optional, Tuple, final
 __all__ = [
     "check_mapping",
     "check_json",
+    "check_yaml",
     "check_file",
     "check_files",
     "check_files_encoded",
@@ -158,18 +159,31 @@ class ViewStream:
 
 def check_mapping(workflow: object, passthrough_types: List[str], edge_types: List[str]) -> CoreReport: ...
 def check_json(data: str | bytes, passthrough_types: List[str], edge_types: List[str]) -> CoreReport: ...
-def check_file(path: str, passthrough_types: List[str], edge_types: List[str]) -> CoreReport: ...
+def check_yaml(data: str | bytes, passthrough_types: List[str], edge_types: List[str]) -> CoreReport: ...
+def check_file(
+    path: str, passthrough_types: List[str], edge_types: List[str], input_format: str | None = None
+) -> CoreReport: ...
 def check_files(
-    paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int
+    paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int, input_format: str | None = None
 ) -> List[CoreReport | Exception]: ...
 def check_files_encoded(
     paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int, budget: int
 ) -> List[bytes | int | Exception]: ...
 def explain_json(
-    data: str | bytes, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int
+    data: str | bytes,
+    consumer: str | None,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    chunk_tools: int,
+    input_format: str | None = None,
 ) -> ViewStream: ...
 def explain_file(
-    path: str, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int
+    path: str,
+    consumer: str | None,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    chunk_tools: int,
+    input_format: str | None = None,
 ) -> ViewStream: ...
 def explain_mapping(
     workflow: object, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int

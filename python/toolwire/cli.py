@@ -26,6 +26,7 @@ from . import __version__, _cli_options
 from ._check_command import run_check
 from ._command_io import EXIT_ERROR
 from ._explain_command import run_explain
+from ._command_io import INPUT_FORMATS
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, FORMATS, JSON_VIOLATIONS
 
 
@@ -49,6 +50,13 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
         "from the current directory up to the repository root)",
     )
     config.add_argument("--no-config", action="store_true", help="read no configuration file")
+    parser.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        default="auto",
+        help="how to read each PATH: auto (the default) reads .yml and .yaml files as YAML (Drupal config "
+        "exports) and everything else, standard input included, as JSON",
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         help="check workflow files",
         description="Check workflow files. Exit 0: all accepted; 1: some refused; 2: some could not be checked.",
     )
-    check.add_argument("paths", nargs="+", metavar="PATH", help="workflow JSON files ('-' reads standard input)")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="workflow files, JSON or YAML ('-' reads standard input)")
     check.add_argument("--format", choices=FORMATS, default=None, help="report format (default: text)")
     check.add_argument(
         "--strict",
@@ -119,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--fix",
         action="store_true",
-        help="write the suggested CMP-9 renames into the JSON files (only the labels' bytes change; each file is "
+        help="write the suggested CMP-9 renames into the JSON files (YAML files are refused; only the labels' bytes change; each file is "
         "replaced atomically, keeping its mode), then report what remains: exit 0 when nothing does",
     )
     check.add_argument(
@@ -174,7 +182,7 @@ def _parser() -> argparse.ArgumentParser:
         "paths",
         nargs="+",
         metavar="PATH",
-        help="workflow JSON files, each explained in turn ('-' reads standard input; text only for several)",
+        help="workflow files (JSON or YAML), each explained in turn ('-' reads standard input; text only for several)",
     )
     explain.add_argument("--consumer", metavar="ID", help="only this node (a toolbox shows what it forwards)")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
