@@ -149,7 +149,7 @@ def workload(request: pytest.FixtureRequest, cache_dir: Path) -> Workload:
 
 @pytest.fixture(scope="session")
 def yaml_workload(request: pytest.FixtureRequest, cache_dir: Path) -> Workload:
-    """The preset written as Drupal YAML (benches/test_yaml.py)."""
+    """The preset written as Drupal YAML (benches/test_yaml_speed.py)."""
     return generated_yaml(cache_dir, request.param)
 
 

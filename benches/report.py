@@ -327,7 +327,7 @@ def families_table(groups: Groups) -> List[str]:
     return lines
 
 
-# Issue 21, benches/test_yaml.py: `check_file` on a preset written as Drupal
+# Issue 21, benches/test_yaml_speed.py: `check_file` on a preset written as Drupal
 # YAML against PyYAML's C loader alone and against `check_file` on its JSON.
 YAML_VS_PYYAML = 30.0
 YAML_VS_JSON = 15.0

@@ -283,7 +283,7 @@ def test_report_writes_the_doc_only_from_a_run_of_every_preset(
 
 
 def yaml_run(ours: float, pyyaml: float, json_check: float, peak: int) -> List[Dict[str, Any]]:
-    """A run of benches/test_yaml.py on `medium` (81 MB of YAML)."""
+    """A run of benches/test_yaml_speed.py on `medium` (81 MB of YAML)."""
     size = 81_000_000
     return [
         entry("medium yaml", "toolwire.check_file (yaml)", ours, preset="medium", bytes=size, correct=True,

@@ -102,9 +102,6 @@ def test_the_yaml_read_by_pyyaml_checks_as_promised(tmp_path: Path, dialect: str
     assert cmp9(report) == list(expected.violations) and len(expected.violations) > 5
 
 
-# Until the YAML reader (branch i21-yaml) is merged, check_file reads a .yml
-# file as JSON and fails: strict, so that the marker must go once it works.
-@pytest.mark.xfail(not hasattr(toolwire, "check_yaml"), reason="toolwire's YAML reader is not merged", strict=True)
 @pytest.mark.parametrize("dialect", ["spec", "editor", "drupal"])
 def test_toolwire_checks_the_yaml_file_as_promised(tmp_path: Path, dialect: str) -> None:
     path = tmp_path / drupal_yaml.WORKFLOW_FILE.format("w")

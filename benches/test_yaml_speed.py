@@ -37,12 +37,6 @@ from workloads import Workload, generated, matches, peak_rss_and_answer
 
 yaml = pytest.importorskip("yaml")
 
-# Until the YAML reader (branch i21-yaml) is merged, check_file reads a .yml
-# file as JSON and fails: strict, so that the marker must go once it works.
-reader_missing = pytest.mark.xfail(
-    not hasattr(toolwire, "check_yaml"), reason="toolwire's YAML reader is not merged yet", strict=True
-)
-
 VS_PYYAML = 30.0
 """PyYAML's time over toolwire's on the YAML: at least this."""
 VS_JSON = 15.0
@@ -70,7 +64,6 @@ def timed(benchmark: Any, workload: Workload, name: str, rounds: int, run: Any) 
     return benchmark.pedantic(run, rounds=rounds, iterations=1, warmup_rounds=0)
 
 
-@reader_missing
 def test_check_yaml_file(benchmark: Any, yaml_workload: Workload) -> None:
     w = yaml_workload
     report = timed(benchmark, w, YAML_CHECK, ROUNDS.get(w.preset, 10), lambda: toolwire.check_file(w.path))
@@ -105,7 +98,6 @@ def test_pyyaml_alone(benchmark: Any, yaml_workload: Workload) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
-@reader_missing
 def test_check_yaml_peak_memory(benchmark: Any, yaml_workload: Workload) -> None:
     w = yaml_workload
     benchmark.group = f"{w.preset} yaml peak memory"
