@@ -17,10 +17,10 @@ beside it) and ``benches/report.py`` prints them against their targets in
 its ``yaml`` table. Answers are asserted: toolwire's must equal the
 generator's expectation, and PyYAML must have read every node.
 
-PyYAML takes about a minute and a half on ``medium`` (81 MB) here and peaks
-near 3.3 GB, so it runs once per preset (``pedantic``, one round) whatever the
+PyYAML takes 1.5 to 2.7 minutes on ``medium`` (81 MB) here and peaks near
+3.3 GB, so it runs once per preset (``pedantic``, one round) whatever the
 preset, and only on ``PYYAML_PRESETS``: the smoke pass (``small``) costs
-under a second, ``--presets medium`` about two minutes.
+about a second, ``--presets medium`` two to three minutes.
 """
 
 from __future__ import annotations
