@@ -9,7 +9,7 @@ docs/SEMANTICS.md section 10), per preset, in the same run:
   YAML check within 15 times its time;
 - in a fresh process, the peak RSS of ``check_file`` on the YAML: at most
   1.5 times the file, asserted from 64 MiB of YAML (``medium`` is 81 MB);
-  below that the interpreter's own 30 MB is too large a share to mean much.
+  below that the interpreter's own 16 MiB is too large a share to mean much.
 
 Times are not asserted (the machine is shared): the two ratios are recorded
 in ``extra_info`` (``vs_baseline``, added by conftest.py, with the target
