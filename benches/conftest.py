@@ -24,7 +24,7 @@ import pytest
 from toolwire import generate
 from toolwire.generate import FAMILIES, FORMAT_MEASUREMENT
 
-from workloads import FamilyWorkload, Workload, generated, generated_family
+from workloads import FamilyWorkload, Workload, generated, generated_family, generated_yaml
 
 DEFAULT_PRESETS = "small"
 DEFAULT_FAMILIES = "small"
@@ -119,6 +119,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         # Session scope groups the tests by preset, and pytest drops one
         # preset's workload (and its parsed data) before building the next.
         metafunc.parametrize("workload", selected_presets(metafunc.config), indirect=True, scope="session")
+    if "yaml_workload" in metafunc.fixturenames:
+        metafunc.parametrize("yaml_workload", selected_presets(metafunc.config), indirect=True, scope="session")
     if "family_workload" in metafunc.fixturenames:
         pairs, _ = parse_families(str(metafunc.config.getoption("--families")))
         ids = [f"{name}-{n}" for name, n in pairs]
@@ -143,6 +145,12 @@ def generator_key(package: Path = Path(generate.__file__).parent) -> str:
 @pytest.fixture(scope="session")
 def workload(request: pytest.FixtureRequest, cache_dir: Path) -> Workload:
     return generated(cache_dir, request.param)
+
+
+@pytest.fixture(scope="session")
+def yaml_workload(request: pytest.FixtureRequest, cache_dir: Path) -> Workload:
+    """The preset written as Drupal YAML (benches/test_yaml_speed.py)."""
+    return generated_yaml(cache_dir, request.param)
 
 
 @pytest.fixture(scope="session")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from toolwire import generate
-from toolwire.generate import FAMILIES, FamilyExpected
+from toolwire.generate import FAMILIES, FamilyExpected, drupal_yaml
 
 SEED = 0
 
@@ -75,6 +75,20 @@ def generated(cache_dir: Path, preset: str, seed: int = SEED) -> Workload:
         expected = generate.generate(path, preset, seed=seed)
         expect.write_text(json.dumps(expected.to_dict()), encoding="utf-8")
     return Workload(preset, path, generate.Expected.from_dict(json.loads(expect.read_text(encoding="utf-8"))))
+
+
+def generated_yaml(cache_dir: Path, preset: str, seed: int = SEED) -> Workload:
+    """The workflow of ``preset`` and ``seed`` in the Drupal YAML layout
+    (issue 21), generated on first use, named as Drupal names it. Its
+    expectation is its JSON twin's (``generated``), checked on generation."""
+    path = cache_dir / drupal_yaml.WORKFLOW_FILE.format(f"{preset.replace('-', '_')}_{seed}")
+    twin = generated(cache_dir, preset, seed)
+    if not path.exists():
+        expected = generate.generate(path, replace(generate.PRESETS[preset], layout="drupal-yaml"), seed=seed)
+        if expected != twin.expected:
+            path.unlink()
+            raise AssertionError(f"the YAML of {preset} expects other findings than its JSON")
+    return Workload(preset, path, twin.expected)
 
 
 def batch_files(cache_dir: Path, count: int) -> List[Path]:

@@ -282,6 +282,55 @@ def test_report_writes_the_doc_only_from_a_run_of_every_preset(
     assert bench["gate"].documented(doc.read_text(encoding="utf-8"))["toolwire.check_file"] == 8.0
 
 
+def yaml_run(ours: float, pyyaml: float, json_check: float, peak: int) -> List[Dict[str, Any]]:
+    """A run of benches/test_yaml_speed.py on `medium` (81 MB of YAML)."""
+    size = 81_000_000
+    return [
+        entry("medium yaml", "toolwire.check_file (yaml)", ours, preset="medium", bytes=size, correct=True,
+              baseline="toolwire.check_file (json)"),
+        entry("medium yaml", "yaml.load (CSafeLoader)", pyyaml, preset="medium", bytes=size, correct=None,
+              baseline="toolwire.check_file (yaml)"),
+        entry("medium yaml", "toolwire.check_file (json)", json_check, preset="medium", bytes=74_000_000, correct=True),
+        entry("medium yaml peak memory", "toolwire.check_file (yaml)", 1.0, preset="medium", bytes=size,
+              peak_rss=peak, rss_per_file_byte=round(peak / size, 3)),
+    ]  # fmt: skip
+
+
+def test_report_tables_yaml_against_its_three_targets(bench: Dict[str, ModuleType]) -> None:
+    report = bench["report"]
+    met = report.yaml_table(report.by_group(yaml_run(2.0, 90.0, 0.4, 100_000_000)))
+    assert met[2] == (
+        "| medium | 81.0 MB | 2.00 s | 90.00 s | 45.0x (>= 30x) | 400.00 ms | 5.0x (<= 15x) | 95 MiB (1.24x) "
+        "| PyYAML met, JSON met, memory met |"
+    )
+    missed = report.yaml_table(report.by_group(yaml_run(4.0, 90.0, 0.25, 130_000_000)))
+    assert missed[2].endswith("| 22.5x (>= 30x) | 250.00 ms | 16.0x (<= 15x) | 124 MiB (1.60x) "
+                              "| PyYAML NOT met, JSON NOT met, memory NOT met |")  # fmt: skip
+    # conftest's vs_baseline gives each entry its ratio to the one it names.
+    output = {"benchmarks": yaml_run(2.0, 90.0, 0.4, 100_000_000)}
+    bench["conftest"].pytest_benchmark_update_json(None, [], output)
+    assert [b["extra_info"].get("vs_baseline") for b in output["benchmarks"]] == [5.0, 45.0, None, None]
+
+
+def test_report_writes_only_the_tables_asked_for(
+    bench: Dict[str, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = bench["report"]
+    doc = tmp_path / "BENCHMARKS.md"
+    original = "<!-- report.py: targets -->\n| old |\n<!-- /report.py -->\n<!-- report.py: yaml -->\n<!-- /report.py -->\n"
+    doc.write_text(original, encoding="utf-8")
+    run = written(tmp_path, "yaml.json", yaml_run(2.0, 90.0, 0.4, 100_000_000))
+    # A run of `medium` alone is enough for the yaml table, not for all.
+    assert report.main(["report.py", str(run), "--write", str(doc)]) == 2
+    assert report.main(["report.py", str(run), "--write", str(doc), "--only", "yaml"]) == 0
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith("<!-- report.py: targets -->\n| old |\n<!-- /report.py -->\n")
+    assert "| medium | 81.0 MB | 2.00 s |" in text
+    with pytest.raises(SystemExit):
+        report.main(["report.py", str(run), "--write", str(doc), "--only", "yam"])
+    assert "--only takes table names" in capsys.readouterr().err
+
+
 # -- the worst-case families (benches/test_families.py) ----------------------------
 
 

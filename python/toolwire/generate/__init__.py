@@ -1,8 +1,9 @@
 """Deterministic synthetic FlowDrop workflows, realistic and adversarial.
 
 ``generate(out, options, seed=...)`` writes one workflow (a JSON object with
-``nodes`` and ``edges``) in any of the three dialects of docs/SEMANTICS.md section 9
-and returns :class:`Expected`: the CMP-9 violations toolwire must report and
+``nodes`` and ``edges``, or with ``layout="drupal-yaml"`` the Drupal config
+entity of docs/SEMANTICS.md section 10) in any of the three dialects of
+docs/SEMANTICS.md section 9 and returns :class:`Expected`: the CMP-9 violations toolwire must report and
 the statistics it must count. The expectation is known *by construction*: the
 generator decides every collision, it never runs a checker on its output.
 
@@ -49,16 +50,18 @@ The modules
 ``options`` (:class:`Options`, :data:`PRESETS`), ``expected``
 (:class:`Expected` and its compact violations), ``names`` (names and
 labels), ``dialects`` (how records are written), ``plan`` (every decision,
-made before writing), ``writer`` (:func:`generate`; its docstring says why it
-is fast) and ``command`` (``toolwire generate``). This package is imported by
+made before writing), ``writer`` (:func:`generate`, :func:`generate_site`;
+its docstring says why it is fast), ``drupal_yaml`` (the Drupal layout and
+its node-type catalogue) and ``command`` (``toolwire generate``). This
+package is imported by
 the tests, the benchmarks and ``toolwire generate`` alone: the other commands
 never load it.
 """
 
 from .expected import Expected, ExpectedViolation, ExpectedViolations, ViolationGrid
 from .families import FAMILIES, FORMAT_MEASUREMENT, Family, FamilyExpected
-from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, PRESETS, Options
-from .writer import generate
+from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, LAYOUTS, PRESETS, Options
+from .writer import generate, generate_site
 
 __all__ = [
     "COLLISION_KINDS",
@@ -66,6 +69,7 @@ __all__ = [
     "FAMILIES",
     "FORMAT_MEASUREMENT",
     "LABEL_STYLES",
+    "LAYOUTS",
     "PRESETS",
     "Expected",
     "ExpectedViolation",
@@ -75,4 +79,5 @@ __all__ = [
     "Options",
     "ViolationGrid",
     "generate",
+    "generate_site",
 ]

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import fields, replace
 from typing import Any, Dict, List, Tuple
 
 from .._progress import Progress
 from .families import FAMILIES, Family
-from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, PRESETS, Options
+from .drupal_yaml import WORKFLOW_FILE
+from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, LAYOUTS, PRESETS, Options
 from .plan import Plan
-from .writer import generate_plan
+from .writer import DEFAULT_WORKFLOW_ID, generate_plan, generate_site_plan
 
 def _kinds(text: str) -> Tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
@@ -55,6 +57,8 @@ OPTION_HELP: Dict[str, str] = {
     "that names drop)",
     "noise": "realistic payload the check must skip (positions, config, styling, look-alike keys)",
     "dialect": "which export form: spec, editor or drupal (docs/SEMANTICS.md section 9)",
+    "layout": "json (one JSON object) or drupal-yaml (Drupal config, docs/SEMANTICS.md section 10; OUTPUT a "
+    "directory: the workflow and its node-type catalogue)",
 }
 
 # One line per preset, for the end of ``toolwire generate --help``.
@@ -120,7 +124,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         + "\n".join(f"  {name:<{family_width}}  {_family_help(f)}" for name, f in FAMILIES.items())
     )
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("output", metavar="OUTPUT", help="the file to write ('-' for standard output)")
+    parser.add_argument(
+        "output",
+        metavar="OUTPUT",
+        help="the file to write ('-' for standard output); with --layout drupal-yaml, a directory (made if "
+        "missing) unless it ends in .yml or .yaml",
+    )
     # None, not their defaults, so that --family can refuse them when given.
     parser.add_argument(
         "--preset", choices=sorted(PRESETS), default=None, help="starting point (default: small; listed below)"
@@ -144,6 +153,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, type=_kinds, default=None, metavar="KINDS", help=doc)
         elif f.name == "dialect":
             parser.add_argument(flag, choices=DIALECTS, default=None, help=doc)
+        elif f.name == "layout":
+            parser.add_argument(flag, choices=LAYOUTS, default=None, help=doc)
         elif f.name == "label_style":
             parser.add_argument(flag, choices=LABEL_STYLES, default=None, help=doc)
         elif f.name == "noise":
@@ -182,12 +193,21 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _error(str(e))
     plan = Plan(options, 0 if args.seed is None else args.seed)
+    # With the Drupal layout, OUTPUT is a site's config directory unless it
+    # names a file: the workflow, and the catalogue of its node types beside it.
+    site = options.layout == "drupal-yaml" and args.output != "-" and not args.output.endswith((".yml", ".yaml"))
+    written = os.path.join(args.output, WORKFLOW_FILE.format(DEFAULT_WORKFLOW_ID)) if site else args.output
     # On standard error, and only on a terminal: the workflow may be going to
     # standard output, and logs should not fill up with redraws.
     with Progress(plan.records(), "generating", unit="nodes and edges") as bar:
         if args.output == "-":
             expected = generate_plan(sys.stdout.buffer, plan, bar.advance)
             sys.stdout.buffer.flush()
+        elif site:
+            try:
+                expected = generate_site_plan(args.output, plan, DEFAULT_WORKFLOW_ID, bar.advance)
+            except (FileExistsError, NotADirectoryError) as e:
+                return _error(f"{args.output}: not a directory ({e.strerror})")
         else:
             expected = generate_plan(args.output, plan, bar.advance)
     if args.expect:
@@ -196,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
             f.write("\n")
     count = len(expected.violations)
     sys.stderr.write(
-        f"{args.output}: {expected.nodes} nodes, {expected.edges} edges ({expected.tool_edges} tool edges), "
+        f"{written}: {expected.nodes} nodes, {expected.edges} edges ({expected.tool_edges} tool edges), "
         f"{count} expected violation{'' if count == 1 else 's'}\n"
     )
     return 0

@@ -8,6 +8,7 @@ from typing import Any, Dict, Optional, Tuple
 
 DIALECTS = ("spec", "editor", "drupal")
 LABEL_STYLES = ("snake", "mixed", "unicode")
+LAYOUTS = ("json", "drupal-yaml")
 COLLISION_KINDS = ("direct", "shared_box", "deep")
 
 # ---------------------------------------------------------------------------
@@ -112,6 +113,11 @@ class Options:
     metadata, styling, look-alike keys nested in config, escapes."""
     dialect: str = "spec"
     """``spec``, ``editor`` or ``drupal`` (docs/SEMANTICS.md section 9)."""
+    layout: str = "json"
+    """``json`` (one JSON object) or ``drupal-yaml`` (the config entity
+    ``drush config:export`` writes, docs/SEMANTICS.md section 10). The same
+    records either way, with the same expectation: only how they are
+    written changes, never a drawn number."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -125,6 +131,8 @@ class Options:
             raise ValueError(f"collision_share must be within [0, 1], got {self.collision_share!r}")
         if self.dialect not in DIALECTS:
             raise ValueError(f"dialect must be one of {DIALECTS}, got {self.dialect!r}")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, got {self.layout!r}")
         if self.label_style not in LABEL_STYLES:
             raise ValueError(f"label_style must be one of {LABEL_STYLES}, got {self.label_style!r}")
         kinds = tuple(self.collision_kinds)

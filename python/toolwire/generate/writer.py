@@ -1,4 +1,6 @@
-"""Writing a plan out as JSON, and :func:`generate`.
+"""Writing a plan out as JSON or as Drupal YAML (``drupal_yaml``: the same
+loops, over record tables compiled for YAML), :func:`generate` and
+:func:`generate_site`.
 
 Speed: a 1M-node file takes a few seconds. The graph is regular (agent ``a``
 owns tools ``a*T .. a*T+T-1``; stack ``s`` owns a fixed block of boxes and
@@ -13,30 +15,44 @@ snippet, never per record.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import IO, Any, Callable, Dict, List, Optional, Tuple, Union
 
-from .dialects import TOOL_TYPES
+from . import drupal_yaml
+from .dialects import TOOL_TYPES, Dialect
 from .expected import Expected
 from .options import PRESETS, Options
 from .plan import Plan
 
 _CHUNK_RECORDS = 16384  # ~2-4 MB per write
+DEFAULT_WORKFLOW_ID = "generated"
 
 
 class _ArrayWriter:
-    """Writes one JSON array of records in large chunks, one record a line."""
+    """Writes one array of records in large chunks: JSON records one a line
+    joined by ``,\n``; YAML records (several lines each) joined by ``\n``,
+    after ``opening``, which is written only if there is a record (an empty
+    YAML sequence is written otherwise, as ``{  }``)."""
 
-    def __init__(self, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]] = None) -> None:
+    def __init__(
+        self,
+        write: Callable[[bytes], Any],
+        advance: Optional[Callable[[int], None]] = None,
+        separator: str = ",\n",
+        opening: str = "",
+    ) -> None:
         self._write = write
         self._advance = advance
+        self._separator = separator
+        self._opening = opening
         self.parts: List[str] = []
         self._first = True
         self.count = 0
 
     def flush(self) -> None:
         if self.parts:
-            text = ",\n".join(self.parts)
-            self._write((text if self._first else ",\n" + text).encode())
+            text = self._separator.join(self.parts)
+            self._write((self._opening + text if self._first else self._separator + text).encode())
             self._first = False
             self.count += len(self.parts)
             if self._advance is not None:
@@ -48,10 +64,10 @@ class _ArrayWriter:
             self.flush()
 
 
-def _write_nodes(plan: Plan, out: _ArrayWriter) -> int:
+def _write_nodes(plan: Plan, fmt: Dialect, out: _ArrayWriter) -> int:
     # The hot loops inline the id and noise lookups and make labels a batch
     # at a time: a method call per record would cost as much as formatting it.
-    o, fmt, namer = plan.o, plan.fmt, plan.namer
+    o, namer = plan.o, plan.namer
     A, T, S, D = o.agents, o.tools_per_agent, o.toolboxes, o.box_depth
     tool_labels = namer.tool_labels
     tp, types, ntypes = fmt.tool_prefix, TOOL_TYPES, len(TOOL_TYPES)
@@ -143,9 +159,9 @@ def _write_nodes(plan: Plan, out: _ArrayWriter) -> int:
     return out.count
 
 
-def _write_edges(plan: Plan, out: _ArrayWriter) -> Tuple[int, int]:
+def _write_edges(plan: Plan, fmt: Dialect, out: _ArrayWriter) -> Tuple[int, int]:
     """Writes every edge; returns (edges, tool edges)."""
-    o, fmt = plan.o, plan.fmt
+    o = plan.o
     A, T, S, D = o.agents, o.tools_per_agent, o.toolboxes, o.box_depth
     tp, ntypes, mask = fmt.tool_prefix, len(TOOL_TYPES), fmt.mask
     tools = fmt.edges["tool"]
@@ -252,20 +268,56 @@ _HEADER = (
 _FOOTER = ',\n"metadata":{"generator":"toolwire.generate","nodes":"ignored","edges":{"x":[1,2]}}'
 
 
-def _write(plan: Plan, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]] = None) -> Expected:
+def _write_json(plan: Plan, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]]) -> Dict[str, int]:
     noise = plan.o.noise
     write(_HEADER.encode() if noise else b"{")
-    counts: Dict[str, Any] = {}
+    counts: Dict[str, int] = {}
     sections = ("edges", "nodes") if plan.edges_first else ("nodes", "edges")
     for i, section in enumerate(sections):
         write(f'{"," if i else ""}\n"{section}":[\n'.encode())
         array = _ArrayWriter(write, advance)
         if section == "nodes":
-            counts["nodes"] = _write_nodes(plan, array)
+            counts["nodes"] = _write_nodes(plan, plan.fmt, array)
         else:
-            counts["edges"], counts["tool_edges"] = _write_edges(plan, array)
+            counts["edges"], counts["tool_edges"] = _write_edges(plan, plan.fmt, array)
         write(b"\n]")
     write((_FOOTER if noise else "").encode() + b"}\n")
+    return counts
+
+
+def _write_yaml(
+    plan: Plan, write: Callable[[bytes], Any], advance: Optional[Callable[[int], None]], workflow_id: str
+) -> Dict[str, int]:
+    """The Drupal layout (drupal_yaml): the config entity's keys in Drupal's
+    order, nodes before edges as Drupal always writes them (the JSON
+    layout's seeded swap of the two is a JSON matter), each record the YAML
+    twin of its JSON record."""
+    fmt = drupal_yaml.yaml_dialect(plan.fmt)
+    o = plan.o
+    description = f"toolwire generate: {o.agents} agents, {o.dialect} dialect" if o.noise else ""
+    write(drupal_yaml.workflow_head(workflow_id, "Generated workflow", description).encode())
+    counts: Dict[str, int] = {}
+    for section in ("nodes", "edges"):
+        array = _ArrayWriter(write, advance, "\n", drupal_yaml.section_head(section))
+        if section == "nodes":
+            counts["nodes"] = _write_nodes(plan, fmt, array)
+        else:
+            counts["edges"], counts["tool_edges"] = _write_edges(plan, fmt, array)
+        write(b"\n" if array.count else drupal_yaml.empty_section(section).encode())
+    write(drupal_yaml.workflow_tail(o.noise).encode())
+    return counts
+
+
+def _write(
+    plan: Plan,
+    write: Callable[[bytes], Any],
+    advance: Optional[Callable[[int], None]] = None,
+    workflow_id: str = DEFAULT_WORKFLOW_ID,
+) -> Expected:
+    if plan.o.layout == "drupal-yaml":
+        counts = _write_yaml(plan, write, advance, workflow_id)
+    else:
+        counts = _write_json(plan, write, advance)
     o = plan.o
     return Expected(
         violations=plan.violations(),
@@ -285,12 +337,20 @@ def generate(
 ) -> Expected:
     """Writes a workflow to ``out`` (a path, or a binary file object) and
     returns what toolwire must report on it. ``options`` is an
-    :class:`Options` or the name of a preset. Same options and seed, same bytes."""
+    :class:`Options` or the name of a preset. Same options and seed, same bytes.
+
+    With ``layout="drupal-yaml"`` the workflow is Drupal config; its ``id`` is
+    ``<id>`` when ``out`` is named ``flowdrop_workflow.flowdrop_workflow.<id>.yml``,
+    ``generated`` otherwise (:func:`generate_site` writes a whole directory)."""
+    return generate_plan(out, Plan(_options(options), seed))
+
+
+def _options(options: Union[Options, str]) -> Options:
     if isinstance(options, str):
         if options not in PRESETS:
             raise ValueError(f"unknown preset {options!r}; known: {', '.join(PRESETS)}")
-        options = PRESETS[options]
-    return generate_plan(out, Plan(options, seed))
+        return PRESETS[options]
+    return options
 
 
 def generate_plan(
@@ -298,7 +358,41 @@ def generate_plan(
 ) -> Expected:
     """:func:`generate` from a plan, calling ``advance(records)`` after each chunk written."""
     if isinstance(out, (str, os.PathLike)):
+        workflow_id = drupal_yaml.workflow_file_id(os.path.basename(os.fspath(out)), DEFAULT_WORKFLOW_ID)
         with open(out, "wb", buffering=1 << 22) as f:
-            return _write(plan, f.write, advance)
+            return _write(plan, f.write, advance, workflow_id)
     return _write(plan, out.write, advance)
 
+
+def generate_site(
+    directory: Union[str, "os.PathLike[str]"],
+    options: Union[Options, str] = "small",
+    *,
+    seed: int = 0,
+    workflow_id: str = DEFAULT_WORKFLOW_ID,
+) -> Expected:
+    """Writes a small Drupal site's config into ``directory`` (made if
+    missing): the workflow as ``flowdrop_workflow.flowdrop_workflow.<workflow_id>.yml``
+    and the node-type catalogue of the types it uses beside it. ``options``
+    are written in the ``drupal-yaml`` layout whatever their ``layout``."""
+    return generate_site_plan(directory, Plan(replace(_options(options), layout="drupal-yaml"), seed), workflow_id)
+
+
+def generate_site_plan(
+    directory: Union[str, "os.PathLike[str]"],
+    plan: Plan,
+    workflow_id: str = DEFAULT_WORKFLOW_ID,
+    advance: Optional[Callable[[int], None]] = None,
+) -> Expected:
+    """:func:`generate_site` from a plan (whose layout must be ``drupal-yaml``)."""
+    if plan.o.layout != "drupal-yaml":
+        raise ValueError(f"a site is written in the drupal-yaml layout, not {plan.o.layout!r}")
+    if not drupal_yaml.valid_id(workflow_id):
+        raise ValueError(f"workflow id {workflow_id!r} is not a Drupal machine name (lowercase letters, digits, _)")
+    os.makedirs(directory, exist_ok=True)
+    for name, entity in drupal_yaml.node_types(plan.fmt):
+        with open(os.path.join(directory, name), "w", encoding="utf-8", newline="\n") as f:
+            f.write(drupal_yaml.document(entity))
+    path = os.path.join(directory, drupal_yaml.WORKFLOW_FILE.format(workflow_id))
+    with open(path, "wb", buffering=1 << 22) as out:
+        return _write(plan, out.write, advance, workflow_id)
