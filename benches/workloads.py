@@ -124,11 +124,15 @@ def batch_expected(path: Path) -> generate.Expected:
 # too, so that a benchmark can check the work it measured was done right.
 PEAK_RSS_SCRIPT = """
 import json, sys, toolwire
+def status_kib(field):
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field))
 path = sys.argv[1]
+start_kib = status_kib("VmRSS:")
 {statement}
-with open("/proc/self/status") as status:
-    peak_kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+peak_kib = status_kib("VmHWM:")
 print(json.dumps({answer}))
+print(start_kib * 1024)
 print(peak_kib * 1024)
 """
 
@@ -137,14 +141,22 @@ def peak_rss_and_answer(statement: str, answer: str, path: str) -> Tuple[int, An
     """The peak RSS, in bytes, of a fresh Python running ``statement`` with
     ``path`` (the workflow) bound, and the value of the expression
     ``answer`` after it (through JSON)."""
+    peak, _, answer_value = peak_rss_from_start(statement, answer, path)
+    return peak, answer_value
+
+
+def peak_rss_from_start(statement: str, answer: str, path: str) -> Tuple[int, int, Any]:
+    """``peak_rss_and_answer``, with the RSS just before ``statement`` too
+    (the interpreter with toolwire imported), so a measure can count what
+    the statement itself added."""
     done = subprocess.run(
         [sys.executable, "-c", PEAK_RSS_SCRIPT.format(statement=statement, answer=answer), path],
         check=True,
         capture_output=True,
         text=True,
     )
-    *_, summary, peak = done.stdout.strip().splitlines()
-    return int(peak), json.loads(summary)
+    *_, summary, start, peak = done.stdout.strip().splitlines()
+    return int(peak), int(start), json.loads(summary)
 
 
 def peak_rss(statement: str, path: str) -> int:
