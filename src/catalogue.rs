@@ -269,7 +269,10 @@ fn read_node_list(s: &mut Scanner<'_>, entries: &mut Vec<Entry>) -> Result<(), I
                     Kind::Null => return s.skip_value(),
                     other => {
                         return Err(InputError::new(
-                            format!("node type {index}: `inputs` must be an array, got {}", other.article_name()),
+                            format!(
+                                "node type {index}: `inputs` must be an array, got {}",
+                                other.article_name()
+                            ),
                             Some(inputs_at),
                         ))
                     }
@@ -360,14 +363,49 @@ mod tests {
         for (text, message, line, column) in [
             ("{\"data\": [", "invalid JSON", 1, 11),
             ("{\"success\": true}", "no `data` array", 1, 1),
-            ("{\"data\": {}}", "`data` must be an array of node types, got an object", 1, 10),
+            (
+                "{\"data\": {}}",
+                "`data` must be an array of node types, got an object",
+                1,
+                10,
+            ),
             ("[1]", "node type 0: must be an object, got a number", 1, 2),
-            ("[{\"id\": \"a\"},\n {\"inputs\": []}]", "node type 1: `id` must be a non-empty string, got missing", 2, 2),
-            ("[{\"id\": 3}]", "node type 0: `id` must be a non-empty string, got a number", 1, 9),
-            ("[{\"id\": \"a\", \"inputs\": 1}]", "node type 0: `inputs` must be an array, got a number", 1, 24),
-            ("[{\"id\": \"a\", \"inputs\": [2]}]", "node type 0: input 0 must be an object", 1, 25),
-            ("[{\"id\": \"a\"},\n {\"id\": \"a\"}]", "node type \"a\" is defined twice: first at nodes.json:1:2", 2, 2),
-            ("\"x\"", "must be an object with a `data` array or an array, got a string", 1, 1),
+            (
+                "[{\"id\": \"a\"},\n {\"inputs\": []}]",
+                "node type 1: `id` must be a non-empty string, got missing",
+                2,
+                2,
+            ),
+            (
+                "[{\"id\": 3}]",
+                "node type 0: `id` must be a non-empty string, got a number",
+                1,
+                9,
+            ),
+            (
+                "[{\"id\": \"a\", \"inputs\": 1}]",
+                "node type 0: `inputs` must be an array, got a number",
+                1,
+                24,
+            ),
+            (
+                "[{\"id\": \"a\", \"inputs\": [2]}]",
+                "node type 0: input 0 must be an object",
+                1,
+                25,
+            ),
+            (
+                "[{\"id\": \"a\"},\n {\"id\": \"a\"}]",
+                "node type \"a\" is defined twice: first at nodes.json:1:2",
+                2,
+                2,
+            ),
+            (
+                "\"x\"",
+                "must be an object with a `data` array or an array, got a string",
+                1,
+                1,
+            ),
         ] {
             let e = editor(text).unwrap_err();
             assert_eq!(e.file, "nodes.json");
@@ -380,7 +418,12 @@ mod tests {
     fn a_type_defined_in_two_files_is_an_error_naming_both() {
         let mut c = Catalogue::default();
         c.add("a.json", br#"[{"id": "agent"}]"#, Form::EditorJson).unwrap();
-        let e = c.add("b.json", br#"[{"id": "x"}, {"id": "agent"}]"#, Form::EditorJson).unwrap_err();
-        assert_eq!(e.to_string(), "b.json:1:15: node type \"agent\" is defined twice: first at a.json:1:2");
+        let e = c
+            .add("b.json", br#"[{"id": "x"}, {"id": "agent"}]"#, Form::EditorJson)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "b.json:1:15: node type \"agent\" is defined twice: first at a.json:1:2"
+        );
     }
 }

@@ -14,7 +14,7 @@ use crate::names::CandidateNames;
 use crate::names::NameLoss;
 use crate::parse::{key_before, parse_with};
 use crate::quote::quote;
-use crate::report::{EdgeTypeViolation, Report, Stats, UnacceptedToolsViolation, WiredEdge, Warnings};
+use crate::report::{EdgeTypeViolation, Report, Stats, UnacceptedToolsViolation, Warnings, WiredEdge};
 use crate::threads::both;
 use crate::work::{Step, Work};
 
@@ -142,7 +142,11 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         report
             .warnings
             .locate(&located[report.edge_violations.len()..first_cmp10]);
-        for (v, at) in report.unaccepted_tools.iter_mut().zip(&located[first_cmp10..first_node]) {
+        for (v, at) in report
+            .unaccepted_tools
+            .iter_mut()
+            .zip(&located[first_cmp10..first_node])
+        {
             v.location = *at;
         }
         // `wanted` is empty when nothing collides.
@@ -263,12 +267,16 @@ fn unaccepted_tools(
         .filter_map(|(node, edges)| {
             // Only nodes of a refusing type were listed, so this finds one.
             let number = types.of_node[node as usize] as usize;
-            let (Some(Verdict::Refuses(entry)), Some(node_type)) = (verdicts.get(number).copied(), types.names.get(number))
+            let (Some(Verdict::Refuses(entry)), Some(node_type)) =
+                (verdicts.get(number).copied(), types.names.get(number))
             else {
                 return None;
             };
             let defined_at = format!("{}:{}:{}", entry.file, entry.location.line, entry.location.column);
-            Some((node, UnacceptedToolsViolation::new(graph.id(node), node_type, edges, defined_at)))
+            Some((
+                node,
+                UnacceptedToolsViolation::new(graph.id(node), node_type, edges, defined_at),
+            ))
         })
         .collect()
 }
@@ -613,7 +621,11 @@ mod tests {
         assert_eq!(v[0].rule(), "CMP-10");
         let Violation::UnacceptedTools(u) = v[0] else { panic!() };
         assert_eq!((u.node.as_str(), u.node_type.as_str()), ("h", "http"));
-        let edges: Vec<_> = u.edges.iter().map(|e| (e.edge, e.edge_id.as_deref(), e.source.as_str())).collect();
+        let edges: Vec<_> = u
+            .edges
+            .iter()
+            .map(|e| (e.edge, e.edge_id.as_deref(), e.source.as_str()))
+            .collect();
         assert_eq!(edges, [(0, Some("e0"), "t1"), (3, Some("e3"), "t2")]);
         assert_eq!(u.location, Some(crate::Location { line: 3, column: 13 }));
         assert!(u.message.contains("nodes.json:2:9"), "{}", u.message);
@@ -655,9 +667,21 @@ mod tests {
         let unknown: Vec<_> = report.warnings.iter().filter(|w| w.code == "CMP-10-UNKNOWN").collect();
         assert_eq!(unknown.len(), 2);
         assert_eq!(unknown[0].node, "m0");
-        assert!(unknown[0].message.starts_with("node type \"mystery\" is not in the node-type catalogue"));
-        assert!(unknown[0].message.contains("the 7 nodes that receive tool edges (\"m0\", \"m1\", \"m2\", \"m3\", \"m4\", and 2 more)"), "{}", unknown[0].message);
-        assert!(unknown[1].message.contains("(\"ghost\", \"plain\")"), "{}", unknown[1].message);
+        assert!(unknown[0]
+            .message
+            .starts_with("node type \"mystery\" is not in the node-type catalogue"));
+        assert!(
+            unknown[0]
+                .message
+                .contains("the 7 nodes that receive tool edges (\"m0\", \"m1\", \"m2\", \"m3\", \"m4\", and 2 more)"),
+            "{}",
+            unknown[0].message
+        );
+        assert!(
+            unknown[1].message.contains("(\"ghost\", \"plain\")"),
+            "{}",
+            unknown[1].message
+        );
         assert!(unknown[0].location.is_some());
     }
 
@@ -666,13 +690,23 @@ mod tests {
         let n = 200_000;
         let mut edges: Vec<String> = (0..n).map(|i| tool_edge(&format!("t{i}"), "h")).collect();
         edges.push(tool_edge("t0", "a"));
-        let doc = format!(r#"{{"nodes": [{{"id": "h", "type": "http"}}, {{"id": "a", "type": "agent"}}], "edges": [{}]}}"#, edges.join(","));
+        let doc = format!(
+            r#"{{"nodes": [{{"id": "h", "type": "http"}}, {{"id": "a", "type": "agent"}}], "edges": [{}]}}"#,
+            edges.join(",")
+        );
         let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
         assert_eq!(report.unaccepted_tools.len(), 1);
         let u = &report.unaccepted_tools[0];
         assert_eq!(u.edges.len(), n);
-        assert_eq!((u.edges[n - 1].edge, u.edges[n - 1].source.as_str()), (n - 1, "t199999"));
-        assert!(u.message.len() < 1_000 && u.message.contains("and 199995 more"), "{}", u.message);
+        assert_eq!(
+            (u.edges[n - 1].edge, u.edges[n - 1].source.as_str()),
+            (n - 1, "t199999")
+        );
+        assert!(
+            u.message.len() < 1_000 && u.message.contains("and 199995 more"),
+            "{}",
+            u.message
+        );
     }
 
     #[test]
