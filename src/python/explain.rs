@@ -30,7 +30,7 @@ pub(super) fn explain_json(
     chunk_tools: usize,
 ) -> PyResult<ViewStream> {
     let text = text_of(py, data)?.to_vec();
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, None);
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
         engine::explain_text(&text, consumer.as_deref(), &config, stop, |views| {
             feed.pour(views, stop)
@@ -48,7 +48,7 @@ pub(super) fn explain_file(
     edge_types: Vec<String>,
     chunk_tools: usize,
 ) -> PyResult<ViewStream> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, None);
     let read_from = path.clone();
     ViewStream::start(py, Some(path), chunk_tools, move |stop, feed| {
         engine::explain_file(&read_from, consumer.as_deref(), &config, stop, |views| {
@@ -68,7 +68,7 @@ pub(super) fn explain_mapping(
     edge_types: Vec<String>,
     chunk_tools: usize,
 ) -> PyResult<ViewStream> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, None);
     let graph = walked(py, workflow, &config)?;
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
         engine::explain_graph(&graph, consumer.as_deref(), |views| feed.pour(views, stop))
