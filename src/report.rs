@@ -419,9 +419,10 @@ impl Report {
         self.edge_violations.is_empty() && self.collisions.is_empty() && self.unaccepted_tools.is_empty()
     }
 
-    /// Every violation: EDGE-5 ones first, then CMP-9 ones (SEMANTICS 6),
-    /// then CMP-10 ones (after CMP-9, so CMP-9's group indices are the same
-    /// with a catalogue or without).
+    /// Every violation: EDGE-5 ones first, then CMP-10 ones, then CMP-9
+    /// ones (SEMANTICS 6). The violations that stand alone come before
+    /// those that form clash groups, so readers find the groups' start by
+    /// one bisection on the rule.
     pub fn violation_count(&self) -> u64 {
         self.edge_violations.len() as u64 + self.collisions.len() + self.unaccepted_tools.len() as u64
     }
@@ -429,15 +430,21 @@ impl Report {
     /// Violation `index` in the order of `violation_count`.
     pub fn violation(&self, index: u64) -> Option<Violation<'_>> {
         let edges = self.edge_violations.len() as u64;
-        let before_cmp10 = edges + self.collisions.len();
+        let alone = self.violations_before_cmp9();
         if index < edges {
             Some(Violation::UnrecognisedEdgeType(&self.edge_violations[index as usize]))
-        } else if index < before_cmp10 {
-            self.collisions.get(index - edges).map(Violation::ToolNameCollision)
+        } else if index < alone {
+            Some(Violation::UnacceptedTools(
+                &self.unaccepted_tools[(index - edges) as usize],
+            ))
         } else {
-            let at = usize::try_from(index - before_cmp10).ok()?;
-            self.unaccepted_tools.get(at).map(Violation::UnacceptedTools)
+            self.collisions.get(index - alone).map(Violation::ToolNameCollision)
         }
+    }
+
+    /// How many violations come before the first CMP-9 one (EDGE-5, CMP-10).
+    pub fn violations_before_cmp9(&self) -> u64 {
+        (self.edge_violations.len() + self.unaccepted_tools.len()) as u64
     }
 
     pub fn violations(&self) -> impl Iterator<Item = Violation<'_>> + '_ {

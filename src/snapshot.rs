@@ -318,7 +318,7 @@ impl Shipped {
         self.stats
     }
 
-    /// EDGE-5 violations first, then CMP-9 ones, then CMP-10 ones, as in
+    /// EDGE-5 violations first, then CMP-10 ones, then CMP-9 ones, as in
     /// a [`Report`].
     pub fn violation_count(&self) -> u64 {
         (self.edge_violations.len() + self.collisions.len() + self.unaccepted_tools.len()) as u64
@@ -331,6 +331,11 @@ impl Shipped {
 
     pub fn edge_violation_count(&self) -> usize {
         self.edge_violations.len()
+    }
+
+    /// How many violations come before the first CMP-9 one (EDGE-5, CMP-10).
+    pub fn violations_before_cmp9(&self) -> usize {
+        self.edge_violations.len() + self.unaccepted_tools.len()
     }
 
     pub fn warning_count(&self) -> usize {
@@ -362,13 +367,12 @@ impl Shipped {
             None => self
                 .read(self.edge_violations[index], Reader::edge_violation)
                 .map(ShippedViolation::UnrecognisedEdgeType),
-            Some(cmp9) if cmp9 < self.collisions.len() => self.collision(cmp9).map(ShippedViolation::ToolNameCollision),
-            Some(later) => self
-                .read(
-                    *self.unaccepted_tools.get(later - self.collisions.len())?,
-                    Reader::unaccepted_tools,
-                )
+            Some(cmp10) if cmp10 < self.unaccepted_tools.len() => self
+                .read(self.unaccepted_tools[cmp10], Reader::unaccepted_tools)
                 .map(ShippedViolation::UnacceptedTools),
+            Some(later) => self
+                .collision(later - self.unaccepted_tools.len())
+                .map(ShippedViolation::ToolNameCollision),
         }
     }
 

@@ -30,11 +30,7 @@ use run::{run, to_py_error, workflow_error};
 /// the check.
 const LARGE_TEXT_BYTES: usize = 64 << 10;
 
-fn config(
-    passthrough_types: Vec<String>,
-    edge_types: Vec<String>,
-    node_types: Option<&NodeTypeCatalogue>,
-) -> Config {
+fn config(passthrough_types: Vec<String>, edge_types: Vec<String>, node_types: Option<&NodeTypeCatalogue>) -> Config {
     let config = Config {
         passthrough_types,
         edge_types,

@@ -8,8 +8,8 @@ use pyo3::types::PyBytes;
 
 use super::at;
 use super::run::run;
-use crate::snapshot::{self, Shipped, ShippedViolation};
 use crate::report::UnacceptedToolsViolation;
+use crate::snapshot::{self, Shipped, ShippedViolation};
 use crate::{Collision, EdgeTypeViolation, Rename, Report, Violation, Warning};
 
 /// A workflow's report, read on demand (python/toolwire/_report.py wraps
@@ -89,7 +89,7 @@ fn owned(ids: Vec<&str>) -> Vec<String> {
 
 #[pymethods]
 impl CoreReport {
-    /// EDGE-5 violations first, then CMP-9 ones.
+    /// EDGE-5 violations first, then CMP-10 ones, then CMP-9 ones.
     #[getter]
     fn violation_count(&self) -> u64 {
         match &self.findings {
@@ -256,7 +256,7 @@ impl CoreReport {
                     name: g.name().to_owned(),
                     through: g.through().map(str::to_owned),
                     count: g.count(),
-                    first: g.first() + report.edge_violations.len() as u64,
+                    first: g.first() + report.violations_before_cmp9(),
                 }
             }
             Findings::Shipped(shipped) => {
@@ -265,7 +265,7 @@ impl CoreReport {
                     name: g.name.to_owned(),
                     through: g.through.map(str::to_owned),
                     count: g.count,
-                    first: g.first + shipped.edge_violation_count() as u64,
+                    first: g.first + shipped.violations_before_cmp9() as u64,
                 }
             }
         })
