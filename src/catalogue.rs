@@ -130,7 +130,7 @@ impl Catalogue {
             let path = path.as_ref();
             let name = path.to_string_lossy();
             let bytes = std::fs::read(path)
-                .map_err(|e| CatalogueError::new(&name, format!("cannot read the node-type catalogue: {e}"), None))?;
+                .map_err(|e| CatalogueError::new(&name, format!("cannot read the file: {e}"), None))?;
             catalogue.add(&name, &bytes, Form::of_path(path))?;
         }
         Ok(catalogue)

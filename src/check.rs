@@ -671,9 +671,9 @@ mod tests {
             .message
             .starts_with("node type \"mystery\" is not in the node-type catalogue"));
         assert!(
-            unknown[0]
-                .message
-                .contains("the 7 nodes that receive tool edges (\"m0\", \"m1\", \"m2\", \"m3\", \"m4\", and 2 more)"),
+            unknown[0].message.contains(
+                "the 7 nodes of that type receiving tool edges (\"m0\", \"m1\", \"m2\", \"m3\", \"m4\", and 2 more)"
+            ),
             "{}",
             unknown[0].message
         );

@@ -767,6 +767,7 @@ impl<'a> GraphBuilder<'a> {
         };
         let two = allow_thread && edges.len() >= ADJACENCY_ON_TWO_THREADS_FROM_EDGES;
         let (providers, (receivers, passthrough_receivers)) = both(two, providers, receivers);
+        let tool_edge_count = self.edges.len();
         let node_types = self.keep_types.then(|| {
             let mut types = std::mem::take(&mut self.types);
             types.edges = std::mem::take(&mut self.edges);
@@ -789,7 +790,7 @@ impl<'a> GraphBuilder<'a> {
             declared: self.declared,
             declared_passthroughs,
             undeclared,
-            tool_edge_count: self.edges.len(),
+            tool_edge_count,
             edge_count: self.edge_count,
             unknown_edge_types: self.unknown_edge_types,
             duplicate_keys: self.duplicate_keys,

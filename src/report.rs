@@ -226,16 +226,22 @@ impl Warning {
             1 => "1 node".to_owned(),
             n => format!("{n} nodes"),
         };
-        let what = match node_type {
-            Some(t) => format!("node type {} is not in the node-type catalogue", quote(t)),
-            None => "nodes with no type (or never declared) are not in the node-type catalogue".to_owned(),
+        let (what, which) = match node_type {
+            Some(t) => (
+                format!("node type {} is not in the node-type catalogue", quote(t)),
+                "of that type",
+            ),
+            None => (
+                "a node with no type (or never declared) has none in the catalogue".to_owned(),
+                "with no type",
+            ),
         };
         Warning {
             code: "CMP-10-UNKNOWN",
             node: first.to_owned(),
             edge: None,
             message: format!(
-                "{what}, so CMP-10 was not checked at the {nodes} that receive tool edges ({shown}): add the type to the catalogue to check them"
+                "{what}, so CMP-10 was not checked at the {nodes} {which} receiving tool edges ({shown}): add the type to the catalogue to check them"
             ),
             location: None,
         }

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
-from . import _toolwire
+from . import _catalogue, _toolwire
 from ._arguments import refuse_single_path, type_names
+from ._catalogue import NodeTypesArg
 from ._errors import WorkflowError
 from ._records import ConsumerView
 from ._report import Report, failed_report, report_from_core, view_from_core
@@ -42,10 +43,15 @@ def check(
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> Report:
-    """Checks an already-parsed workflow (as ``json.loads`` returns it)."""
+    """Checks an already-parsed workflow (as ``json.loads`` returns it).
+    ``node_types``: a node-type catalogue (a file, a Drupal config
+    directory, or a sequence of them) to check CMP-10 against; without one
+    CMP-10 is not checked (``Report.stats.node_types_checked``)."""
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    return report_from_core(_toolwire.check_mapping(workflow, passthrough, edges))
+    catalogue = _catalogue.load(node_types, "check")
+    return report_from_core(_toolwire.check_mapping(workflow, passthrough, edges, catalogue))
 
 
 def check_json(
@@ -53,13 +59,15 @@ def check_json(
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> Report:
     """Checks a workflow given as JSON text. Mutable buffers are copied first,
-    because the check runs without the GIL."""
+    because the check runs without the GIL. ``node_types``: as for ``check``."""
     data = _json_text(data, "check_json")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    catalogue = _catalogue.load(node_types, "check_json")
     try:
-        return report_from_core(_toolwire.check_json(data, passthrough, edges))
+        return report_from_core(_toolwire.check_json(data, passthrough, edges, catalogue))
     except WorkflowError as e:
         if isinstance(data, str) and e.line is None:
             raise _locate_surrogate(data, e) from None
@@ -83,12 +91,15 @@ def check_file(
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> Report:
     """Reads and checks a workflow file. A missing file raises
-    ``FileNotFoundError``; an unreadable one another ``OSError``."""
+    ``FileNotFoundError``; an unreadable one another ``OSError``.
+    ``node_types``: as for ``check``."""
     fspath = _file_path(path, "check_file")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    return report_from_core(_toolwire.check_file(fspath, passthrough, edges), path=fspath)
+    catalogue = _catalogue.load(node_types, "check_file")
+    return report_from_core(_toolwire.check_file(fspath, passthrough, edges, catalogue), path=fspath)
 
 
 def check_files(
@@ -97,12 +108,16 @@ def check_files(
     jobs: Optional[int] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[Report]:
     """Checks many files in parallel, one report per path in input order
     (``paths`` is a sequence of them: one ``str``, ``bytes`` or
     ``os.PathLike`` is a ``TypeError``). A file that cannot be checked gets a report with ``error`` set (and ``ok``
     false) instead of stopping the batch. ``jobs``: threads to use (None or
-    -1: one per core); the reports are the same for any value."""
+    -1: one per core); the reports are the same for any value.
+    ``node_types``: as for ``check``, read once for every file; a catalogue
+    that cannot be used raises ``CatalogueError`` before any file is
+    checked."""
     refuse_single_path(paths, "check_files", "call check_file(path) for one file")
     fspaths = [os.fspath(p) for p in paths]
     for fspath in fspaths:
@@ -115,7 +130,8 @@ def check_files(
     else:
         raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    results = _toolwire.check_files(fspaths, passthrough, edges, threads)
+    catalogue = _catalogue.load(node_types, "check_files")
+    results = _toolwire.check_files(fspaths, passthrough, edges, threads, catalogue)
     return [
         failed_report(path, result) if isinstance(result, Exception) else report_from_core(result, path=path)
         for path, result in zip(fspaths, results)
