@@ -19,7 +19,9 @@ NODE_TYPE_PATTERN = "flowdrop_node_type.flowdrop_node_type.*.yml"
 module's own ``flowdrop_node_type.settings.yml`` is not a type.)"""
 
 PathArg = Union[str, "os.PathLike[str]"]
-NodeTypesArg = Union[None, PathArg, Sequence[PathArg]]
+NodeTypesArg = Union[None, PathArg, Sequence[PathArg], "_toolwire.NodeTypeCatalogue"]
+"""``node_types=``: files and directories, or a catalogue already read
+(the CLI reads it once for every file it checks)."""
 
 
 def node_type_files(directory: PathArg) -> List[str]:
@@ -35,6 +37,8 @@ def catalogue_paths(node_types: NodeTypesArg, function: str) -> Optional[List[st
     otherwise leave CMP-10 unchecked without a word."""
     if node_types is None:
         return None
+    if isinstance(node_types, _toolwire.NodeTypeCatalogue):
+        raise TypeError(f"{function}() needs node_types as paths here, not a catalogue already read")
     given: Sequence[PathArg]
     if isinstance(node_types, (str, os.PathLike)):
         given = [node_types]
@@ -64,5 +68,7 @@ def catalogue_paths(node_types: NodeTypesArg, function: str) -> Optional[List[st
 def load(node_types: NodeTypesArg, function: str) -> Optional["_toolwire.NodeTypeCatalogue"]:
     """The catalogue ``node_types`` names, read by the core; None for none.
     Raises ``CatalogueError`` for a file that cannot be used."""
+    if isinstance(node_types, _toolwire.NodeTypeCatalogue):
+        return node_types
     files = catalogue_paths(node_types, function)
     return None if files is None else _toolwire.load_node_types(files)

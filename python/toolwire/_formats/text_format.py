@@ -35,6 +35,8 @@ from .._errors import error_to_dict
 from .._records import ClashGroup, Location, Tool, Violation, WiringWarning
 from .._report import Report
 from .common import (
+    node_types_unchecked,
+    NODE_TYPES_UNCHECKED,
     Findings,
     code_counts_of,
     counts_text,
@@ -298,6 +300,8 @@ class _Writer:
         text = f"checked {checked} ({plural(consumers, 'consumer')}){took}: {', '.join(counts)}"
         if unchecked:
             text += f"; {plural(unchecked, 'file')} could not be checked"
+        if node_types_unchecked(self.run):
+            text += f"; {NODE_TYPES_UNCHECKED}"
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
         # The counts by code come first, so that the summary line is still
         # the last line of the run.
