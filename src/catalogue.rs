@@ -267,6 +267,11 @@ fn read_node_list(s: &mut Scanner<'_>, entries: &mut Vec<Entry>) -> Result<(), I
                 match s.peek_kind()? {
                     Kind::Array => {}
                     Kind::Null => return s.skip_value(),
+                    // PHP writes an empty array as `{}` (as for `nodes`, EDGE-2).
+                    Kind::Object if s.empty_object() => {
+                        accepts_tools = false;
+                        return Ok(());
+                    }
                     other => {
                         return Err(InputError::new(
                             format!(
@@ -354,8 +359,9 @@ mod tests {
         );
         assert_eq!(c.get("http").unwrap().location, Location { line: 3, column: 13 });
         assert_eq!(c.passthrough_ids().collect::<Vec<_>>(), ["kit"]);
-        let bare = editor(r#"[{"id": "a", "inputs": [{"dataType": "tool"}]}]"#).unwrap();
+        let bare = editor(r#"[{"id": "a", "inputs": [{"dataType": "tool"}]}, {"id": "b", "inputs": {}}]"#).unwrap();
         assert!(bare.get("a").unwrap().accepts_tools);
+        assert!(!bare.get("b").unwrap().accepts_tools, "PHP's empty array, as JSON writes it, is no input");
     }
 
     #[test]
