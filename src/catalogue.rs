@@ -361,7 +361,10 @@ mod tests {
         assert_eq!(c.passthrough_ids().collect::<Vec<_>>(), ["kit"]);
         let bare = editor(r#"[{"id": "a", "inputs": [{"dataType": "tool"}]}, {"id": "b", "inputs": {}}]"#).unwrap();
         assert!(bare.get("a").unwrap().accepts_tools);
-        assert!(!bare.get("b").unwrap().accepts_tools, "PHP's empty array, as JSON writes it, is no input");
+        assert!(
+            !bare.get("b").unwrap().accepts_tools,
+            "PHP's empty array, as JSON writes it, is no input"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::explain::{views, Views};
 use crate::files::{read_file, FileBytes};
 use crate::graph::ToolGraph;
 use crate::interrupt::Interrupt;
-use crate::parse::parse_with;
+use crate::parse::{parse_format, Format};
 use crate::threads::{in_parallel, workers};
 use crate::{Config, InputError, Report};
 
@@ -47,7 +47,19 @@ fn read(path: &Path, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Fil
 
 /// Checks JSON text; on one thread unless `allow_thread`.
 pub fn check_text(text: &[u8], config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Report, Error> {
-    let graph = parse_with(text, config, allow_thread, interrupt).map_err(|e| input_error(e, text, interrupt))?;
+    check_text_as(text, Format::Json, config, allow_thread, interrupt)
+}
+
+/// Checks text of `format`; on one thread unless `allow_thread`.
+pub fn check_text_as(
+    text: &[u8],
+    format: Format,
+    config: &Config,
+    allow_thread: bool,
+    interrupt: Interrupt<'_>,
+) -> Result<Report, Error> {
+    let graph =
+        parse_format(text, format, config, allow_thread, interrupt).map_err(|e| input_error(e, text, interrupt))?;
     finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt)
 }
 
@@ -56,13 +68,21 @@ pub fn check_graph(graph: ToolGraph<'_>, config: &Config, interrupt: Interrupt<'
     finished(check_graph_with(graph, config, true, interrupt), interrupt)
 }
 
-/// Reads and checks one file.
-pub fn check_file(path: &Path, config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Report, Error> {
+/// Reads and checks one file, as `format`, or by its name when `None`
+/// (`Format::of_path`: YAML for `.yml` and `.yaml`).
+pub fn check_file(
+    path: &Path,
+    format: Option<Format>,
+    config: &Config,
+    allow_thread: bool,
+    interrupt: Interrupt<'_>,
+) -> Result<Report, Error> {
     if interrupt.requested() {
         return Err(Error::Interrupted);
     }
     let bytes = read(path, allow_thread, interrupt)?;
-    let outcome = check_text(&bytes, config, allow_thread, interrupt);
+    let format = format.unwrap_or_else(|| Format::of_path(path));
+    let outcome = check_text_as(&bytes, format, config, allow_thread, interrupt);
     // A single large file: its report need not wait for the unmapping.
     // (Checking many files, each thread unmaps its own as it goes.)
     if allow_thread {
@@ -71,42 +91,50 @@ pub fn check_file(path: &Path, config: &Config, allow_thread: bool, interrupt: I
     outcome
 }
 
-/// Checks every file with up to `jobs` threads (0: one per core); one
-/// outcome per path, in order, the same for any number of jobs.
+/// Checks every file with up to `jobs` threads (0: one per core), each as
+/// `check_file` with `format`; one outcome per path, in order, the same for
+/// any number of jobs.
 pub fn check_files(
     paths: &[PathBuf],
+    format: Option<Format>,
     config: &Config,
     jobs: usize,
     interrupt: Interrupt<'_>,
 ) -> Vec<Result<Report, Error>> {
     // With several files at once every core is busy: no second thread each.
     let allow_thread = workers(jobs, paths.len()) == 1;
-    in_parallel(paths, jobs, |path| check_file(path, config, allow_thread, interrupt))
+    in_parallel(paths, jobs, |path| {
+        check_file(path, format, config, allow_thread, interrupt)
+    })
 }
 
-/// What each consumer of JSON text sees, or only the node `consumer`: the
-/// views, made one by one as `take` asks for them (`explain::views`).
+/// What each consumer of text of `format` sees, or only the node
+/// `consumer`: the views, made one by one as `take` asks for them
+/// (`explain::views`).
 pub fn explain_text<T>(
     text: &[u8],
+    format: Format,
     consumer: Option<&str>,
     config: &Config,
     interrupt: Interrupt<'_>,
     take: impl FnOnce(Views<'_, '_>) -> T,
 ) -> Result<T, Error> {
-    let graph = parse_with(text, config, true, interrupt).map_err(|e| input_error(e, text, interrupt))?;
+    let graph = parse_format(text, format, config, true, interrupt).map_err(|e| input_error(e, text, interrupt))?;
     explain_graph(&graph, consumer, take)
 }
 
-/// `explain_text` of a file.
+/// `explain_text` of a file, as `format` or by its name when `None`.
 pub fn explain_file<T>(
     path: &Path,
+    format: Option<Format>,
     consumer: Option<&str>,
     config: &Config,
     interrupt: Interrupt<'_>,
     take: impl FnOnce(Views<'_, '_>) -> T,
 ) -> Result<T, Error> {
     let bytes = read(path, true, interrupt)?;
-    explain_text(&bytes, consumer, config, interrupt, take)
+    let format = format.unwrap_or_else(|| Format::of_path(path));
+    explain_text(&bytes, format, consumer, config, interrupt, take)
 }
 
 /// `explain_text` of a graph a front end built.
@@ -124,8 +152,8 @@ pub fn phase_times(path: &Path, config: &Config) -> Result<[Duration; 3], Error>
     let start = Instant::now();
     let bytes = read(path, true, Interrupt::never())?;
     let read = start.elapsed();
-    let graph =
-        parse_with(&bytes, config, true, Interrupt::never()).map_err(|e| input_error(e, &bytes, Interrupt::never()))?;
+    let graph = parse_format(&bytes, Format::of_path(path), config, true, Interrupt::never())
+        .map_err(|e| input_error(e, &bytes, Interrupt::never()))?;
     let parsed = start.elapsed();
     let report = check_graph_with(graph, config, true, Interrupt::never());
     let checked = start.elapsed();

@@ -49,4 +49,5 @@ pub use graph::{GraphBuilder, ToolGraph};
 pub use interrupt::Interrupt;
 pub use locate::Location;
 pub use names::normalize_name;
+pub use parse::Format;
 pub use report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning, Warnings};

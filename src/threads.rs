@@ -107,8 +107,8 @@ mod tests {
                 })
                 .collect()
         };
-        let one = describe(check_files(&paths, &Config::default(), 1, Interrupt::never()));
-        let four = describe(check_files(&paths, &Config::default(), 4, Interrupt::never()));
+        let one = describe(check_files(&paths, None, &Config::default(), 1, Interrupt::never()));
+        let four = describe(check_files(&paths, None, &Config::default(), 4, Interrupt::never()));
         assert_eq!(one, four);
         assert!(one[0].starts_with("input invalid JSON"));
         assert_eq!(one[1], "ok 1 0");

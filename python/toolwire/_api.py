@@ -31,6 +31,17 @@ def _json_text(data: Union[str, bytes, bytearray, memoryview], function: str) ->
     return data
 
 
+INPUT_FORMATS = ("json", "yaml")
+"""What ``input_format`` may name; None reads a file by its name (YAML for
+``.yml`` and ``.yaml``, JSON otherwise)."""
+
+
+def _input_format(input_format: Optional[str], function: str) -> Optional[str]:
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        raise ValueError(f"{function}() takes input_format 'json', 'yaml' or None, not {input_format!r}")
+    return input_format
+
+
 def _file_path(path: Union[str, "os.PathLike[str]"], function: str) -> str:
     fspath = os.fspath(path)
     if not isinstance(fspath, str):
@@ -86,26 +97,55 @@ def _locate_surrogate(text: str, error: WorkflowError) -> WorkflowError:
     return error
 
 
-def check_file(
-    path: Union[str, "os.PathLike[str]"],
+def check_yaml(
+    data: Union[str, bytes, bytearray, memoryview],
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
     node_types: NodeTypesArg = None,
 ) -> Report:
-    """Reads and checks a workflow file. A missing file raises
-    ``FileNotFoundError``; an unreadable one another ``OSError``.
-    ``node_types``: as for ``check``."""
+    """Checks a workflow given as YAML text, as Drupal's ``drush
+    config:export`` writes it (``flowdrop_workflow.flowdrop_workflow.<id>.yml``):
+    the same report as its JSON, located in the YAML. Invalid YAML, a
+    repeated key, a second document and aliases that would expand past a
+    budget raise ``WorkflowError``. ``node_types``: as for ``check``."""
+    data = _json_text(data, "check_yaml")
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    catalogue = _catalogue.load(node_types, "check_yaml")
+    try:
+        return report_from_core(_toolwire.check_yaml(data, passthrough, edges, catalogue))
+    except WorkflowError as e:
+        if isinstance(data, str) and e.line is None:
+            raise _locate_surrogate(data, e) from None
+        raise
+
+
+def check_file(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    input_format: Optional[str] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
+) -> Report:
+    """Reads and checks a workflow file: YAML when its name ends ``.yml`` or
+    ``.yaml``, JSON otherwise, unless ``input_format`` (``"json"`` or
+    ``"yaml"``) says. A missing file raises ``FileNotFoundError``; an
+    unreadable one another ``OSError``. ``node_types``: as for ``check``."""
     fspath = _file_path(path, "check_file")
+    fmt = _input_format(input_format, "check_file")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
     catalogue = _catalogue.load(node_types, "check_file")
-    return report_from_core(_toolwire.check_file(fspath, passthrough, edges, catalogue), path=fspath)
+    return report_from_core(
+        _toolwire.check_file(fspath, passthrough, edges, fmt, node_types=catalogue), path=fspath
+    )
 
 
 def check_files(
     paths: Sequence[Union[str, "os.PathLike[str]"]],
     *,
     jobs: Optional[int] = None,
+    input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
     node_types: NodeTypesArg = None,
@@ -115,10 +155,11 @@ def check_files(
     ``os.PathLike`` is a ``TypeError``). A file that cannot be checked gets a report with ``error`` set (and ``ok``
     false) instead of stopping the batch. ``jobs``: threads to use (None or
     -1: one per core); the reports are the same for any value.
-    ``node_types``: as for ``check``, read once for every file; a catalogue
-    that cannot be used raises ``CatalogueError`` before any file is
-    checked."""
+    ``input_format``: as in ``check_file``, for every path. ``node_types``:
+    as for ``check``, read once for every file; a catalogue that cannot be
+    used raises ``CatalogueError`` before any file is checked."""
     refuse_single_path(paths, "check_files", "call check_file(path) for one file")
+    fmt = _input_format(input_format, "check_files")
     fspaths = [os.fspath(p) for p in paths]
     for fspath in fspaths:
         if not isinstance(fspath, str):
@@ -131,7 +172,7 @@ def check_files(
         raise ValueError(f"jobs must be a positive int, -1 or None, got {jobs!r}")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
     catalogue = _catalogue.load(node_types, "check_files")
-    results = _toolwire.check_files(fspaths, passthrough, edges, threads, catalogue)
+    results = _toolwire.check_files(fspaths, passthrough, edges, threads, fmt, node_types=catalogue)
     return [
         failed_report(path, result) if isinstance(result, Exception) else report_from_core(result, path=path)
         for path, result in zip(fspaths, results)
@@ -231,11 +272,14 @@ def views_of_file(
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
+    input_format: Optional[str] = None,
 ) -> Views:
-    """The views of a workflow file, as they are made."""
+    """The views of a workflow file, as they are made (YAML by its name, or
+    as ``input_format`` says)."""
     fspath = _file_path(path, "explain_file")
+    fmt = _input_format(input_format, "explain_file")
     return _views(
-        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools),
+        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools, fmt),
         consumer,
         passthrough_types,
         edge_types,
@@ -276,11 +320,13 @@ def explain_file(
     path: Union[str, "os.PathLike[str]"],
     *,
     consumer: Optional[str] = None,
+    input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
 ) -> List[ConsumerView]:
-    """``explain_json`` of a workflow file."""
-    return views_of_file(path, consumer, passthrough_types, edge_types).all()
+    """``explain_json`` of a workflow file, read as ``check_file`` reads it
+    (YAML for ``.yml`` and ``.yaml``, unless ``input_format`` says)."""
+    return views_of_file(path, consumer, passthrough_types, edge_types, input_format=input_format).all()
 
 
 def normalize_name(label: str) -> str:

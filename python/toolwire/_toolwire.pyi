@@ -184,14 +184,25 @@ def check_json(
     edge_types: List[str],
     node_types: Optional[NodeTypeCatalogue] = None,
 ) -> CoreReport: ...
+def check_yaml(
+    data: str | bytes,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    node_types: Optional[NodeTypeCatalogue] = None,
+) -> CoreReport: ...
 def check_file(
-    path: str, passthrough_types: List[str], edge_types: List[str], node_types: Optional[NodeTypeCatalogue] = None
+    path: str,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    input_format: str | None = None,
+    node_types: Optional[NodeTypeCatalogue] = None,
 ) -> CoreReport: ...
 def check_files(
     paths: List[str],
     passthrough_types: List[str],
     edge_types: List[str],
     jobs: int,
+    input_format: str | None = None,
     node_types: Optional[NodeTypeCatalogue] = None,
 ) -> List[CoreReport | Exception]: ...
 def check_files_encoded(
@@ -206,7 +217,12 @@ def explain_json(
     data: str | bytes, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int
 ) -> ViewStream: ...
 def explain_file(
-    path: str, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int
+    path: str,
+    consumer: str | None,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    chunk_tools: int,
+    input_format: str | None = None,
 ) -> ViewStream: ...
 def explain_mapping(
     workflow: object, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int

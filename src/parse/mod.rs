@@ -23,13 +23,117 @@ use scan::Scanner;
 use threaded::on_two_threads;
 
 pub(crate) mod scan;
-mod threaded;
+pub(crate) mod threaded;
+pub mod yaml;
 
 pub type Result<T> = std::result::Result<T, InputError>;
+
+/// What the field logic below needs from a front end's text: the JSON
+/// scanner and the YAML reader both give it, so nodes and edges are read
+/// by one routine whatever the format (SEMANTICS.md sections 1-4, 10).
+pub(crate) trait Source<'a> {
+    /// The byte offset where the next value starts.
+    fn pos(&mut self) -> Result<usize>;
+    fn peek_kind(&mut self) -> Result<Kind>;
+    fn skip_value(&mut self) -> Result<()>;
+    /// A field that should be a string: the string, or the kind found
+    /// instead (the value is consumed either way).
+    fn field(&mut self) -> Result<Field<'a>>;
+    /// Each member of the object that starts here, to `member` with its key
+    /// while positioned at the value, which `member` must consume.
+    fn object(&mut self, member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()>;
+    /// Each element of the array that starts here, with its index.
+    fn array(&mut self, element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()>;
+    /// After `peek_kind` said object: true, with the object consumed, when
+    /// it is empty; false, with nothing consumed, otherwise.
+    fn empty_object(&mut self) -> Result<bool>;
+}
+
+impl<'a> Source<'a> for Scanner<'a> {
+    #[inline]
+    fn pos(&mut self) -> Result<usize> {
+        Ok(Scanner::pos(self))
+    }
+    #[inline]
+    fn peek_kind(&mut self) -> Result<Kind> {
+        Scanner::peek_kind(self)
+    }
+    #[inline]
+    fn skip_value(&mut self) -> Result<()> {
+        Scanner::skip_value(self)
+    }
+    #[inline]
+    fn field(&mut self) -> Result<Field<'a>> {
+        Scanner::field(self)
+    }
+    #[inline]
+    fn object(&mut self, member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>) -> Result<()> {
+        Scanner::object(self, member)
+    }
+    #[inline]
+    fn array(&mut self, element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+        Scanner::array(self, element)
+    }
+    #[inline]
+    fn empty_object(&mut self) -> Result<bool> {
+        Ok(Scanner::empty_object(self))
+    }
+}
 
 /// Inputs at least this large are read on two threads (see `threaded`);
 /// below it, starting a thread costs more than it saves.
 const PIPELINE_FROM_BYTES: usize = 4 << 20;
+
+/// The text formats a workflow can be read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    /// Drupal configuration (SEMANTICS.md section 10).
+    Yaml,
+}
+
+impl Format {
+    /// The format of a file by its name: YAML when it ends `.yml` or
+    /// `.yaml` (any case), JSON otherwise (SEMANTICS.md section 10).
+    pub fn of_path(path: &std::path::Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("yml") || e.eq_ignore_ascii_case("yaml") => Format::Yaml,
+            _ => Format::Json,
+        }
+    }
+
+    /// `json` or `yaml`, as the CLI and the API spell them.
+    pub fn parse_name(name: &str) -> Option<Format> {
+        match name {
+            "json" => Some(Format::Json),
+            "yaml" => Some(Format::Yaml),
+            _ => None,
+        }
+    }
+
+    /// `JSON` or `YAML`, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "JSON",
+            Format::Yaml => "YAML",
+        }
+    }
+}
+
+/// Parses a workflow from text of `format`: `parse_with` or
+/// `yaml::parse_with`.
+pub fn parse_format<'a>(
+    input: &'a [u8],
+    format: Format,
+    config: &Config,
+    allow_thread: bool,
+    interrupt: Interrupt<'_>,
+) -> Result<ToolGraph<'a>> {
+    match format {
+        Format::Json => parse_with(input, config, allow_thread, interrupt),
+        Format::Yaml => yaml::parse_with(input, config, allow_thread, interrupt),
+    }
+}
 
 /// Parses a workflow from bytes, which must be UTF-8 JSON text. Large inputs
 /// use a second thread when `threads` allows it.
@@ -57,7 +161,13 @@ pub fn parse_with<'a>(
 const UTF8_IN_HALVES_FROM_BYTES: usize = 32 << 20;
 
 fn utf8(input: &[u8], allow_thread: bool) -> Result<&str> {
-    if input.starts_with(b"\xEF\xBB\xBF") {
+    utf8_of(input, allow_thread, Format::Json)
+}
+
+/// `input` as text of `format`: UTF-8, and for JSON without a byte order
+/// mark (YAML allows one).
+fn utf8_of(input: &[u8], allow_thread: bool, format: Format) -> Result<&str> {
+    if format == Format::Json && input.starts_with(b"\xEF\xBB\xBF") {
         return Err(InputError::new(
             "invalid JSON: the document starts with a UTF-8 byte order mark, which JSON does not allow",
             Some(0),
@@ -85,8 +195,12 @@ fn utf8(input: &[u8], allow_thread: bool) -> Result<&str> {
         return Ok(unsafe { std::str::from_utf8_unchecked(input) });
     }
     // Only for the error: where the valid text ends.
-    std::str::from_utf8(input)
-        .map_err(|e| InputError::new("invalid JSON: the document is not valid UTF-8", Some(e.valid_up_to())))
+    std::str::from_utf8(input).map_err(|e| {
+        InputError::new(
+            format!("invalid {}: the document is not valid UTF-8", format.name()),
+            Some(e.valid_up_to()),
+        )
+    })
 }
 
 /// Starts a document: it must be valid JSON, and an object.
@@ -196,22 +310,22 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn nodes<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
+    fn nodes<'a, S: Source<'a>>(self, s: &mut S, builder: &mut dyn Sink<'a>) -> Result<()> {
         self.elements(s, builder, "nodes", node, |b, e| b.node_shape_error(e))
     }
 
-    fn edges<'a>(self, s: &mut Scanner<'a>, builder: &mut dyn Sink<'a>) -> Result<()> {
+    fn edges<'a, S: Source<'a>>(self, s: &mut S, builder: &mut dyn Sink<'a>) -> Result<()> {
         self.elements(s, builder, "edges", edge, |b, e| b.edge_shape_error(e))
     }
 
     /// The `nodes` or `edges` value: each element to `read`, or its shape
     /// error to `shape_error`.
-    fn elements<'a>(
+    fn elements<'a, S: Source<'a>>(
         self,
-        s: &mut Scanner<'a>,
+        s: &mut S,
         builder: &mut dyn Sink<'a>,
         key: &str,
-        read: fn(&mut Scanner<'a>, Place, &mut dyn Sink<'a>, &Config) -> Result<()>,
+        read: fn(&mut S, Place, &mut dyn Sink<'a>, &Config) -> Result<()>,
         shape_error: fn(&mut dyn Sink<'a>, InputError),
     ) -> Result<()> {
         match is_array(s, key)? {
@@ -219,7 +333,7 @@ impl Reader<'_> {
                 self.go_on()?;
                 let place = Place {
                     index,
-                    offset: Some(s.pos()),
+                    offset: Some(s.pos()?),
                 };
                 read(s, place, builder, self.config)
             }),
@@ -235,12 +349,12 @@ impl Reader<'_> {
 /// A `nodes` or `edges` value: true when it is an array to read; `null` and
 /// `{}` are empty (EDGE-2, and Drupal's empty PHP arrays); anything else is a
 /// shape error.
-fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, InputError>> {
-    let at = s.pos();
+fn is_array<'a>(s: &mut impl Source<'a>, key: &str) -> Result<std::result::Result<bool, InputError>> {
+    let at = s.pos()?;
     let kind = s.peek_kind()?;
     match kind {
         Kind::Array => Ok(Ok(true)),
-        Kind::Object if s.empty_object() => Ok(Ok(false)),
+        Kind::Object if s.empty_object()? => Ok(Ok(false)),
         _ => {
             s.skip_value()?;
             Ok(if kind == Kind::Null {
@@ -252,7 +366,7 @@ fn is_array(s: &mut Scanner<'_>, key: &str) -> Result<std::result::Result<bool, 
     }
 }
 
-fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
+fn node<'a, S: Source<'a>>(s: &mut S, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
         builder.node_shape_error(InputError::node_shape(place, kind));
@@ -268,15 +382,15 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
     s.object(|s, key| {
         match key.as_ref() {
             "id" => {
-                seen.note(s, 0, "id", &mut repeats);
+                seen.note(s, 0, "id", &mut repeats)?;
                 id = s.field()?
             }
             "type" => {
-                seen.note(s, 1, "type", &mut repeats);
+                seen.note(s, 1, "type", &mut repeats)?;
                 type_ = s.field()?.into_string()
             }
             "data" => {
-                seen.note(s, 2, "data", &mut repeats);
+                seen.note(s, 2, "data", &mut repeats)?;
                 // A later `data` replaces everything an earlier one said.
                 label = None;
                 metadata_node_type_id = None;
@@ -288,11 +402,11 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
                 s.object(|s, key| {
                     match key.as_ref() {
                         "label" => {
-                            seen.note(s, 0, "data.label", &mut repeats);
+                            seen.note(s, 0, "data.label", &mut repeats)?;
                             label = s.field()?.into_string().filter(|l| !l.is_empty())
                         }
                         "metadata" => {
-                            seen.note(s, 1, "data.metadata", &mut repeats);
+                            seen.note(s, 1, "data.metadata", &mut repeats)?;
                             metadata_node_type_id = None;
                             metadata_id = None;
                             if s.peek_kind()? != Kind::Object {
@@ -302,11 +416,11 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
                             s.object(|s, key| {
                                 match key.as_ref() {
                                     "node_type_id" => {
-                                        seen.note(s, 0, "data.metadata.node_type_id", &mut repeats);
+                                        seen.note(s, 0, "data.metadata.node_type_id", &mut repeats)?;
                                         metadata_node_type_id = s.field()?.into_string()
                                     }
                                     "id" => {
-                                        seen.note(s, 1, "data.metadata.id", &mut repeats);
+                                        seen.note(s, 1, "data.metadata.id", &mut repeats)?;
                                         metadata_id = s.field()?.into_string()
                                     }
                                     _ => s.skip_value()?,
@@ -345,7 +459,7 @@ fn node<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
     Ok(())
 }
 
-fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
+fn edge<'a, S: Source<'a>>(s: &mut S, place: Place, builder: &mut dyn Sink<'a>, config: &Config) -> Result<()> {
     let kind = s.peek_kind()?;
     if kind != Kind::Object {
         builder.edge_shape_error(InputError::edge_shape(place, kind));
@@ -361,23 +475,23 @@ fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
     s.object(|s, key| {
         match key.as_ref() {
             "id" => {
-                seen.note(s, 0, "id", &mut repeats);
+                seen.note(s, 0, "id", &mut repeats)?;
                 id = s.field()?.into_string()
             }
             "source" => {
-                seen.note(s, 1, "source", &mut repeats);
+                seen.note(s, 1, "source", &mut repeats)?;
                 source = s.field()?
             }
             "target" => {
-                seen.note(s, 2, "target", &mut repeats);
+                seen.note(s, 2, "target", &mut repeats)?;
                 target = s.field()?
             }
             "targetHandle" => {
-                seen.note(s, 3, "targetHandle", &mut repeats);
+                seen.note(s, 3, "targetHandle", &mut repeats)?;
                 target_handle = s.field()?.into_string()
             }
             "data" => {
-                seen.note(s, 4, "data", &mut repeats);
+                seen.note(s, 4, "data", &mut repeats)?;
                 declared = None;
                 if s.peek_kind()? != Kind::Object {
                     return s.skip_value();
@@ -386,7 +500,7 @@ fn edge<'a>(s: &mut Scanner<'a>, place: Place, builder: &mut dyn Sink<'a>, confi
                 s.object(|s, key| {
                     match key.as_ref() {
                         "edgeType" => {
-                            seen.note(s, 0, "data.edgeType", &mut repeats);
+                            seen.note(s, 0, "data.edgeType", &mut repeats)?;
                             declared = s.field()?.into_string()
                         }
                         _ => s.skip_value()?,
@@ -426,12 +540,13 @@ struct Seen(u8);
 impl Seen {
     /// Key number `bit` (below 8) of this object is read now: when it was
     /// read before, `path` and where its value starts go to `repeats`.
-    fn note(&mut self, s: &mut Scanner<'_>, bit: u8, path: &'static str, repeats: &mut Repeats) {
+    fn note<'a>(&mut self, s: &mut impl Source<'a>, bit: u8, path: &'static str, repeats: &mut Repeats) -> Result<()> {
         let mask = 1 << bit;
         if self.0 & mask != 0 {
-            repeats.push((path, s.pos()));
+            repeats.push((path, s.pos()?));
         }
         self.0 |= mask;
+        Ok(())
     }
 }
 

@@ -13,9 +13,9 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use super::run::{internal_error, to_py_error};
-use super::{at, config, text_of, walked};
+use super::{at, config, format_of, text_of, walked};
 use crate::explain::{ConsumerView, Views};
-use crate::{engine, Error, Interrupt};
+use crate::{engine, Error, Format, Interrupt};
 
 /// What each consumer (or only the node `consumer`) sees, from JSON text
 /// given as `str` or `bytes`: a stream of its views (`ViewStream`). The
@@ -32,14 +32,16 @@ pub(super) fn explain_json(
     let text = text_of(py, data)?.to_vec();
     let config = config(passthrough_types, edge_types, None);
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
-        engine::explain_text(&text, consumer.as_deref(), &config, stop, |views| {
+        engine::explain_text(&text, Format::Json, consumer.as_deref(), &config, stop, |views| {
             feed.pour(views, stop)
         })
     })
 }
 
-/// `explain_json` of a file's contents, read on the stream's thread.
+/// `explain_json` of a file's contents, read on the stream's thread: as
+/// `input_format` (`"json"` or `"yaml"`), or by the file's name when `None`.
 #[pyfunction]
+#[pyo3(signature = (path, consumer, passthrough_types, edge_types, chunk_tools, input_format=None))]
 pub(super) fn explain_file(
     py: Python<'_>,
     path: PathBuf,
@@ -47,11 +49,13 @@ pub(super) fn explain_file(
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
     chunk_tools: usize,
+    input_format: Option<&str>,
 ) -> PyResult<ViewStream> {
     let config = config(passthrough_types, edge_types, None);
+    let format = format_of(input_format)?;
     let read_from = path.clone();
     ViewStream::start(py, Some(path), chunk_tools, move |stop, feed| {
-        engine::explain_file(&read_from, consumer.as_deref(), &config, stop, |views| {
+        engine::explain_file(&read_from, format, consumer.as_deref(), &config, stop, |views| {
             feed.pour(views, stop)
         })
     })

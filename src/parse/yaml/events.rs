@@ -1,0 +1,1098 @@
+//! A strict YAML 1.2 event reader over `&str`: what the workflow reader and
+//! the node-type catalogue reader (CMP-10) build on, so both refuse the same
+//! documents in the same words (SEMANTICS.md section 10).
+//!
+//! ```text
+//! let mut events = Events::new(text);        // or Events::with_limits
+//! match events.next()?.event { ... }         // or events.peek()?
+//! events.skip_value()?;                      // a whole value, aliases unread
+//! events.finish()?;                          // after the root value
+//! ```
+//!
+//! [`Events::next`] yields the root value as a stream of [`Item`]s: mapping
+//! and sequence starts and ends, and scalars ([`Scalar`]: the value as a
+//! `Cow<str>`, borrowed unless escapes or line folding changed it, and
+//! whether it was plain, so [`Scalar::kind`] can resolve it by the core
+//! schema). Every item carries the byte offset of its start in the text
+//! (the parser counts characters; this layer turns them into bytes), so
+//! `locate.rs` gives lines and columns. Keys are scalars like any other: in
+//! a mapping, items alternate key, value.
+//!
+//! What it refuses, as an [`InputError`] at a byte offset:
+//!
+//! - invalid YAML (the parser's own message, prefixed `invalid YAML: `);
+//! - a key repeated in any mapping, read or skipped, at the second key
+//!   (YAML 1.2 requires unique keys; Symfony's parser, which Drupal uses,
+//!   refuses them too). Keys compare by their core-schema value: `y` and
+//!   `'y'` are one key, `1` and `'1'` are not;
+//! - a mapping or sequence used as a key, and any tag other than `!!str`,
+//!   `!!map` and `!!seq` (Drupal writes neither; refusing them keeps the
+//!   meaning of every accepted document plain);
+//! - a second document in the stream, naming its line;
+//! - nesting deeper than [`Limits::depth`];
+//! - aliases whose expansions add up to more than [`Limits::alias_events`]
+//!   events. Each alias is charged the size of what it names when the
+//!   parser meets it, counted from sizes recorded with each anchor, so a
+//!   "billion laughs" document is refused after reading its own bytes,
+//!   never after expanding anything.
+//!
+//! Aliases are never copied into a tree: an anchored value's events are
+//! kept once (borrowed strings, so memory follows the anchored bytes), and
+//! [`Events::next`] replays them where an alias stands. [`Events::skip_value`]
+//! passes over an alias without replaying it.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use saphyr_parser::{Event as Raw, Parser, ScalarStyle, ScanError, Span, StrInput, Tag};
+
+use crate::error::InputError;
+use crate::input::Kind;
+use crate::maps::Set;
+
+pub type Result<T> = std::result::Result<T, InputError>;
+
+/// Bounds on what one document may cost beyond its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Open mappings and sequences at once, replayed aliases included.
+    pub depth: usize,
+    /// Events that aliases may stand for, over the whole document.
+    pub alias_events: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        // Drupal config nests about ten deep and uses no aliases at all:
+        // both bounds leave real documents far inside and keep a hostile
+        // one to milliseconds.
+        Limits {
+            depth: 1_000,
+            alias_events: 1_000_000,
+        }
+    }
+}
+
+/// A scalar's value and how it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scalar<'a> {
+    pub value: Cow<'a, str>,
+    /// Plain (unquoted, not a block scalar, no `!!str` tag): only a plain
+    /// scalar can be anything but a string.
+    pub plain: bool,
+}
+
+impl Scalar<'_> {
+    /// What the YAML 1.2 core schema makes of it: a string unless plain and
+    /// spelled as null, a boolean or a number.
+    pub fn kind(&self) -> Kind {
+        if self.plain {
+            core_schema(&self.value)
+        } else {
+            Kind::String
+        }
+    }
+}
+
+/// One event of the document's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event<'a> {
+    MappingStart,
+    MappingEnd,
+    SequenceStart,
+    SequenceEnd,
+    Scalar(Scalar<'a>),
+}
+
+/// An event and the byte offset where it starts in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item<'a> {
+    pub event: Event<'a>,
+    pub at: usize,
+}
+
+impl Item<'_> {
+    /// The kind of the value this item starts (`Kind::Object` for a
+    /// mapping); an end event has none and says `Kind::Foreign`.
+    pub fn kind(&self) -> Kind {
+        match &self.event {
+            Event::MappingStart => Kind::Object,
+            Event::SequenceStart => Kind::Array,
+            Event::Scalar(s) => s.kind(),
+            Event::MappingEnd | Event::SequenceEnd => Kind::Foreign,
+        }
+    }
+}
+
+/// The YAML 1.2 core schema's resolution of a plain scalar (section 10.3.2).
+pub fn core_schema(s: &str) -> Kind {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Kind::Null,
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return Kind::Bool,
+        ".nan" | ".NaN" | ".NAN" => return Kind::Number,
+        _ => {}
+    }
+    let b = s.as_bytes();
+    // Only a scalar starting like a number can be one: most strings stop here.
+    if !matches!(b[0], b'0'..=b'9' | b'-' | b'+' | b'.') {
+        return Kind::String;
+    }
+    let digits = |t: &[u8], ok: fn(&u8) -> bool| !t.is_empty() && t.iter().all(ok);
+    if let Some(rest) = s.strip_prefix("0x") {
+        if digits(rest.as_bytes(), u8::is_ascii_hexdigit) {
+            return Kind::Number;
+        }
+    }
+    if let Some(rest) = s.strip_prefix("0o") {
+        if digits(rest.as_bytes(), |c| (b'0'..=b'7').contains(c)) {
+            return Kind::Number;
+        }
+    }
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return Kind::Number;
+    }
+    // [0-9]+ | [0-9]+ . [0-9]* | . [0-9]+, then an optional exponent.
+    let u = unsigned.as_bytes();
+    let whole = u.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = whole;
+    let mut fraction = 0;
+    if u.get(i) == Some(&b'.') {
+        i += 1;
+        fraction = u[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i += fraction;
+    }
+    if whole + fraction == 0 {
+        return Kind::String;
+    }
+    if matches!(u.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(u.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let exponent = u[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if exponent == 0 {
+            return Kind::String;
+        }
+        i += exponent;
+    }
+    if i == u.len() {
+        Kind::Number
+    } else {
+        Kind::String
+    }
+}
+
+/// Character offsets (what the parser's markers count) to byte offsets,
+/// with a cursor: markers arrive nearly in order, so each step is short.
+struct Offsets<'a> {
+    text: &'a [u8],
+    ascii: bool,
+    chars: usize,
+    bytes: usize,
+}
+
+impl<'a> Offsets<'a> {
+    fn new(text: &'a str) -> Self {
+        Offsets {
+            text: text.as_bytes(),
+            ascii: text.is_ascii(),
+            chars: 0,
+            bytes: 0,
+        }
+    }
+
+    fn byte(&mut self, chars: usize) -> usize {
+        let len = self.text.len();
+        if self.ascii {
+            return chars.min(len);
+        }
+        let continuation = |b: u8| b & 0xC0 == 0x80;
+        while self.chars < chars && self.bytes < len {
+            self.bytes += 1;
+            while self.bytes < len && continuation(self.text[self.bytes]) {
+                self.bytes += 1;
+            }
+            self.chars += 1;
+        }
+        while self.chars > chars {
+            self.bytes -= 1;
+            while self.bytes > 0 && continuation(self.text[self.bytes]) {
+                self.bytes -= 1;
+            }
+            self.chars -= 1;
+        }
+        self.bytes
+    }
+}
+
+/// What the checks below the replay see: a content item, or an alias.
+enum Shallow<'a> {
+    Item(Item<'a>),
+    /// An alias of anchor `id`, at its offset.
+    Alias(usize, usize),
+}
+
+/// A kept event of an anchored value.
+#[derive(Clone)]
+enum Kept<'a> {
+    Item(Item<'a>),
+    Alias(usize),
+}
+
+/// An anchor's kept events (`start..end` in `Events::kept`), and how many
+/// events it stands for with its own aliases expanded.
+#[derive(Clone, Copy)]
+struct Anchor {
+    start: usize,
+    end: usize,
+    size: u64,
+}
+
+/// An anchored collection whose events are being kept.
+struct Keeping {
+    id: usize,
+    start: usize,
+    /// `Events::kept_weight` when it started.
+    weight: u64,
+    /// The depth inside it: it is complete when the depth drops below this.
+    depth: usize,
+    /// A scalar: complete as soon as it is kept.
+    scalar: bool,
+}
+
+/// An open mapping or sequence.
+#[derive(Default)]
+struct Frame<'a> {
+    mapping: bool,
+    /// In a mapping: the next item is a key.
+    expect_key: bool,
+    /// The keys seen, while few (compared one by one) ...
+    keys: Vec<Key<'a>>,
+    /// ... and all of them in a set once many.
+    set: Option<Set<Key<'a>>>,
+}
+
+/// A key as compared for duplicates: its text, and whether the core schema
+/// makes it a string (`1` and `'1'` differ; `y` and `'y'` do not).
+type Key<'a> = (Cow<'a, str>, bool);
+
+/// Keys compared one by one up to this many per mapping.
+const FEW_KEYS: usize = 16;
+
+/// The strict reader (see the module doc).
+pub struct Events<'a> {
+    parser: Parser<'a, StrInput<'a>>,
+    text: &'a str,
+    offsets: Offsets<'a>,
+    limits: Limits,
+    /// Where the stream is: before the document, in it, after its root.
+    started: bool,
+    root_done: bool,
+    finished: bool,
+    /// Open collections of the parsed text (`frames[..depth]`; frames past
+    /// `depth` are kept only for their allocations).
+    frames: Vec<Frame<'a>>,
+    depth: usize,
+    /// Open collections as yielded, replays included.
+    out_depth: usize,
+    kept: Vec<Kept<'a>>,
+    /// Events the kept ones stand for, aliases expanded (saturating).
+    kept_weight: u64,
+    keeping: Vec<Keeping>,
+    /// By anchor id (the parser numbers anchors from 1); `None` while the
+    /// anchored value is still being read.
+    anchors: Vec<Option<Anchor>>,
+    alias_events: u64,
+    /// Kept events being replayed: (next, end), innermost last.
+    replay: Vec<(usize, usize)>,
+    /// Items read ahead (at most two), already counted in `out_depth`.
+    peeked: VecDeque<Item<'a>>,
+}
+
+impl<'a> Events<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Events::with_limits(text, Limits::default())
+    }
+
+    pub fn with_limits(text: &'a str, limits: Limits) -> Self {
+        Events {
+            parser: Parser::new_from_str(text),
+            text,
+            offsets: Offsets::new(text),
+            limits,
+            started: false,
+            root_done: false,
+            finished: false,
+            frames: Vec::new(),
+            depth: 0,
+            out_depth: 0,
+            kept: Vec::new(),
+            kept_weight: 0,
+            keeping: Vec::new(),
+            anchors: Vec::new(),
+            alias_events: 0,
+            replay: Vec::new(),
+            peeked: VecDeque::with_capacity(2),
+        }
+    }
+
+    /// The text being read.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The next item of the root value. An empty document (or none) is a
+    /// null scalar; asking past the root value is an error.
+    #[allow(clippy::should_implement_trait)] // fallible, and not an iterator
+    pub fn next(&mut self) -> Result<Item<'a>> {
+        match self.peeked.pop_front() {
+            Some(item) => Ok(item),
+            None => self.expanded(),
+        }
+    }
+
+    /// The next item, left to be read again.
+    pub fn peek(&mut self) -> Result<&Item<'a>> {
+        self.peek_nth(0)
+    }
+
+    /// The item after the next one, both left to be read again (to see
+    /// whether a mapping is empty before reading it).
+    pub fn peek_second(&mut self) -> Result<&Item<'a>> {
+        self.peek_nth(1)
+    }
+
+    fn peek_nth(&mut self, n: usize) -> Result<&Item<'a>> {
+        while self.peeked.len() <= n {
+            let item = self.expanded()?;
+            self.peeked.push_back(item);
+        }
+        Ok(&self.peeked[n])
+    }
+
+    /// The next item, an alias replaced by a replay of its anchor's events.
+    fn expanded(&mut self) -> Result<Item<'a>> {
+        loop {
+            match self.next_shallow()? {
+                Shallow::Item(item) => {
+                    self.count_out(&item)?;
+                    return Ok(item);
+                }
+                Shallow::Alias(id, _) => self.start_replay(id),
+            }
+        }
+    }
+
+    /// The byte offset of the next item.
+    pub fn pos(&mut self) -> Result<usize> {
+        Ok(self.peek()?.at)
+    }
+
+    /// Skips one whole value (a scalar, an alias, or a collection to its
+    /// end); every check above still applies to what it passes over, but
+    /// an alias costs nothing to pass.
+    pub fn skip_value(&mut self) -> Result<()> {
+        // Signed: an end event where a value was expected (a reader's
+        // mistake) ends the skip instead of wrapping around.
+        let mut open: isize = 0;
+        loop {
+            let shallow = match self.peeked.pop_front() {
+                Some(item) => {
+                    self.count_back(&item);
+                    Shallow::Item(item)
+                }
+                None => self.next_shallow()?,
+            };
+            if let Shallow::Item(item) = shallow {
+                match item.event {
+                    Event::MappingStart | Event::SequenceStart => open += 1,
+                    Event::MappingEnd | Event::SequenceEnd => open -= 1,
+                    Event::Scalar(_) => {}
+                }
+            }
+            if open <= 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// After the root value: the stream must end here (no second document).
+    pub fn finish(&mut self) -> Result<()> {
+        self.replay.retain(|(next, end)| next != end);
+        if !self.peeked.is_empty() || !self.replay.is_empty() || !self.root_done {
+            let at = self.peeked.front().map_or(0, |i| i.at);
+            return Err(InputError::new(
+                "the YAML document was not read to its end (a reader's mistake)",
+                Some(at),
+            ));
+        }
+        while !self.finished {
+            let (event, span) = self.raw()?;
+            self.after_root(&event, span)?;
+        }
+        Ok(())
+    }
+
+    /// Yielded depth: counts what `next` hands out, replays included.
+    fn count_out(&mut self, item: &Item<'a>) -> Result<()> {
+        match item.event {
+            Event::MappingStart | Event::SequenceStart => {
+                self.out_depth += 1;
+                if self.out_depth > self.limits.depth {
+                    return Err(too_deep(self.limits.depth, item.at));
+                }
+            }
+            Event::MappingEnd | Event::SequenceEnd => self.out_depth -= 1,
+            Event::Scalar(_) => {}
+        }
+        Ok(())
+    }
+
+    /// A peeked item is skipped instead of read: undo its count.
+    fn count_back(&mut self, item: &Item<'a>) {
+        match item.event {
+            Event::MappingStart | Event::SequenceStart => self.out_depth -= 1,
+            Event::MappingEnd | Event::SequenceEnd => self.out_depth += 1,
+            Event::Scalar(_) => {}
+        }
+    }
+
+    fn start_replay(&mut self, id: usize) {
+        if let Some(Some(anchor)) = self.anchors.get(id) {
+            self.replay.push((anchor.start, anchor.end));
+        }
+    }
+
+    /// The next item or alias: from a replay when one is open, otherwise
+    /// from the parser, checked.
+    fn next_shallow(&mut self) -> Result<Shallow<'a>> {
+        while let Some((next, end)) = self.replay.last_mut() {
+            if *next == *end {
+                self.replay.pop();
+                continue;
+            }
+            let kept = self.kept[*next].clone();
+            *next += 1;
+            return Ok(match kept {
+                Kept::Item(item) => Shallow::Item(item),
+                Kept::Alias(id) => Shallow::Alias(id, 0),
+            });
+        }
+        self.parsed()
+    }
+
+    /// The parser's next event, with the parser's error turned into ours.
+    fn raw(&mut self) -> Result<(Raw<'a>, Span)> {
+        match self.parser.next_event() {
+            Some(Ok(pair)) => Ok(pair),
+            Some(Err(e)) => Err(self.scan_error(&e)),
+            None => Ok((Raw::StreamEnd, Span::default())),
+        }
+    }
+
+    fn scan_error(&mut self, e: &ScanError) -> InputError {
+        let at = self.offsets.byte(e.marker().index());
+        InputError::new(format!("invalid YAML: {}", e.info()), Some(at))
+    }
+
+    /// The next content event of the parsed text, checked.
+    fn parsed(&mut self) -> Result<Shallow<'a>> {
+        loop {
+            if self.root_done {
+                return Err(InputError::new(
+                    "the YAML document has no more values here (a reader's mistake)",
+                    Some(self.text.len()),
+                ));
+            }
+            let (event, span) = self.raw()?;
+            let at = self.offsets.byte(span.start.index());
+            let shallow = match event {
+                Raw::Nothing | Raw::StreamStart => continue,
+                Raw::DocumentStart(_) if !self.started => {
+                    self.started = true;
+                    continue;
+                }
+                Raw::DocumentStart(_) => return Err(self.second_document(at)),
+                // No document at all, or one that ends before a value:
+                // a null root.
+                Raw::StreamEnd | Raw::DocumentEnd => {
+                    self.finished = matches!(event, Raw::StreamEnd);
+                    self.root_done = true;
+                    return Ok(Shallow::Item(Item {
+                        event: Event::Scalar(Scalar {
+                            value: Cow::Borrowed(""),
+                            plain: true,
+                        }),
+                        at: 0,
+                    }));
+                }
+                Raw::Alias(id) => Shallow::Alias(id, at),
+                Raw::Scalar(value, style, anchor, tag) => {
+                    let value = self.borrowed(value, at, span);
+                    let plain = match tag {
+                        None => style == ScalarStyle::Plain,
+                        Some(tag) if is_core(&tag, "str") => false,
+                        Some(tag) => return Err(unsupported_tag(&tag, at)),
+                    };
+                    self.anchored(
+                        anchor,
+                        Item {
+                            event: Event::Scalar(Scalar { value, plain }),
+                            at,
+                        },
+                    )
+                }
+                Raw::MappingStart(anchor, ref tag) | Raw::SequenceStart(anchor, ref tag) => {
+                    let mapping = matches!(event, Raw::MappingStart(..));
+                    if let Some(tag) = tag {
+                        if !is_core(tag, if mapping { "map" } else { "seq" }) {
+                            return Err(unsupported_tag(tag, at));
+                        }
+                    }
+                    let event = if mapping {
+                        Event::MappingStart
+                    } else {
+                        Event::SequenceStart
+                    };
+                    self.anchored(anchor, Item { event, at })
+                }
+                Raw::MappingEnd => Shallow::Item(Item {
+                    event: Event::MappingEnd,
+                    at,
+                }),
+                Raw::SequenceEnd => Shallow::Item(Item {
+                    event: Event::SequenceEnd,
+                    at,
+                }),
+            };
+            self.check(&shallow)?;
+            return Ok(shallow);
+        }
+    }
+
+    /// `value` borrowed from the text when the text spells it as it is
+    /// (a plain or block-free scalar without escapes or folding): the
+    /// parser builds every plain scalar as a new `String`, and a borrowed
+    /// one costs nothing to keep as a key or hand to the graph.
+    fn borrowed(&mut self, value: Cow<'a, str>, at: usize, span: Span) -> Cow<'a, str> {
+        if let Cow::Owned(owned) = &value {
+            let end = self.offsets.byte(span.end.index());
+            if let Some(spelled) = self.text.get(at..end) {
+                if spelled == owned {
+                    return Cow::Borrowed(spelled);
+                }
+            }
+        }
+        value
+    }
+
+    /// Marks where an anchored value starts (a collection is kept from
+    /// here to its end).
+    fn anchored(&mut self, anchor: usize, item: Item<'a>) -> Shallow<'a> {
+        if anchor > 0 {
+            if self.anchors.len() <= anchor {
+                self.anchors.resize(anchor + 1, None);
+            }
+            self.anchors[anchor] = None;
+            self.keeping.push(Keeping {
+                id: anchor,
+                start: self.kept.len(),
+                weight: self.kept_weight,
+                depth: self.depth + usize::from(starts(&item.event)),
+                scalar: !starts(&item.event),
+            });
+        }
+        Shallow::Item(item)
+    }
+
+    /// The checks on each parsed event: keys, depth, anchors and aliases.
+    fn check(&mut self, shallow: &Shallow<'a>) -> Result<()> {
+        let (item, alias) = match shallow {
+            Shallow::Item(item) => (Some(item), None),
+            Shallow::Alias(id, at) => (None, Some((*id, *at))),
+        };
+        // The alias's size: what it adds to the document's budget and to
+        // every anchor being kept around it.
+        let mut weight = 1;
+        if let Some((id, at)) = alias {
+            let anchor = match self.anchors.get(id) {
+                Some(Some(anchor)) => *anchor,
+                _ => {
+                    return Err(InputError::new(
+                        "an alias inside the value its anchor names (a recursive alias)",
+                        Some(at),
+                    ))
+                }
+            };
+            weight = anchor.size;
+            self.alias_events = self.alias_events.saturating_add(anchor.size);
+            if self.alias_events > self.limits.alias_events {
+                return Err(InputError::new(
+                    format!(
+                        "the YAML document's aliases stand for more than {} events (a \"billion laughs\" document?)",
+                        self.limits.alias_events
+                    ),
+                    Some(at),
+                ));
+            }
+        }
+        let at = item.map_or_else(|| alias.map_or(0, |a| a.1), |i| i.at);
+        self.place(item, alias.map(|a| a.0), at)?;
+        if !self.keeping.is_empty() {
+            self.kept.push(match shallow {
+                Shallow::Item(item) => Kept::Item(item.clone()),
+                Shallow::Alias(id, _) => Kept::Alias(*id),
+            });
+            self.kept_weight = self.kept_weight.saturating_add(weight);
+        }
+        // Anchors whose value just ended.
+        while let Some(top) = self.keeping.last() {
+            if !top.scalar && self.depth >= top.depth {
+                break;
+            }
+            let done = self.keeping.pop().expect("just seen");
+            self.anchors[done.id] = Some(Anchor {
+                start: done.start,
+                end: self.kept.len(),
+                size: self.kept_weight - done.weight,
+            });
+        }
+        if self.depth == 0 {
+            self.root_done = true;
+        }
+        Ok(())
+    }
+
+    /// Where an item or alias stands in the open collections: a key (checked
+    /// for repeats) or a value; opens or closes a collection.
+    fn place(&mut self, item: Option<&Item<'a>>, alias: Option<usize>, at: usize) -> Result<()> {
+        let depth = self.depth;
+        if depth > 0 && self.frames[depth - 1].mapping {
+            let closing = matches!(
+                item,
+                Some(Item {
+                    event: Event::MappingEnd,
+                    ..
+                })
+            );
+            if self.frames[depth - 1].expect_key && !closing {
+                let key = match (item, alias) {
+                    (
+                        Some(Item {
+                            event: Event::Scalar(s),
+                            ..
+                        }),
+                        _,
+                    ) => Some(s.clone()),
+                    (None, Some(id)) => self.anchored_scalar(id),
+                    _ => None,
+                };
+                let Some(key) = key else {
+                    return Err(InputError::new(
+                        "a mapping or sequence used as a key (not supported)",
+                        Some(at),
+                    ));
+                };
+                let frame = &mut self.frames[depth - 1];
+                frame.expect_key = false;
+                if !remember(frame, key_of(key)) {
+                    return Err(InputError::new(
+                        "a key repeated in one mapping (YAML requires unique keys)",
+                        Some(at),
+                    ));
+                }
+                return Ok(());
+            }
+            self.frames[depth - 1].expect_key = true;
+        }
+        match item.map(|i| &i.event) {
+            Some(Event::MappingStart) | Some(Event::SequenceStart) => {
+                if depth >= self.limits.depth {
+                    return Err(too_deep(self.limits.depth, at));
+                }
+                if self.frames.len() == depth {
+                    self.frames.push(Frame::default());
+                }
+                let frame = &mut self.frames[depth];
+                frame.mapping = matches!(item.map(|i| &i.event), Some(Event::MappingStart));
+                frame.expect_key = true;
+                frame.keys.clear();
+                frame.set = None;
+                self.depth += 1;
+            }
+            Some(Event::MappingEnd) | Some(Event::SequenceEnd) => self.depth -= 1,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The scalar anchor `id` names, if it names a scalar.
+    fn anchored_scalar(&self, id: usize) -> Option<Scalar<'a>> {
+        let anchor = self.anchors.get(id).copied().flatten()?;
+        match &self.kept[anchor.start] {
+            Kept::Item(Item {
+                event: Event::Scalar(s),
+                ..
+            }) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    /// After the root value: the rest of the stream, which may end the
+    /// document but not start another.
+    fn after_root(&mut self, event: &Raw<'a>, span: Span) -> Result<()> {
+        match event {
+            Raw::DocumentEnd | Raw::Nothing => Ok(()),
+            Raw::StreamEnd => {
+                self.finished = true;
+                Ok(())
+            }
+            _ => {
+                let at = self.offsets.byte(span.start.index());
+                Err(self.second_document(at))
+            }
+        }
+    }
+
+    fn second_document(&self, at: usize) -> InputError {
+        let line = crate::locate::Location::of(self.text.as_bytes(), at).line;
+        InputError::new(
+            format!("a second YAML document starts at line {line}: a file holds one document"),
+            Some(at),
+        )
+    }
+}
+
+/// A key as compared: a string as it is; anything else by its value,
+/// spelled one way (`~`, `null` and an empty key are one null key).
+fn key_of(key: Scalar<'_>) -> Key<'_> {
+    match key.kind() {
+        Kind::String => (key.value, true),
+        Kind::Null => (Cow::Borrowed(""), false),
+        Kind::Bool => (
+            Cow::Borrowed(if key.value.starts_with(['t', 'T']) {
+                "true"
+            } else {
+                "false"
+            }),
+            false,
+        ),
+        _ => (key.value, false),
+    }
+}
+
+/// Adds `key` to `frame`'s keys: false when it was there already.
+fn remember<'a>(frame: &mut Frame<'a>, key: Key<'a>) -> bool {
+    if let Some(set) = &mut frame.set {
+        return set.insert(key);
+    }
+    if frame.keys.contains(&key) {
+        return false;
+    }
+    frame.keys.push(key);
+    if frame.keys.len() > FEW_KEYS {
+        frame.set = Some(frame.keys.drain(..).collect());
+    }
+    true
+}
+
+fn starts(event: &Event<'_>) -> bool {
+    matches!(event, Event::MappingStart | Event::SequenceStart)
+}
+
+fn is_core(tag: &Tag, suffix: &str) -> bool {
+    tag.is_yaml_core_schema() && tag.suffix == suffix
+}
+
+fn unsupported_tag(tag: &Tag, at: usize) -> InputError {
+    InputError::new(
+        format!("the YAML tag {tag} is not supported (only !!str, !!map and !!seq)"),
+        Some(at),
+    )
+}
+
+fn too_deep(limit: usize, at: usize) -> InputError {
+    InputError::new(format!("the YAML document nests deeper than {limit} levels"), Some(at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every item of the root value, as short text, then `finish`.
+    fn read_all(text: &str) -> Result<Vec<String>> {
+        let mut events = Events::new(text);
+        let mut out = Vec::new();
+        let mut open = 0usize;
+        loop {
+            let item = events.next()?;
+            out.push(match &item.event {
+                Event::MappingStart => {
+                    open += 1;
+                    format!("{{@{}", item.at)
+                }
+                Event::SequenceStart => {
+                    open += 1;
+                    format!("[@{}", item.at)
+                }
+                Event::MappingEnd | Event::SequenceEnd => {
+                    open -= 1;
+                    "end".to_owned()
+                }
+                Event::Scalar(s) => format!("{}:{:?}@{}", s.value, s.kind(), item.at),
+            });
+            if open == 0 {
+                break;
+            }
+        }
+        events.finish()?;
+        Ok(out)
+    }
+
+    fn error(text: &str) -> InputError {
+        read_all(text).expect_err(text)
+    }
+
+    #[test]
+    fn scalars_resolve_by_the_core_schema() {
+        for (s, kind) in [
+            ("", Kind::Null),
+            ("~", Kind::Null),
+            ("NULL", Kind::Null),
+            ("True", Kind::Bool),
+            ("yes", Kind::String),
+            ("y", Kind::String),
+            ("260", Kind::Number),
+            ("-1.5e3", Kind::Number),
+            (".5", Kind::Number),
+            ("1.", Kind::Number),
+            ("0x1F", Kind::Number),
+            ("0o17", Kind::Number),
+            ("0o18", Kind::String),
+            ("-.inf", Kind::Number),
+            (".NaN", Kind::Number),
+            ("1.0.0", Kind::String),
+            ("1e", Kind::String),
+            ("+", Kind::String),
+            (".", Kind::String),
+            ("12:30", Kind::String),
+        ] {
+            assert_eq!(core_schema(s), kind, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn offsets_are_bytes_after_non_ascii_text() {
+        let text = "a: 'café €'\nb: [x, \"日本\", 3]\n";
+        let items = read_all(text).unwrap();
+        assert_eq!(
+            items,
+            [
+                "{@0",
+                "a:String@0",
+                "café €:String@3",
+                "b:String@15",
+                "[@18",
+                "x:String@19",
+                "日本:String@22",
+                "3:Number@32",
+                "end",
+                "end"
+            ]
+        );
+        assert_eq!(&text[22..23], "\"");
+        assert_eq!(&text[32..33], "3");
+    }
+
+    #[test]
+    fn quoted_keys_and_empty_flow_mappings() {
+        let items = read_all("'y': 260\nd: {  }\nn: null\n").unwrap();
+        assert_eq!(
+            items,
+            [
+                "{@0",
+                "y:String@0",
+                "260:Number@5",
+                "d:String@9",
+                "{@12",
+                "end",
+                "n:String@17",
+                "null:Null@20",
+                "end"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_repeated_key_is_an_error_at_the_second_key() {
+        let text = "a:\n  x: 1\n  y: 2\n  x: 3\n";
+        let e = error(text);
+        assert_eq!(e.message, "a key repeated in one mapping (YAML requires unique keys)");
+        assert_eq!(e.offset, Some(text.rfind('x').unwrap()));
+        // `y` and `'y'` are one key; `1` and `'1'` are two; so are two nulls.
+        assert!(read_all("y: 1\n'y': 2\n").is_err());
+        assert!(read_all("1: a\n'1': b\n").is_ok());
+        assert!(read_all("~: a\nnull: b\n").is_err());
+        // Past the keys compared one by one, the set finds it too.
+        let many: String = (0..40).map(|i| format!("k{i}: {i}\n")).collect();
+        assert!(read_all(&many).is_ok());
+        assert_eq!(error(&format!("{many}k33: x\n")).offset, Some(many.len()));
+    }
+
+    #[test]
+    fn a_second_document_is_an_error_naming_its_line() {
+        let e = error("a: 1\n---\nb: 2\n");
+        assert_eq!(
+            e.message,
+            "a second YAML document starts at line 2: a file holds one document"
+        );
+        assert_eq!(e.offset, Some(5));
+        // An end marker alone is fine.
+        assert!(read_all("---\na: 1\n...\n").is_ok());
+    }
+
+    #[test]
+    fn invalid_yaml_is_an_error_with_a_byte_offset() {
+        let text = "é: [1, 2\nb: 3\n";
+        let e = error(text);
+        assert!(e.message.starts_with("invalid YAML: "), "{}", e.message);
+        assert!(e.offset.unwrap() <= text.len());
+        let e = error("a:\n\tb: 1\n");
+        assert!(e.message.starts_with("invalid YAML: "), "{}", e.message);
+    }
+
+    #[test]
+    fn an_empty_document_is_null() {
+        for text in ["", "# only a comment\n", "---\n", "---\n...\n"] {
+            let items = read_all(text).unwrap();
+            assert_eq!(items.len(), 1, "{text:?}");
+            assert!(items[0].starts_with(":Null@"), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn aliases_replay_what_their_anchor_names() {
+        let text = "a: &x {k: [1, 2]}\nb: *x\nc: &s word\nd: *s\n";
+        let items = read_all(text).unwrap();
+        let b = items.iter().position(|i| i.starts_with("b:")).unwrap();
+        // The same events, at the anchored value's offsets.
+        assert_eq!(items[b + 1..b + 7], items[2..8]);
+        // An anchored scalar starts at its anchor.
+        assert_eq!(items[items.len() - 2], "word:String@27");
+        // An alias used as a key counts as its scalar for repeats.
+        assert!(read_all("id: &k id\n*k : 1\n").is_err());
+        assert!(read_all("a: &k id\n*k : 1\n").is_ok());
+        assert!(read_all("a: &k [1]\n*k : 1\n").is_err());
+    }
+
+    #[test]
+    fn skipping_passes_over_an_alias_without_replaying_it() {
+        let text = "a: &x [1, 2, 3]\nb: *x\nc: 1\n";
+        let mut events = Events::new(text);
+        assert_eq!(events.next().unwrap().event, Event::MappingStart);
+        for _ in 0..2 {
+            events.next().unwrap(); // key
+            events.skip_value().unwrap();
+        }
+        assert_eq!(events.peek().unwrap().at, text.find("c:").unwrap());
+        events.next().unwrap();
+        events.skip_value().unwrap();
+        assert_eq!(events.next().unwrap().event, Event::MappingEnd);
+        events.finish().unwrap();
+        assert!(events.replay.is_empty() && events.kept.len() == 5);
+    }
+
+    /// The "billion laughs": ten levels of nine aliases to the level below.
+    fn laughs(levels: usize) -> String {
+        let mut text = String::from("l0: &l0 [lol]\n");
+        for level in 1..levels {
+            let aliases = vec![format!("*l{}", level - 1); 9].join(", ");
+            text.push_str(&format!("l{level}: &l{level} [{aliases}]\n"));
+        }
+        text
+    }
+
+    #[test]
+    fn a_billion_laughs_is_refused_from_its_sizes_not_by_expanding() {
+        let text = laughs(10);
+        let e = error(&text);
+        assert!(e.message.contains("billion laughs"), "{}", e.message);
+        // Refused at the first alias past the budget: levels 1 to 5 stand
+        // for 215,883 events, each alias of level 6 for 191,909 more, so on
+        // line 7 (level 6), at its fifth alias.
+        let at = e.offset.unwrap();
+        assert_eq!(crate::locate::Location::of(text.as_bytes(), at).line, 7);
+        let line_start = text[..at].rfind('\n').unwrap() + 1;
+        assert_eq!(text[line_start..at].matches('*').count(), 4);
+        // Nothing was expanded: only the anchored events are kept, a few
+        // per alias written.
+        let mut events = Events::new(&text);
+        while events.skip_value().is_ok() {}
+        assert!(events.kept.len() < 100, "{}", events.kept.len());
+        // Under the budget, the same shape reads, replayed.
+        let small = laughs(4);
+        let replayed = read_all(&small).unwrap();
+        assert_eq!(
+            replayed.iter().filter(|i| i.starts_with("lol:")).count(),
+            1 + 9 + 81 + 729
+        );
+    }
+
+    #[test]
+    fn a_tight_budget_counts_each_alias_by_its_size() {
+        let text = "a: &a [1, 2, 3]\nb: *a\nc: *a\n";
+        // [1, 2, 3] is five events; two aliases stand for ten.
+        let read = |budget| {
+            let mut events = Events::with_limits(
+                text,
+                Limits {
+                    depth: 10,
+                    alias_events: budget,
+                },
+            );
+            events.skip_value().and_then(|()| events.finish())
+        };
+        assert!(read(10).is_ok());
+        assert_eq!(read(9).unwrap_err().offset, Some(text.rfind('*').unwrap()));
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        // Block sequences nest as deep as the text says: bounded here.
+        let deep = format!("{}x\n", "- ".repeat(2_000));
+        let e = error(&deep);
+        assert_eq!(e.message, "the YAML document nests deeper than 1000 levels");
+        assert_eq!(e.offset, Some(2_000));
+        assert!(read_all(&format!("{}x\n", "- ".repeat(1_000))).is_ok());
+        // Flow collections: the parser itself stops at 255 levels.
+        let flow = format!("{}{}", "[".repeat(2_000), "]".repeat(2_000));
+        assert!(error(&flow).message.starts_with("invalid YAML: "));
+    }
+
+    #[test]
+    fn tags_other_than_the_plain_ones_are_refused() {
+        assert_eq!(read_all("a: !!str 12\n").unwrap()[2], "12:String@3");
+        assert!(read_all("a: !!map {b: 1}\n").is_ok());
+        for text in ["a: !!int 12\n", "a: !custom x\n", "a: !!seq {b: 1}\n"] {
+            assert!(error(text).message.contains("is not supported"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_allowed_and_offsets_count_its_bytes() {
+        let text = "\u{feff}a: 1\n";
+        assert_eq!(read_all(text).unwrap(), ["{@3", "a:String@3", "1:Number@6", "end"]);
+    }
+
+    #[test]
+    fn truncations_never_panic() {
+        let text =
+            "a: &x {k: [1, 'two', \"thr\\u00e9e\"]}\nb: *x\nc: |\n  block\n  text\nd: >-\n  folded\ne: {f: [g, h]}\n";
+        for end in 0..=text.len() {
+            if text.is_char_boundary(end) {
+                let _ = read_all(&text[..end]);
+            }
+        }
+    }
+}
