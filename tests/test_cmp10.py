@@ -322,6 +322,11 @@ def test_cmp10_in_sarif_github_and_junit(capsys: pytest.CaptureFixture[str], cat
     _, out, _ = cli(capsys, "check", workflow, "--node-types", catalogue, "--format", "github")
     assert f"::error file={workflow},line={line},col={column},title=CMP-10::node \"h\" has 2 tool edges" in out
     assert "title=CMP-10-UNKNOWN::" in out
+    from toolwire._formats.github_format import step_summary
+
+    said = "CMP-10 not checked: no node-type catalogue (--node-types)"
+    assert said in step_summary(Run([toolwire.check_file(workflow)], elapsed=0.0))
+    assert said not in step_summary(Run([toolwire.check_file(workflow, node_types=catalogue)], elapsed=0.0))
 
     _, out, _ = cli(capsys, "check", workflow, "--node-types", catalogue, "--format", "junit")
     assert f'name="{workflow}: CMP-10 at h"' in out and '<failure type="CMP-10"' in out
