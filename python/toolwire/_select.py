@@ -41,9 +41,11 @@ order the counts are given in."""
 FAMILIES: Dict[str, Tuple[str, ...]] = {
     family: tuple(code for code in CODES if code.rsplit("-", 1)[0] == family)
     for family in dict.fromkeys(code.rsplit("-", 1)[0] for code in CODES if "-" in code)
+    if family not in RULES
 }
 """``NAME`` -> ``("NAME-LOSSY", "NAME-UNNAMED")``: each family of codes by
-the part before their last ``-``. (R8 has no ``-``, so no family.)"""
+the part before their last ``-``. (R8 has no ``-``, so no family; nor has
+CMP-10-UNKNOWN, whose family would be the code CMP-10.)"""
 
 
 class SelectorError(ValueError):

@@ -303,12 +303,13 @@ class _Writer:
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
         # The counts by code come first, so that the summary line is still
         # the last line of the run.
+        if node_types_unchecked(self.run):
+            # Its own line, before the counts and the summary, which stay
+            # the last two lines.
+            self.line(f"note: {NODE_TYPES_UNCHECKED}")
         by_code = counts_line(self.run)
         if by_code:
             self.line(by_code)
-        if node_types_unchecked(self.run):
-            # Its own line, before the summary, which stays the last line.
-            self.line(f"note: {NODE_TYPES_UNCHECKED}")
         self.line(self.style(verdict, text))
         return self.built("summary")
 
