@@ -235,7 +235,7 @@ def test_json_output_is_one_document_matching_the_schema(
     assert refused["clashes"][0]["fix"] == [
         {"node": "tool_b", "label": "web-search", "new_label": "web-search (tool_b)", "new_name": "web_search_tool_b"}
     ]
-    assert refused["stats"] == {"nodes": 3, "edges": 3, "tool_edges": 3, "consumers": 1, "passthroughs": 1, "node_types_checked": False}
+    assert refused["stats"] == {"nodes": 3, "edges": 3, "tool_edges": 3, "consumers": 1, "passthroughs": 1}
 
     assert entries["accepted"]["ok"] is True and entries["accepted"]["violations"] == []
 

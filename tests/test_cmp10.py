@@ -122,7 +122,7 @@ def test_cmp10_without_a_catalogue_is_not_checked_and_the_report_says_so(workflo
     report = toolwire.check_file(workflow)
     assert report.ok and report.stats is not None and not report.stats.node_types_checked
     assert not [w for w in report.warnings if w.code == "CMP-10-UNKNOWN"]
-    assert report.to_dict()["stats"]["node_types_checked"] is False
+    assert report.to_dict()["node_types_checked"] is False
 
 
 def test_cmp10_passthroughs_that_receive_tools_are_checked_too(catalogue: str, workflow: str) -> None:
@@ -298,12 +298,12 @@ def test_cmp10_in_json_with_its_schema(capsys: pytest.CaptureFixture[str], catal
         [v] = file["violations"]
         assert (v["rule"], v["consumer"], v["node_type"]) == ("CMP-10", "h", "http_request")
         assert v["edges"] == [{"edge": 0, "edge_id": "e0", "source": "t1"}, {"edge": 1, "edge_id": None, "source": "t2"}]
-        assert file["stats"]["node_types_checked"] is True
+        assert file["node_types_checked"] is True
         assert document["code_counts"] == {"CMP-10": 1, "R8": 1, "CMP-10-UNKNOWN": 2}
     _, out, _ = cli(capsys, "check", workflow, "--format", "json")
     unchecked = json.loads(out)
     validator.validate(unchecked)
-    assert unchecked["node_types_checked"] is False and unchecked["files"][0]["stats"]["node_types_checked"] is False
+    assert unchecked["node_types_checked"] is False and unchecked["files"][0]["node_types_checked"] is False
 
 
 def test_cmp10_in_sarif_github_and_junit(capsys: pytest.CaptureFixture[str], catalogue: str, workflow: str) -> None:

@@ -127,7 +127,7 @@ def two_tools_into_one_agent(*, by: str = "declaration") -> Json:
 def test_edge2_absent_null_or_empty_object_lists_are_empty(check_via: CheckVia, document: Json) -> None:
     report = check_via(document)
     assert report.ok
-    assert stats(report) == {"nodes": 0, "edges": 0, "tool_edges": 0, "consumers": 0, "passthroughs": 0, "node_types_checked": False}
+    assert stats(report) == {"nodes": 0, "edges": 0, "tool_edges": 0, "consumers": 0, "passthroughs": 0}
 
 
 def test_edge2_empty_object_edges_beside_real_nodes_is_no_edges(check_via: CheckVia) -> None:
@@ -897,7 +897,7 @@ def test_stats_values(check_via: CheckVia) -> None:
     report = check_via(document)
     # nodes: declared only; edges: all of them; passthroughs: declared boxes,
     # wired or not; consumers: non-passthrough tool targets, declared or not.
-    assert stats(report) == {"nodes": 5, "edges": 7, "tool_edges": 4, "consumers": 2, "passthroughs": 2, "node_types_checked": False}
+    assert stats(report) == {"nodes": 5, "edges": 7, "tool_edges": 4, "consumers": 2, "passthroughs": 2}
 
 
 # --- 7. The failure surface (CMP-1) and input errors -------------------------------------
@@ -1114,7 +1114,7 @@ def test_spec_cmp9_refused_example_is_refused(check_via: CheckVia) -> None:
         ("tool_a", "Web Search", ["tool_a", "box_1", "agent_1"]),
         ("tool_b", "web-search", ["tool_b", "box_1", "agent_1"]),
     ]
-    assert stats(report) == {"nodes": 3, "edges": 3, "tool_edges": 3, "consumers": 1, "passthroughs": 1, "node_types_checked": False}
+    assert stats(report) == {"nodes": 3, "edges": 3, "tool_edges": 3, "consumers": 1, "passthroughs": 1}
 
 
 def test_spec_cmp9_accepted_example_is_accepted(check_via: CheckVia) -> None:

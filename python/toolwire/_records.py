@@ -234,10 +234,14 @@ class Stats(NamedTuple):
     node_types_checked: bool = False
     """Whether CMP-10 was checked: only against a node-type catalogue
     (``node_types=``); without one, tools wired to a node whose type cannot
-    take them go unnoticed, and the reports say so."""
+    take them go unnoticed, and the reports say so. Not among the counts
+    ``to_dict`` gives: the reports write it beside them."""
 
     def to_dict(self) -> Dict[str, int]:
-        return dict(self._asdict())
+        """The counts (a file's ``stats`` in the JSON report)."""
+        counts = self._asdict()
+        del counts["node_types_checked"]
+        return dict(counts)
 
 
 class SeenTool(NamedTuple):

@@ -310,6 +310,7 @@ class Report:
             "violations_omitted": 0,
             "violations": [v.to_dict() for v in self.violations],
             "warnings": [w.to_dict() for w in self.warnings],
+            "node_types_checked": None if self.stats is None else self.stats.node_types_checked,
             "stats": None if self.stats is None else self.stats.to_dict(),
         }
 

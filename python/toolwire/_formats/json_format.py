@@ -7,8 +7,8 @@ violations after its EDGE-5 ones (so it no longer holds only EDGE-5 ones):
 each names the receiving node (``consumer``), its ``node_type``, where the
 catalogue defines it (``defined_at``) and every tool edge into it
 (``edges``: ``edge``, ``edge_id``, ``source``). Whether CMP-10 was checked
-(only against a node-type catalogue) is each file's
-``stats.node_types_checked`` and, for the run, ``node_types_checked``.
+(only against a node-type catalogue) is each file's and the run's
+``node_types_checked``.
 
 Version 4 (from 3): CMP-9 violations are listed by clash. A file's
 ``clashes`` holds each clash once (violations with the same name and the
@@ -205,6 +205,8 @@ def _file(run: Run, report: Report) -> _Object:
             yield "clashes", _Array(clashes())
             yield "violations_omitted", findings.left_out
         yield "warnings", _Array(w.to_dict() for w in report.warnings)
+        # Whether CMP-10 was checked (null: the file could not be checked).
+        yield "node_types_checked", None if report.stats is None else report.stats.node_types_checked
         yield "stats", None if report.stats is None else report.stats.to_dict()
 
     return _Object(members())
