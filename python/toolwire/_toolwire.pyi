@@ -5,6 +5,7 @@ from typing import Dict, List, Optional, Tuple, final
 __all__ = [
     "check_mapping",
     "check_json",
+    "check_yaml",
     "check_file",
     "check_files",
     "check_files_encoded",
