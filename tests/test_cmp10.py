@@ -15,7 +15,7 @@ import pytest
 
 import toolwire
 from toolwire import _catalogue
-from toolwire._errors import CatalogueError
+from toolwire import CatalogueError
 from toolwire._formats import Run, writer
 from toolwire.cli import main
 
