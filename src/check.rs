@@ -1,19 +1,20 @@
-//! A check, start to end: EDGE-5 and the warnings, the candidate names,
-//! the CMP-9 findings (made in `collisions`, whose cost model says what a
+//! A check, start to end: EDGE-5, CMP-10 (against a node-type catalogue)
+//! and the warnings, the candidate names, the CMP-9 findings (made in `collisions`, whose cost model says what a
 //! check costs), then one sweep of the text to locate everything named.
 
 use crate::collisions::{self, Collisions};
 use crate::config::Config;
 use crate::error::InputError;
 use crate::fixes::EdgeTypes;
-use crate::graph::{NodeIx, ToolGraph};
+use crate::graph::{NodeIx, ToolGraph, NO_TYPE};
 use crate::interrupt::Interrupt;
 use crate::locate::locate_known;
 use crate::maps::{new_map, Map};
 use crate::names::CandidateNames;
 use crate::names::NameLoss;
 use crate::parse::{key_before, parse_with};
-use crate::report::{EdgeTypeViolation, Report, Stats, Warnings};
+use crate::quote::quote;
+use crate::report::{EdgeTypeViolation, Report, Stats, UnacceptedToolsViolation, Warnings, WiredEdge};
 use crate::threads::both;
 use crate::work::{Step, Work};
 
@@ -60,7 +61,11 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         })
         .collect();
     let edge_work = (graph.unknown_edge_types.len() + suggested.len() * recognised.len()) as u64;
-    let warnings = warnings(&graph, &mut offsets);
+    let mut warnings = warnings(&graph, &mut offsets);
+    let unaccepted_tools = unaccepted_tools(&graph, config, &mut warnings, &mut offsets);
+    let first_cmp10 = offsets.len();
+    offsets.extend(unaccepted_tools.iter().map(|(node, _)| graph.offset(*node)));
+    let unaccepted_tools: Vec<UnacceptedToolsViolation> = unaccepted_tools.into_iter().map(|(_, v)| v).collect();
 
     let mut consumers: Vec<NodeIx> = graph.consumers().collect();
     let stats = Stats {
@@ -111,6 +116,8 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
 
     let mut report = Report {
         edge_violations,
+        unaccepted_tools,
+        node_types_checked: config.catalogue.is_some(),
         collisions: Collisions::empty(),
         warnings,
         stats,
@@ -134,7 +141,14 @@ pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: boo
         }
         report
             .warnings
-            .locate(&located[report.edge_violations.len()..first_node]);
+            .locate(&located[report.edge_violations.len()..first_cmp10]);
+        for (v, at) in report
+            .unaccepted_tools
+            .iter_mut()
+            .zip(&located[first_cmp10..first_node])
+        {
+            v.location = *at;
+        }
         // `wanted` is empty when nothing collides.
         for (&node, at) in wanted.iter().zip(&located[first_node..]) {
             if let Some(at) = at {
@@ -169,6 +183,102 @@ fn warnings(graph: &ToolGraph<'_>, offsets: &mut Vec<Option<usize>>) -> Warnings
         offsets.push(graph.offset(n));
     }
     warnings
+}
+
+/// What the catalogue says of one node type (SEMANTICS 11).
+#[derive(Clone, Copy)]
+enum Verdict<'c> {
+    Accepts,
+    /// Does not accept tools; where the catalogue defines it.
+    Refuses(&'c crate::catalogue::NodeType),
+    Unknown,
+}
+
+/// Ids a CMP-10-UNKNOWN message names before it says how many more.
+const UNKNOWN_NODES_NAMED: usize = 5;
+
+/// CMP-10 (SEMANTICS 11), for every node that is the target of a tool
+/// edge, passthroughs included: none when no catalogue was given. Each
+/// violation (one per node, by id, with the node) lists every tool edge
+/// into it; a type the catalogue does not know (or no type) is a
+/// CMP-10-UNKNOWN warning, one per type naming its nodes, added to
+/// `warnings` with its place in `offsets`. The catalogue is asked once
+/// per distinct type, so the cost is O(nodes + tool edges + types).
+fn unaccepted_tools(
+    graph: &ToolGraph<'_>,
+    config: &Config,
+    warnings: &mut Warnings,
+    offsets: &mut Vec<Option<usize>>,
+) -> Vec<(NodeIx, UnacceptedToolsViolation)> {
+    let (Some(catalogue), Some(types)) = (&config.catalogue, &graph.node_types) else {
+        return Vec::new();
+    };
+    let verdicts: Vec<Verdict<'_>> = (types.names.iter())
+        .map(|name| match catalogue.get(name) {
+            Some(t) if t.accepts_tools => Verdict::Accepts,
+            Some(t) => Verdict::Refuses(t),
+            None => Verdict::Unknown,
+        })
+        .collect();
+    let mut refused: Vec<NodeIx> = Vec::new();
+    // Per type number (NO_TYPE for none), the receivers it leaves unchecked.
+    let mut unknown: Map<u32, Vec<NodeIx>> = new_map();
+    for node in (0..graph.node_count() as NodeIx).filter(|&n| graph.providers.degree(n) > 0) {
+        let number = types.of_node[node as usize];
+        match verdicts.get(number as usize).copied().unwrap_or(Verdict::Unknown) {
+            Verdict::Accepts => {}
+            Verdict::Refuses(_) => refused.push(node),
+            Verdict::Unknown => unknown.entry(number).or_default().push(node),
+        }
+    }
+    let mut unknown: Vec<(Option<&str>, Vec<NodeIx>)> = (unknown.into_iter())
+        .map(|(number, nodes)| (types.names.get(number as usize).map(|n| &**n), nodes))
+        .collect();
+    // By type; nodes with no type last.
+    unknown.sort_unstable_by_key(|&(node_type, _)| (node_type.is_none(), node_type));
+    for (node_type, mut nodes) in unknown {
+        graph.sort_by_id(&mut nodes);
+        let mut shown: Vec<String> = (nodes.iter().take(UNKNOWN_NODES_NAMED))
+            .map(|&n| quote(graph.id(n)))
+            .collect();
+        if nodes.len() > UNKNOWN_NODES_NAMED {
+            shown.push(format!("and {} more", nodes.len() - UNKNOWN_NODES_NAMED));
+        }
+        debug_assert!(node_type.is_some() || nodes.iter().all(|&n| types.of_node[n as usize] == NO_TYPE));
+        warnings.push_unknown_type(node_type, nodes.len() as u64, graph.id(nodes[0]), &shown.join(", "));
+        offsets.push(graph.offset(nodes[0]));
+    }
+    if refused.is_empty() {
+        return Vec::new();
+    }
+    graph.sort_by_id(&mut refused);
+    let slot_of: Map<NodeIx, usize> = refused.iter().enumerate().map(|(slot, &n)| (n, slot)).collect();
+    let mut wired: Vec<Vec<WiredEdge>> = vec![Vec::new(); refused.len()];
+    for (&(source, target), (index, id)) in types.edges.iter().zip(&types.places) {
+        if let Some(&slot) = slot_of.get(&target) {
+            wired[slot].push(WiredEdge {
+                edge: *index,
+                edge_id: id.as_deref().map(str::to_owned),
+                source: graph.id(source).to_owned(),
+            });
+        }
+    }
+    (refused.into_iter().zip(wired))
+        .filter_map(|(node, edges)| {
+            // Only nodes of a refusing type were listed, so this finds one.
+            let number = types.of_node[node as usize] as usize;
+            let (Some(Verdict::Refuses(entry)), Some(node_type)) =
+                (verdicts.get(number).copied(), types.names.get(number))
+            else {
+                return None;
+            };
+            let defined_at = format!("{}:{}:{}", entry.file, entry.location.line, entry.location.column);
+            Some((
+                node,
+                UnacceptedToolsViolation::new(graph.id(node), node_type, edges, defined_at),
+            ))
+        })
+        .collect()
 }
 
 /// Below this many consumers, sorting them takes less than starting a
@@ -481,6 +591,122 @@ mod tests {
             edges.push(tool_edge("box", &format!("agent{c:05}")));
         }
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    fn catalogued(json: &str) -> Config {
+        let mut catalogue = crate::catalogue::Catalogue::default();
+        catalogue
+            .add("nodes.json", json.as_bytes(), crate::catalogue::Form::EditorJson)
+            .unwrap();
+        Config::default().with_catalogue(std::sync::Arc::new(catalogue))
+    }
+
+    const CATALOGUE: &str = r#"[{"id": "agent", "inputs": [{"dataType": "tool"}]},
+        {"id": "http", "inputs": [{"dataType": "string"}]},
+        {"id": "kit", "executor_plugin": "flowdrop_node_processor:toolbox", "inputs": [{"dataType": "tool"}]}]"#;
+
+    #[test]
+    fn cmp10_tools_into_a_type_that_does_not_accept_them_refuse_at_the_node() {
+        let doc = r#"{"nodes": [{"id": "t1", "type": "http", "data": {"label": "A"}},
+            {"id": "t2", "type": "http", "data": {"label": "B"}},
+            {"id": "h", "type": "http"}, {"id": "k", "type": "kit"}, {"id": "a", "type": "agent"}],
+          "edges": [{"id": "e0", "source": "t1", "target": "h", "data": {"edgeType": "tool_availability"}},
+            {"source": "t1", "target": "k", "data": {"edgeType": "tool_availability"}},
+            {"source": "k", "target": "a", "data": {"edgeType": "tool_availability"}},
+            {"id": "e3", "source": "t2", "target": "h", "targetHandle": "h-input-tool"}]}"#;
+        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        assert!(!report.ok() && report.node_types_checked);
+        let v: Vec<_> = report.violations().collect();
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].rule(), "CMP-10");
+        let Violation::UnacceptedTools(u) = v[0] else { panic!() };
+        assert_eq!((u.node.as_str(), u.node_type.as_str()), ("h", "http"));
+        let edges: Vec<_> = u
+            .edges
+            .iter()
+            .map(|e| (e.edge, e.edge_id.as_deref(), e.source.as_str()))
+            .collect();
+        assert_eq!(edges, [(0, Some("e0"), "t1"), (3, Some("e3"), "t2")]);
+        assert_eq!(u.location, Some(crate::Location { line: 3, column: 13 }));
+        assert!(u.message.contains("nodes.json:2:9"), "{}", u.message);
+        assert!(report.warnings.is_empty(), "every receiver's type is known");
+        // Without a catalogue: not checked, and accepted.
+        let plain = check(doc);
+        assert!(plain.ok() && !plain.node_types_checked);
+    }
+
+    #[test]
+    fn cmp10_toolbox_executor_types_are_passthroughs_whatever_their_id() {
+        let doc = r#"{"nodes": [{"id": "t1", "data": {"label": "Search"}}, {"id": "t2", "data": {"label": "search"}},
+            {"id": "k", "type": "kit"}, {"id": "a", "type": "agent"}],
+          "edges": [{"source": "t1", "target": "k", "data": {"edgeType": "tool_availability"}},
+            {"source": "t2", "target": "k", "data": {"edgeType": "tool_availability"}},
+            {"source": "k", "target": "a", "data": {"edgeType": "tool_availability"}}]}"#;
+        // Without the catalogue `kit` is a consumer of its own.
+        assert_eq!(collisions(&check(doc))[0].0, "k");
+        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        let rules: Vec<_> = report.violations().map(|v| v.rule()).collect();
+        assert_eq!(rules, ["CMP-9"]);
+        assert_eq!(collisions(&report)[0].0, "a");
+    }
+
+    #[test]
+    fn cmp10_unknown_types_are_one_warning_each_naming_their_nodes() {
+        let mut nodes = vec![r#"{"id": "t", "type": "http"}"#.to_string()];
+        let mut edges = Vec::new();
+        for i in 0..7 {
+            nodes.push(format!(r#"{{"id": "m{i}", "type": "mystery"}}"#));
+            edges.push(tool_edge("t", &format!("m{i}")));
+        }
+        edges.push(tool_edge("t", "ghost"));
+        nodes.push(r#"{"id": "plain"}"#.into());
+        edges.push(tool_edge("t", "plain"));
+        let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
+        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        assert!(report.ok(), "unknown is never a refusal");
+        let unknown: Vec<_> = report.warnings.iter().filter(|w| w.code == "CMP-10-UNKNOWN").collect();
+        assert_eq!(unknown.len(), 2);
+        assert_eq!(unknown[0].node, "m0");
+        assert!(unknown[0]
+            .message
+            .starts_with("node type \"mystery\" is not in the node-type catalogue"));
+        assert!(
+            unknown[0].message.contains(
+                "the 7 nodes of that type receiving tool edges (\"m0\", \"m1\", \"m2\", \"m3\", \"m4\", and 2 more)"
+            ),
+            "{}",
+            unknown[0].message
+        );
+        assert!(
+            unknown[1].message.contains("(\"ghost\", \"plain\")"),
+            "{}",
+            unknown[1].message
+        );
+        assert!(unknown[0].location.is_some());
+    }
+
+    #[test]
+    fn cmp10_a_node_with_many_tool_edges_is_one_violation_of_constant_message_size() {
+        let n = 200_000;
+        let mut edges: Vec<String> = (0..n).map(|i| tool_edge(&format!("t{i}"), "h")).collect();
+        edges.push(tool_edge("t0", "a"));
+        let doc = format!(
+            r#"{{"nodes": [{{"id": "h", "type": "http"}}, {{"id": "a", "type": "agent"}}], "edges": [{}]}}"#,
+            edges.join(",")
+        );
+        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        assert_eq!(report.unaccepted_tools.len(), 1);
+        let u = &report.unaccepted_tools[0];
+        assert_eq!(u.edges.len(), n);
+        assert_eq!(
+            (u.edges[n - 1].edge, u.edges[n - 1].source.as_str()),
+            (n - 1, "t199999")
+        );
+        assert!(
+            u.message.len() < 1_000 && u.message.contains("and 199995 more"),
+            "{}",
+            u.message
+        );
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! tool edge (EDGE-1, EDGE-5). Both front ends call these, so a workflow
 //! means the same whether it arrived as text or as Python objects.
 
+use std::borrow::Cow;
+
 use crate::config::{Config, TOOL_EDGE_TYPE};
 
 /// The node type (SEMANTICS 2): `type` when it is a string other than
@@ -13,6 +15,18 @@ pub fn node_type<'s>(
     metadata_node_type_id: Option<&'s str>,
     metadata_id: Option<&'s str>,
 ) -> Option<&'s str> {
+    match type_ {
+        Some(t) if t != "universalNode" => Some(t),
+        _ => metadata_node_type_id.or(metadata_id),
+    }
+}
+
+/// `node_type`, keeping the string it picks (for CMP-10, which reports it).
+pub fn owned_node_type<'s>(
+    type_: Option<Cow<'s, str>>,
+    metadata_node_type_id: Option<Cow<'s, str>>,
+    metadata_id: Option<Cow<'s, str>>,
+) -> Option<Cow<'s, str>> {
     match type_ {
         Some(t) if t != "universalNode" => Some(t),
         _ => metadata_node_type_id.or(metadata_id),

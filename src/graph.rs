@@ -15,6 +15,7 @@ use foldhash::fast::RandomState;
 use crate::error::InputError;
 use crate::ids::{IdTable, MAX_ENTRY};
 use crate::input::{DuplicateKey, Field, Place, UnknownEdgeType};
+use crate::maps::Map;
 use crate::names::{name_into, NameLoss};
 use crate::threads::both;
 
@@ -76,6 +77,31 @@ pub struct Undeclared {
 /// Offsets of things that did not come from JSON text.
 pub const NO_OFFSET: usize = usize::MAX;
 
+/// A node with no type (none given, or undeclared), in `NodeTypes::of_node`.
+pub const NO_TYPE: u32 = u32::MAX;
+
+/// Node types and tool edges as CMP-10 needs them (SEMANTICS 11), kept only
+/// when a catalogue is given: each distinct type once, a number per node,
+/// and each tool edge's ends, index and id.
+#[derive(Debug, Default)]
+pub struct NodeTypes<'a> {
+    /// The distinct types, in the order first met.
+    pub names: Vec<Cow<'a, str>>,
+    /// Per node: its type's number in `names`, or `NO_TYPE`.
+    pub of_node: Vec<u32>,
+    /// Every tool edge, in document order: (source, target).
+    pub edges: Vec<(NodeIx, NodeIx)>,
+    /// Per tool edge, in the same order: its index in `edges` and its id.
+    pub places: Vec<(usize, Option<Cow<'a, str>>)>,
+}
+
+impl NodeTypes<'_> {
+    pub fn type_of(&self, node: NodeIx) -> Option<&str> {
+        let t = *self.of_node.get(node as usize)?;
+        self.names.get(t as usize).map(|name| &**name)
+    }
+}
+
 #[derive(Debug)]
 pub struct ToolGraph<'a> {
     /// The JSON text the graph was read from, for locating findings; None
@@ -112,6 +138,8 @@ pub struct ToolGraph<'a> {
     /// Keys read more than once in one object, as the parser met them
     /// (DUPLICATE-KEY warnings).
     pub duplicate_keys: Vec<DuplicateKey<'a>>,
+    /// Node types, when the reader was asked to keep them (CMP-10).
+    pub node_types: Option<Box<NodeTypes<'a>>>,
 }
 
 /// Each node's id and `data.label`: borrowed from the input where they
@@ -286,6 +314,8 @@ impl<'a> ToolGraph<'a> {
                 .into_iter()
                 .map(|d| DuplicateKey { id: d.id.map(own), ..d })
                 .collect(),
+            // CMP-10 is decided before the input is let go of.
+            node_types: None,
         }
     }
 
@@ -425,6 +455,11 @@ pub struct GraphBuilder<'a> {
     edge_count: usize,
     unknown_edge_types: Vec<UnknownEdgeType<'a>>,
     duplicate_keys: Vec<DuplicateKey<'a>>,
+    /// Whether node types and tool-edge places are kept (CMP-10).
+    keep_types: bool,
+    /// Each distinct node type's number in `types.names`.
+    type_numbers: Map<Cow<'a, str>, u32>,
+    types: NodeTypes<'a>,
     /// The first error of each stage.
     errors: [Option<InputError>; 4],
 }
@@ -432,6 +467,24 @@ pub struct GraphBuilder<'a> {
 impl<'a> GraphBuilder<'a> {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// This builder, keeping node types and tool-edge places when `keep`
+    /// (for CMP-10; `Config::keeps_node_types`).
+    pub fn keeping_types(mut self, keep: bool) -> Self {
+        self.keep_types = keep;
+        self
+    }
+
+    /// The number of a node type, interned: few distinct types, many nodes.
+    fn type_number(&mut self, node_type: Cow<'a, str>) -> u32 {
+        if let Some(&n) = self.type_numbers.get(&node_type) {
+            return n;
+        }
+        let n = self.types.names.len() as u32;
+        self.types.names.push(node_type.clone());
+        self.type_numbers.insert(node_type, n);
+        n
     }
 
     /// A builder with room for about `nodes` nodes, so the id table does not
@@ -507,6 +560,9 @@ impl<'a> GraphBuilder<'a> {
         self.name_loss.push(NameLoss::None);
         self.passthrough.push(false);
         self.declared_as.push(NOT_DECLARED);
+        if self.keep_types {
+            self.types.of_node.push(NO_TYPE);
+        }
         Ok((node, true))
     }
 
@@ -533,9 +589,16 @@ impl<'a> GraphBuilder<'a> {
     }
 
     /// A declared node. Ids must be non-empty strings and unique (R2).
-    pub fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
+    pub fn node(
+        &mut self,
+        place: Place,
+        id: Field<'a>,
+        label: Option<Cow<'a, str>>,
+        node_type: Option<Cow<'a, str>>,
+        passthrough: bool,
+    ) {
         let hash = self.id_hasher().hash(&id);
-        self.hashed_node(place, id, hash, label, passthrough);
+        self.hashed_node(place, id, hash, label, node_type, passthrough);
     }
 
     /// `node`, with the hash of its id already computed by `id_hasher`.
@@ -545,6 +608,7 @@ impl<'a> GraphBuilder<'a> {
         id: Field<'a>,
         hash: u64,
         label: Option<Cow<'a, str>>,
+        node_type: Option<Cow<'a, str>>,
         passthrough: bool,
     ) {
         self.declared += 1;
@@ -573,6 +637,11 @@ impl<'a> GraphBuilder<'a> {
         self.offsets[slot] = place.offset.unwrap_or(NO_OFFSET);
         self.labels[slot] = label;
         self.passthrough[slot] = passthrough;
+        if self.keep_types {
+            if let Some(node_type) = node_type {
+                self.types.of_node[slot] = self.type_number(node_type);
+            }
+        }
     }
 
     /// An edge classified as tool wiring (EDGE-5). It needs both endpoints.
@@ -593,13 +662,18 @@ impl<'a> GraphBuilder<'a> {
         [source_hash, target_hash]: [u64; 2],
     ) {
         self.edge_count += 1;
-        let id = id.as_deref();
         let source = source.into_non_empty();
         let target = target.into_non_empty();
         let (source, target) = match (source, target) {
             (Ok(s), Ok(t)) => (s, t),
-            (Err(bad), _) => return self.fail(Stage::EdgeEnd, InputError::tool_edge_end(place, id, "source", &bad)),
-            (_, Err(bad)) => return self.fail(Stage::EdgeEnd, InputError::tool_edge_end(place, id, "target", &bad)),
+            (Err(bad), _) => {
+                let e = InputError::tool_edge_end(place, id.as_deref(), "source", &bad);
+                return self.fail(Stage::EdgeEnd, e);
+            }
+            (_, Err(bad)) => {
+                let e = InputError::tool_edge_end(place, id.as_deref(), "target", &bad);
+                return self.fail(Stage::EdgeEnd, e);
+            }
         };
         if self.failed_by(Stage::EdgeEnd) {
             return;
@@ -608,7 +682,12 @@ impl<'a> GraphBuilder<'a> {
             .endpoint(source, source_hash, place)
             .and_then(|s| Ok((s, self.endpoint(target, target_hash, place)?)));
         match ends {
-            Ok(edge) => self.edges.push(edge),
+            Ok(edge) => {
+                self.edges.push(edge);
+                if self.keep_types {
+                    self.types.places.push((place.index, id));
+                }
+            }
             Err(e) => self.fail(Stage::EdgeEnd, e),
         }
     }
@@ -688,6 +767,12 @@ impl<'a> GraphBuilder<'a> {
         };
         let two = allow_thread && edges.len() >= ADJACENCY_ON_TWO_THREADS_FROM_EDGES;
         let (providers, (receivers, passthrough_receivers)) = both(two, providers, receivers);
+        let tool_edge_count = self.edges.len();
+        let node_types = self.keep_types.then(|| {
+            let mut types = std::mem::take(&mut self.types);
+            types.edges = std::mem::take(&mut self.edges);
+            Box::new(types)
+        });
         Ok(ToolGraph {
             providers,
             receivers,
@@ -705,10 +790,11 @@ impl<'a> GraphBuilder<'a> {
             declared: self.declared,
             declared_passthroughs,
             undeclared,
-            tool_edge_count: self.edges.len(),
+            tool_edge_count,
             edge_count: self.edge_count,
             unknown_edge_types: self.unknown_edge_types,
             duplicate_keys: self.duplicate_keys,
+            node_types,
         })
     }
 }
@@ -717,7 +803,14 @@ impl<'a> GraphBuilder<'a> {
 pub trait Sink<'a> {
     fn node_shape_error(&mut self, error: InputError);
     fn edge_shape_error(&mut self, error: InputError);
-    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool);
+    fn node(
+        &mut self,
+        place: Place,
+        id: Field<'a>,
+        label: Option<Cow<'a, str>>,
+        node_type: Option<Cow<'a, str>>,
+        passthrough: bool,
+    );
     fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>);
     fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>);
     fn other_edge(&mut self);
@@ -731,8 +824,15 @@ impl<'a> Sink<'a> for GraphBuilder<'a> {
     fn edge_shape_error(&mut self, error: InputError) {
         GraphBuilder::edge_shape_error(self, error)
     }
-    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
-        GraphBuilder::node(self, place, id, label, passthrough)
+    fn node(
+        &mut self,
+        place: Place,
+        id: Field<'a>,
+        label: Option<Cow<'a, str>>,
+        node_type: Option<Cow<'a, str>>,
+        passthrough: bool,
+    ) {
+        GraphBuilder::node(self, place, id, label, node_type, passthrough)
     }
     fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
         GraphBuilder::tool_edge(self, place, id, source, target)
@@ -807,6 +907,7 @@ mod tests {
             b.node(
                 Place { index: i, offset: None },
                 Field::Str(Cow::Borrowed(id)),
+                None,
                 None,
                 false,
             );

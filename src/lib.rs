@@ -12,6 +12,8 @@
 //! and the Python front end feeds the same [`GraphBuilder`] from already
 //! parsed objects, so both paths share every rule after reading.
 
+pub mod catalogue;
+mod catalogue_yaml;
 pub mod check;
 pub mod classify;
 pub mod collisions;

@@ -55,6 +55,72 @@ impl EdgeTypeViolation {
     }
 }
 
+/// A tool edge into a node, as a CMP-10 violation lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WiredEdge {
+    /// Its index in `edges`.
+    pub edge: usize,
+    pub edge_id: Option<String>,
+    /// The node it brings a tool from.
+    pub source: String,
+}
+
+/// CMP-10: tools are wired to a node whose type, by the catalogue, does not
+/// accept tools. One per receiving node, listing every tool edge into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnacceptedToolsViolation {
+    /// The receiving node's id.
+    pub node: String,
+    pub node_type: String,
+    /// Every tool edge into the node, in edge order.
+    pub edges: Vec<WiredEdge>,
+    /// Where the catalogue defines the type: `file:line:column`.
+    pub defined_at: String,
+    pub message: String,
+    /// The receiving node.
+    pub location: Option<Location>,
+}
+
+/// Edges a CMP-10 message names before it says how many more there are:
+/// the violation lists every edge, the message only needs to be readable.
+pub const EDGES_NAMED_IN_MESSAGES: usize = 5;
+
+impl UnacceptedToolsViolation {
+    pub(crate) fn new(node: &str, node_type: &str, edges: Vec<WiredEdge>, defined_at: String) -> Self {
+        let message = Self::message_of(node, node_type, &edges, &defined_at);
+        UnacceptedToolsViolation {
+            node: node.to_owned(),
+            node_type: node_type.to_owned(),
+            edges,
+            defined_at,
+            message,
+            location: None,
+        }
+    }
+
+    /// The message, from the fields (a snapshot rebuilds nothing; this is
+    /// for the check). Names at most `EDGES_NAMED_IN_MESSAGES` edges, so a
+    /// node with a million tool edges has a message of constant size.
+    pub(crate) fn message_of(node: &str, node_type: &str, edges: &[WiredEdge], defined_at: &str) -> String {
+        let mut named: Vec<String> = (edges.iter().take(EDGES_NAMED_IN_MESSAGES))
+            .map(|e| format!("{} from {}", edge_name(e.edge, e.edge_id.as_deref()), quote(&e.source)))
+            .collect();
+        if edges.len() > EDGES_NAMED_IN_MESSAGES {
+            named.push(format!("and {} more", edges.len() - EDGES_NAMED_IN_MESSAGES));
+        }
+        let count = match edges.len() {
+            1 => "1 tool edge".to_owned(),
+            n => format!("{n} tool edges"),
+        };
+        format!(
+            "node {} has {count} wired to it ({}), but its type {} does not accept tools (node-type catalogue, {defined_at}): wire the tools to a node whose type accepts tools, or remove these edges",
+            quote(node),
+            named.join(", "),
+            quote(node_type),
+        )
+    }
+}
+
 /// One reason a workflow is refused, read from a [`Report`].
 #[derive(Clone, Copy)]
 pub enum Violation<'r> {
@@ -62,6 +128,8 @@ pub enum Violation<'r> {
     ToolNameCollision(Collision<'r>),
     /// EDGE-5: a `data.edgeType` nobody recognises.
     UnrecognisedEdgeType(&'r EdgeTypeViolation),
+    /// CMP-10: tools wired to a node whose type does not accept them.
+    UnacceptedTools(&'r UnacceptedToolsViolation),
 }
 
 impl Violation<'_> {
@@ -69,6 +137,7 @@ impl Violation<'_> {
         match self {
             Violation::ToolNameCollision(_) => "CMP-9",
             Violation::UnrecognisedEdgeType(_) => "EDGE-5",
+            Violation::UnacceptedTools(_) => "CMP-10",
         }
     }
 
@@ -77,6 +146,7 @@ impl Violation<'_> {
         match self {
             Violation::ToolNameCollision(c) => c.message(),
             Violation::UnrecognisedEdgeType(e) => e.message.clone(),
+            Violation::UnacceptedTools(u) => u.message.clone(),
         }
     }
 
@@ -84,6 +154,7 @@ impl Violation<'_> {
         match self {
             Violation::ToolNameCollision(c) => c.location(),
             Violation::UnrecognisedEdgeType(e) => e.location,
+            Violation::UnacceptedTools(u) => u.location,
         }
     }
 }
@@ -94,7 +165,9 @@ pub struct Warning {
     /// `DUPLICATE-KEY`: a key toolwire reads appears twice in one object.
     /// `R8`: a tool edge names a node that is not declared. `NAME-LOSSY`: a
     /// tool's label drops letters on the way to its name. `NAME-UNNAMED`:
-    /// nothing of it is left but `unnamed_tool`.
+    /// nothing of it is left but `unnamed_tool`. `CMP-10-UNKNOWN`: nodes
+    /// that receive tool edges have a type the catalogue does not know (or
+    /// none), so CMP-10 could not be checked at them.
     pub code: &'static str,
     /// The node's id; empty for a DUPLICATE-KEY outside a node, or in a
     /// node without a string id.
@@ -109,7 +182,7 @@ pub struct Warning {
 impl Warning {
     /// Every code a warning can have: a report snapshot (`snapshot.rs`) names
     /// a warning's code by it when it is read back.
-    pub const CODES: [&'static str; 4] = ["DUPLICATE-KEY", "R8", "NAME-LOSSY", "NAME-UNNAMED"];
+    pub const CODES: [&'static str; 5] = ["DUPLICATE-KEY", "R8", "NAME-LOSSY", "NAME-UNNAMED", "CMP-10-UNKNOWN"];
 
     /// `key` (a path such as `data.label`) appears again in the object
     /// `within`, whose id (the last one) is `id`.
@@ -139,6 +212,36 @@ impl Warning {
             message: format!(
                 "node {} is wired by tool edge {edge} but never declared in `nodes`; it is checked as a node with no type, and its id is its label",
                 quote(node)
+            ),
+            location: None,
+        }
+    }
+
+    /// CMP-10-UNKNOWN: `count` nodes receive tool edges and have the type
+    /// `node_type` (None: no type, or not declared), which the catalogue
+    /// does not know; `first` is the first of them by id and `shown` the
+    /// ids named in the message, quoted and joined.
+    pub(crate) fn unknown_type(node_type: Option<&str>, count: u64, first: &str, shown: &str) -> Warning {
+        let nodes = match count {
+            1 => "1 node".to_owned(),
+            n => format!("{n} nodes"),
+        };
+        let (what, which) = match node_type {
+            Some(t) => (
+                format!("node type {} is not in the node-type catalogue", quote(t)),
+                "of that type",
+            ),
+            None => (
+                "a node with no type (or never declared) has none in the catalogue".to_owned(),
+                "with no type",
+            ),
+        };
+        Warning {
+            code: "CMP-10-UNKNOWN",
+            node: first.to_owned(),
+            edge: None,
+            message: format!(
+                "{what}, so CMP-10 was not checked at the {nodes} {which} receiving tool edges ({shown}): add the type to the catalogue to check them"
             ),
             location: None,
         }
@@ -191,6 +294,10 @@ enum Why {
     /// R8, with the tool edge that names the node.
     Undeclared(usize),
     Lossy(NameLoss),
+    /// CMP-10-UNKNOWN: how many nodes, whether there is a type (the text's
+    /// id), and the length of the first node's id, which the text holds
+    /// after the type and before the shown ids.
+    UnknownType(u64, bool, usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,6 +331,11 @@ impl Warnings {
                 let label = &self.text[id_end..id_end + warned.label_len];
                 Warning::lossy_name(id, label, &normalize_name(label), loss)?
             }
+            Why::UnknownType(count, typed, first_len) => {
+                let rest = &self.text[id_end..id_end + warned.label_len];
+                let (first, shown) = rest.split_at(first_len);
+                Warning::unknown_type(typed.then_some(id), count, first, shown)
+            }
         };
         warning.location = warned.location;
         Some(warning)
@@ -250,6 +362,13 @@ impl Warnings {
         if loss != NameLoss::None {
             self.push(Why::Lossy(loss), node, label);
         }
+    }
+
+    /// CMP-10-UNKNOWN (see `Warning::unknown_type`).
+    pub(crate) fn push_unknown_type(&mut self, node_type: Option<&str>, count: u64, first: &str, shown: &str) {
+        let rest = format!("{first}{shown}");
+        let why = Why::UnknownType(count, node_type.is_some(), first.len());
+        self.push(why, node_type.unwrap_or(""), &rest);
     }
 
     fn push(&mut self, why: Why, id: &str, label: &str) {
@@ -292,6 +411,10 @@ pub struct Report {
     pub edge_violations: Vec<EdgeTypeViolation>,
     /// CMP-9 violations, by consumer id and name.
     pub collisions: Collisions<'static>,
+    /// CMP-10 violations, by node id.
+    pub unaccepted_tools: Vec<UnacceptedToolsViolation>,
+    /// Whether CMP-10 was checked: only against a catalogue (SEMANTICS 11).
+    pub node_types_checked: bool,
     pub warnings: Warnings,
     pub stats: Stats,
 }
@@ -299,22 +422,35 @@ pub struct Report {
 impl Report {
     /// Accepted: no violation of any rule.
     pub fn ok(&self) -> bool {
-        self.edge_violations.is_empty() && self.collisions.is_empty()
+        self.edge_violations.is_empty() && self.collisions.is_empty() && self.unaccepted_tools.is_empty()
     }
 
-    /// Every violation: EDGE-5 ones first, then CMP-9 ones (SEMANTICS 6).
+    /// Every violation: EDGE-5 ones first, then CMP-10 ones, then CMP-9
+    /// ones (SEMANTICS 6). The violations that stand alone come before
+    /// those that form clash groups, so readers find the groups' start by
+    /// one bisection on the rule.
     pub fn violation_count(&self) -> u64 {
-        self.edge_violations.len() as u64 + self.collisions.len()
+        self.edge_violations.len() as u64 + self.collisions.len() + self.unaccepted_tools.len() as u64
     }
 
     /// Violation `index` in the order of `violation_count`.
     pub fn violation(&self, index: u64) -> Option<Violation<'_>> {
         let edges = self.edge_violations.len() as u64;
+        let alone = self.violations_before_cmp9();
         if index < edges {
             Some(Violation::UnrecognisedEdgeType(&self.edge_violations[index as usize]))
+        } else if index < alone {
+            Some(Violation::UnacceptedTools(
+                &self.unaccepted_tools[(index - edges) as usize],
+            ))
         } else {
-            self.collisions.get(index - edges).map(Violation::ToolNameCollision)
+            self.collisions.get(index - alone).map(Violation::ToolNameCollision)
         }
+    }
+
+    /// How many violations come before the first CMP-9 one (EDGE-5, CMP-10).
+    pub fn violations_before_cmp9(&self) -> u64 {
+        (self.edge_violations.len() + self.unaccepted_tools.len()) as u64
     }
 
     pub fn violations(&self) -> impl Iterator<Item = Violation<'_>> + '_ {

@@ -13,11 +13,11 @@
 //! toolbox wired into a million agents, paths through a 100,000-box chain),
 //! so [`encode`] stops at a budget of ids instead of writing something huge.
 //!
-//! # Format, version 1
+//! # Format, version 2
 //!
 //! ```text
-//! snapshot   := MAGIC VERSION stats warnings edge5 cmp9 groups   (nothing after)
-//! MAGIC      := b"TWRS"          VERSION := 0x01
+//! snapshot   := MAGIC VERSION stats warnings edge5 cmp9 groups checked cmp10   (nothing after)
+//! MAGIC      := b"TWRS"          VERSION := 0x02
 //! stats      := nodes edges tool_edges consumers passthroughs     (uint each)
 //! warnings   := list of (code:str node:str edge:opt<uint> message:str location:opt<loc>)
 //! edge5      := list of (edge:uint edge_id:opt<str> edge_type:str message:str
@@ -27,6 +27,9 @@
 //! tool       := id:str label:str location:opt<loc> path:list<str>
 //! rename     := node:str label:str new_label:str new_name:str
 //! groups     := list of through:opt<str>
+//! checked    := 0x00 | 0x01      (whether CMP-10 was checked against a catalogue)
+//! cmp10      := list of (node:str node_type:str defined_at:str message:str location:opt<loc>
+//!                        edges:list<(edge:uint edge_id:opt<str> source:str)>)
 //! uint       := unsigned LEB128: 7 bits a byte, least significant first (little-endian),
 //!               in its shortest form
 //! str        := uint byte length, then that many bytes of UTF-8
@@ -49,10 +52,13 @@ use std::fmt;
 
 use crate::collisions::GroupIx;
 use crate::locate::Location;
-use crate::report::{EdgeTypeViolation, Rename, Report, Stats, Violation, Warning};
+use crate::report::{
+    EdgeTypeViolation, Rename, Report, Stats, UnacceptedToolsViolation, Violation, Warning, WiredEdge,
+};
 
 const MAGIC: &[u8; 4] = b"TWRS";
-const VERSION: u8 = 1;
+/// 2: CMP-10 (its violations, and whether it was checked) after the groups.
+const VERSION: u8 = 2;
 
 /// A report whose findings name more ids than the budget allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +89,7 @@ impl std::error::Error for DecodeError {}
 
 /// The findings of `report` as bytes, if they name at most `budget` ids:
 /// one per violation, plus one per colliding tool and one per id of its
-/// path. The budget is checked before each tool's path is read, so a report
+/// path, plus one per tool edge a CMP-10 violation lists. The budget is checked before each tool's path is read, so a report
 /// over it costs what was written up to that point.
 pub fn encode(report: &Report, budget: u64) -> Result<Vec<u8>, TooLarge> {
     let violation_count = report.violation_count();
@@ -148,6 +154,20 @@ pub fn encode(report: &Report, budget: u64) -> Result<Vec<u8>, TooLarge> {
     for g in 0..groups as GroupIx {
         w.opt(report.collisions.group(g).through(), Writer::str);
     }
+    w.0.push(u8::from(report.node_types_checked));
+    w.uint(report.unaccepted_tools.len() as u64);
+    for u in &report.unaccepted_tools {
+        left = left.checked_sub(u.edges.len() as u64).ok_or(too_large)?;
+        for s in [&u.node, &u.node_type, &u.defined_at, &u.message] {
+            w.str(s);
+        }
+        w.location(u.location);
+        w.list(&u.edges, |w, e| {
+            w.uint(e.edge as u64);
+            w.opt(e.edge_id.as_deref(), Writer::str);
+            w.str(&e.source);
+        });
+    }
     Ok(w.0)
 }
 
@@ -165,6 +185,8 @@ pub struct Shipped {
     edge_violations: Vec<usize>,
     collisions: Vec<usize>,
     groups: Vec<usize>,
+    node_types_checked: bool,
+    unaccepted_tools: Vec<usize>,
     /// The CMP-9 violations of each group, by index: those of group `g` are
     /// `members[member_starts[g]..member_starts[g + 1]]`, in order.
     members: Vec<u32>,
@@ -175,6 +197,7 @@ pub struct Shipped {
 pub enum ShippedViolation<'s> {
     UnrecognisedEdgeType(EdgeTypeViolation),
     ToolNameCollision(ShippedCollision<'s>),
+    UnacceptedTools(UnacceptedToolsViolation),
 }
 
 /// A CMP-9 violation read from a [`Shipped`] snapshot; the paths of its
@@ -244,6 +267,19 @@ impl Shipped {
             Ok(())
         })?;
         let groups = r.starts(|r| r.opt(Reader::str))?;
+        let node_types_checked = match r.byte()? {
+            0 => false,
+            1 => true,
+            _ => return Err(r.error_at(r.at - 1, "a flag that is neither 0 nor 1")),
+        };
+        let unaccepted_tools = r.starts(|r| {
+            let u = r.unaccepted_tools()?;
+            ids += 1 + u.edges.len() as u64;
+            Ok(())
+        })?;
+        if !node_types_checked && !unaccepted_tools.is_empty() {
+            return Err(r.error("CMP-10 violations in a report that did not check CMP-10"));
+        }
         if r.at != bytes.len() {
             return Err(r.error("bytes after the end of the snapshot"));
         }
@@ -261,6 +297,8 @@ impl Shipped {
             edge_violations,
             collisions,
             groups,
+            node_types_checked,
+            unaccepted_tools,
             members,
             member_starts,
         })
@@ -280,13 +318,24 @@ impl Shipped {
         self.stats
     }
 
-    /// EDGE-5 violations first, then CMP-9 ones, as in a [`Report`].
+    /// EDGE-5 violations first, then CMP-10 ones, then CMP-9 ones, as in
+    /// a [`Report`].
     pub fn violation_count(&self) -> u64 {
-        (self.edge_violations.len() + self.collisions.len()) as u64
+        (self.edge_violations.len() + self.collisions.len() + self.unaccepted_tools.len()) as u64
+    }
+
+    /// Whether CMP-10 was checked (`Report::node_types_checked`).
+    pub fn node_types_checked(&self) -> bool {
+        self.node_types_checked
     }
 
     pub fn edge_violation_count(&self) -> usize {
         self.edge_violations.len()
+    }
+
+    /// How many violations come before the first CMP-9 one (EDGE-5, CMP-10).
+    pub fn violations_before_cmp9(&self) -> usize {
+        self.edge_violations.len() + self.unaccepted_tools.len()
     }
 
     pub fn warning_count(&self) -> usize {
@@ -318,7 +367,12 @@ impl Shipped {
             None => self
                 .read(self.edge_violations[index], Reader::edge_violation)
                 .map(ShippedViolation::UnrecognisedEdgeType),
-            Some(cmp9) => self.collision(cmp9).map(ShippedViolation::ToolNameCollision),
+            Some(cmp10) if cmp10 < self.unaccepted_tools.len() => self
+                .read(self.unaccepted_tools[cmp10], Reader::unaccepted_tools)
+                .map(ShippedViolation::UnacceptedTools),
+            Some(later) => self
+                .collision(later - self.unaccepted_tools.len())
+                .map(ShippedViolation::ToolNameCollision),
         }
     }
 
@@ -601,6 +655,23 @@ impl<'b> Reader<'b> {
         })
     }
 
+    fn unaccepted_tools(&mut self) -> Read<UnacceptedToolsViolation> {
+        Ok(UnacceptedToolsViolation {
+            node: self.string()?,
+            node_type: self.string()?,
+            defined_at: self.string()?,
+            message: self.string()?,
+            location: self.location()?,
+            edges: self.list(|r| {
+                Ok(WiredEdge {
+                    edge: r.usize()?,
+                    edge_id: r.opt(Reader::string)?,
+                    source: r.string()?,
+                })
+            })?,
+        })
+    }
+
     fn collision(&mut self) -> Read<ShippedCollision<'b>> {
         Ok(ShippedCollision {
             consumer: self.str()?,
@@ -714,7 +785,28 @@ mod tests {
             check(
                 r#"{"nodes": [{"id": "a", "id": "t"}], "edges": [{"source": "t", "source": "t", "target": "c", "targetHandle": "c-input-tool"}]}"#,
             ),
+            cmp10_example(),
         ]
+    }
+
+    /// CMP-10 beside CMP-9: a tool wired into a type that does not accept
+    /// tools, and one into a type the catalogue does not know.
+    fn cmp10_example() -> Report {
+        let mut catalogue = crate::catalogue::Catalogue::default();
+        let types = br#"[{"id": "agent", "inputs": [{"dataType": "tool"}]}, {"id": "http"}]"#;
+        catalogue
+            .add("types.json", types, crate::catalogue::Form::EditorJson)
+            .unwrap();
+        let config = Config::default().with_catalogue(std::sync::Arc::new(catalogue));
+        let nodes = [
+            node("t1", "http", "Search"),
+            node("t2", "http", "search"),
+            node("a", "agent", "A"),
+            node("m", "mystery", "M"),
+        ];
+        let mut edges = vec![tool_edge("t1", "a"), tool_edge("t2", "a"), tool_edge("t1", "m")];
+        edges.push(r#"{"id": "e3", "source": "a", "target": "t2", "targetHandle": "t2-input-tool"}"#.to_owned());
+        check_bytes(workflow(&nodes, &edges).as_bytes(), &config).unwrap()
     }
 
     fn shipped(report: &Report) -> Shipped {
@@ -732,6 +824,7 @@ mod tests {
         for (index, v) in report.violations().enumerate() {
             match (v, shipped.violation(index as u64).unwrap()) {
                 (Violation::UnrecognisedEdgeType(e), ShippedViolation::UnrecognisedEdgeType(s)) => assert_eq!(&s, e),
+                (Violation::UnacceptedTools(u), ShippedViolation::UnacceptedTools(s)) => assert_eq!(&s, u),
                 (Violation::ToolNameCollision(c), ShippedViolation::ToolNameCollision(s)) => {
                     assert_eq!(
                         (s.consumer, s.name, s.message.to_owned()),
@@ -753,6 +846,7 @@ mod tests {
             }
         }
         assert!(shipped.violation(report.violation_count()).is_none());
+        assert_eq!(shipped.node_types_checked(), report.node_types_checked);
         assert_eq!(shipped.group_count(), report.collisions.group_count());
         for g in 0..shipped.group_count() as GroupIx {
             let (group, shipped_group) = (report.collisions.group(g), shipped.group(g).unwrap());
@@ -806,6 +900,9 @@ mod tests {
             .collect();
         assert!(cmp9.iter().any(|c| !c.fix().is_empty() && !c.box_labels().is_empty()));
         assert!(cmp9.iter().any(|c| c.tools().iter().any(|t| t.path_len() == 72)));
+        assert!(reports
+            .iter()
+            .any(|r| r.node_types_checked && !r.unaccepted_tools.is_empty()));
         let fanout = &reports[4];
         let groups: Vec<_> = (0..fanout.collisions.group_count() as GroupIx)
             .map(|g| fanout.collisions.group(g))

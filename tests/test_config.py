@@ -183,7 +183,7 @@ def test_the_table_may_be_written_inline(repo: Path) -> None:
         ("edge-types = { data = true }", "[tool.toolwire] edge-types must be a list of non-empty strings, got a table"),
         ("passthrough_types = []", '[tool.toolwire] unknown key "passthrough_types" (did you mean "passthrough-types"?)'),
         ("stict = true", '[tool.toolwire] unknown key "stict" (did you mean "strict"?)'),
-        ("colour = true", '[tool.toolwire] unknown key "colour" (known keys: passthrough-types, edge-types, strict, format, jobs, max-violations, max-path, json-violations, max-consumers, select, ignore, quiet)'),
+        ("colour = true", '[tool.toolwire] unknown key "colour" (known keys: passthrough-types, edge-types, node-types, strict, format, jobs, max-violations, max-path, json-violations, max-consumers, select, ignore, quiet)'),
         ("max-violations = -1", "[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got -1"),
         ('max-violations = "10"', '[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got "10"'),
         ("max-violations = true", "[tool.toolwire] max-violations must be an integer of at least 0 (0: no limit), got true"),

@@ -94,7 +94,7 @@ def test_the_counts_follow_the_selection(capsys: pytest.CaptureFixture[str]) -> 
     assert json.loads(whole)["code_counts"] == {"CMP-9": 2, "EDGE-5": 1, "R8": 1, "NAME-LOSSY": 1, "NAME-UNNAMED": 1}
     document = json.loads(run(capsys, "check", "--format", "json", "--ignore", "EDGE-5,NAME-LOSSY", MULTI).out)
     assert document["code_counts"] == {"CMP-9": 2, "R8": 1, "NAME-UNNAMED": 1}
-    assert document["codes"] == ["CMP-9", "R8", "NAME-UNNAMED", "DUPLICATE-KEY"]
+    assert document["codes"] == ["CMP-9", "CMP-10", "R8", "CMP-10-UNKNOWN", "NAME-UNNAMED", "DUPLICATE-KEY"]
     (file,) = document["files"]
     # The CMP-9 clashes are the report's, read lazily after the EDGE-5 ones.
     assert (file["violation_count"], file["clash_count"], file["violations"]) == (2, 2, [])
@@ -109,7 +109,7 @@ def test_the_counts_follow_the_selection(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["--select", "CMP-10"], 'argument --select: unknown code "CMP-10"'),
+        (["--select", "CMP-11"], 'argument --select: unknown code "CMP-11"'),
         (["--ignore", "NAME-LOSY"], 'argument --ignore: unknown code "NAME-LOSY"'),
         (["--ignore", "R"], 'argument --ignore: unknown code "R"'),  # R8 has no family
         (["--select", ""], "argument --select: no code given"),
@@ -123,7 +123,11 @@ def test_an_unknown_or_empty_code_is_a_usage_error_naming_it(
         main(["check", *argv, REFUSED])
     assert stopped.value.code == 2
     err = capsys.readouterr().err
-    assert says in err and "codes: CMP-9, EDGE-5, R8, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY; families: CMP, EDGE, NAME, DUPLICATE" in err
+    assert says in err
+    assert (
+        "codes: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY; "
+        "families: CMP, EDGE, NAME, DUPLICATE" in err
+    )
 
 
 def test_the_order_of_the_codes_is_fixed() -> None:
@@ -140,7 +144,7 @@ def test_the_command_line_is_applied_after_the_configuration_file() -> None:
     assert _select.selected([file, (None, None)]) == ("NAME-UNNAMED",)
     assert _select.selected([file, (["NAME-LOSSY"], None)]) == ("NAME-LOSSY",)
     assert _select.selected([file, (None, ["NAME-UNNAMED"])]) == ()
-    assert _select.selected([(None, ["CMP-9"]), (["CMP"], None)]) == ("CMP-9",)
+    assert _select.selected([(None, ["CMP-9"]), (["CMP"], None)]) == ("CMP-9", "CMP-10")
 
 
 def test_a_selection_keeps_a_report_lazy() -> None:
@@ -168,8 +172,12 @@ def test_quiet_lists_violations_only_in_every_format(capsys: pytest.CaptureFixtu
 
 def test_quiet_still_counts_the_warnings(capsys: pytest.CaptureFixture[str]) -> None:
     lines = run(capsys, "check", "-q", str(DATA / "spec-cmp9-accepted.json")).out.splitlines()
-    # No warning, no "ok" line: the counts and the summary only.
-    assert lines == ["R8: 2", "checked 1 file (2 consumers): 0 violations, 2 warnings (not listed: --quiet)"]
+    # No warning, no "ok" line: that CMP-10 was not checked, the counts and the summary only.
+    assert lines == [
+        "note: CMP-10 not checked: no node-type catalogue (--node-types)",
+        "R8: 2",
+        "checked 1 file (2 consumers): 0 violations, 2 warnings (not listed: --quiet)",
+    ]
     assert lines[-1].endswith(": 0 violations, 2 warnings (not listed: --quiet)")
     document = json.loads(run(capsys, "check", "-q", "--format", "json", str(DATA / "spec-cmp9-accepted.json")).out)
     assert (document["quiet"], document["files"][0]["warnings"], document["code_counts"]) == (True, [], {"R8": 2})
@@ -256,7 +264,7 @@ def test_verbose_and_the_json_report_say_which_configuration_file_was_read(
         "toolwire: configuration: ../pyproject.toml ([tool.toolwire])",
         "toolwire: passthrough types: kit",
         "toolwire: edge types: data, trigger, loopback, error, tool_availability",
-        "toolwire: codes reported: CMP-9, EDGE-5, R8, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY",
+        "toolwire: codes reported: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY",
     ]
     done = run(capsys, "check", "--verbose", "--no-config", "--format", "json", "multi.json")
     assert json.loads(done.out)["config_file"] is None

@@ -14,7 +14,7 @@ from ._api import (
     explain_json,
     normalize_name,
 )
-from ._errors import CompilationError, PathError, ToolNameCollision, WorkflowError
+from ._errors import CatalogueError, CompilationError, PathError, ToolNameCollision, WorkflowError
 from ._records import ConsumerView, Location, Rename, SeenTool, Stats, Tool, Violation, WiringWarning
 from ._report import Report
 
@@ -23,6 +23,7 @@ __version__ = "0.2.0"
 __all__ = [
     "DEFAULT_EDGE_TYPES",
     "DEFAULT_PASSTHROUGH_TYPES",
+    "CatalogueError",
     "CompilationError",
     "ConsumerView",
     "Location",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
-from . import _toolwire
+from . import _catalogue, _toolwire
 from ._arguments import refuse_single_path, type_names
+from ._catalogue import NodeTypesArg
 from ._errors import WorkflowError
 from ._paths import Found, expand
 from ._records import ConsumerView
@@ -54,10 +55,15 @@ def check(
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> Report:
-    """Checks an already-parsed workflow (as ``json.loads`` returns it)."""
+    """Checks an already-parsed workflow (as ``json.loads`` returns it).
+    ``node_types``: a node-type catalogue (a file, a Drupal config
+    directory, or a sequence of them) to check CMP-10 against; without one
+    CMP-10 is not checked (``Report.stats.node_types_checked``)."""
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    return report_from_core(_toolwire.check_mapping(workflow, passthrough, edges))
+    catalogue = _catalogue.load(node_types, "check")
+    return report_from_core(_toolwire.check_mapping(workflow, passthrough, edges, catalogue))
 
 
 def check_json(
@@ -65,13 +71,15 @@ def check_json(
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> Report:
     """Checks a workflow given as JSON text. Mutable buffers are copied first,
-    because the check runs without the GIL."""
+    because the check runs without the GIL. ``node_types``: as for ``check``."""
     data = _json_text(data, "check_json")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    catalogue = _catalogue.load(node_types, "check_json")
     try:
-        return report_from_core(_toolwire.check_json(data, passthrough, edges))
+        return report_from_core(_toolwire.check_json(data, passthrough, edges, catalogue))
     except WorkflowError as e:
         if isinstance(data, str) and e.line is None:
             raise _locate_surrogate(data, e) from None
@@ -95,16 +103,18 @@ def check_yaml(
     *,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> Report:
     """Checks a workflow given as YAML text, as Drupal's ``drush
     config:export`` writes it (``flowdrop_workflow.flowdrop_workflow.<id>.yml``):
     the same report as its JSON, located in the YAML. Invalid YAML, a
     repeated key, a second document and aliases that would expand past a
-    budget raise ``WorkflowError``."""
+    budget raise ``WorkflowError``. ``node_types``: as for ``check``."""
     data = _json_text(data, "check_yaml")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    catalogue = _catalogue.load(node_types, "check_yaml")
     try:
-        return report_from_core(_toolwire.check_yaml(data, passthrough, edges))
+        return report_from_core(_toolwire.check_yaml(data, passthrough, edges, catalogue))
     except WorkflowError as e:
         if isinstance(data, str) and e.line is None:
             raise _locate_surrogate(data, e) from None
@@ -117,15 +127,19 @@ def check_file(
     input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> Report:
     """Reads and checks a workflow file: YAML when its name ends ``.yml`` or
     ``.yaml``, JSON otherwise, unless ``input_format`` (``"json"`` or
     ``"yaml"``) says. A missing file raises ``FileNotFoundError``; an
-    unreadable one another ``OSError``."""
+    unreadable one another ``OSError``. ``node_types``: as for ``check``."""
     fspath = _file_path(path, "check_file")
     fmt = _input_format(input_format, "check_file")
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    return report_from_core(_toolwire.check_file(fspath, passthrough, edges, fmt), path=fspath)
+    catalogue = _catalogue.load(node_types, "check_file")
+    return report_from_core(
+        _toolwire.check_file(fspath, passthrough, edges, fmt, node_types=catalogue), path=fspath
+    )
 
 
 def check_files(
@@ -135,6 +149,7 @@ def check_files(
     input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[Report]:
     """Checks many files in parallel, one report per file in input order
     (``paths`` is a sequence of them: one ``str``, ``bytes`` or
@@ -146,8 +161,12 @@ def check_files(
     matches nothing and a folder that cannot be listed (``PathError``).
     ``jobs``: threads to use (None or -1: one per core); the reports are the
     same for any value. ``input_format``: as in ``check_file``, for every
-    file."""
-    return _check_paths(paths, jobs, input_format, passthrough_types, edge_types, expand_paths=True)
+    file. ``node_types``: as for ``check``, read once for every file; a
+    catalogue that cannot be used raises ``CatalogueError`` before any file
+    is checked. Without it, a directory that holds Drupal node types
+    (``flowdrop_node_type.flowdrop_node_type.*.yml``) is the catalogue of
+    the workflows found in it (SEMANTICS 11)."""
+    return _check_paths(paths, jobs, input_format, passthrough_types, edge_types, node_types, expand_paths=True)
 
 
 def check_each_file(
@@ -157,11 +176,12 @@ def check_each_file(
     input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[Report]:
     """``check_files`` of paths already expanded (toolwire.dask's workers):
     each is read as the file it names, whatever it looks like.
     Package-internal."""
-    return _check_paths(paths, jobs, input_format, passthrough_types, edge_types, expand_paths=False)
+    return _check_paths(paths, jobs, input_format, passthrough_types, edge_types, node_types, expand_paths=False)
 
 
 def _check_paths(
@@ -170,6 +190,7 @@ def _check_paths(
     input_format: Optional[str],
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
+    node_types: NodeTypesArg,
     expand_paths: bool,
 ) -> List[Report]:
     refuse_single_path(paths, "check_files", "call check_file(path) for one file")
@@ -180,8 +201,9 @@ def _check_paths(
             raise TypeError("check_files() takes str paths or os.PathLike of str")
     threads = threads_for(jobs)
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    catalogue = _catalogue.load(node_types, "check_files")
     found = expand(fspaths).found if expand_paths else [Found(p, p) for p in fspaths]
-    return check_found(found, threads, passthrough, edges, fmt)
+    return check_found(found, threads, passthrough, edges, fmt, catalogue)
 
 
 def threads_for(jobs: Optional[int]) -> int:
@@ -195,23 +217,61 @@ def threads_for(jobs: Optional[int]) -> int:
 
 
 def check_found(
-    found: Sequence[Found], threads: int, passthrough: List[str], edges: List[str], fmt: Optional[str] = None
+    found: Sequence[Found],
+    threads: int,
+    passthrough: List[str],
+    edges: List[str],
+    fmt: Optional[str] = None,
+    catalogue: Optional["_toolwire.NodeTypeCatalogue"] = None,
+    own_catalogues: Optional[Dict[Optional[str], Any]] = None,
 ) -> List[Report]:
     """One report per entry of an expansion, in order: its files checked in
-    one batch of the core's (``threads``: 0 for one per core; ``fmt``:
-    ``"json"``, ``"yaml"`` or None for by name), each problem
-    met while expanding a report of its own. Package-internal: the CLI
-    expands once and checks here."""
-    files = [f.path for f in found if f.error is None]
-    results = iter(_toolwire.check_files(files, passthrough, edges, threads, fmt) if files else [])
-    reports = []
-    for entry in found:
-        result = entry.error if entry.error is not None else next(results)
-        if isinstance(result, Exception):
-            reports.append(failed_report(entry.path, result))
-        else:
-            reports.append(report_from_core(result, path=entry.path))
-    return reports
+    batches of the core's (``threads``: 0 for one per core; ``fmt``:
+    ``"json"``, ``"yaml"`` or None for by name), each problem met while
+    expanding a report of its own. ``catalogue``: for every file; without
+    one, each directory walked that holds node types is the catalogue of
+    the files found in it (SEMANTICS 11), read once, and a catalogue there
+    that cannot be used is the error of each of those files (CMP-10 is
+    never skipped in silence). ``own_catalogues``: what each directory's
+    look found (its catalogue, its error, or None), kept by a caller that
+    checks one expansion in several calls so each directory is read once.
+    Package-internal: the CLI expands once and checks here."""
+    own: Dict[Optional[str], Any] = {} if own_catalogues is None else own_catalogues
+    results: List[Any] = [entry.error for entry in found]
+    by_catalogue: Dict[Optional[str], List[int]] = {}
+    for i, entry in enumerate(found):
+        if entry.error is not None:
+            continue
+        directory = None if catalogue is not None else entry.directory
+        if directory not in own:
+            own[directory] = None if directory is None else _own_catalogue(directory)
+        by_catalogue.setdefault(directory if own[directory] is not None else None, []).append(i)
+    for directory, indexes in by_catalogue.items():
+        used = catalogue if directory is None else own[directory]
+        if isinstance(used, Exception):
+            for i in indexes:
+                results[i] = used
+            continue
+        files = [found[i].path for i in indexes]
+        for i, result in zip(indexes, _toolwire.check_files(files, passthrough, edges, threads, fmt, node_types=used)):
+            results[i] = result
+    return [
+        failed_report(entry.path, result) if isinstance(result, Exception) else report_from_core(result, path=entry.path)
+        for entry, result in zip(found, results)
+    ]
+
+
+def _own_catalogue(directory: str) -> Any:
+    """The catalogue a checked directory holding Drupal node types is to
+    the workflows in it, or the error reading it gave; None when it holds
+    none."""
+    if not _catalogue.node_type_files(directory):
+        return None
+    try:
+        return _catalogue.load(directory, "check_files")
+    except (WorkflowError, OSError) as e:
+        return e
+
 
 
 CHUNK_TOOLS = 4096

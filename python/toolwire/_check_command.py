@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
-from . import _cli_options
+from . import _catalogue, _cli_options
 from ._api import check_found, check_json, check_yaml, threads_for
 from ._cli_options import pick
 from ._command_io import (
@@ -30,7 +30,7 @@ from ._command_io import (
     refuse_output_input,
     say_errors,
 )
-from ._errors import WorkflowError
+from ._errors import CatalogueError, WorkflowError
 from ._fix_command import apply_fixes, fix_refusal, show_fixes
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, JSON_VIOLATIONS, Run, writer
 from ._formats.text_format import use_colour
@@ -67,6 +67,8 @@ def check_all(
     threads = threads_for(jobs)
     fmt = file_format(input_format)
     passthrough, edges = list(options["passthrough_types"]), list(options["edge_types"])
+    catalogue = options.get("node_types")
+    own_catalogues: Dict[Optional[str], Any] = {}  # each directory's node types, read once
     with Progress(len(files), "checking", unit="files") as bar:
         if cluster is not None:
             from .dask._cluster import check_paths as check_on_dask
@@ -76,10 +78,10 @@ def check_all(
         elif bar.enabled and len(files) > _PROGRESS_CHUNK:
             reports = []
             for chunk in chunks(files, _PROGRESS_CHUNK):
-                reports.extend(check_found(chunk, threads, passthrough, edges, fmt))
+                reports.extend(check_found(chunk, threads, passthrough, edges, fmt, catalogue, own_catalogues))
                 bar.advance(len(chunk))
         else:
-            reports = check_found(files, threads, passthrough, edges, fmt)
+            reports = check_found(files, threads, passthrough, edges, fmt, catalogue, own_catalogues)
     by_path = iter(reports)
     # Standard input is read once, in its place in the list, after the bar
     # is gone.
@@ -136,9 +138,18 @@ def run_check(args: argparse.Namespace) -> int:
     if settings is None:
         return EXIT_ERROR
     format = pick(args.format, settings.format, "text")
-    options = dict(_cli_options.types(args, settings))
+    options: Dict[str, Any] = dict(_cli_options.types(args, settings))
+    node_types = args.node_types if args.node_types is not None else settings.node_types
     selection = _cli_options.selection(args, settings)
-    _cli_options.tell(args, settings, options, selection.codes)
+    _cli_options.tell(args, settings, options, selection.codes, node_types=node_types)
+    if node_types is not None:
+        try:
+            # Read once for every file; a cluster's workers read the files.
+            catalogue = _catalogue.load(node_types, "--node-types")
+        except (CatalogueError, OSError, ValueError, TypeError) as e:
+            sys.stderr.write(f"toolwire: --node-types: {e}\n")
+            return EXIT_ERROR
+        options["node_types"] = catalogue if args.dask is None else node_types
     try:
         with _cluster(args.dask) as cluster:
             expansion = expanded(args.paths, cluster is not None)

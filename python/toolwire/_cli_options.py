@@ -181,7 +181,8 @@ def configuration_words(args: argparse.Namespace, settings: Settings) -> str:
 
 
 def tell(args: argparse.Namespace, settings: Settings, options: Dict[str, Any],
-         codes: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> None:  # fmt: skip
+         codes: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
+         node_types: Optional[Sequence[str]] = None) -> None:  # fmt: skip
     """``-v``: the configuration and the effective lists, on standard error."""
     if not args.verbose:
         return
@@ -190,6 +191,8 @@ def tell(args: argparse.Namespace, settings: Settings, options: Dict[str, Any],
         f"passthrough types: {', '.join(options['passthrough_types']) or '(none)'}",
         f"edge types: {', '.join(recognised(options['edge_types']))}",
     ]
+    if node_types is not None:
+        lines.append(f"node-type catalogue (CMP-10): {', '.join(node_types)}")
     if codes is not None:
         lines.append(f"codes reported: {', '.join(codes) or '(none)'}")
     (out or sys.stderr).writelines(f"toolwire: {line}\n" for line in lines)

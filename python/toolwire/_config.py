@@ -18,6 +18,7 @@ Keys are kebab-case, as in ruff::
     [tool.toolwire]
     passthrough-types = ["toolbox", "kit"]   # replaces the defaults, like --passthrough-type
     edge-types = ["data", "tool_availability"]   # replaces the defaults, like --edge-type
+    node-types = ["config/sync"]             # CMP-10 catalogue, relative to this file, like --node-types
     strict = true                            # warnings fail a file too
     format = "sarif"                         # text, json, sarif, github or junit
     jobs = 4                                 # files checked in parallel
@@ -70,6 +71,9 @@ class Settings:
 
     passthrough_types: Optional[List[str]] = None
     edge_types: Optional[List[str]] = None
+    node_types: Optional[List[str]] = None
+    """Node-type catalogue paths, made relative to the configuration
+    file's directory (as given there) when the file is loaded."""
     strict: Optional[bool] = None
     format: Optional[str] = None
     jobs: Optional[int] = None
@@ -121,6 +125,9 @@ def load(path: Path) -> Settings:
         if not check(value):
             raise ConfigError(f"{_shown(path)}: {_TABLE} {key} must be {expected}, got {_toml(value)}")
         values[field] = list(value) if isinstance(value, list) else value
+    if "node_types" in values:
+        # Paths in the file mean the same wherever toolwire is run from.
+        values["node_types"] = [os.path.join(os.path.dirname(os.path.abspath(path)), p) for p in values["node_types"]]
     return Settings(**values, source=path)
 
 
@@ -223,6 +230,7 @@ def _codes(value: Any) -> bool:
 _KEYS: Dict[str, Tuple[str, Callable[[Any], bool], str]] = {
     "passthrough-types": ("passthrough_types", _names, "a list of non-empty strings"),
     "edge-types": ("edge_types", _names, "a list of non-empty strings"),
+    "node-types": ("node_types", _names, "a list of non-empty paths (files or directories)"),
     "strict": ("strict", _boolean, "true or false"),
     "format": ("format", _format, "one of " + ", ".join(f'"{name}"' for name in FORMATS)),
     "jobs": ("jobs", _jobs, "an integer of at least 1"),

@@ -43,6 +43,20 @@ class PathError(OSError):
         return (PathError, (self.path, self.message))
 
 
+class CatalogueError(WorkflowError):
+    """A node-type catalogue (``node_types=``, ``--node-types``) that cannot
+    be used: not readable, not JSON or YAML, a wrong shape, a type without
+    an id or defined twice. ``path`` is the file; ``line`` and ``column``
+    locate the problem in it. Never a silent pass: CMP-10 is not checked
+    against half a catalogue."""
+
+    def __init__(
+        self, message: str, line: Optional[int] = None, column: Optional[int] = None, path: str = ""
+    ) -> None:
+        self.path = path
+        super().__init__(f"node-type catalogue {path}: {message}" if path else message, line, column)
+
+
 class ToolNameCollision(Exception):
     """The tool-wiring stage's own failure: every CMP-9 and EDGE-5 violation
     found in the workflow (a sequence read on demand, as in ``Report``)."""

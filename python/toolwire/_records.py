@@ -29,6 +29,7 @@ __all__ = [
     "Tool",
     "Rename",
     "Violation",
+    "WiredEdge",
     "WiringWarning",
     "Stats",
     "ClashGroup",
@@ -90,6 +91,19 @@ class Rename(NamedTuple):
         return dict(self._asdict())
 
 
+class WiredEdge(NamedTuple):
+    """A tool edge into a node, as a CMP-10 violation lists it: its index in
+    ``edges``, its ``id`` (None without one) and the node it brings a tool
+    from."""
+
+    edge: int
+    edge_id: Optional[str]
+    source: str
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"edge": self.edge, "edge_id": self.edge_id, "source": self.source}
+
+
 NO_BOXES: Mapping[str, str] = MappingProxyType({})
 """No toolbox labels: the one empty mapping every record without any shares."""
 
@@ -102,10 +116,15 @@ class Violation(NamedTuple):
     that every name is unique wherever they arrive. ``rule == "EDGE-5"``:
     ``edge`` (its index), ``edge_id`` and ``edge_type`` are set, and
     ``suggestion`` is the closest recognised edge type, if one is close.
+    ``rule == "CMP-10"``: tools are wired to a node whose type (by the
+    node-type catalogue) does not accept tools; ``consumer`` is that node,
+    ``node_type`` its type, ``defined_at`` where the catalogue defines the
+    type (``file:line:column``) and ``wired_edges`` every tool edge into
+    the node, in edge order.
 
     ``location`` is the consumer's node object (or, for a consumer that is
-    never declared, the first tool edge into it) for CMP-9, the edge for
-    EDGE-5; None when the input was not text.
+    never declared, the first tool edge into it) for CMP-9 and CMP-10, the
+    edge for EDGE-5; None when the input was not text.
     """
 
     rule: str
@@ -123,6 +142,9 @@ class Violation(NamedTuple):
     """CMP-9: the ``data.label`` of each toolbox on the tools' paths whose
     label is not its id, by id, for showing paths in words (on paths of up to
     64 nodes: a longer one is a machine-made chain nobody reads hop by hop)."""
+    node_type: Optional[str] = None
+    defined_at: Optional[str] = None
+    wired_edges: Sequence[WiredEdge] = ()
 
     @property
     def help(self) -> Optional[str]:
@@ -134,6 +156,16 @@ class Violation(NamedTuple):
         return None
 
     def to_dict(self) -> Dict[str, Any]:
+        if self.rule == "CMP-10":
+            return {
+                "rule": self.rule,
+                "consumer": self.consumer,
+                "node_type": self.node_type,
+                "message": self.message,
+                "location": _location_dict(self.location),
+                "defined_at": self.defined_at,
+                "edges": [e.to_dict() for e in self.wired_edges],
+            }
         if self.rule == "CMP-9":
             return {
                 "rule": self.rule,
@@ -172,7 +204,10 @@ class WiringWarning(NamedTuple):
     appears twice in one object of the JSON text (the last value is read;
     ``node`` is the node's id, or ``""`` outside a node, and ``edge`` the
     edge's index in an edge). ``location`` is the edge (R8), the repeated
-    key (DUPLICATE-KEY) or the node."""
+    key (DUPLICATE-KEY) or the node. ``"CMP-10-UNKNOWN"``: nodes receiving
+    tool edges have a type the node-type catalogue does not know (or no
+    type), so CMP-10 was not checked at them; one warning per type, ``node``
+    the first of them by id, located there."""
 
     code: str
     node: str
@@ -196,9 +231,17 @@ class Stats(NamedTuple):
     tool_edges: int
     consumers: int
     passthroughs: int
+    node_types_checked: bool = False
+    """Whether CMP-10 was checked: only against a node-type catalogue
+    (``node_types=``); without one, tools wired to a node whose type cannot
+    take them go unnoticed, and the reports say so. Not among the counts
+    ``to_dict`` gives: the reports write it beside them."""
 
     def to_dict(self) -> Dict[str, int]:
-        return dict(self._asdict())
+        """The counts (a file's ``stats`` in the JSON report)."""
+        counts = self._asdict()
+        del counts["node_types_checked"]
+        return dict(counts)
 
 
 class SeenTool(NamedTuple):

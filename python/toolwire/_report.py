@@ -31,6 +31,7 @@ from ._records import (
     Stats,
     Tool,
     Violation,
+    WiredEdge,
     WiringWarning,
     group_violations,
 )
@@ -119,22 +120,31 @@ class ToolPath(_Lazy[str]):
 
 class Violations(_Lazy[Violation]):
     """The violations of a report, in the order of docs/SEMANTICS.md
-    section 6 (EDGE-5 by edge, then CMP-9 by consumer id and name).
+    section 6 (EDGE-5 by edge, CMP-10 by node id, then CMP-9 by consumer id
+    and name).
     ``len()`` is exact however many there are; items are built when read
     (``v[i]``, slices, iteration)."""
 
-    __slots__ = ("_start",)
+    __slots__ = ("_start", "_skip")
 
     _CHUNK = 1  # each one is built: iterating builds no more than it yields
     _WHAT = "violation"
 
-    def __init__(self, core: "CoreReport", start: int = 0) -> None:
-        super().__init__(core, core.violation_count - start)
+    def __init__(self, core: "CoreReport", start: int = 0, skip: Tuple[int, int] = (0, 0)) -> None:
+        super().__init__(core, core.violation_count - start - (skip[1] - skip[0]))
         self._start = start
         """The core's index of this sequence's first violation."""
+        self._skip = skip
+        """Core indices ``[a, b)`` left out (at or after ``start``): the
+        CMP-10 violations, between the EDGE-5 and CMP-9 ones, when a
+        selection leaves CMP-10 out."""
 
     def _read(self, start: int, stop: int) -> List[Violation]:
-        return [self._at(self._start + i) for i in range(start, min(stop, self._len))]
+        low, high = self._skip
+        return [
+            self._at(index + (high - low) if index >= low else index)
+            for index in (self._start + i for i in range(start, min(stop, self._len)))
+        ]
 
     def __repr__(self) -> str:
         return f"<Violations: {self._len}>"
@@ -157,6 +167,9 @@ class Violations(_Lazy[Violation]):
             else (),
             suggestion=v.suggestion,
             box_labels=dict(v.box_labels) if v.box_labels else NO_BOXES,
+            node_type=v.node_type,
+            defined_at=v.defined_at,
+            wired_edges=[WiredEdge(*e) for e in v.wired_edges] if v.rule == "CMP-10" else (),
         )
 
     def _tools(self, index: int, v: "CoreViolation") -> List[Tool]:
@@ -297,6 +310,7 @@ class Report:
             "violations_omitted": 0,
             "violations": [v.to_dict() for v in self.violations],
             "warnings": [w.to_dict() for w in self.warnings],
+            "node_types_checked": None if self.stats is None else self.stats.node_types_checked,
             "stats": None if self.stats is None else self.stats.to_dict(),
         }
 
@@ -325,14 +339,16 @@ def _at(core: Optional[Tuple[int, int]]) -> Optional[Location]:
 # --- the package's way in (package-internal) --------------------------------------
 
 
-def edge5_count(violations: Sequence[Violation]) -> int:
-    """How many EDGE-5 violations lead ``violations`` (they come first, in
-    edge order, before every CMP-9 one): found by bisection, reading
-    O(log n) items of a lazy sequence."""
+def edge5_count(violations: Sequence[Violation], past: str = "CMP-9") -> int:
+    """How many violations that stand alone (EDGE-5, then CMP-10) lead
+    ``violations``, before every CMP-9 one: found by bisection, reading
+    O(log n) items of a lazy sequence. With ``past="EDGE-5"``: how many
+    EDGE-5 ones lead it (the CMP-10 ones follow them)."""
     low, high = 0, len(violations)
     while low < high:
         middle = (low + high) // 2
-        if violations[middle].rule == "CMP-9":
+        rule = violations[middle].rule
+        if (rule == "CMP-9") if past == "CMP-9" else (rule != "EDGE-5"):
             high = middle
         else:
             low = middle + 1
@@ -356,7 +372,12 @@ def report_from_core(core: "CoreReport", path: Optional[str] = None) -> Report:
     decoded from what a toolwire.dask worker shipped)."""
     s = core.stats
     stats = Stats(
-        nodes=s.nodes, edges=s.edges, tool_edges=s.tool_edges, consumers=s.consumers, passthroughs=s.passthroughs
+        nodes=s.nodes,
+        edges=s.edges,
+        tool_edges=s.tool_edges,
+        consumers=s.consumers,
+        passthroughs=s.passthroughs,
+        node_types_checked=core.node_types_checked,
     )
     return Report(Violations(core), Warnings(core), stats, path)
 
@@ -397,6 +418,15 @@ def violations_from(violations: Violations, start: int) -> Violations:
     ones, when ``start`` is the number of EDGE-5 ones (``--ignore EDGE-5``);
     their clash groups are the report's."""
     return Violations(violations._core, violations._start + start)
+
+
+def violations_without(violations: Violations, start: int, stop: int) -> Violations:
+    """The violations but those from ``start`` to ``stop`` (positions in
+    ``violations``, which must keep its own items whole), read from the same
+    core: the EDGE-5 and CMP-9 ones when ``start..stop`` holds the CMP-10
+    ones (``--ignore CMP-10``)."""
+    base = violations._start
+    return Violations(violations._core, base, (base + start, base + stop))
 
 
 def core_of(violations: Violations) -> "CoreReport":

@@ -45,6 +45,17 @@ RULES: Dict[str, Rule] = {
             _spec_rule("CMP-9"),
         ),
         Rule(
+            "CMP-10",
+            "ToolsWiredToToolConsumers",
+            "A node that has tools wired to it must be of a type that accepts tools.",
+            "The node-type catalogue says this node's type cannot consume tools, so compilation is refused. "
+            "Wire the tools to a node whose type accepts tools (an agent, or a Tool Box that forwards them), "
+            "or remove the tool edges; if the type does take tools, fix its catalogue entry "
+            "(parameters.tool.connectable: true, or an input with dataType tool).",
+            "error",
+            _spec_rule("CMP-10"),
+        ),
+        Rule(
             "EDGE-5",
             "RecognisedEdgeType",
             "A declared edge type must be one the workflow format recognises.",
@@ -61,6 +72,15 @@ RULES: Dict[str, Rule] = {
             "The node is checked as a node with no type, and its id is its label. Declare it in `nodes`, or fix the id on the edge.",
             "warning",
             SPEC_URL,  # R2 and R8 belong to the storage profile, which has no rule files
+        ),
+        Rule(
+            "CMP-10-UNKNOWN",
+            "NodeTypeInCatalogue",
+            "A node that receives tool edges has a type the node-type catalogue does not know.",
+            "CMP-10 could not be checked at these nodes: their type is not in the catalogue (or they have no "
+            "type, or are never declared). Add the type to the catalogue, or fix the node's type.",
+            "warning",
+            _spec_rule("CMP-10"),
         ),
         Rule(
             "NAME-LOSSY",

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 from ._records import Violation, WiringWarning
-from ._report import Report, Violations, edge5_count, edge5_prefix, violations_from
+from ._report import Report, Violations, edge5_count, edge5_prefix, violations_from, violations_without
 from ._rules import RULES
 
 __all__ = ["CODES", "FAMILIES", "Selection", "SelectorError", "code_counts", "parse", "selected", "unknown"]
@@ -41,9 +41,11 @@ order the counts are given in."""
 FAMILIES: Dict[str, Tuple[str, ...]] = {
     family: tuple(code for code in CODES if code.rsplit("-", 1)[0] == family)
     for family in dict.fromkeys(code.rsplit("-", 1)[0] for code in CODES if "-" in code)
+    if family not in RULES
 }
 """``NAME`` -> ``("NAME-LOSSY", "NAME-UNNAMED")``: each family of codes by
-the part before their last ``-``. (R8 has no ``-``, so no family.)"""
+the part before their last ``-``. (R8 has no ``-``, so no family; nor has
+CMP-10-UNKNOWN, whose family would be the code CMP-10.)"""
 
 
 class SelectorError(ValueError):
@@ -125,26 +127,30 @@ class Selection:
         out = self.left_out
         if report.error is not None or not out:
             return report
-        violations = _violations(report.violations, "EDGE-5" not in out, "CMP-9" not in out)
+        violations = _violations(report.violations, "EDGE-5" not in out, "CMP-10" not in out, "CMP-9" not in out)
         warnings = report.warnings
         if out & {w for w in CODES if RULES[w].level == "warning"}:
             warnings = Picked.of(report.warnings, lambda w: w.code not in out)
         return Report(violations, warnings, report.stats, report.path, report.error)
 
 
-def _violations(violations: Sequence[Violation], edge5: bool, cmp9: bool) -> Sequence[Violation]:
-    """The EDGE-5 violations, the CMP-9 ones, both or neither. EDGE-5 ones
-    lead a report from a check (found by bisection, as the formats find
-    them), so the CMP-9 ones are the lazy rest of it and still group into
-    clashes; a hand-built report's list is filtered."""
-    if edge5 and cmp9:
+def _violations(violations: Sequence[Violation], edge5: bool, cmp10: bool, cmp9: bool) -> Sequence[Violation]:
+    """The EDGE-5, CMP-10 and CMP-9 violations asked for. EDGE-5 ones lead
+    a report from a check, CMP-10 ones follow (both found by bisection, as
+    the formats find them), so the CMP-9 ones are the lazy rest of it and
+    still group into clashes; a hand-built report's list is filtered."""
+    if edge5 and cmp10 and cmp9:
         return violations
+    kept = {rule for rule, keep in (("EDGE-5", edge5), ("CMP-10", cmp10), ("CMP-9", cmp9)) if keep}
     if not isinstance(violations, Violations):
-        return [v for v in violations if (v.rule == "CMP-9" and cmp9) or (v.rule != "CMP-9" and edge5)]
+        return [v for v in violations if v.rule in kept]
+    edge5_only = edge5_count(violations, past="EDGE-5")
     leading = edge5_count(violations)
     if cmp9:
-        return violations_from(violations, leading)
-    return [violations[i] for i in range(leading)] if edge5 else []
+        if edge5 and not cmp10:
+            return violations_without(violations, edge5_only, leading)
+        return violations_from(violations, edge5_only if cmp10 else leading)
+    return [v for v in (violations[i] for i in range(leading)) if v.rule in kept]
 
 
 _T = TypeVar("_T")
@@ -222,9 +228,15 @@ def code_counts(reports: Sequence[Report]) -> Dict[str, int]:
     for report in reports:
         if report.error is not None:
             continue
-        edge5 = edge5_prefix(report)[1]  # by bisection, as the formats count them
+        alone, leading = edge5_prefix(report)  # by bisection, as the formats count them
+        # A hand-built report's list holds only those that stand alone, in
+        # any order; a lazy sequence is bisected again, reading O(log n).
+        edge5 = sum(1 for v in alone if v.rule == "EDGE-5") if isinstance(alone, list) else edge5_count(
+            alone, past="EDGE-5"
+        )
         counts["EDGE-5"] += edge5
-        counts["CMP-9"] += report.violation_count - edge5
+        counts["CMP-10"] += leading - edge5
+        counts["CMP-9"] += report.violation_count - leading
         warnings = report.warnings
         if isinstance(warnings, Picked):
             counts.update(warnings.counts)

@@ -14,6 +14,8 @@ __all__ = [
     "explain_mapping",
     "normalize_name",
     "phase_times",
+    "load_node_types",
+    "NodeTypeCatalogue",
     "CoreReport",
     "CoreViolation",
     "CoreTool",
@@ -81,6 +83,12 @@ class CoreViolation:
     def edge_type(self) -> Optional[str]: ...
     @property
     def suggestion(self) -> Optional[str]: ...
+    @property
+    def node_type(self) -> Optional[str]: ...
+    @property
+    def defined_at(self) -> Optional[str]: ...
+    @property
+    def wired_edges(self) -> List[Tuple[int, Optional[str], str]]: ...
 
 @final
 class CoreWarning:
@@ -129,6 +137,8 @@ class CoreReport:
     def warning_count(self) -> int: ...
     def warnings(self, start: int, stop: int) -> List[CoreWarning]: ...
     @property
+    def node_types_checked(self) -> bool: ...
+    @property
     def stats(self) -> CoreStats: ...
     # Deterministic work counters by name, then "total" (empty when shipped).
     @property
@@ -157,17 +167,52 @@ class ViewStream:
     def __iter__(self) -> ViewStream: ...
     def __next__(self) -> List[_ViewTuple]: ...
 
-def check_mapping(workflow: object, passthrough_types: List[str], edge_types: List[str]) -> CoreReport: ...
-def check_json(data: str | bytes, passthrough_types: List[str], edge_types: List[str]) -> CoreReport: ...
-def check_yaml(data: str | bytes, passthrough_types: List[str], edge_types: List[str]) -> CoreReport: ...
+@final
+class NodeTypeCatalogue:
+    def __len__(self) -> int: ...
+    def types(self) -> List[Tuple[str, bool, bool, str, int, int]]: ...
+
+def load_node_types(paths: List[str]) -> NodeTypeCatalogue: ...
+def check_mapping(
+    workflow: object,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    node_types: Optional[NodeTypeCatalogue] = None,
+) -> CoreReport: ...
+def check_json(
+    data: str | bytes,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    node_types: Optional[NodeTypeCatalogue] = None,
+) -> CoreReport: ...
+def check_yaml(
+    data: str | bytes,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    node_types: Optional[NodeTypeCatalogue] = None,
+) -> CoreReport: ...
 def check_file(
-    path: str, passthrough_types: List[str], edge_types: List[str], input_format: str | None = None
+    path: str,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    input_format: str | None = None,
+    node_types: Optional[NodeTypeCatalogue] = None,
 ) -> CoreReport: ...
 def check_files(
-    paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int, input_format: str | None = None
+    paths: List[str],
+    passthrough_types: List[str],
+    edge_types: List[str],
+    jobs: int,
+    input_format: str | None = None,
+    node_types: Optional[NodeTypeCatalogue] = None,
 ) -> List[CoreReport | Exception]: ...
 def check_files_encoded(
-    paths: List[str], passthrough_types: List[str], edge_types: List[str], jobs: int, budget: int
+    paths: List[str],
+    passthrough_types: List[str],
+    edge_types: List[str],
+    jobs: int,
+    budget: int,
+    node_types: Optional[NodeTypeCatalogue] = None,
 ) -> List[bytes | int | Exception]: ...
 def explain_json(
     data: str | bytes,

@@ -107,6 +107,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--format", choices=FORMATS, default=None, help="report format (default: text)")
     check.add_argument(
+        "--node-types",
+        action="append",
+        metavar="PATH",
+        help="a node-type catalogue to check CMP-10 against (tools wired only to nodes whose type accepts "
+        "them): the editor's node list (GET /api/flowdrop/nodes, JSON), a Drupal flowdrop_node_type config "
+        "file (YAML), or a config directory holding them; repeat for several. Without one CMP-10 is not "
+        "checked, and the report says so",
+    )
+    check.add_argument(
         "--strict",
         action=argparse.BooleanOptionalAction,
         default=None,

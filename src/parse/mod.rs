@@ -22,7 +22,7 @@ use crate::threads::both;
 use scan::Scanner;
 use threaded::on_two_threads;
 
-mod scan;
+pub(crate) mod scan;
 pub(crate) mod threaded;
 pub mod yaml;
 
@@ -230,12 +230,14 @@ impl Reader<'_> {
         // Real exports spend a few hundred bytes per node; guessing low only
         // means the table grows once or twice.
         let expected_nodes = (text.len() / 512).min(1 << 26);
+        let keep_types = self.config.keeps_node_types();
         let first = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-            let (outcome, builder) =
-                on_two_threads(expected_nodes, |sink| self.single_pass(&mut Scanner::new(text), sink));
+            let (outcome, builder) = on_two_threads(expected_nodes, keep_types, |sink| {
+                self.single_pass(&mut Scanner::new(text), sink)
+            });
             outcome?.then_some(builder)
         } else {
-            let mut builder = GraphBuilder::with_capacity(expected_nodes);
+            let mut builder = GraphBuilder::with_capacity(expected_nodes).keeping_types(keep_types);
             self.single_pass(&mut Scanner::new(text), &mut builder)?
                 .then_some(builder)
         };
@@ -288,7 +290,7 @@ impl Reader<'_> {
             }
             s.skip_value()
         })?;
-        let mut builder = GraphBuilder::new();
+        let mut builder = GraphBuilder::new().keeping_types(self.config.keeps_node_types());
         tell_repeats(&mut builder, Within::Workflow, None, repeats);
         if let Some(at) = nodes_at {
             self.nodes(&mut Scanner::at(text, at), &mut builder)?;
@@ -448,7 +450,12 @@ fn node<'a, S: Source<'a>>(s: &mut S, place: Place, builder: &mut dyn Sink<'a>, 
         metadata_node_type_id.as_deref(),
         metadata_id.as_deref(),
     );
-    builder.node(place, id, label, passthrough);
+    // The type is only kept when CMP-10 is checked; otherwise it costs nothing.
+    let node_type = match config.keeps_node_types() {
+        true => classify::owned_node_type(type_, metadata_node_type_id, metadata_id),
+        false => None,
+    };
+    builder.node(place, id, label, node_type, passthrough);
     Ok(())
 }
 

@@ -16,7 +16,8 @@ enum Record<'a> {
     NodeShapeError(InputError),
     EdgeShapeError(InputError),
     /// With the hash of its id.
-    Node(Place, Field<'a>, u64, Option<Cow<'a, str>>, bool),
+    /// With the hash of its id, its label and its type (kept for CMP-10).
+    Node(Place, Field<'a>, u64, Option<Cow<'a, str>>, Option<Cow<'a, str>>, bool),
     /// With the hashes of its ends.
     ToolEdge(Place, Option<Cow<'a, str>>, Field<'a>, Field<'a>, [u64; 2]),
     UnknownEdgeType(UnknownEdgeType<'a>),
@@ -39,8 +40,8 @@ impl<'a> Record<'a> {
         match self {
             Record::NodeShapeError(e) => builder.node_shape_error(e),
             Record::EdgeShapeError(e) => builder.edge_shape_error(e),
-            Record::Node(place, id, hash, label, passthrough) => {
-                builder.hashed_node(place, id, hash, label, passthrough)
+            Record::Node(place, id, hash, label, node_type, passthrough) => {
+                builder.hashed_node(place, id, hash, label, node_type, passthrough)
             }
             Record::ToolEdge(place, id, source, target, hashes) => {
                 builder.hashed_tool_edge(place, id, source, target, hashes)
@@ -102,9 +103,16 @@ impl<'a> Sink<'a> for Pipe<'a> {
     fn edge_shape_error(&mut self, error: InputError) {
         self.push(Record::EdgeShapeError(error));
     }
-    fn node(&mut self, place: Place, id: Field<'a>, label: Option<Cow<'a, str>>, passthrough: bool) {
+    fn node(
+        &mut self,
+        place: Place,
+        id: Field<'a>,
+        label: Option<Cow<'a, str>>,
+        node_type: Option<Cow<'a, str>>,
+        passthrough: bool,
+    ) {
         let hash = self.hasher.hash(&id);
-        self.push(Record::Node(place, id, hash, label, passthrough));
+        self.push(Record::Node(place, id, hash, label, node_type, passthrough));
     }
     fn tool_edge(&mut self, place: Place, id: Option<Cow<'a, str>>, source: Field<'a>, target: Field<'a>) {
         let hashes = [self.hasher.hash(&source), self.hasher.hash(&target)];
@@ -125,12 +133,13 @@ impl<'a> Sink<'a> for Pipe<'a> {
 /// another, and returns what `read` returned with the finished builder.
 pub fn on_two_threads<'a, T: Send>(
     expected_nodes: usize,
+    keep_types: bool,
     read: impl FnOnce(&mut dyn Sink<'a>) -> T + Send,
 ) -> (T, GraphBuilder<'a>) {
     let (full_tx, full_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     let (empty_tx, empty_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     std::thread::scope(|scope| {
-        let builder = GraphBuilder::with_capacity(expected_nodes);
+        let builder = GraphBuilder::with_capacity(expected_nodes).keeping_types(keep_types);
         let hasher = builder.id_hasher();
         let builder = scope.spawn(move || {
             let mut builder = builder;

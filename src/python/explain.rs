@@ -34,7 +34,7 @@ pub(super) fn explain_json(
 ) -> PyResult<ViewStream> {
     let format = format_of(input_format)?.unwrap_or(Format::Json);
     let text = text_in(py, data, format)?.to_vec();
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, None);
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
         engine::explain_text(&text, format, consumer.as_deref(), &config, stop, |views| {
             feed.pour(views, stop)
@@ -55,7 +55,7 @@ pub(super) fn explain_file(
     chunk_tools: usize,
     input_format: Option<&str>,
 ) -> PyResult<ViewStream> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, None);
     let format = format_of(input_format)?;
     let read_from = path.clone();
     ViewStream::start(py, Some(path), chunk_tools, move |stop, feed| {
@@ -76,7 +76,7 @@ pub(super) fn explain_mapping(
     edge_types: Vec<String>,
     chunk_tools: usize,
 ) -> PyResult<ViewStream> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, None);
     let graph = walked(py, workflow, &config)?;
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
         engine::explain_graph(&graph, consumer.as_deref(), |views| feed.pour(views, stop))

@@ -14,11 +14,13 @@ mod run;
 mod walk;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+use crate::catalogue::Catalogue;
 use crate::{engine, names, snapshot, Config, Error, Format, InputError, Location};
 use explain::ViewStream;
 use report::{CoreGroup, CoreRename, CoreReport, CoreStats, CoreTool, CoreViolation, CoreWarning};
@@ -28,10 +30,52 @@ use run::{run, to_py_error, workflow_error};
 /// the check.
 const LARGE_TEXT_BYTES: usize = 64 << 10;
 
-fn config(passthrough_types: Vec<String>, edge_types: Vec<String>) -> Config {
-    Config {
+fn config(passthrough_types: Vec<String>, edge_types: Vec<String>, node_types: Option<&NodeTypeCatalogue>) -> Config {
+    let config = Config {
         passthrough_types,
         edge_types,
+        catalogue: None,
+    };
+    match node_types {
+        Some(catalogue) => config.with_catalogue(catalogue.inner.clone()),
+        None => config,
+    }
+}
+
+/// A node-type catalogue read by `load_node_types`, for CMP-10; opaque to
+/// Python but for what `types` lists.
+#[pyclass(frozen, module = "toolwire._toolwire")]
+struct NodeTypeCatalogue {
+    inner: Arc<Catalogue>,
+}
+
+#[pymethods]
+impl NodeTypeCatalogue {
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Every type by id: (id, accepts_tools, passthrough, file, line, column).
+    fn types(&self) -> Vec<(String, bool, bool, String, usize, usize)> {
+        (self.inner.iter())
+            .map(|(id, t)| {
+                let (file, at) = (t.file.clone(), t.location);
+                (id.to_owned(), t.accepts_tools, t.passthrough, file, at.line, at.column)
+            })
+            .collect()
+    }
+}
+
+/// Reads node-type catalogue files (the editor's node list as JSON, Drupal
+/// `flowdrop_node_type` config as YAML) into one catalogue, without the GIL.
+/// A file that cannot be read or used raises `CatalogueError` naming it.
+#[pyfunction]
+fn load_node_types(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NodeTypeCatalogue> {
+    match run(py, true, |_| Catalogue::load(&paths))? {
+        Ok(catalogue) => Ok(NodeTypeCatalogue {
+            inner: Arc::new(catalogue),
+        }),
+        Err(e) => Err(run::catalogue_error(py, &e)),
     }
 }
 
@@ -71,13 +115,15 @@ fn text_in<'a>(py: Python<'_>, data: &'a Bound<'_, PyAny>, format: Format) -> Py
 
 /// Checks JSON text given as `str` or `bytes`, without the GIL.
 #[pyfunction]
+#[pyo3(signature = (data, passthrough_types, edge_types, node_types=None))]
 fn check_json(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<CoreReport> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let text = text_of(py, data)?;
     let large = text.len() >= LARGE_TEXT_BYTES;
     let result = run(py, large, |stop| engine::check_text(text, &config, true, stop))?;
@@ -87,13 +133,15 @@ fn check_json(
 /// Checks YAML text (a Drupal config export) given as `str` or `bytes`,
 /// without the GIL.
 #[pyfunction]
+#[pyo3(signature = (data, passthrough_types, edge_types, node_types=None))]
 fn check_yaml(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<CoreReport> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let text = text_in(py, data, Format::Yaml)?;
     // YAML reads slower than JSON: worth a thread from smaller texts.
     let large = text.len() >= LARGE_TEXT_BYTES / 4;
@@ -106,15 +154,16 @@ fn check_yaml(
 /// Reads and checks a file, without the GIL: as `input_format` (`"json"`
 /// or `"yaml"`), or by its name when `None`.
 #[pyfunction]
-#[pyo3(signature = (path, passthrough_types, edge_types, input_format=None))]
+#[pyo3(signature = (path, passthrough_types, edge_types, input_format=None, node_types=None))]
 fn check_file(
     py: Python<'_>,
     path: PathBuf,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
     input_format: Option<&str>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<CoreReport> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let format = format_of(input_format)?;
     // Reading a file is I/O, so the GIL is always released for it.
     let outcome = run(py, true, |stop| engine::check_file(&path, format, &config, true, stop))?;
@@ -127,7 +176,7 @@ fn check_file(
 /// Returns, per path and in order, a report or the exception that
 /// `check_file` would have raised for it.
 #[pyfunction]
-#[pyo3(signature = (paths, passthrough_types, edge_types, jobs, input_format=None))]
+#[pyo3(signature = (paths, passthrough_types, edge_types, jobs, input_format=None, node_types=None))]
 fn check_files<'py>(
     py: Python<'py>,
     paths: Vec<PathBuf>,
@@ -135,8 +184,9 @@ fn check_files<'py>(
     edge_types: Vec<String>,
     jobs: usize,
     input_format: Option<&str>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let format = format_of(input_format)?;
     let outcomes = run(py, true, |stop| {
         engine::check_files(&paths, format, &config, jobs, stop)
@@ -158,6 +208,7 @@ fn check_files<'py>(
 /// count, when the findings name more than `budget` ids; or the exception
 /// `check_file` would have raised.
 #[pyfunction]
+#[pyo3(signature = (paths, passthrough_types, edge_types, jobs, budget, node_types=None))]
 fn check_files_encoded<'py>(
     py: Python<'py>,
     paths: Vec<PathBuf>,
@@ -165,8 +216,9 @@ fn check_files_encoded<'py>(
     edge_types: Vec<String>,
     jobs: usize,
     budget: u64,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let outcomes = run(py, true, |stop| {
         engine::check_files(&paths, None, &config, jobs, stop)
             .into_iter()
@@ -196,13 +248,15 @@ fn walked(py: Python<'_>, workflow: &Bound<'_, PyAny>, config: &Config) -> PyRes
 
 /// Checks an already-parsed workflow (a `Mapping`), walking it directly.
 #[pyfunction]
+#[pyo3(signature = (workflow, passthrough_types, edge_types, node_types=None))]
 fn check_mapping(
     py: Python<'_>,
     workflow: &Bound<'_, PyAny>,
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<CoreReport> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let graph = walked(py, workflow, &config)?;
     // The walk copied every string it needs, so the Python objects are no
     // longer touched; releasing the GIL only pays off on large workflows.
@@ -220,7 +274,7 @@ fn phase_times<'py>(
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let config = config(passthrough_types, edge_types);
+    let config = config(passthrough_types, edge_types, None);
     let timed = run(py, true, |_| engine::phase_times(&path, &config))?;
     let [read, parse, check] = timed.map_err(|e| to_py_error(py, e, Some(&path)))?;
     let out = PyDict::new(py);
@@ -252,6 +306,8 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain::explain_mapping, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_name, m)?)?;
     m.add_function(wrap_pyfunction!(phase_times, m)?)?;
+    m.add_function(wrap_pyfunction!(load_node_types, m)?)?;
+    m.add_class::<NodeTypeCatalogue>()?;
     m.add_class::<CoreReport>()?;
     m.add_class::<CoreViolation>()?;
     m.add_class::<CoreTool>()?;

@@ -8,6 +8,7 @@ use pyo3::types::PyBytes;
 
 use super::at;
 use super::run::run;
+use crate::report::UnacceptedToolsViolation;
 use crate::snapshot::{self, Shipped, ShippedViolation};
 use crate::{Collision, EdgeTypeViolation, Rename, Report, Violation, Warning};
 
@@ -41,7 +42,7 @@ fn out_of_range(what: &str) -> impl FnOnce() -> PyErr + '_ {
 }
 
 fn no_tools() -> PyErr {
-    PyIndexError::new_err("an EDGE-5 violation has no tools")
+    PyIndexError::new_err("only a CMP-9 violation has tools")
 }
 
 fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
@@ -53,6 +54,21 @@ fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
         edge_id: e.edge_id.clone(),
         edge_type: Some(e.edge_type.clone()),
         suggestion: e.suggestion.clone(),
+        ..CoreViolation::default()
+    }
+}
+
+fn unaccepted_tools(u: &UnacceptedToolsViolation) -> CoreViolation {
+    CoreViolation {
+        rule: "CMP-10",
+        message: u.message.clone(),
+        location: at(u.location),
+        consumer: Some(u.node.clone()),
+        node_type: Some(u.node_type.clone()),
+        defined_at: Some(u.defined_at.clone()),
+        wired_edges: (u.edges.iter())
+            .map(|e| (e.edge, e.edge_id.clone(), e.source.clone()))
+            .collect(),
         ..CoreViolation::default()
     }
 }
@@ -73,7 +89,7 @@ fn owned(ids: Vec<&str>) -> Vec<String> {
 
 #[pymethods]
 impl CoreReport {
-    /// EDGE-5 violations first, then CMP-9 ones.
+    /// EDGE-5 violations first, then CMP-10 ones, then CMP-9 ones.
     #[getter]
     fn violation_count(&self) -> u64 {
         match &self.findings {
@@ -86,6 +102,7 @@ impl CoreReport {
         Ok(match &self.findings {
             Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
                 Violation::UnrecognisedEdgeType(e) => edge_violation(e),
+                Violation::UnacceptedTools(u) => unaccepted_tools(u),
                 Violation::ToolNameCollision(c) => {
                     let tools = c.tools();
                     CoreViolation {
@@ -113,6 +130,7 @@ impl CoreReport {
             },
             Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
                 ShippedViolation::UnrecognisedEdgeType(e) => edge_violation(&e),
+                ShippedViolation::UnacceptedTools(u) => unaccepted_tools(&u),
                 ShippedViolation::ToolNameCollision(c) => CoreViolation {
                     rule: "CMP-9",
                     message: c.message.to_owned(),
@@ -150,14 +168,14 @@ impl CoreReport {
                     let t = c.tool(tool).ok_or_else(out_of_range("tool"))?;
                     Ok(owned(t.path_ids(start, stop)))
                 }
-                Violation::UnrecognisedEdgeType(_) => Err(no_tools()),
+                Violation::UnrecognisedEdgeType(_) | Violation::UnacceptedTools(_) => Err(no_tools()),
             },
             Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
                 ShippedViolation::ToolNameCollision(c) => {
                     let t = c.tools.get(tool).ok_or_else(out_of_range("tool"))?;
                     Ok(owned(shipped.path(t, start, stop).ok_or_else(out_of_range("path"))?))
                 }
-                ShippedViolation::UnrecognisedEdgeType(_) => Err(no_tools()),
+                ShippedViolation::UnrecognisedEdgeType(_) | ShippedViolation::UnacceptedTools(_) => Err(no_tools()),
             },
         }
     }
@@ -170,6 +188,15 @@ impl CoreReport {
         match &self.findings {
             Findings::Checked(report) => report.collisions.work().into_iter().collect(),
             Findings::Shipped(_) => Default::default(),
+        }
+    }
+
+    /// Whether CMP-10 was checked (only against a node-type catalogue).
+    #[getter]
+    fn node_types_checked(&self) -> bool {
+        match &self.findings {
+            Findings::Checked(report) => report.node_types_checked,
+            Findings::Shipped(shipped) => shipped.node_types_checked(),
         }
     }
 
@@ -229,7 +256,7 @@ impl CoreReport {
                     name: g.name().to_owned(),
                     through: g.through().map(str::to_owned),
                     count: g.count(),
-                    first: g.first() + report.edge_violations.len() as u64,
+                    first: g.first() + report.violations_before_cmp9(),
                 }
             }
             Findings::Shipped(shipped) => {
@@ -238,7 +265,7 @@ impl CoreReport {
                     name: g.name.to_owned(),
                     through: g.through.map(str::to_owned),
                     count: g.count,
-                    first: g.first + shipped.edge_violation_count() as u64,
+                    first: g.first + shipped.violations_before_cmp9() as u64,
                 }
             }
         })
@@ -306,6 +333,12 @@ pub(super) struct CoreViolation {
     edge_id: Option<String>,
     edge_type: Option<String>,
     suggestion: Option<String>,
+    /// CMP-10: the receiving node's type (the node is `consumer`), where
+    /// the catalogue defines it, and every tool edge into the node as
+    /// (index, id, source).
+    node_type: Option<String>,
+    defined_at: Option<String>,
+    wired_edges: Vec<(usize, Option<String>, String)>,
 }
 
 /// A colliding tool; its path is read through `CoreReport.tool_path`.

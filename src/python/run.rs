@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
+use crate::catalogue::CatalogueError;
 use crate::{Error, InputError, Interrupt, Location};
 
 /// `toolwire.WorkflowError`, defined in Python so it can subclass
@@ -27,6 +28,21 @@ fn workflow_error_at(py: Python<'_>, message: &str, location: Option<Location>) 
     let (line, column) = location.map_or((None, None), |l| (Some(l.line), Some(l.column)));
     match WORKFLOW_ERROR.import(py, "toolwire._errors", "WorkflowError") {
         Ok(class) => match class.call1((message, line, column)) {
+            Ok(instance) => PyErr::from_value(instance),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    }
+}
+
+/// `toolwire.CatalogueError` (a `WorkflowError`) for a node-type catalogue
+/// that cannot be used: its file, what is wrong, and where.
+static CATALOGUE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+pub(super) fn catalogue_error(py: Python<'_>, error: &CatalogueError) -> PyErr {
+    let (line, column) = error.location.map_or((None, None), |l| (Some(l.line), Some(l.column)));
+    match CATALOGUE_ERROR.import(py, "toolwire._errors", "CatalogueError") {
+        Ok(class) => match class.call1((&error.message, line, column, &error.file)) {
             Ok(instance) => PyErr::from_value(instance),
             Err(e) => e,
         },

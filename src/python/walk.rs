@@ -33,7 +33,7 @@ pub fn walk(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<ToolGraph<'s
     if kind != Kind::Object {
         return Err(WalkError::Input(InputError::top_level(kind, None)));
     }
-    let mut builder = GraphBuilder::new();
+    let mut builder = GraphBuilder::new().keeping_types(config.keeps_node_types());
     // Nodes before edges, like the JSON parser, so errors come in one order.
     match list(get(workflow, "nodes")?, "nodes")? {
         Ok(nodes) => {
@@ -153,7 +153,11 @@ fn walk_node(
         metadata_node_type_id.as_deref(),
         metadata_id.as_deref(),
     );
-    builder.node(place, id, label, passthrough);
+    let node_type = match config.keeps_node_types() {
+        true => classify::owned_node_type(type_, metadata_node_type_id, metadata_id),
+        false => None,
+    };
+    builder.node(place, id, label, node_type, passthrough);
     Ok(())
 }
 

@@ -318,6 +318,21 @@ def reported_codes(run: Any) -> List[str]:
     return list(RULES) if run.codes is None else list(run.codes)
 
 
+NODE_TYPES_UNCHECKED = "CMP-10 not checked: no node-type catalogue (--node-types)"
+"""What the formats say of a run whose files were checked without a
+node-type catalogue: tools wired to nodes that cannot take them went
+unnoticed (SEMANTICS 11)."""
+
+
+def node_types_unchecked(run: Any) -> int:
+    """How many of a run's checked files were checked without a node-type
+    catalogue, so without CMP-10; 0 when the run does not report CMP-10
+    (``--ignore CMP-10``)."""
+    if "CMP-10" not in reported_codes(run):
+        return 0
+    return sum(1 for r in run.reports if r.stats is not None and not r.stats.node_types_checked)
+
+
 def not_reported(run: Any) -> List[str]:
     """The codes ``--select``/``--ignore`` leave out of a run, in the order
     of ``RULES``."""

@@ -46,6 +46,7 @@ from .._errors import error_to_dict
 from .._records import ClashGroup, Location, Violation, WiringWarning
 from .._report import Report
 from . import text_format
+from .common import NODE_TYPES_UNCHECKED, node_types_unchecked
 from .common import covered, edge5_violations, file_name, finding_help, group_message, plural, printable, repo_path, source
 from .run import Run
 
@@ -283,6 +284,8 @@ def step_summary(run: Run, limit: int = STEP_SUMMARY_LIMIT) -> str:
     by_code = text_format.counts_line(run)
     if by_code:
         heading += f"{by_code}\n\n"
+    if node_types_unchecked(run):
+        heading += f"{NODE_TYPES_UNCHECKED}\n\n"
     # No finding takes less than 100 bytes, so no more than this many per
     # file can fit: reading more (a report may hold millions) is wasted.
     most = max(1, limit // 100)

@@ -2,6 +2,14 @@
 is docs/report.schema.json; ``schema_version`` changes only when a field
 changes meaning or goes away (adding fields does not change it).
 
+Version 5 (from 4): CMP-10. A file's ``violations`` holds its CMP-10
+violations after its EDGE-5 ones (so it no longer holds only EDGE-5 ones):
+each names the receiving node (``consumer``), its ``node_type``, where the
+catalogue defines it (``defined_at``) and every tool edge into it
+(``edges``: ``edge``, ``edge_id``, ``source``). Whether CMP-10 was checked
+(only against a node-type catalogue) is each file's and the run's
+``node_types_checked``.
+
 Version 4 (from 3): CMP-9 violations are listed by clash. A file's
 ``clashes`` holds each clash once (violations with the same name and the
 same clashing tools), with its consumers (the first ``--max-consumers``)
@@ -37,10 +45,10 @@ from .._errors import error_to_dict
 from .._records import ClashGroup, Tool, Violation
 from .._report import Report
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
-from .common import Findings, code_counts_of, file_name, path_json, reported_codes
+from .common import Findings, code_counts_of, file_name, node_types_unchecked, path_json, reported_codes
 from .run import JSON_VIOLATIONS, Run
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 EACH = JSON_VIOLATIONS[1]
 
@@ -197,6 +205,8 @@ def _file(run: Run, report: Report) -> _Object:
             yield "clashes", _Array(clashes())
             yield "violations_omitted", findings.left_out
         yield "warnings", _Array(w.to_dict() for w in report.warnings)
+        # Whether CMP-10 was checked (null: the file could not be checked).
+        yield "node_types_checked", None if report.stats is None else report.stats.node_types_checked
         yield "stats", None if report.stats is None else report.stats.to_dict()
 
     return _Object(members())
@@ -229,6 +239,9 @@ def write(run: Run, out: TextIO) -> None:
             ("passthrough_types", list(run.passthrough_types or DEFAULT_PASSTHROUGH_TYPES)),
             ("edge_types", list(run.edge_types or DEFAULT_EDGE_TYPES)),
             ("codes", reported_codes(run)),
+            # False when a file was checked without a node-type catalogue,
+            # and so without CMP-10 (each file's stats say which).
+            ("node_types_checked", node_types_unchecked(run) == 0),
             ("quiet", run.quiet),
             ("files", _Array(_file(run, r) for r in run.reports)),
             # After the files, as a summary is.

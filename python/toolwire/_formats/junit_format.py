@@ -39,6 +39,7 @@ from .._errors import error_to_dict
 from .._records import ClashGroup, Location, Violation
 from .._report import Report
 from .common import (
+    node_types_unchecked,
     Finding,
     Findings,
     code_counts_of,
@@ -97,6 +98,8 @@ def _finding_name(report: Report, finding: Finding) -> str:
     if isinstance(finding, ClashGroup):
         consumer = finding.first.consumer
         return f"{_name(report.path)}: CMP-9 {finding.name} at {node_id(consumer or '')}"
+    if finding.rule == "CMP-10":
+        return f"{_name(report.path)}: CMP-10 at {node_id(finding.consumer or '')}"
     edge = "" if finding.edge_id is None else f" ({node_id(finding.edge_id)})"
     return f"{_name(report.path)}: {finding.rule} edge {finding.edge}{edge}"
 
@@ -178,7 +181,12 @@ def _properties(run: Run) -> str:
     ``--ignore``), ``--quiet``, and the findings of each code over the run,
     warnings ``--quiet`` left out included."""
     properties = ET.Element("properties")
-    listed = {"codes": ",".join(reported_codes(run)), "quiet": "true" if run.quiet else "false"}
+    listed = {
+        "codes": ",".join(reported_codes(run)),
+        "quiet": "true" if run.quiet else "false",
+        # Whether CMP-10 was checked: only against a node-type catalogue.
+        "node_types_checked": "false" if node_types_unchecked(run) else "true",
+    }
     for code, count in code_counts_of(run).items():
         listed[f"count:{code}"] = str(count)
     for name, value in listed.items():

@@ -37,6 +37,7 @@ from .._records import ClashGroup, Location, Violation, WiringWarning
 from .._report import Report
 from .._rules import RULES, Rule
 from .common import (
+    node_types_unchecked,
     NO_PATH_NAME,
     STDIN,
     STDIN_NAME,
@@ -184,6 +185,15 @@ def _result(report: Report, v: Violation, group: Optional[ClashGroup], max_path:
         if group is not None:
             properties["consumerCount"] = group.count
             properties["through"] = group.through
+    elif v.rule == "CMP-10":
+        # One result per receiving node, which identifies it in its file.
+        fingerprint = _fingerprint(uri, v.rule, v.consumer, v.node_type)
+        properties = {
+            "node": v.consumer,
+            "nodeType": v.node_type,
+            "definedAt": v.defined_at,
+            "edges": [e.to_dict() for e in v.wired_edges],
+        }
     else:
         # An edge's id survives edges being added before it; its index does not.
         edge = v.edge_id if v.edge_id is not None else v.edge
@@ -340,7 +350,13 @@ def document(run: Run) -> Json:
                 "results": results,
                 # What was asked of the run (--select/--ignore, --quiet) and
                 # the findings of each code, warnings --quiet left out included.
-                "properties": {"codes": reported_codes(run), "quiet": run.quiet, "codeCounts": code_counts_of(run)},
+                # Whether CMP-10 was checked: only against a catalogue.
+                "properties": {
+                    "codes": reported_codes(run),
+                    "quiet": run.quiet,
+                    "codeCounts": code_counts_of(run),
+                    "nodeTypesChecked": node_types_unchecked(run) == 0,
+                },
             }
         ],
     }

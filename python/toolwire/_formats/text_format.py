@@ -35,6 +35,8 @@ from .._errors import error_to_dict
 from .._records import ClashGroup, Location, Tool, Violation, WiringWarning
 from .._report import Report
 from .common import (
+    node_types_unchecked,
+    NODE_TYPES_UNCHECKED,
     Findings,
     code_counts_of,
     counts_text,
@@ -301,6 +303,10 @@ class _Writer:
         verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
         # The counts by code come first, so that the summary line is still
         # the last line of the run.
+        if node_types_unchecked(self.run):
+            # Its own line, before the counts and the summary, which stay
+            # the last two lines.
+            self.line(f"note: {NODE_TYPES_UNCHECKED}")
         by_code = counts_line(self.run)
         if by_code:
             self.line(by_code)

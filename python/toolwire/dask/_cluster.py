@@ -22,6 +22,7 @@ from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequenc
 import distributed
 import fsspec
 
+from .. import _catalogue
 from .._arguments import refuse_single_path, type_names
 from .._paths import Found
 from .._report import Report, failed_report
@@ -47,7 +48,7 @@ distributed's ``allowed-failures``."""
 RESUBMISSIONS = 3
 """Times a task whose answer was lost after it finished is submitted again."""
 
-OPTIONS = ("passthrough_types", "edge_types")
+OPTIONS = ("passthrough_types", "edge_types", "node_types")
 
 Paths = Sequence[Union[str, "os.PathLike[str]"]]
 """What the client's functions take: local paths or fsspec URLs."""
@@ -79,7 +80,15 @@ def validated_options(options: Dict[str, Any], function: str) -> Dict[str, Any]:
             )
         if key not in OPTIONS:
             raise TypeError(f"{function}() got an unexpected keyword argument {key!r}")
-    return {key: type_names(key, options[key]) for key in OPTIONS if key in options}
+    checked: Dict[str, Any] = {key: type_names(key, options[key]) for key in OPTIONS[:2] if key in options}
+    files = _catalogue.catalogue_paths(options.get("node_types"), function)
+    if files is not None:
+        # Read here first, so a catalogue that cannot be used stops the run
+        # before anything is submitted; workers read the same files (by
+        # absolute path: their working directory may differ).
+        _catalogue.load(files, function)
+        checked["node_types"] = [os.path.abspath(f) for f in files]
+    return checked
 
 
 def given_paths(paths: Iterable[Any], function: str) -> List[str]:

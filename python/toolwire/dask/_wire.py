@@ -25,6 +25,7 @@ import errno
 import os
 from typing import Any, Dict, List, Sequence, Tuple, Union
 
+from .. import _catalogue
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
 from .._errors import WorkflowError
 from .._report import Report, Violations, core_of, failed_report, report_from_core
@@ -79,13 +80,14 @@ def pack_files(paths: Sequence[str], options: Dict[str, Any], budget: int = MAX_
     one on the thread that checked it, without the GIL."""
     passthrough = list(options.get("passthrough_types", DEFAULT_PASSTHROUGH_TYPES))
     edges = list(options.get("edge_types", DEFAULT_EDGE_TYPES))
+    catalogue = _catalogue.load(options.get("node_types"), "check_files")
     return [
         answer
         if isinstance(answer, bytes)
         else ("error", "too-large", answer)
         if isinstance(answer, int)
         else pack_error(answer)
-        for answer in check_files_encoded(list(paths), passthrough, edges, 1, budget)
+        for answer in check_files_encoded(list(paths), passthrough, edges, 1, budget, catalogue)
     ]
 
 

@@ -22,6 +22,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import fsspec
 from fsspec.utils import get_protocol
 
+from .. import _catalogue
 from .._api import check_each_file, check_json
 from .._errors import error_to_dict
 from .._report import Report, Violations, core_of, failed_report
@@ -40,6 +41,14 @@ def is_local(path: str) -> bool:
     return "::" not in path and get_protocol(path) == "file" and "://" not in path
 
 
+def _catalogue_read(options: Options) -> Options:
+    """The options with the node-type catalogue (CMP-10) read once for the
+    whole batch, not once per file."""
+    if options.get("node_types") is None:
+        return options
+    return {**options, "node_types": _catalogue.load(options["node_types"], "check_files")}
+
+
 def check_batch(paths: Sequence[str], options: Options) -> bytes:
     """One packed report per path, in order (``toolwire.check_files``): a
     list of the core's encodings (or small error tuples), pickled here as
@@ -47,6 +56,7 @@ def check_batch(paths: Sequence[str], options: Options) -> bytes:
     files are encoded by the Rust batch as it checks them, so no report
     object is made for them."""
     local, remote = _split(paths)
+    options = _catalogue_read(options)
     packed = _in_order(
         paths, pack_files(local, options) if local else [], (pack(r) for r in _check_urls(remote, options))
     )
@@ -57,6 +67,7 @@ def _reports(paths: Sequence[str], options: Options) -> Iterator[Report]:
     """The reports ``toolwire.check_files`` gives, local files checked by
     the Rust batch, URLs read through fsspec; in order."""
     local, remote = _split(paths)
+    options = _catalogue_read(options)
     # One thread per task: the worker already runs a task per thread.
     return _in_order(paths, check_each_file(local, jobs=1, **options) if local else [], _check_urls(remote, options))
 
@@ -111,8 +122,8 @@ def _read(url: str) -> Union[bytes, OSError]:
 COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("path", "string"),
     ("kind", "string"),  # violation, warning or error
-    ("code", "string"),  # CMP-9, EDGE-5; R8, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY; the error's class
-    ("consumer", "string"),  # CMP-9
+    ("code", "string"),  # CMP-9, CMP-10, EDGE-5; R8, NAME-*, DUPLICATE-KEY, CMP-10-UNKNOWN; the error's class
+    ("consumer", "string"),  # CMP-9; CMP-10: the node the tools are wired to
     ("name", "string"),  # CMP-9: the shared tool name
     ("node", "string"),  # warnings: the node they are about
     ("edge", "Int64"),  # EDGE-5 and R8: the edge's index

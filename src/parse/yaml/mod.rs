@@ -37,7 +37,8 @@ pub fn parse_with<'a>(
     let reader = Reader { config, interrupt };
     // YAML spends more bytes per node than JSON (indentation, one key a
     // line): guessing low only means the table grows once or twice.
-    let mut builder = GraphBuilder::with_capacity((text.len() / 768).min(1 << 26));
+    let keep_types = config.keeps_node_types(); // for CMP-10
+    let mut builder = GraphBuilder::with_capacity((text.len() / 768).min(1 << 26)).keeping_types(keep_types);
     if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
         // The parser is two thirds of the time and cannot be split: it runs
         // on a thread of its own, and this one checks its events, reads the

@@ -14,6 +14,7 @@ pub fn outline(report: &Report) -> Vec<String> {
 fn describe(v: &Violation<'_>) -> String {
     match v {
         Violation::UnrecognisedEdgeType(e) => format!("{e:?}"),
+        Violation::UnacceptedTools(u) => format!("{u:?}"),
         Violation::ToolNameCollision(c) => {
             let tools: Vec<String> = c
                 .tools()

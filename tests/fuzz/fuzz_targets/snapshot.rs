@@ -23,6 +23,7 @@ fn read_everything(shipped: &Shipped) {
                 }
             }
             ShippedViolation::UnrecognisedEdgeType(_) => {}
+            ShippedViolation::UnacceptedTools(u) => assert!(!u.edges.is_empty()),
         }
     }
     for g in 0..shipped.group_count() as u32 {
