@@ -634,3 +634,51 @@ def test_aliases_to_a_large_scalar_cost_memory_linear_in_the_bytes() -> None:
     # 400 aliases to a 1 MB scalar in a 1 MB text: a copy per alias is
     # ~400 MB; a cost that follows the bytes stays within 50x the text.
     assert growth_kib * 1024 <= 50 * text_bytes, (text_bytes, growth_kib)
+
+
+@pytest.mark.parametrize("where", ["plain", "quoted", "comment", "block"])
+def test_a_nul_byte_anywhere_is_invalid_yaml_never_an_end_of_text(where: str) -> None:
+    # Were NUL read as the end of the text, the edges after it would be lost
+    # and the clash would pass.
+    i = CLASH.index("edges:")
+    text = {
+        "plain": CLASH.replace("label: Search", "label: Sea\x00rch"),
+        "quoted": CLASH.replace("label: Search", 'label: "Sea\x00rch"'),
+        "comment": CLASH[:i] + "# note \x00 hidden\n" + CLASH[i:],
+        "block": "x: |\n  a\x00b\n" + CLASH,
+    }[where]
+    e = error_of(text)
+    assert e.message.startswith("invalid YAML: ") and e.line is not None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="defect: raw characters outside YAML's printable set (C0 controls but tab/LF/CR, DEL, C1 but "
+    "NEL, U+FFFE/U+FFFF) are accepted in plain and quoted scalars; YAML 1.2 (5.1) forbids them in the "
+    "stream and PyYAML refuses them, so they should be an invalid-YAML input error with their place",
+)
+@pytest.mark.parametrize("char", ["\x01", "\x1b", "\x0b", "\x7f", "\x80", "\ufffe"], ids=["soh", "esc", "vt", "del", "c1", "fffe"])
+@pytest.mark.parametrize("quoted", [False, True], ids=["plain", "quoted"])
+def test_unprintable_characters_are_invalid_yaml(char: str, quoted: bool) -> None:
+    label = f"'Sea{char}rch'" if quoted else f"Sea{char}rch"
+    text = CLASH.replace("label: Search", "label: " + label)
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load(text)
+    e = error_of(text)
+    assert e.message.startswith("invalid YAML: ") and (e.line, e.column) == (2, 29 + quoted)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="defect (binding, not the reader): _api.views_of_json passes input_format to "
+    "_toolwire.explain_json, whose Rust signature (src/python/explain.rs) still takes 5 arguments, so "
+    "toolwire.explain_json and `toolwire explain -` raise TypeError for every input (194 tests of the suite fail on it)",
+)
+def test_explain_of_json_text_works() -> None:
+    text = (
+        '{"nodes": [{"id": "t", "data": {"label": "Search"}}, {"id": "ag"}],'
+        ' "edges": [{"source": "t", "target": "ag", "targetHandle": "ag-input-tool"}]}'
+    )
+    views = toolwire.explain_json(text)
+    assert [(v.consumer, [t.id for t in v.tools]) for v in views] == [("ag", ["t"])]
