@@ -13,14 +13,16 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use super::run::{internal_error, to_py_error};
-use super::{at, config, format_of, text_of, walked};
+use super::{at, config, format_of, text_in, walked};
 use crate::explain::{ConsumerView, Views};
 use crate::{engine, Error, Format, Interrupt};
 
 /// What each consumer (or only the node `consumer`) sees, from JSON text
 /// given as `str` or `bytes`: a stream of its views (`ViewStream`). The
 /// text is copied, for the thread that makes the views to own.
+/// YAML text when `input_format` is `"yaml"`.
 #[pyfunction]
+#[pyo3(signature = (data, consumer, passthrough_types, edge_types, chunk_tools, input_format=None))]
 pub(super) fn explain_json(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
@@ -28,11 +30,13 @@ pub(super) fn explain_json(
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
     chunk_tools: usize,
+    input_format: Option<&str>,
 ) -> PyResult<ViewStream> {
-    let text = text_of(py, data)?.to_vec();
+    let format = format_of(input_format)?.unwrap_or(Format::Json);
+    let text = text_in(py, data, format)?.to_vec();
     let config = config(passthrough_types, edge_types);
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
-        engine::explain_text(&text, Format::Json, consumer.as_deref(), &config, stop, |views| {
+        engine::explain_text(&text, format, consumer.as_deref(), &config, stop, |views| {
             feed.pour(views, stop)
         })
     })

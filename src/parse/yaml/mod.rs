@@ -18,14 +18,15 @@ use crate::error::InputError;
 use crate::graph::{GraphBuilder, Sink, ToolGraph};
 use crate::input::{Field, Kind};
 use crate::interrupt::Interrupt;
-use crate::parse::threaded::on_two_threads;
-use events::{Event, Events};
+use crate::threads::joined;
+use events::{Event, Events, Limits, RawEvents};
 
 pub mod events;
+mod piped;
 
 /// Parses a workflow from bytes, which must be UTF-8 YAML text holding one
-/// mapping. Large inputs build the graph on a second thread when
-/// `allow_thread`; `interrupt` stops the read with an error.
+/// mapping. Large texts are parsed on a second thread when `allow_thread`
+/// (see `piped`); `interrupt` stops the read with an error.
 pub fn parse_with<'a>(
     input: &'a [u8],
     config: &Config,
@@ -36,16 +37,22 @@ pub fn parse_with<'a>(
     let reader = Reader { config, interrupt };
     // YAML spends more bytes per node than JSON (indentation, one key a
     // line): guessing low only means the table grows once or twice.
-    let expected_nodes = (text.len() / 768).min(1 << 26);
-    let builder = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-        let (outcome, builder) = on_two_threads(expected_nodes, |sink| reader.yaml(text, sink));
-        outcome?;
-        builder
+    let mut builder = GraphBuilder::with_capacity((text.len() / 768).min(1 << 26));
+    if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
+        // The parser is two thirds of the time and cannot be split: it runs
+        // on a thread of its own, and this one checks its events, reads the
+        // fields and builds the graph meanwhile (with two cores, a third
+        // thread for the builder would only take turns with these).
+        std::thread::scope(|scope| {
+            let (events, parser) = piped::pipe(text);
+            let parsing = scope.spawn(parser);
+            let outcome = reader.yaml(Events::from_raw(text, Limits::default(), events), &mut builder);
+            joined(parsing);
+            outcome
+        })?;
     } else {
-        let mut builder = GraphBuilder::with_capacity(expected_nodes);
-        reader.yaml(text, &mut builder)?;
-        builder
-    };
+        reader.yaml(Events::new(text), &mut builder)?;
+    }
     builder.finish(allow_thread).map(|mut graph| {
         graph.source = Some(input);
         graph
@@ -55,8 +62,8 @@ pub fn parse_with<'a>(
 impl Reader<'_> {
     /// Reads the document's `nodes` and `edges` into `sink`; the event
     /// layer refuses repeated keys, so each is met at most once.
-    fn yaml<'a>(self, text: &'a str, sink: &mut dyn Sink<'a>) -> Result<()> {
-        let mut s = Yaml(Events::new(text));
+    fn yaml<'a, R: RawEvents<'a>>(self, events: Events<'a, R>, sink: &mut dyn Sink<'a>) -> Result<()> {
+        let mut s = Yaml(events);
         let kind = s.peek_kind()?;
         if kind != Kind::Object {
             // Still require valid YAML, so that "not YAML" wins over
@@ -89,9 +96,9 @@ fn yaml_name(kind: Kind) -> &'static str {
 }
 
 /// The event layer as a [`Source`] for the shared field logic.
-struct Yaml<'a>(Events<'a>);
+struct Yaml<'a, R: RawEvents<'a>>(Events<'a, R>);
 
-impl<'a> Yaml<'a> {
+impl<'a, R: RawEvents<'a>> Yaml<'a, R> {
     /// The next item, which must be `expected` (the caller peeked it).
     fn expect(&mut self, expected: &Event<'_>) -> Result<()> {
         let item = self.0.next()?;
@@ -106,7 +113,7 @@ impl<'a> Yaml<'a> {
     }
 }
 
-impl<'a> Source<'a> for Yaml<'a> {
+impl<'a, R: RawEvents<'a>> Source<'a> for Yaml<'a, R> {
     fn pos(&mut self) -> Result<usize> {
         self.0.pos()
     }
@@ -170,5 +177,91 @@ impl<'a> Source<'a> for Yaml<'a> {
         self.0.next()?;
         self.0.next()?;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a graph holds, or the error, as text.
+    fn outcome(text: &str, allow_thread: bool) -> std::result::Result<String, InputError> {
+        parse_with(text.as_bytes(), &Config::default(), allow_thread, Interrupt::never()).map(|g| {
+            let nodes: Vec<String> = (0..g.node_count() as u32)
+                .map(|n| format!("{:?}", (g.id(n), g.explicit_label(n), g.offset(n), g.is_passthrough(n))))
+                .collect();
+            format!(
+                "{nodes:?} {} {} {:?} {:?} {:?}",
+                g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers
+            )
+        })
+    }
+
+    /// A Drupal-style workflow of at least `bytes` bytes.
+    fn large(bytes: usize) -> String {
+        let mut text = String::from("uuid: x\ndependencies: {  }\nnodes:\n");
+        let mut i = 0;
+        while text.len() < bytes {
+            text.push_str(&format!(
+                "  -\n    id: n{i}\n    position: {{x: {i}, 'y': 2.5}}\n    data:\n      label: \"Lé {}\"\n      metadata:\n        node_type_id: {}\n",
+                i % 1000,
+                if i % 3 == 0 { "flowdrop_node_processor_toolbox" } else { "agent" }
+            ));
+            i += 1;
+        }
+        text.push_str("edges:\n");
+        for e in 0..i / 2 {
+            text.push_str(&format!(
+                "  - {{source: n{}, target: n{}, targetHandle: n{}-input-tool}}\n",
+                e * 2 + 1,
+                e * 2,
+                e * 2
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn a_large_text_parsed_on_a_second_thread_gives_the_answers_of_one() {
+        let text = large(PIPELINE_FROM_BYTES + 100_000);
+        let one = outcome(&text, false);
+        assert!(one.is_ok());
+        assert_eq!(outcome(&text, true), one);
+        // Errors near the end, many batches in: worded and placed alike.
+        for (broken, starts) in [
+            (format!("{text}edges: []\n"), "a key repeated"),
+            (format!("{text}---\nnodes: []\n"), "a second YAML document"),
+            (format!("{text}  - [unclosed\n"), "invalid YAML"),
+            (
+                text.replacen("id: n7000\n", "id: n7000\n    id: again\n", 1),
+                "a key repeated",
+            ),
+            (text.replacen("id: n7000\n", "id: 7000\n", 1), "node 7000: `id`"),
+        ] {
+            let one = outcome(&broken, false).unwrap_err();
+            assert!(one.message.starts_with(starts), "{}", one.message);
+            assert_eq!(outcome(&broken, true), Err(one));
+        }
+    }
+
+    #[test]
+    fn the_same_workflow_as_json_and_as_yaml_gives_the_same_graph_but_places() {
+        let yaml = "nodes:\n  - {id: a, type: toolbox}\n  - id: b\n    data: {label: B, metadata: {id: agent}}\nedges:\n  - {source: a, target: b, data: {edgeType: tool_availability}}\n  - {id: e2, source: b, target: a, data: {edgeType: tool_availabilty}}\n";
+        let json = r#"{"nodes": [{"id": "a", "type": "toolbox"}, {"id": "b", "data": {"label": "B", "metadata": {"id": "agent"}}}],
+            "edges": [{"source": "a", "target": "b", "data": {"edgeType": "tool_availability"}},
+                      {"id": "e2", "source": "b", "target": "a", "data": {"edgeType": "tool_availabilty"}}]}"#;
+        let y = parse_with(yaml.as_bytes(), &Config::default(), false, Interrupt::never()).unwrap();
+        let j = super::super::parse(json.as_bytes(), &Config::default()).unwrap();
+        assert_eq!(
+            (y.node_count(), y.edge_count, y.tool_edge_count),
+            (j.node_count(), j.edge_count, j.tool_edge_count)
+        );
+        assert_eq!(
+            (y.id(1), y.label(1), y.is_passthrough(0)),
+            (j.id(1), j.label(1), j.is_passthrough(0))
+        );
+        assert_eq!(y.unknown_edge_types[0].edge_type, "tool_availabilty");
+        // Offsets point into the YAML: node 1 starts at its `id:` key.
+        assert!(yaml[y.offset(1).unwrap()..].starts_with("id: b"));
     }
 }
