@@ -678,14 +678,9 @@ def test_unprintable_characters_are_invalid_yaml(char: str, quoted: bool) -> Non
     assert e.message.startswith("invalid YAML: ") and (e.line, e.column) == (2, 29 + quoted)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="defect (binding, not the reader): _api.views_of_json passes input_format to "
-    "_toolwire.explain_json, whose Rust signature (src/python/explain.rs) still takes 5 arguments, so "
-    "toolwire.explain_json and `toolwire explain -` raise TypeError for every input (194 tests of the suite fail on it)",
-)
 def test_explain_of_json_text_works() -> None:
+    # Regression: the binding once took one argument fewer than
+    # _api.views_of_json passes (input_format), a TypeError for every input.
     text = (
         '{"nodes": [{"id": "t", "data": {"label": "Search"}}, {"id": "ag"}],'
         ' "edges": [{"source": "t", "target": "ag", "targetHandle": "ag-input-tool"}]}'
