@@ -5,8 +5,8 @@ nesting, tags, directives, several documents, bad bytes, every truncation)
 must be input errors with a line and column or correct reports, never a crash
 and never a silent pass of a violation; places must be what an editor shows.
 
-Defects found are strict ``xfail`` tests whose reason names the defect: each
-starts passing, and so fails the run, once the reader is fixed."""
+Defects found were strict ``xfail`` tests; each fixed one is now a plain
+regression test whose comment names the defect."""
 
 from __future__ import annotations
 
@@ -493,15 +493,11 @@ def test_a_byte_order_mark_and_document_markers_keep_the_verdict() -> None:
         assert verdict(text) == REFUSED, text
 
 
-# --- defects: strict xfail, each passes once its defect is fixed -------------
+# --- defects found by the attack, fixed (regressions) ------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: a merge key `<<` is read as a plain key and its mapping is never merged, so a node "
-    "`{<<: *tool, id: t2}` loses the label PyYAML and Drupal's Symfony parser give it and a CMP-9 clash "
-    "passes silently; it should be merged or refused as an input error",
-)
+# Regression: a merge key `<<` was read as a plain key and never merged, so
+# a clash passed silently; it is now an input error at the key (YAML 1.1).
 @pytest.mark.parametrize(
     "text",
     [
@@ -513,47 +509,33 @@ def test_a_byte_order_mark_and_document_markers_keep_the_verdict() -> None:
 )
 def test_merge_keys_do_not_hide_a_clash(text: str) -> None:
     assert toolwire.check(yaml.safe_load(text)).violations[0].name == "search"
-    try:
-        report = toolwire.check_yaml(text)
-    except toolwire.WorkflowError as e:
-        assert e.line is not None
-        return
-    assert not report.ok
+    e = error_of(text)
+    assert e.message.startswith("a merge key `<<` is YAML 1.1"), e.message
+    assert e.line is not None and e.column is not None
+    assert text.splitlines()[e.line - 1][e.column - 1 :].startswith("<<:")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: a document declaring `%YAML 1.1` is resolved by YAML 1.2 without a word: labels `0o17` "
-    "and `'0o17'` are one string in 1.1 (a CMP-9 clash) but a number and a string in 1.2, so the clash "
-    "passes silently; the directive should be refused as an input error (or 1.1 honoured)",
-)
+def test_a_quoted_merge_key_is_an_ordinary_key() -> None:
+    # Only the plain `<<` means a merge (in YAML 1.1); a quoted one is a string.
+    assert verdict("'<<': {a: 1}\n" + CLASH) == REFUSED
+
+
+# Regression: `%YAML 1.1` was read as 1.2 without a word; now refused.
 def test_a_yaml_1_1_directive_does_not_silently_change_the_verdict() -> None:
     text = "%YAML 1.1\n---\n" + CLASH.replace("label: Search", "label: 0o17").replace("label: search", "label: '0o17'")
     assert not toolwire.check(yaml.safe_load(text)).ok
-    try:
-        report = toolwire.check_yaml(text)
-    except toolwire.WorkflowError as e:
-        assert "1.1" in e.message and e.line == 1
-        return
-    assert not report.ok
+    e = error_of(text)
+    assert "%YAML 1.1" in e.message and "reads YAML 1.2" in e.message
+    assert (e.line, e.column) == (1, 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: `%YAML 2.0` is accepted; YAML 1.2 (6.8.1) says a document of a higher major version "
-    "must be rejected, so it should be an input error at line 1",
-)
+# Regression: `%YAML 2.0` was accepted (YAML 1.2, 6.8.1, rejects it).
 def test_a_yaml_2_directive_is_refused() -> None:
     e = error_of("%YAML 2.0\n---\n" + CLASH)
     assert e.line == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: keys equal as YAML 1.2 core values but spelled differently (`1`/`0x1`/`+1`/`01`, "
-    "`8`/`0o10`, `.inf`/`.Inf`) are not found as repeats: numbers are compared by their text, though "
-    "the reader says keys compare by core-schema value and YAML requires unique keys",
-)
+# Regression: number keys were compared by their spelling.
 @pytest.mark.parametrize("first, second", [("1", "0x1"), ("1", "+1"), ("1", "01"), ("8", "0o10"), (".inf", ".Inf")])
 def test_numeric_keys_equal_by_value_are_repeats(first: str, second: str) -> None:
     e = error_of(f"{first}: a\n{second}: b\n" + CLASH)
@@ -561,12 +543,8 @@ def test_numeric_keys_equal_by_value_are_repeats(first: str, second: str) -> Non
     assert (e.line, e.column) == (2, 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: a block scalar (`|`, `>`) inside a flow collection is invalid YAML 1.2 (flow content "
-    "has no block scalars; PyYAML refuses it) but saphyr-parser reads it and toolwire accepts the "
-    "document instead of an invalid-YAML input error",
-)
+# Regression: saphyr-parser reads `|`/`>` in flow content as a plain scalar,
+# which YAML forbids; it was accepted.
 @pytest.mark.parametrize("indicator", ["|", ">", "|-"])
 def test_a_block_scalar_inside_a_flow_collection_is_invalid_yaml(indicator: str) -> None:
     text = CLASH.replace("{label: Search}", "{label: " + indicator + "\n      Search\n    }")
@@ -576,11 +554,7 @@ def test_a_block_scalar_inside_a_flow_collection_is_invalid_yaml(indicator: str)
     assert e.message.startswith("invalid YAML: ") and e.line == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: with CR-only line breaks (a YAML 1.2 line break, read so by the parser) every finding "
-    "is reported on line 1 at a large column: locate.rs counts only LF; an editor shows line 4 column 5",
-)
+# Regression: locate.rs counted only LF, so CR-only files put everything on line 1.
 def test_cr_line_breaks_give_the_lines_an_editor_shows() -> None:
     report = toolwire.check_yaml(CLASH.replace("\n", "\r"))
     (violation,) = report.violations
@@ -588,21 +562,14 @@ def test_cr_line_breaks_give_the_lines_an_editor_shows() -> None:
     assert sorted((t.location.line, t.location.column) for t in violation.tools) == [(2, 5), (3, 5)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: on line 1 of a file starting with a byte order mark the column counts the invisible "
-    "BOM: `\\ufeffnodes: 3` reports column 9 where an editor shows `3` at column 8",
-)
+# Regression: line 1's columns counted the (invisible) byte order mark.
 def test_a_byte_order_mark_does_not_shift_line_1_columns() -> None:
     e = error_of("\ufeffnodes: 3\n")
     assert (e.line, e.column) == (1, 8)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: an unsupported tag is named in a spelling the user never wrote: `!!binary` as "
-    "`tag:yaml.org,2002:!binary`, the non-specific `!` as `!!`; the message should quote the tag as written",
-)
+# Regression: tags were named in the parser's resolved form
+# (`tag:yaml.org,2002:!binary`, `!` as `!!`).
 @pytest.mark.parametrize("tag", ["!!binary", "!!python/object:os.system", "!"])
 def test_an_unsupported_tag_is_named_as_written(tag: str) -> None:
     e = error_of(f"x: {tag} aGVsbG8=\n" + CLASH)
@@ -630,12 +597,8 @@ print(len(text), peak_kib() - before)
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: the alias budget counts events, not bytes: n aliases to one m-byte scalar, read as "
-    "labels, cost memory and time n*m (each doubling of n and m gave ~3.7x the peak memory; a 540 KB "
-    "file took 1.5 GB and 11 s; here a 1 MB file takes ~360 MB); an alias should be charged by the bytes it stands for, or shared without a copy",
-)
+# Regression: the alias budget counted events only, so n aliases to one
+# m-byte scalar cost n*m (a 540 KB file took 1.5 GB and 11 s).
 def test_aliases_to_a_large_scalar_cost_memory_linear_in_the_bytes() -> None:
     if not os.path.exists("/proc/self/status"):
         pytest.skip("peak memory is read from /proc/self/status (Linux)")
@@ -661,12 +624,7 @@ def test_a_nul_byte_anywhere_is_invalid_yaml_never_an_end_of_text(where: str) ->
     assert e.message.startswith("invalid YAML: ") and e.line is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: raw characters outside YAML's printable set (C0 controls but tab/LF/CR, DEL, C1 but "
-    "NEL, U+FFFE/U+FFFF) are accepted in plain and quoted scalars; YAML 1.2 (5.1) forbids them in the "
-    "stream and PyYAML refuses them, so they should be an invalid-YAML input error with their place",
-)
+# Regression: characters outside YAML's printable set were accepted.
 @pytest.mark.parametrize("char", ["\x01", "\x1b", "\x0b", "\x7f", "\x80", "\ufffe"], ids=["soh", "esc", "vt", "del", "c1", "fffe"])
 @pytest.mark.parametrize("quoted", [False, True], ids=["plain", "quoted"])
 def test_unprintable_characters_are_invalid_yaml(char: str, quoted: bool) -> None:
@@ -675,7 +633,8 @@ def test_unprintable_characters_are_invalid_yaml(char: str, quoted: bool) -> Non
     with pytest.raises(yaml.YAMLError):
         yaml.safe_load(text)
     e = error_of(text)
-    assert e.message.startswith("invalid YAML: ") and (e.line, e.column) == (2, 29 + quoted)
+    # At the character itself: `Sea` starts at column 28 (29 when quoted).
+    assert e.message.startswith("invalid YAML: ") and (e.line, e.column) == (2, 31 + quoted)
 
 
 def test_explain_of_json_text_works() -> None:
