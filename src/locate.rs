@@ -347,4 +347,58 @@ mod tests {
         let one_by_one: Vec<Location> = offsets.iter().map(|&o| Location::of(bytes, o)).collect();
         assert_eq!(locate_all(bytes, &offsets), one_by_one);
     }
+
+    #[test]
+    fn a_bare_cr_breaks_a_line_and_crlf_is_one_break() {
+        let text = b"a\rbc\r\nd\n\re";
+        let expect =
+            |offset, line, column| assert_eq!(Location::of(text, offset), Location { line, column }, "{offset}");
+        expect(0, 1, 1);
+        expect(2, 2, 1); // b, after a bare CR
+        expect(4, 2, 3); // the CR of CRLF is on its line
+        expect(5, 2, 4); // and so is its LF
+        expect(6, 3, 1); // d
+        expect(8, 4, 1); // the CR after LF ends an empty line
+        expect(9, 5, 1); // e
+                         // Without any CR, exactly as LF-only counting gave.
+        assert_eq!(Location::of(b"ab\ncd", 4), Location { line: 2, column: 2 });
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        let text = "\u{feff}ab\ncd".as_bytes();
+        assert_eq!(Location::of(text, 3), Location { line: 1, column: 1 });
+        assert_eq!(Location::of(text, 4), Location { line: 1, column: 2 });
+        assert_eq!(Location::of(text, 6), Location { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn every_way_of_locating_agrees_on_cr_crlf_and_a_bom() {
+        // CRLF pairs split by the block size and by the two-thread split,
+        // bare CRs, and a BOM, each against one offset at a time.
+        let mut text = "\u{feff}".as_bytes().to_vec();
+        for i in 0..3_000 {
+            text.extend_from_slice(format!("é{i}: [{}]", "💡".repeat(i % 5)).as_bytes());
+            text.extend_from_slice([&b"\r\n"[..], b"\r", b"\n"][i % 3]);
+        }
+        text[LINE_BLOCK - 1] = b'\r';
+        text[LINE_BLOCK] = b'\n';
+        let offsets: Vec<usize> = (0..=text.len() + 2)
+            .step_by(5)
+            .chain([LINE_BLOCK, LINE_BLOCK - 1, 3])
+            .collect();
+        let one_by_one: Vec<Location> = offsets.iter().map(|&o| Location::of(&text, o)).collect();
+        let index = LineIndex::new(&text);
+        for (&o, &expected) in offsets.iter().zip(&one_by_one) {
+            assert_eq!(index.locate(o), expected, "offset {o}");
+        }
+        assert_eq!(locate_all(&text, &offsets), one_by_one);
+        assert_eq!(locate_all_splitting_from(&text, &offsets, 1024), one_by_one);
+        let cr_lines = text.iter().filter(|&&b| b == b'\r').count();
+        assert_eq!(
+            Location::of(&text, text.len()).line,
+            cr_lines + 1 + text.iter().filter(|&&b| b == b'\n').count()
+                - text.windows(2).filter(|w| w == b"\r\n").count()
+        );
+    }
 }

@@ -1392,6 +1392,141 @@ mod tests {
     }
 
     #[test]
+    fn a_plain_merge_key_is_refused_and_a_quoted_one_is_a_key() {
+        let text = "a: &a {x: 1}\nb: {<<: *a, y: 2}\n";
+        let e = error(text);
+        assert!(e.message.starts_with("a merge key `<<` is YAML 1.1"), "{}", e.message);
+        assert_eq!(e.offset, text.find("<<"));
+        // Refused where skipped too: a merge changes what the value means.
+        assert!(read_all("'<<': 1\n\"<<\": 2\n").is_err()); // one string key, twice
+        assert!(read_all("'<<': 1\nb: 2\n").is_ok());
+    }
+
+    #[test]
+    fn a_yaml_version_other_than_1_2_is_refused_at_its_directive() {
+        for version in ["1.1", "2.0", "1.3", "1.20"] {
+            let text = format!("# c\n%YAML {version}\n---\na: 1\n");
+            let e = error(&text);
+            assert!(e.message.contains(&format!("%YAML {version}")), "{}", e.message);
+            assert_eq!(e.offset, Some(4));
+        }
+        for text in [
+            "%YAML 1.2\n---\na: 1\n",
+            "\u{feff}%YAML 1.2 # c\n---\na: 1\n",
+            "%TAG !e! tag:e.org,2000:\n---\na: 1\n",
+        ] {
+            assert!(read_all(text).is_ok(), "{text:?}");
+        }
+        assert_eq!(error("\u{feff}%YAML 1.1\r---\na: 1\n").offset, Some(3));
+    }
+
+    #[test]
+    fn number_keys_compare_by_value() {
+        for (a, b) in [
+            ("1", "0x1"),
+            ("1", "+1"),
+            ("1", "01"),
+            ("8", "0o10"),
+            ("-0", "0"),
+            ("255", "0xFF"),
+            // Past 64 bits: 2^70 in three bases.
+            ("1180591620717411303424", "0x400000000000000000"),
+            ("0o200000000000000000000000", "0x400000000000000000"),
+            ("1.5", "15e-1"),
+            ("1.", "1.0"),
+            ("-0.0", "0.0"),
+            (".inf", "+.INF"),
+            (".nan", ".NaN"),
+        ] {
+            assert!(read_all(&format!("{a}: x\n{b}: y\n")).is_err(), "{a} {b}");
+        }
+        // An integer and a float are different tags; a string is not a number.
+        for (a, b) in [("1", "1.0"), ("1", "'1'"), ("-.inf", ".inf"), ("2", "0x20")] {
+            assert!(read_all(&format!("{a}: x\n{b}: y\n")).is_ok(), "{a} {b}");
+        }
+        let long = format!("? {}\n: x\n", "9".repeat(LONGEST_NUMBER_KEY + 1));
+        assert!(error(&long).message.contains("too long to compare"));
+    }
+
+    #[test]
+    fn a_block_scalar_indicator_in_flow_content_is_invalid_yaml() {
+        for text in ["a: {b: |\n  x\n  }\n", "a: [>\n  x\n  ]\n", "a: [k: |-\n  x]\n"] {
+            let e = error(text);
+            assert!(e.message.contains("block scalar"), "{text:?}: {}", e.message);
+            assert_eq!(e.offset, text.find(['|', '>']), "{text:?}");
+        }
+        assert!(read_all("a: |\n  x\nb: ['|', \"> y\"]\n").is_ok());
+    }
+
+    #[test]
+    fn unprintable_characters_are_invalid_yaml_at_their_byte() {
+        for bad in [
+            "\u{1}", "\u{8}", "\u{b}", "\u{c}", "\u{1b}", "\u{7f}", "\u{80}", "\u{9f}", "\u{fffe}", "\u{ffff}",
+        ] {
+            // Past the first 64-byte chunk, so the chunked scan is used.
+            let text = format!("{}a: 'x{bad}y'\n", "# pad\n".repeat(20));
+            let e = error(&text);
+            assert!(
+                e.message.starts_with("invalid YAML: the character U+"),
+                "{bad:?}: {}",
+                e.message
+            );
+            assert_eq!(e.offset, text.find(bad), "{bad:?}");
+        }
+        // Tab, NEL, other C2/EF characters and the largest BMP ones are fine.
+        assert!(read_all("a: \"x\ty\u{85}z ¢ \u{fffd} \u{feff}\"\nb: \u{10ffff}\n").is_ok());
+    }
+
+    #[test]
+    fn tags_are_named_as_written_and_a_verbatim_str_is_str() {
+        for (text, tag) in [
+            ("a: !!binary x\n", "!!binary"),
+            ("a: &k !!binary x\n", "!!binary"),
+            ("a: !!int &k 1\n", "!!int"),
+            ("a: ! x\n", "!"),
+            ("a: !<tag:e.org,2000:t> x\n", "!<tag:e.org,2000:t>"),
+            ("a: [!local x]\n", "!local"),
+            ("a: !!set\n  ? b\n", "!!set"),
+        ] {
+            let e = error(text);
+            assert_eq!(
+                e.message,
+                format!("the YAML tag {tag} is not supported (only !!str, !!map and !!seq)")
+            );
+        }
+        assert_eq!(read_all("a: !<tag:yaml.org,2002:str> 12\n").unwrap()[2], "12:String@3");
+        assert!(read_all("a: !<tag:yaml.org,2002:map> {b: 1}\n").is_ok());
+    }
+
+    #[test]
+    fn aliases_are_charged_the_scalar_bytes_they_stand_for() {
+        let big = "x".repeat(100_000);
+        let limits = Limits {
+            alias_bytes_floor: 0,
+            ..Limits::default()
+        };
+        let text = |aliases: usize| format!("a: &a [{big}, {big}]\nb: [{}]\n", vec!["*a"; aliases].join(", "));
+        let read = |text: &str| {
+            let mut events = Events::with_limits(text, limits);
+            events.skip_value().and_then(|()| events.finish())
+        };
+        // Each alias stands for 200,000 bytes; ten times the text is about
+        // 2,000,000: nine aliases fit, eleven do not.
+        assert!(read(&text(9)).is_ok());
+        let long = text(11);
+        let e = read(&long).unwrap_err();
+        assert!(e.message.contains("bytes of scalars"), "{}", e.message);
+        assert_eq!(long[e.offset.unwrap()..].matches('*').count(), 1);
+        // The floor lets a small text share a label a few times.
+        assert!(read_all(&format!(
+            "a: &a {}\nb: [{}]\n",
+            "y".repeat(1000),
+            vec!["*a"; 500].join(", ")
+        ))
+        .is_ok());
+    }
+
+    #[test]
     fn truncations_never_panic() {
         let text =
             "a: &x {k: [1, 'two', \"thr\\u00e9e\"]}\nb: *x\nc: |\n  block\n  text\nd: >-\n  folded\ne: {f: [g, h]}\n";
