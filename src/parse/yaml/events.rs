@@ -20,11 +20,16 @@
 //!
 //! What it refuses, as an [`InputError`] at a byte offset:
 //!
-//! - invalid YAML (the parser's own message, prefixed `invalid YAML: `);
+//! - invalid YAML (the parser's own message, prefixed `invalid YAML: `),
+//!   and what the parser lets through but YAML forbids: characters outside
+//!   the printable set, `|` or `>` starting a value in flow content;
+//! - YAML 1.1: a `%YAML` directive other than 1.2, and a plain merge key
+//!   `<<` (never merged here, so reading it as a key would change what
+//!   the document means without a word);
 //! - a key repeated in any mapping, read or skipped, at the second key
 //!   (YAML 1.2 requires unique keys; Symfony's parser, which Drupal uses,
 //!   refuses them too). Keys compare by their core-schema value: `y` and
-//!   `'y'` are one key, `1` and `'1'` are not;
+//!   `'y'` are one key, `1` and `'1'` are not, `1` and `0x1` are;
 //! - a mapping or sequence used as a key, and any tag other than `!!str`,
 //!   `!!map` and `!!seq` (Drupal writes neither; refusing them keeps the
 //!   meaning of every accepted document plain);
@@ -34,7 +39,9 @@
 //!   events. Each alias is charged the size of what it names when the
 //!   parser meets it, counted from sizes recorded with each anchor, so a
 //!   "billion laughs" document is refused after reading its own bytes,
-//!   never after expanding anything.
+//!   never after expanding anything; and aliases standing for more scalar
+//!   bytes than [`Limits::alias_bytes_per_byte`] times the text (many
+//!   aliases to one large scalar), likewise.
 //!
 //! Aliases are never copied into a tree: an anchored value's events are
 //! kept once (borrowed strings, so memory follows the anchored bytes), and
