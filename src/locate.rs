@@ -1,10 +1,17 @@
-//! Where a byte offset is in JSON text, as line and column: one place
-//! ([`Location::of`]) or many at once in one sweep ([`locate_all`]), for
-//! every report that points into the text (errors, violations, warnings).
+//! Where a byte offset is in JSON or YAML text, as line and column: one
+//! place ([`Location::of`]) or many at once in one sweep ([`locate_all`]),
+//! for every report that points into the text (errors, violations,
+//! warnings).
+//!
+//! Lines end at LF, CRLF or a bare CR: YAML's line breaks, and what
+//! editors show for JSON too (JSON reads a bare CR as whitespace, so no
+//! meaning changes). A text with no CR at all, most of them, is found so
+//! by one memchr and then only LF is counted. Columns count characters as
+//! an editor shows them: a byte order mark at the start is not one.
 
 use crate::threads::joined;
 
-/// A place in JSON text, both 1-based. The column counts characters, as
+/// A place in the text, both 1-based. The column counts characters, as
 /// Python's `json` module does, not bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Location {
@@ -17,10 +24,11 @@ impl Location {
     /// linear scan is fine. Offsets past the end are clamped to the end.
     pub fn of(text: &[u8], offset: usize) -> Location {
         let offset = offset.min(text.len());
-        let before = &text[..offset];
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let line = count_newlines(before) + 1;
-        let column = count_chars(&before[line_start..]) + 1;
+        // Only a CR before the offset, or at it (half of a CRLF), matters.
+        let lines = Lines::upto(text, (offset + 1).min(text.len()));
+        let line_start = lines.last_line_start(0, offset).unwrap_or(0);
+        let line = lines.breaks(0, offset) + 1;
+        let column = lines.chars(line_start, offset) + 1;
         Location { line, column }
     }
 }
@@ -41,15 +49,16 @@ fn locate_all_splitting_from(text: &[u8], offsets: &[usize], split_from: usize) 
     let mut order: Vec<usize> = (0..offsets.len()).collect();
     order.sort_unstable_by_key(|&i| offsets[i]);
     let sorted: Vec<usize> = order.iter().map(|&i| offsets[i].min(text.len())).collect();
+    let lines = Lines::upto(text, text.len());
     let found = if text.len() >= split_from && sorted.len() >= 2 {
         let (first, second) = sorted.split_at(sorted.len() / 2);
         let split = second[0];
         std::thread::scope(|scope| {
-            let late = scope.spawn(|| sweep(text, second, split).0);
-            let (mut early, at) = sweep(text, first, 0);
-            // Newlines before `split`: those up to the last early offset,
-            // and those after it.
-            let newlines_before = early.last().map_or(0, |l| l.line - 1) + count_newlines(&text[at..split]);
+            let late = scope.spawn(|| sweep(lines, second, split).0);
+            let (mut early, at) = sweep(lines, first, 0);
+            // Line breaks before `split`: those up to the last early
+            // offset, and those after it.
+            let newlines_before = early.last().map_or(0, |l| l.line - 1) + lines.breaks(at, split);
             let late = joined(late);
             early.extend(late.into_iter().map(|l| Location {
                 line: l.line + newlines_before,
@@ -58,7 +67,7 @@ fn locate_all_splitting_from(text: &[u8], offsets: &[usize], split_from: usize) 
             early
         })
     } else {
-        sweep(text, &sorted, 0).0
+        sweep(lines, &sorted, 0).0
     };
     let mut located = vec![Location { line: 1, column: 1 }; offsets.len()];
     for (i, location) in order.into_iter().zip(found) {
@@ -83,7 +92,7 @@ pub fn locate_known(text: &[u8], offsets: &[Option<usize>]) -> Vec<Option<Locati
 /// characters before it and the characters before the start of its first
 /// line: about 24 bytes per 4 KB of text. Agrees with `Location::of`.
 pub struct LineIndex<'a> {
-    text: &'a [u8],
+    lines: Lines<'a>,
     blocks: Vec<BlockStart>,
 }
 
@@ -105,32 +114,35 @@ impl<'a> LineIndex<'a> {
             chars: 0,
             line_start_chars: 0,
         };
+        let lines = Lines::upto(text, text.len());
         // One entry more than there are whole blocks, so the end of the
         // text (an offset clamped to it) has one too.
-        for block in text.chunks(LINE_BLOCK).chain(std::iter::once(&[][..])) {
+        for start in (0..text.len()).step_by(LINE_BLOCK).chain(std::iter::once(text.len())) {
             blocks.push(at);
-            if let Some(last) = memchr::memrchr(b'\n', block) {
-                at.line_start_chars = at.chars + count_chars(&block[..=last]);
-                at.newlines += count_newlines(block);
+            let end = (start + LINE_BLOCK).min(text.len());
+            if let Some(line_start) = lines.last_line_start(start, end) {
+                at.line_start_chars = at.chars + lines.chars(start, line_start);
+                at.newlines += lines.breaks(start, end);
             }
-            at.chars += count_chars(block);
+            at.chars += lines.chars(start, end);
         }
-        LineIndex { text, blocks }
+        LineIndex { lines, blocks }
     }
 
     /// Where `offset` is; past the end is the end, as in `Location::of`.
     pub fn locate(&self, offset: usize) -> Location {
-        let offset = offset.min(self.text.len());
+        let lines = self.lines;
+        let offset = offset.min(lines.text.len());
         let block = self.blocks[offset / LINE_BLOCK];
-        let stretch = &self.text[offset - offset % LINE_BLOCK..offset];
-        match memchr::memrchr(b'\n', stretch) {
-            Some(last) => Location {
-                line: block.newlines + count_newlines(stretch) + 1,
-                column: count_chars(&stretch[last + 1..]) + 1,
+        let start = offset - offset % LINE_BLOCK;
+        match lines.last_line_start(start, offset) {
+            Some(line_start) => Location {
+                line: block.newlines + lines.breaks(start, offset) + 1,
+                column: lines.chars(line_start, offset) + 1,
             },
             None => Location {
                 line: block.newlines + 1,
-                column: block.chars + count_chars(stretch) - block.line_start_chars + 1,
+                column: block.chars + lines.chars(start, offset) - block.line_start_chars + 1,
             },
         }
     }
@@ -141,20 +153,21 @@ const PARALLEL_SWEEP_FROM_BYTES: usize = 32 << 20;
 
 /// Locations of the ascending `offsets`, with lines counted from `from`
 /// (line 1 there); columns are exact. Also where the sweep stopped.
-fn sweep(text: &[u8], offsets: &[usize], from: usize) -> (Vec<Location>, usize) {
+fn sweep(lines: Lines<'_>, offsets: &[usize], from: usize) -> (Vec<Location>, usize) {
     let mut located = Vec::with_capacity(offsets.len());
     let (mut at, mut line, mut column) = (from, 1, None);
     for &offset in offsets {
-        let stretch = &text[at..offset];
-        let newline = memchr::memrchr(b'\n', stretch);
-        line += if newline.is_some() { count_newlines(stretch) } else { 0 };
-        column = Some(match (newline, column) {
-            (Some(last), _) => count_chars(&stretch[last + 1..]) + 1,
-            (None, Some(column)) => column + count_chars(stretch),
+        let line_start = lines.last_line_start(at, offset);
+        if line_start.is_some() {
+            line += lines.breaks(at, offset);
+        }
+        column = Some(match (line_start, column) {
+            (Some(line_start), _) => lines.chars(line_start, offset) + 1,
+            (None, Some(column)) => column + lines.chars(at, offset),
             // The first offset: its line may start before `from`.
             (None, None) => {
-                let line_start = memchr::memrchr(b'\n', &text[..offset]).map_or(0, |n| n + 1);
-                count_chars(&text[line_start..offset]) + 1
+                let line_start = lines.last_line_start(0, offset).unwrap_or(0);
+                lines.chars(line_start, offset) + 1
             }
         });
         at = offset;
@@ -166,15 +179,77 @@ fn sweep(text: &[u8], offsets: &[usize], from: usize) -> (Vec<Location>, usize) 
     (located, at)
 }
 
-/// Newlines in `bytes`.
-fn count_newlines(bytes: &[u8]) -> usize {
-    bytecount::count(bytes, b'\n')
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Line breaks and characters in stretches of one text.
+#[derive(Clone, Copy)]
+struct Lines<'a> {
+    text: &'a [u8],
+    /// Whether the part of the text asked about holds a CR: if not, a line
+    /// break is an LF and nothing else needs looking at.
+    cr: bool,
+    /// Whether the text starts with a byte order mark, which editors hide.
+    bom: bool,
 }
 
-/// Characters in `bytes`: every byte that does not continue a UTF-8
-/// sequence starts one (invalid bytes count as one each).
-fn count_chars(bytes: &[u8]) -> usize {
-    bytecount::num_chars(bytes)
+impl<'a> Lines<'a> {
+    /// For stretches of `text` that end before `upto` (the byte at `upto`
+    /// may be looked at: it tells whether a CR before it is half a CRLF).
+    fn upto(text: &'a [u8], upto: usize) -> Lines<'a> {
+        Lines {
+            text,
+            cr: memchr::memchr(b'\r', &text[..upto]).is_some(),
+            bom: text.starts_with(BOM),
+        }
+    }
+
+    /// Line breaks in `text[from..to]`: each LF, and each CR that no LF
+    /// follows (a CR just before `to` whose LF is at `to` is not one: the
+    /// pair is one break, counted at its LF).
+    fn breaks(&self, from: usize, to: usize) -> usize {
+        let stretch = &self.text[from..to];
+        let lf = bytecount::count(stretch, b'\n');
+        if !self.cr {
+            return lf;
+        }
+        let cr = bytecount::count(stretch, b'\r');
+        if cr == 0 {
+            return lf;
+        }
+        let with_next = &self.text[from..(to + 1).min(self.text.len())];
+        lf + cr - memchr::memmem::find_iter(with_next, b"\r\n").count()
+    }
+
+    /// Where the last line starting in `text[from..=to]` starts: just after
+    /// the last line break in `text[from..to]`, if there is one.
+    fn last_line_start(&self, from: usize, to: usize) -> Option<usize> {
+        let stretch = &self.text[from..to];
+        if !self.cr {
+            return memchr::memrchr(b'\n', stretch).map(|i| from + i + 1);
+        }
+        let mut end = stretch.len();
+        while let Some(i) = memchr::memrchr2(b'\n', b'\r', &stretch[..end]) {
+            // Only the last byte can be a CR whose LF is past the stretch.
+            if stretch[i] == b'\r' && self.text.get(from + i + 1) == Some(&b'\n') {
+                end = i;
+                continue;
+            }
+            return Some(from + i + 1);
+        }
+        None
+    }
+
+    /// Characters in `text[from..to]`: every byte that does not continue a
+    /// UTF-8 sequence starts one (invalid bytes count as one each), but a
+    /// byte order mark at the start of the text is no character.
+    fn chars(&self, from: usize, to: usize) -> usize {
+        let chars = bytecount::num_chars(&self.text[from..to]);
+        if self.bom && from == 0 && to > 0 {
+            chars - 1
+        } else {
+            chars
+        }
+    }
 }
 
 #[cfg(test)]
@@ -252,7 +327,7 @@ mod tests {
                 o,
                 Location {
                     line,
-                    column: count_chars(&bytes[line_start..o]) + 1,
+                    column: bytecount::num_chars(&bytes[line_start..o]) + 1,
                 },
             ));
         }
@@ -271,5 +346,59 @@ mod tests {
         offsets.extend([7, 7, 0, bytes.len() + 5]);
         let one_by_one: Vec<Location> = offsets.iter().map(|&o| Location::of(bytes, o)).collect();
         assert_eq!(locate_all(bytes, &offsets), one_by_one);
+    }
+
+    #[test]
+    fn a_bare_cr_breaks_a_line_and_crlf_is_one_break() {
+        let text = b"a\rbc\r\nd\n\re";
+        let expect =
+            |offset, line, column| assert_eq!(Location::of(text, offset), Location { line, column }, "{offset}");
+        expect(0, 1, 1);
+        expect(2, 2, 1); // b, after a bare CR
+        expect(4, 2, 3); // the CR of CRLF is on its line
+        expect(5, 2, 4); // and so is its LF
+        expect(6, 3, 1); // d
+        expect(8, 4, 1); // the CR after LF ends an empty line
+        expect(9, 5, 1); // e
+                         // Without any CR, exactly as LF-only counting gave.
+        assert_eq!(Location::of(b"ab\ncd", 4), Location { line: 2, column: 2 });
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        let text = "\u{feff}ab\ncd".as_bytes();
+        assert_eq!(Location::of(text, 3), Location { line: 1, column: 1 });
+        assert_eq!(Location::of(text, 4), Location { line: 1, column: 2 });
+        assert_eq!(Location::of(text, 6), Location { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn every_way_of_locating_agrees_on_cr_crlf_and_a_bom() {
+        // CRLF pairs split by the block size and by the two-thread split,
+        // bare CRs, and a BOM, each against one offset at a time.
+        let mut text = "\u{feff}".as_bytes().to_vec();
+        for i in 0..3_000 {
+            text.extend_from_slice(format!("é{i}: [{}]", "💡".repeat(i % 5)).as_bytes());
+            text.extend_from_slice([&b"\r\n"[..], b"\r", b"\n"][i % 3]);
+        }
+        text[LINE_BLOCK - 1] = b'\r';
+        text[LINE_BLOCK] = b'\n';
+        let offsets: Vec<usize> = (0..=text.len() + 2)
+            .step_by(5)
+            .chain([LINE_BLOCK, LINE_BLOCK - 1, 3])
+            .collect();
+        let one_by_one: Vec<Location> = offsets.iter().map(|&o| Location::of(&text, o)).collect();
+        let index = LineIndex::new(&text);
+        for (&o, &expected) in offsets.iter().zip(&one_by_one) {
+            assert_eq!(index.locate(o), expected, "offset {o}");
+        }
+        assert_eq!(locate_all(&text, &offsets), one_by_one);
+        assert_eq!(locate_all_splitting_from(&text, &offsets, 1024), one_by_one);
+        let cr_lines = text.iter().filter(|&&b| b == b'\r').count();
+        assert_eq!(
+            Location::of(&text, text.len()).line,
+            cr_lines + 1 + text.iter().filter(|&&b| b == b'\n').count()
+                - text.windows(2).filter(|w| w == b"\r\n").count()
+        );
     }
 }

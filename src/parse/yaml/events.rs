@@ -20,11 +20,16 @@
 //!
 //! What it refuses, as an [`InputError`] at a byte offset:
 //!
-//! - invalid YAML (the parser's own message, prefixed `invalid YAML: `);
+//! - invalid YAML (the parser's own message, prefixed `invalid YAML: `),
+//!   and what the parser lets through but YAML forbids: characters outside
+//!   the printable set, `|` or `>` starting a value in flow content;
+//! - YAML 1.1: a `%YAML` directive other than 1.2, and a plain merge key
+//!   `<<` (never merged here, so reading it as a key would change what
+//!   the document means without a word);
 //! - a key repeated in any mapping, read or skipped, at the second key
 //!   (YAML 1.2 requires unique keys; Symfony's parser, which Drupal uses,
 //!   refuses them too). Keys compare by their core-schema value: `y` and
-//!   `'y'` are one key, `1` and `'1'` are not;
+//!   `'y'` are one key, `1` and `'1'` are not, `1` and `0x1` are;
 //! - a mapping or sequence used as a key, and any tag other than `!!str`,
 //!   `!!map` and `!!seq` (Drupal writes neither; refusing them keeps the
 //!   meaning of every accepted document plain);
@@ -34,7 +39,9 @@
 //!   events. Each alias is charged the size of what it names when the
 //!   parser meets it, counted from sizes recorded with each anchor, so a
 //!   "billion laughs" document is refused after reading its own bytes,
-//!   never after expanding anything.
+//!   never after expanding anything; and aliases standing for more scalar
+//!   bytes than [`Limits::alias_bytes_per_byte`] times the text (many
+//!   aliases to one large scalar), likewise.
 //!
 //! Aliases are never copied into a tree: an anchored value's events are
 //! kept once (borrowed strings, so memory follows the anchored bytes), and
@@ -47,6 +54,7 @@
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 
 use saphyr_parser::{Event as Raw, Parser, ScalarStyle, ScanError, Span, StrInput, Tag};
 
@@ -63,6 +71,15 @@ pub struct Limits {
     pub depth: usize,
     /// Events that aliases may stand for, over the whole document.
     pub alias_events: u64,
+    /// Bytes of scalars that aliases may stand for, over the whole
+    /// document, per byte of its text: each replay of an alias hands its
+    /// scalars out again, so this bounds the work and memory of replays by
+    /// a fixed multiple of the text (aliases to one large scalar would
+    /// otherwise cost aliases x scalar).
+    pub alias_bytes_per_byte: u64,
+    /// ... but never less than this, so a small file may still share a
+    /// few labels by alias.
+    pub alias_bytes_floor: u64,
 }
 
 impl Default for Limits {
@@ -73,6 +90,8 @@ impl Default for Limits {
         Limits {
             depth: 1_000,
             alias_events: 1_000_000,
+            alias_bytes_per_byte: 10,
+            alias_bytes_floor: 1 << 20,
         }
     }
 }
@@ -260,14 +279,17 @@ struct Anchor {
     start: usize,
     end: usize,
     size: u64,
+    /// Bytes of the scalars it stands for, its aliases expanded.
+    bytes: u64,
 }
 
 /// An anchored collection whose events are being kept.
 struct Keeping {
     id: usize,
     start: usize,
-    /// `Events::kept_weight` when it started.
+    /// `Events::kept_weight` and `Events::kept_bytes` when it started.
     weight: u64,
+    bytes: u64,
     /// The depth inside it: it is complete when the depth drops below this.
     depth: usize,
     /// A scalar: complete as soon as it is kept.
@@ -329,11 +351,19 @@ pub struct Events<'a, R: RawEvents<'a> = Parser<'a, StrInput<'a>>> {
     kept: Vec<Kept<'a>>,
     /// Events the kept ones stand for, aliases expanded (saturating).
     kept_weight: u64,
+    /// Scalar bytes the kept ones stand for, aliases expanded (saturating).
+    kept_bytes: u64,
     keeping: Vec<Keeping>,
     /// By anchor id (the parser numbers anchors from 1); `None` while the
     /// anchored value is still being read.
     anchors: Vec<Option<Anchor>>,
     alias_events: u64,
+    /// Scalar bytes the aliases met so far stand for, and the bound on them.
+    alias_bytes: u64,
+    alias_bytes_budget: u64,
+    /// The first character YAML does not allow in a text, if any: found in
+    /// one pass before reading, reported before anything else.
+    unprintable: Option<usize>,
     /// Kept events being replayed: (next, end), innermost last.
     replay: Vec<(usize, usize)>,
     /// Items read ahead (at most two), already counted in `out_depth`.
@@ -366,9 +396,15 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
             out_depth: 0,
             kept: Vec::new(),
             kept_weight: 0,
+            kept_bytes: 0,
             keeping: Vec::new(),
             anchors: Vec::new(),
             alias_events: 0,
+            alias_bytes: 0,
+            alias_bytes_budget: (text.len() as u64)
+                .saturating_mul(limits.alias_bytes_per_byte)
+                .max(limits.alias_bytes_floor),
+            unprintable: first_unprintable(text.as_bytes()),
             replay: Vec::new(),
             peeked: VecDeque::with_capacity(2),
         }
@@ -535,6 +571,9 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
 
     /// The next content event of the parsed text, checked.
     fn parsed(&mut self) -> Result<Shallow<'a>> {
+        if let Some(at) = self.unprintable {
+            return Err(unprintable_error(self.text, at));
+        }
         loop {
             if self.root_done {
                 return Err(InputError::new(
@@ -546,8 +585,13 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
             let at = self.offsets.byte(span.start.index());
             let shallow = match event {
                 Raw::Nothing | Raw::StreamStart => continue,
-                Raw::DocumentStart(_) if !self.started => {
+                Raw::DocumentStart(explicit) if !self.started => {
                     self.started = true;
+                    // Directives stand only before an explicit `---`, and
+                    // the parser reads `%YAML` without saying which.
+                    if explicit {
+                        check_version(self.text, at)?;
+                    }
                     continue;
                 }
                 Raw::DocumentStart(_) => return Err(self.second_document(at)),
@@ -566,11 +610,21 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
                 }
                 Raw::Alias(id) => Shallow::Alias(id, at),
                 Raw::Scalar(value, style, anchor, tag) => {
+                    // The parser reads `|` and `>` in flow content as the
+                    // start of a plain scalar, which YAML forbids (no plain
+                    // scalar starts with an indicator; no block scalar
+                    // stands in flow content).
+                    if style == ScalarStyle::Plain && value.starts_with(['|', '>']) {
+                        return Err(InputError::new(
+                            "invalid YAML: a block scalar (`|` or `>`) inside a flow collection (`{...}` or `[...]`)",
+                            Some(at),
+                        ));
+                    }
                     let value = self.borrowed(value, at, span);
                     let plain = match tag {
                         None => style == ScalarStyle::Plain,
                         Some(tag) if is_core(&tag, "str") => false,
-                        Some(tag) => return Err(unsupported_tag(&tag, at)),
+                        Some(tag) => return Err(unsupported_tag(self.text, &tag, at)),
                     };
                     self.anchored(
                         anchor,
@@ -584,7 +638,7 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
                     let mapping = matches!(event, Raw::MappingStart(..));
                     if let Some(tag) = tag {
                         if !is_core(tag, if mapping { "map" } else { "seq" }) {
-                            return Err(unsupported_tag(tag, at));
+                            return Err(unsupported_tag(self.text, tag, at));
                         }
                     }
                     let event = if mapping {
@@ -636,6 +690,7 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
                 id: anchor,
                 start: self.kept.len(),
                 weight: self.kept_weight,
+                bytes: self.kept_bytes,
                 depth: self.depth + usize::from(starts(&item.event)),
                 scalar: !starts(&item.event),
             });
@@ -652,6 +707,10 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
         // The alias's size: what it adds to the document's budget and to
         // every anchor being kept around it.
         let mut weight = 1;
+        let mut bytes = match item.map(|i| &i.event) {
+            Some(Event::Scalar(s)) => s.value.len() as u64,
+            _ => 0,
+        };
         if let Some((id, at)) = alias {
             let anchor = match self.anchors.get(id) {
                 Some(Some(anchor)) => *anchor,
@@ -663,6 +722,17 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
                 }
             };
             weight = anchor.size;
+            bytes = anchor.bytes;
+            self.alias_bytes = self.alias_bytes.saturating_add(anchor.bytes);
+            if self.alias_bytes > self.alias_bytes_budget {
+                return Err(InputError::new(
+                    format!(
+                        "the YAML document's aliases stand for more than {} bytes of scalars ({} times its size; a \"billion laughs\" document?)",
+                        self.alias_bytes_budget, self.limits.alias_bytes_per_byte
+                    ),
+                    Some(at),
+                ));
+            }
             self.alias_events = self.alias_events.saturating_add(anchor.size);
             if self.alias_events > self.limits.alias_events {
                 return Err(InputError::new(
@@ -682,6 +752,7 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
                 Shallow::Alias(id, _) => Kept::Alias(*id),
             });
             self.kept_weight = self.kept_weight.saturating_add(weight);
+            self.kept_bytes = self.kept_bytes.saturating_add(bytes);
         }
         // Anchors whose value just ended.
         while let Some(top) = self.keeping.last() {
@@ -693,6 +764,7 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
                 start: done.start,
                 end: self.kept.len(),
                 size: self.kept_weight - done.weight,
+                bytes: self.kept_bytes - done.bytes,
             });
         }
         if self.depth == 0 {
@@ -731,9 +803,24 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
                         Some(at),
                     ));
                 };
+                // CMP-9 reads labels that a merge would have changed:
+                // refusing `<<` keeps YAML 1.1 documents from passing
+                // unmerged (a quoted '<<' is a plain string key).
+                if key.plain && key.value == "<<" {
+                    return Err(InputError::new(
+                        "a merge key `<<` is YAML 1.1, not YAML 1.2's core schema (Drupal never writes one): not supported; write the merged keys out",
+                        Some(at),
+                    ));
+                }
+                let Some(key) = key_of(key) else {
+                    return Err(InputError::new(
+                        format!("a number used as a key is longer than {LONGEST_NUMBER_KEY} characters (too long to compare by value)"),
+                        Some(at),
+                    ));
+                };
                 let frame = &mut self.frames[depth - 1];
                 frame.expect_key = false;
-                if !remember(frame, key_of(key)) {
+                if !remember(frame, key) {
                     return Err(InputError::new(
                         "a key repeated in one mapping (YAML requires unique keys)",
                         Some(at),
@@ -801,10 +888,13 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
     }
 }
 
-/// A key as compared: a string as it is; anything else by its value,
-/// spelled one way (`~`, `null` and an empty key are one null key).
-fn key_of(key: Scalar<'_>) -> Key<'_> {
-    match key.kind() {
+/// A key as compared: a string as it is; anything else by its core-schema
+/// value, spelled one way (`~`, `null` and an empty key are one null key;
+/// `1`, `+1`, `01` and `0x1` one integer; `.inf` and `.Inf` one float), as
+/// YAML 1.2 defines equal nodes (same tag, same canonical value). `None`
+/// for a number too long to compare.
+fn key_of(key: Scalar<'_>) -> Option<Key<'_>> {
+    Some(match key.kind() {
         Kind::String => (key.value, true),
         Kind::Null => (Cow::Borrowed(""), false),
         Kind::Bool => (
@@ -815,8 +905,74 @@ fn key_of(key: Scalar<'_>) -> Key<'_> {
             }),
             false,
         ),
-        _ => (key.value, false),
+        _ if key.value.len() > LONGEST_NUMBER_KEY => return None,
+        _ => (Cow::Owned(number_key(&key.value)), false),
+    })
+}
+
+/// Numbers used as keys are compared by value up to this length, which is
+/// also YAML's limit for an implicit key (longer ones need `? `): the
+/// comparison converts bases in time quadratic in the length.
+const LONGEST_NUMBER_KEY: usize = 1024;
+
+/// The canonical spelling of a core-schema number (`core_schema` said it is
+/// one): `i` and the magnitude in hexadecimal for an integer of any size
+/// and base (`-` for a negative one, none for zero); `f` and the bits of
+/// the `f64` for a float (0.0 for -0.0, one NaN). An integer and a float
+/// are different tags, so never one key.
+fn number_key(s: &str) -> String {
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let negative = s.starts_with('-');
+    let (radix, digits) = if let Some(hex) = s.strip_prefix("0x") {
+        (16, hex)
+    } else if let Some(octal) = s.strip_prefix("0o") {
+        (8, octal)
+    } else {
+        (10, unsigned)
+    };
+    if digits.bytes().all(|c| char::from(c).is_digit(radix)) {
+        // Little-endian 32-bit limbs, one multiply-add per digit.
+        let mut limbs: Vec<u32> = Vec::new();
+        for c in digits.chars() {
+            let mut carry = u64::from(c.to_digit(radix).unwrap_or(0));
+            for limb in &mut limbs {
+                let v = u64::from(*limb) * u64::from(radix) + carry;
+                *limb = v as u32;
+                carry = v >> 32;
+            }
+            if carry > 0 {
+                limbs.push(carry as u32);
+            }
+        }
+        let mut out = String::from(if negative && !limbs.is_empty() { "i-" } else { "i" });
+        for (i, limb) in limbs.iter().rev().enumerate() {
+            let _ = if i == 0 {
+                write!(out, "{limb:x}")
+            } else {
+                write!(out, "{limb:08x}")
+            };
+        }
+        return out;
     }
+    let value = match unsigned {
+        ".inf" | ".Inf" | ".INF" => f64::INFINITY,
+        ".nan" | ".NaN" | ".NAN" => f64::NAN,
+        _ => match unsigned.parse::<f64>() {
+            Ok(v) => v,
+            // Not reached for what the core schema calls a number; the
+            // text itself keeps such a key distinct from every float.
+            Err(_) => return format!("s{s}"),
+        },
+    };
+    let value = if negative { -value } else { value };
+    let canonical = if value.is_nan() {
+        f64::NAN
+    } else if value == 0.0 {
+        0.0
+    } else {
+        value
+    };
+    format!("f{:x}", canonical.to_bits())
 }
 
 /// Adds `key` to `frame`'s keys: false when it was there already.
@@ -838,13 +994,132 @@ fn starts(event: &Event<'_>) -> bool {
     matches!(event, Event::MappingStart | Event::SequenceStart)
 }
 
+/// Whether `tag` resolves to the core schema's `tag:yaml.org,2002:<suffix>`,
+/// however written: `!!str`, or verbatim `!<tag:yaml.org,2002:str>`.
 fn is_core(tag: &Tag, suffix: &str) -> bool {
-    tag.is_yaml_core_schema() && tag.suffix == suffix
+    const CORE: &str = "tag:yaml.org,2002:";
+    let full_len = tag.handle.len() + tag.suffix.len();
+    if full_len != CORE.len() + suffix.len() {
+        return false;
+    }
+    let full = format!("{}{}", tag.handle, tag.suffix);
+    full.strip_prefix(CORE) == Some(suffix)
 }
 
-fn unsupported_tag(tag: &Tag, at: usize) -> InputError {
+/// An unsupported tag, named as the text writes it (the parser's resolved
+/// form, `tag:yaml.org,2002:!binary`, is not what the user typed).
+fn unsupported_tag(text: &str, tag: &Tag, at: usize) -> InputError {
+    let written = match written_tag(text, at) {
+        Some(written) => written.to_owned(),
+        None => format!("!<{}{}>", tag.handle, tag.suffix),
+    };
     InputError::new(
-        format!("the YAML tag {tag} is not supported (only !!str, !!map and !!seq)"),
+        format!("the YAML tag {written} is not supported (only !!str, !!map and !!seq)"),
+        Some(at),
+    )
+}
+
+/// The tag as written among the node properties (YAML 1.2 section 6.9: an
+/// anchor `&a` and a tag `!t`, in either order) that start at `at`, where
+/// the parser says a tagged node starts.
+fn written_tag(text: &str, mut at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    while let Some(&first @ (b'&' | b'!')) = b.get(at) {
+        let start = at;
+        if first == b'!' && b.get(at + 1) == Some(&b'<') {
+            // Verbatim: `!<...>`, whose URI may hold `,` and brackets.
+            at = memchr::memchr(b'>', &b[at..]).map_or(b.len(), |i| at + i + 1);
+        } else {
+            at += 1;
+            while at < b.len() && !matches!(b[at], b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' | b'{' | b'}') {
+                at += 1;
+            }
+        }
+        if first == b'!' {
+            return text.get(start..at);
+        }
+        // The separation before the next property or the content: blanks,
+        // line breaks and comments.
+        while let Some(&c) = b.get(at) {
+            match c {
+                b' ' | b'\t' | b'\n' | b'\r' => at += 1,
+                b'#' => at = memchr::memchr2(b'\n', b'\r', &b[at..]).map_or(b.len(), |i| at + i),
+                _ => break,
+            }
+        }
+    }
+    None
+}
+
+/// Refuses a `%YAML` directive other than 1.2 in the prologue `text[..at]`
+/// (before the first `---`): a 1.1 document resolves plain scalars
+/// differently (`yes`, `0o17`), so reading it as 1.2 could change a
+/// verdict without a word; YAML 1.2 itself rejects a higher major version.
+fn check_version(text: &str, at: usize) -> Result<()> {
+    let prologue = text.get(..at).unwrap_or(text);
+    let mut line_start = 0;
+    for line in prologue.split(['\n', '\r']) {
+        let here = line_start;
+        line_start += line.len() + 1;
+        let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        let Some(rest) = line.strip_prefix("%YAML") else {
+            continue;
+        };
+        if !rest.starts_with([' ', '\t']) {
+            continue;
+        }
+        let version = rest.trim_start_matches([' ', '\t']);
+        let version = &version[..version.find([' ', '\t', '#']).unwrap_or(version.len())];
+        let number = |s: &str| s.parse::<u64>().ok();
+        let (major, minor) = match version.split_once('.') {
+            Some((major, minor)) => (number(major), number(minor)),
+            None => (None, None),
+        };
+        if (major, minor) != (Some(1), Some(2)) {
+            let at = here + text[here..].find('%').unwrap_or(0);
+            return Err(InputError::new(
+                format!("the document declares %YAML {version}: toolwire reads YAML 1.2 only (its core schema decides what a plain value is)"),
+                Some(at),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The first character outside YAML 1.2's printable set (section 5.1): C0
+/// controls but tab, LF and CR; DEL; C1 controls but NEL; U+FFFE and
+/// U+FFFF (`text` is UTF-8, so no surrogates). One pass: a chunk is looked
+/// at byte by byte only when it holds a control byte or the lead byte of a
+/// C1 control (0xC2) or of U+FFFE/U+FFFF (0xEF).
+fn first_unprintable(text: &[u8]) -> Option<usize> {
+    const CHUNK: usize = 64;
+    let suspect =
+        |c: u8| ((c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r')) | (c == 0x7f) | (c == 0xc2) | (c == 0xef);
+    for (n, chunk) in text.chunks(CHUNK).enumerate() {
+        if !chunk.iter().fold(false, |any, &c| any | suspect(c)) {
+            continue;
+        }
+        for (i, &c) in chunk.iter().enumerate() {
+            let at = n * CHUNK + i;
+            let bad = match c {
+                0xc2 => matches!(text.get(at + 1), Some(&(0x80..=0x84 | 0x86..=0x9f))),
+                0xef => text.get(at + 1) == Some(&0xbf) && matches!(text.get(at + 2), Some(&(0xbe | 0xbf))),
+                c => suspect(c),
+            };
+            if bad {
+                return Some(at);
+            }
+        }
+    }
+    None
+}
+
+fn unprintable_error(text: &str, at: usize) -> InputError {
+    let code = text.get(at..).and_then(|rest| rest.chars().next()).map_or(0, u32::from);
+    InputError::new(
+        format!(
+            "invalid YAML: the character U+{code:04X} is not allowed (a YAML text holds printable characters only)"
+        ),
         Some(at),
     )
 }
@@ -1086,6 +1361,7 @@ mod tests {
                 Limits {
                     depth: 10,
                     alias_events: budget,
+                    ..Limits::default()
                 },
             );
             events.skip_value().and_then(|()| events.finish())
@@ -1120,6 +1396,141 @@ mod tests {
     fn a_byte_order_mark_is_allowed_and_offsets_count_its_bytes() {
         let text = "\u{feff}a: 1\n";
         assert_eq!(read_all(text).unwrap(), ["{@3", "a:String@3", "1:Number@6", "end"]);
+    }
+
+    #[test]
+    fn a_plain_merge_key_is_refused_and_a_quoted_one_is_a_key() {
+        let text = "a: &a {x: 1}\nb: {<<: *a, y: 2}\n";
+        let e = error(text);
+        assert!(e.message.starts_with("a merge key `<<` is YAML 1.1"), "{}", e.message);
+        assert_eq!(e.offset, text.find("<<"));
+        // Refused where skipped too: a merge changes what the value means.
+        assert!(read_all("'<<': 1\n\"<<\": 2\n").is_err()); // one string key, twice
+        assert!(read_all("'<<': 1\nb: 2\n").is_ok());
+    }
+
+    #[test]
+    fn a_yaml_version_other_than_1_2_is_refused_at_its_directive() {
+        for version in ["1.1", "2.0", "1.3", "1.20"] {
+            let text = format!("# c\n%YAML {version}\n---\na: 1\n");
+            let e = error(&text);
+            assert!(e.message.contains(&format!("%YAML {version}")), "{}", e.message);
+            assert_eq!(e.offset, Some(4));
+        }
+        for text in [
+            "%YAML 1.2\n---\na: 1\n",
+            "\u{feff}%YAML 1.2 # c\n---\na: 1\n",
+            "%TAG !e! tag:e.org,2000:\n---\na: 1\n",
+        ] {
+            assert!(read_all(text).is_ok(), "{text:?}");
+        }
+        assert_eq!(error("\u{feff}%YAML 1.1\r---\na: 1\n").offset, Some(3));
+    }
+
+    #[test]
+    fn number_keys_compare_by_value() {
+        for (a, b) in [
+            ("1", "0x1"),
+            ("1", "+1"),
+            ("1", "01"),
+            ("8", "0o10"),
+            ("-0", "0"),
+            ("255", "0xFF"),
+            // Past 64 bits: 2^70 in three bases.
+            ("1180591620717411303424", "0x400000000000000000"),
+            ("0o200000000000000000000000", "0x400000000000000000"),
+            ("1.5", "15e-1"),
+            ("1.", "1.0"),
+            ("-0.0", "0.0"),
+            (".inf", "+.INF"),
+            (".nan", ".NaN"),
+        ] {
+            assert!(read_all(&format!("{a}: x\n{b}: y\n")).is_err(), "{a} {b}");
+        }
+        // An integer and a float are different tags; a string is not a number.
+        for (a, b) in [("1", "1.0"), ("1", "'1'"), ("-.inf", ".inf"), ("2", "0x20")] {
+            assert!(read_all(&format!("{a}: x\n{b}: y\n")).is_ok(), "{a} {b}");
+        }
+        let long = format!("? {}\n: x\n", "9".repeat(LONGEST_NUMBER_KEY + 1));
+        assert!(error(&long).message.contains("too long to compare"));
+    }
+
+    #[test]
+    fn a_block_scalar_indicator_in_flow_content_is_invalid_yaml() {
+        for text in ["a: {b: |\n  x\n  }\n", "a: [>\n  x\n  ]\n", "a: [k: |-\n  x]\n"] {
+            let e = error(text);
+            assert!(e.message.contains("block scalar"), "{text:?}: {}", e.message);
+            assert_eq!(e.offset, text.find(['|', '>']), "{text:?}");
+        }
+        assert!(read_all("a: |\n  x\nb: ['|', \"> y\"]\n").is_ok());
+    }
+
+    #[test]
+    fn unprintable_characters_are_invalid_yaml_at_their_byte() {
+        for bad in [
+            "\u{1}", "\u{8}", "\u{b}", "\u{c}", "\u{1b}", "\u{7f}", "\u{80}", "\u{9f}", "\u{fffe}", "\u{ffff}",
+        ] {
+            // Past the first 64-byte chunk, so the chunked scan is used.
+            let text = format!("{}a: 'x{bad}y'\n", "# pad\n".repeat(20));
+            let e = error(&text);
+            assert!(
+                e.message.starts_with("invalid YAML: the character U+"),
+                "{bad:?}: {}",
+                e.message
+            );
+            assert_eq!(e.offset, text.find(bad), "{bad:?}");
+        }
+        // Tab, NEL, other C2/EF characters and the largest BMP ones are fine.
+        assert!(read_all("a: \"x\ty\u{85}z ¢ \u{fffd} \u{feff}\"\nb: \u{10ffff}\n").is_ok());
+    }
+
+    #[test]
+    fn tags_are_named_as_written_and_a_verbatim_str_is_str() {
+        for (text, tag) in [
+            ("a: !!binary x\n", "!!binary"),
+            ("a: &k !!binary x\n", "!!binary"),
+            ("a: !!int &k 1\n", "!!int"),
+            ("a: ! x\n", "!"),
+            ("a: !<tag:e.org,2000:t> x\n", "!<tag:e.org,2000:t>"),
+            ("a: [!local x]\n", "!local"),
+            ("a: !!set\n  ? b\n", "!!set"),
+        ] {
+            let e = error(text);
+            assert_eq!(
+                e.message,
+                format!("the YAML tag {tag} is not supported (only !!str, !!map and !!seq)")
+            );
+        }
+        assert_eq!(read_all("a: !<tag:yaml.org,2002:str> 12\n").unwrap()[2], "12:String@3");
+        assert!(read_all("a: !<tag:yaml.org,2002:map> {b: 1}\n").is_ok());
+    }
+
+    #[test]
+    fn aliases_are_charged_the_scalar_bytes_they_stand_for() {
+        let big = "x".repeat(100_000);
+        let limits = Limits {
+            alias_bytes_floor: 0,
+            ..Limits::default()
+        };
+        let text = |aliases: usize| format!("a: &a [{big}, {big}]\nb: [{}]\n", vec!["*a"; aliases].join(", "));
+        let read = |text: &str| {
+            let mut events = Events::with_limits(text, limits);
+            events.skip_value().and_then(|()| events.finish())
+        };
+        // Each alias stands for 200,000 bytes; ten times the text is about
+        // 2,000,000: nine aliases fit, eleven do not.
+        assert!(read(&text(9)).is_ok());
+        let long = text(11);
+        let e = read(&long).unwrap_err();
+        assert!(e.message.contains("bytes of scalars"), "{}", e.message);
+        assert_eq!(long[e.offset.unwrap()..].matches('*').count(), 1);
+        // The floor lets a small text share a label a few times.
+        assert!(read_all(&format!(
+            "a: &a {}\nb: [{}]\n",
+            "y".repeat(1000),
+            vec!["*a"; 500].join(", ")
+        ))
+        .is_ok());
     }
 
     #[test]
