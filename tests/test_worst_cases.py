@@ -23,7 +23,8 @@ import toolwire.cli
 from toolwire import reference
 from toolwire._formats import DEFAULT_MAX_CONSUMERS
 from toolwire.generate import FAMILIES, FORMAT_MEASUREMENT
-from toolwire.generate.families import Generated, subset_boxes
+from toolwire.generate.family_base import Generated
+from toolwire.generate.family_subsets import subset_boxes
 from support import without_places, work_done
 
 NAMES = list(FAMILIES)

@@ -1,0 +1,189 @@
+"""The worst-case families built on ladders: chains whose every rung is also fed from the side
+(families 27, 35, 38, 40 and 41).
+
+The registry, and the conventions every family follows, are in :mod:`.families`.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from .family_base import Generated, _agent, _box, _document, _edge, _expected, _tool, _width
+
+
+def root_ladder(n: int) -> Generated:
+    """Family 27: boxes ``c0..c{n-1}`` chained ``c{i} -> c{i+1}``, ``c{n-1}``
+    wired into one agent ``z``; box ``d{i}``, holding a clashing pair of its
+    own (``u{i}`` "Link i", ``v{i}`` "link-i"), wired into ``c{i}``. ``n``
+    violations at ``z``, ``n`` clashes.
+
+    Every ``c{i}`` but ``c0`` has two provider boxes, so each is a path
+    root, and the path of ``u{i}`` to ``z`` crosses ``n - i`` of them. At
+    each root, its providers are asked which carries the tool (paths.rs
+    ``Paths::path``: one does, so the path is passed through to it, one
+    chain per root); each question is remembered per (tool, class)
+    (read.rs ``carries``), but no two are alike: ``n * n`` questions, each
+    a set lookup in every part of a class (the chain's classes are held as
+    up to 16 parts), and as many entries in the remembered map. The path
+    is found when renames are chosen (read.rs ``settle_renames``) and again
+    on every read, and holds a chain per root, so reading even its ends
+    walks them all (``TreePath::len``, ``Paths::nodes``): ``n * n`` steps
+    and ``n * n`` map entries from a file of ``n`` boxes."""
+    w = _width(n)
+    nodes = [_agent("z")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [_box(f"c{s}"), _box(f"d{s}"), _tool(f"u{s}", f"Link {s}"), _tool(f"v{s}", f"link-{s}")]
+        edges += [_edge(f"u{s}", f"d{s}"), _edge(f"v{s}", f"d{s}"), _edge(f"d{s}", f"c{s}")]
+        edges.append(_edge(f"c{s}", f"c{i + 1:0{w}}" if i + 1 < n else "z"))
+    zero = f"{0:0{w}}"
+    expected = _expected(n, n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 1 + 4 * n, 4 * n, 1, 2 * n)
+    return Generated(_document(nodes, edges), expected)
+
+
+RUNGS = 17
+"""Family 35: one more path root than a path is passed through to the one
+provider carrying its tool (paths.rs ``ROOTS_PASSED``)."""
+
+
+def rung_ladders(n: int) -> Generated:
+    """Family 35: boxes ``c0..c{m-1}`` chained ``c{i} -> c{i+1}``, ``m = 10
+    * n``, tool ``t`` "Key" wired into ``c0``; a box ``Q`` holding a
+    clashing pair (``k0`` "Q k", ``k1`` "q-k"); ``n`` agents ``a{g}``,
+    each below a ladder of its own, 17 boxes ``r{g}-00..r{g}-16`` chained,
+    ``c{m-1}`` into the first, the last into ``a{g}``, ``Q`` into every
+    rung; tool ``e{g}`` "key" straight into ``a{g}``. Each agent sees
+    ``key`` (``e{g}``, ``t``) and ``q_k``: ``2 * n`` violations, ``n + 1``
+    clashes.
+
+    Every rung has two provider boxes of two classes, so it is a path
+    root, and only one (the rung above, or the chain) carries ``t``: the
+    path of ``t`` to ``a{g}`` is passed up from root to carrying provider
+    (paths.rs ``Paths::path``), freely 16 times (``ROOTS_PASSED``);
+    beyond, a root passes paths on for rent (the work done since, by
+    which its tree is grown; once whole, it decides), and the top rung's
+    rent is a step or two: the path reaches the chain, whose top is found by jumps.
+    (Before, the agent's top rung's tree decided, grown up the whole
+    chain: ``n * m``.)"""
+    return _ladders(n, [("Key", "key")])
+
+
+def _ladders(n: int, pairs: List[Tuple[str, str]]) -> Generated:
+    """Families 35 and 38: ``rung_ladders`` with a tool atop the chain for
+    each of ``pairs`` (its label first) and, at every agent, its twin."""
+    m, t = 10 * n, len(pairs)
+    wm, w = _width(m), _width(n)
+    chain = [f"c{i:0{wm}}" for i in range(m)]
+    tops = ["t"] if t == 1 else [f"t{j}" for j in range(t)]
+    nodes = [_box(c) for c in chain] + [_tool(top, label) for top, (label, _) in zip(tops, pairs)]
+    nodes += [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k")]
+    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    edges += [_edge(top, chain[0]) for top in tops] + [_edge("k0", "Q"), _edge("k1", "Q")]
+    for g in range(n):
+        s = f"{g:0{w}}"
+        above = chain[-1]
+        for k in range(RUNGS):
+            rung = f"r{s}-{k:02}"
+            nodes.append(_box(rung))
+            edges += [_edge(above, rung), _edge("Q", rung)]
+            above = rung
+        twins = [f"e{s}"] if t == 1 else [f"e{s}-{j}" for j in range(t)]
+        nodes += [_agent(f"a{s}")] + [_tool(e, twin) for e, (_, twin) in zip(twins, pairs)]
+        edges += [_edge(above, f"a{s}")] + [_edge(e, f"a{s}") for e in twins]
+    zero = f"{0:0{w}}"
+    first_twin = f"e{zero}" if t == 1 else f"e{zero}-0"
+    expected = _expected(
+        (t + 1) * n, t * n + 1, (f"a{zero}", "key" if t == 1 else "key_0", (first_twin, tops[0])),
+        m + 3 + t + (RUNGS + 1 + t) * n, m + 1 + t + (2 * RUNGS + 1 + t) * n, n, m + 1 + RUNGS * n,
+    )  # fmt: skip
+    return Generated(_document(nodes, edges), expected)
+
+
+CROWD = 5
+"""Family 38: one more tool than a root passes on the paths of beyond the
+free passes (paths.rs ``TOOLS_PASSED_ON``)."""
+
+
+def crowded_ladders(n: int) -> Generated:
+    """Family 38: family 35 with ``CROWD`` tools ``t{j}`` "Key j" atop the
+    chain, each with a twin ``e{g}-{j}`` "key-j" at every agent: ``6 * n``
+    violations, ``5 * n + 1`` clashes.
+
+    It broke a budget of 4 distinct tools' paths passed on at a root past
+    the free passes, after which the root's tree decided: the fifth tool's
+    path grew the agent's top rung's tree up the whole chain, ``n * m``
+    from a file of ``17 * n`` rungs and ``m`` boxes. A root past the free
+    passes now passes paths on for rent instead (paths.rs ``Paths::path``,
+    ``pay_rent``: the work done since, by which its tree is grown), so the
+    rungs, whose tools
+    climb one step past them, never need their trees."""
+    return _ladders(n, [(f"Key {j}", f"key-{j}") for j in range(CROWD)])
+
+
+def ladder_taps(n: int) -> Generated:
+    """Family 40: a ladder of ``n`` boxes ``r0..r{n-1}`` chained ``r{i-1}
+    -> r{i}``, tool ``t`` "Key" wired into ``r0``; a box ``Q`` holding a
+    clashing pair (``k0`` "Q k", ``k1`` "q-k") wired into every rung;
+    agent ``a{i}`` fed by rung ``r{i}`` alone, with its tool ``e{i}`` "key"
+    straight in. Each agent sees ``key`` (``e{i}``, ``t``) and ``q_k``:
+    ``2 * n`` violations, ``n + 1`` clashes.
+
+    Every rung but the first is a path root of two classes, and the path
+    of ``t`` to ``a{i}`` climbs ``i`` of them, a chain each: past the free
+    passes, rent grows the trees of the roots just above each agent's, and
+    each tree is read (its jumps made) by the few agents below it before
+    another, nearer one is whole: ``n * n / 64`` or so, from a file of
+    ``n`` rungs. Paths that share their common part (each agent's the one
+    above's plus a step, held as a random-access list) would keep it
+    linear; they are not built. (Found by a helper with fresh eyes.)"""
+    w = _width(n)
+    rungs = [f"r{i:0{w}}" for i in range(n)]
+    nodes = [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k"), _tool("t", "Key")]
+    edges = [_edge("k0", "Q"), _edge("k1", "Q"), _edge("t", rungs[0])]
+    for i, rung in enumerate(rungs):
+        s = f"{i:0{w}}"
+        nodes += [_box(rung), _agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge("Q", rung)] + ([_edge(rungs[i - 1], rung)] if i else [])
+        edges += [_edge(rung, f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 3 * n + 4, 4 * n + 2, n, n + 1)
+    return Generated(_document(nodes, edges), expected)
+
+
+TAKING_TURNS = 5
+"""Family 41: ladders whose agents take turns, two trees each, more than
+the 8 trees kept (paths.rs ``TREES_KEPT``)."""
+
+
+def evicted_ladders(n: int) -> Generated:
+    """Family 41: ``k = 5`` ladders of ``n`` boxes each, ``r{j}-0..``
+    chained, tool ``t`` "Key" wired into each ladder's top; a box ``Q``
+    holding a clashing pair (``k0`` "Q k", ``k1`` "q-k") wired into every
+    rung; ``n`` agents ``a{g}``, agent ``g`` fed by the bottom rung of
+    ladder ``g mod 5``, with its tool ``e{g}`` "key" straight in:
+    ``2 * n`` violations, ``n + 1`` clashes.
+
+    Each ladder's agents are read off one tree that rent makes whole, but
+    the agents take turns between the ladders, each also reading a tree of
+    its own: more trees in turn than are kept, so a whole tree was always
+    gone when the ladder's next agent came, which climbed the whole ladder
+    again, ``n * n / 5``. Trees that rent made whole are now kept for
+    good. (Found by a helper with fresh eyes.)"""
+    k, w = TAKING_TURNS, _width(n)
+    nodes = [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k"), _tool("t", "Key")]
+    edges = [_edge("k0", "Q"), _edge("k1", "Q")]
+    for j in range(k):
+        ladder = [f"r{j}-{i:0{w}}" for i in range(n)]
+        nodes += [_box(rung) for rung in ladder]
+        edges += [_edge("Q", rung) for rung in ladder] + [_edge(a, b) for a, b in zip(ladder, ladder[1:])]
+        edges.append(_edge("t", ladder[0]))
+    for g in range(n):
+        s = f"{g:0{w}}"
+        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
+        edges += [_edge(f"r{g % k}-{n - 1:0{w}}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = _expected(
+        2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 4 + k * n + 2 * n, 2 + 2 * k * n + 2 * n, n, k * n + 1
+    )
+    return Generated(_document(nodes, edges), expected)
