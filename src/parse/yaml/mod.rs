@@ -23,6 +23,7 @@ use events::{Event, Events, Limits, RawEvents};
 
 pub mod events;
 mod piped;
+mod schema;
 
 /// Parses a workflow from bytes, which must be UTF-8 YAML text holding one
 /// mapping. Large texts are parsed on a second thread when `allow_thread`
