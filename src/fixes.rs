@@ -2,6 +2,10 @@
 //! tools (CMP-9), and the edge type an unrecognised one was probably meant
 //! to be (EDGE-5). Suggestions are deterministic and built only from the
 //! workflow's own words.
+//!
+//! Over 600 lines only with its tests (the code is under 400): the two kinds of
+//! suggestion, each short, kept together as the one place a report's suggested
+//! changes come from.
 
 use std::fmt::Write;
 

@@ -47,6 +47,11 @@
 //! that every group has violations, in the order of their first ones. So
 //! malformed or foreign bytes are an error, never a panic, and each report
 //! has one encoding.
+//!
+//! One module, though long (a third of it tests): the writer and the reader
+//! follow the one grammar above, a change to the format changes both, and the
+//! tests read back what the writer wrote. Split, the grammar would be in one
+//! file and half its readers in another.
 
 use std::fmt;
 

@@ -2,6 +2,12 @@
 //! (`tokens`), one union per class input in topological order (`sets`),
 //! then each distinct clash with its consumers counted, in one pass over
 //! the sets' leaves.
+//!
+//! One module, though long: the joining of a class's inputs (`SharedBases`,
+//! `join_keyed`, `join`) exists only for the loop in `collisions`, and what a
+//! join said formed is tallied there and settled by the next classes (`tally`,
+//! `Inner::settle`). Split, the loop's bookkeeping would be kept in one file
+//! and relied on in the other.
 
 use std::collections::hash_map::Entry;
 

@@ -60,6 +60,12 @@
 //! of n x n / 2 chains in all, the one shape whose paths cost more than
 //! the file (family 40, `ladder-taps`). Paths held as random-access lists
 //! sharing their common tails would remove it; they are not built.
+//!
+//! One module, though long: the three ways a path is found (along a chain,
+//! passed on at a root, read off a root's tree) hand a path from one to the
+//! next mid-walk and share the rent that decides when a tree grows. The cost
+//! argument above holds only for the three together; split, each file would
+//! hold a part of it that cannot be checked alone.
 
 use std::sync::{Arc, Mutex};
 

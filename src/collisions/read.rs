@@ -1,5 +1,11 @@
 //! Reading findings: violations by index, each clash once (a group), and
 //! each tool's path, built when asked for.
+//!
+//! One module, though long: a violation, its tools with their paths, and a
+//! group are three views read by index off the same stored clashes and classes,
+//! and each is defined by the others (a group is the violations of one clash, a
+//! violation's tools are its clash's). Split, each file would reach into the
+//! same private parts of [`Collisions`].
 
 use crate::fixes::Renamer;
 use crate::flatten::{box_labels, LABELLED_PATH_NODES};

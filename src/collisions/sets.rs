@@ -24,6 +24,12 @@
 //!
 //! What a word's value means, and how many clashes it holds, is the
 //! business of a [`Words`] implementation; this module only stores.
+//!
+//! One module, though long (a sixth of it tests): the trie's functions all make
+//! or read nodes under the one rule that equal sets are one node keeping its
+//! clash counts, and `Firsts`, `Above` and `Held` are what `push_down`, `above`
+//! and a class's unions carry. Split, the rule would be kept in one file and
+//! relied on in another.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 

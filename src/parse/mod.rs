@@ -9,6 +9,10 @@
 //! the parser read the document a second time, taking only the last value of
 //! each. Every key toolwire reads that is repeated is also told to the sink
 //! (a DUPLICATE-KEY warning), noticed by a bit per key in each object read.
+//!
+//! Over 600 lines only with its tests (the code is under 600): one reader of
+//! the fields SEMANTICS.md names, with the duplicate-key rule it applies to
+//! them.
 
 use std::borrow::Cow;
 
