@@ -4,10 +4,10 @@
 //! the sets' leaves.
 //!
 //! One module, though long: the joining of a class's inputs (`SharedBases`,
-//! `join_keyed`, `join`) exists only for the loop in `collisions`, and what a
-//! join said formed is tallied there and settled by the next classes (`tally`,
-//! `Inner::settle`). Split, the loop's bookkeeping would be kept in one file
-//! and relied on in the other.
+//! `join_keyed`, `join`) exists only for the loop in `collisions`, which
+//! tallies what each join said formed and settles what the next class with the
+//! same inputs is told again (`tally`, `Inner::settle`). Split, the loop's
+//! bookkeeping would be kept in one file and relied on in the other.
 
 use std::collections::hash_map::Entry;
 
