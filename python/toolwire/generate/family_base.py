@@ -12,6 +12,7 @@ from typing import Any, Dict, Iterable, NamedTuple
 
 from .expected import ExpectedViolation, stats_of
 
+
 @dataclass(frozen=True)
 class FamilyExpected:
     """What toolwire must report on a family's workflow, from its construction."""

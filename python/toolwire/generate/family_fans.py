@@ -1,5 +1,6 @@
-"""The worst-case families whose boxes fan out to many agents or in to one, with no long chain:
-families 1, 2, 3, 5, 6 and 7 of the issue, and 9, 14, 15, 17, 24, 29, 31, 37 and 42 found since.
+"""The worst-case families whose cost is in their width: boxes fanned out to many agents, or
+many boxes or tools into one (families 1, 2, 3, 5, 6 and 7 of the issue, and 9, 14, 15, 17,
+24, 29, 31, 37 and 42 found since; family 1's chain only carries its one pair to the fan).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """

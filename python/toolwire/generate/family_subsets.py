@@ -1,6 +1,7 @@
-"""The worst-case families of many boxes of clashing pairs, each agent joining its own subset
-of them (families 4, 10, 19, 21, 22, 25, 26 and 33), most labelled so that the boxes' pairs
-interleave in name order.
+"""The worst-case families of many boxes of clashing pairs seen by many agents, each agent's
+set differing from the others' by the subset of the boxes it joins or by a tool or pair of
+its own (families 4, 10, 19, 21, 22, 25, 26 and 33); most label the pairs so that the boxes'
+pairs interleave in name order.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
