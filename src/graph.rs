@@ -7,11 +7,11 @@
 //! is ever held: ids are interned as they arrive, and a tool edge is two
 //! numbers.
 //!
-//! One module, though long: [`GraphBuilder`] is the only way a [`ToolGraph`] is
+//! One module, though long: [`GraphBuilder`] is how a [`ToolGraph`] is first
 //! made, and it fills the graph's private parts (`Texts`, the offsets, what
-//! each label loses) that the graph's readers rely on. Split, those fields
-//! would be open to the whole crate, and what they promise would be kept in one
-//! file and relied on in another. The tests are about a sixth of the file.
+//! each label loses) that the graph's readers rely on. Split, what those fields
+//! promise would be kept in one file and relied on in another. The tests are
+//! about a sixth of the file.
 
 use std::borrow::Cow;
 use std::hash::BuildHasher;

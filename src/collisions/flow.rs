@@ -33,9 +33,8 @@
 //!
 //! One module, though long: the four steps are one reduction, each reading the
 //! marks and numbering the step before left, and the path facts are made from
-//! the same relevant nodes in the same pass. Split, those arrays would travel
-//! between files as crate-visible fields, and the O(N + E) argument above would
-//! be spread over them.
+//! the same relevant nodes. Split, those arrays would travel between files, and
+//! the O(N + E) argument above would be spread over them.
 
 use crate::graph::{NodeIx, ToolGraph};
 use crate::maps::{new_map, Map};
