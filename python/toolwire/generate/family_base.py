@@ -67,34 +67,34 @@ class Generated(NamedTuple):
 _EDGE_TAIL = '","data":{"edgeType":"tool_availability"}}'
 
 
-def _tool(node: str, label: str) -> str:
+def tool_record(node: str, label: str) -> str:
     return f'{{"id":"{node}","type":"tool","data":{{"label":"{label}"}}}}'
 
 
-def _box(node: str) -> str:
+def box_record(node: str) -> str:
     return f'{{"id":"{node}","type":"toolbox"}}'
 
 
-def _agent(node: str) -> str:
+def agent_record(node: str) -> str:
     return f'{{"id":"{node}","type":"agent"}}'
 
 
-def _edge(source: str, target: str) -> str:
+def edge_record(source: str, target: str) -> str:
     return f'{{"source":"{source}","target":"{target}{_EDGE_TAIL}'
 
 
-def _document(nodes: Iterable[str], edges: Iterable[str]) -> bytes:
+def document(nodes: Iterable[str], edges: Iterable[str]) -> bytes:
     # One join per array: the records are built by comprehensions over
     # f-strings, which is what makes a 10 MB file take a fraction of a second.
     return ('{"nodes":[\n' + ",\n".join(nodes) + '\n],\n"edges":[\n' + ",\n".join(edges) + "\n]}\n").encode()
 
 
-def _width(count: int) -> int:
+def id_width(count: int) -> int:
     """Digits of the largest of ``count`` numbers from 0: the zero-padded width."""
     return len(str(max(count - 1, 0)))
 
 
-def _expected(
+def family_expected(
     violations: int, clashes: int, first: ExpectedViolation, nodes: int, edges: int, consumers: int, passthroughs: int
 ) -> FamilyExpected:
     # Every edge a family writes is a tool edge.

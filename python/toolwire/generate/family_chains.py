@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from typing import List
 
-from .family_base import Generated, _agent, _box, _document, _edge, _expected, _tool, _width
-from .family_subsets import PARTS, _interleaved_boxes
+from .family_base import (
+    Generated,
+    agent_record,
+    box_record,
+    document,
+    edge_record,
+    family_expected,
+    id_width,
+    tool_record,
+)
+from .family_subsets import PARTS, interleaved_boxes
 
 
 def giant_chain(n: int) -> Generated:
@@ -24,15 +33,15 @@ def giant_chain(n: int) -> Generated:
     (``Words::union`` for a giant word, then ``content``): ``n * n / 32``
     words made, each content kept twice (``Contents::items`` and the
     ``ids`` map's key), from a file of ``n`` boxes."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
     tools = [f"t{i:0{w}}" for i in range(n)]
-    nodes = [_agent("agent")] + [_box(c) for c in chain] + [_tool(t, "X") for t in tools]
-    edges = [_edge(t, c) for t, c in zip(tools, chain)]
-    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
-    edges.append(_edge(chain[-1], "agent"))
-    expected = _expected(1, 1, ("agent", "x", tuple(tools)), 2 * n + 1, 2 * n, 1, n)
-    return Generated(_document(nodes, edges), expected)
+    nodes = [agent_record("agent")] + [box_record(c) for c in chain] + [tool_record(t, "X") for t in tools]
+    edges = [edge_record(t, c) for t, c in zip(tools, chain)]
+    edges += [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges.append(edge_record(chain[-1], "agent"))
+    expected = family_expected(1, 1, ("agent", "x", tuple(tools)), 2 * n + 1, 2 * n, 1, n)
+    return Generated(document(nodes, edges), expected)
 
 
 def deep_roots(n: int) -> Generated:
@@ -47,19 +56,19 @@ def deep_roots(n: int) -> Generated:
     breadth first over all ``n`` boxes, for each of the ``n`` roots, once
     when the check chooses renames (read.rs ``settle_renames`` reads every
     clash's first violation) and again when the clashes are read."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
     agents = [f"a{g:0{w}}" for g in range(n)]
-    nodes = [_box(c) for c in chain] + [_agent(a) for a in agents]
-    nodes += [_tool(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
-    nodes += [_tool(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
-    edges += [_edge(chain[-1], a) for a in agents]
-    edges += [_edge(f"s{g:0{w}}", chain[0]) for g in range(n)]
-    edges += [_edge(f"u{g:0{w}}", a) for g, a in enumerate(agents)]
+    nodes = [box_record(c) for c in chain] + [agent_record(a) for a in agents]
+    nodes += [tool_record(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
+    nodes += [tool_record(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [edge_record(chain[-1], a) for a in agents]
+    edges += [edge_record(f"s{g:0{w}}", chain[0]) for g in range(n)]
+    edges += [edge_record(f"u{g:0{w}}", a) for g, a in enumerate(agents)]
     zero = f"{0:0{w}}"
-    expected = _expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 4 * n, 4 * n - 1, n, n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 4 * n, 4 * n - 1, n, n)
+    return Generated(document(nodes, edges), expected)
 
 
 def chain_of_pairs(n: int) -> Generated:
@@ -74,17 +83,17 @@ def chain_of_pairs(n: int) -> Generated:
     ancestor lookup per node (paths.rs ``Paths::nodes``): ``n`` paths of
     ``n`` nodes, ``n * n * log n`` steps, from a file of ``n`` boxes and
     ``n`` pairs."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
-    nodes = [_agent("agent")] + [_box(c) for c in chain]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "agent")]
+    nodes = [agent_record("agent")] + [box_record(c) for c in chain]
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)] + [edge_record(chain[-1], "agent")]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
-        edges += [_edge(f"p{s}", chain[0]), _edge(f"q{s}", chain[0])]
+        nodes += [tool_record(f"p{s}", f"Tool {s}"), tool_record(f"q{s}", f"tool-{s}")]
+        edges += [edge_record(f"p{s}", chain[0]), edge_record(f"q{s}", chain[0])]
     zero = f"{0:0{w}}"
-    expected = _expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 3 * n + 1, 3 * n, 1, n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 3 * n + 1, 3 * n, 1, n)
+    return Generated(document(nodes, edges), expected)
 
 
 def forked_roots(n: int) -> Generated:
@@ -103,21 +112,21 @@ def forked_roots(n: int) -> Generated:
     check chooses renames (read.rs ``settle_renames`` reads every clash's
     first violation) and again on reading. Trees are per root, so nothing
     one root's tree found serves the next."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
     agents = [f"a{g:0{w}}" for g in range(n)]
     own = [f"y{g:0{w}}" for g in range(n)]
-    nodes = [_box(c) for c in chain] + [_box(y) for y in own] + [_agent(a) for a in agents]
-    nodes += [_tool(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
-    nodes += [_tool(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
-    edges += [_edge(chain[-1], a) for a in agents]
-    edges += [_edge(y, a) for y, a in zip(own, agents)]
-    edges += [_edge(f"s{g:0{w}}", chain[0]) for g in range(n)]
-    edges += [_edge(f"u{g:0{w}}", y) for g, y in enumerate(own)]
+    nodes = [box_record(c) for c in chain] + [box_record(y) for y in own] + [agent_record(a) for a in agents]
+    nodes += [tool_record(f"s{g:0{w}}", f"Tool {g:0{w}}") for g in range(n)]
+    nodes += [tool_record(f"u{g:0{w}}", f"tool-{g:0{w}}") for g in range(n)]
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [edge_record(chain[-1], a) for a in agents]
+    edges += [edge_record(y, a) for y, a in zip(own, agents)]
+    edges += [edge_record(f"s{g:0{w}}", chain[0]) for g in range(n)]
+    edges += [edge_record(f"u{g:0{w}}", y) for g, y in enumerate(own)]
     zero = f"{0:0{w}}"
-    expected = _expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 5 * n, 5 * n - 1, n, 2 * n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(n, n, (agents[0], f"tool_{zero}", (f"s{zero}", f"u{zero}")), 5 * n, 5 * n - 1, n, 2 * n)
+    return Generated(document(nodes, edges), expected)
 
 
 ENTRY_WALK_DEAD = 8
@@ -141,25 +150,28 @@ def entry_walk(n: int) -> Generated:
     is wired into it: ``n`` steps per path, for ``2 * n`` paths, when the
     check chooses renames (read.rs ``settle_renames``) and again each time
     a path is read."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
     dead = [f"d{k}" for k in range(ENTRY_WALK_DEAD)]
     xs = [f"x{i:0{w}}" for i in range(n)]
-    nodes = [_agent("agent")] + [_box(c) for c in chain] + [_box(d) for d in dead] + [_tool(x, "X") for x in xs]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "agent")]
-    edges += [_edge(x, c) for x, c in zip(xs, chain)]
+    nodes = (
+        [agent_record("agent")] + [box_record(c) for c in chain] + [box_record(d) for d in dead]
+        + [tool_record(x, "X") for x in xs]
+    )
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)] + [edge_record(chain[-1], "agent")]
+    edges += [edge_record(x, c) for x, c in zip(xs, chain)]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
+        nodes += [tool_record(f"p{s}", f"Tool {s}"), tool_record(f"q{s}", f"tool-{s}")]
         for tool in (f"p{s}", f"q{s}"):
-            edges += [_edge(tool, chain[0])] + [_edge(tool, d) for d in dead]
+            edges += [edge_record(tool, chain[0])] + [edge_record(tool, d) for d in dead]
     zero = f"{0:0{w}}"
     per_tool = 1 + ENTRY_WALK_DEAD
-    expected = _expected(
+    expected = family_expected(
         n + 1, n + 1, ("agent", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 4 * n + 1 + ENTRY_WALK_DEAD,
         2 * n + 2 * n * per_tool, 1, n + ENTRY_WALK_DEAD,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def parts_chain(n: int) -> Generated:
@@ -181,21 +193,21 @@ def parts_chain(n: int) -> Generated:
     from a file of ``18 * n`` pairs."""
     nodes: List[str] = []
     edges: List[str] = []
-    boxes = _interleaved_boxes(PARTS, n, nodes, edges)
-    w = _width(n)
+    boxes = interleaved_boxes(PARTS, n, nodes, edges)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
-    nodes += [_box(c) for c in chain] + [_agent("z")]
-    edges += [_edge(b, chain[0]) for b in boxes]
-    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge(chain[-1], "z")]
+    nodes += [box_record(c) for c in chain] + [agent_record("z")]
+    edges += [edge_record(b, chain[0]) for b in boxes]
+    edges += [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)] + [edge_record(chain[-1], "z")]
     for i, c in enumerate(chain):
         s = f"{i:0{w}}"
-        nodes += [_tool(f"u{s}", f"Link {s}"), _tool(f"v{s}", f"link-{s}")]
-        edges += [_edge(f"u{s}", c), _edge(f"v{s}", c)]
+        nodes += [tool_record(f"u{s}", f"Link {s}"), tool_record(f"v{s}", f"link-{s}")]
+        edges += [edge_record(f"u{s}", c), edge_record(f"v{s}", c)]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         18 * n, 18 * n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 37 * n + 18, 37 * n + 17, 1, PARTS + n
     )
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def giant_taps(n: int) -> Generated:
@@ -220,16 +232,16 @@ def giant_taps(n: int) -> Generated:
     clashes is a term of the cost model of its own (src/collisions/mod.rs),
     so the size given is 2,000 (two million tools in the clashes; at
     10,000, fifty million, some 430 MB for a 3.5 MB file)."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
     tools = [f"t{i:0{w}}" for i in range(n)]
     agents = [f"a{i:0{w}}" for i in range(n)]
-    nodes = [_box(c) for c in chain] + [_tool(t, "X") for t in tools] + [_agent(a) for a in agents]
-    edges = [_edge(t, c) for t, c in zip(tools, chain)]
-    edges += [_edge(chain[i], chain[i + 1]) for i in range(n - 1)]
-    edges += [_edge(c, a) for c, a in zip(chain, agents)]
-    expected = _expected(n - 1, n - 1, (agents[1], "x", (tools[0], tools[1])), 3 * n, 3 * n - 1, n, n)
-    return Generated(_document(nodes, edges), expected)
+    nodes = [box_record(c) for c in chain] + [tool_record(t, "X") for t in tools] + [agent_record(a) for a in agents]
+    edges = [edge_record(t, c) for t, c in zip(tools, chain)]
+    edges += [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)]
+    edges += [edge_record(c, a) for c, a in zip(chain, agents)]
+    expected = family_expected(n - 1, n - 1, (agents[1], "x", (tools[0], tools[1])), 3 * n, 3 * n - 1, n, n)
+    return Generated(document(nodes, edges), expected)
 
 
 SIDES = 16
@@ -257,22 +269,28 @@ def wide_roots(n: int) -> Generated:
     kept, one per agent): ``n * m`` steps from a file of ``n`` agents and
     ``m`` boxes."""
     m = 10 * n
-    wm, w = _width(m), _width(n)
+    wm, w = id_width(m), id_width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
     sides = [f"S{j:02}" for j in range(SIDES)]
-    nodes = [_box(c) for c in chain] + [_box("Q"), _tool("k0", "Key"), _tool("k1", "key")] + [_box(x) for x in sides]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)] + [_edge("k0", "Q"), _edge("k1", "Q")]
-    edges += [_edge("Q", x) for x in sides]
+    nodes = (
+        [box_record(c) for c in chain] + [box_record("Q"), tool_record("k0", "Key"), tool_record("k1", "key")]
+        + [box_record(x) for x in sides]
+    )
+    edges = (
+        [edge_record(chain[i], chain[i + 1]) for i in range(m - 1)]
+        + [edge_record("k0", "Q"), edge_record("k1", "Q")]
+    )
+    edges += [edge_record("Q", x) for x in sides]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
-        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge(chain[-1], f"a{s}")]
-        edges += [_edge(x, f"a{s}") for x in sides]
-    expected = _expected(
+        nodes += [agent_record(f"a{s}"), tool_record(f"t{s}", f"Tool {s}"), tool_record(f"e{s}", f"tool-{s}")]
+        edges += [edge_record(f"t{s}", chain[0]), edge_record(f"e{s}", f"a{s}"), edge_record(chain[-1], f"a{s}")]
+        edges += [edge_record(x, f"a{s}") for x in sides]
+    expected = family_expected(
         2 * n, n + 1, (f"a{0:0{w}}", "key", ("k0", "k1")), m + 3 + SIDES + 3 * n, m + 1 + SIDES + (3 + SIDES) * n, n,
         m + 1 + SIDES,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def twin_carriers(n: int) -> Generated:
@@ -298,21 +316,29 @@ def twin_carriers(n: int) -> Generated:
     each clash is read (``clash_groups()``) and on every read of its path:
     ``n * m`` steps from a file of ``n`` agents and ``m`` boxes."""
     m = 10 * n
-    wm, w = _width(m), _width(n)
+    wm, w = id_width(m), id_width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
-    nodes = [_box(c) for c in chain] + [_box("X"), _box("Y")]
-    nodes += [_tool("x0", "Xk"), _tool("x1", "xk"), _tool("y0", "Yk"), _tool("y1", "yk")]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)] + [_edge(chain[-1], "X"), _edge(chain[-1], "Y")]
-    edges += [_edge("x0", "X"), _edge("x1", "X"), _edge("y0", "Y"), _edge("y1", "Y")]
+    nodes = [box_record(c) for c in chain] + [box_record("X"), box_record("Y")]
+    nodes += [tool_record("x0", "Xk"), tool_record("x1", "xk"), tool_record("y0", "Yk"), tool_record("y1", "yk")]
+    edges = (
+        [edge_record(chain[i], chain[i + 1]) for i in range(m - 1)]
+        + [edge_record(chain[-1], "X"), edge_record(chain[-1], "Y")]
+    )
+    edges += [edge_record("x0", "X"), edge_record("x1", "X"), edge_record("y0", "Y"), edge_record("y1", "Y")]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
-        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge("X", f"a{s}"), _edge("Y", f"a{s}")]
+        nodes += [agent_record(f"a{s}"), tool_record(f"t{s}", f"Tool {s}"), tool_record(f"e{s}", f"tool-{s}")]
+        edges += [
+            edge_record(f"t{s}", chain[0]),
+            edge_record(f"e{s}", f"a{s}"),
+            edge_record("X", f"a{s}"),
+            edge_record("Y", f"a{s}"),
+        ]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         3 * n, n + 2, (f"a{zero}", f"tool_{zero}", (f"e{zero}", f"t{zero}")), m + 6 + 3 * n, m + 5 + 4 * n, n, m + 2
     )
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def entry_fan(n: int) -> Generated:
@@ -334,21 +360,21 @@ def entry_fan(n: int) -> Generated:
     each of the ``n`` clashes has its own path of ``t``: ``n * n`` steps
     when the clashes' first violations are read (``clash_groups()``) and
     again when their tools' paths are (the check itself stays linear)."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
-    nodes = [_box(c) for c in chain] + [_tool("t", "Key"), _agent("O")]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(n - 1)] + [_edge("t", chain[0])]
+    nodes = [box_record(c) for c in chain] + [tool_record("t", "Key"), agent_record("O")]
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(n - 1)] + [edge_record("t", chain[0])]
     for i in range(n):
         s = f"{i:0{w}}"
-        nodes += [_box(f"d{s}"), _tool(f"y{s}", f"Y {s}"), _tool(f"z{s}", f"y-{s}")]
-        edges += [_edge("t", f"d{s}"), _edge(f"y{s}", chain[i]), _edge(f"z{s}", "O")]
+        nodes += [box_record(f"d{s}"), tool_record(f"y{s}", f"Y {s}"), tool_record(f"z{s}", f"y-{s}")]
+        edges += [edge_record("t", f"d{s}"), edge_record(f"y{s}", chain[i]), edge_record(f"z{s}", "O")]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
-        edges += [_edge(chain[-1], f"a{s}"), _edge(f"e{s}", f"a{s}")]
+        nodes += [agent_record(f"a{s}"), tool_record(f"e{s}", "key")]
+        edges += [edge_record(chain[-1], f"a{s}"), edge_record(f"e{s}", f"a{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 6 * n + 2, 6 * n, n + 1, 2 * n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 6 * n + 2, 6 * n, n + 1, 2 * n)
+    return Generated(document(nodes, edges), expected)
 
 
 NINE = 9
@@ -381,26 +407,31 @@ def nine_roots(n: int) -> Generated:
     paths, from a file of ``n`` agents and ``m`` boxes. With eight roots:
     linear."""
     m = 10 * n
-    wm, w = _width(m), _width(n)
+    wm, w = id_width(m), id_width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
-    nodes = [_box(c) for c in chain]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    nodes = [box_record(c) for c in chain]
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(m - 1)]
     for r in range(NINE):
         for side in "XY":
             b = f"{side}{r}"
-            nodes += [_box(b), _tool(f"{b}p", f"{side} {r} k"), _tool(f"{b}q", f"{side} {r}-k")]
-            edges += [_edge(chain[-1], b), _edge(f"{b}p", b), _edge(f"{b}q", b), _edge(b, f"R{r}")]
-        nodes.append(_box(f"R{r}"))
+            nodes += [box_record(b), tool_record(f"{b}p", f"{side} {r} k"), tool_record(f"{b}q", f"{side} {r}-k")]
+            edges += [
+                edge_record(chain[-1], b),
+                edge_record(f"{b}p", b),
+                edge_record(f"{b}q", b),
+                edge_record(b, f"R{r}"),
+            ]
+        nodes.append(box_record(f"R{r}"))
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"e{s}", f"tool-{s}"), _tool(f"t{s}", f"Tool {s}")]
-        edges += [_edge(f"R{g % NINE}", f"a{s}"), _edge(f"e{s}", f"a{s}"), _edge(f"t{s}", chain[0])]
+        nodes += [agent_record(f"a{s}"), tool_record(f"e{s}", f"tool-{s}"), tool_record(f"t{s}", f"Tool {s}")]
+        edges += [edge_record(f"R{g % NINE}", f"a{s}"), edge_record(f"e{s}", f"a{s}"), edge_record(f"t{s}", chain[0])]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         3 * n, n + 2 * min(n, NINE), (f"a{zero}", f"tool_{zero}", (f"e{zero}", f"t{zero}")), m + 7 * NINE + 3 * n,
         m - 1 + 8 * NINE + 3 * n, n, m + 3 * NINE,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def distinct_sides(n: int) -> Generated:
@@ -423,25 +454,25 @@ def distinct_sides(n: int) -> Generated:
     ``m`` steps per agent, when renames were chosen in the check and again
     on reading: ``n * m``.)"""
     m = 10 * n
-    wm, w = _width(m), _width(n)
+    wm, w = id_width(m), id_width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
     sides = [f"S{j:02}" for j in range(SIDES)]
-    nodes = [_box(c) for c in chain] + [_box(x) for x in sides]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
+    nodes = [box_record(c) for c in chain] + [box_record(x) for x in sides]
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(m - 1)]
     for j, x in enumerate(sides):
-        nodes += [_tool(f"{x}p", f"S {j:02} k"), _tool(f"{x}q", f"S {j:02}-k")]
-        edges += [_edge(f"{x}p", x), _edge(f"{x}q", x)]
+        nodes += [tool_record(f"{x}p", f"S {j:02} k"), tool_record(f"{x}q", f"S {j:02}-k")]
+        edges += [edge_record(f"{x}p", x), edge_record(f"{x}q", x)]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"t{s}", f"Tool {s}"), _tool(f"e{s}", f"tool-{s}")]
-        edges += [_edge(f"t{s}", chain[0]), _edge(f"e{s}", f"a{s}"), _edge(chain[-1], f"a{s}")]
-        edges += [_edge(x, f"a{s}") for x in sides]
+        nodes += [agent_record(f"a{s}"), tool_record(f"t{s}", f"Tool {s}"), tool_record(f"e{s}", f"tool-{s}")]
+        edges += [edge_record(f"t{s}", chain[0]), edge_record(f"e{s}", f"a{s}"), edge_record(chain[-1], f"a{s}")]
+        edges += [edge_record(x, f"a{s}") for x in sides]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         (SIDES + 1) * n, n + SIDES, (f"a{zero}", "s_00_k", ("S00p", "S00q")), m + 3 * SIDES + 3 * n,
         m - 1 + 2 * SIDES + (3 + SIDES) * n, n, m + SIDES,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def split_chains(n: int) -> Generated:
@@ -460,19 +491,21 @@ def split_chains(n: int) -> Generated:
     compared chain by chain (``Paths::nearest_carrier``,
     ``walked_before``): equally long, ``ca0`` comes first by id."""
     m = 10 * n
-    wm, w = _width(m), _width(n)
+    wm, w = id_width(m), id_width(n)
     first, second = [f"ca{i:0{wm}}" for i in range(m)], [f"cb{i:0{wm}}" for i in range(m)]
-    nodes = [_box(c) for c in first + second] + [_tool("t", "Key")]
-    edges = [_edge(c[i], c[i + 1]) for c in (first, second) for i in range(m - 1)]
-    edges += [_edge("t", first[0]), _edge("t", second[0])]
+    nodes = [box_record(c) for c in first + second] + [tool_record("t", "Key")]
+    edges = [edge_record(c[i], c[i + 1]) for c in (first, second) for i in range(m - 1)]
+    edges += [edge_record("t", first[0]), edge_record("t", second[0])]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_box(f"x{s}"), _box(f"y{s}"), _agent(f"a{s}"), _tool(f"e{s}", "key")]
-        edges += [_edge(first[-1], f"x{s}"), _edge(second[-1], f"y{s}")]
-        edges += [_edge(f"x{s}", f"a{s}"), _edge(f"y{s}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+        nodes += [box_record(f"x{s}"), box_record(f"y{s}"), agent_record(f"a{s}"), tool_record(f"e{s}", "key")]
+        edges += [edge_record(first[-1], f"x{s}"), edge_record(second[-1], f"y{s}")]
+        edges += [edge_record(f"x{s}", f"a{s}"), edge_record(f"y{s}", f"a{s}"), edge_record(f"e{s}", f"a{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 2 * m + 1 + 4 * n, 2 * m + 5 * n, n, 2 * m + 2 * n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(
+        n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 2 * m + 1 + 4 * n, 2 * m + 5 * n, n, 2 * m + 2 * n
+    )
+    return Generated(document(nodes, edges), expected)
 
 
 STRANDS = 33
@@ -495,23 +528,23 @@ def wide_splits(n: int) -> Generated:
     * n * n`` from a file of ``66 * n`` boxes. Trees that cross a chain as
     one step would keep it linear; they are not built. (Found while
     attacking ``nearest_carrier``.)"""
-    w = _width(n)
-    nodes = [_tool("t", "Key")]
+    w = id_width(n)
+    nodes = [tool_record("t", "Key")]
     edges: List[str] = []
     for j in range(STRANDS):
         chain = [f"c{j:02}-{i:0{w}}" for i in range(n)]
-        nodes += [_box(b) for b in chain]
-        edges += [_edge(a, b) for a, b in zip(chain, chain[1:])] + [_edge("t", chain[0])]
+        nodes += [box_record(b) for b in chain]
+        edges += [edge_record(a, b) for a, b in zip(chain, chain[1:])] + [edge_record("t", chain[0])]
     for g in range(n):
         s = f"{g:0{w}}"
         own = [f"x{s}-{j:02}" for j in range(STRANDS)]
-        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")] + [_box(x) for x in own]
-        edges += [_edge(f"c{j:02}-{n - 1:0{w}}", x) for j, x in enumerate(own)]
-        edges += [_edge(x, f"a{s}") for x in own] + [_edge(f"e{s}", f"a{s}")]
+        nodes += [agent_record(f"a{s}"), tool_record(f"e{s}", "key")] + [box_record(x) for x in own]
+        edges += [edge_record(f"c{j:02}-{n - 1:0{w}}", x) for j, x in enumerate(own)]
+        edges += [edge_record(x, f"a{s}") for x in own] + [edge_record(f"e{s}", f"a{s}")]
     zero = f"{0:0{w}}"
     k = STRANDS
-    expected = _expected(
+    expected = family_expected(
         n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 1 + k * n + (2 + k) * n, k * (n - 1) + k + (2 * k + 1) * n, n,
         k * n + k * n,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)

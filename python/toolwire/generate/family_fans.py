@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from .family_base import Generated, _agent, _box, _document, _edge, _expected, _tool, _width
+from .family_base import (
+    Generated,
+    agent_record,
+    box_record,
+    document,
+    edge_record,
+    family_expected,
+    id_width,
+    tool_record,
+)
 
 
 def private_roots_chain(n: int) -> Generated:
@@ -17,32 +26,32 @@ def private_roots_chain(n: int) -> Generated:
     "Tool X" and ``t1`` "tool-x" wired into ``c{n-1}``; ``n`` agents ``a{k}``,
     each behind a private box ``o{k}``: ``c0 -> o{k} -> a{k}``. Every agent
     sees the pair down the whole chain: ``n`` violations, one clash."""
-    w = _width(n)
+    w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
     agents = [f"a{k:0{w}}" for k in range(n)]
     private = [f"o{k:0{w}}" for k in range(n)]
-    nodes = [_tool("t0", "Tool X"), _tool("t1", "tool-x")]
-    nodes += [_box(c) for c in chain]
-    nodes += [_box(o) for o in private]
-    nodes += [_agent(a) for a in agents]
-    edges = [_edge("t0", chain[-1]), _edge("t1", chain[-1])]
-    edges += [_edge(chain[i + 1], chain[i]) for i in range(n - 1)]
-    edges += [_edge(chain[0], o) for o in private]
-    edges += [_edge(o, a) for o, a in zip(private, agents)]
-    expected = _expected(n, 1, (agents[0], "tool_x", ("t0", "t1")), 3 * n + 2, 3 * n + 1, n, 2 * n)
-    return Generated(_document(nodes, edges), expected)
+    nodes = [tool_record("t0", "Tool X"), tool_record("t1", "tool-x")]
+    nodes += [box_record(c) for c in chain]
+    nodes += [box_record(o) for o in private]
+    nodes += [agent_record(a) for a in agents]
+    edges = [edge_record("t0", chain[-1]), edge_record("t1", chain[-1])]
+    edges += [edge_record(chain[i + 1], chain[i]) for i in range(n - 1)]
+    edges += [edge_record(chain[0], o) for o in private]
+    edges += [edge_record(o, a) for o, a in zip(private, agents)]
+    expected = family_expected(n, 1, (agents[0], "tool_x", ("t0", "t1")), 3 * n + 2, 3 * n + 1, n, 2 * n)
+    return Generated(document(nodes, edges), expected)
 
 
 def _private_agents(n: int, root: str, nodes: List[str], edges: List[str]) -> str:
     """``n`` agents ``a{k}``, each behind a private box ``o{k}`` fed by box
     ``root``: ``root -> o{k} -> a{k}``. Returns the first agent's id."""
-    w = _width(n)
+    w = id_width(n)
     agents = [f"a{k:0{w}}" for k in range(n)]
     private = [f"o{k:0{w}}" for k in range(n)]
-    nodes += [_box(o) for o in private]
-    nodes += [_agent(a) for a in agents]
-    edges += [_edge(root, o) for o in private]
-    edges += [_edge(o, a) for o, a in zip(private, agents)]
+    nodes += [box_record(o) for o in private]
+    nodes += [agent_record(a) for a in agents]
+    edges += [edge_record(root, o) for o in private]
+    edges += [edge_record(o, a) for o, a in zip(private, agents)]
     return agents[0]
 
 
@@ -52,20 +61,20 @@ def private_roots_box(n: int) -> Generated:
     each behind a private box fed by ``x``. Every agent sees every pair:
     ``n * (n // 2)`` violations, ``n // 2`` clashes."""
     pairs = n // 2
-    w = _width(pairs)
+    w = id_width(pairs)
     nodes: List[str] = []
     edges: List[str] = []
     for p in range(pairs):
-        nodes += [_tool(f"t{p:0{w}}a", f"Tool {p:0{w}}"), _tool(f"t{p:0{w}}b", f"tool-{p:0{w}}")]
-        edges += [_edge(f"t{p:0{w}}a", "x"), _edge(f"t{p:0{w}}b", "x")]
-    nodes.append(_box("x"))
+        nodes += [tool_record(f"t{p:0{w}}a", f"Tool {p:0{w}}"), tool_record(f"t{p:0{w}}b", f"tool-{p:0{w}}")]
+        edges += [edge_record(f"t{p:0{w}}a", "x"), edge_record(f"t{p:0{w}}b", "x")]
+    nodes.append(box_record("x"))
     first = _private_agents(n, "x", nodes, edges)
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         n * pairs, pairs, (first, f"tool_{zero}", (f"t{zero}a", f"t{zero}b")), 2 * pairs + 1 + 2 * n, 2 * pairs + 2 * n,
         n, 1 + n,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def private_roots_few(n: int) -> Generated:
@@ -74,36 +83,36 @@ def private_roots_few(n: int) -> Generated:
     that reaches no consumer, and one clashing pair ``p0`` "Clash", ``p1``
     "clash"; ``n`` agents, each behind a private box fed by ``x``. Every
     agent sees the one pair: ``n`` violations, one clash."""
-    w = _width(n)
-    nodes = [_tool(f"t{i:0{w}}", f"Tool {i:0{w}}") for i in range(n)]
-    nodes += [_tool(f"u{i:0{w}}", f"tool-{i:0{w}}") for i in range(n)]
-    nodes += [_tool("p0", "Clash"), _tool("p1", "clash"), _box("x"), _box("y")]
-    edges = [_edge(f"t{i:0{w}}", "x") for i in range(n)]
-    edges += [_edge(f"u{i:0{w}}", "y") for i in range(n)]
-    edges += [_edge("p0", "x"), _edge("p1", "x")]
+    w = id_width(n)
+    nodes = [tool_record(f"t{i:0{w}}", f"Tool {i:0{w}}") for i in range(n)]
+    nodes += [tool_record(f"u{i:0{w}}", f"tool-{i:0{w}}") for i in range(n)]
+    nodes += [tool_record("p0", "Clash"), tool_record("p1", "clash"), box_record("x"), box_record("y")]
+    edges = [edge_record(f"t{i:0{w}}", "x") for i in range(n)]
+    edges += [edge_record(f"u{i:0{w}}", "y") for i in range(n)]
+    edges += [edge_record("p0", "x"), edge_record("p1", "x")]
     first = _private_agents(n, "x", nodes, edges)
-    expected = _expected(n, 1, (first, "clash", ("p0", "p1")), 4 * n + 4, 4 * n + 2, n, 2 + n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(n, 1, (first, "clash", ("p0", "p1")), 4 * n + 4, 4 * n + 2, n, 2 + n)
+    return Generated(document(nodes, edges), expected)
 
 
 def hub_pair(n: int) -> Generated:
     """Family 5: tools ``t0`` "Tool X" and ``t1`` "tool-x", each wired into
     ``n`` boxes ``b{j}``; ``b{j} -> p{j} -> a{j}`` (a private box, one
     deeper). ``n`` violations, one clash."""
-    w = _width(n)
+    w = id_width(n)
     boxes = [f"b{j:0{w}}" for j in range(n)]
     private = [f"p{j:0{w}}" for j in range(n)]
     agents = [f"a{j:0{w}}" for j in range(n)]
-    nodes = [_tool("t0", "Tool X"), _tool("t1", "tool-x")]
-    nodes += [_box(b) for b in boxes]
-    nodes += [_box(p) for p in private]
-    nodes += [_agent(a) for a in agents]
-    edges = [_edge("t0", b) for b in boxes]
-    edges += [_edge("t1", b) for b in boxes]
-    edges += [_edge(b, p) for b, p in zip(boxes, private)]
-    edges += [_edge(p, a) for p, a in zip(private, agents)]
-    expected = _expected(n, 1, (agents[0], "tool_x", ("t0", "t1")), 3 * n + 2, 4 * n, n, 2 * n)
-    return Generated(_document(nodes, edges), expected)
+    nodes = [tool_record("t0", "Tool X"), tool_record("t1", "tool-x")]
+    nodes += [box_record(b) for b in boxes]
+    nodes += [box_record(p) for p in private]
+    nodes += [agent_record(a) for a in agents]
+    edges = [edge_record("t0", b) for b in boxes]
+    edges += [edge_record("t1", b) for b in boxes]
+    edges += [edge_record(b, p) for b, p in zip(boxes, private)]
+    edges += [edge_record(p, a) for p, a in zip(private, agents)]
+    expected = family_expected(n, 1, (agents[0], "tool_x", ("t0", "t1")), 3 * n + 2, 4 * n, n, 2 * n)
+    return Generated(document(nodes, edges), expected)
 
 
 LONG_PREFIX = ("long-tool-id-" * 7)[:80]
@@ -116,12 +125,12 @@ def long_ids(n: int) -> Generated:
     """Family 6: one agent ``agent``; ``n`` tools wired straight into it, all
     labelled "X", ids ``LONG_PREFIX + i``. One violation of ``n`` tools,
     one clash."""
-    w = _width(n)
+    w = id_width(n)
     tools = [f"{LONG_PREFIX}{i:0{w}}" for i in range(n)]
-    nodes = [_agent("agent")] + [_tool(t, "X") for t in tools]
-    edges = [_edge(t, "agent") for t in tools]
-    expected = _expected(1, 1, ("agent", "x", tuple(tools)), n + 1, n, 1, 0)
-    return Generated(_document(nodes, edges), expected)
+    nodes = [agent_record("agent")] + [tool_record(t, "X") for t in tools]
+    edges = [edge_record(t, "agent") for t in tools]
+    expected = family_expected(1, 1, ("agent", "x", tuple(tools)), n + 1, n, 1, 0)
+    return Generated(document(nodes, edges), expected)
 
 
 def many_small_boxes(n: int) -> Generated:
@@ -129,16 +138,16 @@ def many_small_boxes(n: int) -> Generated:
     ``t{s}`` ("Tool s"); box ``b0`` also holds a clashing pair ``p0``
     "Clash", ``p1`` "clash"; every box wired into one agent ``agent``. One
     violation, one clash."""
-    w = _width(n)
+    w = id_width(n)
     boxes = [f"b{s:0{w}}" for s in range(n)]
-    nodes = [_agent("agent"), _tool("p0", "Clash"), _tool("p1", "clash")]
-    nodes += [_box(b) for b in boxes]
-    nodes += [_tool(f"t{s:0{w}}", f"Tool {s:0{w}}") for s in range(n)]
-    edges = [_edge("p0", boxes[0]), _edge("p1", boxes[0])]
-    edges += [_edge(f"t{s:0{w}}", b) for s, b in enumerate(boxes)]
-    edges += [_edge(b, "agent") for b in boxes]
-    expected = _expected(1, 1, ("agent", "clash", ("p0", "p1")), 2 * n + 3, 2 * n + 2, 1, n)
-    return Generated(_document(nodes, edges), expected)
+    nodes = [agent_record("agent"), tool_record("p0", "Clash"), tool_record("p1", "clash")]
+    nodes += [box_record(b) for b in boxes]
+    nodes += [tool_record(f"t{s:0{w}}", f"Tool {s:0{w}}") for s in range(n)]
+    edges = [edge_record("p0", boxes[0]), edge_record("p1", boxes[0])]
+    edges += [edge_record(f"t{s:0{w}}", b) for s, b in enumerate(boxes)]
+    edges += [edge_record(b, "agent") for b in boxes]
+    expected = family_expected(1, 1, ("agent", "clash", ("p0", "p1")), 2 * n + 3, 2 * n + 2, 1, n)
+    return Generated(document(nodes, edges), expected)
 
 
 def roaming_ring(n: int) -> Generated:
@@ -153,18 +162,18 @@ def roaming_ring(n: int) -> Generated:
     ``n`` inputs; ``collisions`` (build.rs) then asks, for each of the ``n``
     fresh clashes, whether any of the ``n`` inputs already held it: ``n * (n
     + 1)`` set lookups for a file of ``n`` boxes."""
-    w = _width(n)
+    w = id_width(n)
     boxes = [f"b{i:0{w}}" for i in range(n)]
-    nodes = [_agent("agent")] + [_box(b) for b in boxes]
+    nodes = [agent_record("agent")] + [box_record(b) for b in boxes]
     edges = []
     for i in range(n):
         s, t = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
-        nodes += [_tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{t}")]
-        edges += [_edge(f"p{s}", boxes[i]), _edge(f"q{s}", boxes[i])]
-    edges += [_edge(b, "agent") for b in boxes]
+        nodes += [tool_record(f"p{s}", f"Tool {s}"), tool_record(f"q{s}", f"tool-{t}")]
+        edges += [edge_record(f"p{s}", boxes[i]), edge_record(f"q{s}", boxes[i])]
+    edges += [edge_record(b, "agent") for b in boxes]
     zero, last = f"{0:0{w}}", f"{n - 1:0{w}}"
-    expected = _expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{last}")), 3 * n + 1, 3 * n, 1, n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(n, n, ("agent", f"tool_{zero}", (f"p{zero}", f"q{last}")), 3 * n + 1, 3 * n, 1, n)
+    return Generated(document(nodes, edges), expected)
 
 
 def one_box_wide(n: int) -> Generated:
@@ -177,12 +186,12 @@ def one_box_wide(n: int) -> Generated:
     again and builds every one of its tools' paths (read.rs
     ``Collision::tools``) to keep one, so reading each tool's path costs
     the number of tools: ``n * n`` paths made to read ``n``."""
-    w = _width(n)
+    w = id_width(n)
     tools = [f"t{i:0{w}}" for i in range(n)]
-    nodes = [_agent("agent"), _box("box")] + [_tool(t, "X") for t in tools]
-    edges = [_edge(t, "box") for t in tools] + [_edge("box", "agent")]
-    expected = _expected(1, 1, ("agent", "x", tuple(tools)), n + 2, n + 1, 1, 1)
-    return Generated(_document(nodes, edges), expected)
+    nodes = [agent_record("agent"), box_record("box")] + [tool_record(t, "X") for t in tools]
+    edges = [edge_record(t, "box") for t in tools] + [edge_record("box", "agent")]
+    expected = family_expected(1, 1, ("agent", "x", tuple(tools)), n + 2, n + 1, 1, 1)
+    return Generated(document(nodes, edges), expected)
 
 
 def far_consumers(n: int) -> Generated:
@@ -197,16 +206,28 @@ def far_consumers(n: int) -> Generated:
     violation until the clash's count is reached: clash ``g``'s second
     consumer ``z`` is ``n - g`` consumers further, so reading each clash's
     first ten consumers costs ``n * n / 2`` set lookups."""
-    w = _width(n)
-    nodes = [_agent("z")]
+    w = id_width(n)
+    nodes = [agent_record("z")]
     edges = []
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_box(f"x{s}"), _agent(f"a{s}"), _tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
-        edges += [_edge(f"p{s}", f"x{s}"), _edge(f"q{s}", f"x{s}"), _edge(f"x{s}", f"a{s}"), _edge(f"x{s}", "z")]
+        nodes += [
+            box_record(f"x{s}"),
+            agent_record(f"a{s}"),
+            tool_record(f"p{s}", f"Tool {s}"),
+            tool_record(f"q{s}", f"tool-{s}"),
+        ]
+        edges += [
+            edge_record(f"p{s}", f"x{s}"),
+            edge_record(f"q{s}", f"x{s}"),
+            edge_record(f"x{s}", f"a{s}"),
+            edge_record(f"x{s}", "z"),
+        ]
     zero = f"{0:0{w}}"
-    expected = _expected(2 * n, n, (f"a{zero}", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 4 * n + 1, 4 * n, n + 1, n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(
+        2 * n, n, (f"a{zero}", f"tool_{zero}", (f"p{zero}", f"q{zero}")), 4 * n + 1, 4 * n, n + 1, n
+    )
+    return Generated(document(nodes, edges), expected)
 
 
 def hub_tool(n: int) -> Generated:
@@ -222,31 +243,34 @@ def hub_tool(n: int) -> Generated:
     looked up in the root's tree, and a map of them made, to find the one
     nearest the root: ``n`` steps per path, ``n`` paths, from a file of
     ``n`` boxes."""
-    w = _width(n)
+    w = id_width(n)
     boxes = [f"b{j:0{w}}" for j in range(n)]
     own = [f"y{j:0{w}}" for j in range(n)]
     agents = [f"a{j:0{w}}" for j in range(n)]
     twins = [f"u{j:0{w}}" for j in range(n)]
-    nodes = [_tool("t", "X")] + [_box(b) for b in boxes] + [_box(y) for y in own] + [_agent(a) for a in agents]
-    nodes += [_tool(u, "x") for u in twins]
-    edges = [_edge("t", b) for b in boxes]
-    edges += [_edge(b, a) for b, a in zip(boxes, agents)] + [_edge(y, a) for y, a in zip(own, agents)]
-    edges += [_edge(u, y) for u, y in zip(twins, own)]
-    expected = _expected(n, n, (agents[0], "x", ("t", twins[0])), 4 * n + 1, 4 * n, n, 2 * n)
-    return Generated(_document(nodes, edges), expected)
+    nodes = (
+        [tool_record("t", "X")] + [box_record(b) for b in boxes] + [box_record(y) for y in own]
+        + [agent_record(a) for a in agents]
+    )
+    nodes += [tool_record(u, "x") for u in twins]
+    edges = [edge_record("t", b) for b in boxes]
+    edges += [edge_record(b, a) for b, a in zip(boxes, agents)] + [edge_record(y, a) for y, a in zip(own, agents)]
+    edges += [edge_record(u, y) for u, y in zip(twins, own)]
+    expected = family_expected(n, n, (agents[0], "x", ("t", twins[0])), 4 * n + 1, 4 * n, n, 2 * n)
+    return Generated(document(nodes, edges), expected)
 
 
 def _twin_boxes(n: int) -> Tuple[List[str], List[str]]:
     """Boxes ``A`` and ``B`` of ``n`` tools each, ``x{i}a`` "Tool i" in
     ``A`` and ``x{i}b`` "tool-i" in ``B``: tool ``i`` of one and of the
     other share a name (families 24 and 31)."""
-    w = _width(n)
-    nodes = [_box("A"), _box("B")]
+    w = id_width(n)
+    nodes = [box_record("A"), box_record("B")]
     edges = []
     for i in range(n):
         s = f"{i:0{w}}"
-        nodes += [_tool(f"x{s}a", f"Tool {s}"), _tool(f"x{s}b", f"tool-{s}")]
-        edges += [_edge(f"x{s}a", "A"), _edge(f"x{s}b", "B")]
+        nodes += [tool_record(f"x{s}a", f"Tool {s}"), tool_record(f"x{s}b", f"tool-{s}")]
+        edges += [edge_record(f"x{s}a", "A"), edge_record(f"x{s}b", "B")]
     return nodes, edges
 
 
@@ -269,17 +293,17 @@ def solo_union(n: int) -> Generated:
     each has a Solo tool of its own (a final leaf that adds no token): the
     same union of the same two sets, ``n`` times, ``n * n`` steps from a
     file of ``n`` agents and ``n`` pairs."""
-    w = _width(n)
+    w = id_width(n)
     nodes, edges = _twin_boxes(n)
     for k in range(n):
         s = f"{k:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
-        edges += [_edge("A", f"a{s}"), _edge("B", f"a{s}"), _edge(f"s{s}", f"a{s}")]
+        nodes += [agent_record(f"a{s}"), tool_record(f"s{s}", "Solo")]
+        edges += [edge_record("A", f"a{s}"), edge_record("B", f"a{s}"), edge_record(f"s{s}", f"a{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         n * n, n, (f"a{zero}", f"tool_{zero}", (f"x{zero}a", f"x{zero}b")), 2 + 4 * n, 5 * n, n, 2
     )
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 NEAR = 10
@@ -303,20 +327,20 @@ def far_eleventh(n: int) -> Generated:
     agents between: ``n * n / 2`` lookups to list ``11 * n`` consumers.
     The json report lists the first 100 consumers of every clash by default
     (``--max-consumers``)."""
-    w = _width(n + NEAR - 1)
-    nodes = [_agent(f"a{k:0{w}}") for k in range(n + NEAR - 1)] + [_agent("z")]
+    w = id_width(n + NEAR - 1)
+    nodes = [agent_record(f"a{k:0{w}}") for k in range(n + NEAR - 1)] + [agent_record("z")]
     edges = []
     for i in range(n):
         s = f"{i:0{w}}"
-        nodes += [_box(f"b{s}"), _tool(f"p{s}", f"Tool {s}"), _tool(f"q{s}", f"tool-{s}")]
-        edges += [_edge(f"p{s}", f"b{s}"), _edge(f"q{s}", f"b{s}")]
-        edges += [_edge(f"b{s}", f"a{k:0{w}}") for k in range(i, i + NEAR)] + [_edge(f"b{s}", "z")]
+        nodes += [box_record(f"b{s}"), tool_record(f"p{s}", f"Tool {s}"), tool_record(f"q{s}", f"tool-{s}")]
+        edges += [edge_record(f"p{s}", f"b{s}"), edge_record(f"q{s}", f"b{s}")]
+        edges += [edge_record(f"b{s}", f"a{k:0{w}}") for k in range(i, i + NEAR)] + [edge_record(f"b{s}", "z")]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         (NEAR + 1) * n, n, (f"a{zero}", f"tool_{zero}", (f"p{zero}", f"q{zero}")), NEAR + 4 * n,
         (NEAR + 3) * n, n + NEAR, n,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def solo_boxes(n: int) -> Generated:
@@ -340,18 +364,23 @@ def solo_boxes(n: int) -> Generated:
     formed, ``Layout::union``): ``n * n / 32`` new set nodes and ``n * n``
     events and probes, kept for the report's life, from a file of ``3 *
     n`` tools."""
-    w = _width(n)
+    w = id_width(n)
     nodes, edges = _twin_boxes(n)
     for k in range(n):
         s = f"{k:0{w}}"
-        nodes += [_agent(f"a{s}"), _box(f"s{s}"), _tool(f"u{s}", f"Solo {s}"), _tool(f"v{s}", f"solo-{s}")]
-        edges += [_edge("A", f"a{s}"), _edge("B", f"a{s}"), _edge(f"s{s}", f"a{s}")]
-        edges += [_edge(f"u{s}", f"s{s}"), _edge(f"v{s}", f"s{s}")]
+        nodes += [
+            agent_record(f"a{s}"),
+            box_record(f"s{s}"),
+            tool_record(f"u{s}", f"Solo {s}"),
+            tool_record(f"v{s}", f"solo-{s}"),
+        ]
+        edges += [edge_record("A", f"a{s}"), edge_record("B", f"a{s}"), edge_record(f"s{s}", f"a{s}")]
+        edges += [edge_record(f"u{s}", f"s{s}"), edge_record(f"v{s}", f"s{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         n * (n + 1), 2 * n, (f"a{zero}", f"solo_{zero}", (f"u{zero}", f"v{zero}")), 2 + 6 * n, 7 * n, n, 2 + n
     )
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 WIDE_ROOTS = 9
@@ -372,28 +401,28 @@ def wide_thrash(n: int) -> Generated:
     trees kept evicted each before its next agent, which asked the ``n +
     1`` classes again: ``n * n``. Trees that rent made whole are now kept
     for good. (Found by a helper with fresh eyes.)"""
-    w = _width(n)
-    nodes = [_box("C"), _tool("t", "Key"), _agent("Z")]
-    edges = [_edge("t", "C")]
+    w = id_width(n)
+    nodes = [box_record("C"), tool_record("t", "Key"), agent_record("Z")]
+    edges = [edge_record("t", "C")]
     sides = [f"S{i:0{w}}" for i in range(n)]
     for i, side in enumerate(sides):
         s = f"{i:0{w}}"
-        nodes += [_box(side), _tool(f"s{s}", f"S {i}"), _tool(f"z{s}", f"s-{i}")]
-        edges += [_edge(f"s{s}", side), _edge(f"z{s}", "Z")]
+        nodes += [box_record(side), tool_record(f"s{s}", f"S {i}"), tool_record(f"z{s}", f"s-{i}")]
+        edges += [edge_record(f"s{s}", side), edge_record(f"z{s}", "Z")]
     for j in range(WIDE_ROOTS):
-        nodes.append(_box(f"R{j}"))
-        edges += [_edge("C", f"R{j}")] + [_edge(side, f"R{j}") for side in sides]
+        nodes.append(box_record(f"R{j}"))
+        edges += [edge_record("C", f"R{j}")] + [edge_record(side, f"R{j}") for side in sides]
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
-        edges += [_edge(f"R{g % WIDE_ROOTS}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+        nodes += [agent_record(f"a{s}"), tool_record(f"e{s}", "key")]
+        edges += [edge_record(f"R{g % WIDE_ROOTS}", f"a{s}"), edge_record(f"e{s}", f"a{s}")]
     zero = f"{0:0{w}}"
     k = WIDE_ROOTS
-    expected = _expected(
+    expected = family_expected(
         n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 3 + 3 * n + k + 2 * n, 1 + 2 * n + k + k * n + 2 * n, n + 1,
         1 + n + k,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def held_bases(n: int) -> Generated:
@@ -415,20 +444,30 @@ def held_bases(n: int) -> Generated:
     are), but the base's clashes, which form only in ``F``, would stay
     pending and be told again for every agent (``base_affordable`` stops
     that after a few agents)."""
-    w = _width(n)
-    nodes = [_box("I1"), _box("I2"), _box("F")]
-    edges = [_edge("I1", "F"), _edge("I2", "F")]
+    w = id_width(n)
+    nodes = [box_record("I1"), box_record("I2"), box_record("F")]
+    edges = [edge_record("I1", "F"), edge_record("I2", "F")]
     for j in range(n):
         s = f"{j:0{w}}"
-        nodes += [_tool(f"p{s}", f"K {s}"), _tool(f"q{s}", f"k-{s}")]
-        edges += [_edge(f"p{s}", "I1"), _edge(f"q{s}", "I2")]
+        nodes += [tool_record(f"p{s}", f"K {s}"), tool_record(f"q{s}", f"k-{s}")]
+        edges += [edge_record(f"p{s}", "I1"), edge_record(f"q{s}", "I2")]
     for k in range(n):
         s = f"{k:0{w}}"
-        nodes += [_agent(f"a{s}"), _box(f"R{s}"), _tool(f"x{s}", f"Z {s}"), _tool(f"y{s}", f"z-{s}")]
-        edges += [_edge("I1", f"a{s}"), _edge("I2", f"a{s}"), _edge("F", f"R{s}"), _edge(f"R{s}", f"a{s}")]
-        edges += [_edge(f"x{s}", f"R{s}"), _edge(f"y{s}", f"R{s}")]
+        nodes += [
+            agent_record(f"a{s}"),
+            box_record(f"R{s}"),
+            tool_record(f"x{s}", f"Z {s}"),
+            tool_record(f"y{s}", f"z-{s}"),
+        ]
+        edges += [
+            edge_record("I1", f"a{s}"),
+            edge_record("I2", f"a{s}"),
+            edge_record("F", f"R{s}"),
+            edge_record(f"R{s}", f"a{s}"),
+        ]
+        edges += [edge_record(f"x{s}", f"R{s}"), edge_record(f"y{s}", f"R{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         n * (n + 1), 2 * n, (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")), 3 + 6 * n, 2 + 8 * n, n, 3 + n
     )
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)

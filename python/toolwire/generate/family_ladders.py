@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from .family_base import Generated, _agent, _box, _document, _edge, _expected, _tool, _width
+from .family_base import (
+    Generated,
+    agent_record,
+    box_record,
+    document,
+    edge_record,
+    family_expected,
+    id_width,
+    tool_record,
+)
 
 
 def root_ladder(n: int) -> Generated:
@@ -29,17 +38,22 @@ def root_ladder(n: int) -> Generated:
     on every read, and holds a chain per root, so reading even its ends
     walks them all (``TreePath::len``, ``Paths::nodes``): ``n * n`` steps
     and ``n * n`` map entries from a file of ``n`` boxes."""
-    w = _width(n)
-    nodes = [_agent("z")]
+    w = id_width(n)
+    nodes = [agent_record("z")]
     edges = []
     for i in range(n):
         s = f"{i:0{w}}"
-        nodes += [_box(f"c{s}"), _box(f"d{s}"), _tool(f"u{s}", f"Link {s}"), _tool(f"v{s}", f"link-{s}")]
-        edges += [_edge(f"u{s}", f"d{s}"), _edge(f"v{s}", f"d{s}"), _edge(f"d{s}", f"c{s}")]
-        edges.append(_edge(f"c{s}", f"c{i + 1:0{w}}" if i + 1 < n else "z"))
+        nodes += [
+            box_record(f"c{s}"),
+            box_record(f"d{s}"),
+            tool_record(f"u{s}", f"Link {s}"),
+            tool_record(f"v{s}", f"link-{s}"),
+        ]
+        edges += [edge_record(f"u{s}", f"d{s}"), edge_record(f"v{s}", f"d{s}"), edge_record(f"d{s}", f"c{s}")]
+        edges.append(edge_record(f"c{s}", f"c{i + 1:0{w}}" if i + 1 < n else "z"))
     zero = f"{0:0{w}}"
-    expected = _expected(n, n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 1 + 4 * n, 4 * n, 1, 2 * n)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(n, n, ("z", f"link_{zero}", (f"u{zero}", f"v{zero}")), 1 + 4 * n, 4 * n, 1, 2 * n)
+    return Generated(document(nodes, edges), expected)
 
 
 RUNGS = 17
@@ -73,31 +87,31 @@ def _ladders(n: int, pairs: List[Tuple[str, str]]) -> Generated:
     """Families 35 and 38: ``rung_ladders`` with a tool atop the chain for
     each of ``pairs`` (its label first) and, at every agent, its twin."""
     m, t = 10 * n, len(pairs)
-    wm, w = _width(m), _width(n)
+    wm, w = id_width(m), id_width(n)
     chain = [f"c{i:0{wm}}" for i in range(m)]
     tops = ["t"] if t == 1 else [f"t{j}" for j in range(t)]
-    nodes = [_box(c) for c in chain] + [_tool(top, label) for top, (label, _) in zip(tops, pairs)]
-    nodes += [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k")]
-    edges = [_edge(chain[i], chain[i + 1]) for i in range(m - 1)]
-    edges += [_edge(top, chain[0]) for top in tops] + [_edge("k0", "Q"), _edge("k1", "Q")]
+    nodes = [box_record(c) for c in chain] + [tool_record(top, label) for top, (label, _) in zip(tops, pairs)]
+    nodes += [box_record("Q"), tool_record("k0", "Q k"), tool_record("k1", "q-k")]
+    edges = [edge_record(chain[i], chain[i + 1]) for i in range(m - 1)]
+    edges += [edge_record(top, chain[0]) for top in tops] + [edge_record("k0", "Q"), edge_record("k1", "Q")]
     for g in range(n):
         s = f"{g:0{w}}"
         above = chain[-1]
         for k in range(RUNGS):
             rung = f"r{s}-{k:02}"
-            nodes.append(_box(rung))
-            edges += [_edge(above, rung), _edge("Q", rung)]
+            nodes.append(box_record(rung))
+            edges += [edge_record(above, rung), edge_record("Q", rung)]
             above = rung
         twins = [f"e{s}"] if t == 1 else [f"e{s}-{j}" for j in range(t)]
-        nodes += [_agent(f"a{s}")] + [_tool(e, twin) for e, (_, twin) in zip(twins, pairs)]
-        edges += [_edge(above, f"a{s}")] + [_edge(e, f"a{s}") for e in twins]
+        nodes += [agent_record(f"a{s}")] + [tool_record(e, twin) for e, (_, twin) in zip(twins, pairs)]
+        edges += [edge_record(above, f"a{s}")] + [edge_record(e, f"a{s}") for e in twins]
     zero = f"{0:0{w}}"
     first_twin = f"e{zero}" if t == 1 else f"e{zero}-0"
-    expected = _expected(
+    expected = family_expected(
         (t + 1) * n, t * n + 1, (f"a{zero}", "key" if t == 1 else "key_0", (first_twin, tops[0])),
         m + 3 + t + (RUNGS + 1 + t) * n, m + 1 + t + (2 * RUNGS + 1 + t) * n, n, m + 1 + RUNGS * n,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 CROWD = 5
@@ -137,18 +151,18 @@ def ladder_taps(n: int) -> Generated:
     ``n`` rungs. Paths that share their common part (each agent's the one
     above's plus a step, held as a random-access list) would keep it
     linear; they are not built. (Found by a helper with fresh eyes.)"""
-    w = _width(n)
+    w = id_width(n)
     rungs = [f"r{i:0{w}}" for i in range(n)]
-    nodes = [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k"), _tool("t", "Key")]
-    edges = [_edge("k0", "Q"), _edge("k1", "Q"), _edge("t", rungs[0])]
+    nodes = [box_record("Q"), tool_record("k0", "Q k"), tool_record("k1", "q-k"), tool_record("t", "Key")]
+    edges = [edge_record("k0", "Q"), edge_record("k1", "Q"), edge_record("t", rungs[0])]
     for i, rung in enumerate(rungs):
         s = f"{i:0{w}}"
-        nodes += [_box(rung), _agent(f"a{s}"), _tool(f"e{s}", "key")]
-        edges += [_edge("Q", rung)] + ([_edge(rungs[i - 1], rung)] if i else [])
-        edges += [_edge(rung, f"a{s}"), _edge(f"e{s}", f"a{s}")]
+        nodes += [box_record(rung), agent_record(f"a{s}"), tool_record(f"e{s}", "key")]
+        edges += [edge_record("Q", rung)] + ([edge_record(rungs[i - 1], rung)] if i else [])
+        edges += [edge_record(rung, f"a{s}"), edge_record(f"e{s}", f"a{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 3 * n + 4, 4 * n + 2, n, n + 1)
-    return Generated(_document(nodes, edges), expected)
+    expected = family_expected(2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 3 * n + 4, 4 * n + 2, n, n + 1)
+    return Generated(document(nodes, edges), expected)
 
 
 TAKING_TURNS = 5
@@ -170,20 +184,20 @@ def evicted_ladders(n: int) -> Generated:
     gone when the ladder's next agent came, which climbed the whole ladder
     again, ``n * n / 5``. Trees that rent made whole are now kept for
     good. (Found by a helper with fresh eyes.)"""
-    k, w = TAKING_TURNS, _width(n)
-    nodes = [_box("Q"), _tool("k0", "Q k"), _tool("k1", "q-k"), _tool("t", "Key")]
-    edges = [_edge("k0", "Q"), _edge("k1", "Q")]
+    k, w = TAKING_TURNS, id_width(n)
+    nodes = [box_record("Q"), tool_record("k0", "Q k"), tool_record("k1", "q-k"), tool_record("t", "Key")]
+    edges = [edge_record("k0", "Q"), edge_record("k1", "Q")]
     for j in range(k):
         ladder = [f"r{j}-{i:0{w}}" for i in range(n)]
-        nodes += [_box(rung) for rung in ladder]
-        edges += [_edge("Q", rung) for rung in ladder] + [_edge(a, b) for a, b in zip(ladder, ladder[1:])]
-        edges.append(_edge("t", ladder[0]))
+        nodes += [box_record(rung) for rung in ladder]
+        edges += [edge_record("Q", rung) for rung in ladder] + [edge_record(a, b) for a, b in zip(ladder, ladder[1:])]
+        edges.append(edge_record("t", ladder[0]))
     for g in range(n):
         s = f"{g:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"e{s}", "key")]
-        edges += [_edge(f"r{g % k}-{n - 1:0{w}}", f"a{s}"), _edge(f"e{s}", f"a{s}")]
+        nodes += [agent_record(f"a{s}"), tool_record(f"e{s}", "key")]
+        edges += [edge_record(f"r{g % k}-{n - 1:0{w}}", f"a{s}"), edge_record(f"e{s}", f"a{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 4 + k * n + 2 * n, 2 + 2 * k * n + 2 * n, n, k * n + 1
     )
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)

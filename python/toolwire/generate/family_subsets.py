@@ -12,7 +12,16 @@ import itertools
 import math
 from typing import List, Tuple
 
-from .family_base import Generated, _agent, _box, _document, _edge, _expected, _tool, _width
+from .family_base import (
+    Generated,
+    agent_record,
+    box_record,
+    document,
+    edge_record,
+    family_expected,
+    id_width,
+    tool_record,
+)
 
 
 SUBSET = 5
@@ -66,9 +75,9 @@ def subsets_interleaved(n: int) -> Generated:
 def _subsets(n: int, interleaved: bool, shared: bool = False) -> Generated:
     boxes = subset_boxes(n)
     pairs = max(1, n // SUBSET_AGENTS_PER_PAIR)
-    wb, wp, wa = _width(boxes), _width(pairs), _width(n)
+    wb, wp, wa = id_width(boxes), id_width(pairs), id_width(n)
     box_ids = [f"b{j:0{wb}}" for j in range(boxes)]
-    nodes = [_box(b) for b in box_ids]
+    nodes = [box_record(b) for b in box_ids]
     edges = []
     for j in range(boxes):
         for p in range(pairs):
@@ -77,15 +86,15 @@ def _subsets(n: int, interleaved: bool, shared: bool = False) -> Generated:
                 labels = f"Tool {p:0{wp}} {j:0{wb}}", f"tool-{p:0{wp}}-{j:0{wb}}"
             else:
                 labels = f"Tool {j:0{wb}} {p:0{wp}}", f"tool-{j:0{wb}}-{p:0{wp}}"
-            nodes += [_tool(one, labels[0]), _tool(two, labels[1])]
-            edges += [_edge(one, box_ids[j]), _edge(two, box_ids[j])]
+            nodes += [tool_record(one, labels[0]), tool_record(two, labels[1])]
+            edges += [edge_record(one, box_ids[j]), edge_record(two, box_ids[j])]
     if shared:
-        nodes += [_tool(f"s{j:0{wb}}", "Shared") for j in range(boxes)]
-        edges += [_edge(f"s{j:0{wb}}", b) for j, b in enumerate(box_ids)]
+        nodes += [tool_record(f"s{j:0{wb}}", "Shared") for j in range(boxes)]
+        edges += [edge_record(f"s{j:0{wb}}", b) for j, b in enumerate(box_ids)]
     agents = [f"a{k:0{wa}}" for k in range(n)]
-    nodes += [_agent(a) for a in agents]
+    nodes += [agent_record(a) for a in agents]
     for agent, subset in zip(agents, itertools.combinations(box_ids, SUBSET)):
-        edges += [_edge(b, agent) for b in subset]
+        edges += [edge_record(b, agent) for b in subset]
     # Lexicographic order starts (0,1,2,3,4), (0,1,2,3,5), ..., (0,1,2,3,B-1):
     # the first n subsets touch boxes 0..n+3, every box once n >= B - 4.
     used = min(boxes, n + SUBSET - 1)
@@ -99,11 +108,11 @@ def _subsets(n: int, interleaved: bool, shared: bool = False) -> Generated:
         first = (agents[0], "shared", tuple(f"s{j:0{wb}}" for j in range(SUBSET)))
     # With "Shared": a tool and an edge more per box, a clash more per agent.
     tools, clashes = (boxes, n) if shared else (0, 0)
-    expected = _expected(
+    expected = family_expected(
         SUBSET * n * pairs + clashes, used * pairs + clashes, first, boxes + 2 * boxes * pairs + n + tools,
         2 * boxes * pairs + SUBSET * n + tools, n, boxes,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def subsets_shared(n: int) -> Generated:
@@ -132,18 +141,18 @@ interleave, wired into one place: one more than build.rs
 word by word."""
 
 
-def _interleaved_boxes(boxes: int, pairs: int, nodes: List[str], edges: List[str]) -> List[str]:
+def interleaved_boxes(boxes: int, pairs: int, nodes: List[str], edges: List[str]) -> List[str]:
     """Boxes ``b{j}``, each of ``pairs`` clashing pairs ``t{j}-{p}a`` "Tool
     p j" and ``t{j}-{p}b`` "tool-p-j" (family 10's), so that in name order
     the boxes' pairs interleave; their ids."""
-    wb, wp = _width(boxes), _width(pairs)
+    wb, wp = id_width(boxes), id_width(pairs)
     box_ids = [f"b{j:0{wb}}" for j in range(boxes)]
-    nodes += [_box(b) for b in box_ids]
+    nodes += [box_record(b) for b in box_ids]
     for j, b in enumerate(box_ids):
         for p in range(pairs):
             one, two = f"t{j:0{wb}}-{p:0{wp}}a", f"t{j:0{wb}}-{p:0{wp}}b"
-            nodes += [_tool(one, f"Tool {p:0{wp}} {j:0{wb}}"), _tool(two, f"tool-{p:0{wp}}-{j:0{wb}}")]
-            edges += [_edge(one, b), _edge(two, b)]
+            nodes += [tool_record(one, f"Tool {p:0{wp}} {j:0{wb}}"), tool_record(two, f"tool-{p:0{wp}}-{j:0{wb}}")]
+            edges += [edge_record(one, b), edge_record(two, b)]
     return box_ids
 
 
@@ -164,20 +173,20 @@ def parts_fan(n: int) -> Generated:
     file of ``n`` agents and ``17 * n`` pairs."""
     nodes: List[str] = []
     edges: List[str] = []
-    boxes = _interleaved_boxes(PARTS, n, nodes, edges)
-    nodes.append(_box("h"))
-    edges += [_edge(b, "h") for b in boxes]
-    w = _width(n)
+    boxes = interleaved_boxes(PARTS, n, nodes, edges)
+    nodes.append(box_record("h"))
+    edges += [edge_record(b, "h") for b in boxes]
+    w = id_width(n)
     for i in range(n):
         s = f"{i:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"u{s}", f"Own {s}"), _tool(f"v{s}", f"own-{s}")]
-        edges += [_edge("h", f"a{s}"), _edge(f"u{s}", f"a{s}"), _edge(f"v{s}", f"a{s}")]
+        nodes += [agent_record(f"a{s}"), tool_record(f"u{s}", f"Own {s}"), tool_record(f"v{s}", f"own-{s}")]
+        edges += [edge_record("h", f"a{s}"), edge_record(f"u{s}", f"a{s}"), edge_record(f"v{s}", f"a{s}")]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         n * (PARTS * n + 1), (PARTS + 1) * n, (f"a{zero}", f"own_{zero}", (f"u{zero}", f"v{zero}")), 37 * n + 18,
         37 * n + 17, n, PARTS + 1,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def pair_boxes(n: int) -> int:
@@ -209,20 +218,20 @@ def pair_parts(n: int) -> Generated:
     boxes = pair_boxes(n)
     nodes: List[str] = []
     edges: List[str] = []
-    box_ids = _interleaved_boxes(boxes, boxes, nodes, edges)
-    wa = _width(n)
+    box_ids = interleaved_boxes(boxes, boxes, nodes, edges)
+    wa = id_width(n)
     agents = [f"a{i:0{wa}}" for i in range(n)]
-    nodes += [_agent(a) for a in agents]
+    nodes += [agent_record(a) for a in agents]
     for agent, (x, y) in zip(agents, itertools.combinations(box_ids, 2)):
-        edges += [_edge(x, agent), _edge(y, agent)]
-    wb = _width(boxes)
+        edges += [edge_record(x, agent), edge_record(y, agent)]
+    wb = id_width(boxes)
     zb, zp = f"{0:0{wb}}", f"{0:0{wb}}"
     used = min(boxes, n + 1)
-    expected = _expected(
+    expected = family_expected(
         2 * boxes * n, used * boxes, (agents[0], f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
         boxes + 2 * boxes * boxes + n, 2 * boxes * boxes + 2 * n, n, boxes,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 DOZEN = 12
@@ -249,18 +258,18 @@ def solo_dozen(n: int) -> Generated:
     steps from a file of ``n`` agents and ``12 * n`` pairs."""
     nodes: List[str] = []
     edges: List[str] = []
-    boxes = _interleaved_boxes(DOZEN, n, nodes, edges)
-    w = _width(n)
+    boxes = interleaved_boxes(DOZEN, n, nodes, edges)
+    w = id_width(n)
     for k in range(n):
         s = f"{k:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
-        edges += [_edge(b, f"a{s}") for b in boxes] + [_edge(f"s{s}", f"a{s}")]
-    zb, zp = f"{0:0{_width(DOZEN)}}", f"{0:0{w}}"
-    expected = _expected(
+        nodes += [agent_record(f"a{s}"), tool_record(f"s{s}", "Solo")]
+        edges += [edge_record(b, f"a{s}") for b in boxes] + [edge_record(f"s{s}", f"a{s}")]
+    zb, zp = f"{0:0{id_width(DOZEN)}}", f"{0:0{w}}"
+    expected = family_expected(
         DOZEN * n * n, DOZEN * n, (f"a{zp}", f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
         DOZEN + 2 * DOZEN * n + 2 * n, 2 * DOZEN * n + (DOZEN + 1) * n, n, DOZEN,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 def solo_cap(n: int) -> Generated:
@@ -285,20 +294,20 @@ def solo_cap(n: int) -> Generated:
     p = max(1, n // 4)
     nodes: List[str] = []
     edges: List[str] = []
-    boxes = _interleaved_boxes(PARTS, p, nodes, edges)
-    nodes.append(_box("h"))
-    edges += [_edge(b, "h") for b in boxes[:-1]]
-    w = _width(n)
+    boxes = interleaved_boxes(PARTS, p, nodes, edges)
+    nodes.append(box_record("h"))
+    edges += [edge_record(b, "h") for b in boxes[:-1]]
+    w = id_width(n)
     for k in range(n):
         s = f"{k:0{w}}"
-        nodes += [_agent(f"a{s}"), _tool(f"s{s}", "Solo")]
-        edges += [_edge("h", f"a{s}"), _edge(boxes[-1], f"a{s}"), _edge(f"s{s}", f"a{s}")]
-    zb, zp = f"{0:0{_width(PARTS)}}", f"{0:0{_width(p)}}"
-    expected = _expected(
+        nodes += [agent_record(f"a{s}"), tool_record(f"s{s}", "Solo")]
+        edges += [edge_record("h", f"a{s}"), edge_record(boxes[-1], f"a{s}"), edge_record(f"s{s}", f"a{s}")]
+    zb, zp = f"{0:0{id_width(PARTS)}}", f"{0:0{id_width(p)}}"
+    expected = family_expected(
         PARTS * p * n, PARTS * p, (f"a{0:0{w}}", f"tool_{zp}_{zb}", (f"t{zb}-{zp}a", f"t{zb}-{zp}b")),
         PARTS + 2 * PARTS * p + 1 + 2 * n, 2 * PARTS * p + PARTS - 1 + 3 * n, n, PARTS + 1,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
 
 
 ORPHAN_BOXES = 16
@@ -326,24 +335,34 @@ def orphan_parts(n: int) -> Generated:
     share, ``16 * n / 64``): ``n * n / 4`` set nodes from a file of ``32 *
     n`` tools. (With 15 boxes, no union: linear.)"""
     k = ORPHAN_BOXES
-    w, wb = _width(n), _width(k)
-    nodes = [_box("H"), _box("Z"), _agent("O")]
-    edges = [_edge("Z", "O")]
+    w, wb = id_width(n), id_width(k)
+    nodes = [box_record("H"), box_record("Z"), agent_record("O")]
+    edges = [edge_record("Z", "O")]
     for j in range(k):
         b = f"b{j:0{wb}}"
-        nodes.append(_box(b))
-        edges.append(_edge(b, "H"))
+        nodes.append(box_record(b))
+        edges.append(edge_record(b, "H"))
         for p in range(n):
             one, two = f"t{j:0{wb}}-{p:0{w}}a", f"t{j:0{wb}}-{p:0{w}}b"
-            nodes += [_tool(one, f"Tool {p:0{w}} {j:0{wb}}"), _tool(two, f"tool-{p:0{w}}-{j:0{wb}}")]
-            edges += [_edge(one, b), _edge(two, "Z")]
+            nodes += [tool_record(one, f"Tool {p:0{w}} {j:0{wb}}"), tool_record(two, f"tool-{p:0{w}}-{j:0{wb}}")]
+            edges += [edge_record(one, b), edge_record(two, "Z")]
     for a in range(n):
         s = f"{a:0{w}}"
-        nodes += [_agent(f"a{s}"), _box(f"s{s}"), _tool(f"u{s}", f"Solo {s}"), _tool(f"v{s}", f"solo-{s}")]
-        edges += [_edge("H", f"a{s}"), _edge(f"s{s}", f"a{s}"), _edge(f"u{s}", f"s{s}"), _edge(f"v{s}", f"s{s}")]
+        nodes += [
+            agent_record(f"a{s}"),
+            box_record(f"s{s}"),
+            tool_record(f"u{s}", f"Solo {s}"),
+            tool_record(f"v{s}", f"solo-{s}"),
+        ]
+        edges += [
+            edge_record("H", f"a{s}"),
+            edge_record(f"s{s}", f"a{s}"),
+            edge_record(f"u{s}", f"s{s}"),
+            edge_record(f"v{s}", f"s{s}"),
+        ]
     zero = f"{0:0{w}}"
-    expected = _expected(
+    expected = family_expected(
         n, n, (f"a{zero}", f"solo_{zero}", (f"u{zero}", f"v{zero}")), 3 + k + 2 * k * n + 4 * n,
         1 + k + 2 * k * n + 4 * n, n + 1, 2 + k + n,
     )  # fmt: skip
-    return Generated(_document(nodes, edges), expected)
+    return Generated(document(nodes, edges), expected)
