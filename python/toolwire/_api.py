@@ -244,7 +244,7 @@ def check_found(
             continue
         directory = None if catalogue is not None else entry.directory
         if directory not in own:
-            own[directory] = None if directory is None else _own_catalogue(directory)
+            own[directory] = None if directory is None else own_catalogue(directory)
         by_catalogue.setdefault(directory if own[directory] is not None else None, []).append(i)
     for directory, indexes in by_catalogue.items():
         used = catalogue if directory is None else own[directory]
@@ -261,7 +261,7 @@ def check_found(
     ]
 
 
-def _own_catalogue(directory: str) -> Any:
+def own_catalogue(directory: str) -> Any:
     """The catalogue a checked directory holding Drupal node types is to
     the workflows in it, or the error reading it gave; None when it holds
     none."""
@@ -332,10 +332,12 @@ def views_of_mapping(
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
+    node_types: NodeTypesArg = None,
 ) -> Views:
     """The views of an already-parsed workflow, as they are made."""
+    catalogue = _catalogue.load(node_types, "explain")
     return _views(
-        lambda c, p, e: _toolwire.explain_mapping(workflow, c, p, e, chunk_tools),
+        lambda c, p, e: _toolwire.explain_mapping(workflow, c, p, e, chunk_tools, node_types=catalogue),
         consumer,
         passthrough_types,
         edge_types,
@@ -350,13 +352,15 @@ def views_of_json(
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
     input_format: Optional[str] = None,
+    node_types: NodeTypesArg = None,
 ) -> Views:
     """The views of a workflow given as JSON text (YAML when
     ``input_format`` is ``"yaml"``), as they are made."""
     text = _json_text(data, "explain_json")
     fmt = _input_format(input_format, "explain_json")
+    catalogue = _catalogue.load(node_types, "explain_json")
     return _views(
-        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools, fmt),
+        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools, fmt, node_types=catalogue),
         consumer,
         passthrough_types,
         edge_types,
@@ -371,13 +375,15 @@ def views_of_file(
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
     input_format: Optional[str] = None,
+    node_types: NodeTypesArg = None,
 ) -> Views:
     """The views of a workflow file, as they are made (YAML by its name, or
     as ``input_format`` says)."""
     fspath = _file_path(path, "explain_file")
     fmt = _input_format(input_format, "explain_file")
+    catalogue = _catalogue.load(node_types, "explain_file")
     return _views(
-        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools, fmt),
+        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools, fmt, node_types=catalogue),
         consumer,
         passthrough_types,
         edge_types,
@@ -391,13 +397,15 @@ def explain(
     consumer: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[ConsumerView]:
     """What every consumer of an already-parsed workflow (as ``json.loads``
     returns it) will be given: ``explain_json`` of the same workflow, without
     locations (there is no text to point into). With ``consumer``, only that
     node's view (a toolbox's view is what it forwards); ``LookupError`` when
-    there is no such node."""
-    return views_of_mapping(workflow, consumer, passthrough_types, edge_types).all()
+    there is no such node. ``node_types``: a catalogue, as for ``check``;
+    a type it says the Tool Box runs forwards its tools."""
+    return views_of_mapping(workflow, consumer, passthrough_types, edge_types, node_types=node_types).all()
 
 
 def explain_json(
@@ -406,12 +414,14 @@ def explain_json(
     consumer: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[ConsumerView]:
     """What every consumer of a workflow given as JSON text will be given:
     its tools flattened through toolboxes, each with its name and path. With
     ``consumer``, only that node's view (a toolbox's view is what it
-    forwards); ``LookupError`` when there is no such node."""
-    return views_of_json(data, consumer, passthrough_types, edge_types).all()
+    forwards); ``LookupError`` when there is no such node. ``node_types``:
+    as for ``explain``."""
+    return views_of_json(data, consumer, passthrough_types, edge_types, node_types=node_types).all()
 
 
 def explain_file(
@@ -421,10 +431,14 @@ def explain_file(
     input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[ConsumerView]:
     """``explain_json`` of a workflow file, read as ``check_file`` reads it
-    (YAML for ``.yml`` and ``.yaml``, unless ``input_format`` says)."""
-    return views_of_file(path, consumer, passthrough_types, edge_types, input_format=input_format).all()
+    (YAML for ``.yml`` and ``.yaml``, unless ``input_format`` says).
+    ``node_types``: as for ``explain``."""
+    return views_of_file(
+        path, consumer, passthrough_types, edge_types, input_format=input_format, node_types=node_types
+    ).all()
 
 
 def normalize_name(label: str) -> str:
