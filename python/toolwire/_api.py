@@ -75,14 +75,27 @@ def check_json(
 ) -> Report:
     """Checks a workflow given as JSON text. Mutable buffers are copied first,
     because the check runs without the GIL. ``node_types``: as for ``check``."""
-    data = _json_text(data, "check_json")
+    return _check_text(_toolwire.check_json, "check_json", data, passthrough_types, edge_types, node_types)
+
+
+def _check_text(
+    check_in_core: Callable[..., Any],
+    function: str,
+    data: Union[str, bytes, bytearray, memoryview],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    node_types: NodeTypesArg,
+) -> Report:
+    """``check_json`` or ``check_yaml``: the text checked by the core's
+    `check_in_core`, its arguments checked as `function` takes them."""
+    text = _json_text(data, function)
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    catalogue = _catalogue.load(node_types, "check_json")
+    catalogue = _catalogue.load(node_types, function)
     try:
-        return report_from_core(_toolwire.check_json(data, passthrough, edges, catalogue))
+        return report_from_core(check_in_core(text, passthrough, edges, catalogue))
     except WorkflowError as e:
-        if isinstance(data, str) and e.line is None:
-            raise _locate_surrogate(data, e) from None
+        if isinstance(text, str) and e.line is None:
+            raise _locate_surrogate(text, e) from None
         raise
 
 
@@ -110,15 +123,7 @@ def check_yaml(
     the same report as its JSON, located in the YAML. Invalid YAML, a
     repeated key, a second document and aliases that would expand past a
     budget raise ``WorkflowError``. ``node_types``: as for ``check``."""
-    data = _json_text(data, "check_yaml")
-    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    catalogue = _catalogue.load(node_types, "check_yaml")
-    try:
-        return report_from_core(_toolwire.check_yaml(data, passthrough, edges, catalogue))
-    except WorkflowError as e:
-        if isinstance(data, str) and e.line is None:
-            raise _locate_surrogate(data, e) from None
-        raise
+    return _check_text(_toolwire.check_yaml, "check_yaml", data, passthrough_types, edge_types, node_types)
 
 
 def check_file(
