@@ -6,6 +6,7 @@ site's catalogue, and catalogues that cannot be used."""
 from __future__ import annotations
 
 import io
+import pickle
 import json
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -582,3 +583,151 @@ def test_cmp10_toolwire_check_of_a_site_directory_uses_its_catalogue(
     assert document["node_types_checked"] is True
     refused = [f for f in document["files"] if not f["ok"]]
     assert [Path(f["path"]).name for f in refused] == ["flowdrop_workflow.flowdrop_workflow.fact_check.yml"]
+
+
+# --- a checked directory is its own catalogue under toolwire.dask and --dask ----------
+
+
+@pytest.fixture(scope="module")
+def dask_cluster() -> Any:
+    distributed = pytest.importorskip("distributed", reason="needs toolwire[dask]")
+    pytest.importorskip("dask.dataframe", reason="needs toolwire[dask]")
+    # Worker processes: they read the catalogue themselves, from another
+    # working directory than the client's.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster
+
+
+def same_reports(remote: List[toolwire.Report], local: List[toolwire.Report]) -> None:
+    assert [r.path for r in remote] == [r.path for r in local]
+    for r, l in zip(remote, local):
+        if l.error is not None:
+            # Exceptions compare by identity: the same class and words.
+            assert (type(r.error), str(r.error)) == (type(l.error), str(l.error))
+            assert isinstance(r.error, CatalogueError) is isinstance(l.error, CatalogueError)
+            continue
+        assert r == l and r.to_dict() == l.to_dict()
+
+
+def site_and_neighbours(tmp_path: Path) -> List[str]:
+    """A rewired site (its own catalogue), a site whose catalogue cannot be
+    used, a folder without node types, and a file named alone."""
+    site = copy_site(tmp_path / "good", rewire_fact_check=True)
+    broken = copy_site(tmp_path / "broken", rewire_fact_check=False)
+    (broken / "flowdrop_node_type.flowdrop_node_type.note.yml").write_text("id: note\nid: again\n", encoding="utf-8")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    write(plain / "flow.json", WORKFLOW)
+    alone = write(tmp_path / "alone.json", WORKFLOW)
+    return [str(site), str(broken), str(plain), alone]
+
+
+@pytest.mark.parametrize("files_per_task", [1, 4, None])
+def test_cmp10_dask_checks_a_site_directory_against_its_own_catalogue_as_locally(
+    tmp_path: Path, dask_cluster: Any, files_per_task: Any
+) -> None:
+    import distributed
+    import toolwire.dask
+
+    paths = site_and_neighbours(tmp_path)
+    local = toolwire.check_files(paths)
+    with distributed.Client(dask_cluster, set_as_default=False) as client:
+        remote = toolwire.dask.check_files(paths, client=client, files_per_task=files_per_task)
+    same_reports(remote, local)
+    # What "as locally" holds here, so that the equality above is not
+    # the equality of two runs that both ignore the directories.
+    assert [r.stats.node_types_checked for r in remote[:11]] == [True] * 11
+    assert [(v.rule, v.consumer) for r in remote[:11] for v in r.violations] == [("CMP-10", "json_to_data.1")]
+    assert [isinstance(r.error, CatalogueError) for r in remote[11:22]] == [True] * 11
+    assert [r.ok and not r.stats.node_types_checked for r in remote[22:]] == [True, True]
+
+
+def test_cmp10_dask_a_catalogue_given_wins_over_the_directorys_own(
+    tmp_path: Path, dask_cluster: Any, catalogue: str
+) -> None:
+    import distributed
+    import toolwire.dask
+
+    paths = site_and_neighbours(tmp_path)
+    local = toolwire.check_files(paths, node_types=catalogue)
+    with distributed.Client(dask_cluster, set_as_default=False) as client:
+        remote = toolwire.dask.check_files(paths, client=client, node_types=catalogue)
+    same_reports(remote, local)
+    assert all(r.error is None and r.stats.node_types_checked for r in remote)
+    assert not any(v.rule == "CMP-10" and v.consumer == "json_to_data.1" for r in remote for v in r.violations)
+
+
+def test_cmp10_dask_findings_rows_follow_each_directorys_own_catalogue(tmp_path: Path, dask_cluster: Any) -> None:
+    import distributed
+    import toolwire.dask
+
+    paths = site_and_neighbours(tmp_path)
+    with distributed.Client(dask_cluster, set_as_default=False) as client, client.as_current():
+        rows = toolwire.dask.findings(paths, files_per_task=5).compute()
+    violations = rows[rows.kind == "violation"]
+    assert [(Path(p).name, c, n) for p, c, n in zip(violations.path, violations.code, violations.consumer)] == [
+        ("flowdrop_workflow.flowdrop_workflow.fact_check.yml", "CMP-10", "json_to_data.1")
+    ]
+    errors = rows[rows.kind == "error"]
+    assert list(errors.code) == ["CatalogueError"] * 11
+    assert all(p.startswith(paths[1]) for p in errors.path)
+    assert all("flowdrop_node_type.flowdrop_node_type.note.yml" in m for m in errors.message)
+    assert all(line == 2 and column == 1 for line, column in zip(errors.line, errors.column))
+
+
+def test_cmp10_dask_worker_reads_each_directorys_catalogue_once_per_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed", reason="needs toolwire[dask]")
+    from toolwire.dask import _cluster, _wire, _worker
+    from toolwire._paths import expand
+
+    paths = site_and_neighbours(tmp_path)
+    found = expand(paths).found
+    errors, catalogues = _cluster.own_catalogues(found, {})
+    assert [e is not None for e in errors] == [False] * 11 + [True] * 11 + [False] * 2
+    read = [f.path for f, e in zip(found, errors) if e is None]
+    own = _cluster.task_catalogues(catalogues)
+    assert own is not None and len(own[0]) == 1 and own[1] == [0] * 11 + [-1] * 2
+    loads: List[Any] = []
+    real_load = _catalogue.load
+    monkeypatch.setattr(_catalogue, "load", lambda given, fn: loads.append(given) or real_load(given, fn))
+    packed = [_wire.unpack(p, path) for p, path in zip(pickle.loads(_worker.check_batch(read, {}, own)), read)]
+    assert loads.count(own[0][0]) == 1, "the directory's catalogue is read once for the batch, not per file"
+    same_reports(packed, toolwire.check_files([paths[0], paths[2], paths[3]]))
+    # A catalogue the worker cannot read (gone since the client looked) is
+    # the error of each of its files, never CMP-10 skipped.
+    Path(own[0][0][0]).write_text("id: [a\n", encoding="utf-8")
+    gone = [_wire.unpack(p, path) for p, path in zip(pickle.loads(_worker.check_batch(read, {}, own)), read)]
+    assert [isinstance(r.error, CatalogueError) for r in gone] == [True] * 11 + [False] * 2
+    assert _cluster.task_catalogues([None, None]) is None, "a run without own catalogues sends nothing more"
+
+
+def test_cmp10_toolwire_check_dask_of_a_site_directory_prints_what_a_local_run_prints(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, dask_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = site_and_neighbours(tmp_path)
+    argv = ["check", "--no-config", "--format", "json", *paths]
+    local = cli(capsys, *argv)
+    remote = cli(capsys, *argv, "--dask", dask_cluster.scheduler_address)
+    document, expected = json.loads(remote[1]), json.loads(local[1])
+    for d in (document, expected):
+        d.pop("elapsed_seconds", None)
+    assert (remote[0], document) == (local[0], expected) and remote[0] == 2
+    # Not every file: the folder without node types and the file alone.
+    assert document["node_types_checked"] is False
+    refused = [Path(f["path"]).name for f in document["files"] if f["violations"]]
+    assert refused == ["flowdrop_workflow.flowdrop_workflow.fact_check.yml"]
+    # Relative paths, and workers whose working directory is not this one:
+    # they read the catalogue by its absolute path, so the one difference
+    # from a local run is where the type is said to be defined (as with a
+    # catalogue given; docs/DISTRIBUTED.md).
+    monkeypatch.chdir(tmp_path)
+    relative = ["check", "--no-config", "--format", "json", *(str(Path(p).relative_to(tmp_path)) for p in paths)]
+    local = cli(capsys, *relative)
+    remote = cli(capsys, *relative, "--dask", dask_cluster.scheduler_address)
+    site = str(tmp_path / "good" / "config" / "sync")
+    document, expected = json.loads(remote[1].replace(site, "good/config/sync")), json.loads(local[1])
+    for d in (document, expected):
+        d.pop("elapsed_seconds", None)
+    assert (remote[0], document) == (local[0], expected)

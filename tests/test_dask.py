@@ -320,12 +320,12 @@ def test_a_worker_killed_mid_run_costs_a_retry_not_a_report(corpus: List[str], l
         assert set(client.run(os.getpid).values()) != set(pids.values())
 
 
-def _fail_on_poison(paths: Sequence[str], options: Dict[str, Any]) -> List[Any]:
+def _fail_on_poison(paths: Sequence[str], options: Dict[str, Any], own: Any = None) -> List[Any]:
     if any(p.endswith("w0007.json") for p in paths):
         raise MemoryError("poison")
     from toolwire.dask._worker import check_batch
 
-    return check_batch(paths, options)
+    return check_batch(paths, options, own)
 
 
 def test_a_failing_task_is_run_again_file_by_file(
@@ -392,6 +392,11 @@ def test_errors_travel_as_tuples_and_come_back_as_they_were() -> None:
         # The path comes back as the client gave it, not as the worker read it.
         (OSError(2, os.strerror(2), "/worker/a.json"), lambda e: (type(e), e.errno, e.strerror, e.filename),
          (FileNotFoundError, 2, os.strerror(2), "a.json")),
+        # A directory's own node types a worker could not read (SEMANTICS 11).
+        (toolwire.CatalogueError("`id` must be a string", 1, 5, "t.yml"),
+         lambda e: (type(e), e.message, e.line, e.column, e.path, str(e)),
+         (toolwire.CatalogueError, "node-type catalogue t.yml: `id` must be a string", 1, 5, "t.yml",
+          "node-type catalogue t.yml: `id` must be a string at line 1, column 5")),
         (toolwire.dask.FindingsTooLarge(12), lambda e: (type(e), e.violation_count), (toolwire.dask.FindingsTooLarge, 12)),
         (MemoryError("poison"), lambda e: (type(e), str(e)), (RuntimeError, "MemoryError: poison")),
     ]  # fmt: skip

@@ -763,3 +763,73 @@ def test_cli_passthrough_type_option_and_configuration(capsys: pytest.CaptureFix
     assert configured.code == 0
     assert "agent gets 2 tools (2 tools share a name" in configured.out
     assert "agent gets 1 tool\n" in run(capsys, "explain", "--no-config", path).out
+
+
+# --- node-type catalogues: which types forward (SEMANTICS 11) ---------------------
+
+# A site's own Tool Box type id: a passthrough only because the catalogue
+# says the Tool Box runs it.
+SITE_BOX_TYPE = """id: site_box
+label: 'Site box'
+executor_plugin: 'flowdrop_node_processor:toolbox'
+parameters:
+  tool:
+    connectable: true
+"""
+SITE_AGENT_TYPE = """id: agent
+label: Agent
+executor_plugin: 'site:agent'
+parameters:
+  tool:
+    connectable: true
+"""
+BEHIND_A_SITE_BOX = {
+    "nodes": [
+        {"id": "t1", "data": {"label": "Search", "metadata": {"node_type_id": "http_request"}}},
+        {"id": "kit", "data": {"label": "Kit", "metadata": {"node_type_id": "site_box"}}},
+        {"id": "ag", "data": {"label": "Agent", "metadata": {"node_type_id": "agent"}}},
+    ],
+    "edges": [
+        {"source": "t1", "target": "kit", "targetHandle": "kit-input-tool"},
+        {"source": "kit", "target": "ag", "targetHandle": "ag-input-tool"},
+    ],
+}
+
+
+def site_types(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "flowdrop_node_type.flowdrop_node_type.site_box.yml").write_text(SITE_BOX_TYPE, encoding="utf-8")
+    (directory / "flowdrop_node_type.flowdrop_node_type.agent.yml").write_text(SITE_AGENT_TYPE, encoding="utf-8")
+    return directory
+
+
+def tools_of(views: List[ConsumerView], consumer: str) -> List[Tuple[str, List[str]]]:
+    [view] = [v for v in views if v.consumer == consumer]
+    return [(t.id, list(t.path)) for t in view.tools]
+
+
+def test_explain_with_a_catalogue_forwards_through_a_type_the_tool_box_runs(tmp_path: Path) -> None:
+    types = site_types(tmp_path / "types")
+    alone = toolwire.explain(BEHIND_A_SITE_BOX)
+    assert tools_of(alone, "ag") == [("kit", ["kit", "ag"])], "without a catalogue the box is a tool"
+    for views in (
+        toolwire.explain(BEHIND_A_SITE_BOX, node_types=types),
+        toolwire.explain_json(json.dumps(BEHIND_A_SITE_BOX), node_types=types),
+        toolwire.explain_file(write(tmp_path, "flow.json", json.dumps(BEHIND_A_SITE_BOX)), node_types=types),
+    ):
+        assert tools_of(views, "ag") == [("t1", ["t1", "kit", "ag"])]
+
+
+def test_toolwire_explain_takes_node_types_and_a_site_directorys_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = site_types(tmp_path / "config" / "sync")
+    flow = site / "flowdrop_workflow.flowdrop_workflow.flow.json"
+    flow.write_text(json.dumps(BEHIND_A_SITE_BOX), encoding="utf-8")
+    for argv in (["explain", "--format", "json", str(site)], ["explain", "--format", "json", "--node-types", str(site), str(flow)]):
+        assert main(argv) == 0
+        [agent] = [v for v in json.loads(capsys.readouterr().out)["consumers"] if v["consumer"] == "ag"]
+        assert [t["id"] for t in agent["tools"]] == ["t1"], argv
+    assert main(["explain", "--format", "json", str(flow)]) == 0, "a file named alone takes no directory's types"
+    [agent] = [v for v in json.loads(capsys.readouterr().out)["consumers"] if v["consumer"] == "ag"]
+    assert [t["id"] for t in agent["tools"]] == ["kit"]

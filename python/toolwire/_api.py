@@ -75,14 +75,27 @@ def check_json(
 ) -> Report:
     """Checks a workflow given as JSON text. Mutable buffers are copied first,
     because the check runs without the GIL. ``node_types``: as for ``check``."""
-    data = _json_text(data, "check_json")
+    return _check_text(_toolwire.check_json, "check_json", data, passthrough_types, edge_types, node_types)
+
+
+def _check_text(
+    check_in_core: Callable[..., Any],
+    function: str,
+    data: Union[str, bytes, bytearray, memoryview],
+    passthrough_types: Iterable[str],
+    edge_types: Iterable[str],
+    node_types: NodeTypesArg,
+) -> Report:
+    """``check_json`` or ``check_yaml``: the text checked by the core's
+    `check_in_core`, its arguments checked as `function` takes them."""
+    text = _json_text(data, function)
     passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    catalogue = _catalogue.load(node_types, "check_json")
+    catalogue = _catalogue.load(node_types, function)
     try:
-        return report_from_core(_toolwire.check_json(data, passthrough, edges, catalogue))
+        return report_from_core(check_in_core(text, passthrough, edges, catalogue))
     except WorkflowError as e:
-        if isinstance(data, str) and e.line is None:
-            raise _locate_surrogate(data, e) from None
+        if isinstance(text, str) and e.line is None:
+            raise _locate_surrogate(text, e) from None
         raise
 
 
@@ -110,15 +123,7 @@ def check_yaml(
     the same report as its JSON, located in the YAML. Invalid YAML, a
     repeated key, a second document and aliases that would expand past a
     budget raise ``WorkflowError``. ``node_types``: as for ``check``."""
-    data = _json_text(data, "check_yaml")
-    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
-    catalogue = _catalogue.load(node_types, "check_yaml")
-    try:
-        return report_from_core(_toolwire.check_yaml(data, passthrough, edges, catalogue))
-    except WorkflowError as e:
-        if isinstance(data, str) and e.line is None:
-            raise _locate_surrogate(data, e) from None
-        raise
+    return _check_text(_toolwire.check_yaml, "check_yaml", data, passthrough_types, edge_types, node_types)
 
 
 def check_file(
@@ -244,7 +249,7 @@ def check_found(
             continue
         directory = None if catalogue is not None else entry.directory
         if directory not in own:
-            own[directory] = None if directory is None else _own_catalogue(directory)
+            own[directory] = None if directory is None else own_catalogue(directory)
         by_catalogue.setdefault(directory if own[directory] is not None else None, []).append(i)
     for directory, indexes in by_catalogue.items():
         used = catalogue if directory is None else own[directory]
@@ -261,7 +266,7 @@ def check_found(
     ]
 
 
-def _own_catalogue(directory: str) -> Any:
+def own_catalogue(directory: str) -> Any:
     """The catalogue a checked directory holding Drupal node types is to
     the workflows in it, or the error reading it gave; None when it holds
     none."""
@@ -332,10 +337,12 @@ def views_of_mapping(
     passthrough_types: Iterable[str],
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
+    node_types: NodeTypesArg = None,
 ) -> Views:
     """The views of an already-parsed workflow, as they are made."""
+    catalogue = _catalogue.load(node_types, "explain")
     return _views(
-        lambda c, p, e: _toolwire.explain_mapping(workflow, c, p, e, chunk_tools),
+        lambda c, p, e: _toolwire.explain_mapping(workflow, c, p, e, chunk_tools, node_types=catalogue),
         consumer,
         passthrough_types,
         edge_types,
@@ -350,13 +357,15 @@ def views_of_json(
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
     input_format: Optional[str] = None,
+    node_types: NodeTypesArg = None,
 ) -> Views:
     """The views of a workflow given as JSON text (YAML when
     ``input_format`` is ``"yaml"``), as they are made."""
     text = _json_text(data, "explain_json")
     fmt = _input_format(input_format, "explain_json")
+    catalogue = _catalogue.load(node_types, "explain_json")
     return _views(
-        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools, fmt),
+        lambda c, p, e: _toolwire.explain_json(text, c, p, e, chunk_tools, fmt, node_types=catalogue),
         consumer,
         passthrough_types,
         edge_types,
@@ -371,13 +380,15 @@ def views_of_file(
     edge_types: Iterable[str],
     chunk_tools: int = CHUNK_TOOLS,
     input_format: Optional[str] = None,
+    node_types: NodeTypesArg = None,
 ) -> Views:
     """The views of a workflow file, as they are made (YAML by its name, or
     as ``input_format`` says)."""
     fspath = _file_path(path, "explain_file")
     fmt = _input_format(input_format, "explain_file")
+    catalogue = _catalogue.load(node_types, "explain_file")
     return _views(
-        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools, fmt),
+        lambda c, p, e: _toolwire.explain_file(fspath, c, p, e, chunk_tools, fmt, node_types=catalogue),
         consumer,
         passthrough_types,
         edge_types,
@@ -391,13 +402,15 @@ def explain(
     consumer: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[ConsumerView]:
     """What every consumer of an already-parsed workflow (as ``json.loads``
     returns it) will be given: ``explain_json`` of the same workflow, without
     locations (there is no text to point into). With ``consumer``, only that
     node's view (a toolbox's view is what it forwards); ``LookupError`` when
-    there is no such node."""
-    return views_of_mapping(workflow, consumer, passthrough_types, edge_types).all()
+    there is no such node. ``node_types``: a catalogue, as for ``check``;
+    a type it says the Tool Box runs forwards its tools."""
+    return views_of_mapping(workflow, consumer, passthrough_types, edge_types, node_types=node_types).all()
 
 
 def explain_json(
@@ -406,12 +419,14 @@ def explain_json(
     consumer: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[ConsumerView]:
     """What every consumer of a workflow given as JSON text will be given:
     its tools flattened through toolboxes, each with its name and path. With
     ``consumer``, only that node's view (a toolbox's view is what it
-    forwards); ``LookupError`` when there is no such node."""
-    return views_of_json(data, consumer, passthrough_types, edge_types).all()
+    forwards); ``LookupError`` when there is no such node. ``node_types``:
+    as for ``explain``."""
+    return views_of_json(data, consumer, passthrough_types, edge_types, node_types=node_types).all()
 
 
 def explain_file(
@@ -421,10 +436,14 @@ def explain_file(
     input_format: Optional[str] = None,
     passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
     edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
 ) -> List[ConsumerView]:
     """``explain_json`` of a workflow file, read as ``check_file`` reads it
-    (YAML for ``.yml`` and ``.yaml``, unless ``input_format`` says)."""
-    return views_of_file(path, consumer, passthrough_types, edge_types, input_format=input_format).all()
+    (YAML for ``.yml`` and ``.yaml``, unless ``input_format`` says).
+    ``node_types``: as for ``explain``."""
+    return views_of_file(
+        path, consumer, passthrough_types, edge_types, input_format=input_format, node_types=node_types
+    ).all()
 
 
 def normalize_name(label: str) -> str:

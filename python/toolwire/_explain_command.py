@@ -11,7 +11,8 @@ import sys
 from typing import Any, Dict, Iterator, Optional, TextIO, Tuple
 
 from . import _cli_options
-from ._api import Views, views_of_file, views_of_json
+from . import _catalogue
+from ._api import Views, own_catalogue, views_of_file, views_of_json
 from ._command_io import (
     EXIT_ACCEPTED,
     EXIT_ERROR,
@@ -57,8 +58,15 @@ def run_explain(args: argparse.Namespace) -> int:
     except Refused as e:
         sys.stderr.write(f"toolwire: {e}\n")
         return EXIT_ERROR
-    options = dict(_cli_options.types(args, settings))
-    _cli_options.tell(args, settings, options)
+    options: Dict[str, Any] = dict(_cli_options.types(args, settings))
+    node_types = args.node_types if args.node_types is not None else settings.node_types
+    _cli_options.tell(args, settings, options, node_types=node_types)
+    try:
+        catalogue = _catalogue.load(node_types, "--node-types")
+    except (WorkflowError, OSError, ValueError, TypeError) as e:
+        sys.stderr.write(f"toolwire: --node-types: {e}\n")
+        return EXIT_ERROR
+    own: Dict[Optional[str], Any] = {None: None}  # each directory's own node types, read once
     write = explain_format.write_json if args.format == "json" else explain_format.write_text
     failed = 0
 
@@ -72,7 +80,17 @@ def run_explain(args: argparse.Namespace) -> int:
                 sys.stderr.write(f"{display_path(path)}: error: {printable(entry.error.message)}\n")
                 failed += 1
                 continue
-            views = _explain_one(path, args.consumer, options, args.input_format)
+            used = catalogue
+            if used is None:
+                directory = entry.directory
+                if directory is not None and directory not in own:
+                    own[directory] = own_catalogue(directory)
+                used = own[directory]
+                if isinstance(used, Exception):
+                    sys.stderr.write(f"{display_path(path)}: error: {printable(str(used))}\n")
+                    failed += 1
+                    continue
+            views = _explain_one(path, args.consumer, {**options, "node_types": used}, args.input_format)
             if views is None:
                 failed += 1
             else:

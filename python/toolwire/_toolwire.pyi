@@ -221,6 +221,7 @@ def explain_json(
     edge_types: List[str],
     chunk_tools: int,
     input_format: str | None = None,
+    node_types: NodeTypeCatalogue | None = None,
 ) -> ViewStream: ...
 def explain_file(
     path: str,
@@ -229,9 +230,15 @@ def explain_file(
     edge_types: List[str],
     chunk_tools: int,
     input_format: str | None = None,
+    node_types: NodeTypeCatalogue | None = None,
 ) -> ViewStream: ...
 def explain_mapping(
-    workflow: object, consumer: str | None, passthrough_types: List[str], edge_types: List[str], chunk_tools: int
+    workflow: object,
+    consumer: str | None,
+    passthrough_types: List[str],
+    edge_types: List[str],
+    chunk_tools: int,
+    node_types: NodeTypeCatalogue | None = None,
 ) -> ViewStream: ...
 def normalize_name(label: str) -> str: ...
 def phase_times(path: str, passthrough_types: List[str], edge_types: List[str]) -> Dict[str, float]: ...

@@ -112,8 +112,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="a node-type catalogue to check CMP-10 against (tools wired only to nodes whose type accepts "
         "them): the editor's node list (GET /api/flowdrop/nodes, JSON), a Drupal flowdrop_node_type config "
-        "file (YAML), or a config directory holding them; repeat for several. Without one CMP-10 is not "
-        "checked, and the report says so",
+        "file (YAML), or a config directory holding them; repeat for several. Without one, a checked directory "
+        "holding node types is its workflows' catalogue; otherwise CMP-10 is not checked, and the report says so",
     )
     check.add_argument(
         "--strict",
@@ -200,6 +200,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="workflow files (JSON or YAML), each explained in turn; a directory or a quoted glob stands for its workflow files, "
         "as for check ('-' reads standard input; text only for several)",
+    )
+    explain.add_argument(
+        "--node-types",
+        action="append",
+        metavar="PATH",
+        help="a node-type catalogue, as for check: a type it says the Tool Box runs forwards its tools "
+        "(without one, a directory explained that holds node types is its workflows' catalogue)",
     )
     explain.add_argument("--consumer", metavar="ID", help="only this node (a toolbox shows what it forwards)")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")

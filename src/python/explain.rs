@@ -13,16 +13,19 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use super::run::{internal_error, to_py_error};
-use super::{at, config, format_of, text_in, walked};
+use super::{at, config, format_of, text_in, walked, NodeTypeCatalogue};
 use crate::explain::{ConsumerView, Views};
 use crate::{engine, Error, Format, Interrupt};
 
 /// What each consumer (or only the node `consumer`) sees, from JSON text
 /// given as `str` or `bytes`: a stream of its views (`ViewStream`). The
 /// text is copied, for the thread that makes the views to own.
-/// YAML text when `input_format` is `"yaml"`.
+/// YAML text when `input_format` is `"yaml"`. A node-type catalogue
+/// counts here for which types forward their tools (a type run by the
+/// Tool Box is a passthrough).
 #[pyfunction]
-#[pyo3(signature = (data, consumer, passthrough_types, edge_types, chunk_tools, input_format=None))]
+#[pyo3(signature = (data, consumer, passthrough_types, edge_types, chunk_tools, input_format=None, node_types=None))]
+#[allow(clippy::too_many_arguments)] // each is one argument of the Python API
 pub(super) fn explain_json(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
@@ -31,10 +34,11 @@ pub(super) fn explain_json(
     edge_types: Vec<String>,
     chunk_tools: usize,
     input_format: Option<&str>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<ViewStream> {
     let format = format_of(input_format)?.unwrap_or(Format::Json);
     let text = text_in(py, data, format)?.to_vec();
-    let config = config(passthrough_types, edge_types, None);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
         engine::explain_text(&text, format, consumer.as_deref(), &config, stop, |views| {
             feed.pour(views, stop)
@@ -45,7 +49,8 @@ pub(super) fn explain_json(
 /// `explain_json` of a file's contents, read on the stream's thread: as
 /// `input_format` (`"json"` or `"yaml"`), or by the file's name when `None`.
 #[pyfunction]
-#[pyo3(signature = (path, consumer, passthrough_types, edge_types, chunk_tools, input_format=None))]
+#[pyo3(signature = (path, consumer, passthrough_types, edge_types, chunk_tools, input_format=None, node_types=None))]
+#[allow(clippy::too_many_arguments)] // each is one argument of the Python API
 pub(super) fn explain_file(
     py: Python<'_>,
     path: PathBuf,
@@ -54,8 +59,9 @@ pub(super) fn explain_file(
     edge_types: Vec<String>,
     chunk_tools: usize,
     input_format: Option<&str>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<ViewStream> {
-    let config = config(passthrough_types, edge_types, None);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let format = format_of(input_format)?;
     let read_from = path.clone();
     ViewStream::start(py, Some(path), chunk_tools, move |stop, feed| {
@@ -68,6 +74,7 @@ pub(super) fn explain_file(
 /// `explain_json` of an already-parsed workflow (a `Mapping`), walked here
 /// with the GIL; the views are made without it. They have no locations.
 #[pyfunction]
+#[pyo3(signature = (workflow, consumer, passthrough_types, edge_types, chunk_tools, node_types=None))]
 pub(super) fn explain_mapping(
     py: Python<'_>,
     workflow: &Bound<'_, PyAny>,
@@ -75,8 +82,9 @@ pub(super) fn explain_mapping(
     passthrough_types: Vec<String>,
     edge_types: Vec<String>,
     chunk_tools: usize,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
 ) -> PyResult<ViewStream> {
-    let config = config(passthrough_types, edge_types, None);
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
     let graph = walked(py, workflow, &config)?;
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
         engine::explain_graph(&graph, consumer.as_deref(), |views| feed.pour(views, stop))

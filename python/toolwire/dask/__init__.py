@@ -23,12 +23,12 @@ except ImportError as e:  # pragma: no cover - exercised where the extra is not 
         "pip install 'toolwire[dask]'"
     ) from e
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from .._report import Report
-from ._cluster import Paths, check_paths, prepare
+from ._cluster import Paths, check_paths, prepare, task_catalogues
 from ._wire import MAX_SHIPPED_IDS, FindingsTooLarge
-from ._worker import findings_frame, frame
+from ._worker import findings_part, frame
 
 __all__ = ["FindingsTooLarge", "MAX_SHIPPED_IDS", "check_files", "findings"]
 
@@ -71,12 +71,23 @@ def findings(
     sizes the partitions."""
     import dask.dataframe
 
-    checked, found, read, client, per_task = prepare(paths, client, files_per_task, options, "findings")
-    # A path that stands for no file (PathError) travels as its error, for
-    # its row; the others as the path to read.
-    to_read = iter(read)
-    items = [(f.path, next(to_read), None) if f.error is None else (f.path, None, f.error) for f in found]
-    batches = [items[start : start + per_task] for start in range(0, len(items), per_task)] or [[]]
+    plan = prepare(paths, client, files_per_task, options, "findings")
+    # A path that stands for no file (PathError), or whose directory's own
+    # catalogue cannot be used, travels as its error, for its row; the
+    # others as the path to read, with their directory's own catalogue.
+    to_read = iter(zip(plan.read, plan.catalogues))
+    items: List[Tuple[str, Optional[str], Optional[Exception], Optional[List[str]]]] = []
+    for f, error in zip(plan.found, plan.errors):
+        read, catalogue = next(to_read) if error is None else (None, None)
+        items.append((f.path, read, error, catalogue))
+    per_task = plan.per_task
+    parts = [
+        (
+            [(given, read, error) for given, read, error, _ in batch],
+            task_catalogues([catalogue for _, read, _, catalogue in batch if read is not None]),
+        )
+        for batch in (items[start : start + per_task] for start in range(0, len(items), per_task))
+    ] or [([], None)]
     return dask.dataframe.from_map(
-        findings_frame, batches, args=(checked,), meta=frame([]), label="toolwire-findings", enforce_metadata=False
+        findings_part, parts, args=(plan.options,), meta=frame([]), label="toolwire-findings", enforce_metadata=False
     )

@@ -17,18 +17,19 @@ import pickle
 import os
 import uuid
 from collections import Counter, deque
-from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import distributed
 import fsspec
 
 from .. import _catalogue
 from .._arguments import refuse_single_path, type_names
+from .._errors import WorkflowError
 from .._paths import Found
 from .._report import Report, failed_report
 from ._expand import expand
 from ._wire import pack_error, unpack
-from ._worker import check_batch, is_local
+from ._worker import OwnCatalogues, check_batch, is_local
 
 TASKS_PER_THREAD = 4
 """Tasks per worker thread, for the default ``files_per_task`` and for the
@@ -143,11 +144,14 @@ def check_on_cluster(
     options: Dict[str, Any],
     files_per_task: int,
     on_done: Callable[[int], None] = lambda files: None,
+    catalogues: Optional[Sequence[Optional[List[str]]]] = None,
 ) -> List[Report]:
     """One report per path of ``read``, in order, checked by ``check_batch``
     on the cluster and named by the path as ``given``. ``on_done(n)``: n
-    more files answered."""
-    run = _Run(client, given, read, options, on_done)
+    more files answered. ``catalogues``: for each path of ``read``, the
+    node-type files of its directory's own catalogue, or None (see
+    ``own_catalogues``)."""
+    run = _Run(client, given, read, options, on_done, catalogues)
     run.todo.extend((start, min(start + files_per_task, len(read))) for start in range(0, len(read), files_per_task))
     return run.answers()
 
@@ -162,8 +166,10 @@ class _Run:
         read: Sequence[str],
         options: Dict[str, Any],
         on_done: Callable[[int], None],
+        catalogues: Optional[Sequence[Optional[List[str]]]] = None,
     ) -> None:
         self.client, self.given, self.read, self.options, self.on_done = client, given, read, options, on_done
+        self.catalogues = catalogues
         self.todo: Deque[Slice] = deque()
         self.running: Dict["distributed.Future[bytes]", Slice] = {}
         self.lost: Counter[Slice] = Counter()
@@ -193,7 +199,10 @@ class _Run:
         while self.todo and len(self.running) < self.window:
             start, stop = self.todo.popleft()
             key = f"{self.name}-{start}-{stop}-{self.lost[start, stop]}"
-            future = self.client.submit(check_batch, self.read[start:stop], self.options, key=key, retries=RETRIES)
+            own = None if self.catalogues is None else task_catalogues(self.catalogues[start:stop])
+            future = self.client.submit(
+                check_batch, self.read[start:stop], self.options, own, key=key, retries=RETRIES
+            )
             self.running[future] = (start, stop)
             self.done.add(future)
 
@@ -231,7 +240,89 @@ def _failure(future: "distributed.Future[bytes]", answer: Any) -> BaseException:
     return RuntimeError(f"the task ended as {future.status}")
 
 
+# --- a directory's own node types (SEMANTICS 11) ------------------------------------
+
+
+def own_catalogues(
+    found: Sequence[Found], options: Dict[str, Any]
+) -> Tuple[List[Optional[Exception]], List[Optional[List[str]]]]:
+    """What ``toolwire.check_found`` does with a checked directory that
+    holds Drupal node types, done on the client before any task: for each
+    entry of ``found``, the error that answers it without a task (its own
+    ``PathError``, or its directory's catalogue that cannot be used, read
+    here once per directory as ``check_files`` reads it, so the error is
+    the local one word for word); and for each entry left to check, the
+    node-type files (absolute: a worker's working directory may differ)
+    of its directory's catalogue, or None. A catalogue given wins: then
+    every file is None here. Local directories only: the core reads a
+    catalogue from local files, and a URL prefix's files are not local
+    (docs/DISTRIBUTED.md)."""
+    given = options.get("node_types") is not None
+    looked: Dict[str, Union[None, Exception, List[str]]] = {}
+    errors: List[Optional[Exception]] = []
+    catalogues: List[Optional[List[str]]] = []
+    for entry in found:
+        own: Union[None, Exception, List[str]] = None
+        if entry.error is None and not given and entry.directory is not None and is_local(entry.directory):
+            if entry.directory not in looked:
+                looked[entry.directory] = _look(entry.directory)
+            own = looked[entry.directory]
+        if entry.error is not None or isinstance(own, Exception):
+            errors.append(entry.error if entry.error is not None else own)  # type: ignore[arg-type]
+            continue
+        errors.append(None)
+        catalogues.append(own)
+    return errors, catalogues
+
+
+def _look(directory: str) -> Union[None, Exception, List[str]]:
+    """A directory's own catalogue as its files, the error reading it
+    gives, or None when it holds no node types."""
+    files = _catalogue.node_type_files(directory)
+    if not files:
+        return None
+    try:
+        _catalogue.load(directory, "check_files")
+    except (WorkflowError, OSError) as e:
+        return e
+    return [os.path.abspath(f) for f in files]
+
+
+def task_catalogues(catalogues: Sequence[Optional[List[str]]]) -> Optional[OwnCatalogues]:
+    """The own catalogues of one task's files as the task takes them: each
+    distinct one once (files of one directory share one list), and for
+    each file the index of its own, or -1; None when no file has one, so
+    that a run without them sends nothing more."""
+    distinct: List[List[str]] = []
+    index: Dict[int, int] = {}
+    of: List[int] = []
+    for files in catalogues:
+        if files is None:
+            of.append(-1)
+            continue
+        if id(files) not in index:
+            index[id(files)] = len(distinct)
+            distinct.append(files)
+        of.append(index[id(files)])
+    return (distinct, of) if distinct else None
+
+
 # --- the client's way in (toolwire.dask's functions and the CLI's --dask) --------
+
+
+class Plan(NamedTuple):
+    """A run, as ``prepare`` makes it before anything is submitted."""
+
+    options: Dict[str, Any]
+    found: List[Found]
+    errors: List[Optional[Exception]]
+    """For each entry of ``found``, what answers it without a task, or None."""
+    read: List[str]
+    """The entries to check (``errors`` None), as the workers read them."""
+    catalogues: List[Optional[List[str]]]
+    """For each of ``read``, its directory's own node-type files, or None."""
+    client: distributed.Client
+    per_task: int
 
 
 def prepare(
@@ -241,22 +332,23 @@ def prepare(
     options: Any,
     caller: str,
     found: Optional[Sequence[Found]] = None,
-) -> Tuple[Dict[str, Any], List[Found], List[str], distributed.Client, int]:
+) -> Plan:
     """What ``toolwire.dask.check_files`` and ``findings`` check before
     submitting anything: the options, the batch size, the paths (expanded
     here, on the client, unless ``found`` already holds them: the CLI's
-    ``--dask`` expands before it reads anything), the files as the workers
-    read them, the client, and the batch size the cluster implies if none
-    was given."""
+    ``--dask`` expands before it reads anything), each directory's own
+    catalogue (``own_catalogues``), the files as the workers read them,
+    the client, and the batch size the cluster implies if none was given."""
     checked = validated_options(options, caller)
     per_task = validated_files_per_task(files_per_task)
     if found is None:
         found = expand(given_paths(paths, caller)).found
-    read = [path_to_read(f.path) for f in found if f.error is None]
+    errors, catalogues = own_catalogues(found, checked)
+    read = [path_to_read(f.path) for f, error in zip(found, errors) if error is None]
     client = client_or_default(client, caller)
     if per_task is None:
         per_task = default_files_per_task(len(read), worker_threads(client))
-    return checked, list(found), read, client, per_task
+    return Plan(checked, list(found), errors, read, catalogues, client, per_task)
 
 
 def check_paths(
@@ -271,8 +363,17 @@ def check_paths(
     files are answered: the CLI's ``--dask`` runs this, for its progress
     bar, which the public function has no place for, with the paths it
     has expanded (``found``). A path that stands for no file (``PathError``)
-    is answered here, without a task."""
-    checked, found, read, client, per_task = prepare(paths, client, files_per_task, options, "check_files", found)
-    files = [f.path for f in found if f.error is None]
-    checked_reports = iter(check_on_cluster(client, files, read, checked, per_task, on_done))
-    return [next(checked_reports) if f.error is None else failed_report(f.path, f.error) for f in found]
+    is answered here, without a task; so is a file whose directory's own
+    catalogue cannot be used, counted by ``on_done`` (the CLI counts the
+    ``PathError`` entries itself)."""
+    plan = prepare(paths, client, files_per_task, options, "check_files", found)
+    files = [f.path for f, error in zip(plan.found, plan.errors) if error is None]
+    refused = sum(1 for f, error in zip(plan.found, plan.errors) if error is not None and f.error is None)
+    if refused:
+        on_done(refused)
+    checked_reports = iter(
+        check_on_cluster(plan.client, files, plan.read, plan.options, plan.per_task, on_done, plan.catalogues)
+    )
+    return [
+        next(checked_reports) if error is None else failed_report(f.path, error) for f, error in zip(plan.found, plan.errors)
+    ]

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Sequence, Tuple, Union
 
 from .. import _catalogue
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
-from .._errors import WorkflowError
+from .._errors import CatalogueError, WorkflowError
 from .._report import Report, Violations, core_of, failed_report, report_from_core
 from .._toolwire import CoreReport, check_files_encoded
 
@@ -94,6 +94,10 @@ def pack_files(paths: Sequence[str], options: Dict[str, Any], budget: int = MAX_
 def pack_error(error: BaseException) -> PackedError:
     """What ``Report.error`` holds, without the path (the client knows it,
     and puts it back as the path it was given)."""
+    if isinstance(error, CatalogueError):
+        # A directory's own catalogue a worker could not read (SEMANTICS
+        # 11): still a CatalogueError on the client, naming its file.
+        return ("error", "catalogue", error.message, error.line, error.column, error.path)
     if isinstance(error, WorkflowError):
         return ("error", "workflow", error.message, error.line, error.column)
     if isinstance(error, FindingsTooLarge):
@@ -117,6 +121,11 @@ def _error(packed: PackedError, path: str) -> Exception:
     kind = packed[1]
     if kind == "workflow":
         return WorkflowError(packed[2], packed[3], packed[4])
+    if kind == "catalogue":
+        # The message already names the file: put back as it was made.
+        error = CatalogueError(packed[2], packed[3], packed[4])
+        error.path = packed[5]
+        return error
     if kind == "os":
         # OSError(errno, ...) makes the subclass check_files makes
         # (FileNotFoundError for ENOENT), with the path as it was given.

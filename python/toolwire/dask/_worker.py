@@ -17,19 +17,24 @@ from __future__ import annotations
 
 import pickle
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import fsspec
 from fsspec.utils import get_protocol
 
 from .. import _catalogue
 from .._api import check_each_file, check_json
-from .._errors import error_to_dict
+from .._errors import WorkflowError, error_to_dict
 from .._report import Report, Violations, core_of, failed_report
-from ._wire import pack, pack_files, read_error
+from ._wire import Packed, pack, pack_error, pack_files, read_error
 
 Options = Dict[str, Any]
 """``passthrough_types`` and ``edge_types``, already checked by the client."""
+
+OwnCatalogues = Tuple[List[List[str]], List[int]]
+"""The node-type files of each directory's own catalogue (SEMANTICS 11)
+that a task's files use, and for each file the index of its own in that
+list, or -1 for none (the client's ``task_catalogues``)."""
 
 READ_THREADS = 32
 """Reads in flight per task for URLs: enough to hide an object store's
@@ -41,6 +46,9 @@ def is_local(path: str) -> bool:
     return "::" not in path and get_protocol(path) == "file" and "://" not in path
 
 
+_T = TypeVar("_T")
+
+
 def _catalogue_read(options: Options) -> Options:
     """The options with the node-type catalogue (CMP-10) read once for the
     whole batch, not once per file."""
@@ -49,35 +57,73 @@ def _catalogue_read(options: Options) -> Options:
     return {**options, "node_types": _catalogue.load(options["node_types"], "check_files")}
 
 
-def check_batch(paths: Sequence[str], options: Options) -> bytes:
+def check_batch(paths: Sequence[str], options: Options, own: Optional[OwnCatalogues] = None) -> bytes:
     """One packed report per path, in order (``toolwire.check_files``): a
     list of the core's encodings (or small error tuples), pickled here as
     one object, not by Dask, which serializes a list item by item. Local
     files are encoded by the Rust batch as it checks them, so no report
-    object is made for them."""
-    local, remote = _split(paths)
-    options = _catalogue_read(options)
-    packed = _in_order(
-        paths, pack_files(local, options) if local else [], (pack(r) for r in _check_urls(remote, options))
-    )
-    return pickle.dumps(list(packed), protocol=pickle.HIGHEST_PROTOCOL)
+    object is made for them. ``own``: the files' directories' own
+    catalogues, if any (see ``_by_catalogue``)."""
+
+    def packed(batch: Sequence[str], used: Options) -> Iterator[Packed]:
+        local, remote = _split(batch)
+        return _in_order(batch, pack_files(local, used) if local else [], (pack(r) for r in _check_urls(remote, used)))
+
+    answers = _by_catalogue(paths, options, own, packed, lambda path, error: pack_error(error))
+    return pickle.dumps(answers, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _reports(paths: Sequence[str], options: Options) -> Iterator[Report]:
+def _reports(paths: Sequence[str], options: Options, own: Optional[OwnCatalogues] = None) -> List[Report]:
     """The reports ``toolwire.check_files`` gives, local files checked by
     the Rust batch, URLs read through fsspec; in order."""
-    local, remote = _split(paths)
-    options = _catalogue_read(options)
-    # One thread per task: the worker already runs a task per thread.
-    return _in_order(paths, check_each_file(local, jobs=1, **options) if local else [], _check_urls(remote, options))
+
+    def reports(batch: Sequence[str], used: Options) -> Iterator[Report]:
+        local, remote = _split(batch)
+        # One thread per task: the worker already runs a task per thread.
+        return _in_order(batch, check_each_file(local, jobs=1, **used) if local else [], _check_urls(remote, used))
+
+    return _by_catalogue(paths, options, own, reports, failed_report)
+
+
+def _by_catalogue(
+    paths: Sequence[str],
+    options: Options,
+    own: Optional[OwnCatalogues],
+    answer: Callable[[Sequence[str], Options], Iterable[_T]],
+    failed: Callable[[str, Exception], _T],
+) -> List[_T]:
+    """``answer`` of each group of ``paths`` that shares a catalogue, with
+    that catalogue read once for the whole batch, never once per file:
+    the one given (``options``), or each directory's own (``own``, which
+    the client sends only when no catalogue is given). A directory's
+    catalogue that cannot be read here is the error of each of its files
+    (``failed``), as in ``toolwire.check_found``: CMP-10 is never skipped
+    in silence. In the order of ``paths``."""
+    if own is None:
+        return list(answer(paths, _catalogue_read(options)))
+    catalogues, of = own
+    groups: Dict[int, List[int]] = {}
+    for i, which in enumerate(of):
+        groups.setdefault(which, []).append(i)
+    answers: List[Optional[_T]] = [None] * len(paths)
+    for which, members in groups.items():
+        used = options
+        if which >= 0:
+            try:
+                used = {**options, "node_types": _catalogue.load(catalogues[which], "check_files")}
+            except (WorkflowError, OSError) as e:
+                for i in members:
+                    answers[i] = failed(paths[i], e)
+                continue
+        for i, one in zip(members, answer([paths[i] for i in members], used)):
+            answers[i] = one
+    assert all(a is not None for a in answers), "every file is answered"
+    return answers  # type: ignore[return-value]
 
 
 def _split(paths: Sequence[str]) -> Tuple[List[str], List[str]]:
     """The local paths and the URLs of a batch."""
     return [p for p in paths if is_local(p)], [p for p in paths if not is_local(p)]
-
-
-_T = TypeVar("_T")
 
 
 def _in_order(paths: Sequence[str], local: Iterable[_T], remote: Iterable[_T]) -> Iterator[_T]:
@@ -136,11 +182,23 @@ COLUMNS: Tuple[Tuple[str, str], ...] = (
 Row = Tuple[Optional[Any], ...]
 
 
-def findings_frame(batch: Sequence[Tuple[str, Optional[str], Optional[Exception]]], options: Options) -> Any:
-    """A pandas DataFrame of one row per finding of the files of ``batch``
-    (the path as given, the path to read, or instead of it the error the
-    client met expanding it), in file order."""
-    reports = iter(_reports([read for _, read, error in batch if read is not None], options))
+Item = Tuple[str, Optional[str], Optional[Exception]]
+"""A file of ``findings``: the path as given, the path to read, or instead
+of it the error that answers it (met expanding it, or its directory's own
+catalogue that cannot be used)."""
+
+
+def findings_part(part: Tuple[Sequence[Item], Optional[OwnCatalogues]], options: Options) -> Any:
+    """``findings_frame`` of one partition: its items, and the own
+    catalogues of those to read."""
+    batch, own = part
+    return findings_frame(batch, options, own)
+
+
+def findings_frame(batch: Sequence[Item], options: Options, own: Optional[OwnCatalogues] = None) -> Any:
+    """A pandas DataFrame of one row per finding of the files of ``batch``,
+    in file order; ``own``: the own catalogues of those to read."""
+    reports = iter(_reports([read for _, read, error in batch if read is not None], options, own))
     rows: List[Row] = []
     for given, read, error in batch:
         report = next(reports) if read is not None else failed_report(given, error or ValueError("nothing to read"))

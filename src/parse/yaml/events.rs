@@ -270,6 +270,13 @@ pub type RawEvent<'a> = Option<std::result::Result<(Raw<'a>, Span), ScanError>>;
 /// over in batches, so checking and reading them overlaps parsing.
 pub trait RawEvents<'a> {
     fn next_raw(&mut self) -> RawEvent<'a>;
+
+    /// A string of the parser's that is no longer needed. Dropped here,
+    /// unless the parser runs on another thread: freeing there what that
+    /// thread allocated keeps the two threads off one allocator lock.
+    fn discard(&mut self, value: String) {
+        drop(value);
+    }
 }
 
 impl<'a> RawEvents<'a> for Parser<'a, StrInput<'a>> {
@@ -613,13 +620,15 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
     /// parser builds every plain scalar as a new `String`, and a borrowed
     /// one costs nothing to keep as a key or hand to the graph.
     fn borrowed(&mut self, value: Cow<'a, str>, at: usize, span: Span) -> Cow<'a, str> {
-        if let Cow::Owned(owned) = &value {
+        if let Cow::Owned(owned) = value {
             let end = self.offsets.byte(span.end.index());
             if let Some(spelled) = self.text.get(at..end) {
                 if spelled == owned {
+                    self.parser.discard(owned);
                     return Cow::Borrowed(spelled);
                 }
             }
+            return Cow::Owned(owned);
         }
         value
     }
