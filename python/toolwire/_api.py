@@ -228,7 +228,7 @@ def check_found(
     edges: List[str],
     fmt: Optional[str] = None,
     catalogue: Optional["_toolwire.NodeTypeCatalogue"] = None,
-    own_catalogues: Optional[Dict[Optional[str], Any]] = None,
+    own_catalogues: Optional[_catalogue.DirectoryCatalogues] = None,
 ) -> List[Report]:
     """One report per entry of an expansion, in order: its files checked in
     batches of the core's (``threads``: 0 for one per core; ``fmt``:
@@ -237,22 +237,19 @@ def check_found(
     one, each directory walked that holds node types is the catalogue of
     the files found in it (SEMANTICS 11), read once, and a catalogue there
     that cannot be used is the error of each of those files (CMP-10 is
-    never skipped in silence). ``own_catalogues``: what each directory's
-    look found (its catalogue, its error, or None), kept by a caller that
-    checks one expansion in several calls so each directory is read once.
+    never skipped in silence). ``own_catalogues``: kept by a caller that
+    checks one expansion in several calls, so each directory is read once.
     Package-internal: the CLI expands once and checks here."""
-    own: Dict[Optional[str], Any] = {} if own_catalogues is None else own_catalogues
+    own = _catalogue.DirectoryCatalogues() if own_catalogues is None else own_catalogues
     results: List[Any] = [entry.error for entry in found]
     by_catalogue: Dict[Optional[str], List[int]] = {}
     for i, entry in enumerate(found):
         if entry.error is not None:
             continue
         directory = None if catalogue is not None else entry.directory
-        if directory not in own:
-            own[directory] = None if directory is None else own_catalogue(directory)
-        by_catalogue.setdefault(directory if own[directory] is not None else None, []).append(i)
+        by_catalogue.setdefault(directory if own.of(directory) is not None else None, []).append(i)
     for directory, indexes in by_catalogue.items():
-        used = catalogue if directory is None else own[directory]
+        used = catalogue if directory is None else own.of(directory)
         if isinstance(used, Exception):
             for i in indexes:
                 results[i] = used
@@ -264,18 +261,6 @@ def check_found(
         failed_report(entry.path, result) if isinstance(result, Exception) else report_from_core(result, path=entry.path)
         for entry, result in zip(found, results)
     ]
-
-
-def own_catalogue(directory: str) -> Any:
-    """The catalogue a checked directory holding Drupal node types is to
-    the workflows in it, or the error reading it gave; None when it holds
-    none."""
-    if not _catalogue.node_type_files(directory):
-        return None
-    try:
-        return _catalogue.load(directory, "check_files")
-    except (WorkflowError, OSError) as e:
-        return e
 
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _toolwire
-from ._errors import CatalogueError
+from ._errors import CatalogueError, WorkflowError
 
 NODE_TYPE_PATTERN = "flowdrop_node_type.flowdrop_node_type.*.yml"
 """The files ``drush config:export`` writes, one node type each. (The
@@ -72,3 +72,36 @@ def load(node_types: NodeTypesArg, function: str) -> Optional["_toolwire.NodeTyp
         return node_types
     files = catalogue_paths(node_types, function)
     return None if files is None else _toolwire.load_node_types(files)
+
+
+class DirectoryCatalogues:
+    """What each checked directory holding Drupal node types is to the
+    workflows found in it: their catalogue (SEMANTICS 11). Each directory
+    is looked into and read once, however many of its files are checked
+    and in however many calls; the check, ``explain`` and ``toolwire.dask``
+    all ask here."""
+
+    def __init__(self) -> None:
+        self._looked: Dict[str, Tuple[List[str], Any]] = {}
+
+    def _look(self, directory: str) -> Tuple[List[str], Any]:
+        if directory not in self._looked:
+            files = node_type_files(directory)
+            own: Any = None
+            if files:
+                try:
+                    own = load(directory, "check_files")
+                except (WorkflowError, OSError) as e:
+                    own = e
+            self._looked[directory] = (files, own)
+        return self._looked[directory]
+
+    def of(self, directory: Optional[str]) -> Any:
+        """The directory's catalogue, or the error reading it gave (to be
+        each of its workflows' error: CMP-10 is never skipped in silence);
+        None for no directory, or one that holds no node types."""
+        return None if directory is None else self._look(directory)[1]
+
+    def files_of(self, directory: str) -> List[str]:
+        """The directory's node-type files, sorted (``node_type_files``)."""
+        return self._look(directory)[0]

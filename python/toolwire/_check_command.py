@@ -68,7 +68,7 @@ def check_all(
     fmt = file_format(input_format)
     passthrough, edges = list(options["passthrough_types"]), list(options["edge_types"])
     catalogue = options.get("node_types")
-    own_catalogues: Dict[Optional[str], Any] = {}  # each directory's node types, read once
+    own_catalogues = _catalogue.DirectoryCatalogues()  # each directory's node types, read once
     with Progress(len(files), "checking", unit="files") as bar:
         if cluster is not None:
             from .dask._cluster import check_paths as check_on_dask

@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterator, Optional, TextIO, Tuple
 
 from . import _cli_options
 from . import _catalogue
-from ._api import Views, own_catalogue, views_of_file, views_of_json
+from ._api import Views, views_of_file, views_of_json
 from ._command_io import (
     EXIT_ACCEPTED,
     EXIT_ERROR,
@@ -66,7 +66,7 @@ def run_explain(args: argparse.Namespace) -> int:
     except (WorkflowError, OSError, ValueError, TypeError) as e:
         sys.stderr.write(f"toolwire: --node-types: {e}\n")
         return EXIT_ERROR
-    own: Dict[Optional[str], Any] = {None: None}  # each directory's own node types, read once
+    own = _catalogue.DirectoryCatalogues()  # each directory's own node types, read once
     write = explain_format.write_json if args.format == "json" else explain_format.write_text
     failed = 0
 
@@ -82,10 +82,7 @@ def run_explain(args: argparse.Namespace) -> int:
                 continue
             used = catalogue
             if used is None:
-                directory = entry.directory
-                if directory is not None and directory not in own:
-                    own[directory] = own_catalogue(directory)
-                used = own[directory]
+                used = own.of(entry.directory)
                 if isinstance(used, Exception):
                     sys.stderr.write(f"{display_path(path)}: error: {printable(str(used))}\n")
                     failed += 1

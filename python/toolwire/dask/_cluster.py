@@ -24,7 +24,6 @@ import fsspec
 
 from .. import _catalogue
 from .._arguments import refuse_single_path, type_names
-from .._errors import WorkflowError
 from .._paths import Found
 from .._report import Report, failed_report
 from ._expand import expand
@@ -258,6 +257,7 @@ def own_catalogues(
     catalogue from local files, and a URL prefix's files are not local
     (docs/DISTRIBUTED.md)."""
     given = options.get("node_types") is not None
+    directories = _catalogue.DirectoryCatalogues()
     looked: Dict[str, Union[None, Exception, List[str]]] = {}
     errors: List[Optional[Exception]] = []
     catalogues: List[Optional[List[str]]] = []
@@ -265,7 +265,7 @@ def own_catalogues(
         own: Union[None, Exception, List[str]] = None
         if entry.error is None and not given and entry.directory is not None and is_local(entry.directory):
             if entry.directory not in looked:
-                looked[entry.directory] = _look(entry.directory)
+                looked[entry.directory] = _look(directories, entry.directory)
             own = looked[entry.directory]
         if entry.error is not None or isinstance(own, Exception):
             errors.append(entry.error if entry.error is not None else own)  # type: ignore[arg-type]
@@ -275,17 +275,14 @@ def own_catalogues(
     return errors, catalogues
 
 
-def _look(directory: str) -> Union[None, Exception, List[str]]:
-    """A directory's own catalogue as its files, the error reading it
-    gives, or None when it holds no node types."""
-    files = _catalogue.node_type_files(directory)
-    if not files:
-        return None
-    try:
-        _catalogue.load(directory, "check_files")
-    except (WorkflowError, OSError) as e:
-        return e
-    return [os.path.abspath(f) for f in files]
+def _look(directories: _catalogue.DirectoryCatalogues, directory: str) -> Union[None, Exception, List[str]]:
+    """A directory's own catalogue as its files (absolute, for the
+    workers), the error reading it gives, or None when it holds no node
+    types."""
+    own = directories.of(directory)
+    if own is None or isinstance(own, Exception):
+        return own
+    return [os.path.abspath(f) for f in directories.files_of(directory)]
 
 
 def task_catalogues(catalogues: Sequence[Optional[List[str]]]) -> Optional[OwnCatalogues]:
