@@ -29,6 +29,10 @@ use crate::quote::quote;
 /// The executor plugin of the Tool Box: a type run by it forwards tools.
 pub const TOOLBOX_EXECUTOR: &str = "flowdrop_node_processor:toolbox";
 
+/// How an executor plugin names the workflow it runs (SEMANTICS 12): a
+/// type whose plugin is this prefix and a workflow id runs that workflow.
+pub const WORKFLOW_EXECUTOR: &str = "flowdrop_workflow_executor:flowdrop_workflow:";
+
 /// What the catalogue says about one node type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeType {
@@ -36,6 +40,8 @@ pub struct NodeType {
     pub accepts_tools: bool,
     /// Run by the Tool Box: forwards every tool wired into it (CMP-9).
     pub passthrough: bool,
+    /// The id of the workflow a node of this type runs (SEMANTICS 12).
+    pub runs: Option<String>,
     /// The catalogue file that defines it, and where in it.
     pub file: String,
     pub location: Location,
@@ -166,9 +172,16 @@ impl Catalogue {
             return Err(CatalogueError::new(file, message, Some(location)));
         }
         let passthrough = entry.executor_plugin.as_deref() == Some(TOOLBOX_EXECUTOR);
+        let runs = entry
+            .executor_plugin
+            .as_deref()
+            .and_then(|plugin| plugin.strip_prefix(WORKFLOW_EXECUTOR))
+            .filter(|workflow| !workflow.is_empty())
+            .map(str::to_owned);
         let node_type = NodeType {
             accepts_tools: entry.accepts_tools,
             passthrough,
+            runs,
             file: file.to_owned(),
             location,
         };

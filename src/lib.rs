@@ -34,6 +34,7 @@ pub mod names;
 pub mod parse;
 mod quote;
 pub mod report;
+pub mod site;
 pub mod snapshot;
 pub mod threads;
 pub mod work;

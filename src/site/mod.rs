@@ -1,0 +1,799 @@
+//! CMP-9 across the workflows of a site (SEMANTICS 12): the tools wired to
+//! a node that runs another workflow reach that workflow's nodes its `tool`
+//! input ports name, and clash there with its own tools, calls nested to
+//! any depth.
+//!
+//! SEMANTICS 12 defines the findings by inlining every call (a fresh copy
+//! per call). Nothing is inlined here. What a consumer inside a called
+//! workflow sees along one chain of calls `P:N -> W1:M1 -> ... -> X` is
+//! the union of a few *own sets*: the tools of P that reach N, those of W1
+//! that reach M1, ..., those of X that reach the consumer (each taken from
+//! its workflow's graph once, in [`facts`]). A finding of P needs one of
+//! P's tools, so only P's names matter along P's chains: the *state* a
+//! chain carries into a workflow is, for each name of P's tools at the
+//! first call, the tools of that name met so far. Chains that carry the
+//! same state into the same workflow see the same things from there on,
+//! so each distinct (workflow, state) is expanded once, with the number of
+//! chains that reach it and one shortest chain, in one pass over the
+//! workflows in call order (calls between the workflows of a cycle are not
+//! followed, and the cycle is an error of the site). Findings that several
+//! states give (the same tools meeting at the same consumer) are one, with
+//! the sum of their chain counts.
+//!
+//! Cost model. Reading the facts costs one walk over passthroughs per call
+//! node and per port endpoint ([`facts`]). Only names carried by tools of
+//! two workflows or more are kept. Then, per calling workflow P, the work
+//! is the sum over the distinct states its chains carry of (the state's
+//! size times the called workflow's followed calls) plus the findings
+//! those states give: never the number of chains (a million chains of the
+//! same state are one state). Distinct states are few unless the calls of
+//! one workflow bring different tools of one of P's names; each distinct
+//! state is a distinct set of clashing tools, that is a distinct finding.
+//! The work is counted in [`SiteWork`].
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use crate::locate::Location;
+use crate::maps::{new_map, Map};
+use crate::quote::quote;
+
+pub mod count;
+pub mod facts;
+
+pub use count::ChainCount;
+pub use facts::{facts, Head, PortRef, SiteWarning, Workflow};
+
+/// A node in a workflow of the site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodePlace {
+    /// The workflow's id (its file when it has none).
+    pub workflow: String,
+    pub file: String,
+    pub node: String,
+    pub location: Option<Location>,
+}
+
+/// One call of a chain: `place` runs the workflow `runs`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallStep {
+    pub place: NodePlace,
+    pub runs: String,
+}
+
+/// The stretch of a tool's path inside one workflow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathPart {
+    pub workflow: String,
+    pub file: String,
+    pub nodes: Vec<(String, Option<Location>)>,
+}
+
+/// A tool of a call finding, with its path across workflows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallTool {
+    pub place: NodePlace,
+    pub label: String,
+    pub path: Vec<PathPart>,
+}
+
+/// A CMP-9 violation inside a called workflow, belonging to the report of
+/// the workflow that starts the chain of calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallFinding {
+    pub name: String,
+    /// How many chains of calls bring this clash.
+    pub chains: ChainCount,
+    /// A shortest chain; `chain[0]` is in the calling workflow.
+    pub chain: Vec<CallStep>,
+    pub consumer: NodePlace,
+    /// Sorted by workflow, then id.
+    pub tools: Vec<CallTool>,
+}
+
+/// An error of the site as a whole: a cycle of calls, or a workflow id
+/// defined twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteError {
+    pub message: String,
+    pub workflows: Vec<String>,
+    pub files: Vec<String>,
+}
+
+/// Counted work of a site check (deterministic: see `work.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SiteWork {
+    /// Distinct (workflow, state) pairs expanded, over every caller.
+    pub states: u64,
+    /// Names carried by those states, summed.
+    pub state_names: u64,
+    /// Findings made by a state (before equal ones are merged).
+    pub contributions: u64,
+}
+
+/// What a site check finds, per workflow in the order given.
+#[derive(Debug, Clone, Default)]
+pub struct SiteReport {
+    pub calls: Vec<Vec<CallFinding>>,
+    pub warnings: Vec<Vec<SiteWarning>>,
+    pub errors: Vec<SiteError>,
+    pub work: SiteWork,
+}
+
+/// A tool of the site: (workflow number << 32) | fact-node number.
+type Leaf = u64;
+type NameIx = u32;
+/// Tools by name, both ascending.
+type ByName = Vec<(NameIx, Vec<Leaf>)>;
+
+fn leaf(workflow: usize, node: u32) -> Leaf {
+    ((workflow as u64) << 32) | node as u64
+}
+
+fn workflow_of(leaf: Leaf) -> usize {
+    (leaf >> 32) as usize
+}
+
+fn node_of(leaf: Leaf) -> u32 {
+    leaf as u32
+}
+
+/// One workflow, ready for the walk: its own sets by candidate name.
+struct Ready {
+    /// Per call node: the workflow it runs, when that call is followed.
+    follows: Vec<Option<usize>>,
+    call_own: Vec<ByName>,
+    end_own: Vec<ByName>,
+    /// Endpoints by the candidate names of their own tools.
+    by_name: Map<NameIx, Vec<u32>>,
+    /// Endpoints that are call nodes whose call is followed.
+    passing_calls: Vec<(u32, u32)>,
+    /// Per call node, its endpoint when it is one.
+    endpoint_of_call: Vec<Option<u32>>,
+}
+
+/// Checks the calls between `workflows` (None: a file that could not be
+/// read, which no call reaches).
+pub fn check_site(workflows: &[Option<Workflow>]) -> SiteReport {
+    let count = workflows.len();
+    let mut report = SiteReport {
+        calls: vec![Vec::new(); count],
+        warnings: workflows
+            .iter()
+            .map(|w| w.as_ref().map_or_else(Vec::new, |w| w.warnings.clone()))
+            .collect(),
+        errors: Vec::new(),
+        work: SiteWork::default(),
+    };
+    let by_id = ids(workflows, &mut report.errors);
+    let targets = call_targets(workflows, &by_id, &mut report.warnings);
+    let order = CallOrder::new(&targets);
+    order.cycle_errors(workflows, &targets, &mut report.errors);
+    let names = Names::of(workflows);
+    let ready: Vec<Option<Ready>> = workflows
+        .iter()
+        .enumerate()
+        .map(|(w, wf)| wf.as_ref().map(|wf| Ready::new(w, wf, &targets[w], &order, &names)))
+        .collect();
+    let site = Site {
+        workflows,
+        ready: &ready,
+        order: &order,
+        names: &names,
+    };
+    for (p, wf) in workflows.iter().enumerate() {
+        if wf.is_some() {
+            report.calls[p] = site.findings_of(p, &mut report.work);
+        }
+    }
+    report
+}
+
+/// The workflow each id names; an id defined twice names none, and is an
+/// error of the site.
+fn ids<'w>(workflows: &'w [Option<Workflow>], errors: &mut Vec<SiteError>) -> Map<&'w str, usize> {
+    let mut all: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (w, wf) in workflows.iter().enumerate() {
+        if let Some(id) = wf.as_ref().and_then(|wf| wf.id.as_deref()) {
+            all.entry(id).or_default().push(w);
+        }
+    }
+    let mut by_id = new_map();
+    for (id, defined) in all {
+        if let [only] = defined[..] {
+            by_id.insert(id, only);
+            continue;
+        }
+        let files: Vec<String> = defined
+            .iter()
+            .filter_map(|&w| workflows[w].as_ref().map(|wf| wf.file.clone()))
+            .collect();
+        errors.push(SiteError {
+            message: format!(
+                "workflow id {} is defined by {} files ({}): calls to it are not followed",
+                quote(id),
+                files.len(),
+                files.join(", ")
+            ),
+            workflows: vec![id.to_owned()],
+            files,
+        });
+    }
+    by_id
+}
+
+/// Per workflow, per call node: the workflow it runs, when it is in the
+/// site; a call out of the site is a warning on the caller.
+fn call_targets(
+    workflows: &[Option<Workflow>],
+    by_id: &Map<&str, usize>,
+    warnings: &mut [Vec<SiteWarning>],
+) -> Vec<Vec<Option<usize>>> {
+    workflows
+        .iter()
+        .enumerate()
+        .map(|(w, wf)| {
+            let Some(wf) = wf else { return Vec::new() };
+            wf.calls
+                .iter()
+                .map(|call| {
+                    let target = by_id.get(call.runs.as_str()).copied();
+                    if target.is_none() {
+                        let node = &wf.nodes[call.node as usize];
+                        warnings[w].push(SiteWarning {
+                            code: "CMP-9-CALL-UNKNOWN",
+                            node: node.id.clone(),
+                            message: format!(
+                                "node {} runs workflow {}, which is not among the workflows checked \
+                                 (or is defined twice): tools wired to it are not checked against it",
+                                quote(&node.id),
+                                quote(&call.runs)
+                            ),
+                            location: node.location,
+                        });
+                    }
+                    target
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The workflows in call order: the strongly connected components of the
+/// call graph (Tarjan's algorithm, without recursion), callers first.
+struct CallOrder {
+    /// Per workflow, its component; components are numbered callers first,
+    /// so a followed call always goes to a higher number.
+    component: Vec<usize>,
+    /// Components with a cycle (two workflows or more, or a self-call).
+    cyclic: Vec<bool>,
+    members: Vec<Vec<usize>>,
+}
+
+impl CallOrder {
+    fn new(targets: &[Vec<Option<usize>>]) -> CallOrder {
+        let n = targets.len();
+        let succ = |w: usize| targets[w].iter().flatten().copied();
+        const NONE: usize = usize::MAX;
+        let (mut index, mut low, mut on_stack) = (vec![NONE; n], vec![0; n], vec![false; n]);
+        let mut stack = Vec::new();
+        let mut found: Vec<Vec<usize>> = Vec::new();
+        let mut next = 0;
+        for root in 0..n {
+            if index[root] != NONE {
+                continue;
+            }
+            // (workflow, how many of its successors were looked at)
+            let mut frames = vec![(root, 0usize)];
+            index[root] = next;
+            low[root] = next;
+            next += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (w, ref mut at)) = frames.last_mut() {
+                if let Some(t) = succ(w).nth(*at) {
+                    *at += 1;
+                    if index[t] == NONE {
+                        index[t] = next;
+                        low[t] = next;
+                        next += 1;
+                        stack.push(t);
+                        on_stack[t] = true;
+                        frames.push((t, 0));
+                    } else if on_stack[t] {
+                        low[w] = low[w].min(index[t]);
+                    }
+                    continue;
+                }
+                frames.pop();
+                if let Some(&(parent, _)) = frames.last() {
+                    low[parent] = low[parent].min(low[w]);
+                }
+                if low[w] == index[w] {
+                    let mut members = Vec::new();
+                    while let Some(m) = stack.pop() {
+                        on_stack[m] = false;
+                        members.push(m);
+                        if m == w {
+                            break;
+                        }
+                    }
+                    members.sort_unstable();
+                    found.push(members);
+                }
+            }
+        }
+        // Tarjan finds callees first: reversed, callers come first.
+        found.reverse();
+        let mut component = vec![0; n];
+        for (c, members) in found.iter().enumerate() {
+            for &m in members {
+                component[m] = c;
+            }
+        }
+        let cyclic = found
+            .iter()
+            .map(|members| members.len() > 1 || succ(members[0]).any(|t| t == members[0]))
+            .collect();
+        CallOrder {
+            component,
+            cyclic,
+            members: found,
+        }
+    }
+
+    /// A call from `from` to `to` is followed unless it stays in a cycle.
+    fn follows(&self, from: usize, to: usize) -> bool {
+        self.component[from] != self.component[to]
+    }
+
+    /// One error per cycle of calls, naming its workflows.
+    fn cycle_errors(
+        &self,
+        workflows: &[Option<Workflow>],
+        targets: &[Vec<Option<usize>>],
+        errors: &mut Vec<SiteError>,
+    ) {
+        for (c, members) in self.members.iter().enumerate() {
+            if !self.cyclic[c] {
+                continue;
+            }
+            let named = |w: usize| {
+                workflows[w].as_ref().map_or((String::new(), String::new()), |wf| {
+                    (wf.id.clone().unwrap_or_else(|| wf.file.clone()), wf.file.clone())
+                })
+            };
+            let mut on: Vec<(String, String)> = members.iter().map(|&w| named(w)).collect();
+            on.sort();
+            let (ids, files): (Vec<String>, Vec<String>) = on.into_iter().unzip();
+            let calls = members
+                .iter()
+                .map(|&w| targets[w].iter().flatten().filter(|&&t| self.component[t] == c).count())
+                .sum::<usize>();
+            let listed: Vec<String> = ids.iter().map(|id| quote(id)).collect();
+            errors.push(SiteError {
+                message: format!(
+                    "calls form a cycle through workflow{} {}: the {} call{} between them {} not followed \
+                     (a workflow that runs itself, directly or not, never finishes)",
+                    if ids.len() == 1 { "" } else { "s" },
+                    listed.join(", "),
+                    calls,
+                    if calls == 1 { "" } else { "s" },
+                    if calls == 1 { "is" } else { "are" },
+                ),
+                workflows: ids,
+                files,
+            });
+        }
+    }
+}
+
+/// Tool names of the site, numbered; a name matters to calls only when
+/// tools of two workflows or more carry it.
+struct Names {
+    numbers: Map<String, NameIx>,
+    text: Vec<String>,
+    /// Per name: carried by tools of two workflows or more.
+    shared: Vec<bool>,
+}
+
+impl Names {
+    fn of(workflows: &[Option<Workflow>]) -> Names {
+        let mut names = Names {
+            numbers: new_map(),
+            text: Vec::new(),
+            shared: Vec::new(),
+        };
+        let mut last_workflow: Vec<usize> = Vec::new();
+        for (w, wf) in workflows.iter().enumerate() {
+            let Some(wf) = wf else { continue };
+            let reaches = wf
+                .calls
+                .iter()
+                .flat_map(|c| &c.own)
+                .chain(wf.endpoints.iter().flat_map(|e| &e.own));
+            for reach in reaches {
+                let name = &wf.nodes[reach.leaf as usize].name;
+                let n = match names.numbers.get(name) {
+                    Some(&n) => n,
+                    None => {
+                        let n = names.text.len() as NameIx;
+                        names.numbers.insert(name.clone(), n);
+                        names.text.push(name.clone());
+                        names.shared.push(false);
+                        last_workflow.push(w);
+                        n
+                    }
+                };
+                if last_workflow[n as usize] != w {
+                    names.shared[n as usize] = true;
+                    last_workflow[n as usize] = w;
+                }
+            }
+        }
+        names
+    }
+
+    /// The shared-name tools of `own`, by name.
+    fn by_name(&self, w: usize, wf: &Workflow, own: &[facts::Reach]) -> ByName {
+        let mut pairs: Vec<(NameIx, Leaf)> = own
+            .iter()
+            .filter_map(|reach| {
+                let n = self.numbers[&wf.nodes[reach.leaf as usize].name];
+                self.shared[n as usize].then_some((n, leaf(w, reach.leaf)))
+            })
+            .collect();
+        pairs.sort_unstable();
+        let mut grouped: ByName = Vec::new();
+        for (n, l) in pairs {
+            match grouped.last_mut() {
+                Some((last, leaves)) if *last == n => leaves.push(l),
+                _ => grouped.push((n, vec![l])),
+            }
+        }
+        grouped
+    }
+}
+
+impl Ready {
+    fn new(w: usize, wf: &Workflow, targets: &[Option<usize>], order: &CallOrder, names: &Names) -> Ready {
+        let follows: Vec<Option<usize>> = targets.iter().map(|t| t.filter(|&t| order.follows(w, t))).collect();
+        let call_own = wf.calls.iter().map(|c| names.by_name(w, wf, &c.own)).collect();
+        let end_own: Vec<ByName> = wf.endpoints.iter().map(|e| names.by_name(w, wf, &e.own)).collect();
+        let mut by_name: Map<NameIx, Vec<u32>> = new_map();
+        for (e, own) in end_own.iter().enumerate() {
+            for (n, _) in own {
+                by_name.entry(*n).or_default().push(e as u32);
+            }
+        }
+        let mut endpoint_of_call = vec![None; wf.calls.len()];
+        let mut passing_calls = Vec::new();
+        for (e, endpoint) in wf.endpoints.iter().enumerate() {
+            if let Some(c) = endpoint.call {
+                endpoint_of_call[c as usize] = Some(e as u32);
+                if follows[c as usize].is_some() {
+                    passing_calls.push((e as u32, c));
+                }
+            }
+        }
+        Ready {
+            follows,
+            call_own,
+            end_own,
+            by_name,
+            passing_calls,
+            endpoint_of_call,
+        }
+    }
+}
+
+struct Site<'s> {
+    workflows: &'s [Option<Workflow>],
+    ready: &'s [Option<Ready>],
+    order: &'s CallOrder,
+    names: &'s Names,
+}
+
+/// A chain of calls: (workflow, call node number) from the caller on.
+type Chain = Vec<(u32, u32)>;
+
+/// Chains of calls carrying the same tools into the same workflow.
+struct State {
+    workflow: usize,
+    carried: ByName,
+    chains: ChainCount,
+    shortest: Chain,
+}
+
+/// A finding before it is written out: (workflow, endpoint, name, tools).
+type FindingKey = (usize, u32, NameIx, Vec<Leaf>);
+
+impl Site<'_> {
+    fn workflow(&self, w: usize) -> &Workflow {
+        self.workflows[w].as_ref().expect("only read workflows are called")
+    }
+
+    fn ready(&self, w: usize) -> &Ready {
+        self.ready[w].as_ref().expect("only read workflows are called")
+    }
+
+    /// The call findings of workflow `p`.
+    fn findings_of(&self, p: usize, work: &mut SiteWork) -> Vec<CallFinding> {
+        let ready = self.ready(p);
+        let mut states: Vec<State> = Vec::new();
+        let mut known: Map<(usize, ByName), usize> = new_map();
+        // States waiting, by the component of their workflow: a followed
+        // call always goes to a later component, so taking the lowest first
+        // sees every chain into a state before the state is expanded.
+        let mut waiting: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (c, own) in ready.call_own.iter().enumerate() {
+            let (Some(target), false) = (ready.follows[c], own.is_empty()) else {
+                continue;
+            };
+            self.arrive(
+                (target, own.clone()),
+                &ChainCount::one(),
+                vec![(p as u32, c as u32)],
+                &mut states,
+                &mut known,
+                &mut waiting,
+            );
+        }
+        let mut found: BTreeMap<FindingKey, (ChainCount, Chain)> = BTreeMap::new();
+        while let Some((_, batch)) = waiting.pop_first() {
+            for s in batch {
+                work.states += 1;
+                work.state_names += states[s].carried.len() as u64;
+                self.expand(p, s, &mut states, &mut known, &mut waiting, &mut found, work);
+            }
+        }
+        let mut findings: Vec<CallFinding> = found
+            .into_iter()
+            .map(|(key, (chains, chain))| self.written(key, chains, &chain))
+            .collect();
+        findings.sort_by(|a, b| {
+            (&a.chain[0].place.node, &a.consumer.workflow, &a.consumer.node, &a.name)
+                .cmp(&(&b.chain[0].place.node, &b.consumer.workflow, &b.consumer.node, &b.name))
+                .then_with(|| tool_keys(a).cmp(tool_keys(b)))
+        });
+        findings
+    }
+
+    /// Chains `chains` arrive, the shortest being `chain`, in a state.
+    fn arrive(
+        &self,
+        key: (usize, ByName),
+        chains: &ChainCount,
+        chain: Chain,
+        states: &mut Vec<State>,
+        known: &mut Map<(usize, ByName), usize>,
+        waiting: &mut BTreeMap<usize, Vec<usize>>,
+    ) {
+        if let Some(&s) = known.get(&key) {
+            let state = &mut states[s];
+            state.chains.add(chains);
+            if self.shorter(&chain, &state.shortest) {
+                state.shortest = chain;
+            }
+            return;
+        }
+        let s = states.len();
+        waiting.entry(self.order.component[key.0]).or_default().push(s);
+        states.push(State {
+            workflow: key.0,
+            carried: key.1.clone(),
+            chains: chains.clone(),
+            shortest: chain,
+        });
+        known.insert(key, s);
+    }
+
+    /// Fewer calls first; then by the ids of the workflows and nodes.
+    fn shorter(&self, a: &Chain, b: &Chain) -> bool {
+        let ids = |chain: &Chain| -> Vec<(&str, &str)> {
+            chain
+                .iter()
+                .map(|&(w, c)| {
+                    let wf = self.workflow(w as usize);
+                    (
+                        wf.id.as_deref().unwrap_or(&wf.file),
+                        &*wf.nodes[wf.calls[c as usize].node as usize].id,
+                    )
+                })
+                .collect()
+        };
+        a.len().cmp(&b.len()).then_with(|| ids(a).cmp(&ids(b))) == Ordering::Less
+    }
+
+    /// What the chains of state `s` find in its workflow, and the states
+    /// they carry on into the workflows it calls.
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &self,
+        p: usize,
+        s: usize,
+        states: &mut Vec<State>,
+        known: &mut Map<(usize, ByName), usize>,
+        waiting: &mut BTreeMap<usize, Vec<usize>>,
+        found: &mut BTreeMap<FindingKey, (ChainCount, Chain)>,
+        work: &mut SiteWork,
+    ) {
+        let x = states[s].workflow;
+        let ready = self.ready(x);
+        let carried = std::mem::take(&mut states[s].carried);
+        let chains = states[s].chains.clone();
+        let shortest = states[s].shortest.clone();
+        let mut note = |key: FindingKey| {
+            work.contributions += 1;
+            match found.get_mut(&key) {
+                Some((count, best)) => {
+                    count.add(&chains);
+                    if self.shorter(&shortest, best) {
+                        *best = shortest.clone();
+                    }
+                }
+                None => {
+                    found.insert(key, (chains.clone(), shortest.clone()));
+                }
+            }
+        };
+        for (name, above) in &carried {
+            // Tools of another workflow already carried: they meet P's at
+            // every endpoint; otherwise only where X's own tools of the name
+            // are.
+            let met_already = above.iter().any(|&l| workflow_of(l) != p);
+            let endpoints: Box<dyn Iterator<Item = u32>> = if met_already {
+                Box::new(0..ready.end_own.len() as u32)
+            } else {
+                Box::new(ready.by_name.get(name).into_iter().flatten().copied())
+            };
+            for e in endpoints {
+                let own = own_of(&ready.end_own[e as usize], *name);
+                note((x, e, *name, union(above, own)));
+            }
+        }
+        for &(_, c) in &ready.passing_calls {
+            let target = ready.follows[c as usize].expect("passing calls are followed");
+            let own = &ready.call_own[c as usize];
+            let next: ByName = carried
+                .iter()
+                .map(|(n, above)| (*n, union(above, own_of(own, *n))))
+                .collect();
+            let mut chain = shortest.clone();
+            chain.push((x as u32, c));
+            self.arrive((target, next), &chains, chain, states, known, waiting);
+        }
+        states[s].carried = carried;
+    }
+
+    /// A finding as it is reported.
+    fn written(&self, key: FindingKey, chains: ChainCount, chain: &Chain) -> CallFinding {
+        let (x, e, name, leaves) = key;
+        let xf = self.workflow(x);
+        let endpoint = &xf.endpoints[e as usize];
+        let steps: Vec<CallStep> = chain
+            .iter()
+            .map(|&(w, c)| {
+                let wf = self.workflow(w as usize);
+                let call = &wf.calls[c as usize];
+                CallStep {
+                    place: place(wf, call.node),
+                    runs: call.runs.clone(),
+                }
+            })
+            .collect();
+        let mut tools: Vec<CallTool> = leaves
+            .iter()
+            .map(|&l| {
+                let (w, node) = (workflow_of(l), node_of(l));
+                let wf = self.workflow(w);
+                CallTool {
+                    place: place(wf, node),
+                    label: wf.nodes[node as usize].label.clone(),
+                    path: self.path_of(l, chain, x, e),
+                }
+            })
+            .collect();
+        tools.sort_by(|a, b| (&a.place.workflow, &a.place.node).cmp(&(&b.place.workflow, &b.place.node)));
+        CallFinding {
+            name: self.names.text[name as usize].clone(),
+            chains,
+            chain: steps,
+            consumer: place(xf, endpoint.node),
+            tools,
+        }
+    }
+
+    /// The path of tool `l` along `chain` to endpoint `e` of workflow `x`:
+    /// from the tool to the call node in its own workflow, then from a port
+    /// to the next call node (or to the consumer) in each workflow called.
+    fn path_of(&self, l: Leaf, chain: &Chain, x: usize, e: u32) -> Vec<PathPart> {
+        let (w, node) = (workflow_of(l), node_of(l));
+        let part = |wf: &Workflow, nodes: &[u32]| PathPart {
+            workflow: workflow_name(wf),
+            file: wf.file.clone(),
+            nodes: nodes
+                .iter()
+                .map(|&n| (wf.nodes[n as usize].id.clone(), wf.nodes[n as usize].location))
+                .collect(),
+        };
+        let reach_in = |own: &[facts::Reach]| {
+            own.iter()
+                .find(|r| r.leaf == node)
+                .map(|r| r.path.clone())
+                .unwrap_or_else(|| vec![node])
+        };
+        let mut parts = Vec::new();
+        let start = chain.iter().position(|&(cw, _)| cw as usize == w);
+        match start {
+            Some(i) => {
+                let wf = self.workflow(w);
+                parts.push(part(wf, &reach_in(&wf.calls[chain[i].1 as usize].own)));
+                for &(cw, c) in &chain[i + 1..] {
+                    let cf = self.workflow(cw as usize);
+                    let through = self.ready(cw as usize).endpoint_of_call[c as usize].expect("a passing call");
+                    parts.push(part(cf, &cf.endpoints[through as usize].from_port));
+                }
+                let xf = self.workflow(x);
+                parts.push(part(xf, &xf.endpoints[e as usize].from_port));
+            }
+            None => {
+                let xf = self.workflow(x);
+                parts.push(part(xf, &reach_in(&xf.endpoints[e as usize].own)));
+            }
+        }
+        parts
+    }
+}
+
+fn tool_keys(f: &CallFinding) -> impl Iterator<Item = (&str, &str)> + '_ {
+    f.tools.iter().map(|t| (&*t.place.workflow, &*t.place.node))
+}
+
+fn workflow_name(wf: &Workflow) -> String {
+    wf.id.clone().unwrap_or_else(|| wf.file.clone())
+}
+
+fn place(wf: &Workflow, node: u32) -> NodePlace {
+    let n = &wf.nodes[node as usize];
+    NodePlace {
+        workflow: workflow_name(wf),
+        file: wf.file.clone(),
+        node: n.id.clone(),
+        location: n.location,
+    }
+}
+
+/// The tools of `own` named `name`.
+fn own_of(own: &ByName, name: NameIx) -> &[Leaf] {
+    own.binary_search_by_key(&name, |(n, _)| *n).map_or(&[], |i| &own[i].1)
+}
+
+/// Two ascending lists of tools as one.
+fn union(a: &[Leaf], b: &[Leaf]) -> Vec<Leaf> {
+    let mut all = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => {
+                all.push(a[i]);
+                i += 1;
+            }
+            Ordering::Greater => {
+                all.push(b[j]);
+                j += 1;
+            }
+            Ordering::Equal => {
+                all.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    all.extend_from_slice(&a[i..]);
+    all.extend_from_slice(&b[j..]);
+    all
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,376 @@
+//! The site check on small sites built by hand: each test is one sentence
+//! of SEMANTICS 12. (The differential tests against the inlining reference
+//! are in tests/test_site.py.)
+
+use std::sync::Arc;
+
+use super::{check_site, facts, ChainCount, Head, PortRef, SiteReport, Workflow};
+use crate::catalogue::{Catalogue, Form};
+use crate::config::Config;
+use crate::parse::parse;
+
+/// Node types: `agent` accepts tools, `kit` is a Tool Box, `run_<w>` runs
+/// workflow `<w>` for each name given.
+fn catalogue(runs: &[&str]) -> Arc<Catalogue> {
+    let mut c = Catalogue::default();
+    let mut add = |id: &str, body: &str| {
+        let text = format!("id: {id}\nparameters:\n  tool:\n    connectable: true\n{body}");
+        c.add(&format!("{id}.yml"), text.as_bytes(), Form::DrupalYaml).unwrap();
+    };
+    add("agent", "executor_plugin: 'flowdrop_node_processor:agent'\n");
+    add("kit", "executor_plugin: 'flowdrop_node_processor:toolbox'\n");
+    for w in runs {
+        add(
+            &format!("run_{w}"),
+            &format!("executor_plugin: 'flowdrop_workflow_executor:flowdrop_workflow:{w}'\n"),
+        );
+    }
+    Arc::new(c)
+}
+
+/// A workflow in the toy notation: nodes `id:type:label` (type and label
+/// optional), tool edges `source>target`, tool ports naming nodes.
+struct Toy {
+    id: &'static str,
+    nodes: &'static [&'static str],
+    edges: &'static [&'static str],
+    ports: &'static [&'static str],
+}
+
+fn json(toy: &Toy) -> String {
+    let nodes: Vec<String> = toy
+        .nodes
+        .iter()
+        .map(|spec| {
+            let mut parts = spec.split(':');
+            let id = parts.next().unwrap();
+            let ty = parts.next().filter(|t| !t.is_empty()).unwrap_or("tool");
+            let label = parts.next().unwrap_or(id);
+            format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#)
+        })
+        .collect();
+    let edges: Vec<String> = toy
+        .edges
+        .iter()
+        .map(|e| {
+            let (s, t) = e.split_once('>').unwrap();
+            format!(r#"{{"source": "{s}", "target": "{t}", "data": {{"edgeType": "tool_availability"}}}}"#)
+        })
+        .collect();
+    format!(
+        r#"{{"nodes": [{}], "edges": [{}]}}"#,
+        nodes.join(", "),
+        edges.join(", ")
+    )
+}
+
+fn site(toys: &[Toy], runs: &[&str]) -> SiteReport {
+    let config = Config::default().with_catalogue(catalogue(runs));
+    let texts: Vec<String> = toys.iter().map(json).collect();
+    let workflows: Vec<Option<Workflow>> = toys
+        .iter()
+        .zip(&texts)
+        .map(|(toy, text)| {
+            let graph = parse(text.as_bytes(), &config).unwrap();
+            let ports: Vec<PortRef<'_>> = toy
+                .ports
+                .iter()
+                .enumerate()
+                .map(|(index, &node_id)| PortRef {
+                    node_id,
+                    node: (0..graph.node_count() as u32).find(|&n| graph.id(n) == node_id),
+                    index,
+                    offset: None,
+                })
+                .collect();
+            let head = Head {
+                id: Some(toy.id),
+                tool_ports: &ports,
+                problems: &[],
+            };
+            Some(facts(
+                &graph,
+                &format!("{}.json", toy.id),
+                head,
+                config.catalogue.as_ref().unwrap(),
+            ))
+        })
+        .collect();
+    check_site(&workflows)
+}
+
+/// (name, chains, consumer workflow:node, tools as workflow:node) per finding.
+fn summary(report: &SiteReport, w: usize) -> Vec<(String, u64, String, Vec<String>)> {
+    report.calls[w]
+        .iter()
+        .map(|f| {
+            (
+                f.name.clone(),
+                f.chains.to_u64().unwrap(),
+                format!("{}:{}", f.consumer.workflow, f.consumer.node),
+                f.tools
+                    .iter()
+                    .map(|t| format!("{}:{}", t.place.workflow, t.place.node))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+const SHARED_AGENT: Toy = Toy {
+    id: "w",
+    nodes: &["inner:agent", "s::Search"],
+    edges: &["s>inner"],
+    ports: &["inner"],
+};
+
+#[test]
+fn cmp9_a_parent_tool_meets_a_tool_inside_at_the_consumer_inside() {
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::search", "other::Other", "n:run_w"],
+        edges: &["t>n", "other>n"],
+        ports: &[],
+    };
+    let report = site(&[parent, SHARED_AGENT], &["w"]);
+    assert_eq!(
+        summary(&report, 0),
+        vec![("search".into(), 1, "w:inner".into(), vec!["p:t".into(), "w:s".into()])]
+    );
+    let f = &report.calls[0][0];
+    assert_eq!(f.chain.len(), 1);
+    assert_eq!((f.chain[0].place.node.as_str(), f.chain[0].runs.as_str()), ("n", "w"));
+    let paths: Vec<Vec<Vec<&str>>> = f
+        .tools
+        .iter()
+        .map(|t| {
+            t.path
+                .iter()
+                .map(|part| part.nodes.iter().map(|(id, _)| id.as_str()).collect())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        vec![vec![vec!["t", "n"], vec!["inner"]], vec![vec!["s", "inner"]]]
+    );
+    assert!(report.calls[1].is_empty(), "W alone is fine");
+    assert!(report.errors.is_empty());
+}
+
+#[test]
+fn cmp9_a_clash_among_the_called_workflows_own_tools_is_not_the_callers() {
+    let inner_clash = Toy {
+        id: "w",
+        nodes: &["inner:agent", "a::Fetch", "b::fetch"],
+        edges: &["a>inner", "b>inner"],
+        ports: &["inner"],
+    };
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::other", "n:run_w"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let report = site(&[parent, inner_clash], &["w"]);
+    assert!(report.calls.iter().all(Vec::is_empty));
+}
+
+#[test]
+fn cmp9_tools_pass_through_a_box_the_port_names_and_meet_every_agent_behind_it() {
+    let boxed = Toy {
+        id: "w",
+        nodes: &["kit:kit", "a1:agent", "a2:agent", "s::search", "lonely:agent"],
+        edges: &["kit>a1", "kit>a2", "s>a2"],
+        ports: &["kit"],
+    };
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::search", "q::Search", "n:run_w"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let report = site(&[parent, boxed], &["w"]);
+    // Only a2 has a tool of W named search: one finding, at a2.
+    assert_eq!(
+        summary(&report, 0),
+        vec![("search".into(), 1, "w:a2".into(), vec!["p:t".into(), "w:s".into()])]
+    );
+    let paths: Vec<Vec<&str>> = report.calls[0][0].tools[0]
+        .path
+        .iter()
+        .map(|part| part.nodes.iter().map(|(id, _)| id.as_str()).collect())
+        .collect();
+    assert_eq!(paths, vec![vec!["t", "n"], vec!["kit", "a2"]]);
+}
+
+#[test]
+fn cmp9_tools_of_caller_and_middle_workflow_meet_at_every_consumer_below() {
+    // P's "x" and M's "x" both enter L, which has no "x" of its own: they
+    // meet at M's call node (a consumer in the copy) and at L's agent.
+    let p = Toy {
+        id: "p",
+        nodes: &["t::x", "n:run_m"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let m = Toy {
+        id: "m",
+        nodes: &["k:run_l", "u::X"],
+        edges: &["u>k"],
+        ports: &["k"],
+    };
+    let l = Toy {
+        id: "l",
+        nodes: &["agent:agent"],
+        edges: &[],
+        ports: &["agent"],
+    };
+    let report = site(&[p, m, l], &["m", "l"]);
+    assert_eq!(
+        summary(&report, 0),
+        vec![
+            ("x".into(), 1, "l:agent".into(), vec!["m:u".into(), "p:t".into()]),
+            ("x".into(), 1, "m:k".into(), vec!["m:u".into(), "p:t".into()]),
+        ]
+    );
+    assert!(report.calls[1].is_empty(), "M's x alone meets nothing of L");
+    let chain: Vec<&str> = report.calls[0][0].chain.iter().map(|s| s.place.node.as_str()).collect();
+    assert_eq!(chain, vec!["n", "k"]);
+}
+
+/// Levels L0..L{depth}: each of L0..L{depth-1} calls the next from two
+/// nodes that its port passes tools on to; L0 has a tool "x", the last
+/// level an agent with a tool "X".
+fn doubling_site(depth: usize) -> SiteReport {
+    let mut toys = Vec::new();
+    let mut runs = Vec::new();
+    let names: Vec<&'static str> = (0..=depth)
+        .map(|i| &*Box::leak(format!("l{i}").into_boxed_str()))
+        .collect();
+    for (i, &name) in names.iter().enumerate() {
+        if i == depth {
+            toys.push(Toy {
+                id: name,
+                nodes: &["agent:agent", "u::X"],
+                edges: &["u>agent"],
+                ports: &["agent"],
+            });
+            continue;
+        }
+        runs.push(names[i + 1]);
+        let call = Box::leak(format!("run_{}", names[i + 1]).into_boxed_str());
+        let nodes: &'static [&'static str] = Box::leak(
+            vec![
+                &*Box::leak(format!("c1:{call}").into_boxed_str()),
+                &*Box::leak(format!("c2:{call}").into_boxed_str()),
+                "kit:kit",
+                "t::x",
+            ]
+            .into_boxed_slice(),
+        );
+        let (edges, ports): (&'static [&'static str], &'static [&'static str]) = if i == 0 {
+            (&["t>c1", "t>c2"], &[])
+        } else {
+            (&["kit>c1", "kit>c2"], &["kit"])
+        };
+        toys.push(Toy {
+            id: name,
+            nodes,
+            edges,
+            ports,
+        });
+    }
+    site(&toys, &runs)
+}
+
+#[test]
+fn cmp9_a_million_chains_are_one_finding_with_their_exact_count_and_linear_work() {
+    let report = doubling_site(20);
+    assert_eq!(
+        summary(&report, 0),
+        vec![(
+            "x".into(),
+            1 << 20,
+            "l20:agent".into(),
+            vec!["l0:t".into(), "l20:u".into()]
+        )]
+    );
+    let f = &report.calls[0][0];
+    assert_eq!(f.chain.len(), 20);
+    assert_eq!(f.chain[0].place.node, "c1", "ties go to the smaller ids");
+    // One state per level reached: the work follows the site, not 2^20.
+    assert_eq!(report.work.states, 20);
+    // Past u64 and u128 the count stays exact.
+    let deep = doubling_site(130);
+    let mut expected = ChainCount::one();
+    for _ in 0..130 {
+        let copy = expected.clone();
+        expected.add(&copy);
+    }
+    assert_eq!(deep.calls[0][0].chains, expected);
+    assert_eq!(deep.work.states, 130);
+}
+
+#[test]
+fn cmp9_a_cycle_of_calls_is_one_site_error_and_the_rest_is_checked() {
+    let w = Toy {
+        id: "w",
+        nodes: &["a:agent", "k:run_v", "s::search"],
+        edges: &["s>a"],
+        ports: &["a", "k"],
+    };
+    let v = Toy {
+        id: "v",
+        nodes: &["k:run_w"],
+        edges: &[],
+        ports: &["k"],
+    };
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::Search", "n:run_w"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let report = site(&[w, v, parent], &["v", "w"]);
+    assert_eq!(report.errors.len(), 1);
+    assert_eq!(report.errors[0].workflows, vec!["v", "w"]);
+    assert!(
+        report.errors[0].message.contains("cycle"),
+        "{}",
+        report.errors[0].message
+    );
+    // P's call into the cycle is still followed (W's calls within it are not).
+    assert_eq!(
+        summary(&report, 2),
+        vec![("search".into(), 1, "w:a".into(), vec!["p:t".into(), "w:s".into()])]
+    );
+}
+
+#[test]
+fn a_call_to_a_workflow_not_in_the_site_is_a_warning() {
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::search", "n:run_gone"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let report = site(&[parent], &["gone"]);
+    assert!(report.calls[0].is_empty());
+    let codes: Vec<&str> = report.warnings[0].iter().map(|w| w.code).collect();
+    assert_eq!(codes, vec!["CMP-9-CALL-UNKNOWN"]);
+}
+
+#[test]
+fn a_workflow_id_defined_twice_is_a_site_error_and_its_calls_unknown() {
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::search", "n:run_w"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let report = site(&[parent, SHARED_AGENT, SHARED_AGENT], &["w"]);
+    assert_eq!(report.errors.len(), 1);
+    assert!(report.errors[0].message.contains("defined by 2 files"));
+    assert!(report.calls[0].is_empty());
+}
