@@ -151,7 +151,7 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
             )
         })
         .collect();
-    warnings.extend(made.problems.drain(..));
+    warnings.append(&mut made.problems);
     let located = graph.source.map(|text| {
         let mut offsets = made.offsets.clone();
         offsets.extend(warnings.iter().map(|(_, o)| *o));
