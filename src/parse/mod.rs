@@ -851,8 +851,14 @@ mod tests {
             })
             .collect();
         format!(
-            "{nodes:?} {} {} {:?} {:?} {:?} {:?}",
-            g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers, g.passthrough_receivers
+            "{nodes:?} {} {} {:?} {:?} {:?} {:?} {:?}",
+            g.edge_count,
+            g.tool_edge_count,
+            g.unknown_edge_types,
+            g.providers,
+            g.receivers,
+            g.passthrough_receivers,
+            g.head
         )
     }
 
@@ -896,7 +902,9 @@ mod tests {
         // Past PIPELINE_FROM_BYTES the parse runs on two threads: the graph
         // must be the one a single thread builds, and an error near the end,
         // many chunks in, must be worded and placed as on one thread.
-        let mut doc = String::from("{\"nodes\": [");
+        let mut doc = String::from(
+            "{\"id\": \"large\", \"input_ports\": [{\"port\": \"tool\", \"node_id\": \"n4\"}, 5],\n\"nodes\": [",
+        );
         let mut i = 0;
         while doc.len() < PIPELINE_FROM_BYTES + 100_000 {
             if i > 0 {

@@ -200,15 +200,18 @@ mod tests {
                 .map(|n| format!("{:?}", (g.id(n), g.explicit_label(n), g.offset(n), g.is_passthrough(n))))
                 .collect();
             format!(
-                "{nodes:?} {} {} {:?} {:?} {:?}",
-                g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers
+                "{nodes:?} {} {} {:?} {:?} {:?} {:?}",
+                g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers, g.head
             )
         })
     }
 
     /// A Drupal-style workflow of at least `bytes` bytes.
     fn large(bytes: usize) -> String {
-        let mut text = String::from("uuid: x\ndependencies: {  }\nnodes:\n");
+        // The head first, so the nodes' events are in flight behind it.
+        let mut text = String::from(
+            "uuid: x\ndependencies: {  }\nid: large\ninput_ports:\n  - {port: tool, node_id: n4}\n  - 5\nnodes:\n",
+        );
         let mut i = 0;
         while text.len() < bytes {
             text.push_str(&format!(
