@@ -121,7 +121,9 @@ mod tests {
     /// A head without its offsets, which differ between JSON and YAML:
     /// the id, each port as (node_id, index, node's id), each problem's
     /// message.
-    fn unplaced(g: &ToolGraph<'_>) -> (Option<String>, Vec<(String, usize, Option<String>)>, Vec<String>) {
+    type Unplaced = (Option<String>, Vec<(String, usize, Option<String>)>, Vec<String>);
+
+    fn unplaced(g: &ToolGraph<'_>) -> Unplaced {
         let h = &g.head;
         let ports = (h.tool_ports.iter())
             .map(|p| (p.node_id.to_string(), p.index, p.node.map(|n| g.id(n).to_owned())))
