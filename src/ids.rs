@@ -175,6 +175,14 @@ mod tests {
         }
         let numbered = numbered.into_inner();
         assert_eq!(numbered.len(), ids.len());
+        // Looking up stores nothing, and finds each id through the same
+        // colliding probes; an id never stored is not found.
+        for i in 0..ids.len() {
+            let found = table.find(hash(i), |n| ids[numbered[n as usize]] == ids[i]);
+            assert_eq!(found.map(|n| numbered[n as usize]), Some(i), "id {i}");
+        }
+        assert_eq!(table.find(hash(3), |n| ids[numbered[n as usize]] == "absent"), None);
+        assert_eq!(table.len, ids.len());
     }
 
     #[test]
