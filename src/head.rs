@@ -43,6 +43,15 @@ pub struct ToolPort<'a> {
 }
 
 impl<'a> Head<'a> {
+    /// Adds what an `input_ports` entry gave.
+    pub fn push(&mut self, entry: Entry<'a>) {
+        match entry {
+            Entry::Tool(port) => self.tool_ports.push(port),
+            Entry::Problem(problem) => self.problems.push(problem),
+            Entry::Other => {}
+        }
+    }
+
     /// The same head owning its strings, for a graph that outlives its input.
     pub fn into_owned(self) -> Head<'static> {
         Head {
@@ -119,16 +128,5 @@ pub fn entry<'a>(index: usize, offset: Option<usize>, port: &Field<'_>, node_id:
             node: None,
         }),
         other => Entry::Problem(port_node_id_problem(index, &other, offset)),
-    }
-}
-
-impl<'a> Head<'a> {
-    /// Adds what entry `entry` gave.
-    pub fn push(&mut self, entry: Entry<'a>) {
-        match entry {
-            Entry::Tool(port) => self.tool_ports.push(port),
-            Entry::Problem(problem) => self.problems.push(problem),
-            Entry::Other => {}
-        }
     }
 }

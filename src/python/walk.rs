@@ -1,7 +1,8 @@
 //! Walking an already-parsed workflow (what `json.loads` returns: dicts,
 //! lists, strings) into the core's [`GraphBuilder`], reading only the keys
-//! SEMANTICS.md names (the head's `id` and `input_ports` among them). Strings are copied, so nothing here outlives the call
-//! or depends on the objects staying unchanged.
+//! SEMANTICS.md names (the head's `id` and `input_ports` among them).
+//! Strings are copied, so nothing here outlives the call or depends on the
+//! objects staying unchanged.
 
 use std::borrow::Cow;
 
@@ -87,23 +88,23 @@ fn walk_head(workflow: &Bound<'_, PyAny>) -> Head<'static> {
     let Some(ports) = ports.filter(|p| !p.is_none()) else {
         return head;
     };
-    let entries = match kind_of(&ports) {
-        Kind::Array => match ports.cast::<PyList>() {
-            Ok(list) => list.iter().collect::<Vec<_>>(),
-            Err(_) => Vec::new(), // kind_of said it is a list
-        },
-        Kind::Object if ports.len().is_ok_and(|n| n == 0) => Vec::new(),
-        kind => {
-            head.problems.push(head::ports_shape_problem(kind, None));
-            return head;
+    match kind_of(&ports) {
+        Kind::Array => {
+            // kind_of said it is a list.
+            for (index, entry) in ports
+                .cast::<PyList>()
+                .into_iter()
+                .flat_map(|list| list.iter())
+                .enumerate()
+            {
+                match walk_port(&entry, index) {
+                    Ok(entry) => head.push(entry),
+                    Err(e) => head.problems.push(as_problem(e, &format!("`input_ports[{index}]`"))),
+                }
+            }
         }
-    };
-    for (index, entry) in entries.iter().enumerate() {
-        let what = || format!("`input_ports[{index}]`");
-        match walk_port(entry, index) {
-            Ok(entry) => head.push(entry),
-            Err(e) => head.problems.push(as_problem(e, &what())),
-        }
+        Kind::Object if ports.len().is_ok_and(|n| n == 0) => {}
+        kind => head.problems.push(head::ports_shape_problem(kind, None)),
     }
     head
 }
