@@ -19,6 +19,7 @@ use std::hash::BuildHasher;
 use foldhash::fast::RandomState;
 
 use crate::error::InputError;
+use crate::head::Head;
 use crate::ids::{IdTable, MAX_ENTRY};
 use crate::input::{DuplicateKey, Field, Place, UnknownEdgeType};
 use crate::maps::Map;
@@ -146,6 +147,9 @@ pub struct ToolGraph<'a> {
     pub duplicate_keys: Vec<DuplicateKey<'a>>,
     /// Node types, when the reader was asked to keep them (CMP-10).
     pub node_types: Option<Box<NodeTypes<'a>>>,
+    /// The workflow's `id` and tool input ports, for a site check
+    /// (SEMANTICS 12); a check of the workflow alone never reads it.
+    pub head: Head<'a>,
 }
 
 /// Each node's id and `data.label`: borrowed from the input where they
@@ -322,6 +326,7 @@ impl<'a> ToolGraph<'a> {
                 .collect(),
             // CMP-10 is decided before the input is let go of.
             node_types: None,
+            head: self.head.into_owned(),
         }
     }
 
@@ -466,6 +471,9 @@ pub struct GraphBuilder<'a> {
     /// Each distinct node type's number in `types.names`.
     type_numbers: Map<Cow<'a, str>, u32>,
     types: NodeTypes<'a>,
+    /// The head, as the front end read it; its ports name their nodes in
+    /// `finish`.
+    head: Head<'a>,
     /// The first error of each stage.
     errors: [Option<InputError>; 4],
 }
@@ -727,12 +735,32 @@ impl<'a> GraphBuilder<'a> {
         self.duplicate_keys.push(repeat);
     }
 
+    /// The workflow's head (SEMANTICS 12), once the front end has read it
+    /// all; a later one replaces it.
+    pub fn head(&mut self, head: Head<'a>) {
+        self.head = head;
+    }
+
+    /// Each tool port's node, looked up in the id table as an edge's end
+    /// is: one probe a port, so a hostile list of a million ports costs a
+    /// million probes and nothing more.
+    fn resolve_ports(&mut self) {
+        let (ids, copies, table) = (&self.ids, &self.id_copies, &self.table);
+        for port in &mut self.head.tool_ports {
+            let hash = self.hasher.hash_one(&*port.node_id);
+            port.node = table
+                .find(hash, |at| is_id(ids, copies, at, &port.node_id))
+                .map(|at| copy_header(copies, at).0);
+        }
+    }
+
     /// The graph, or the first input error. With `allow_thread`, the
     /// adjacency of a large graph is built on two threads.
     pub fn finish(mut self, allow_thread: bool) -> Result<ToolGraph<'a>, InputError> {
         if let Some(error) = std::mem::take(&mut self.errors).into_iter().flatten().next() {
             return Err(error);
         }
+        self.resolve_ports();
         // Undeclared nodes are named by their id.
         for i in 0..self.named_by_edge.len() {
             let node = self.named_by_edge[i].node as usize;
@@ -801,6 +829,7 @@ impl<'a> GraphBuilder<'a> {
             unknown_edge_types: self.unknown_edge_types,
             duplicate_keys: self.duplicate_keys,
             node_types,
+            head: self.head,
         })
     }
 }
@@ -821,6 +850,8 @@ pub trait Sink<'a> {
     fn unknown_edge_type(&mut self, unknown: UnknownEdgeType<'a>);
     fn other_edge(&mut self);
     fn duplicate_key(&mut self, repeat: DuplicateKey<'a>);
+    /// The workflow's head, once read whole (at most once a pass).
+    fn head(&mut self, head: Head<'a>);
 }
 
 impl<'a> Sink<'a> for GraphBuilder<'a> {
@@ -851,6 +882,9 @@ impl<'a> Sink<'a> for GraphBuilder<'a> {
     }
     fn duplicate_key(&mut self, repeat: DuplicateKey<'a>) {
         GraphBuilder::duplicate_key(self, repeat)
+    }
+    fn head(&mut self, head: Head<'a>) {
+        GraphBuilder::head(self, head)
     }
 }
 

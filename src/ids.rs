@@ -111,6 +111,22 @@ impl IdTable {
         Ok((new, true))
     }
 
+    /// The entry for which `is_it` holds among those stored with `hash`,
+    /// if any; nothing is stored.
+    pub fn find(&self, hash: u64, is_it: impl Fn(u64) -> bool) -> Option<u64> {
+        let mut at = self.home(hash);
+        loop {
+            let slot = self.slots[at];
+            if slot == EMPTY {
+                return None;
+            }
+            if slot >> ENTRY_BITS == tag(hash) && is_it(entry(slot)) {
+                return Some(entry(slot));
+            }
+            at = (at + 1) & self.mask;
+        }
+    }
+
     #[cold]
     fn grow(&mut self, hash_of: impl Fn(u64) -> u64) {
         let doubled = vec![EMPTY; self.slots.len() * 2];
@@ -159,6 +175,14 @@ mod tests {
         }
         let numbered = numbered.into_inner();
         assert_eq!(numbered.len(), ids.len());
+        // Looking up stores nothing, and finds each id through the same
+        // colliding probes; an id never stored is not found.
+        for i in 0..ids.len() {
+            let found = table.find(hash(i), |n| ids[numbered[n as usize]] == ids[i]);
+            assert_eq!(found.map(|n| numbered[n as usize]), Some(i), "id {i}");
+        }
+        assert_eq!(table.find(hash(3), |n| ids[numbered[n as usize]] == "absent"), None);
+        assert_eq!(table.len, ids.len());
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod files;
 mod fixes;
 mod flatten;
 pub mod graph;
+pub mod head;
 mod ids;
 pub mod input;
 mod interrupt;

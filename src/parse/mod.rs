@@ -23,9 +23,11 @@ use crate::graph::{GraphBuilder, Sink, ToolGraph};
 use crate::input::{DuplicateKey, Field, Kind, Place, UnknownEdgeType, Within};
 use crate::interrupt::Interrupt;
 use crate::threads::both;
+use head::HeadReading;
 use scan::Scanner;
 use threaded::on_two_threads;
 
+mod head;
 pub(crate) mod scan;
 pub(crate) mod threaded;
 pub mod yaml;
@@ -257,6 +259,7 @@ impl Reader<'_> {
     fn single_pass<'a>(self, s: &mut Scanner<'a>, sink: &mut dyn Sink<'a>) -> Result<bool> {
         top_level(s)?;
         let (mut seen_nodes, mut seen_edges, mut repeated) = (false, false, false);
+        let mut head = HeadReading::default();
         s.object(|s, key| match key.as_ref() {
             "nodes" if !repeated && !seen_nodes => {
                 seen_nodes = true;
@@ -270,9 +273,13 @@ impl Reader<'_> {
                 repeated = true;
                 s.skip_value()
             }
-            _ => s.skip_value(),
+            key => match head.member(self, s, key)? {
+                true => Ok(()),
+                false => s.skip_value(),
+            },
         })?;
         s.finish()?;
+        sink.head(head.finish());
         Ok(!repeated)
     }
 
@@ -282,11 +289,19 @@ impl Reader<'_> {
         let mut s = Scanner::new(text);
         let (mut nodes_at, mut edges_at) = (None, None);
         let mut repeats = Vec::new();
+        // The head is read as met: a repeated `id` or `input_ports` replaces
+        // the earlier one's reading, so the last counts here too.
+        let mut head = HeadReading::default();
         s.object(|s, key| {
             let (at, name) = match key.as_ref() {
                 "nodes" => (&mut nodes_at, "nodes"),
                 "edges" => (&mut edges_at, "edges"),
-                _ => return s.skip_value(),
+                key => {
+                    return match head.member(self, s, key)? {
+                        true => Ok(()),
+                        false => s.skip_value(),
+                    }
+                }
             };
             let value_at = s.pos();
             if at.replace(value_at).is_some() {
@@ -302,6 +317,7 @@ impl Reader<'_> {
         if let Some(at) = edges_at {
             self.edges(&mut Scanner::at(text, at), &mut builder)?;
         }
+        builder.head(head.finish());
         Ok(builder)
     }
 
@@ -835,8 +851,14 @@ mod tests {
             })
             .collect();
         format!(
-            "{nodes:?} {} {} {:?} {:?} {:?} {:?}",
-            g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers, g.passthrough_receivers
+            "{nodes:?} {} {} {:?} {:?} {:?} {:?} {:?}",
+            g.edge_count,
+            g.tool_edge_count,
+            g.unknown_edge_types,
+            g.providers,
+            g.receivers,
+            g.passthrough_receivers,
+            g.head
         )
     }
 
@@ -880,7 +902,9 @@ mod tests {
         // Past PIPELINE_FROM_BYTES the parse runs on two threads: the graph
         // must be the one a single thread builds, and an error near the end,
         // many chunks in, must be worded and placed as on one thread.
-        let mut doc = String::from("{\"nodes\": [");
+        let mut doc = String::from(
+            "{\"id\": \"large\", \"input_ports\": [{\"port\": \"tool\", \"node_id\": \"n4\"}, 5],\n\"nodes\": [",
+        );
         let mut i = 0;
         while doc.len() < PIPELINE_FROM_BYTES + 100_000 {
             if i > 0 {

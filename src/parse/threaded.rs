@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 use crate::graph::{GraphBuilder, IdHasher, Sink};
+use crate::head::Head;
 use crate::input::{DuplicateKey, Field, Place, UnknownEdgeType};
 use crate::InputError;
 
@@ -24,6 +25,8 @@ enum Record<'a> {
     OtherEdge,
     /// Rare, so boxed: it does not make every record larger.
     DuplicateKey(Box<DuplicateKey<'a>>),
+    /// The workflow's head: once, at the end of the pass (boxed, as rare).
+    Head(Box<Head<'a>>),
 }
 
 impl<'a> Record<'a> {
@@ -49,6 +52,7 @@ impl<'a> Record<'a> {
             Record::UnknownEdgeType(unknown) => builder.unknown_edge_type(unknown),
             Record::OtherEdge => builder.other_edge(),
             Record::DuplicateKey(repeat) => builder.duplicate_key(*repeat),
+            Record::Head(head) => builder.head(*head),
         }
     }
 }
@@ -126,6 +130,9 @@ impl<'a> Sink<'a> for Pipe<'a> {
     }
     fn duplicate_key(&mut self, repeat: DuplicateKey<'a>) {
         self.push(Record::DuplicateKey(Box::new(repeat)));
+    }
+    fn head(&mut self, head: Head<'a>) {
+        self.push(Record::Head(Box::new(head)));
     }
 }
 

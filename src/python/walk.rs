@@ -1,7 +1,8 @@
 //! Walking an already-parsed workflow (what `json.loads` returns: dicts,
 //! lists, strings) into the core's [`GraphBuilder`], reading only the keys
-//! SEMANTICS.md names. Strings are copied, so nothing here outlives the call
-//! or depends on the objects staying unchanged.
+//! SEMANTICS.md names (the head's `id` and `input_ports` among them).
+//! Strings are copied, so nothing here outlives the call or depends on the
+//! objects staying unchanged.
 
 use std::borrow::Cow;
 
@@ -10,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 
 use crate::classify::{self, EdgeClass};
+use crate::head::{self, Head};
 use crate::input::{Field, Kind, Place, UnknownEdgeType};
 use crate::{Config, GraphBuilder, InputError, ToolGraph};
 
@@ -51,7 +53,79 @@ pub fn walk(workflow: &Bound<'_, PyAny>, config: &Config) -> Walked<ToolGraph<'s
         }
         Err(e) => builder.edge_shape_error(e),
     }
+    // Last, so a Python error met on `nodes` or `edges` comes first, as
+    // before heads were read.
+    builder.head(walk_head(workflow));
     builder.finish(true).map_err(WalkError::Input)
+}
+
+/// The workflow's `id` and `input_ports` (SEMANTICS 12). Only data for a
+/// site check: whatever goes wrong here, a Python error included (a
+/// Mapping whose `__getitem__` raised), is a problem of the head and never
+/// stops the check of the workflow itself.
+fn walk_head(workflow: &Bound<'_, PyAny>) -> Head<'static> {
+    let mut head = Head::default();
+    let as_problem = |e: WalkError, what: &str| match e {
+        WalkError::Input(e) => e,
+        WalkError::Python(e) => InputError::new(format!("{what}: reading it raised {e}"), None),
+    };
+    let id = get(workflow, "id")
+        .map_err(WalkError::from)
+        .and_then(|id| field(id, || "the workflow's `id`".to_owned()));
+    match id {
+        Ok(Field::Str(id)) => head.id = Some(id),
+        Ok(Field::Missing) => {}
+        Ok(Field::Other(kind)) => head.problems.push(head::id_problem(kind, None)),
+        Err(e) => head.problems.push(as_problem(e, "the workflow's `id`")),
+    }
+    let ports = match get(workflow, "input_ports") {
+        Ok(ports) => ports,
+        Err(e) => {
+            head.problems.push(as_problem(e.into(), "`input_ports`"));
+            return head;
+        }
+    };
+    let Some(ports) = ports.filter(|p| !p.is_none()) else {
+        return head;
+    };
+    match kind_of(&ports) {
+        Kind::Array => {
+            // kind_of said it is a list.
+            for (index, entry) in ports
+                .cast::<PyList>()
+                .into_iter()
+                .flat_map(|list| list.iter())
+                .enumerate()
+            {
+                match walk_port(&entry, index) {
+                    Ok(entry) => head.push(entry),
+                    Err(e) => head.problems.push(as_problem(e, &format!("`input_ports[{index}]`"))),
+                }
+            }
+        }
+        Kind::Object if ports.len().is_ok_and(|n| n == 0) => {}
+        kind => head.problems.push(head::ports_shape_problem(kind, None)),
+    }
+    head
+}
+
+/// Entry `index` of `input_ports`.
+fn walk_port(entry: &Bound<'_, PyAny>, index: usize) -> Walked<head::Entry<'static>> {
+    let kind = kind_of(entry);
+    if kind != Kind::Object {
+        return Ok(head::Entry::Problem(head::port_shape_problem(index, kind, None)));
+    }
+    let at = |key: &'static str| move || format!("`input_ports[{index}]`: `{key}`");
+    let port = match field(get(entry, "port")?, at("port")) {
+        // A str that is not text is not `tool` either.
+        Err(WalkError::Input(_)) => return Ok(head::Entry::Other),
+        port => port?,
+    };
+    if port.as_str() != Some("tool") {
+        return Ok(head::Entry::Other); // `node_id` is not read: not a tool port
+    }
+    let node_id = field(get(entry, "node_id")?, at("node_id"))?;
+    Ok(head::entry(index, None, &port, node_id))
 }
 
 fn kind_of(value: &Bound<'_, PyAny>) -> Kind {

@@ -2,8 +2,8 @@
 //! (SEMANTICS.md section 10), read through the strict event layer in
 //! [`events`] and fed to the same field logic as JSON (`super::Source`),
 //! so a node or edge means the same in both formats. Everything but
-//! `nodes` and `edges` is skipped unread; every place is a byte offset
-//! into the YAML text.
+//! `nodes`, `edges` and the head (`id`, `input_ports`) is skipped unread;
+//! every place is a byte offset into the YAML text.
 //!
 //! The core schema decides what is a string: a plain `true`, `1.5` or `~`
 //! where an id, type, label, edge type or handle belongs is a non-string,
@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 
+use super::head::HeadReading;
 use super::{utf8_of, Format, Reader, Result, Source, PIPELINE_FROM_BYTES};
 use crate::config::Config;
 use crate::error::InputError;
@@ -78,12 +79,18 @@ impl Reader<'_> {
                 Some(at),
             ));
         }
+        let mut head = HeadReading::default();
         s.object(|s, key| match key.as_ref() {
             "nodes" => self.nodes(s, sink),
             "edges" => self.edges(s, sink),
-            _ => s.skip_value(),
+            key => match head.member(self, s, key)? {
+                true => Ok(()),
+                false => s.skip_value(),
+            },
         })?;
-        s.0.finish()
+        s.0.finish()?;
+        sink.head(head.finish());
+        Ok(())
     }
 }
 
@@ -193,15 +200,18 @@ mod tests {
                 .map(|n| format!("{:?}", (g.id(n), g.explicit_label(n), g.offset(n), g.is_passthrough(n))))
                 .collect();
             format!(
-                "{nodes:?} {} {} {:?} {:?} {:?}",
-                g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers
+                "{nodes:?} {} {} {:?} {:?} {:?} {:?}",
+                g.edge_count, g.tool_edge_count, g.unknown_edge_types, g.providers, g.receivers, g.head
             )
         })
     }
 
     /// A Drupal-style workflow of at least `bytes` bytes.
     fn large(bytes: usize) -> String {
-        let mut text = String::from("uuid: x\ndependencies: {  }\nnodes:\n");
+        // The head first, so the nodes' events are in flight behind it.
+        let mut text = String::from(
+            "uuid: x\ndependencies: {  }\nid: large\ninput_ports:\n  - {port: tool, node_id: n4}\n  - 5\nnodes:\n",
+        );
         let mut i = 0;
         while text.len() < bytes {
             text.push_str(&format!(
