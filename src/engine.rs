@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::catalogue::Catalogue;
 use crate::check::check_graph_with;
 use crate::error::Error;
 use crate::explain::{views, Views};
@@ -12,6 +13,7 @@ use crate::files::{read_file, FileBytes};
 use crate::graph::ToolGraph;
 use crate::interrupt::Interrupt;
 use crate::parse::{parse_format, Format};
+use crate::site::{self, check_site as check_site_facts, Head, PortRef, SiteReport, Workflow as SiteWorkflow};
 use crate::threads::{in_parallel, workers};
 use crate::{Config, InputError, Report};
 
@@ -106,6 +108,77 @@ pub fn check_files(
     in_parallel(paths, jobs, |path| {
         check_file(path, format, config, allow_thread, interrupt)
     })
+}
+
+/// What a site check gives: each file's report, as `check_files` gives it,
+/// and what the calls between the files find (SEMANTICS 12).
+pub struct SiteOutcome {
+    pub reports: Vec<Result<Report, Error>>,
+    pub site: SiteReport,
+}
+
+/// Checks `paths` as the workflows of one site: each file read and parsed
+/// once, checked as `check_files` checks it, and its calls into the others
+/// followed (`site::check_site`). Calls are only known from a catalogue's
+/// workflow-backed types: without a catalogue nothing is crossed.
+pub fn check_site(
+    paths: &[PathBuf],
+    format: Option<Format>,
+    config: &Config,
+    jobs: usize,
+    interrupt: Interrupt<'_>,
+) -> SiteOutcome {
+    let allow_thread = workers(jobs, paths.len()) == 1;
+    let outcomes = in_parallel(paths, jobs, |path| {
+        if interrupt.requested() {
+            return (Err(Error::Interrupted), None);
+        }
+        let bytes = match read(path, allow_thread, interrupt) {
+            Ok(bytes) => bytes,
+            Err(e) => return (Err(e), None),
+        };
+        let format = format.unwrap_or_else(|| Format::of_path(path));
+        let graph = match parse_format(&bytes, format, config, allow_thread, interrupt) {
+            Ok(graph) => graph,
+            Err(e) => return (Err(input_error(e, &bytes, interrupt)), None),
+        };
+        let facts = config
+            .catalogue
+            .as_ref()
+            .map(|catalogue| site_facts(&graph, &path.to_string_lossy(), catalogue));
+        let report = finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt);
+        (report, facts)
+    });
+    let (reports, facts): (Vec<_>, Vec<_>) = outcomes.into_iter().unzip();
+    let site = if interrupt.requested() {
+        SiteReport::default()
+    } else {
+        check_site_facts(&facts)
+    };
+    SiteOutcome { reports, site }
+}
+
+/// The site facts of one parsed workflow (`site::facts`), from what the
+/// reader found in its document besides nodes and edges.
+fn site_facts(graph: &ToolGraph<'_>, file: &str, catalogue: &Catalogue) -> SiteWorkflow {
+    let head = &graph.head;
+    let ports: Vec<PortRef<'_>> = head
+        .tool_ports
+        .iter()
+        .map(|port| PortRef {
+            node_id: &port.node_id,
+            node: port.node,
+            index: port.index,
+            offset: port.offset,
+        })
+        .collect();
+    let problems: Vec<(&str, Option<usize>)> = head.problems.iter().map(|p| (&*p.message, p.offset)).collect();
+    let head = Head {
+        id: head.id.as_deref(),
+        tool_ports: &ports,
+        problems: &problems,
+    };
+    site::facts(graph, file, head, catalogue)
 }
 
 /// What each consumer of text of `format` sees, or only the node

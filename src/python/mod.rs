@@ -5,12 +5,13 @@
 //! This file is the module, its check functions and the argument
 //! conversion; run.rs runs core work off the GIL and turns its errors into
 //! Python's, report.rs holds `CoreReport` and the classes it answers in,
-//! explain.rs the explain entry points and their `ViewStream`, walk.rs the
-//! walk of an already-parsed workflow.
+//! explain.rs the explain entry points and their `ViewStream`, site.rs the
+//! site check's, walk.rs the walk of an already-parsed workflow.
 
 mod explain;
 mod report;
 mod run;
+mod site;
 mod walk;
 
 use std::path::PathBuf;
@@ -301,6 +302,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_file, m)?)?;
     m.add_function(wrap_pyfunction!(check_files, m)?)?;
     m.add_function(wrap_pyfunction!(check_files_encoded, m)?)?;
+    m.add_function(wrap_pyfunction!(site::check_site, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_mapping, m)?)?;

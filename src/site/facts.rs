@@ -142,7 +142,8 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
         .map(|&(message, offset)| {
             (
                 SiteWarning {
-                    code: "CMP-9-PORT",
+                    // The head reader's messages name what they are about.
+                    code: if message.contains("input_ports") { "CMP-9-PORT" } else { "CMP-9-ID" },
                     node: String::new(),
                     message: message.to_owned(),
                     location: None,

@@ -1,0 +1,109 @@
+//! The site check's entry point (SEMANTICS 12): `check_site` runs
+//! `engine::check_site` off the GIL and hands its findings over as plain
+//! tuples (their layout is `_toolwire.pyi`'s `_CallTuple` and friends),
+//! which `toolwire._report` turns into records.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyList, PyTuple};
+
+use super::report::CoreReport;
+use super::run::{run, to_py_error};
+use super::{config, format_of, NodeTypeCatalogue};
+use crate::site::{CallFinding, ChainCount, NodePlace, PathPart, SiteWarning};
+use crate::{engine, Error, Location};
+
+type At = Option<(usize, usize)>;
+type PlaceTuple = (String, String, String, At);
+type StepTuple = (String, String, String, At, String);
+type PartTuple = (String, String, Vec<(String, At)>);
+
+fn at(location: Option<Location>) -> At {
+    location.map(|l| (l.line, l.column))
+}
+
+fn place(p: NodePlace) -> PlaceTuple {
+    (p.workflow, p.file, p.node, at(p.location))
+}
+
+fn part(p: PathPart) -> PartTuple {
+    let nodes = p.nodes.into_iter().map(|(id, location)| (id, at(location))).collect();
+    (p.workflow, p.file, nodes)
+}
+
+/// A chain count as a Python int, however large.
+fn count<'py>(py: Python<'py>, chains: &ChainCount) -> PyResult<Bound<'py, PyAny>> {
+    match chains.to_u64() {
+        Some(small) => Ok(small.into_pyobject(py)?.into_any()),
+        None => py.get_type::<PyInt>().call1((chains.to_decimal(),)),
+    }
+}
+
+fn finding<'py>(py: Python<'py>, f: CallFinding) -> PyResult<Bound<'py, PyTuple>> {
+    let chains = count(py, &f.chains)?;
+    let chain: Vec<StepTuple> = f
+        .chain
+        .into_iter()
+        .map(|s| {
+            let (workflow, file, node, at) = place(s.place);
+            (workflow, file, node, at, s.runs)
+        })
+        .collect();
+    let tools: Vec<(String, String, String, String, At, Vec<PartTuple>)> = f
+        .tools
+        .into_iter()
+        .map(|t| {
+            let (workflow, file, id, at) = place(t.place);
+            (workflow, file, id, t.label, at, t.path.into_iter().map(part).collect())
+        })
+        .collect();
+    (f.name, chains, chain, place(f.consumer), tools).into_pyobject(py)
+}
+
+fn warning(w: SiteWarning) -> (String, String, String, At) {
+    (w.code.to_owned(), w.node, w.message, at(w.location))
+}
+
+/// Checks many files as one site on `jobs` threads (0: one per core),
+/// without the GIL. Returns `(outcomes, calls, warnings, site_errors)`: per
+/// path a report or the exception `check_file` would have raised, per path
+/// its call findings and its site warnings as tuples, and the errors of
+/// the site as `(message, workflows, files)`.
+#[pyfunction]
+#[pyo3(signature = (paths, passthrough_types, edge_types, jobs, input_format=None, node_types=None))]
+pub(super) fn check_site<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+    jobs: usize,
+    input_format: Option<&str>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
+    let format = format_of(input_format)?;
+    let outcome = run(py, true, |stop| engine::check_site(&paths, format, &config, jobs, stop))?;
+    let reports = PyList::empty(py);
+    for (report, path) in outcome.reports.into_iter().zip(&paths) {
+        match report {
+            Ok(report) => reports.append(CoreReport::new(report))?,
+            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
+            Err(error) => reports.append(to_py_error(py, error, Some(path)).into_value(py))?,
+        }
+    }
+    let site = outcome.site;
+    let calls = PyList::empty(py);
+    for findings in site.calls {
+        let tuples = PyList::empty(py);
+        for f in findings {
+            tuples.append(finding(py, f)?)?;
+        }
+        calls.append(tuples)?;
+    }
+    let warnings: Vec<Vec<_>> = site.warnings.into_iter().map(|ws| ws.into_iter().map(warning).collect()).collect();
+    let errors: Vec<(String, Vec<String>, Vec<String>)> =
+        site.errors.into_iter().map(|e| (e.message, e.workflows, e.files)).collect();
+    (reports, calls, warnings, errors).into_pyobject(py)
+}
