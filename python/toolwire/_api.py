@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _catalogue, _toolwire
 from ._arguments import refuse_single_path, type_names
 from ._catalogue import NodeTypesArg
-from ._errors import WorkflowError
+from ._errors import SiteError, WorkflowError
 from ._paths import Found, expand
 from ._records import ConsumerView
-from ._report import Report, failed_report, report_from_core, view_from_core
+from ._report import (
+    CallTuple,
+    Report,
+    SiteWarningTuple,
+    failed_report,
+    report_from_core,
+    view_from_core,
+    with_site,
+)
 
 DEFAULT_PASSTHROUGH_TYPES = tuple(_toolwire.DEFAULT_PASSTHROUGH_TYPES)
 """Node types that forward every tool wired into them."""
@@ -170,7 +178,12 @@ def check_files(
     catalogue that cannot be used raises ``CatalogueError`` before any file
     is checked. Without it, a directory that holds Drupal node types
     (``flowdrop_node_type.flowdrop_node_type.*.yml``) is the catalogue of
-    the workflows found in it (SEMANTICS 11)."""
+    the workflows found in it (SEMANTICS 11). With a catalogue, either
+    way, the files are checked as one site: a clash between the tools
+    wired to a node that runs another workflow and the tools inside it is
+    a call finding of the caller's report (``Report.calls``, SEMANTICS 12),
+    and a cycle of calls is a report of its own (``SiteError``) after the
+    files' reports."""
     return _check_paths(paths, jobs, input_format, passthrough_types, edge_types, node_types, expand_paths=True)
 
 
@@ -237,11 +250,18 @@ def check_found(
     one, each directory walked that holds node types is the catalogue of
     the files found in it (SEMANTICS 11), read once, and a catalogue there
     that cannot be used is the error of each of those files (CMP-10 is
-    never skipped in silence). ``own_catalogues``: kept by a caller that
+    never skipped in silence). Files checked with a catalogue are a site:
+    their calls into one another are followed (SEMANTICS 12), each report
+    gets its call findings and site warnings, and each error of the site
+    (a cycle of calls, a workflow id in two files) is a report of its own
+    after the others (``SiteError``; its path the directory, or the first
+    file it names). ``own_catalogues``: kept by a caller that
     checks one expansion in several calls, so each directory is read once.
     Package-internal: the CLI expands once and checks here."""
     own = _catalogue.DirectoryCatalogues() if own_catalogues is None else own_catalogues
     results: List[Any] = [entry.error for entry in found]
+    site_of: Dict[int, Tuple[Sequence[CallTuple], Sequence[SiteWarningTuple]]] = {}
+    site_errors: List[Report] = []
     by_catalogue: Dict[Optional[str], List[int]] = {}
     for i, entry in enumerate(found):
         if entry.error is not None:
@@ -255,12 +275,31 @@ def check_found(
                 results[i] = used
             continue
         files = [found[i].path for i in indexes]
-        for i, result in zip(indexes, _toolwire.check_files(files, passthrough, edges, threads, fmt, node_types=used)):
-            results[i] = result
-    return [
-        failed_report(entry.path, result) if isinstance(result, Exception) else report_from_core(result, path=entry.path)
-        for entry, result in zip(found, results)
-    ]
+        if used is None:
+            for i, result in zip(indexes, _toolwire.check_files(files, passthrough, edges, threads, fmt)):
+                results[i] = result
+            continue
+        # With a catalogue the files are a site: calls between them are
+        # followed (SEMANTICS 12).
+        outcomes, calls, warnings, errors = _toolwire.check_site(
+            files, passthrough, edges, threads, fmt, node_types=used
+        )
+        for i, outcome, its_calls, its_warnings in zip(indexes, outcomes, calls, warnings):
+            results[i] = outcome
+            site_of[i] = (its_calls, its_warnings)
+        for message, workflows, error_files in errors:
+            where = directory if directory is not None else (error_files[0] if error_files else files[0])
+            site_errors.append(failed_report(where, SiteError(message, workflows, error_files)))
+    reports = []
+    for i, (entry, result) in enumerate(zip(found, results)):
+        if isinstance(result, Exception):
+            reports.append(failed_report(entry.path, result))
+            continue
+        report = report_from_core(result, path=entry.path)
+        if i in site_of:
+            report = with_site(report, *site_of[i])
+        reports.append(report)
+    return reports + site_errors
 
 
 
