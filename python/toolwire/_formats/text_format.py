@@ -203,6 +203,9 @@ class _Writer:
             error = error_to_dict(report.error)
             at = None if error["line"] is None else Location(error["line"], error["column"])
             self.header(path, at, "error", None, printable(error["message"]))
+            # A site error (a cycle of calls): each workflow on it, with its file.
+            for workflow, file in zip(error.get("workflows", ()), error.get("files", ())):
+                self.detail("=", f"workflow {quoted(workflow)}: {printable(file)}")
             yield self.built("finding")
             return
         # The report's order, not the file's: sorting by line would mean
