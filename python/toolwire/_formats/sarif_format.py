@@ -348,11 +348,14 @@ def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: i
         f"{'; '.join(said)}; a CMP-9 result stands for every consumer its clash reaches. "
         "`toolwire check --format json --json-violations each` lists every violation."
     )
+    properties = {"violationsOmitted": violations, "warningsOmitted": warnings}
+    if report.calls:
+        properties["callsOmitted"] = calls  # only from a site check: other runs read as before
     return {
         "level": "warning",
         "message": _message(text),
         "locations": [{"physicalLocation": {"artifactLocation": artifact_location(report.path)}}],
-        "properties": {"violationsOmitted": violations, "warningsOmitted": warnings, "callsOmitted": calls},
+        "properties": properties,
     }
 
 
