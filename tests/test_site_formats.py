@@ -500,6 +500,14 @@ def test_sarif_fingerprints_tell_call_findings_apart_and_survive_moves() -> None
     assert a["partialFingerprints"] != c["partialFingerprints"]
 
 
+def test_sarif_names_the_files_of_a_cycle_in_its_notification() -> None:
+    run = json.loads(render("sarif", [cycle()]))["runs"][0]
+    (note,) = run["invocations"][0]["toolExecutionNotifications"]
+    uris = [where["physicalLocation"]["artifactLocation"]["uri"] for where in note["locations"]]
+    assert uris == ["site", "site/a.json", "site/b.yml"]
+    assert run["invocations"][0]["executionSuccessful"] is False
+
+
 def test_sarif_counts_call_findings_left_out_by_max_violations() -> None:
     report = with_site(own(PARENT), [one_call(), two_calls()], [])
     document = json.loads(render("sarif", [report], max_violations=1))

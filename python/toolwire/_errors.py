@@ -85,7 +85,8 @@ class ToolNameCollision(Exception):
         self.violations = violations
         self.calls = calls
         count = len(self.violations)
-        listed = "; ".join([*(f"{v.rule}: {v.message}" for v in self.violations), *(f"{c.rule}: {c.message}" for c in self.calls)])
+        own = [f"{v.rule}: {v.message}" for v in self.violations]
+        listed = "; ".join([*own, *(f"{c.rule}: {c.message}" for c in self.calls)])
         refused = f"{count} violation{'s' if count != 1 else ''}"
         if self.calls:
             refused += f", {len(self.calls)} across calls"

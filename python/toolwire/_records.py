@@ -380,7 +380,8 @@ class NodePlace(NamedTuple):
     """Where the node's object starts in ``file``; None when not known."""
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"workflow": self.workflow, "file": self.file, "node": self.node, "location": _location_dict(self.location)}
+        location = _location_dict(self.location)
+        return {"workflow": self.workflow, "file": self.file, "node": self.node, "location": location}
 
 
 class CallStep(NamedTuple):

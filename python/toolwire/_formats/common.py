@@ -350,7 +350,8 @@ def call_path_words(tool: CallTool, max_path: int, places: bool = True) -> str:
 def call_tool_line(tool: CallTool, home: str, max_path: int = 64) -> str:
     """One tool of a call finding and the way it arrives, printable:
     ``search "Search" of workflow shared via [search -> agent] (b.json:5:5)``."""
-    return f"{node_id(tool.id)} {quoted(tool.label)} {of_workflow(tool.workflow, home)} via {call_path_words(tool, max_path)}"
+    words = call_path_words(tool, max_path)
+    return f"{node_id(tool.id)} {quoted(tool.label)} {of_workflow(tool.workflow, home)} via {words}"
 
 
 def of_workflow(workflow: str, home: str) -> str:

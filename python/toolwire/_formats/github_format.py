@@ -119,7 +119,8 @@ def _call_command(report: Report, finding: CallFinding) -> str:
     the chain of calls and the consumer inside with their files, lines and
     columns, then the help."""
     message = "\n".join([printable(finding.message), *chain_lines(finding)])
-    return command("error", _with_help(message, finding.rule, finding.help), title=finding.rule, path=report.path, location=finding.location)
+    message = _with_help(message, finding.rule, finding.help)
+    return command("error", message, title=finding.rule, path=report.path, location=finding.location)
 
 
 def _warning_command(report: Report, w: WiringWarning, kind: str) -> str:

@@ -282,7 +282,9 @@ def _call(report: Report, finding: CallFinding, max_path: int) -> Json:
         "codeFlows": [{"threadFlows": [{"locations": steps}]}],
         # The calling node, the consumer inside and the name identify a
         # clash across calls in its file, wherever the nodes move.
-        "partialFingerprints": _fingerprint(uri, finding.rule, "call", start, consumer.workflow, consumer.node, finding.name),
+        "partialFingerprints": _fingerprint(
+            uri, finding.rule, "call", start, consumer.workflow, consumer.node, finding.name
+        ),
         "properties": {
             "name": finding.name,
             "chains": finding.chains,
@@ -316,7 +318,11 @@ def _notification(report: Report, error: Exception) -> Json:
         physical["region"] = {"startLine": described["line"]}
         if described["column"] is not None:
             physical["region"]["startColumn"] = described["column"]
-    return {"level": "error", "message": _message(printable(described["message"])), "locations": [{"physicalLocation": physical}]}
+    locations = [{"physicalLocation": physical}]
+    # A site error (a cycle of calls) is in every file of the workflows on it.
+    for file in described.get("files", ()):
+        locations.append({"physicalLocation": {"artifactLocation": artifact_location(file)}})
+    return {"level": "error", "message": _message(printable(described["message"])), "locations": locations}
 
 
 def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: int, calls: int = 0) -> Json:
