@@ -26,6 +26,7 @@ import pytest
 
 import toolwire
 from toolwire import _check_command, _select
+from toolwire._cli_options import narrowed
 from toolwire._errors import error_to_dict
 from toolwire._formats import Run, writer
 from toolwire._records import Location, Stats, Violation, WiringWarning
@@ -329,6 +330,13 @@ def test_ignoring_cmp9_hides_call_findings_like_other_cmp9s() -> None:
     assert kept.calls == report.calls and list(kept.warnings) == []
     assert _select.code_counts([report, top()]) == {"CMP-9": 2, "CMP-9-CALL-UNKNOWN": 1}
     assert _select.code_counts([without]) == {"CMP-9-CALL-UNKNOWN": 1}
+
+
+def test_quiet_takes_the_site_warnings_out_but_keeps_the_call_findings() -> None:
+    (quiet,), counts, hidden = narrowed([parent()], _select.Selection(), quiet=True, strict=False)
+    assert (list(quiet.warnings), quiet.calls, hidden) == ([], parent().calls, 1)
+    assert counts == {"CMP-9": 1, "CMP-9-CALL-UNKNOWN": 1}
+    assert not quiet.ok
 
 
 def test_the_site_warnings_are_codes_of_their_own() -> None:
