@@ -538,6 +538,16 @@ def test_github_annotates_a_call_finding_once_at_the_calling_node() -> None:
     assert errors[1].startswith("::error file=flows/top.json,line=7,col=5,title=CMP-9::")
 
 
+def test_github_says_which_call_findings_max_violations_left_unannotated() -> None:
+    report = with_site(own(PARENT), [one_call(), two_calls()], [])
+    lines = render("github", [report], max_violations=1).splitlines()
+    assert sum(line.startswith("::error") for line in lines) == 1
+    assert lines[-1].startswith(
+        "::notice title=toolwire::1 more clash across calls not annotated: --max-violations 1 keeps at most 1 "
+        "finding per file."
+    )
+
+
 def test_junit_gives_a_call_finding_a_failure_of_the_calling_workflow() -> None:
     root = ET.fromstring(render("junit", [parent(), own(SHARED_FILE)]))
     assert (root.get("tests"), root.get("failures")) == ("3", "1")
