@@ -294,7 +294,7 @@ def test_cmp10_in_json_with_its_schema(capsys: pytest.CaptureFixture[str], catal
         code, out, _ = cli(capsys, "check", workflow, "--node-types", catalogue, "--format", "json", "--json-violations", listing)
         document = json.loads(out)
         validator.validate(document)
-        assert document["schema_version"] == 5 and document["node_types_checked"] is True
+        assert document["schema_version"] == 6 and document["node_types_checked"] is True
         [file] = document["files"]
         [v] = file["violations"]
         assert (v["rule"], v["consumer"], v["node_type"]) == ("CMP-10", "h", "http_request")

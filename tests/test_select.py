@@ -94,7 +94,16 @@ def test_the_counts_follow_the_selection(capsys: pytest.CaptureFixture[str]) -> 
     assert json.loads(whole)["code_counts"] == {"CMP-9": 2, "EDGE-5": 1, "R8": 1, "NAME-LOSSY": 1, "NAME-UNNAMED": 1}
     document = json.loads(run(capsys, "check", "--format", "json", "--ignore", "EDGE-5,NAME-LOSSY", MULTI).out)
     assert document["code_counts"] == {"CMP-9": 2, "R8": 1, "NAME-UNNAMED": 1}
-    assert document["codes"] == ["CMP-9", "CMP-10", "R8", "CMP-10-UNKNOWN", "NAME-UNNAMED", "DUPLICATE-KEY"]
+    assert document["codes"] == [
+        "CMP-9",
+        "CMP-10",
+        "R8",
+        "CMP-10-UNKNOWN",
+        "NAME-UNNAMED",
+        "DUPLICATE-KEY",
+        "CMP-9-CALL-UNKNOWN",
+        "CMP-9-PORT",
+    ]
     (file,) = document["files"]
     # The CMP-9 clashes are the report's, read lazily after the EDGE-5 ones.
     assert (file["violation_count"], file["clash_count"], file["violations"]) == (2, 2, [])
@@ -125,8 +134,8 @@ def test_an_unknown_or_empty_code_is_a_usage_error_naming_it(
     err = capsys.readouterr().err
     assert says in err
     assert (
-        "codes: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY; "
-        "families: CMP, EDGE, NAME, DUPLICATE" in err
+        "codes: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY, "
+        "CMP-9-CALL-UNKNOWN, CMP-9-PORT; families: CMP, EDGE, NAME, DUPLICATE" in err
     )
 
 
@@ -264,7 +273,8 @@ def test_verbose_and_the_json_report_say_which_configuration_file_was_read(
         "toolwire: configuration: ../pyproject.toml ([tool.toolwire])",
         "toolwire: passthrough types: kit",
         "toolwire: edge types: data, trigger, loopback, error, tool_availability",
-        "toolwire: codes reported: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY",
+        "toolwire: codes reported: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY, "
+        "CMP-9-CALL-UNKNOWN, CMP-9-PORT",
     ]
     done = run(capsys, "check", "--verbose", "--no-config", "--format", "json", "multi.json")
     assert json.loads(done.out)["config_file"] is None

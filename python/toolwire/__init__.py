@@ -14,8 +14,9 @@ from ._api import (
     explain_json,
     normalize_name,
 )
-from ._errors import CatalogueError, CompilationError, PathError, ToolNameCollision, WorkflowError
-from ._records import ConsumerView, Location, Rename, SeenTool, Stats, Tool, Violation, WiringWarning
+from ._errors import CatalogueError, CompilationError, PathError, SiteError, ToolNameCollision, WorkflowError
+from ._records import CallFinding, CallStep, CallTool, ConsumerView, Location, NodePlace, PathPart, Rename
+from ._records import SeenTool, Stats, Tool, Violation, WiringWarning
 from ._report import Report
 
 __version__ = "0.2.0"
@@ -23,14 +24,20 @@ __version__ = "0.2.0"
 __all__ = [
     "DEFAULT_EDGE_TYPES",
     "DEFAULT_PASSTHROUGH_TYPES",
+    "CallFinding",
+    "CallStep",
+    "CallTool",
     "CatalogueError",
     "CompilationError",
     "ConsumerView",
     "Location",
+    "NodePlace",
     "PathError",
+    "PathPart",
     "Rename",
     "Report",
     "SeenTool",
+    "SiteError",
     "Stats",
     "Tool",
     "ToolNameCollision",

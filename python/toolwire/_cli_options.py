@@ -15,6 +15,7 @@ makes it a tool edge before anything else; the effective list shown (in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, TextIO, TypeVar
@@ -207,7 +208,7 @@ def narrowed(reports: Sequence[Report], selection: _select.Selection, quiet: boo
     if not quiet or strict:
         return Narrowed(selected, counts, 0)
     hidden = sum(len(r.warnings) for r in selected)
-    quieted = [r if not r.warnings else Report(r.violations, [], r.stats, r.path, r.error) for r in selected]
+    quieted = [r if not r.warnings else dataclasses.replace(r, warnings=[]) for r in selected]
     return Narrowed(quieted, counts, hidden)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
-from ._records import Violation
+from ._records import CallFinding, Violation
 
 COMPILATION_FAILED = "Workflow compilation failed: "
 
@@ -57,15 +57,40 @@ class CatalogueError(WorkflowError):
         super().__init__(f"node-type catalogue {path}: {message}" if path else message, line, column)
 
 
+class SiteError(WorkflowError):
+    """A site (a directory, or files checked with a node-type catalogue)
+    whose calls cannot all be followed (SEMANTICS section 12): a cycle of
+    calls (W runs V runs W), or a workflow id defined by two files.
+    ``workflows`` are the ids concerned (those on the cycle, sorted),
+    ``files`` the files they are read from, in the same order. It is the
+    ``error`` of a report of its own; everything else is still checked."""
+
+    def __init__(self, message: str, workflows: Sequence[str] = (), files: Sequence[str] = ()) -> None:
+        self.workflows = list(workflows)
+        self.files = list(files)
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:
+        # Exceptions pickle their args, not these fields: toolwire.dask ships it.
+        return (SiteError, (self.message, self.workflows, self.files))
+
+
 class ToolNameCollision(Exception):
     """The tool-wiring stage's own failure: every CMP-9 and EDGE-5 violation
-    found in the workflow (a sequence read on demand, as in ``Report``)."""
+    found in the workflow (a sequence read on demand, as in ``Report``), and
+    every CMP-9 clash found across its calls (``calls``, from a site
+    check)."""
 
-    def __init__(self, violations: Sequence[Violation]) -> None:
+    def __init__(self, violations: Sequence[Violation], calls: Sequence[CallFinding] = ()) -> None:
         self.violations = violations
+        self.calls = calls
         count = len(self.violations)
-        listed = "; ".join(f"{v.rule}: {v.message}" for v in self.violations)
-        super().__init__(f"tool wiring refused ({count} violation{'s' if count != 1 else ''}): {listed}")
+        own = [f"{v.rule}: {v.message}" for v in self.violations]
+        listed = "; ".join([*own, *(f"{c.rule}: {c.message}" for c in self.calls)])
+        refused = f"{count} violation{'s' if count != 1 else ''}"
+        if self.calls:
+            refused += f", {len(self.calls)} across calls"
+        super().__init__(f"tool wiring refused ({refused}): {listed}")
 
 
 class CompilationError(Exception):
@@ -82,6 +107,14 @@ class CompilationError(Exception):
 def error_to_dict(error: Exception) -> Dict[str, Any]:
     """A file's error (``Report.error``) as the reports write it: its message,
     and its line and column when it has them (None otherwise). Package-internal."""
+    if isinstance(error, SiteError):
+        return {
+            "message": error.message,
+            "line": None,
+            "column": None,
+            "workflows": list(error.workflows),
+            "files": list(error.files),
+        }
     if isinstance(error, WorkflowError):
         return {"message": error.message, "line": error.line, "column": error.column}
     if isinstance(error, PathError):

@@ -2,6 +2,12 @@
 groups and consumer views, as named tuples, and the grouping of CMP-9
 violations by clash.
 
+The records of a site check (docs/SEMANTICS.md section 12) are here too:
+a ``CallFinding`` is a CMP-9 clash that only a call shows (a tool of this
+workflow meeting one of a workflow it runs, at a consumer inside it), with
+the chain of calls, the consumer and each tool's path across the
+boundaries, each place in its own file.
+
 Plain data only: nothing here reads the core (``_report`` builds these
 records from it, on demand) or imports another module of the package, so
 every module can import the records without an import circle.
@@ -38,6 +44,12 @@ __all__ = [
     "NO_BOXES",
     "group_violations",
     "through",
+    "NodePlace",
+    "CallStep",
+    "PathPart",
+    "CallTool",
+    "CallFinding",
+    "call_message",
 ]
 
 class Location(NamedTuple):
@@ -350,3 +362,180 @@ def group_violations(violations: Sequence[Violation]) -> List[ClashGroup]:
         ClashGroup(key[0], first.tools, through(first.tools), sorted(consumers[key]), first)
         for key, first in firsts.items()
     ]
+
+
+# --- call findings (CMP-9 across workflows, SEMANTICS section 12) -------------------
+
+
+class NodePlace(NamedTuple):
+    """A node of a workflow of the site: the consumer inside a call."""
+
+    workflow: str
+    """The id of the workflow the node is in."""
+    file: str
+    """The file that workflow was read from, as the check was given it."""
+    node: str
+    """The node's id in that workflow."""
+    location: Optional[Location]
+    """Where the node's object starts in ``file``; None when not known."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        location = _location_dict(self.location)
+        return {"workflow": self.workflow, "file": self.file, "node": self.node, "location": location}
+
+
+class CallStep(NamedTuple):
+    """One call of a chain: node ``node`` of workflow ``workflow`` runs
+    workflow ``runs``."""
+
+    workflow: str
+    file: str
+    """The file ``workflow`` was read from."""
+    node: str
+    """The calling node, in ``workflow``."""
+    location: Optional[Location]
+    """Where the calling node's object starts in ``file``."""
+    runs: str
+    """The id of the workflow the node runs."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "workflow": self.workflow,
+            "file": self.file,
+            "node": self.node,
+            "location": _location_dict(self.location),
+            "runs": self.runs,
+        }
+
+
+class PathPart(NamedTuple):
+    """The stretch of a tool's path inside one workflow: ``[leaf, ...,
+    call node]`` in the leaf's workflow, ``[port node, ..., next call node
+    or consumer]`` in each workflow called."""
+
+    workflow: str
+    file: str
+    """The file ``workflow`` was read from."""
+    nodes: Sequence[str]
+    """Node ids of ``workflow``, in the order the tool passes them."""
+    locations: Sequence[Optional[Location]]
+    """Where each of ``nodes`` starts in ``file`` (None when not known)."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "workflow": self.workflow,
+            "file": self.file,
+            "nodes": list(self.nodes),
+            "locations": [_location_dict(at) for at in self.locations],
+        }
+
+
+class CallTool(NamedTuple):
+    """A tool of a call finding: a leaf of workflow ``workflow`` and the way
+    it reaches the consumer, across calls."""
+
+    workflow: str
+    """The id of the workflow the tool is a node of."""
+    file: str
+    id: str
+    """The tool's node id in ``workflow``."""
+    label: str
+    """The label as written (the node id when it has none)."""
+    location: Optional[Location]
+    """Where the tool's node starts in ``file``."""
+    path: Sequence[PathPart]
+    """One part per workflow the tool passes through, in order: its path
+    crosses each call as ``[leaf, ..., N] => W: [I, ..., C]``."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "workflow": self.workflow,
+            "file": self.file,
+            "id": self.id,
+            "label": self.label,
+            "location": _location_dict(self.location),
+            "path": [part.to_dict() for part in self.path],
+        }
+
+
+class CallFinding(NamedTuple):
+    """A CMP-9 clash that only a call shows (SEMANTICS section 12): tools of
+    this workflow and of a workflow it runs (directly or through further
+    calls) share ``name`` at ``consumer``, a consumer inside the called
+    workflow. It belongs to the report of the workflow whose node starts
+    the chain, and is located there (``location``).
+
+    ``rule`` is always ``"CMP-9"``. ``chains`` is the exact number of call
+    chains that bring this same clash (a Python int: it may exceed 2**64);
+    ``chain`` is the shortest of them, ``chain[0]`` a node of this
+    workflow."""
+
+    rule: str
+    message: str
+    name: str
+    """The tool name the tools share."""
+    chain: Sequence[CallStep]
+    """The calls from this workflow to the consumer's workflow, in order."""
+    consumer: NodePlace
+    """The consumer inside, in the last workflow of the chain."""
+    tools: Sequence[CallTool]
+    """The clashing tools, sorted by (workflow, id)."""
+    chains: int = 1
+
+    @property
+    def location(self) -> Optional[Location]:
+        """Where the finding is: the calling node that starts its chain."""
+        return self.chain[0].location if self.chain else None
+
+    @property
+    def workflow(self) -> str:
+        """The id of the workflow whose report holds the finding."""
+        return self.chain[0].workflow if self.chain else self.consumer.workflow
+
+    @property
+    def help(self) -> str:
+        """What to do, in words: rename all but one of the tools."""
+        return f"rename {'one' if len(self.tools) == 2 else 'all but one'} of {_call_tools(self.tools, self.workflow)}"
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "message": self.message,
+            "location": _location_dict(self.location),
+            "chains": self.chains,
+            "chain": [step.to_dict() for step in self.chain],
+            "consumer": self.consumer.to_dict(),
+            "tools": [tool.to_dict() for tool in self.tools],
+        }
+
+
+def _of_workflow(workflow: str, home: str) -> str:
+    return "of this workflow" if workflow == home else f"of workflow {_quoted(workflow)}"
+
+
+def _call_tools(tools: Sequence[CallTool], home: str) -> str:
+    """``"a" ("A") of this workflow and "b" ("B") of workflow "w"``."""
+    named = [f"{_quoted(t.id)} ({_quoted(t.label)}) {_of_workflow(t.workflow, home)}" for t in tools]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+
+
+def call_message(
+    name: str, chain: Sequence[CallStep], consumer: NodePlace, tools: Sequence[CallTool], chains: int
+) -> str:
+    """A call finding's message, in the manner of a CMP-9 violation's: how
+    many tools reach which consumer of which workflow, through which call
+    of this workflow, the name they share, each tool with its workflow, and
+    how many chains of calls bring the clash when more than one does."""
+    home = chain[0].workflow if chain else consumer.workflow
+    start = f" in a call from {_quoted(chain[0].node)}" if chain else ""
+    through = ""
+    if len(chain) > 1:
+        through = " through " + ", ".join(f"{_quoted(s.node)} of workflow {_quoted(s.workflow)}" for s in chain[1:])
+    message = (
+        f"{len(tools)} tools reaching {_quoted(consumer.node)} of workflow {_quoted(consumer.workflow)}{start}"
+        f"{through} share the name {_quoted(name)}: {_call_tools(tools, home)}"
+    )
+    if chains > 1:
+        message += f"; {chains:,} chains of calls bring this clash, the shortest shown"
+    return message

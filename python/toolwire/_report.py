@@ -9,13 +9,15 @@ tools, violations, warnings, counts) are named tuples, built by keyword
 from the core's typed objects.
 
 The functions at the end are the package's way to make reports
-(``report_from_core``, ``failed_report``, ``view_from_core``) and to read
+(``report_from_core``, ``failed_report``, ``view_from_core``; for a site
+check, ``calls_from_core``, ``site_warnings`` and ``with_site``) and to read
 them without building every record (``edge5_count``, ``edge5_prefix``,
 ``violations_from``, ``core_of``): package-internal, not exported by
 ``toolwire``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union, overload
@@ -23,6 +25,11 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence,
 from ._errors import CompilationError, ToolNameCollision, error_to_dict
 from ._records import (
     NO_BOXES,
+    CallFinding,
+    CallStep,
+    CallTool,
+    NodePlace,
+    PathPart,
     ClashGroup,
     ConsumerView,
     Location,
@@ -33,6 +40,7 @@ from ._records import (
     Violation,
     WiredEdge,
     WiringWarning,
+    call_message,
     group_violations,
 )
 
@@ -273,12 +281,19 @@ class Report:
     """The file checked, for reports made from files."""
     error: Optional[Exception] = None
     """Set only by ``check_files``: the ``WorkflowError`` or ``OSError`` that
-    ``check_file`` would have raised for this file."""
+    ``check_file`` would have raised for this file (or, for a site check,
+    the ``SiteError`` of a report of its own)."""
+    calls: Sequence[CallFinding] = ()
+    """CMP-9 clashes found across this workflow's calls to other workflows
+    of the site (SEMANTICS section 12), each located at the calling node
+    that starts its chain. Only a site check finds any; a workflow checked
+    alone has none."""
 
     @property
     def ok(self) -> bool:
-        """True when the workflow was checked and accepted."""
-        return self.error is None and not self.violations
+        """True when the workflow was checked and accepted: no violation of
+        its own and none across its calls."""
+        return self.error is None and not self.violations and not self.calls
 
     @property
     def violation_count(self) -> int:
@@ -309,6 +324,9 @@ class Report:
             "violation_count": len(self.violations),
             "violations_omitted": 0,
             "violations": [v.to_dict() for v in self.violations],
+            "call_count": len(self.calls),
+            "calls": [c.to_dict() for c in self.calls],
+            "calls_omitted": 0,
             "warnings": [w.to_dict() for w in self.warnings],
             "node_types_checked": None if self.stats is None else self.stats.node_types_checked,
             "stats": None if self.stats is None else self.stats.to_dict(),
@@ -322,13 +340,13 @@ class Report:
     def raise_on_failure(self) -> None:
         """Raises ``CompilationError`` (cause: ``ToolNameCollision``) when
         refused, or the file's own error when it could not be checked. The
-        message lists every violation, so on a huge report building it takes
-        time and memory in proportion."""
+        message lists every violation, then every call finding, so on a huge
+        report building it takes time and memory in proportion."""
         if self.error is not None:
             raise self.error
         if self.ok:
             return
-        cause = ToolNameCollision(self.violations)
+        cause = ToolNameCollision(self.violations, self.calls)
         raise CompilationError(str(cause)) from cause
 
 
@@ -398,6 +416,117 @@ ViewTuple = Tuple[
 """A view as the binding hands it over (consumer, place, tools as (name,
 id, label, path, place, collides), box labels, forwards): the stub's
 ``_ViewTuple``."""
+
+
+At = Optional[Tuple[int, int]]
+CallTuple = Tuple[
+    str,
+    int,
+    List[Tuple[str, str, str, At, str]],
+    Tuple[str, str, str, At],
+    List[Tuple[str, str, str, str, At, List[Tuple[str, str, List[Tuple[str, At]]]]]],
+]
+"""A call finding as the binding's ``check_site`` hands it over: ``(name,
+chains, chain, consumer, tools)``, a step ``(workflow, file, node, at,
+runs)``, the consumer ``(workflow, file, node, at)``, a tool ``(workflow,
+file, id, label, at, parts)``, a part ``(workflow, file, [(node, at),
+...])``; ``at`` is ``(line, column)`` or None (the site contract)."""
+
+SiteWarningTuple = Tuple[str, str, str, At]
+"""A site warning as ``check_site`` hands it over: ``(code, node, message,
+at)``."""
+
+
+def calls_from_core(calls: Sequence[CallTuple]) -> List[CallFinding]:
+    """The call findings of one report, from the tuples of ``check_site``,
+    in the order given (the core sorts them), each with its message."""
+    findings = []
+    for name, chains, chain, consumer, tools in calls:
+        steps = [CallStep(w, f, node, _at(at), runs) for w, f, node, at, runs in chain]
+        inside = NodePlace(consumer[0], consumer[1], consumer[2], _at(consumer[3]))
+        crossing = [
+            CallTool(
+                workflow,
+                file,
+                id,
+                label,
+                _at(at),
+                tuple(
+                    PathPart(pw, pf, tuple(n for n, _ in nodes), tuple(_at(a) for _, a in nodes))
+                    for pw, pf, nodes in parts
+                ),
+            )
+            for workflow, file, id, label, at, parts in tools
+        ]
+        message = call_message(name, steps, inside, crossing, chains)
+        findings.append(CallFinding("CMP-9", message, name, steps, inside, crossing, chains))
+    return findings
+
+
+def site_warnings(warnings: Sequence[SiteWarningTuple]) -> List[WiringWarning]:
+    """The site's warnings of one report (``CMP-9-CALL-UNKNOWN``,
+    ``CMP-9-PORT``), from the tuples of ``check_site``."""
+    return [WiringWarning(code, node, None, message, _at(at)) for code, node, message, at in warnings]
+
+
+class Chained(Sequence[_T]):
+    """One sequence, then another: a report's own warnings (a ``Warnings``
+    read from the core on demand) followed by the few its site adds, with
+    neither read until asked for. Equal to any list or tuple of the same
+    items."""
+
+    __slots__ = ("_first", "_then")
+
+    def __init__(self, first: Sequence[_T], then: Sequence[_T]) -> None:
+        self._first = first
+        self._then = then
+
+    def __len__(self) -> int:
+        return len(self._first) + len(self._then)
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[_T]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[_T, List[_T]]:
+        split = len(self._first)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return [self[i] for i in range(start, stop, step)]
+            head = list(self._first[start:min(stop, split)]) if start < split else []
+            tail = list(self._then[max(start - split, 0):max(stop - split, 0)]) if stop > split else []
+            return head + tail
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("warning index out of range")
+        return self._first[index] if index < split else self._then[index - split]
+
+    def __iter__(self) -> Iterator[_T]:
+        yield from self._first
+        yield from self._then
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Chained, list, tuple)):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Chained: {len(self._first)} + {len(self._then)}>"
+
+
+def with_site(report: Report, calls: Sequence[CallTuple], warnings: Sequence[SiteWarningTuple]) -> Report:
+    """``report`` (a file's, from ``check_site``'s outcomes) with what the
+    site check found for it: its call findings and the site's warnings,
+    after its own (which are not read here)."""
+    extra = site_warnings(warnings)
+    own = report.warnings
+    return dataclasses.replace(
+        report, calls=calls_from_core(calls), warnings=Chained(own, extra) if extra else own
+    )
 
 
 def view_from_core(core: ViewTuple) -> ConsumerView:

@@ -111,5 +111,26 @@ RULES: Dict[str, Rule] = {
             "warning",
             SPEC_URL,  # a JSON matter, no rule of the specification
         ),
+        # The site check's own warnings (SEMANTICS section 12), last so that
+        # every ruleIndex before them keeps its meaning.
+        Rule(
+            "CMP-9-CALL-UNKNOWN",
+            "CalledWorkflowChecked",
+            "A node runs a workflow that is not among the workflows checked.",
+            "Its calls are not followed, so a tool wired to it that clashes with one inside the workflow it "
+            "runs goes unnoticed. Check that workflow together with this one (the site's directory, or both "
+            "files with --node-types), or fix the workflow id in its node type's executor_plugin.",
+            "warning",
+            _spec_rule("CMP-9"),
+        ),
+        Rule(
+            "CMP-9-PORT",
+            "ToolPortNamesANode",
+            "An input_ports entry of a workflow cannot be read, or names no node of the workflow.",
+            "Tools handed to the workflow through this entry reach no node of it, so they are not checked "
+            "inside it. Give the entry a node_id naming one of the workflow's nodes.",
+            "warning",
+            _spec_rule("CMP-9"),
+        ),
     )
 }

@@ -41,11 +41,13 @@ order the counts are given in."""
 FAMILIES: Dict[str, Tuple[str, ...]] = {
     family: tuple(code for code in CODES if code.rsplit("-", 1)[0] == family)
     for family in dict.fromkeys(code.rsplit("-", 1)[0] for code in CODES if "-" in code)
-    if family not in RULES
+    if family not in RULES and not any(family.startswith(f"{code}-") for code in RULES)
 }
 """``NAME`` -> ``("NAME-LOSSY", "NAME-UNNAMED")``: each family of codes by
-the part before their last ``-``. (R8 has no ``-``, so no family; nor has
-CMP-10-UNKNOWN, whose family would be the code CMP-10.)"""
+the part before their last ``-``. (R8 has no ``-``, so no family; nor have
+CMP-10-UNKNOWN and CMP-9-PORT, whose family would be a code, nor
+CMP-9-CALL-UNKNOWN, whose family would be a code's name and more: a
+warning of a code is no member of the code's family, as ruff has it.)"""
 
 
 class SelectorError(ValueError):
@@ -131,7 +133,9 @@ class Selection:
         warnings = report.warnings
         if out & {w for w in CODES if RULES[w].level == "warning"}:
             warnings = Picked.of(report.warnings, lambda w: w.code not in out)
-        return Report(violations, warnings, report.stats, report.path, report.error)
+        # A call finding is a CMP-9 clash (across calls): it goes with CMP-9.
+        calls = report.calls if "CMP-9" not in out else ()
+        return Report(violations, warnings, report.stats, report.path, report.error, calls)
 
 
 def _violations(violations: Sequence[Violation], edge5: bool, cmp10: bool, cmp9: bool) -> Sequence[Violation]:
@@ -219,7 +223,8 @@ class Picked(Sequence[_T]):
 
 def code_counts(reports: Sequence[Report]) -> Dict[str, int]:
     """How many findings of each code the reports hold, over every file:
-    violations (a CMP-9 clash at 10,000 consumers counts 10,000), then
+    violations (a CMP-9 clash at 10,000 consumers counts 10,000; a call
+    finding counts one), then
     warnings, in the order of ``CODES`` (a code the selectors do not know
     after them, alphabetically); codes with none are left out. Counting
     CMP-9 and EDGE-5 reads no violation; counting warnings reads each once
@@ -236,7 +241,8 @@ def code_counts(reports: Sequence[Report]) -> Dict[str, int]:
         )
         counts["EDGE-5"] += edge5
         counts["CMP-10"] += leading - edge5
-        counts["CMP-9"] += report.violation_count - leading
+        # A call finding counts once, however many chains of calls bring it.
+        counts["CMP-9"] += report.violation_count - leading + len(report.calls)
         warnings = report.warnings
         if isinstance(warnings, Picked):
             counts.update(warnings.counts)

@@ -18,7 +18,7 @@ import unicodedata
 from pathlib import Path, PurePath
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .._records import ClashGroup, Tool, Violation
+from .._records import CallFinding, CallTool, ClashGroup, Location, PathPart, Tool, Violation
 from .._report import Report, edge5_prefix
 from .._rules import RULES
 from .._select import code_counts
@@ -296,6 +296,113 @@ def finding_help(code: str, own_help: Optional[str]) -> Optional[str]:
     if own_help is not None:
         return own_help
     return RULES[code].help if code in RULES else None
+
+
+# --- call findings (CMP-9 across calls, SEMANTICS section 12) ---------------------
+
+
+def calls_shown(report: Report, room: Optional[int]) -> Tuple[Sequence[CallFinding], int]:
+    """The call findings of ``report`` a format lists, and how many it
+    leaves out: they come after the file's own findings and count as one
+    finding each against ``--max-violations``, so ``room`` is what the
+    limit leaves once those are shown (None: no limit)."""
+    calls = report.calls
+    if room is None or room >= len(calls):
+        return calls, 0
+    kept = max(0, room)
+    return calls[:kept], len(calls) - kept
+
+
+def call_room(limit: Optional[int], shown: int) -> Optional[int]:
+    """What ``--max-violations`` (``limit``) leaves for call findings after
+    ``shown`` findings of the file's own."""
+    return None if limit is None else max(0, limit - shown)
+
+
+def place(file: Optional[str], location: Optional[Location]) -> str:
+    """``file:line:column`` (``file`` when the line is not known), printable:
+    how every format that shows two files names a place in either."""
+    name = printable(file_name(file))
+    return name if location is None else f"{name}:{location.line}:{location.column}"
+
+
+def part_words(part: PathPart, max_path: int) -> str:
+    """``[box_1 -> agent_1]``: one workflow's stretch of a tool's path."""
+    return f"[{path_words(part.nodes, max_path)}]"
+
+
+def call_path_words(tool: CallTool, max_path: int, places: bool = True) -> str:
+    """A tool's path across calls, ``[leaf, ..., N] => W: [I, ..., C]``
+    (SEMANTICS section 12), with ``(file:line:column)`` of each part's first
+    node when ``places``; printable."""
+    parts = []
+    for i, part in enumerate(tool.path):
+        words = part_words(part, max_path)
+        if i:
+            words = f"{node_id(part.workflow)}: {words}"
+        if places:
+            first = part.locations[0] if part.locations else None
+            words += f" ({place(part.file, first)})"
+        parts.append(words)
+    return " => ".join(parts)
+
+
+def call_tool_line(tool: CallTool, home: str, max_path: int = 64) -> str:
+    """One tool of a call finding and the way it arrives, printable:
+    ``search "Search" of workflow shared via [search -> agent] (b.json:5:5)``."""
+    words = call_path_words(tool, max_path)
+    return f"{node_id(tool.id)} {quoted(tool.label)} {of_workflow(tool.workflow, home)} via {words}"
+
+
+def of_workflow(workflow: str, home: str) -> str:
+    """``of this workflow``, or ``of workflow "w"``, printable."""
+    return "of this workflow" if workflow == home else f"of workflow {quoted(workflow)}"
+
+
+def chain_lines(finding: CallFinding) -> List[str]:
+    """The chain of calls, a line each, the calling node's place first, as
+    a compiler says where a template was instantiated from:
+    ``in a call from run_agent, which runs workflow "shared": a.json:12:5``;
+    then the consumer inside, with its own place; printable."""
+    lines = []
+    for i, step in enumerate(finding.chain):
+        workflow = "" if i == 0 else f" of workflow {quoted(step.workflow)}"
+        lines.append(
+            f"in a call from {node_id(step.node)}{workflow}, which runs workflow {quoted(step.runs)}: "
+            f"{place(step.file, step.location)}"
+        )
+    consumer = finding.consumer
+    lines.append(
+        f"to the consumer {node_id(consumer.node)} of workflow {quoted(consumer.workflow)}: "
+        f"{place(consumer.file, consumer.location)}"
+    )
+    return lines
+
+
+def chains_note(finding: CallFinding) -> Optional[str]:
+    """``3 chains of calls bring this clash; the shortest is shown``, for a
+    finding more than one chain brings; None otherwise."""
+    if finding.chains <= 1:
+        return None
+    return f"{finding.chains:,} chains of calls bring this clash; the shortest is shown"
+
+
+def across_calls(count: int) -> str:
+    """``clash across calls`` or ``clashes across calls``: what the
+    summaries call call findings."""
+    return "clash across calls" if count == 1 else "clashes across calls"
+
+
+def call_headline(finding: CallFinding) -> str:
+    """The short form of a call finding's message, for formats that list
+    the tools on lines of their own: ``2 tools reaching "agent" of workflow
+    "shared" in a call from "run" share the name "search"``; printable."""
+    consumer = finding.consumer
+    start = f" in a call from {quoted(finding.chain[0].node)}" if finding.chain else ""
+    return (
+        f"{len(finding.tools)} tools reaching {quoted(consumer.node)} of workflow {quoted(consumer.workflow)}"
+        f"{start} share the name {quoted(finding.name)}"
+    )
 
 
 # --- counts by code -----------------------------------------------------------------

@@ -43,10 +43,11 @@ import sys
 from typing import Dict, List, Mapping, NamedTuple, Optional, TextIO
 
 from .._errors import error_to_dict
-from .._records import ClashGroup, Location, Violation, WiringWarning
+from .._records import CallFinding, ClashGroup, Location, Violation, WiringWarning
 from .._report import Report
 from . import text_format
 from .common import NODE_TYPES_UNCHECKED, node_types_unchecked
+from .common import across_calls, call_room, calls_shown, chain_lines
 from .common import covered, edge5_violations, file_name, finding_help, group_message, plural, printable, repo_path, source
 from .run import Run
 
@@ -113,6 +114,15 @@ def _group_command(report: Report, group: ClashGroup) -> str:
     return command("error", message, title=first.rule, path=report.path, location=first.location)
 
 
+def _call_command(report: Report, finding: CallFinding) -> str:
+    """A clash across calls, annotated at the calling node: the message,
+    the chain of calls and the consumer inside with their files, lines and
+    columns, then the help."""
+    message = "\n".join([printable(finding.message), *chain_lines(finding)])
+    message = _with_help(message, finding.rule, finding.help)
+    return command("error", message, title=finding.rule, path=report.path, location=finding.location)
+
+
 def _warning_command(report: Report, w: WiringWarning, kind: str) -> str:
     message = _with_help(printable(w.message), w.code, None)
     return command(kind, message, title=w.code, path=report.path, location=w.location)
@@ -125,12 +135,17 @@ class _Selection:
     Each file's findings are first cut as every format cuts them: the first
     ``--max-violations`` in the report's order (EDGE-5 violations, then
     clashes), so that the same findings are kept whatever the format. Of
-    those, the annotations go to clashes first, then EDGE-5 violations, then
-    files that could not be checked, within GitHub's limit."""
+    those, the annotations go to clashes first, then clashes across calls,
+    then EDGE-5 violations, then files that could not be checked, within
+    GitHub's limit. A file's clashes across calls come after its own
+    findings in the count of ``--max-violations``, one finding each."""
 
     def __init__(self, run: Run) -> None:
         self.run = run
         self.groups: Dict[int, List[ClashGroup]] = {}
+        self.calls: Dict[int, List[CallFinding]] = {}
+        self.calls_kept: Dict[int, int] = {}
+        """How many of each file's clashes across calls are within ``--max-violations``."""
         self.edge5: Dict[int, List[Violation]] = {}
         self.errors: Dict[int, bool] = {}
         self.warnings: Dict[int, int] = {}
@@ -149,10 +164,15 @@ class _Selection:
             groups = len(report.clash_groups())
             edge5_kept[index] = edge5 if cap is None else min(cap, edge5)
             groups_kept[index] = groups if cap is None else min(cap - edge5_kept[index], groups)
+            room = call_room(cap, edge5_kept[index] + groups_kept[index])
+            self.calls_kept[index] = len(calls_shown(report, room)[0])
         for index, report in checked:
             take = min(groups_kept[index], errors)
             self.groups[index] = list(itertools.islice(report.clash_groups(), take))
             errors -= len(self.groups[index])
+        for index, report in checked:
+            self.calls[index] = list(report.calls[: min(self.calls_kept[index], errors)])
+            errors -= len(self.calls[index])
         for index, report in checked:
             self.edge5[index] = edge5_violations(report, min(edge5_kept[index], errors))[0]
             errors -= len(self.edge5[index])
@@ -181,7 +201,7 @@ class _Selection:
 
     def left_out(self) -> _LeftOut:
         """What has no annotation, exactly, and why."""
-        capped = violations = warnings = files = 0
+        capped = violations = warnings = files = calls_capped = calls = 0
         for index, report in enumerate(self.run.reports):
             if report.error is not None:
                 files += not self.errors[index]
@@ -190,7 +210,9 @@ class _Selection:
             capped += report.violation_count - self.kept[index]
             violations += self.kept[index] - shown
             warnings += len(report.warnings) - self.warnings[index]
-        return _LeftOut(capped, violations, warnings, files)
+            calls_capped += len(report.calls) - self.calls_kept[index]
+            calls += self.calls_kept[index] - len(self.calls[index])
+        return _LeftOut(capped, violations, warnings, files, calls_capped, calls)
 
 
 class _LeftOut(NamedTuple):
@@ -201,6 +223,10 @@ class _LeftOut(NamedTuple):
     warnings: int
     files: int
     """Files that could not be checked."""
+    calls_capped: int = 0
+    """Clashes across calls that ``--max-violations`` leaves out."""
+    calls: int = 0
+    """Clashes across calls within ``--max-violations`` that GitHub's limit leaves out."""
 
 
 def _and(parts: List[str]) -> str:
@@ -211,15 +237,20 @@ def _notice(left_out: _LeftOut, max_violations: Optional[int], summary: bool) ->
     """One notice saying what has no annotation, each part with its own
     cause: ``--max-violations``, or GitHub's limit of annotations."""
     sentences = []
-    if left_out.capped:
+    if left_out.capped or left_out.calls_capped:
         assert max_violations is not None
+        capped = [plural(left_out.capped, "more violation")] if left_out.capped else []
+        if left_out.calls_capped:
+            capped.append(f"{left_out.calls_capped:,} more {across_calls(left_out.calls_capped)}")
         sentences.append(
-            f"{plural(left_out.capped, 'more violation')} not annotated: --max-violations {max_violations} "
+            f"{_and(capped)} not annotated: --max-violations {max_violations} "
             f"keeps at most {plural(max_violations, 'finding')} per file."
         )
     parts = []
     if left_out.violations:
         parts.append(plural(left_out.violations, "more violation"))
+    if left_out.calls:
+        parts.append(f"{left_out.calls:,} more {across_calls(left_out.calls)}")
     if left_out.warnings:
         parts.append(plural(left_out.warnings, "more warning"))
     if left_out.files:
@@ -232,7 +263,7 @@ def _notice(left_out: _LeftOut, max_violations: Optional[int], summary: bool) ->
     if not sentences:
         return None
     # The step summary keeps to --max-violations too, as the text format does.
-    if left_out.capped:
+    if left_out.capped or left_out.calls_capped:
         where = "`toolwire check` without --max-violations prints every one."
         listed = "those within --max-violations"
     else:
@@ -258,6 +289,7 @@ def write_annotations(run: Run, out: TextIO, environ: Mapping[str, str]) -> None
         # In the order of the report: EDGE-5, then clashes, then warnings.
         out.writelines(_violation_command(report, v) for v in selection.edge5[index])
         out.writelines(_group_command(report, g) for g in selection.groups[index])
+        out.writelines(_call_command(report, c) for c in selection.calls[index])
         warnings = report.warnings[: selection.warnings[index]]
         out.writelines(_warning_command(report, w, strict) for w in warnings)
     summary = environ.get("GITHUB_STEP_SUMMARY")
@@ -322,7 +354,10 @@ def _markdown(run: Run, heading: str, body: List[text_format.Block], cut: bool) 
     if cut:
         violations = sum(r.violation_count for r in run.reports) - sum(b.violations for b in body)
         warnings = sum(len(r.warnings) for r in run.reports) - sum(b.warnings for b in body)
+        calls = sum(len(r.calls) for r in run.reports) - sum(b.calls for b in body)
         left = f"{plural(violations, 'violation')} and {plural(warnings, 'warning')}"
+        if calls:
+            left = f"{plural(violations, 'violation')}, {calls:,} {across_calls(calls)} and {plural(warnings, 'warning')}"
         parts.append(
             f"\n*Cut to stay under GitHub's 1 MiB step summary: {left} (and any files after the last "
             "one shown) are not shown here; `toolwire check` prints every one.*\n"

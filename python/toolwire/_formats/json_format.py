@@ -2,6 +2,13 @@
 is docs/report.schema.json; ``schema_version`` changes only when a field
 changes meaning or goes away (adding fields does not change it).
 
+Version 6 (from 5): clashes across calls (a site check, SEMANTICS section
+12). A file's ``calls`` lists them after its own findings (each one
+finding against ``--max-violations``), ``call_count`` counts them and
+``calls_omitted`` what is not listed; ``ok`` is false when there is one,
+so a file with no violation of its own may be refused. An ``error`` may
+name the ``workflows`` and ``files`` of a site error (a cycle of calls).
+
 Version 5 (from 4): CMP-10. A file's ``violations`` holds its CMP-10
 violations after its EDGE-5 ones (so it no longer holds only EDGE-5 ones):
 each names the receiving node (``consumer``), its ``node_type``, where the
@@ -42,13 +49,23 @@ import json
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
 from .._errors import error_to_dict
-from .._records import ClashGroup, Tool, Violation
+from .._records import CallFinding, ClashGroup, PathPart, Tool, Violation
 from .._report import Report
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
-from .common import Findings, code_counts_of, file_name, node_types_unchecked, path_json, reported_codes
+from .common import (
+    Findings,
+    call_room,
+    calls_shown,
+    code_counts_of,
+    file_name,
+    node_types_unchecked,
+    path_ends,
+    path_json,
+    reported_codes,
+)
 from .run import JSON_VIOLATIONS, Run
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 EACH = JSON_VIOLATIONS[1]
 
@@ -140,6 +157,29 @@ def violation_dict(violation: Violation, max_path: int = 64) -> Dict[str, Any]:
     }
 
 
+def _part(part: PathPart, max_path: int) -> Dict[str, Any]:
+    """``PathPart.to_dict()``, its ``nodes`` and ``locations`` shortened
+    alike to ``max_path`` items, ``{"omitted": N}`` in the middle of both."""
+    whole = part.to_dict()
+    head, omitted, tail = path_ends(part.nodes, max_path)
+    if not omitted:
+        return whole
+    gap: Dict[str, int] = {"omitted": omitted}
+    for key in ("nodes", "locations"):
+        items = whole[key]
+        whole[key] = [*items[: len(head)], gap, *items[len(items) - len(tail) :]]
+    return whole
+
+
+def call_dict(finding: CallFinding, max_path: int = 64) -> Dict[str, Any]:
+    """``CallFinding.to_dict()``, each part of each tool's path shortened
+    to ``max_path`` nodes (0: whole)."""
+    whole = finding.to_dict()
+    for tool, record in zip(whole["tools"], finding.tools):
+        tool["path"] = [_part(part, max_path) for part in record.path]
+    return whole
+
+
 def _clash(group: ClashGroup, max_path: int, max_consumers: int) -> _Object:
     """One clash: its first violation (message, place, tools with their
     paths to its first consumer, fix), then its consumers."""
@@ -178,10 +218,12 @@ def _file(run: Run, report: Report) -> _Object:
         yield "error", None if report.error is None else error_to_dict(report.error)
         yield "violation_count", report.violation_count
         yield "clash_count", len(report.clash_groups())
+        yield "call_count", len(report.calls)
         if run.json_violations == EACH:
             listed = _Listed(itertools.islice(report.violations, run.max_violations))
             yield "violations", _Array(violation_dict(v, run.max_path) for v in listed)
             yield "violations_omitted", report.violation_count - listed.count
+            room = call_room(run.max_violations, listed.count)
         else:
             # Findings come EDGE-5 violations first, then clashes: the first
             # clash read ends the one list and starts the other.
@@ -204,6 +246,12 @@ def _file(run: Run, report: Report) -> _Object:
             yield "violations", _Array(edge5())
             yield "clashes", _Array(clashes())
             yield "violations_omitted", findings.left_out
+            room = call_room(run.max_violations, findings.shown)
+        # The clashes across calls (a site check), after the file's own
+        # findings: what --max-violations leaves room for.
+        calls, calls_left = calls_shown(report, room)
+        yield "calls", [call_dict(c, run.max_path) for c in calls]
+        yield "calls_omitted", calls_left
         yield "warnings", _Array(w.to_dict() for w in report.warnings)
         # Whether CMP-10 was checked (null: the file could not be checked).
         yield "node_types_checked", None if report.stats is None else report.stats.node_types_checked

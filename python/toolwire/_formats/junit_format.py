@@ -12,6 +12,13 @@ reaches (the first ten, the rest counted) however many there are. With
 ``--max-violations N`` a file has at most N finding test cases, and its own
 test case's ``<system-out>`` says exactly how many violations are not listed.
 
+A clash across calls (a site check, SEMANTICS section 12) is a test case
+of the calling workflow's too (``file`` its file), after its own findings
+and counted with them against ``--max-violations``, named ``path: CMP-9
+NAME in a call from NODE at CONSUMER of WORKFLOW``; its failure says where
+the calling node is, the chain of calls and the consumer inside, and each
+tool with its path across the calls, each place in its own file.
+
 The counts follow the usual JUnit meaning, test cases rather than findings:
 ``tests`` test cases, ``failures`` failed ones, ``errors`` files that could
 not be checked. ``time`` is the whole run's; toolwire checks files in parallel and
@@ -36,12 +43,17 @@ import xml.etree.ElementTree as ET
 from typing import Dict, Iterator, List, Optional, TextIO
 
 from .._errors import error_to_dict
-from .._records import ClashGroup, Location, Violation
+from .._records import CallFinding, ClashGroup, Location, Violation
 from .._report import Report
 from .common import (
     node_types_unchecked,
     Finding,
     Findings,
+    across_calls,
+    call_room,
+    call_tool_line,
+    calls_shown,
+    chain_lines,
     code_counts_of,
     file_name,
     finding_count,
@@ -119,6 +131,27 @@ def _failure(case: ET.Element, report: Report, finding: Finding, max_path: int) 
     _finding(case, "failure", v.rule, message, _failure_text(report, v.rule, text, v.location, lines))
 
 
+def _call_name(report: Report, finding: CallFinding) -> str:
+    """A clash across calls' test case name: by its name, calling node and
+    consumer inside, stable from run to run."""
+    start = node_id(finding.chain[0].node) if finding.chain else "?"
+    consumer = finding.consumer
+    return (
+        f"{_name(report.path)}: CMP-9 {printable(finding.name)} in a call from {start} "
+        f"at {node_id(consumer.node)} of {node_id(consumer.workflow)}"
+    )
+
+
+def _call_failure(case: ET.Element, report: Report, finding: CallFinding, max_path: int) -> None:
+    message = printable(finding.message)
+    lines = [f"  {line}" for line in chain_lines(finding)]
+    home = finding.workflow
+    lines.extend(f"  {call_tool_line(t, home, max_path)} at {_where(t.file, t.location)}" for t in finding.tools)
+    lines.append(f"help: {printable(finding.help)}")
+    text = _failure_text(report, finding.rule, message, finding.location, lines)
+    _finding(case, "failure", finding.rule, message, text)
+
+
 def _testcases(run: Run, report: Report) -> Iterator[ET.Element]:
     """A file's test cases, each made as it is yielded: its own, then one
     per violation finding, in the report's order."""
@@ -136,6 +169,7 @@ def _testcases(run: Run, report: Report) -> Iterator[ET.Element]:
     # not listed: with a limit, the findings shown are counted before they
     # are written (at most the limit of them read twice).
     left_out = findings.left_out_first()
+    calls, calls_left = calls_shown(report, call_room(run.max_violations, finding_count(report, run.max_violations)))
     out: List[str] = []
     if run.strict:
         for w in report.warnings:
@@ -147,17 +181,21 @@ def _testcases(run: Run, report: Report) -> Iterator[ET.Element]:
         out.extend(
             f"{_where(report.path, w.location)}: warning {w.code}: {printable(w.message)}" for w in report.warnings
         )
-    if left_out:
-        out.append(
-            f"{_name(report.path)}: {left_out:,} more violation{'' if left_out == 1 else 's'} not listed "
-            f"(--max-violations {run.max_violations})"
-        )
+    if left_out or calls_left:
+        what = [f"{left_out:,} more violation{'' if left_out == 1 else 's'}"] if left_out else []
+        if calls_left:
+            what.append(f"{calls_left:,} more {across_calls(calls_left)}")
+        out.append(f"{_name(report.path)}: {' and '.join(what)} not listed (--max-violations {run.max_violations})")
     if out:
         ET.SubElement(case, "system-out").text = _xml("\n".join(out))
     yield case
     for finding in findings:
         case = _case(report, _finding_name(report, finding))
         _failure(case, report, finding, run.max_path)
+        yield case
+    for call in calls:
+        case = _case(report, _call_name(report, call))
+        _call_failure(case, report, call, run.max_path)
         yield case
 
 
@@ -171,6 +209,7 @@ def _counts(run: Run) -> Dict[str, str]:
             errors += 1
             continue
         findings = finding_count(report, run.max_violations)
+        findings += len(calls_shown(report, call_room(run.max_violations, findings))[0])
         tests += findings
         failures += findings + (1 if run.strict and report.warnings else 0)
     return {"tests": str(tests), "failures": str(failures), "errors": str(errors), "time": f"{run.elapsed:.3f}"}

@@ -18,6 +18,11 @@ run (violations first, file by file, then warnings), and each file that has
 findings left out gets a ``warning`` notification in ``invocations[0]``
 with their exact numbers and what cut them (``--max-violations``, or that
 limit).
+A clash across calls (a site check, SEMANTICS section 12) is one result,
+after the file's own findings, located at the calling node: its
+``relatedLocations`` are the further calls of its chain, the consumer
+inside and each tool, each in its own file, linked from the message, and
+its ``codeFlows`` walk the chain of calls to the consumer.
 Messages show control characters from the input as the text format does
 (``common.printable``); the ``properties`` carry ids as they are.
 The output holds nothing that changes from one run to the next (no time, no
@@ -33,7 +38,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 from urllib.parse import quote
 
 from .._errors import error_to_dict
-from .._records import ClashGroup, Location, Violation, WiringWarning
+from .._records import CallFinding, ClashGroup, Location, Violation, WiringWarning
 from .._report import Report
 from .._rules import RULES, Rule
 from .common import (
@@ -42,7 +47,12 @@ from .common import (
     STDIN,
     STDIN_NAME,
     Finding,
+    call_room,
+    call_tool_line,
+    calls_shown,
     code_counts_of,
+    node_id,
+    quoted,
     group_scope,
     printable,
     repo_path,
@@ -219,6 +229,72 @@ def _finding(report: Report, finding: Finding, max_path: int) -> Json:
     return _violation(report, finding, max_path)
 
 
+def _call(report: Report, finding: CallFinding, max_path: int) -> Json:
+    """A clash across calls: at the calling node in this file; the further
+    calls of its chain, the consumer inside and each tool related in their
+    own files and linked from the message; the chain as a code flow."""
+    home = finding.workflow
+    consumer = finding.consumer
+    related: List[Tuple[str, Json, str]] = []
+    """(what the message calls it, its physical location, its message)."""
+    for step in finding.chain[1:]:
+        said = f"{node_id(step.node)} of workflow {quoted(step.workflow)} runs workflow {quoted(step.runs)}"
+        related.append((step.node, _physical(step.file, step.location), said))
+    said = f"the consumer {node_id(consumer.node)} of workflow {quoted(consumer.workflow)}"
+    related.append((consumer.node, _physical(consumer.file, consumer.location), said))
+    first_tool = len(related) + 1
+    for tool in finding.tools:
+        related.append((tool.id, _physical(tool.file, tool.location), call_tool_line(tool, home, max_path)))
+    kept = related[: MAX_LOCATIONS - 1]  # one location of the result is its own
+
+    def links(start: int, stop: int) -> str:
+        shown = [f"[{_link_text(printable(kept[i - 1][0]))}]({i})" for i in range(start, min(stop, len(kept) + 1))]
+        more = max(0, stop - max(start, len(kept) + 1))
+        return ", ".join(shown) + (f" and {more:,} more" if more else "")
+
+    lines = [_text(printable(finding.message))]
+    if len(finding.chain) > 1:
+        lines.append(f"through: {links(1, len(finding.chain))}")
+    lines.append(f"consumer: {links(len(finding.chain), first_tool)}")
+    lines.append(f"tools: {links(first_tool, len(related) + 1)}")
+    # The message says how many chains bring the clash, when more than one.
+    lines.append("help: " + _text(printable(finding.help)))
+    steps = [
+        {
+            "location": {
+                **_physical(step.file, step.location),
+                "message": _message(printable(f"{node_id(step.node)} runs workflow {quoted(step.runs)}")),
+            }
+        }
+        for step in finding.chain
+    ]
+    steps.append({"location": {**_physical(consumer.file, consumer.location), "message": _message(printable(said))}})
+    uri = artifact_uri(report.path)
+    start = finding.chain[0].node if finding.chain else None
+    return {
+        **_rule_ref(finding.rule),
+        "level": "error",
+        "message": {"text": "\n".join(lines)},
+        "locations": [_physical(report.path, finding.location)],
+        "relatedLocations": [
+            {"id": i, **physical, "message": _message(text)} for i, (_, physical, text) in enumerate(kept, 1)
+        ],
+        "codeFlows": [{"threadFlows": [{"locations": steps}]}],
+        # The calling node, the consumer inside and the name identify a
+        # clash across calls in its file, wherever the nodes move.
+        "partialFingerprints": _fingerprint(
+            uri, finding.rule, "call", start, consumer.workflow, consumer.node, finding.name
+        ),
+        "properties": {
+            "name": finding.name,
+            "chains": finding.chains,
+            "chain": [step.to_dict() for step in finding.chain],
+            "consumer": consumer.to_dict(),
+            "tools": [{"workflow": t.workflow, "id": t.id} for t in finding.tools],
+        },
+    }
+
+
 def _warning(report: Report, w: WiringWarning, strict: bool) -> Json:
     # One node can repeat several keys, and edges and the top level have no
     # node: a repeated key is told apart by its message, which names both.
@@ -242,10 +318,14 @@ def _notification(report: Report, error: Exception) -> Json:
         physical["region"] = {"startLine": described["line"]}
         if described["column"] is not None:
             physical["region"]["startColumn"] = described["column"]
-    return {"level": "error", "message": _message(printable(described["message"])), "locations": [{"physicalLocation": physical}]}
+    locations = [{"physicalLocation": physical}]
+    # A site error (a cycle of calls) is in every file of the workflows on it.
+    for file in described.get("files", ()):
+        locations.append({"physicalLocation": {"artifactLocation": artifact_location(file)}})
+    return {"level": "error", "message": _message(printable(described["message"])), "locations": locations}
 
 
-def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: int) -> Json:
+def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: int, calls: int = 0) -> Json:
     """What a file's results leave out, with exact numbers and, for each,
     why: ``--max-violations`` when it is what cut the file's violations
     (`by_cap`), else GitHub's limit of results per run, which is also
@@ -260,6 +340,13 @@ def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: i
             findings = f"{run.max_violations:,} finding{'' if run.max_violations == 1 else 's'}"
             why = f"--max-violations {run.max_violations}: at most {findings} per file"
         left.setdefault(why, []).append(f"{violations:,} of its {report.violation_count:,} violations")
+    if calls:
+        why = limit
+        if by_cap:
+            assert run.max_violations is not None
+            findings = f"{run.max_violations:,} finding{'' if run.max_violations == 1 else 's'}"
+            why = f"--max-violations {run.max_violations}: at most {findings} per file"
+        left.setdefault(why, []).append(f"{calls:,} of its {len(report.calls):,} clashes across calls")
     if warnings:
         left.setdefault(limit, []).append(f"{warnings:,} of its {len(report.warnings):,} warnings")
     said = [f"{' and '.join(what)} are not listed as results ({why})" for why, what in left.items()]
@@ -267,11 +354,14 @@ def _capped(run: Run, report: Report, violations: int, by_cap: bool, warnings: i
         f"{'; '.join(said)}; a CMP-9 result stands for every consumer its clash reaches. "
         "`toolwire check --format json --json-violations each` lists every violation."
     )
+    properties = {"violationsOmitted": violations, "warningsOmitted": warnings}
+    if report.calls:
+        properties["callsOmitted"] = calls  # only from a site check: other runs read as before
     return {
         "level": "warning",
         "message": _message(text),
         "locations": [{"physicalLocation": {"artifactLocation": artifact_location(report.path)}}],
-        "properties": {"violationsOmitted": violations, "warningsOmitted": warnings},
+        "properties": properties,
     }
 
 
@@ -301,6 +391,7 @@ def document(run: Run) -> Json:
     # what is left of MAX_RESULTS, so that warnings never crowd out errors.
     budget = MAX_RESULTS
     shown: Dict[int, Tuple[List[Finding], int, bool]] = {}
+    calls: Dict[int, Tuple[List[CallFinding], int]] = {}
     for index, report in enumerate(run.reports):
         if report.error is None:
             # Whichever is smaller cuts the file's findings: --max-violations
@@ -310,6 +401,10 @@ def document(run: Run) -> Json:
             findings, left_out = violation_findings(report, limit)
             shown[index] = (findings, left_out, by_cap)
             budget -= len(findings)
+            # Its clashes across calls after them, one finding each.
+            kept, calls_left = calls_shown(report, call_room(limit, len(findings)))
+            calls[index] = (list(kept), calls_left)
+            budget -= len(kept)
     warned: Dict[int, int] = {}
     for index, report in enumerate(run.reports):
         if report.error is None:
@@ -322,10 +417,13 @@ def document(run: Run) -> Json:
             continue
         findings, left_out, by_cap = shown[index]
         results.extend(_finding(report, f, run.max_path) for f in findings)
+        kept, calls_left = calls[index]
+        results.extend(_call(report, c, run.max_path) for c in kept)
         warnings = report.warnings[: warned[index]]
         results.extend(_warning(report, w, run.strict) for w in warnings)
-        if left_out or len(warnings) < len(report.warnings):
-            capped.append(_capped(run, report, left_out, by_cap, len(report.warnings) - len(warnings)))
+        if left_out or calls_left or len(warnings) < len(report.warnings):
+            not_listed = len(report.warnings) - len(warnings)
+            capped.append(_capped(run, report, left_out, by_cap, not_listed, calls_left))
     failed = bool(notifications)
     notifications.extend(capped)
     return {

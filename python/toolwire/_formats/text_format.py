@@ -32,9 +32,17 @@ import re
 from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from .._errors import error_to_dict
-from .._records import ClashGroup, Location, Tool, Violation, WiringWarning
+from .._records import NO_BOXES, CallFinding, CallTool, ClashGroup, Location, Tool, Violation, WiringWarning
 from .._report import Report
 from .common import (
+    across_calls,
+    call_headline,
+    call_room,
+    calls_shown,
+    chain_lines,
+    chains_note,
+    of_workflow,
+    place,
     node_types_unchecked,
     NODE_TYPES_UNCHECKED,
     Findings,
@@ -142,6 +150,8 @@ class Block(NamedTuple):
     violations: int = 0
     """How many violations it shows (a grouped clash shows many)."""
     warnings: int = 0
+    calls: int = 0
+    """How many call findings it shows."""
 
 
 class _Writer:
@@ -160,11 +170,11 @@ class _Writer:
     def line(self, text: str = "") -> None:
         self.lines.append(text + "\n")
 
-    def built(self, kind: str, violations: int = 0, warnings: int = 0) -> Block:
+    def built(self, kind: str, violations: int = 0, warnings: int = 0, calls: int = 0) -> Block:
         """The lines written since the last block, as a block."""
         text = "".join(self.lines)
         self.lines = []
-        return Block(kind, text, violations, warnings)
+        return Block(kind, text, violations, warnings, calls)
 
     def write(self) -> None:
         assert self.out is not None
@@ -193,6 +203,9 @@ class _Writer:
             error = error_to_dict(report.error)
             at = None if error["line"] is None else Location(error["line"], error["column"])
             self.header(path, at, "error", None, printable(error["message"]))
+            # A site error (a cycle of calls): each workflow on it, with its file.
+            for workflow, file in zip(error.get("workflows", ()), error.get("files", ())):
+                self.detail("=", f"workflow {quoted(workflow)}: {printable(file)}")
             yield self.built("finding")
             return
         # The report's order, not the file's: sorting by line would mean
@@ -207,14 +220,22 @@ class _Writer:
             else:
                 self.violation(path, finding)
                 yield self.built("finding", violations=1)
+        # Then the clashes across its calls (a site check), after its own.
+        calls, calls_left = calls_shown(report, call_room(self.run.max_violations, findings.shown))
+        for call in calls:
+            self.call(path, call)
+            yield self.built("finding", calls=1)
         for warning in report.warnings:
             self.warning(path, warning)
             yield self.built("finding", warnings=1)
         left_out = findings.left_out
-        if left_out:
+        if left_out or calls_left:
             limit = self.run.max_violations
             shown_at_most = f"--max-violations {limit}: at most {plural(limit or 0, 'finding')} per file"
-            self.header(path, None, "note", None, f"{plural(left_out, 'more violation')} not shown ({shown_at_most})")
+            what = [plural(left_out, "more violation")] if left_out else []
+            if calls_left:
+                what.append(f"{calls_left:,} more {across_calls(calls_left)}")
+            self.header(path, None, "note", None, f"{' and '.join(what)} not shown ({shown_at_most})")
             yield self.built("finding")
         if not self.run.failed(report) and not self.run.quiet:
             # Said for every file that passed, warnings or not, so that a
@@ -274,6 +295,22 @@ class _Writer:
         self.detail("=", f"at {group.count:,} consumers{via}: {listing(group.consumers, _SHOWN_CONSUMERS, node_id)}")
         self.help(first.help)
 
+    def call(self, path: str, finding: CallFinding) -> None:
+        """A clash across calls: at the calling node, then the chain of
+        calls and the consumer inside, each with its own place, then each
+        tool with its path across the calls."""
+        self.header(path, finding.location, "error", finding.rule, call_headline(finding))
+        for line in chain_lines(finding):
+            self.detail("=", line)
+        for line, parts in _call_tool_lines(finding, self.run.max_path):
+            self.detail("=", line)
+            for part in parts:
+                self.line(f"    {part}")
+        note = chains_note(finding)
+        if note is not None:
+            self.detail("=", note)
+        self.help(finding.help)
+
     def warning(self, path: str, warning: WiringWarning) -> None:
         # Under --strict a warning fails the file, so it is printed as what it
         # has become; like rustc's lint notes, the reason is said once.
@@ -292,6 +329,10 @@ class _Writer:
         files = plural(len(reports), "file")
         checked = f"{len(reports) - unchecked:,} of {files}" if unchecked else files
         counts = [plural(violations, "violation"), plural(warnings, "warning")]
+        calls = sum(len(r.calls) for r in reports)
+        if calls:
+            # Said only when there are some: a run without calls reads as before.
+            counts.insert(1, f"{calls:,} {across_calls(calls)}")
         if self.run.strict and warnings:
             counts[-1] += " (errors under --strict)"
         elif self.run.hidden_warnings:
@@ -353,6 +394,36 @@ def _tool_lines(
             line = f"{pad(line, id_width + 2 + named_width)}  at {tool.location.line}:{tool.location.column}"
         path = path_text(tool.path, box_labels, max_path)
         lines.append((line, f"{' ' * id_width}  path: {path}"))
+    return lines
+
+
+def _call_tool_lines(finding: CallFinding, max_path: int) -> List[Tuple[str, List[str]]]:
+    """For each tool of a call finding, its line (id, label and the name it
+    became, its workflow, its place) and its path, a line per workflow it
+    crosses: ``path: [leaf -> N] (a.json:3:5)`` then ``=> W: [I -> C]
+    (b.json:9:5)``. Columns are padded as in ``_tool_lines``."""
+    tools: Sequence[CallTool] = finding.tools
+    home = finding.workflow
+    ids = [node_id(t.id) for t in tools]
+    labels = [quoted(t.label) for t in tools]
+    id_width = max(text_width(i) for i in ids)
+    label_width = max(text_width(label) for label in labels)
+    named = [
+        label if tool.label == finding.name else pad(label, label_width) + f" -> {finding.name}"
+        for tool, label in zip(tools, labels)
+    ]
+    named_width = max(text_width(n) for n in named)
+    lines = []
+    for tool, tool_id, tool_named in zip(tools, ids, named):
+        line = f"{pad(tool_id, id_width)}  {pad(tool_named, named_width)}  {of_workflow(tool.workflow, home)}"
+        line += f"  at {place(tool.file, tool.location)}"
+        parts = []
+        for i, part in enumerate(tool.path):
+            first = part.locations[0] if part.locations else None
+            words = f"[{path_text(part.nodes, NO_BOXES, max_path)}] ({place(part.file, first)})"
+            lead = "path: " if i == 0 else f"   => {node_id(part.workflow)}: "
+            parts.append(f"{' ' * id_width}  {lead}{words}")
+        lines.append((line, parts))
     return lines
 
 
