@@ -103,6 +103,7 @@ def test_the_counts_follow_the_selection(capsys: pytest.CaptureFixture[str]) -> 
         "DUPLICATE-KEY",
         "CMP-9-CALL-UNKNOWN",
         "CMP-9-PORT",
+        "CMP-9-ID",
     ]
     (file,) = document["files"]
     # The CMP-9 clashes are the report's, read lazily after the EDGE-5 ones.
@@ -135,7 +136,7 @@ def test_an_unknown_or_empty_code_is_a_usage_error_naming_it(
     assert says in err
     assert (
         "codes: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY, "
-        "CMP-9-CALL-UNKNOWN, CMP-9-PORT; families: CMP, EDGE, NAME, DUPLICATE" in err
+        "CMP-9-CALL-UNKNOWN, CMP-9-PORT, CMP-9-ID; families: CMP, EDGE, NAME, DUPLICATE" in err
     )
 
 
@@ -274,7 +275,7 @@ def test_verbose_and_the_json_report_say_which_configuration_file_was_read(
         "toolwire: passthrough types: kit",
         "toolwire: edge types: data, trigger, loopback, error, tool_availability",
         "toolwire: codes reported: CMP-9, CMP-10, EDGE-5, R8, CMP-10-UNKNOWN, NAME-LOSSY, NAME-UNNAMED, DUPLICATE-KEY, "
-        "CMP-9-CALL-UNKNOWN, CMP-9-PORT",
+        "CMP-9-CALL-UNKNOWN, CMP-9-PORT, CMP-9-ID",
     ]
     done = run(capsys, "check", "--verbose", "--no-config", "--format", "json", "multi.json")
     assert json.loads(done.out)["config_file"] is None

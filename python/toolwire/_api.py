@@ -262,14 +262,23 @@ def check_found(
     results: List[Any] = [entry.error for entry in found]
     site_of: Dict[int, Tuple[Sequence[CallTuple], Sequence[SiteWarningTuple]]] = {}
     site_errors: List[Report] = []
-    by_catalogue: Dict[Optional[str], List[int]] = {}
+    # Files checked together: by the directory whose own catalogue they use
+    # (None: the catalogue given, or none), then by site. With a catalogue
+    # given, each directory walked is a site of its own and the files named
+    # alone are one, so two copies of a site checked at once do not define
+    # each workflow twice.
+    by_site: Dict[Tuple[Optional[str], Optional[str]], List[int]] = {}
     for i, entry in enumerate(found):
         if entry.error is not None:
             continue
-        directory = None if catalogue is not None else entry.directory
-        by_catalogue.setdefault(directory if own.of(directory) is not None else None, []).append(i)
-    for directory, indexes in by_catalogue.items():
-        used = catalogue if directory is None else own.of(directory)
+        if catalogue is not None:
+            key: Tuple[Optional[str], Optional[str]] = (None, entry.directory)
+        else:
+            own_directory = entry.directory if own.of(entry.directory) is not None else None
+            key = (own_directory, own_directory)
+        by_site.setdefault(key, []).append(i)
+    for (own_directory, directory), indexes in by_site.items():
+        used = catalogue if own_directory is None else own.of(own_directory)
         if isinstance(used, Exception):
             for i in indexes:
                 results[i] = used

@@ -524,8 +524,9 @@ def with_site(report: Report, calls: Sequence[CallTuple], warnings: Sequence[Sit
     after its own (which are not read here)."""
     extra = site_warnings(warnings)
     own = report.warnings
+    # No finding is the default `()`, as a report made any other way has it.
     return dataclasses.replace(
-        report, calls=calls_from_core(calls), warnings=Chained(own, extra) if extra else own
+        report, calls=calls_from_core(calls) if calls else (), warnings=Chained(own, extra) if extra else own
     )
 
 

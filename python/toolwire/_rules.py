@@ -132,5 +132,14 @@ RULES: Dict[str, Rule] = {
             "warning",
             _spec_rule("CMP-9"),
         ),
+        Rule(
+            "CMP-9-ID",
+            "WorkflowIdIsAString",
+            "A workflow's id is not a string, so no node type can name it as the workflow it runs.",
+            "Calls to it cannot be followed: a tool wired to a node that runs it is not checked against the "
+            "tools inside it. Give the workflow a string id (Drupal writes the config entity's machine name).",
+            "warning",
+            _spec_rule("CMP-9"),
+        ),
     )
 }

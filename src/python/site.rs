@@ -102,8 +102,15 @@ pub(super) fn check_site<'py>(
         }
         calls.append(tuples)?;
     }
-    let warnings: Vec<Vec<_>> = site.warnings.into_iter().map(|ws| ws.into_iter().map(warning).collect()).collect();
-    let errors: Vec<(String, Vec<String>, Vec<String>)> =
-        site.errors.into_iter().map(|e| (e.message, e.workflows, e.files)).collect();
+    let warnings: Vec<Vec<_>> = site
+        .warnings
+        .into_iter()
+        .map(|ws| ws.into_iter().map(warning).collect())
+        .collect();
+    let errors: Vec<(String, Vec<String>, Vec<String>)> = site
+        .errors
+        .into_iter()
+        .map(|e| (e.message, e.workflows, e.files))
+        .collect();
     (reports, calls, warnings, errors).into_pyobject(py)
 }

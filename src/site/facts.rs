@@ -143,7 +143,11 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
             (
                 SiteWarning {
                     // The head reader's messages name what they are about.
-                    code: if message.contains("input_ports") { "CMP-9-PORT" } else { "CMP-9-ID" },
+                    code: if message.contains("input_ports") {
+                        "CMP-9-PORT"
+                    } else {
+                        "CMP-9-ID"
+                    },
                     node: String::new(),
                     message: message.to_owned(),
                     location: None,
