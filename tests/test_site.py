@@ -27,6 +27,7 @@ from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set,
 import pytest
 
 import toolwire
+import toolwire.cli
 from toolwire import reference
 from toolwire.generate import sites
 from toolwire.generate.sites import BOX_TYPE, Site, node, runner_type, tool_edge, workflow
@@ -253,6 +254,37 @@ def test_cmp9_site_random_sites_hold_every_kind_of_call_finding() -> None:
 def test_cmp9_site_random_sites_are_deterministic() -> None:
     assert sites.random_site(7).workflows == sites.random_site(7).workflows
     assert sites.random_site(7).workflows != sites.random_site(8).workflows
+
+
+def test_generate_site_writes_a_site_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert toolwire.cli.main(["generate", "--site", "chain", "--size", "3", str(tmp_path / "chain")]) == 0
+    assert "4 workflows" in capsys.readouterr().err
+    written = sorted(p.name for p in (tmp_path / "chain").iterdir())
+    assert [n for n in written if n.startswith("flowdrop_workflow.")] == [
+        f"flowdrop_workflow.flowdrop_workflow.l{i}.yml" for i in range(4)
+    ]
+    assert "flowdrop_node_type.flowdrop_node_type.flowdrop_workflow_executor_flowdrop_workflow_l3.yml" in written
+    # The same site as in Python, byte for byte; random takes its seed.
+    sites.chain(3).write(tmp_path / "again")
+    for name in written:
+        assert (tmp_path / "chain" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
+    assert toolwire.cli.main(["generate", "--site", "random", "--seed", "5", str(tmp_path / "r")]) == 0
+    sites.random_site(5).write(tmp_path / "r5")
+    assert sorted(p.read_bytes() for p in (tmp_path / "r").iterdir()) == sorted(
+        p.read_bytes() for p in (tmp_path / "r5").iterdir()
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--site", "chain", "--seed", "1"], ["--site", "cycle", "--agents", "3"], ["--site", "chain", "--family", "hub-tool"],
+     ["--site", "chain", "--size", "0"]],
+)  # fmt: skip
+def test_generate_site_refuses_what_it_cannot_honour(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: List[str]
+) -> None:
+    assert toolwire.cli.main(["generate", *argv, str(tmp_path / "out")]) == 2
+    assert "toolwire generate: error:" in capsys.readouterr().err
 
 
 # --- The site check against the reference --------------------------------------
