@@ -128,8 +128,12 @@ def test_cmp9_site_reference_a_leaf_by_two_routes_is_one_leaf() -> None:
 
 
 def test_cmp9_site_reference_a_clash_among_the_called_workflows_own_leaves_is_its_own() -> None:
-    w = workflow("w", [agent(), tool("tool.1", "Search"), tool("tool.2", "search")],
-                 [tool_edge("tool.1", "agent.1"), tool_edge("tool.2", "agent.1")], [("tool", "agent.1", "tool")])  # fmt: skip
+    w = workflow(
+        "w",
+        [agent(), tool("tool.1", "Search"), tool("tool.2", "search")],
+        [tool_edge("tool.1", "agent.1"), tool_edge("tool.2", "agent.1")],
+        [("tool", "agent.1", "tool")],
+    )
     p = workflow("p", [call("call.1", "w"), tool("tool.1", "Fetch")], [tool_edge("tool.1", "call.1")])
     assert calls_of([p, w]) == {}
     assert [v.consumer for v in reference.check(w, passthrough_types=PASSTHROUGHS).violations] == ["agent.1"]
@@ -168,8 +172,12 @@ def test_cmp9_site_reference_a_port_that_is_not_tool_passes_nothing(port: Any) -
 
 def test_cmp9_site_reference_calls_nest_and_each_clash_belongs_to_the_workflow_with_a_leaf_and_another() -> None:
     # P -> W -> V. W's port feeds its call node of V; V's port its agent.
-    v = workflow("v", [agent(), tool("tool.1", "Search"), tool("tool.2", "Fetch")],
-                 [tool_edge("tool.1", "agent.1"), tool_edge("tool.2", "agent.1")], [("tool", "agent.1", "tool")])  # fmt: skip
+    v = workflow(
+        "v",
+        [agent(), tool("tool.1", "Search"), tool("tool.2", "Fetch")],
+        [tool_edge("tool.1", "agent.1"), tool_edge("tool.2", "agent.1")],
+        [("tool", "agent.1", "tool")],
+    )
     w = workflow("w", [call("call.9", "v"), tool("tool.1", "fetch")], [tool_edge("tool.1", "call.9")],
                  [("tool", "call.9", "tool")])  # fmt: skip
     p = workflow("p", [call("call.1", "w"), tool("tool.1", "search")], [tool_edge("tool.1", "call.1")])
@@ -184,8 +192,12 @@ def test_cmp9_site_reference_calls_nest_and_each_clash_belongs_to_the_workflow_w
 
 
 def test_cmp9_site_reference_a_cycle_of_calls_is_returned_and_not_followed() -> None:
-    w = workflow("w", [agent(), call("call.1", "v"), tool("tool.1", "Search")],
-                 [tool_edge("tool.1", "call.1"), tool_edge("tool.1", "agent.1")], [("tool", "agent.1", "tool")])  # fmt: skip
+    w = workflow(
+        "w",
+        [agent(), call("call.1", "v"), tool("tool.1", "Search")],
+        [tool_edge("tool.1", "call.1"), tool_edge("tool.1", "agent.1")],
+        [("tool", "agent.1", "tool")],
+    )
     v = workflow("v", [call("call.1", "w"), tool("tool.1", "search")], [tool_edge("tool.1", "call.1")],
                  [("tool", "call.1", "tool")])  # fmt: skip
     catalogue = {**CATALOGUE, runner_type("v"): {"accepts_tools": True, "passthrough": False, "runs": "v"}}
@@ -277,9 +289,13 @@ def test_generate_site_writes_a_site_directory(tmp_path: Path, capsys: pytest.Ca
 
 @pytest.mark.parametrize(
     "argv",
-    [["--site", "chain", "--seed", "1"], ["--site", "cycle", "--agents", "3"], ["--site", "chain", "--family", "hub-tool"],
-     ["--site", "chain", "--size", "0"]],
-)  # fmt: skip
+    [
+        ["--site", "chain", "--seed", "1"],
+        ["--site", "cycle", "--agents", "3"],
+        ["--site", "chain", "--family", "hub-tool"],
+        ["--site", "chain", "--size", "0"],
+    ],
+)
 def test_generate_site_refuses_what_it_cannot_honour(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: List[str]
 ) -> None:
@@ -529,7 +545,8 @@ def test_cmp9_site_real_reason_accepts_its_parent_until_a_tool_is_renamed_to_cla
     (finding,) = parent.calls
     # Located at the calling node, in the parent's file; the consumer is
     # the agent step inside reason, in reason's.
-    assert (finding.chain[0].workflow, finding.chain[0].node, finding.chain[0].runs) == (REAL_PARENT, CALL_NODE, "reason")
+    step = finding.chain[0]
+    assert (step.workflow, step.node, step.runs) == (REAL_PARENT, CALL_NODE, "reason")
     assert (finding.location.line, finding.location.column) == node_place(files[REAL_PARENT], CALL_NODE)
     assert (finding.consumer.workflow, finding.consumer.node) == ("reason", "aincient_reason.1")
     assert (finding.consumer.location.line, finding.consumer.location.column) == node_place(
@@ -550,3 +567,35 @@ def test_cmp9_site_real_reason_accepts_its_parent_until_a_tool_is_renamed_to_cla
     # Nothing else changed: the parent's own findings are those of it alone.
     alone = toolwire.check_file(files[REAL_PARENT], node_types=tmp_path / "after")
     assert parent.to_dict()["violations"] == alone.to_dict()["violations"]
+
+
+# --- Site warnings and errors --------------------------------------------------
+
+
+def hand_made_site(*workflows: Dict[str, Any]) -> Site:
+    types = [*sites.base_types(), *(sites.runner(w) for w in ("w", "x"))]
+    return Site(list(workflows), types)
+
+
+def test_cmp9_site_check_warns_of_a_tool_port_naming_no_node_and_of_an_unknown_call(tmp_path: Path) -> None:
+    w = copy.deepcopy(W_SEARCH)
+    w["input_ports"].append({"name": "more", "node_id": "nowhere", "port": "tool"})
+    p = workflow("p", [call("call.1", "w"), call("call.2", "x"), tool("tool.1", "search")],
+                 [tool_edge("tool.1", "call.1"), tool_edge("tool.1", "call.2")])  # fmt: skip
+    site = hand_made_site(p, w)
+    reports, errors = site_reports(tmp_path, site.write(tmp_path))
+    assert errors == []
+    assert [(x.code, x.node) for x in reports["w"].warnings] == [("CMP-9-PORT", "nowhere")]
+    assert [(x.code, x.node) for x in reports["p"].warnings] == [("CMP-9-CALL-UNKNOWN", "call.2")]
+    # The port that names a node still hands the tools on.
+    assert call_keys(reports["p"]) == reference_of(site).calls["p"] != {}
+
+
+def test_cmp9_site_check_a_workflow_id_in_two_files_is_a_site_error(tmp_path: Path) -> None:
+    site = hand_made_site(W_SEARCH)
+    files = site.write(tmp_path)
+    twin = tmp_path / "flowdrop_workflow.flowdrop_workflow.w_copy.yml"
+    twin.write_bytes(Path(files["w"]).read_bytes())
+    errors = [r for r in toolwire.check_files([tmp_path]) if isinstance(r.error, toolwire.SiteError)]
+    assert len(errors) == 1 and list(errors[0].error.workflows) == ["w"]
+    assert sorted(Path(f).name for f in errors[0].error.files) == sorted([Path(files["w"]).name, twin.name])
