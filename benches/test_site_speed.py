@@ -34,7 +34,6 @@ import pytest
 import toolwire
 from toolwire.generate import drupal_yaml, sites
 
-from conftest import benchmarks_disabled
 from workloads import peak_rss_from_start
 
 SIZES = {"fan-in": 10_000, "fan-in-calls": 10_000, "chain": 20}
@@ -94,7 +93,10 @@ def answer(reports: List[toolwire.Report]) -> List[Tuple[str, List[Any]]]:
 @pytest.fixture(scope="module", params=list(SIZES))
 def site_workload(request: pytest.FixtureRequest, pytestconfig: pytest.Config, cache_dir: Path) -> SiteWorkload:
     family = request.param
-    n = (SMOKE_SIZES if benchmarks_disabled(pytestconfig) else SIZES)[family]
+    # conftest.benchmarks_disabled's test, not imported: with tests/ in the
+    # same run, `conftest` may name the other directory's (tests/support.py).
+    smoke = pytestconfig.getoption("benchmark_disable") and not pytestconfig.getoption("benchmark_enable")
+    n = (SMOKE_SIZES if smoke else SIZES)[family]
     return SiteWorkload(cache_dir, family, n)
 
 
