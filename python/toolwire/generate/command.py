@@ -152,7 +152,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=list(SITES),
         default=None,
         help="write a site (listed below) into the directory OUTPUT instead of a preset; no other option but --size "
-        "(random: --seed or --size is the seed)",
+        "(random, random-cycles: --seed or --size is the seed)",
     )
     parser.add_argument(
         "--size",
@@ -287,14 +287,15 @@ def _run_site(args: argparse.Namespace) -> int:
     given = [flag for flag, value in (("--preset", args.preset), ("--scale", args.scale), ("--expect", args.expect))
              if value is not None]  # fmt: skip
     given += ["--" + f.name.replace("_", "-") for f in fields(Options) if getattr(args, f.name) is not None]
-    if args.seed is not None and args.site != "random":
+    random_site = args.site.startswith("random")
+    if args.seed is not None and not random_site:
         given.append("--seed")
     if given:
         return _error(f"--site takes no generator option ({', '.join(given)}): its only parameter is --size")
     if args.output == "-":
         return _error("--site writes a directory: OUTPUT cannot be '-'")
     n = family.size if args.size is None else args.size
-    if args.site == "random" and args.seed is not None:
+    if random_site and args.seed is not None:
         n = args.seed
     try:
         site = family.build(n)

@@ -31,7 +31,8 @@ The families (:data:`SITES`), each a function of one size:
 - ``random``: small seeded sites (boxes, nested calls, several ports of each
   kind, unknown calls, clashes inside and across workflows) for differential
   tests; their expectation is the reference's (``toolwire.reference.site_calls``),
-  not the generator's.
+  not the generator's. ``random-cycles``: the same, with calls that may run
+  the calling workflow itself or an earlier one.
 
 The other families' expectations (:class:`SiteExpected`) come from their
 construction, never from a checker.
@@ -336,12 +337,14 @@ def cycle(n: int = 2) -> Site:
 _LABELS = ("Search", "search", "SEARCH!", "Fetch", "fetch", "Mail", "mail-", "Weather", "Lookup", "look up")
 
 
-def random_site(seed: int) -> Site:
+def random_site(seed: int, cycles: bool = False) -> Site:
     """A small random site: 2 to 5 workflows, each calling only later ones
     (no cycle), with tools, agents, Tool Boxes (some of the default
     ``flowdrop_node_processor_toolbox`` type), call nodes (some running a
     workflow not in the site), tool ports naming agents, boxes, call nodes
-    or tools, and ports of other kinds. No expectation: the reference's."""
+    or tools, and ports of other kinds. With ``cycles``, a call may also
+    run the workflow itself or an earlier one. No expectation: the
+    reference's."""
     rng = random.Random(seed)
     count = rng.randint(2, 5)
     ids = [f"w{i}" for i in range(count)]
@@ -365,6 +368,8 @@ def random_site(seed: int) -> Site:
         later = ids[i + 1 :]
         for _ in range(rng.randint(0, 3) if later else rng.randint(0, 1)):
             called = rng.choice(later) if later and rng.random() < 0.9 else "missing"
+            if cycles and rng.random() < 0.3:
+                called = rng.choice(ids[: i + 1])
             add("call", runner_type(called), f"Run {called}")
         by_kind = {k: [n for n, kk in kinds.items() if kk == k] for k in ("tool", "agent", "box", "call")}
         receivers = by_kind["agent"] + by_kind["box"] + by_kind["call"]
@@ -415,4 +420,7 @@ SITES: Dict[str, SiteFamily] = {
     "chain": SiteFamily(chain, 20, 4, "n + 1 workflows, two calls per level: 2**n call chains"),
     "cycle": SiteFamily(cycle, 2, 2, "w runs v runs w, and an unrelated caller with clashes"),
     "random": SiteFamily(random_site, 0, 0, "a small random site; n is the seed"),
+    "random-cycles": SiteFamily(
+        lambda n: random_site(n, cycles=True), 0, 0, "a small random site whose calls may form cycles; n is the seed"
+    ),
 }
