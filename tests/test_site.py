@@ -376,6 +376,56 @@ def check_call_finding(site: Site, top: str, finding: Any, shortest: Tuple[Tuple
                 assert catalogue[types[(part.workflow, middle)]]["passthrough"]
 
 
+def nested_site() -> Site:
+    """P -> W -> V; P's "search" meets V's "Search" at V's agent."""
+    v = workflow("v", [agent(), tool("tool.1", "Search")], [tool_edge("tool.1", "agent.1")])
+    v["input_ports"] = [{"name": "tool", "node_id": "agent.1", "port": "tool"}]
+    w = workflow("w", [call("call.9", "v")], [], [("tool", "call.9", "tool")])
+    p = workflow("p", [call("call.1", "w"), tool("tool.1", "search")], [tool_edge("tool.1", "call.1")])
+    return Site([p, w, v], [*sites.base_types(), *(sites.runner(x) for x in ("w", "v"))])
+
+
+def test_cmp9_site_harness_accepts_the_contracts_shape_and_nothing_else(tmp_path: Path) -> None:
+    # check_call_finding judges the core's records: it must pass a finding
+    # shaped as the contract says and fail one that is not, before it can
+    # be trusted with the core's.
+    from types import SimpleNamespace as Record
+
+    site = nested_site()
+    files = site.write(tmp_path)
+    at = Record(line=1, column=1)
+
+    def part(workflow_id: str, nodes: List[str]) -> Any:
+        return Record(workflow=workflow_id, file=files[workflow_id], nodes=nodes, locations=[at] * len(nodes))
+
+    def finding(p_path: List[Any]) -> Any:
+        chain = [Record(workflow="p", file=files["p"], node="call.1", location=at, runs="w"),
+                 Record(workflow="w", file=files["w"], node="call.9", location=at, runs="v")]  # fmt: skip
+        tools = [
+            Record(workflow="p", file=files["p"], id="tool.1", label="search", location=at, path=p_path),
+            Record(workflow="v", file=files["v"], id="tool.1", label="Search", location=at,
+                   path=[part("v", ["tool.1", "agent.1"])]),
+        ]  # fmt: skip
+        consumer = Record(workflow="v", file=files["v"], node="agent.1", location=at)
+        return Record(rule="CMP-9", name="search", chain=chain, consumer=consumer, tools=tools, chains=1, location=at)
+
+    (key,) = reference_of(site).calls["p"]
+    shortest = reference_of(site).chains["p"][key]
+    good = [part("p", ["tool.1", "call.1"]), part("w", ["call.9"]), part("v", ["agent.1"])]
+    check_call_finding(site, "p", finding(good), shortest)
+    wrong_paths = [
+        good[:2],  # stops short of the consumer's workflow
+        [part("p", ["tool.1"]), *good[1:]],  # the part does not reach the call node
+        [good[0], part("w", ["call.9", "call.9"]), good[2]],  # a step that is no tool edge
+        [good[0], part("v", ["call.9"]), good[2]],  # a part in the wrong workflow
+    ]
+    for wrong in wrong_paths:
+        with pytest.raises(AssertionError):
+            check_call_finding(site, "p", finding(wrong), shortest)
+    with pytest.raises(AssertionError):
+        check_call_finding(site, "p", finding(good), (("p", "call.1"),))
+
+
 def check_site_against_reference(tmp_path: Path, site: Site) -> None:
     files = site.write(tmp_path)
     found = reference_of(site)
