@@ -52,6 +52,7 @@ __all__ = [
     "CallKey",
     "SiteCalls",
     "check",
+    "cycle_groups",
     "normalize_name",
     "site_calls",
 ]
@@ -516,7 +517,9 @@ class SiteCalls:
     (fewest calls; among equals, the smallest sequence of (workflow id,
     node id))."""
     cycles: Set[FrozenSet[str]]
-    """Each cycle of calls met, as the set of the workflows on it."""
+    """Each cycle of calls met, as the set of the workflows on it (every
+    elementary cycle: the expansions follow every chain that does not
+    return). :func:`cycle_groups` merges those that share a workflow."""
     unknown: Dict[str, List[Tuple[str, str]]]
     """Per workflow id: its ``(node id, workflow id)`` calls to a workflow
     that is not in the site, by node id (not followed)."""
@@ -663,3 +666,18 @@ def _expand_and_check(site: Dict[str, _SiteWorkflow], top: str, found: SiteCalls
                     chains[key] = chain
     found.calls[top] = calls
     found.chains[top] = chains
+
+
+def cycle_groups(cycles: Iterable[FrozenSet[str]]) -> Set[FrozenSet[str]]:
+    """Cycles that share a workflow, merged: the workflows of each strongly
+    connected group of calls that holds a cycle. Two cycles through one
+    workflow (W runs V runs W, W runs U runs W) are then one group, which
+    is how a site can name each cycle once without naming a workflow twice."""
+    groups: List[Set[str]] = []
+    for cycle in cycles:
+        merged = set(cycle)
+        for group in [g for g in groups if g & merged]:
+            merged |= group
+            groups.remove(group)
+        groups.append(merged)
+    return {frozenset(g) for g in groups}
