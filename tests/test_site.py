@@ -8,8 +8,9 @@ Three kinds of tests:
   (``toolwire.generate.sites``), whose expectations come from their
   construction: two independent answers that must agree;
 - the site check (``toolwire.check_files`` of a site's directory) against
-  the reference on hundreds of random sites (every call finding, its exact
-  chain count and shortest chain, each tool's path across the boundaries),
+  the reference on hundreds of random sites, some with cycles of calls
+  (every call finding, its exact chain count and shortest chain, each
+  tool's path across the boundaries, the site errors, the warnings),
   and against the families at the issue's sizes (10,000 calls; 2**20
   chains; a cycle);
 - a small site around a real workflow (``reason``, whose tool port hands a
