@@ -10,6 +10,11 @@ things:
   core and require identical reports, message strings included;
 - it is the baseline the benchmarks measure the Rust core against.
 
+:func:`site_calls` is SEMANTICS section 12 the same way: it builds each
+workflow's expansion literally, a fresh copy per call, nested, and applies
+sections 4-6 to it. Its cost is the number of call chains, which can be
+exponential in the site's size: it is the oracle for small sites only.
+
 So it is deliberately naive: plain dicts, sets and lists, one breadth-first
 walk per consumer, no caching and no pruning. Where docs/SEMANTICS.md leaves a
 choice open (which input error comes first, which of several shortest paths
@@ -31,7 +36,7 @@ import re
 from collections import defaultdict, deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 # Nothing here comes from the Rust extension, directly or through `_api`
 # (which loads it): the defaults below are written from docs/SEMANTICS.md, so a
@@ -41,7 +46,16 @@ from ._errors import WorkflowError
 from ._records import Stats, Tool, Violation, WiringWarning
 from ._report import Report
 
-__all__ = ["DEFAULT_EDGE_TYPES", "DEFAULT_PASSTHROUGH_TYPES", "check", "normalize_name"]
+__all__ = [
+    "DEFAULT_EDGE_TYPES",
+    "DEFAULT_PASSTHROUGH_TYPES",
+    "CallKey",
+    "SiteCalls",
+    "check",
+    "cycle_groups",
+    "normalize_name",
+    "site_calls",
+]
 
 TOOL_EDGE_TYPE = "tool_availability"
 """The declaration that makes an edge a tool edge whatever its handles say."""
@@ -471,3 +485,199 @@ def _name_warnings(graph: _Graph) -> List[WiringWarning]:
         message = f"tool {_quote(node)} is labelled {_quote(label)}, which becomes the name {_quote(name)}: {why}"
         found.append(WiringWarning(code=code, node=node, edge=None, message=message))
     return found
+
+
+# --- SEMANTICS 12: tools that cross into a sub-workflow ------------------------
+
+CallKey = Tuple[str, str, str, FrozenSet[Tuple[str, str]]]
+"""A call finding as SEMANTICS 12 identifies it: the consumer's workflow and
+node id, the shared name, and every leaf of that name, each a
+``(workflow id, node id)``. Chains that bring the same key are one finding."""
+
+CallChain = Tuple[Tuple[str, str], ...]
+"""The call nodes from the report's own workflow down to the consumer's:
+``((workflow, node), ...)``, each node running the next workflow."""
+
+WORKFLOW_EXECUTOR = "flowdrop_workflow_executor:flowdrop_workflow:"
+"""The ``executor_plugin`` prefix of a node type backed by a workflow: the
+rest is the id of the workflow it runs (SEMANTICS 12)."""
+TOOL_PORT = "tool"
+"""The ``port`` of an ``input_ports`` entry that hands tools on."""
+
+
+@dataclass
+class SiteCalls:
+    """What :func:`site_calls` finds in a site."""
+
+    calls: Dict[str, Dict[CallKey, int]]
+    """Per workflow id P: P's call findings, each with the exact number of
+    call chains that bring it."""
+    chains: Dict[str, Dict[CallKey, CallChain]]
+    """Per workflow id P and finding: the shortest chain that brings it
+    (fewest calls; among equals, the smallest sequence of (workflow id,
+    node id))."""
+    cycles: Set[FrozenSet[str]]
+    """Each cycle of calls met, as the set of the workflows on it (every
+    elementary cycle: the expansions follow every chain that does not
+    return). :func:`cycle_groups` merges those that share a workflow."""
+    unknown: Dict[str, List[Tuple[str, str]]]
+    """Per workflow id: its ``(node id, workflow id)`` calls to a workflow
+    that is not in the site, by node id (not followed)."""
+
+
+@dataclass
+class _SiteWorkflow:
+    id: str
+    graph: _Graph
+    calls: Dict[str, str]
+    """Call node id -> the workflow its type runs, in the site or not."""
+    ports: List[str]
+    """Node ids that ``tool`` input ports name, each once, in port order."""
+
+
+def _tool_ports(workflow: Mapping[str, Any], graph: _Graph) -> List[str]:
+    """The nodes that ``input_ports`` entries with ``port: tool`` name. An
+    entry that cannot be read, or names no node, passes nothing."""
+    ports: List[str] = []
+    entries = _get(workflow, "input_ports")
+    if not isinstance(entries, list):
+        return ports
+    for entry in entries:
+        if not isinstance(entry, Mapping) or _get(entry, "port") != TOOL_PORT:
+            continue
+        node_id = _non_empty(_get(entry, "node_id"))
+        if node_id is not None and node_id in graph.labels and node_id not in ports:
+            ports.append(node_id)
+    return ports
+
+
+def _site_workflow(
+    workflow: Mapping[str, Any], runs: Mapping[str, str], passthrough: Set[str], recognised: Set[str]
+) -> _SiteWorkflow:
+    workflow_id = _get(workflow, "id") if isinstance(workflow, Mapping) else _MISSING
+    if not isinstance(workflow_id, str) or not workflow_id:
+        raise WorkflowError(f"a workflow of a site needs a non-empty string `id`, got {_describe(workflow_id)}")
+    graph = _build_graph(_read(workflow, passthrough, recognised))
+    calls: Dict[str, str] = {}
+    for node in _elements(workflow, "nodes"):
+        node_id, node_type = _non_empty(_get(node, "id")), _node_type(node)
+        if node_id is not None and node_type is not None and node_type in runs:
+            calls[node_id] = runs[node_type]
+    return _SiteWorkflow(workflow_id, graph, calls, _tool_ports(workflow, graph))
+
+
+# A node of an expansion: the chain of calls whose copy holds it (empty for
+# the expanded workflow's own nodes), its workflow and its id there.
+_Instance = Tuple[CallChain, str, str]
+
+
+def site_calls(
+    workflows: Iterable[Mapping[str, Any]],
+    catalogue: Mapping[str, Mapping[str, Any]],
+    *,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+) -> SiteCalls:
+    """The call findings of every workflow of a site, by inlining
+    (SEMANTICS 12). ``workflows`` are parsed workflows with their ``id``
+    and ``input_ports``; ``catalogue`` maps a node type id to
+    ``{"accepts_tools": bool, "passthrough": bool, "runs": workflow id or
+    None}``. A type the catalogue marks ``passthrough`` forwards tools as
+    ``passthrough_types`` do (SEMANTICS 11). A workflow's own violations are
+    not here: they are :func:`check`'s, exactly as when it is checked alone.
+    Raises ``WorkflowError`` for a workflow that cannot be read, without an
+    id, or with the id of another."""
+    passthrough = set(_option("passthrough_types", passthrough_types))
+    passthrough |= {t for t, entry in catalogue.items() if entry.get("passthrough")}
+    recognised = set(_option("edge_types", edge_types)) | {TOOL_EDGE_TYPE}
+    runs = {t: entry["runs"] for t, entry in catalogue.items() if isinstance(entry.get("runs"), str)}
+    site: Dict[str, _SiteWorkflow] = {}
+    for workflow in workflows:
+        read = _site_workflow(workflow, runs, passthrough, recognised)
+        if read.id in site:
+            raise WorkflowError(f"workflow id {_quote(read.id)} is defined twice in the site")
+        site[read.id] = read
+    found = SiteCalls(calls={}, chains={}, cycles=set(), unknown={})
+    for workflow_id in sorted(site):
+        _expand_and_check(site, workflow_id, found)
+    return found
+
+
+def _expand_and_check(site: Dict[str, _SiteWorkflow], top: str, found: SiteCalls) -> None:
+    """Builds ``top``'s expansion and records its call findings in ``found``."""
+    providers: Dict[_Instance, List[_Instance]] = defaultdict(list)
+    # (call node, the chain of its copy, the workflow copied), parents first.
+    copies: List[Tuple[_Instance, CallChain, str]] = []
+    found.unknown[top] = sorted((node, w) for node, w in site[top].calls.items() if w not in site)
+
+    def inline(chain: CallChain, workflow_id: str, on_chain: Tuple[str, ...]) -> None:
+        workflow = site[workflow_id]
+        for target, sources in workflow.graph.providers.items():
+            providers[(chain, workflow_id, target)].extend((chain, workflow_id, s) for s in sources)
+        for node, called in sorted(workflow.calls.items()):
+            if called not in site:
+                continue  # unknown: not followed
+            if called in on_chain:
+                found.cycles.add(frozenset(on_chain[on_chain.index(called) :]))
+                continue  # a chain that returns to a workflow on it is not followed
+            inner = chain + ((workflow_id, node),)
+            # Appended before recursing, so every copy comes after the copy
+            # that holds its call node.
+            copies.append(((chain, workflow_id, node), inner, called))
+            inline(inner, called, on_chain + (called,))
+
+    inline((), top, (top,))
+    # Every tool edge into a call node also runs into each node of its copy
+    # that a tool port names. Parents first: the edges a call node got from
+    # its own copy's ports are in place before they are handed on.
+    for call, inner, called in copies:
+        for port in site[called].ports:
+            providers[(inner, called, port)].extend(providers[call])
+
+    def passes(instance: _Instance) -> bool:
+        return instance[2] in site[instance[1]].graph.passthroughs
+
+    calls: Dict[CallKey, int] = {}
+    chains: Dict[CallKey, CallChain] = {}
+    for consumer in list(providers):
+        chain, workflow_id, node = consumer
+        if not chain or passes(consumer):
+            continue  # P's own consumers are P's own check; boxes are never checked
+        leaves: Set[Tuple[str, str]] = set()
+        seen = {consumer}
+        queue = deque([consumer])
+        while queue:
+            for provider in providers.get(queue.popleft(), ()):
+                if not passes(provider):
+                    leaves.add((provider[1], provider[2]))
+                elif provider not in seen:
+                    seen.add(provider)
+                    queue.append(provider)
+        by_name: Dict[str, Set[Tuple[str, str]]] = defaultdict(set)
+        for leaf in leaves:
+            by_name[normalize_name(site[leaf[0]].graph.labels[leaf[1]])].add(leaf)
+        for name, holders in by_name.items():
+            # SEMANTICS 12: P's finding needs one of P's own leaves and one of
+            # another workflow's; a clash of the others alone is theirs.
+            if any(w == top for w, _ in holders) and any(w != top for w, _ in holders):
+                key = (workflow_id, node, name, frozenset(holders))
+                calls[key] = calls.get(key, 0) + 1
+                if key not in chains or (len(chain), chain) < (len(chains[key]), chains[key]):
+                    chains[key] = chain
+    found.calls[top] = calls
+    found.chains[top] = chains
+
+
+def cycle_groups(cycles: Iterable[FrozenSet[str]]) -> Set[FrozenSet[str]]:
+    """Cycles that share a workflow, merged: the workflows of each strongly
+    connected group of calls that holds a cycle. Two cycles through one
+    workflow (W runs V runs W, W runs U runs W) are then one group, which
+    is how a site can name each cycle once without naming a workflow twice."""
+    groups: List[Set[str]] = []
+    for cycle in cycles:
+        merged = set(cycle)
+        for group in [g for g in groups if g & merged]:
+            merged |= group
+            groups.remove(group)
+        groups.append(merged)
+    return {frozenset(g) for g in groups}

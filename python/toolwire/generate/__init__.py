@@ -45,6 +45,14 @@ Worst-case families
 violation, worked out from the construction). ``toolwire generate
 --family NAME [--size N]`` writes one.
 
+Sites
+-----
+``sites`` (:data:`~toolwire.generate.sites.SITES`) writes several workflows
+that call each other, as a Drupal config directory with their node types
+(docs/SEMANTICS.md section 12; ``toolwire generate --site NAME``): a
+workflow called from 10,000 places, 2**20 call chains, a cycle, and small
+random sites for the differential tests.
+
 The modules
 -----------
 ``options`` (:class:`Options`, :data:`PRESETS`), ``expected``

@@ -18,7 +18,9 @@ from .families import FAMILIES, Family
 from .drupal_yaml import WORKFLOW_FILE
 from .options import COLLISION_KINDS, DIALECTS, LABEL_STYLES, LAYOUTS, PRESETS, Options
 from .plan import Plan
+from .sites import SITES
 from .writer import DEFAULT_WORKFLOW_ID, generate_plan, generate_site_plan
+
 
 def _kinds(text: str) -> Tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
@@ -122,6 +124,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         + "\n".join(f"  {name:<{width}}  {PRESET_HELP[name]}" for name in PRESETS)
         + "\n\nfamilies (--family; issue \"Every shape costs what its file costs\"; n is --size):\n"
         + "\n".join(f"  {name:<{family_width}}  {_family_help(f)}" for name, f in FAMILIES.items())
+        + "\n\nsites (--site; issue 22, workflows that call each other, written as a Drupal config directory):\n"
+        + "\n".join(f"  {name:<{family_width}}  {f.description} (issue: n = {f.size:,})" for name, f in SITES.items())
     )
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
@@ -144,7 +148,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="write a worst-case family (listed below) instead of a preset; no other option but --size and --expect",
     )
     parser.add_argument(
-        "--size", type=int, default=None, metavar="N", help="the family's size n (default: the size its issue gives)"
+        "--site",
+        choices=list(SITES),
+        default=None,
+        help="write a site (listed below) into the directory OUTPUT instead of a preset; no other option but --size "
+        "(random, random-cycles: --seed or --size is the seed)",
+    )
+    parser.add_argument(
+        "--size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the family's or site's size n (default: the size its issue gives)",
     )
     for f in fields(Options):
         flag = "--" + f.name.replace("_", "-")
@@ -178,10 +193,14 @@ def _error(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """The ``generate`` subcommand: exit 0 on success, 2 on bad options."""
+    if args.family is not None and args.site is not None:
+        return _error("--family and --site are two different things to write: give one")
     if args.family is not None:
         return _run_family(args)
+    if args.site is not None:
+        return _run_site(args)
     if args.size is not None:
-        return _error("--size is the size of a --family")
+        return _error("--size is the size of a --family or a --site")
     options = PRESETS[args.preset or "small"]
     try:
         if args.scale is not None:
@@ -257,5 +276,41 @@ def _run_family(args: argparse.Namespace) -> int:
         f"{expected.nodes:,} nodes, {expected.edges:,} edges; {expected.violations:,} expected "
         f"violation{'' if expected.violations == 1 else 's'} in {expected.clashes:,} distinct "
         f"clash{'' if expected.clashes == 1 else 'es'}, the first at {consumer} named {name}: {shown}\n"
+    )
+    return 0
+
+
+def _run_site(args: argparse.Namespace) -> int:
+    """``--site NAME [--size N] OUTPUT``: the site's config directory, and
+    what a site check must find on standard error."""
+    family = SITES[args.site]
+    given = [flag for flag, value in (("--preset", args.preset), ("--scale", args.scale), ("--expect", args.expect))
+             if value is not None]  # fmt: skip
+    given += ["--" + f.name.replace("_", "-") for f in fields(Options) if getattr(args, f.name) is not None]
+    random_site = args.site.startswith("random")
+    if args.seed is not None and not random_site:
+        given.append("--seed")
+    if given:
+        return _error(f"--site takes no generator option ({', '.join(given)}): its only parameter is --size")
+    if args.output == "-":
+        return _error("--site writes a directory: OUTPUT cannot be '-'")
+    n = family.size if args.size is None else args.size
+    if random_site and args.seed is not None:
+        n = args.seed
+    try:
+        site = family.build(n)
+        site.write(args.output)
+    except ValueError as e:
+        return _error(str(e))
+    except (FileExistsError, NotADirectoryError) as e:
+        return _error(f"{args.output}: not a directory ({e.strerror})")
+    expected = site.expected
+    found = "see toolwire.reference.site_calls" if expected is None else (
+        f"{expected.call_count:,} expected call finding{'' if expected.call_count == 1 else 's'}, "
+        f"{sum(expected.violations.values()):,} own violations, {len(expected.cycles)} cycle(s)"
+    )
+    sys.stderr.write(
+        f"{args.output}: site {args.site} at n = {n:,}: {len(site.workflows):,} workflows, "
+        f"{len(site.node_types):,} node types; {found}\n"
     )
     return 0
