@@ -598,35 +598,60 @@ def site_calls(
             raise WorkflowError(f"workflow id {_quote(read.id)} is defined twice in the site")
         site[read.id] = read
     found = SiteCalls(calls={}, chains={}, cycles=set(), unknown={})
+    groups = _cycle_groups_of(site)
+    found.cycles = set(groups.values())
     for workflow_id in sorted(site):
-        _expand_and_check(site, workflow_id, found)
+        _expand_and_check(site, workflow_id, found, groups)
     return found
 
 
-def _expand_and_check(site: Dict[str, _SiteWorkflow], top: str, found: SiteCalls) -> None:
+def _cycle_groups_of(site: Dict[str, "_SiteWorkflow"]) -> Dict[str, FrozenSet[str]]:
+    """Per workflow on a cycle of calls, the workflows of its cycle group:
+    those it reaches through calls and that reach it back (itself included).
+    By plain reachability, one search per workflow: the reference is for
+    small sites."""
+    reach: Dict[str, Set[str]] = {}
+    for start in site:
+        seen: Set[str] = set()
+        todo = [called for called in site[start].calls.values() if called in site]
+        while todo:
+            w = todo.pop()
+            if w not in seen:
+                seen.add(w)
+                todo.extend(called for called in site[w].calls.values() if called in site)
+        reach[start] = seen
+    return {w: frozenset({w} | {v for v in reach[w] if w in reach[v]}) for w in site if w in reach[w]}
+
+
+def _expand_and_check(
+    site: Dict[str, _SiteWorkflow], top: str, found: SiteCalls, groups: Dict[str, FrozenSet[str]]
+) -> None:
     """Builds ``top``'s expansion and records its call findings in ``found``."""
     providers: Dict[_Instance, List[_Instance]] = defaultdict(list)
     # (call node, the chain of its copy, the workflow copied), parents first.
     copies: List[Tuple[_Instance, CallChain, str]] = []
     found.unknown[top] = sorted((node, w) for node, w in site[top].calls.items() if w not in site)
 
-    def inline(chain: CallChain, workflow_id: str, on_chain: Tuple[str, ...]) -> None:
+    def inline(chain: CallChain, workflow_id: str) -> None:
         workflow = site[workflow_id]
         for target, sources in workflow.graph.providers.items():
             providers[(chain, workflow_id, target)].extend((chain, workflow_id, s) for s in sources)
         for node, called in sorted(workflow.calls.items()):
             if called not in site:
                 continue  # unknown: not followed
-            if called in on_chain:
-                found.cycles.add(frozenset(on_chain[on_chain.index(called) :]))
-                continue  # a chain that returns to a workflow on it is not followed
+            if called in groups.get(workflow_id, ()):
+                # Decision 22 (docs/CONFORMANCE.md): a call between two
+                # workflows of one cycle group is not followed (the group is
+                # an error of the site), so no chain returns to a workflow
+                # on it; calls into and out of the group are followed.
+                continue
             inner = chain + ((workflow_id, node),)
             # Appended before recursing, so every copy comes after the copy
             # that holds its call node.
             copies.append(((chain, workflow_id, node), inner, called))
-            inline(inner, called, on_chain + (called,))
+            inline(inner, called)
 
-    inline((), top, (top,))
+    inline((), top)
     # Every tool edge into a call node also runs into each node of its copy
     # that a tool port names. Parents first: the edges a call node got from
     # its own copy's ports are in place before they are handed on.
