@@ -10,6 +10,7 @@ from ._arguments import refuse_single_path, type_names
 from ._catalogue import NodeTypesArg
 from ._errors import SiteError, WorkflowError
 from ._paths import Found, expand
+from ._progress import chunks
 from ._records import ConsumerView
 from ._report import (
     CallTuple,
@@ -242,6 +243,8 @@ def check_found(
     fmt: Optional[str] = None,
     catalogue: Optional["_toolwire.NodeTypeCatalogue"] = None,
     own_catalogues: Optional[_catalogue.DirectoryCatalogues] = None,
+    advance: Optional[Callable[[int], None]] = None,
+    chunk: int = 0,
 ) -> List[Report]:
     """One report per entry of an expansion, in order: its files checked in
     batches of the core's (``threads``: 0 for one per core; ``fmt``:
@@ -257,7 +260,10 @@ def check_found(
     after the others (``SiteError``; its path the directory, or the first
     file it names). ``own_catalogues``: kept by a caller that
     checks one expansion in several calls, so each directory is read once.
-    Package-internal: the CLI expands once and checks here."""
+    ``advance``: told how many files were checked after each batch, for a
+    progress bar; ``chunk``: at most so many files in a batch that is no
+    site (a site is always checked whole). Package-internal: the CLI
+    expands once and checks here."""
     own = _catalogue.DirectoryCatalogues() if own_catalogues is None else own_catalogues
     results: List[Any] = [entry.error for entry in found]
     site_of: Dict[int, Tuple[Sequence[CallTuple], Sequence[SiteWarningTuple]]] = {}
@@ -285,8 +291,12 @@ def check_found(
             continue
         files = [found[i].path for i in indexes]
         if used is None:
-            for i, result in zip(indexes, _toolwire.check_files(files, passthrough, edges, threads, fmt)):
-                results[i] = result
+            for batch in chunks(indexes, chunk if chunk > 0 else len(indexes)):
+                checked = _toolwire.check_files([found[i].path for i in batch], passthrough, edges, threads, fmt)
+                for i, result in zip(batch, checked):
+                    results[i] = result
+                if advance is not None:
+                    advance(len(batch))
             continue
         # With a catalogue the files are a site: calls between them are
         # followed (SEMANTICS 12).
@@ -299,6 +309,10 @@ def check_found(
         for message, workflows, error_files in errors:
             where = directory if directory is not None else (error_files[0] if error_files else files[0])
             site_errors.append(failed_report(where, SiteError(message, workflows, error_files)))
+        if advance is not None:
+            advance(len(files))
+    if advance is not None:
+        advance(sum(1 for entry in found if entry.error is not None))  # answered without a check
     reports = []
     for i, (entry, result) in enumerate(zip(found, results)):
         if isinstance(result, Exception):

@@ -35,7 +35,7 @@ from ._fix_command import apply_fixes, fix_refusal, show_fixes
 from ._formats import DEFAULT_MAX_CONSUMERS, DEFAULT_MAX_PATH, JSON_VIOLATIONS, Run, writer
 from ._formats.text_format import use_colour
 from ._paths import STDIN, Expansion, Found, expand
-from ._progress import Progress, chunks
+from ._progress import Progress
 from ._report import Report, failed_report
 
 
@@ -75,17 +75,17 @@ def check_all(
 
             reports = check_on_dask([], cluster, None, options, bar.advance, found=files)
             bar.advance(sum(1 for f in files if f.error is not None))  # answered without a task
-        elif bar.enabled and len(files) > _PROGRESS_CHUNK:
-            reports = []
-            for chunk in chunks(files, _PROGRESS_CHUNK):
-                reports.extend(check_found(chunk, threads, passthrough, edges, fmt, catalogue, own_catalogues))
-                bar.advance(len(chunk))
         else:
-            reports = check_found(files, threads, passthrough, edges, fmt, catalogue, own_catalogues)
+            # A site is checked whole (its calls cross its files); other
+            # files in chunks, so that the bar moves.
+            chunk = _PROGRESS_CHUNK if bar.enabled else 0
+            advance = bar.advance if bar.enabled else None
+            reports = check_found(files, threads, passthrough, edges, fmt, catalogue, own_catalogues, advance, chunk)
     by_path = iter(reports)
     # Standard input is read once, in its place in the list, after the bar
-    # is gone.
-    return [_check_stdin(options, input_format) if f.path == STDIN else next(by_path) for f in found]
+    # is gone; the errors of sites (SiteError) come after every file's.
+    ordered = [_check_stdin(options, input_format) if f.path == STDIN else next(by_path) for f in found]
+    return ordered + list(by_path)
 
 
 @contextlib.contextmanager

@@ -7,6 +7,7 @@ What a fix changes in a file's text is ``_fix``'s."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -18,7 +19,7 @@ from ._command_io import EXIT_ACCEPTED, EXIT_ERROR, EXIT_REFUSED, deliver, is_ya
 from ._errors import WorkflowError
 from ._files import replace_atomically
 from ._formats.text_format import display_path
-from ._report import Report
+from ._report import Chained, Report
 
 if TYPE_CHECKING:
     from ._fix import FileFix
@@ -115,8 +116,18 @@ def apply_fixes(reports: Sequence[Report], options: Dict[str, Any]) -> "Tuple[Li
     out = []
     for report in reports:
         fixed = fixed_reports.get(os.path.realpath(report.path)) if report.path and report.error is None else None
-        out.append(report if fixed is None else Report(fixed.violations, fixed.warnings, fixed.stats, path=report.path))
+        out.append(report if fixed is None else _fixed_report(report, fixed))
     return out, failed
+
+
+def _fixed_report(report: Report, fixed: Report) -> Report:
+    """The report of a fixed file: the fixed text's own findings, and, from
+    a site check, the clashes across calls and site warnings found before
+    the fix (a fix renames within its file only; decision 21)."""
+    warnings = fixed.warnings
+    if isinstance(report.warnings, Chained):
+        warnings = Chained(fixed.warnings, report.warnings.then)
+    return dataclasses.replace(report, violations=fixed.violations, warnings=warnings, stats=fixed.stats)
 
 
 def show_fixes(reports: Sequence[Report], options: Dict[str, Any], output: Optional[str]) -> int:

@@ -503,6 +503,11 @@ class Chained(Sequence[_T]):
             raise IndexError("warning index out of range")
         return self._first[index] if index < split else self._then[index - split]
 
+    @property
+    def then(self) -> Sequence[_T]:
+        """The second sequence (a site's warnings after a file's own)."""
+        return self._then
+
     def __iter__(self) -> Iterator[_T]:
         yield from self._first
         yield from self._then
