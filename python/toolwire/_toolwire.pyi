@@ -9,6 +9,7 @@ __all__ = [
     "check_file",
     "check_files",
     "check_files_encoded",
+    "check_site",
     "explain_json",
     "explain_file",
     "explain_mapping",
@@ -214,6 +215,28 @@ def check_files_encoded(
     budget: int,
     node_types: Optional[NodeTypeCatalogue] = None,
 ) -> List[bytes | int | Exception]: ...
+_StepTuple = Tuple[str, str, str, _At, str]
+_PlaceTuple = Tuple[str, str, str, _At]
+_PartTuple = Tuple[str, str, List[Tuple[str, _At]]]
+_CallToolTuple = Tuple[str, str, str, str, _At, List[_PartTuple]]
+# (name, chains, chain, consumer, tools): one clash across calls (SEMANTICS 12).
+_CallTuple = Tuple[str, int, List[_StepTuple], _PlaceTuple, List[_CallToolTuple]]
+# (code, node, message, at)
+_SiteWarningTuple = Tuple[str, str, str, _At]
+
+def check_site(
+    paths: List[str],
+    passthrough_types: List[str],
+    edge_types: List[str],
+    jobs: int,
+    input_format: str | None = None,
+    node_types: Optional[NodeTypeCatalogue] = None,
+) -> Tuple[
+    List[CoreReport | Exception],
+    List[List[_CallTuple]],
+    List[List[_SiteWarningTuple]],
+    List[Tuple[str, List[str], List[str]]],
+]: ...
 def explain_json(
     data: str | bytes,
     consumer: str | None,
