@@ -257,18 +257,33 @@ impl Maker<'_, '_> {
 
     /// The tools that reach `node`: one breadth-first walk back over tool
     /// edges, through passthroughs only, so each leaf's path is shortest and
-    /// a leaf met by two routes is one leaf (SEMANTICS 4).
+    /// a leaf met by two routes is one leaf (SEMANTICS 4). A node wired to
+    /// itself, directly or through boxes, is one of its own leaves, as in
+    /// the single-file check (SEMANTICS 4: the flattened set holds every
+    /// non-passthrough with a chain of tool edges into the node).
     fn own(&mut self, node: NodeIx) -> Vec<Reach> {
         let g = self.graph;
         self.seen.next_walk();
         self.seen.visit(node, node);
         let mut queue = vec![node];
         let mut leaves = Vec::new();
+        // The node the walk first met that `node` feeds: BFS order makes
+        // the loop back through it a shortest one.
+        let mut fed_back: Option<NodeIx> = None;
         let mut at = 0;
         while at < queue.len() {
             let here = queue[at];
             at += 1;
             for &provider in g.providers.of(here) {
+                if provider == node {
+                    // `node` is marked seen as the root; a passthrough root
+                    // forwards and is never its own leaf.
+                    if fed_back.is_none() && !g.is_passthrough(node) {
+                        fed_back = Some(here);
+                        leaves.push(node);
+                    }
+                    continue;
+                }
                 if !self.seen.visit(provider, here) {
                     continue;
                 }
@@ -283,7 +298,11 @@ impl Maker<'_, '_> {
         leaves
             .into_iter()
             .map(|leaf| {
-                let path = self.seen.path_from(leaf);
+                let path = match fed_back {
+                    // `[node, here, ..., node]`: the loop back to itself.
+                    Some(here) if leaf == node => std::iter::once(node).chain(self.seen.path_from(here)).collect(),
+                    _ => self.seen.path_from(leaf),
+                };
                 let path: Vec<u32> = path.into_iter().map(|n| self.number(n)).collect();
                 Reach { leaf: path[0], path }
             })

@@ -374,3 +374,69 @@ fn a_workflow_id_defined_twice_is_a_site_error_and_its_calls_unknown() {
     assert!(report.errors[0].message.contains("defined by 2 files"));
     assert!(report.calls[0].is_empty());
 }
+
+/// The parts of each tool's path in finding `f` of workflow `w`, as ids.
+fn paths_of(report: &SiteReport, w: usize, f: usize) -> Vec<Vec<Vec<String>>> {
+    report.calls[w][f]
+        .tools
+        .iter()
+        .map(|t| {
+            t.path
+                .iter()
+                .map(|part| part.nodes.iter().map(|(id, _)| id.clone()).collect())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn cmp9_a_call_node_wired_to_itself_is_one_of_the_tools_it_hands_on() {
+    // SEMANTICS 4: a node fed back to itself (directly, or through boxes)
+    // is in its own flattened set, so the call node "Search" reaches W's
+    // agent as a tool and meets W's "Search" there.
+    for edges in [&["n>n"][..], &["n>kit", "kit>n"][..]] {
+        let parent = Toy {
+            id: "p",
+            nodes: &["n:run_w:Search", "kit:kit"],
+            edges,
+            ports: &[],
+        };
+        let report = site(&[parent, SHARED_AGENT], &["w"]);
+        assert_eq!(
+            summary(&report, 0),
+            vec![("search".into(), 1, "w:inner".into(), vec!["p:n".into(), "w:s".into()])]
+        );
+        let loop_back: Vec<String> = std::iter::once("n")
+            .chain(edges.iter().map(|e| e.split_once('>').unwrap().1))
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(paths_of(&report, 0, 0)[0], vec![loop_back, vec!["inner".to_owned()]]);
+    }
+}
+
+#[test]
+fn cmp9_a_consumer_inside_wired_to_itself_is_one_of_its_own_tools() {
+    let inner = Toy {
+        id: "w",
+        nodes: &["inner:agent:Search", "kit:kit"],
+        edges: &["inner>kit", "kit>inner"],
+        ports: &["inner"],
+    };
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::search", "n:run_w"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let report = site(&[parent, inner], &["w"]);
+    assert_eq!(
+        summary(&report, 0),
+        vec![(
+            "search".into(),
+            1,
+            "w:inner".into(),
+            vec!["p:t".into(), "w:inner".into()]
+        )]
+    );
+    assert_eq!(paths_of(&report, 0, 0)[1], vec![vec!["inner", "kit", "inner"]]);
+}
