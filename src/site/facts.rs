@@ -58,6 +58,10 @@ pub struct Endpoint {
     pub own: Vec<Reach>,
     /// Its number in `calls` when it runs a workflow itself.
     pub call: Option<u32>,
+    /// False for a passthrough that runs a workflow (a type can be both:
+    /// passthrough ids are configured, executors are the site's): it hands
+    /// tools on, into its call and to its receivers, and is never checked.
+    pub consumer: bool,
 }
 
 /// A note about the workflow that only a site check makes.
@@ -125,7 +129,7 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
         }
     }
     let mut endpoints = Vec::new();
-    for (node, from_port) in made.endpoints(head) {
+    for (node, from_port) in made.endpoints(head, &call_of) {
         let own = made.own(node);
         let call = call_of.get(&node).copied();
         let from_port = from_port.into_iter().map(|n| made.number(n)).collect();
@@ -134,6 +138,7 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
             from_port,
             own,
             call,
+            consumer: !graph.is_passthrough(node),
         });
     }
     let mut warnings: Vec<(SiteWarning, Option<usize>)> = head
@@ -311,8 +316,9 @@ impl Maker<'_, '_> {
 
     /// The nodes the tool ports hand tools to, each with a shortest path
     /// from a port: one breadth-first walk from every port at once, on
-    /// through passthroughs. A port naming no node is a warning.
-    fn endpoints(&mut self, head: Head<'_>) -> Vec<(NodeIx, Vec<NodeIx>)> {
+    /// through passthroughs (a passthrough that runs a workflow is met and
+    /// passed through). A port naming no node is a warning.
+    fn endpoints(&mut self, head: Head<'_>, calls: &Map<NodeIx, u32>) -> Vec<(NodeIx, Vec<NodeIx>)> {
         let g = self.graph;
         self.seen.next_walk();
         let mut queue = Vec::new();
@@ -347,6 +353,9 @@ impl Maker<'_, '_> {
             if !g.is_passthrough(here) {
                 found.push(here);
                 continue;
+            }
+            if calls.contains_key(&here) {
+                found.push(here);
             }
             for &receiver in g.receivers.of(here) {
                 if self.seen.visit(receiver, here) {

@@ -144,7 +144,10 @@ struct Ready {
     follows: Vec<Option<usize>>,
     call_own: Vec<ByName>,
     end_own: Vec<ByName>,
-    /// Endpoints by the candidate names of their own tools.
+    /// Endpoints that are consumers (not a passthrough that runs a
+    /// workflow, which only hands tools on).
+    consumers: Vec<u32>,
+    /// Consumer endpoints by the candidate names of their own tools.
     by_name: Map<NameIx, Vec<u32>>,
     /// Endpoints that are call nodes whose call is followed.
     passing_calls: Vec<(u32, u32)>,
@@ -460,10 +463,13 @@ impl Ready {
         let follows: Vec<Option<usize>> = targets.iter().map(|t| t.filter(|&t| order.follows(w, t))).collect();
         let call_own = wf.calls.iter().map(|c| names.by_name(w, wf, &c.own)).collect();
         let end_own: Vec<ByName> = wf.endpoints.iter().map(|e| names.by_name(w, wf, &e.own)).collect();
+        let consumers: Vec<u32> = (0..wf.endpoints.len() as u32)
+            .filter(|&e| wf.endpoints[e as usize].consumer)
+            .collect();
         let mut by_name: Map<NameIx, Vec<u32>> = new_map();
-        for (e, own) in end_own.iter().enumerate() {
-            for (n, _) in own {
-                by_name.entry(*n).or_default().push(e as u32);
+        for &e in &consumers {
+            for (n, _) in &end_own[e as usize] {
+                by_name.entry(*n).or_default().push(e);
             }
         }
         let mut endpoint_of_call = vec![None; wf.calls.len()];
@@ -480,6 +486,7 @@ impl Ready {
             follows,
             call_own,
             end_own,
+            consumers,
             by_name,
             passing_calls,
             endpoint_of_call,
@@ -643,7 +650,7 @@ impl Site<'_> {
             // are.
             let met_already = above.iter().any(|&l| workflow_of(l) != p);
             let endpoints: Box<dyn Iterator<Item = u32>> = if met_already {
-                Box::new(0..ready.end_own.len() as u32)
+                Box::new(ready.consumers.iter().copied())
             } else {
                 Box::new(ready.by_name.get(name).into_iter().flatten().copied())
             };

@@ -65,7 +65,11 @@ fn json(toy: &Toy) -> String {
 }
 
 fn site(toys: &[Toy], runs: &[&str]) -> SiteReport {
-    let config = Config::default().with_catalogue(catalogue(runs));
+    site_with(toys, catalogue(runs))
+}
+
+fn site_with(toys: &[Toy], catalogue: Arc<Catalogue>) -> SiteReport {
+    let config = Config::default().with_catalogue(catalogue);
     let texts: Vec<String> = toys.iter().map(json).collect();
     let workflows: Vec<Option<Workflow>> = toys
         .iter()
@@ -439,4 +443,47 @@ fn cmp9_a_consumer_inside_wired_to_itself_is_one_of_its_own_tools() {
         )]
     );
     assert_eq!(paths_of(&report, 0, 0)[1], vec![vec!["inner", "kit", "inner"]]);
+}
+
+#[test]
+fn cmp9_a_passthrough_that_runs_a_workflow_hands_tools_on_and_is_never_checked() {
+    // `toolbox` is a default passthrough id; a site may still give a type
+    // of that id a workflow executor. Named by W's port, such a node hands
+    // P's tools on into V (and to its receivers in W) and is no consumer.
+    let mut c = (*catalogue(&["w"])).clone();
+    let text = "id: toolbox\nexecutor_plugin: 'flowdrop_workflow_executor:flowdrop_workflow:v'\n";
+    c.add("toolbox.yml", text.as_bytes(), Form::DrupalYaml).unwrap();
+    let p = Toy {
+        id: "p",
+        nodes: &["t::search", "n:run_w"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    let w = Toy {
+        id: "w",
+        nodes: &["k:toolbox:Search", "a:agent", "s::Search"],
+        edges: &["k>a", "s>k"],
+        ports: &["k"],
+    };
+    let v = Toy {
+        id: "v",
+        nodes: &["inner:agent", "u::SEARCH"],
+        edges: &["u>inner"],
+        ports: &["inner"],
+    };
+    let report = site_with(&[p, w, v], Arc::new(c));
+    assert_eq!(
+        summary(&report, 0),
+        vec![
+            (
+                "search".into(),
+                1,
+                "v:inner".into(),
+                vec!["p:t".into(), "v:u".into(), "w:s".into()]
+            ),
+            ("search".into(), 1, "w:a".into(), vec!["p:t".into(), "w:s".into()]),
+        ]
+    );
+    let chain: Vec<&str> = report.calls[0][0].chain.iter().map(|s| s.place.node.as_str()).collect();
+    assert_eq!(chain, vec!["n", "k"]);
 }
