@@ -4,11 +4,16 @@
 //! workflow's `tool` input ports hand a caller's tools to (its *endpoints*),
 //! with the workflow's own tools that reach each and the path from the port.
 //!
-//! Only these nodes are looked at, each by one breadth-first walk over
-//! passthroughs, so the cost is the sum of their walks: what the per-consumer
-//! flattening costs for these nodes alone (docs/RELIABILITY.md states it as
-//! the site check's bound). Everything is owned, so a site's facts outlive
-//! the files they were read from.
+//! Only these nodes are looked at, by breadth-first walks over passthroughs:
+//! one per distinct list of providers among them (call nodes fed by the same
+//! box share one), and one from all the ports at once. So the cost is the sum
+//! of those walks: what the per-consumer flattening costs for these nodes
+//! alone (docs/RELIABILITY.md states it as the site check's bound). A walk
+//! keeps its tree of steps, not a path per tool: a path is read from the
+//! tree only when a finding shows it, so a long chain of boxes between many
+//! tools and many endpoints costs its length once per walk, never once per
+//! tool. Everything is owned, so a site's facts outlive the files they were
+//! read from.
 
 use crate::catalogue::Catalogue;
 use crate::graph::{NodeIx, ToolGraph};
@@ -28,12 +33,42 @@ pub struct FactNode {
     pub location: Option<Location>,
 }
 
-/// A tool (a leaf of SEMANTICS 4) that reaches a node, and a shortest path
-/// `[leaf, box, ..., node]` of fact-node numbers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// No node: the end of a walk's steps.
+pub const END: u32 = u32::MAX;
+
+/// A tool (a leaf of SEMANTICS 4) that reaches the nodes of an [`Upstream`],
+/// met as a provider of `via` (a box of the walk; [`END`]: of the node
+/// itself). Numbers are fact-node numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reach {
     pub leaf: u32,
-    pub path: Vec<u32>,
+    pub via: u32,
+}
+
+/// The tools that reach every node with one list of providers (one walk):
+/// each leaf once, sorted by id, and the walk's tree of shortest steps.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Upstream {
+    pub reaches: Vec<Reach>,
+    /// Each box the walk entered, with its next step towards the node
+    /// ([`END`]: the node), sorted by box.
+    steps: Vec<(u32, u32)>,
+}
+
+impl Upstream {
+    /// A shortest path `[leaf, box, ..., node]` of the tool `leaf`, when it
+    /// is one of these.
+    pub fn path(&self, leaf: u32, node: u32) -> Option<Vec<u32>> {
+        let reach = self.reaches.iter().find(|r| r.leaf == leaf)?;
+        let mut path = vec![leaf];
+        let mut at = reach.via;
+        while at != END {
+            path.push(at);
+            at = self.steps[self.steps.binary_search_by_key(&at, |s| s.0).ok()?].1;
+        }
+        path.push(node);
+        Some(path)
+    }
 }
 
 /// A node whose type runs another workflow.
@@ -42,8 +77,8 @@ pub struct CallNode {
     pub node: u32,
     /// The id of the workflow it runs.
     pub runs: String,
-    /// This workflow's tools that reach it, by leaf id.
-    pub own: Vec<Reach>,
+    /// This workflow's tools that reach it: its number in `upstreams`.
+    pub own: u32,
 }
 
 /// A node a `tool` input port hands a caller's tools to: the port's node
@@ -52,10 +87,8 @@ pub struct CallNode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
     pub node: u32,
-    /// A shortest path `[port node, box, ..., node]`.
-    pub from_port: Vec<u32>,
-    /// This workflow's tools that reach it, by leaf id.
-    pub own: Vec<Reach>,
+    /// This workflow's tools that reach it: its number in `upstreams`.
+    pub own: u32,
     /// Its number in `calls` when it runs a workflow itself.
     pub call: Option<u32>,
     /// False for a passthrough that runs a workflow (a type can be both:
@@ -99,7 +132,29 @@ pub struct Workflow {
     pub nodes: Vec<FactNode>,
     pub calls: Vec<CallNode>,
     pub endpoints: Vec<Endpoint>,
+    /// The tools reaching call nodes and endpoints, one per walk.
+    pub upstreams: Vec<Upstream>,
+    /// The ports' walk: each node it entered with the step it came from
+    /// ([`END`]: a port's own node), sorted by node.
+    port_steps: Vec<(u32, u32)>,
     pub warnings: Vec<SiteWarning>,
+}
+
+impl Workflow {
+    /// A shortest path `[port node, box, ..., node]` to endpoint `e`.
+    pub fn from_port(&self, e: usize) -> Vec<u32> {
+        let mut path = Vec::new();
+        let mut at = self.endpoints[e].node;
+        while at != END {
+            path.push(at);
+            at = match self.port_steps.binary_search_by_key(&at, |s| s.0) {
+                Ok(i) => self.port_steps[i].1,
+                Err(_) => END,
+            };
+        }
+        path.reverse();
+        path
+    }
 }
 
 /// Reads the facts of `graph`, stored in `file`, under `catalogue`.
@@ -111,6 +166,8 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
         offsets: Vec::new(),
         seen: Stamps::new(graph.node_count()),
         problems: Vec::new(),
+        walks: new_map(),
+        upstreams: Vec::new(),
     };
     let mut calls = Vec::new();
     let mut call_of: Map<NodeIx, u32> = new_map();
@@ -129,13 +186,12 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
         }
     }
     let mut endpoints = Vec::new();
-    for (node, from_port) in made.endpoints(head, &call_of) {
+    let (found, port_steps) = made.endpoints(head, &call_of);
+    for node in found {
         let own = made.own(node);
         let call = call_of.get(&node).copied();
-        let from_port = from_port.into_iter().map(|n| made.number(n)).collect();
         endpoints.push(Endpoint {
             node: made.number(node),
-            from_port,
             own,
             call,
             consumer: !graph.is_passthrough(node),
@@ -182,6 +238,8 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
         nodes,
         calls,
         endpoints,
+        upstreams: made.upstreams,
+        port_steps,
         warnings: warnings.into_iter().map(|(w, _)| w).collect(),
     }
 }
@@ -218,15 +276,9 @@ impl Stamps {
         true
     }
 
-    /// `[node, parent, parent's parent, ..., root]`, the root being the node
-    /// that is its own parent.
-    fn path_from(&self, mut node: NodeIx) -> Vec<NodeIx> {
-        let mut path = vec![node];
-        while self.parent[node as usize] != node {
-            node = self.parent[node as usize];
-            path.push(node);
-        }
-        path
+    /// The node `node` was seen from (itself: a root of the walk).
+    fn parent(&self, node: NodeIx) -> NodeIx {
+        self.parent[node as usize]
     }
 }
 
@@ -237,6 +289,11 @@ struct Maker<'m, 'g> {
     offsets: Vec<Option<usize>>,
     seen: Stamps,
     problems: Vec<(SiteWarning, Option<usize>)>,
+    /// The walk made for each list of providers (sorted, deduplicated),
+    /// with the node walked from when it is a passthrough (which never is
+    /// its own leaf, so its walk is its own).
+    walks: Map<(Vec<NodeIx>, Option<NodeIx>), u32>,
+    upstreams: Vec<Upstream>,
 }
 
 impl Maker<'_, '_> {
@@ -260,65 +317,89 @@ impl Maker<'_, '_> {
         n
     }
 
-    /// The tools that reach `node`: one breadth-first walk back over tool
-    /// edges, through passthroughs only, so each leaf's path is shortest and
-    /// a leaf met by two routes is one leaf (SEMANTICS 4). A node wired to
-    /// itself, directly or through boxes, is one of its own leaves, as in
-    /// the single-file check (SEMANTICS 4: the flattened set holds every
-    /// non-passthrough with a chain of tool edges into the node).
-    fn own(&mut self, node: NodeIx) -> Vec<Reach> {
+    /// The tools that reach `node` (its number in `upstreams`): one
+    /// breadth-first walk back over tool edges from its providers, through
+    /// passthroughs only, so each leaf's path is shortest and a leaf met by
+    /// two routes is one leaf (SEMANTICS 4). What reaches a node depends
+    /// only on its providers, so nodes with the same ones share the walk.
+    /// A node fed back to itself, directly or through boxes, is met as one
+    /// of its own leaves, as in the single-file check (SEMANTICS 4); a
+    /// passthrough never is.
+    fn own(&mut self, node: NodeIx) -> u32 {
         let g = self.graph;
+        let mut providers = g.providers.of(node).to_vec();
+        providers.sort_unstable();
+        providers.dedup();
+        let key = (providers, g.is_passthrough(node).then_some(node));
+        if let Some(&known) = self.walks.get(&key) {
+            return known;
+        }
         self.seen.next_walk();
-        self.seen.visit(node, node);
-        let mut queue = vec![node];
+        if let Some(root) = key.1 {
+            self.seen.visit(root, root);
+        }
+        // The walk's entered boxes; a provider of the node itself is seen
+        // from NONE.
+        const NONE: NodeIx = NodeIx::MAX;
+        let mut queue = Vec::new();
         let mut leaves = Vec::new();
-        // The node the walk first met that `node` feeds: BFS order makes
-        // the loop back through it a shortest one.
-        let mut fed_back: Option<NodeIx> = None;
+        let mut meet = |seen: &mut Stamps, provider: NodeIx, from: NodeIx, queue: &mut Vec<NodeIx>| {
+            if !seen.visit(provider, from) {
+                return;
+            }
+            if g.is_passthrough(provider) {
+                queue.push(provider);
+            } else {
+                leaves.push(provider);
+            }
+        };
+        for &provider in &key.0 {
+            meet(&mut self.seen, provider, NONE, &mut queue);
+        }
         let mut at = 0;
         while at < queue.len() {
             let here = queue[at];
             at += 1;
             for &provider in g.providers.of(here) {
-                if provider == node {
-                    // `node` is marked seen as the root; a passthrough root
-                    // forwards and is never its own leaf.
-                    if fed_back.is_none() && !g.is_passthrough(node) {
-                        fed_back = Some(here);
-                        leaves.push(node);
-                    }
-                    continue;
-                }
-                if !self.seen.visit(provider, here) {
-                    continue;
-                }
-                if g.is_passthrough(provider) {
-                    queue.push(provider);
-                } else {
-                    leaves.push(provider);
-                }
+                meet(&mut self.seen, provider, here, &mut queue);
             }
         }
         g.sort_by_id(&mut leaves);
-        leaves
-            .into_iter()
-            .map(|leaf| {
-                let path = match fed_back {
-                    // `[node, here, ..., node]`: the loop back to itself.
-                    Some(here) if leaf == node => std::iter::once(node).chain(self.seen.path_from(here)).collect(),
-                    _ => self.seen.path_from(leaf),
-                };
-                let path: Vec<u32> = path.into_iter().map(|n| self.number(n)).collect();
-                Reach { leaf: path[0], path }
+        let step = |made: &mut Self, n: NodeIx| match n {
+            NONE => END,
+            n => made.number(n),
+        };
+        let reaches = leaves
+            .iter()
+            .map(|&leaf| {
+                let via = self.seen.parent(leaf);
+                Reach {
+                    leaf: self.number(leaf),
+                    via: step(self, via),
+                }
             })
-            .collect()
+            .collect();
+        let mut steps: Vec<(u32, u32)> = queue
+            .iter()
+            .map(|&b| {
+                let next = self.seen.parent(b);
+                (step(self, b), step(self, next))
+            })
+            .collect();
+        steps.sort_unstable();
+        let number = self.upstreams.len() as u32;
+        self.upstreams.push(Upstream { reaches, steps });
+        self.walks.insert(key, number);
+        number
     }
 
     /// The nodes the tool ports hand tools to, each with a shortest path
     /// from a port: one breadth-first walk from every port at once, on
     /// through passthroughs (a passthrough that runs a workflow is met and
-    /// passed through). A port naming no node is a warning.
-    fn endpoints(&mut self, head: Head<'_>, calls: &Map<NodeIx, u32>) -> Vec<(NodeIx, Vec<NodeIx>)> {
+    /// passed through). A port naming no node is a warning. Returns the
+    /// endpoints by id, and the walk's steps (see `Workflow::port_steps`)
+    /// for the nodes on a path to one.
+    fn endpoints(&mut self, head: Head<'_>, calls: &Map<NodeIx, u32>) -> (Vec<NodeIx>, Vec<(u32, u32)>) {
         let g = self.graph;
         self.seen.next_walk();
         let mut queue = Vec::new();
@@ -364,13 +445,26 @@ impl Maker<'_, '_> {
             }
         }
         g.sort_by_id(&mut found);
-        found
-            .into_iter()
-            .map(|node| {
-                let mut path = self.seen.path_from(node);
-                path.reverse();
-                (node, path)
-            })
-            .collect()
+        // Only the steps on a path to an endpoint, each once.
+        let mut steps: Map<u32, u32> = new_map();
+        for &end in &found {
+            let mut node = end;
+            loop {
+                let n = self.number(node);
+                if steps.contains_key(&n) {
+                    break;
+                }
+                let parent = self.seen.parent(node);
+                let from = if parent == node { END } else { self.number(parent) };
+                steps.insert(n, from);
+                if parent == node {
+                    break;
+                }
+                node = parent;
+            }
+        }
+        let mut steps: Vec<(u32, u32)> = steps.into_iter().collect();
+        steps.sort_unstable();
+        (found, steps)
     }
 }

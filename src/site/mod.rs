@@ -142,8 +142,11 @@ fn node_of(leaf: Leaf) -> u32 {
 struct Ready {
     /// Per call node: the workflow it runs, when that call is followed.
     follows: Vec<Option<usize>>,
-    call_own: Vec<ByName>,
-    end_own: Vec<ByName>,
+    /// Per upstream of the facts: its tools of candidate names.
+    own: Vec<ByName>,
+    /// Per call node and per endpoint: its upstream.
+    call_own: Vec<u32>,
+    end_own: Vec<u32>,
     /// Endpoints that are consumers (not a passthrough that runs a
     /// workflow, which only hands tools on).
     consumers: Vec<u32>,
@@ -410,12 +413,7 @@ impl Names {
         let mut last_workflow: Vec<usize> = Vec::new();
         for (w, wf) in workflows.iter().enumerate() {
             let Some(wf) = wf else { continue };
-            let reaches = wf
-                .calls
-                .iter()
-                .flat_map(|c| &c.own)
-                .chain(wf.endpoints.iter().flat_map(|e| &e.own));
-            for reach in reaches {
+            for reach in wf.upstreams.iter().flat_map(|u| &u.reaches) {
                 let name = &wf.nodes[reach.leaf as usize].name;
                 let n = match names.numbers.get(name) {
                     Some(&n) => n,
@@ -461,14 +459,15 @@ impl Names {
 impl Ready {
     fn new(w: usize, wf: &Workflow, targets: &[Option<usize>], order: &CallOrder, names: &Names) -> Ready {
         let follows: Vec<Option<usize>> = targets.iter().map(|t| t.filter(|&t| order.follows(w, t))).collect();
-        let call_own = wf.calls.iter().map(|c| names.by_name(w, wf, &c.own)).collect();
-        let end_own: Vec<ByName> = wf.endpoints.iter().map(|e| names.by_name(w, wf, &e.own)).collect();
+        let own: Vec<ByName> = wf.upstreams.iter().map(|u| names.by_name(w, wf, &u.reaches)).collect();
+        let call_own = wf.calls.iter().map(|c| c.own).collect();
+        let end_own: Vec<u32> = wf.endpoints.iter().map(|e| e.own).collect();
         let consumers: Vec<u32> = (0..wf.endpoints.len() as u32)
             .filter(|&e| wf.endpoints[e as usize].consumer)
             .collect();
         let mut by_name: Map<NameIx, Vec<u32>> = new_map();
         for &e in &consumers {
-            for (n, _) in &end_own[e as usize] {
+            for (n, _) in &own[end_own[e as usize] as usize] {
                 by_name.entry(*n).or_default().push(e);
             }
         }
@@ -484,6 +483,7 @@ impl Ready {
         }
         Ready {
             follows,
+            own,
             call_own,
             end_own,
             consumers,
@@ -533,18 +533,32 @@ impl Site<'_> {
         // call always goes to a later component, so taking the lowest first
         // sees every chain into a state before the state is expanded.
         let mut waiting: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (c, own) in ready.call_own.iter().enumerate() {
+        // Calls of one workflow that share their upstream (fed by the same
+        // box) carry the same state: its key is made once for them all.
+        let mut by_upstream: Map<(usize, u32), usize> = new_map();
+        for (c, &set) in ready.call_own.iter().enumerate() {
+            let own = &ready.own[set as usize];
             let (Some(target), false) = (ready.follows[c], own.is_empty()) else {
                 continue;
             };
-            self.arrive(
+            let chain = vec![(p as u32, c as u32)];
+            if let Some(&s) = by_upstream.get(&(target, set)) {
+                let state = &mut states[s];
+                state.chains.add(&ChainCount::one());
+                if self.shorter(&chain, &state.shortest) {
+                    state.shortest = chain;
+                }
+                continue;
+            }
+            let s = self.arrive(
                 (target, own.clone()),
                 &ChainCount::one(),
-                vec![(p as u32, c as u32)],
+                chain,
                 &mut states,
                 &mut known,
                 &mut waiting,
             );
+            by_upstream.insert((target, set), s);
         }
         let mut found: BTreeMap<FindingKey, (ChainCount, Chain)> = BTreeMap::new();
         while let Some((_, batch)) = waiting.pop_first() {
@@ -566,7 +580,8 @@ impl Site<'_> {
         findings
     }
 
-    /// Chains `chains` arrive, the shortest being `chain`, in a state.
+    /// Chains `chains` arrive, the shortest being `chain`, in a state: its
+    /// number.
     fn arrive(
         &self,
         key: (usize, ByName),
@@ -575,14 +590,14 @@ impl Site<'_> {
         states: &mut Vec<State>,
         known: &mut Map<(usize, ByName), usize>,
         waiting: &mut BTreeMap<usize, Vec<usize>>,
-    ) {
+    ) -> usize {
         if let Some(&s) = known.get(&key) {
             let state = &mut states[s];
             state.chains.add(chains);
             if self.shorter(&chain, &state.shortest) {
                 state.shortest = chain;
             }
-            return;
+            return s;
         }
         let s = states.len();
         waiting.entry(self.order.component[key.0]).or_default().push(s);
@@ -593,6 +608,7 @@ impl Site<'_> {
             shortest: chain,
         });
         known.insert(key, s);
+        s
     }
 
     /// Fewer calls first; then by the ids of the workflows and nodes.
@@ -655,13 +671,13 @@ impl Site<'_> {
                 Box::new(ready.by_name.get(name).into_iter().flatten().copied())
             };
             for e in endpoints {
-                let own = own_of(&ready.end_own[e as usize], *name);
+                let own = own_of(&ready.own[ready.end_own[e as usize] as usize], *name);
                 note((x, e, *name, union(above, own)));
             }
         }
         for &(_, c) in &ready.passing_calls {
             let target = ready.follows[c as usize].expect("passing calls are followed");
-            let own = &ready.call_own[c as usize];
+            let own = &ready.own[ready.call_own[c as usize] as usize];
             let next: ByName = carried
                 .iter()
                 .map(|(n, above)| (*n, union(above, own_of(own, *n))))
@@ -724,29 +740,27 @@ impl Site<'_> {
                 .map(|&n| (wf.nodes[n as usize].id.clone(), wf.nodes[n as usize].location))
                 .collect(),
         };
-        let reach_in = |own: &[facts::Reach]| {
-            own.iter()
-                .find(|r| r.leaf == node)
-                .map(|r| r.path.clone())
-                .unwrap_or_else(|| vec![node])
-        };
+        let reach_in =
+            |wf: &Workflow, own: u32, to: u32| wf.upstreams[own as usize].path(node, to).unwrap_or_else(|| vec![node]);
         let mut parts = Vec::new();
         let start = chain.iter().position(|&(cw, _)| cw as usize == w);
         match start {
             Some(i) => {
                 let wf = self.workflow(w);
-                parts.push(part(wf, &reach_in(&wf.calls[chain[i].1 as usize].own)));
+                let call = &wf.calls[chain[i].1 as usize];
+                parts.push(part(wf, &reach_in(wf, call.own, call.node)));
                 for &(cw, c) in &chain[i + 1..] {
                     let cf = self.workflow(cw as usize);
                     let through = self.ready(cw as usize).endpoint_of_call[c as usize].expect("a passing call");
-                    parts.push(part(cf, &cf.endpoints[through as usize].from_port));
+                    parts.push(part(cf, &cf.from_port(through as usize)));
                 }
                 let xf = self.workflow(x);
-                parts.push(part(xf, &xf.endpoints[e as usize].from_port));
+                parts.push(part(xf, &xf.from_port(e as usize)));
             }
             None => {
                 let xf = self.workflow(x);
-                parts.push(part(xf, &reach_in(&xf.endpoints[e as usize].own)));
+                let end = &xf.endpoints[e as usize];
+                parts.push(part(xf, &reach_in(xf, end.own, end.node)));
             }
         }
         parts
