@@ -289,7 +289,9 @@ impl CallOrder {
             if index[root] != NONE {
                 continue;
             }
-            // (workflow, how many of its successors were looked at)
+            // (workflow, how many of its call nodes were looked at): an
+            // index, not a count of successors, so that resuming is one
+            // step and a workflow with many calls is not rescanned per call.
             let mut frames = vec![(root, 0usize)];
             index[root] = next;
             low[root] = next;
@@ -297,7 +299,11 @@ impl CallOrder {
             stack.push(root);
             on_stack[root] = true;
             while let Some(&mut (w, ref mut at)) = frames.last_mut() {
-                if let Some(t) = succ(w).nth(*at) {
+                let calls = &targets[w];
+                while *at < calls.len() && calls[*at].is_none() {
+                    *at += 1;
+                }
+                if let Some(&Some(t)) = calls.get(*at) {
                     *at += 1;
                     if index[t] == NONE {
                         index[t] = next;
