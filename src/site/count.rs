@@ -40,6 +40,24 @@ impl ChainCount {
         }
     }
 
+    /// This count `k` times: `k` groups of these chains.
+    pub fn times(&self, k: u64) -> ChainCount {
+        let mut limbs = Vec::with_capacity(self.limbs.len() + 1);
+        let mut carry: u128 = 0;
+        for &limb in &self.limbs {
+            let product = limb as u128 * k as u128 + carry;
+            limbs.push(product as u64);
+            carry = product >> 64;
+        }
+        if carry > 0 {
+            limbs.push(carry as u64);
+        }
+        while limbs.last() == Some(&0) {
+            limbs.pop();
+        }
+        ChainCount { limbs }
+    }
+
     /// The count when it fits in a `u64`.
     pub fn to_u64(&self) -> Option<u64> {
         match self.limbs.len() {
@@ -117,6 +135,23 @@ mod tests {
             doubled(200).to_decimal(),
             "1606938044258990275541962092341162602522202993782792835301376"
         );
+    }
+
+    #[test]
+    fn times_is_repeated_addition_across_limbs() {
+        for (base, k) in [(0, 3), (1, 0), (64, 1), (63, 6), (127, 17)] {
+            let c = doubled(base);
+            let mut added = ChainCount::default();
+            for _ in 0..k {
+                added.add(&c);
+            }
+            assert_eq!(c.times(k), added, "2^{base} x {k}");
+        }
+        // 2^100 x (2^64 - 1) + 2^100 = 2^164: the carry out of the top limb.
+        let mut big = doubled(100).times(u64::MAX);
+        big.add(&doubled(100));
+        assert_eq!(big, doubled(164));
+        assert!(ChainCount::one().times(0).is_zero());
     }
 
     #[test]

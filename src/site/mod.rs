@@ -152,10 +152,22 @@ struct Ready {
     consumers: Vec<u32>,
     /// Consumer endpoints by the candidate names of their own tools.
     by_name: Map<NameIx, Vec<u32>>,
-    /// Endpoints that are call nodes whose call is followed.
-    passing_calls: Vec<(u32, u32)>,
+    /// Endpoints that are call nodes whose call is followed, grouped by
+    /// the workflow they run and their upstream: the calls of a group
+    /// carry any state on alike, so each state is carried once per group
+    /// (many calls fed by one box are one step, not one per call).
+    passing: Vec<Passing>,
     /// Per call node, its endpoint when it is one.
     endpoint_of_call: Vec<Option<u32>>,
+}
+
+/// Calls of one workflow that run the same workflow fed by the same tools.
+struct Passing {
+    target: usize,
+    upstream: u32,
+    /// The call with the smallest node id: the one a shortest chain takes.
+    first: u32,
+    calls: u64,
 }
 
 /// Checks the calls between `workflows` (None: a file that could not be
@@ -478,12 +490,30 @@ impl Ready {
             }
         }
         let mut endpoint_of_call = vec![None; wf.calls.len()];
-        let mut passing_calls = Vec::new();
+        let mut passing: Vec<Passing> = Vec::new();
+        let mut group: Map<(usize, u32), usize> = new_map();
         for (e, endpoint) in wf.endpoints.iter().enumerate() {
-            if let Some(c) = endpoint.call {
-                endpoint_of_call[c as usize] = Some(e as u32);
-                if follows[c as usize].is_some() {
-                    passing_calls.push((e as u32, c));
+            let Some(c) = endpoint.call else { continue };
+            endpoint_of_call[c as usize] = Some(e as u32);
+            let Some(target) = follows[c as usize] else { continue };
+            let upstream = wf.calls[c as usize].own;
+            let id = |c: u32| &wf.nodes[wf.calls[c as usize].node as usize].id;
+            match group.get(&(target, upstream)) {
+                Some(&g) => {
+                    let g = &mut passing[g];
+                    g.calls += 1;
+                    if id(c) < id(g.first) {
+                        g.first = c;
+                    }
+                }
+                None => {
+                    group.insert((target, upstream), passing.len());
+                    passing.push(Passing {
+                        target,
+                        upstream,
+                        first: c,
+                        calls: 1,
+                    });
                 }
             }
         }
@@ -494,7 +524,7 @@ impl Ready {
             end_own,
             consumers,
             by_name,
-            passing_calls,
+            passing,
             endpoint_of_call,
         }
     }
@@ -681,16 +711,16 @@ impl Site<'_> {
                 note((x, e, *name, union(above, own)));
             }
         }
-        for &(_, c) in &ready.passing_calls {
-            let target = ready.follows[c as usize].expect("passing calls are followed");
-            let own = &ready.own[ready.call_own[c as usize] as usize];
+        for group in &ready.passing {
+            let own = &ready.own[group.upstream as usize];
             let next: ByName = carried
                 .iter()
                 .map(|(n, above)| (*n, union(above, own_of(own, *n))))
                 .collect();
             let mut chain = shortest.clone();
-            chain.push((x as u32, c));
-            self.arrive((target, next), &chains, chain, states, known, waiting);
+            chain.push((x as u32, group.first));
+            let through = chains.times(group.calls);
+            self.arrive((group.target, next), &through, chain, states, known, waiting);
         }
         states[s].carried = carried;
     }
