@@ -138,6 +138,8 @@ pub struct Workflow {
     /// ([`END`]: a port's own node), sorted by node.
     port_steps: Vec<(u32, u32)>,
     pub warnings: Vec<SiteWarning>,
+    /// Work of the walks: tool edges followed, plus path steps stored.
+    pub walked: u64,
 }
 
 impl Workflow {
@@ -168,6 +170,7 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
         problems: Vec::new(),
         walks: new_map(),
         upstreams: Vec::new(),
+        walked: 0,
     };
     let mut calls = Vec::new();
     let mut call_of: Map<NodeIx, u32> = new_map();
@@ -239,6 +242,7 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
         calls,
         endpoints,
         upstreams: made.upstreams,
+        walked: made.walked + port_steps.len() as u64,
         port_steps,
         warnings: warnings.into_iter().map(|(w, _)| w).collect(),
     }
@@ -294,6 +298,7 @@ struct Maker<'m, 'g> {
     /// its own leaf, so its walk is its own).
     walks: Map<(Vec<NodeIx>, Option<NodeIx>), u32>,
     upstreams: Vec<Upstream>,
+    walked: u64,
 }
 
 impl Maker<'_, '_> {
@@ -356,10 +361,12 @@ impl Maker<'_, '_> {
         for &provider in &key.0 {
             meet(&mut self.seen, provider, NONE, &mut queue);
         }
+        let mut edges = key.0.len() as u64;
         let mut at = 0;
         while at < queue.len() {
             let here = queue[at];
             at += 1;
+            edges += g.providers.of(here).len() as u64;
             for &provider in g.providers.of(here) {
                 meet(&mut self.seen, provider, here, &mut queue);
             }
@@ -369,7 +376,7 @@ impl Maker<'_, '_> {
             NONE => END,
             n => made.number(n),
         };
-        let reaches = leaves
+        let reaches: Vec<Reach> = leaves
             .iter()
             .map(|&leaf| {
                 let via = self.seen.parent(leaf);
@@ -387,6 +394,7 @@ impl Maker<'_, '_> {
             })
             .collect();
         steps.sort_unstable();
+        self.walked += edges + (reaches.len() + steps.len()) as u64;
         let number = self.upstreams.len() as u32;
         self.upstreams.push(Upstream { reaches, steps });
         self.walks.insert(key, number);
@@ -438,6 +446,7 @@ impl Maker<'_, '_> {
             if calls.contains_key(&here) {
                 found.push(here);
             }
+            self.walked += g.receivers.of(here).len() as u64;
             for &receiver in g.receivers.of(here) {
                 if self.seen.visit(receiver, here) {
                     queue.push(receiver);

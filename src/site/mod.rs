@@ -109,6 +109,11 @@ pub struct SiteWork {
     pub state_names: u64,
     /// Findings made by a state (before equal ones are merged).
     pub contributions: u64,
+    /// Chains carried into a state, a group of alike calls at a time.
+    pub arrivals: u64,
+    /// The facts' walks: tool edges followed and path steps kept, summed
+    /// over the workflows (see `facts`).
+    pub walked: u64,
 }
 
 /// What a site check finds, per workflow in the order given.
@@ -181,7 +186,10 @@ pub fn check_site(workflows: &[Option<Workflow>]) -> SiteReport {
             .map(|w| w.as_ref().map_or_else(Vec::new, |w| w.warnings.clone()))
             .collect(),
         errors: Vec::new(),
-        work: SiteWork::default(),
+        work: SiteWork {
+            walked: workflows.iter().flatten().map(|w| w.walked).sum(),
+            ..SiteWork::default()
+        },
     };
     let by_id = ids(workflows, &mut report.errors);
     let targets = call_targets(workflows, &by_id, &mut report.warnings);
@@ -586,6 +594,7 @@ impl Site<'_> {
                 }
                 continue;
             }
+            work.arrivals += 1;
             let s = self.arrive(
                 (target, own.clone()),
                 &ChainCount::one(),
@@ -720,6 +729,7 @@ impl Site<'_> {
             let mut chain = shortest.clone();
             chain.push((x as u32, group.first));
             let through = chains.times(group.calls);
+            work.arrivals += 1;
             self.arrive((group.target, next), &through, chain, states, known, waiting);
         }
         states[s].carried = carried;

@@ -487,3 +487,136 @@ fn cmp9_a_passthrough_that_runs_a_workflow_hands_tools_on_and_is_never_checked()
     let chain: Vec<&str> = report.calls[0][0].chain.iter().map(|s| s.place.node.as_str()).collect();
     assert_eq!(chain, vec!["n", "k"]);
 }
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+fn leak_all(texts: Vec<String>) -> &'static [&'static str] {
+    Box::leak(texts.into_iter().map(leak).collect::<Vec<_>>().into_boxed_slice())
+}
+
+/// W: `n` tools into a chain of `n` boxes that feeds `n` agents, its port
+/// naming the first box; P calls W with a tool of a name W has too.
+fn box_chain_site(n: usize) -> SiteReport {
+    let mut nodes: Vec<String> = (0..n).map(|k| format!("t{k}::Tool {k}")).collect();
+    nodes.extend((0..n).map(|k| format!("b{k}:kit")));
+    nodes.extend((0..n).map(|k| format!("a{k}:agent")));
+    let mut edges: Vec<String> = (0..n).map(|k| format!("t{k}>b0")).collect();
+    edges.extend((1..n).map(|k| format!("b{}>b{k}", k - 1)));
+    edges.extend((0..n).map(|k| format!("b{}>a{k}", n - 1)));
+    let w = Toy {
+        id: "w",
+        nodes: leak_all(nodes),
+        edges: leak_all(edges),
+        ports: &["b0"],
+    };
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::tool 0", "n:run_w"],
+        edges: &["t>n"],
+        ports: &[],
+    };
+    site(&[parent, w], &["w"])
+}
+
+#[test]
+fn cmp9_site_cost_a_box_chain_between_many_tools_and_endpoints_is_walked_once_per_walk() {
+    // Every agent gets P's "tool 0" and W's: n findings. The facts once
+    // kept a path per tool per endpoint (n^3 for n tools, boxes, agents).
+    let (small, large) = (box_chain_site(100), box_chain_site(200));
+    assert_eq!(small.calls[0].len(), 100);
+    assert_eq!(large.calls[0].len(), 200);
+    // The agents share one list of providers: one walk for them all.
+    assert!(
+        large.work.walked <= 2 * small.work.walked + 16,
+        "{} then {}",
+        small.work.walked,
+        large.work.walked
+    );
+    // The paths are still whole: [t0, b0, ..., b199, a7].
+    let f = large.calls[0].iter().find(|f| f.consumer.node == "a7").unwrap();
+    let w_tool = f.tools.iter().find(|t| t.place.workflow == "w").unwrap();
+    assert_eq!(w_tool.path[0].nodes.len(), 202);
+    assert_eq!(w_tool.path[0].nodes[201].0, "a7");
+}
+
+/// P: `n` tools into one box that feeds `n` calls of W; W's agent has its
+/// own tool of each of those names.
+fn one_box_many_calls_site(n: usize) -> SiteReport {
+    let mut nodes: Vec<String> = (0..n).map(|k| format!("t{k}::Tool {k}")).collect();
+    nodes.push("kit:kit".into());
+    nodes.extend((0..n).map(|k| format!("c{k}:run_w")));
+    let mut edges: Vec<String> = (0..n).map(|k| format!("t{k}>kit")).collect();
+    edges.extend((0..n).map(|k| format!("kit>c{k}")));
+    let parent = Toy {
+        id: "p",
+        nodes: leak_all(nodes),
+        edges: leak_all(edges),
+        ports: &[],
+    };
+    let w = Toy {
+        id: "w",
+        nodes: leak_all(
+            std::iter::once("inner:agent".to_owned())
+                .chain((0..n).map(|k| format!("u{k}::tool {k}")))
+                .collect(),
+        ),
+        edges: leak_all((0..n).map(|k| format!("u{k}>inner")).collect()),
+        ports: &["inner"],
+    };
+    site(&[parent, w], &["w"])
+}
+
+#[test]
+fn cmp9_site_cost_many_calls_fed_by_one_box_share_one_walk_and_one_state() {
+    let (small, large) = (one_box_many_calls_site(100), one_box_many_calls_site(200));
+    // n findings (one per name), each brought by the n calls.
+    assert_eq!(large.calls[0].len(), 200);
+    assert!(large.calls[0].iter().all(|f| f.chains.to_u64() == Some(200)));
+    assert_eq!(large.calls[0][0].chain[0].place.node, "c0");
+    assert_eq!((large.work.states, large.work.arrivals), (1, 1));
+    assert!(
+        large.work.walked <= 2 * small.work.walked + 16,
+        "{} then {}",
+        small.work.walked,
+        large.work.walked
+    );
+}
+
+#[test]
+fn cmp9_site_cost_a_state_crosses_many_alike_calls_in_one_step() {
+    // P calls M; M's port box feeds n calls of W: P's state enters W once,
+    // with n chains, not n times.
+    for n in [10usize, 1000] {
+        let m = Toy {
+            id: "m",
+            nodes: leak_all(
+                std::iter::once("kit:kit".to_owned())
+                    .chain((0..n).map(|k| format!("c{k:04}:run_w")))
+                    .collect(),
+            ),
+            edges: leak_all((0..n).map(|k| format!("kit>c{k:04}")).collect()),
+            ports: &["kit"],
+        };
+        let parent = Toy {
+            id: "p",
+            nodes: &["t::search", "n:run_m"],
+            edges: &["t>n"],
+            ports: &[],
+        };
+        let report = site(&[parent, m, SHARED_AGENT], &["m", "w"]);
+        assert_eq!(
+            summary(&report, 0),
+            vec![(
+                "search".into(),
+                n as u64,
+                "w:inner".into(),
+                vec!["p:t".into(), "w:s".into()]
+            )]
+        );
+        let chain: Vec<&str> = report.calls[0][0].chain.iter().map(|s| s.place.node.as_str()).collect();
+        assert_eq!(chain, vec!["n", "c0000"]);
+        assert_eq!((report.work.states, report.work.arrivals), (2, 2));
+    }
+}
