@@ -365,7 +365,9 @@ def check_call_finding(site: Site, top: str, finding: Any, shortest: Tuple[Tuple
         assert step.file == files[step.workflow]
         assert step.location is not None
     assert finding.consumer.file == files[finding.consumer.workflow]
-    assert any(n["id"] == finding.consumer.node for n in by_id[finding.consumer.workflow]["nodes"])
+    # Declared, or named only by a tool edge (SEMANTICS 2: still a node).
+    declared = {n["id"] for n in by_id[finding.consumer.workflow]["nodes"]}
+    assert finding.consumer.node in declared | {t for _, t in edges[finding.consumer.workflow]}
     assert [(t.workflow, t.id) for t in finding.tools] == sorted((t.workflow, t.id) for t in finding.tools)
     for t in finding.tools:
         start = route.index(t.workflow)
