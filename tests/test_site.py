@@ -709,3 +709,43 @@ def test_cmp9_site_every_real_workflow_as_one_site_matches_the_reference(tmp_pat
     runs = {e["id"] for e in site.node_types if e["executor_plugin"].startswith(sites.WORKFLOW_EXECUTOR.format(""))}
     assert len(runs) >= 4, runs  # the real calls are there to follow
     check_site_against_reference(tmp_path, site)
+
+
+def test_cmp9_site_fix_renames_within_the_file_and_keeps_the_clash_across_calls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A JSON site (--fix rewrites JSON only): p has a clash of its own at its
+    # agent, and its "search" meets w's inside w. --fix renames p's own
+    # clash; the clash across the call stays reported (decision 21), so
+    # the run still fails.
+    p = workflow(
+        "p",
+        [agent(), tool("a.1", "Lookup"), tool("a.2", "lookup"), tool("s.1", "search"), call("call.1", "w")],
+        [tool_edge("a.1", "agent.1"), tool_edge("a.2", "agent.1"), tool_edge("s.1", "call.1")],
+    )
+    site = Site([p, W_SEARCH], [])
+    types = tmp_path / "types"
+    entities = [
+        sites.node_type(sites.AGENT_TYPE, "flowdrop_node_processor:agent", True),
+        sites.node_type(sites.TOOL_TYPE, "flowdrop_node_processor:http", False),
+        sites.runner("w"),
+    ]
+    Site([], entities).write(types)
+    for w in site.workflows:
+        (tmp_path / f"{w['id']}.json").write_text(json.dumps(w), encoding="utf-8")
+    files = [str(tmp_path / "p.json"), str(tmp_path / "w.json")]
+    argv = ["check", "--format", "json", "--node-types", str(types), *files]
+    before = json.loads((capture(capsys, argv, 1)))
+    assert [f["violation_count"] for f in before["files"]] == [1, 0]
+    assert [f["call_count"] for f in before["files"]] == [1, 0]
+    after = json.loads(capture(capsys, [*argv[:1], "--fix", *argv[1:]], 1))
+    assert [f["violation_count"] for f in after["files"]] == [0, 0]
+    assert [f["call_count"] for f in after["files"]] == [1, 0]
+    fixed = json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))
+    assert sorted(n["data"]["label"] for n in fixed["nodes"] if n["id"].startswith("a."))[0] != "lookup"
+    assert json.loads(capture(capsys, argv, 1))["files"][0]["call_count"] == 1
+
+
+def capture(capsys: pytest.CaptureFixture[str], argv: List[str], status: int) -> str:
+    assert toolwire.cli.main(argv) == status
+    return capsys.readouterr().out
