@@ -218,27 +218,25 @@ def test_cmp9_calls_dask_a_site_bigger_than_files_per_task_stays_whole_on_one_wo
     assert all(len(b) <= files_per_task for b in batches)
 
 
-def test_cmp9_calls_dask_units_follow_check_found_grouping(tmp_path: Path) -> None:
-    # The grouping alone: with a catalogue given, each directory walked is a
-    # site and the files named alone are one; without, a directory with
-    # its own node types is; a URL is in none (read through fsspec).
+def test_cmp9_calls_dask_units_follow_check_found_grouping() -> None:
+    # The grouping alone: with a catalogue given, each directory walked (or
+    # URL prefix) is a site and the files named alone are one; without, a
+    # directory with its own node types is, and the other files are
+    # batched, files_per_task at a time.
     from toolwire._paths import Found
 
     found = [Found("d/1", "d", "d"), Found("x.json", "x.json"), Found("d/2", "d", "d"), Found("e/1", "e", "e")]
-    read = ["/r/d/1", "/r/x.json", "/r/d/2", "/r/e/1"]
-    given = _cluster.units(_cluster.site_keys(found, read, [None] * 4, True), 1)
+    given = _cluster.units(_cluster.site_keys(found, [None] * 4, True), 1)
     assert given == [_cluster.Unit((0, 2), True, "d"), _cluster.Unit((1,), True, None), _cluster.Unit((3,), True, "e")]
     own = [["/r/d/types.yml"], None, ["/r/d/types.yml"], None]
-    assert _cluster.units(_cluster.site_keys(found, read, own, False), 1) == [
+    assert _cluster.units(_cluster.site_keys(found, own, False), 1) == [
         _cluster.Unit((0, 2), True, "d"),
         _cluster.Unit((1,)),
         _cluster.Unit((3,)),
     ]
-    urls = ["s3://b/d/1", "/r/x.json", "s3://b/d/2", "/r/e/1"]
-    assert _cluster.units(_cluster.site_keys(found, urls, [None] * 4, True), 5) == [
-        _cluster.Unit((0, 2)),
-        _cluster.Unit((1,), True, None),
-        _cluster.Unit((3,), True, "e"),
+    assert _cluster.units(_cluster.site_keys(found, [None] * 4, False), 2) == [
+        _cluster.Unit((0, 1)),
+        _cluster.Unit((2, 3)),
     ]
 
 
@@ -271,3 +269,50 @@ def test_cmp9_calls_toolwire_check_dask_prints_what_a_local_run_prints(
             (code, {k: v for k, v in json.loads(out).items() if k != "elapsed_seconds"}) for code, out in (remote, local)
         )
     assert remote == local and local[0] == 2, "a cycle is an input error of the site: exit 2"
+
+
+# --- sites in object storage ---------------------------------------------------------
+
+
+def test_cmp9_calls_dask_url_prefixes_are_sites_under_a_catalogue_given(tmp_path: Path) -> None:
+    # A URL prefix is never its own catalogue, but with one given its files
+    # are a site as a local directory's are: the worker fetches them and
+    # checks them together. memory:// lives in this process, hence workers
+    # in this process.
+    fsspec = pytest.importorskip("fsspec")
+    memory = fsspec.filesystem("memory")
+    local_root = tmp_path / "sites"
+    sites.fan_in(4).write(local_root / "fan")
+    sites.cycle().write(local_root / "cyc")
+    # Both sites' node types (the base types are the same in each).
+    fan_types = _catalogue.node_type_files(local_root / "fan")
+    names = {Path(f).name for f in fan_types}
+    catalogue = fan_types + [f for f in _catalogue.node_type_files(local_root / "cyc") if Path(f).name not in names]
+    for path in sorted(local_root.rglob("flowdrop_workflow.*.yml")):
+        memory.pipe(f"/sites/{path.relative_to(local_root)}", path.read_bytes())
+    try:
+        urls = ["memory:///sites/fan/", "memory:///sites/cyc/"]
+        local = toolwire.check_files([local_root / "fan", local_root / "cyc"], node_types=catalogue)
+        with distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+        ) as cluster, distributed.Client(cluster, set_as_default=False) as client:
+            remote = toolwire.dask.check_files(urls, client=client, node_types=catalogue, files_per_task=1)
+            # Without a catalogue: no site, each file on its own, read as
+            # YAML by its name as a local file is.
+            alone = toolwire.dask.check_files(urls[:1], client=client, files_per_task=2)
+        assert len(remote) == len(local) == 10
+        as_url = str(local_root) + "/"
+        for r, l in zip(remote, local):
+            if isinstance(l.error, SiteError):
+                assert isinstance(r.error, SiteError) and str(r.path) == "memory:///sites/cyc/"
+                assert (r.error.message, r.error.workflows) == (l.error.message, l.error.workflows)
+                assert r.error.files == [f.replace(as_url, "memory:///sites/") for f in l.error.files]
+                continue
+            assert json.dumps(r.to_dict()) == json.dumps(l.to_dict()).replace(as_url, "memory:///sites/")
+        assert sum(len(r.calls) for r in remote) == 2, "one clash across calls in each site"
+        by_file = [toolwire.check_file(p) for p in sorted((local_root / "fan").glob("flowdrop_workflow.*.yml"))]
+        assert [r.error for r in alone] == [None] * 5
+        assert [r.to_dict()["violations"] for r in alone] == [l.to_dict()["violations"] for l in by_file]
+        assert not any(r.calls for r in alone)
+    finally:
+        memory.rm("/sites", recursive=True)

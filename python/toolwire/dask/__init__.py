@@ -83,7 +83,7 @@ def findings(
     # A site is one partition, whole (its calls cross its files), as in
     # check_files; the other items in batches, an error in its place.
     checked = [f for f, error in zip(plan.found, plan.errors) if error is None]
-    keys = iter(site_keys(checked, plan.read, plan.catalogues, plan.options.get("node_types") is not None))
+    keys = iter(site_keys(checked, plan.catalogues, plan.options.get("node_types") is not None))
     parts: List[Part] = []
     for unit in units([next(keys) if error is None else None for error in plan.errors], plan.per_task):
         batch = [items[i] for i in unit.files]

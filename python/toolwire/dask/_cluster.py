@@ -151,7 +151,6 @@ directory walked or None)."""
 
 def site_keys(
     checked: Sequence[Found],
-    read: Sequence[str],
     catalogues: Sequence[Optional[List[str]]],
     catalogue_given: bool,
 ) -> List[Optional[SiteKey]]:
@@ -159,13 +158,11 @@ def site_keys(
     Files are grouped into sites as ``toolwire.check_found`` groups them:
     with a catalogue given, by the directory walked (files named alone
     being one site); without, by the directory whose own catalogue they
-    use. A file without a catalogue is in none (no call is known). Nor
-    is a file the workers read through fsspec (a URL): the core's site
-    check reads local files only (docs/DISTRIBUTED.md), so it is checked
-    on its own, as before."""
+    use (a URL prefix never has one: docs/DISTRIBUTED.md). A file without
+    a catalogue is in none: no call is known."""
     return [
-        (own is not None, entry.directory) if is_local(path) and (catalogue_given or own is not None) else None
-        for entry, path, own in zip(checked, read, catalogues)
+        (own is not None, entry.directory) if catalogue_given or own is not None else None
+        for entry, own in zip(checked, catalogues)
     ]
 
 
@@ -447,7 +444,7 @@ def check_paths(
     refused = sum(1 for f, error in zip(plan.found, plan.errors) if error is not None and f.error is None)
     if refused:
         on_done(refused)
-    keys = site_keys(checked, plan.read, plan.catalogues, plan.options.get("node_types") is not None)
+    keys = site_keys(checked, plan.catalogues, plan.options.get("node_types") is not None)
     tasks = units(keys, plan.per_task)
     reports, site_errors = check_on_cluster(
         plan.client, [f.path for f in checked], plan.read, plan.options, tasks, on_done, plan.catalogues

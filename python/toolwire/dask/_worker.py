@@ -15,7 +15,9 @@ this module by name when it runs one.
 
 from __future__ import annotations
 
+import os
 import pickle
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -23,7 +25,9 @@ import fsspec
 from fsspec.utils import get_protocol
 
 from .. import _catalogue
-from .._api import check_each_file, check_json
+from .._api import check_each_file, check_json, check_yaml
+from .._paths import YAML_SUFFIXES
+from .._report import CallTuple, SiteWarningTuple
 from .._errors import WorkflowError, error_to_dict
 from .._report import Report, Violations, core_of, failed_report
 from ._wire import Packed, SiteTuples, pack, pack_error, pack_files, pack_site, read_error, site_from_answers
@@ -98,7 +102,38 @@ def site_answers(paths: Sequence[str], names: Sequence[str], options: Options, o
         used = _catalogue_read(options if own is None else {**options, "node_types": own})
     except (WorkflowError, OSError) as e:
         return [pack_error(e)] * len(paths), ([[] for _ in paths], [[] for _ in paths], [])
-    return pack_site(paths, names, used)
+    remote = [i for i, path in enumerate(paths) if not is_local(path)]
+    if not remote:
+        return pack_site(paths, names, used)
+    # The core's site check reads local files: a URL's bytes are fetched
+    # here (reads overlapping, as for a batch) into a scratch file that
+    # keeps its name, so it is read as YAML or JSON as locally, and the
+    # findings name it as given. One that cannot be read is answered with
+    # its error and is not in the site, as a local file that cannot be read.
+    answers: List[Optional[Packed]] = [None] * len(paths)
+    with tempfile.TemporaryDirectory(prefix="toolwire-site-") as scratch:
+        local = list(paths)
+        with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(remote))) as pool:
+            for i, data in zip(remote, pool.map(_read, [paths[i] for i in remote])):
+                if isinstance(data, OSError):
+                    answers[i] = pack_error(data)
+                    continue
+                local[i] = os.path.join(scratch, str(i), _file_name(paths[i]))
+                os.makedirs(os.path.dirname(local[i]))
+                with open(local[i], "wb") as f:
+                    f.write(data)
+        checked = [i for i, answer in enumerate(answers) if answer is None]
+        packed, (calls, warnings, errors) = pack_site([local[i] for i in checked], [names[i] for i in checked], used)
+    all_calls: List[List[CallTuple]] = [[] for _ in paths]
+    all_warnings: List[List[SiteWarningTuple]] = [[] for _ in paths]
+    for i, one, its_calls, its_warnings in zip(checked, packed, calls, warnings):
+        answers[i], all_calls[i], all_warnings[i] = one, its_calls, its_warnings
+    return [a for a in answers if a is not None], (all_calls, all_warnings, errors)
+
+
+def _file_name(url: str) -> str:
+    """The last component of a URL's path: what says whether it is YAML."""
+    return url.rstrip("/").rsplit("/", 1)[-1] or "workflow.json"
 
 
 def site_reports(paths: Sequence[str], names: Sequence[str], options: Options, own: Optional[List[str]], where: Optional[str]) -> List[Report]:
@@ -179,8 +214,11 @@ def _check_urls(urls: Sequence[str], options: Options) -> Iterator[Report]:
             if isinstance(text, OSError):
                 yield failed_report(url, text)
                 continue
+            # By its name, as a local file is read (a Drupal site's
+            # workflows are .yml).
+            check_text = check_yaml if url.endswith(YAML_SUFFIXES) else check_json
             try:
-                report = check_json(text, **options)
+                report = check_text(text, **options)
             except ValueError as e:  # WorkflowError: as check_files reports it
                 yield failed_report(url, e)
                 continue
