@@ -49,7 +49,10 @@ def check_files(
     or checked gets a report with ``error`` set, as locally; so does one
     whose findings exceed ``MAX_SHIPPED_IDS`` (``FindingsTooLarge``).
     ``files_per_task``: files a task reads and checks (default: a few tasks
-    per worker thread, at most 2,000 files each)."""
+    per worker thread, at most 2,000 files each); a site (files checked
+    with a catalogue, SEMANTICS 12) is one task whatever its size, so its
+    calls are followed on one worker, and its errors (``SiteError``) are
+    reports after the files', as locally."""
     return check_paths(paths, client, files_per_task, options)
 
 
@@ -68,7 +71,9 @@ def findings(
     column. For corpora whose reports are too big to collect: write it
     where it is computed with ``.to_parquet(...)``. It is computed where
     Dask computes, on the current client; ``client`` (default: that one)
-    sizes the partitions."""
+    sizes the partitions. A site (files checked with a catalogue) is one
+    partition, whole: its call findings are rows (kind ``call``), its
+    errors rows of kind ``error`` after its files'."""
     import dask.dataframe
 
     plan = prepare(paths, client, files_per_task, options, "findings")

@@ -10,7 +10,9 @@ from them when it is read, wrapped in an ordinary ``Report`` (``unpack``)
 equal to the one ``toolwire.check_files`` gives: same violations,
 warnings, stats and CMP-9 groups. No Python object is made per finding on
 the worker or in transit. A file that could not be checked travels as a
-small tuple naming its error.
+small tuple naming its error. A site's task (``pack_site``) also sends the
+site check's call findings, warnings and errors as the binding's tuples,
+put back on the reports by ``site_from_answers``.
 
 A report whose findings are far larger than its file (one toolbox of clashes
 wired into a million agents, paths through a 100,000-box chain) is not

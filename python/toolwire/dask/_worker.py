@@ -9,6 +9,10 @@ threads check in parallel. Other URLs are read through fsspec, on threads
 (object stores answer in tens of milliseconds, so reads must overlap), and
 each text is checked as it arrives.
 
+A site (SEMANTICS 12: files checked with a catalogue) is one task: its files
+are checked together (``check_site_batch``), so the calls between them are
+followed here, with all of them at hand.
+
 Every function here takes and returns picklable data only; a worker imports
 this module by name when it runs one.
 """
@@ -242,11 +246,11 @@ def _read(url: str) -> Union[bytes, OSError]:
 
 COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("path", "string"),
-    ("kind", "string"),  # violation, warning or error
-    ("code", "string"),  # CMP-9, CMP-10, EDGE-5; R8, NAME-*, DUPLICATE-KEY, CMP-10-UNKNOWN; the error's class
-    ("consumer", "string"),  # CMP-9; CMP-10: the node the tools are wired to
+    ("kind", "string"),  # violation, call (a clash across calls), warning or error
+    ("code", "string"),  # CMP-9, CMP-10, EDGE-5; R8, NAME-*, DUPLICATE-KEY, CMP-10-UNKNOWN, CMP-9-*; the error's class
+    ("consumer", "string"),  # CMP-9; CMP-10: the node the tools are wired to; call: the one inside
     ("name", "string"),  # CMP-9: the shared tool name
-    ("node", "string"),  # warnings: the node they are about
+    ("node", "string"),  # warnings: the node they are about; call: the call node that starts the chain
     ("edge", "Int64"),  # EDGE-5 and R8: the edge's index
     ("message", "string"),
     ("line", "Int64"),
