@@ -120,16 +120,28 @@ pub struct SiteOutcome {
 /// Checks `paths` as the workflows of one site: each file read and parsed
 /// once, checked as `check_files` checks it, and its calls into the others
 /// followed (`site::check_site`). Calls are only known from a catalogue's
-/// workflow-backed types: without a catalogue nothing is crossed.
+/// workflow-backed types: without a catalogue nothing is crossed. `names`:
+/// what the site's findings and errors call each file, when not its path
+/// (a Dask worker reads a file by its absolute path, and names it as the
+/// client was given it, so its findings equal a local check's).
 pub fn check_site(
     paths: &[PathBuf],
+    names: Option<&[String]>,
     format: Option<Format>,
     config: &Config,
     jobs: usize,
     interrupt: Interrupt<'_>,
 ) -> SiteOutcome {
     let allow_thread = workers(jobs, paths.len()) == 1;
-    let outcomes = in_parallel(paths, jobs, |path| {
+    let named: Vec<(&PathBuf, String)> = paths
+        .iter()
+        .enumerate()
+        .map(|(i, path)| {
+            let name = names.and_then(|names| names.get(i)).cloned();
+            (path, name.unwrap_or_else(|| path.to_string_lossy().into_owned()))
+        })
+        .collect();
+    let outcomes = in_parallel(&named, jobs, |(path, name)| {
         if interrupt.requested() {
             return (Err(Error::Interrupted), None);
         }
@@ -145,7 +157,7 @@ pub fn check_site(
         let facts = config
             .catalogue
             .as_ref()
-            .map(|catalogue| site_facts(&graph, &path.to_string_lossy(), catalogue));
+            .map(|catalogue| site_facts(&graph, name, catalogue));
         let report = finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt);
         (report, facts)
     });

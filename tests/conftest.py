@@ -46,3 +46,15 @@ def no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--format github`` appends to ``$GITHUB_STEP_SUMMARY`` when it is set,
     as it is when these tests run in GitHub Actions: no test writes there."""
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+@pytest.fixture(scope="session")
+def dask_cluster() -> Any:
+    """A ``LocalCluster`` of two worker processes (one thread each), for
+    the tests that compare toolwire.dask with a local check. Worker
+    processes: they read the files and catalogues themselves, from another
+    working directory than the client's."""
+    distributed = pytest.importorskip("distributed", reason="needs toolwire[dask]")
+    pytest.importorskip("dask.dataframe", reason="needs toolwire[dask]")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster

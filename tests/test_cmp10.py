@@ -588,16 +588,6 @@ def test_cmp10_toolwire_check_of_a_site_directory_uses_its_catalogue(
 # --- a checked directory is its own catalogue under toolwire.dask and --dask ----------
 
 
-@pytest.fixture(scope="module")
-def dask_cluster() -> Any:
-    distributed = pytest.importorskip("distributed", reason="needs toolwire[dask]")
-    pytest.importorskip("dask.dataframe", reason="needs toolwire[dask]")
-    # Worker processes: they read the catalogue themselves, from another
-    # working directory than the client's.
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
-        yield cluster
-
-
 def same_reports(remote: List[toolwire.Report], local: List[toolwire.Report]) -> None:
     assert [r.path for r in remote] == [r.path for r in local]
     for r, l in zip(remote, local):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import io
 from pathlib import Path
-from typing import List
+from typing import Any, List
 
 import pytest
 
@@ -188,3 +188,39 @@ def test_generate_draws_nothing_when_standard_error_is_not_a_terminal(
     assert toolwire.cli.main(["generate", "--preset", "small", str(tmp_path / "w.json")]) == 0
     err = capsys.readouterr().err
     assert "\r" not in err and "\x1b" not in err and err.count("\n") == 1
+
+
+def test_check_with_a_bar_keeps_a_site_larger_than_a_chunk_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bar moves batch by batch; a site is one batch, however large, or
+    # a clash across its calls would be lost between two (SEMANTICS 12).
+    from toolwire import _check_command
+    from toolwire.generate import sites
+
+    site = sites.SITES["fan-in"].build(3 * _check_command._PROGRESS_CHUNK)
+    site.write(tmp_path / "site")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for i in range(2 * _check_command._PROGRESS_CHUNK):
+        (plain / f"w{i:03}.json").write_text('{"nodes": [], "edges": []}', encoding="utf-8")
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("TERM", "xterm")
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(_check_command, "Progress", functools.partial(Progress, clock=lambda: next(ticks) / 10))
+    argv = ["check", "--format", "json", str(tmp_path / "site"), str(plain)]
+    assert toolwire.cli.main(argv) == 1
+    document = json_of(capsys.readouterr().out)
+    assert sum(f["call_count"] for f in document["files"]) == 1
+    chunk = _check_command._PROGRESS_CHUNK
+    site_files, total = 3 * chunk + 1, 3 * chunk + 1 + 2 * chunk
+    # The site in one step, then the plain files a chunk at a time.
+    counts = [line.split()[1] for line in drawn(terminal.getvalue().rsplit(ERASE, 1)[0])]
+    assert counts == [f"{done}/{total}" for done in (site_files, site_files + chunk, total)]
+
+
+def json_of(text: str) -> Any:
+    import json
+
+    return json.loads(text)

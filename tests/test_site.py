@@ -678,3 +678,76 @@ def test_cmp9_site_check_a_workflow_id_in_two_files_is_a_site_error(tmp_path: Pa
     errors = [r for r in toolwire.check_files([tmp_path]) if isinstance(r.error, toolwire.SiteError)]
     assert len(errors) == 1 and list(errors[0].error.workflows) == ["w"]
     assert sorted(Path(f).name for f in errors[0].error.files) == sorted([Path(files["w"]).name, twin.name])
+
+
+def every_real_workflow_as_one_site() -> Site:
+    """Every real workflow with an id, as one site: each node type a
+    workflow names is catalogued as accepting tools, and a type named for a
+    workflow of the set (``flowdrop_workflow_executor_flowdrop_workflow_<id>``
+    or ``flowdrop_workflow_<id>``, as the exports name them) runs it. The
+    real calls of the set (brand_studio's specialists, bench_5's agent)
+    become calls of the site."""
+    workflows: Dict[str, Dict[str, Any]] = {}
+    for path in sorted(need_shared(REAL).glob("*.json")):
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(loaded.get("id"), str) and loaded["id"] not in workflows:
+            workflows[loaded["id"]] = loaded
+    types: Set[str] = set()
+    for w in workflows.values():
+        for n in w.get("nodes") or []:
+            metadata = (n.get("data") or {}).get("metadata") or {}
+            types.update(t for t in (n.get("type"), metadata.get("node_type_id"), metadata.get("id")) if isinstance(t, str))
+    entities = []
+    for t in sorted(types):
+        runs = next((t[len(p) :] for p in ("flowdrop_workflow_executor_flowdrop_workflow_", "flowdrop_workflow_")
+                     if t.startswith(p) and t[len(p) :] in workflows), None)  # fmt: skip
+        executor = sites.WORKFLOW_EXECUTOR.format(runs) if runs else "flowdrop_node_processor:real"
+        entities.append(sites.node_type(t, executor, True))
+    return Site(list(workflows.values()), entities)
+
+
+def test_cmp9_site_every_real_workflow_as_one_site_matches_the_reference(tmp_path: Path) -> None:
+    site = every_real_workflow_as_one_site()
+    runs = {e["id"] for e in site.node_types if e["executor_plugin"].startswith(sites.WORKFLOW_EXECUTOR.format(""))}
+    assert len(runs) >= 4, runs  # the real calls are there to follow
+    check_site_against_reference(tmp_path, site)
+
+
+def test_cmp9_site_fix_renames_within_the_file_and_keeps_the_clash_across_calls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A JSON site (--fix rewrites JSON only): p has a clash of its own at its
+    # agent, and its "search" meets w's inside w. --fix renames p's own
+    # clash; the clash across the call stays reported (decision 21), so
+    # the run still fails.
+    p = workflow(
+        "p",
+        [agent(), tool("a.1", "Lookup"), tool("a.2", "lookup"), tool("s.1", "search"), call("call.1", "w")],
+        [tool_edge("a.1", "agent.1"), tool_edge("a.2", "agent.1"), tool_edge("s.1", "call.1")],
+    )
+    site = Site([p, W_SEARCH], [])
+    types = tmp_path / "types"
+    entities = [
+        sites.node_type(sites.AGENT_TYPE, "flowdrop_node_processor:agent", True),
+        sites.node_type(sites.TOOL_TYPE, "flowdrop_node_processor:http", False),
+        sites.runner("w"),
+    ]
+    Site([], entities).write(types)
+    for w in site.workflows:
+        (tmp_path / f"{w['id']}.json").write_text(json.dumps(w), encoding="utf-8")
+    files = [str(tmp_path / "p.json"), str(tmp_path / "w.json")]
+    argv = ["check", "--format", "json", "--node-types", str(types), *files]
+    before = json.loads((capture(capsys, argv, 1)))
+    assert [f["violation_count"] for f in before["files"]] == [1, 0]
+    assert [f["call_count"] for f in before["files"]] == [1, 0]
+    after = json.loads(capture(capsys, [*argv[:1], "--fix", *argv[1:]], 1))
+    assert [f["violation_count"] for f in after["files"]] == [0, 0]
+    assert [f["call_count"] for f in after["files"]] == [1, 0]
+    fixed = json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))
+    assert sorted(n["data"]["label"] for n in fixed["nodes"] if n["id"].startswith("a."))[0] != "lookup"
+    assert json.loads(capture(capsys, argv, 1))["files"][0]["call_count"] == 1
+
+
+def capture(capsys: pytest.CaptureFixture[str], argv: List[str], status: int) -> str:
+    assert toolwire.cli.main(argv) == status
+    return capsys.readouterr().out

@@ -10,6 +10,7 @@ __all__ = [
     "check_files",
     "check_files_encoded",
     "check_site",
+    "check_site_encoded",
     "explain_json",
     "explain_file",
     "explain_mapping",
@@ -233,6 +234,20 @@ def check_site(
     node_types: Optional[NodeTypeCatalogue] = None,
 ) -> Tuple[
     List[CoreReport | Exception],
+    List[List[_CallTuple]],
+    List[List[_SiteWarningTuple]],
+    List[Tuple[str, List[str], List[str]]],
+]: ...
+def check_site_encoded(
+    paths: List[str],
+    names: List[str],
+    passthrough_types: List[str],
+    edge_types: List[str],
+    jobs: int,
+    budget: int,
+    node_types: Optional[NodeTypeCatalogue] = None,
+) -> Tuple[
+    List[bytes | int | Exception],
     List[List[_CallTuple]],
     List[List[_SiteWarningTuple]],
     List[Tuple[str, List[str], List[str]]],

@@ -303,6 +303,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_files, m)?)?;
     m.add_function(wrap_pyfunction!(check_files_encoded, m)?)?;
     m.add_function(wrap_pyfunction!(site::check_site, m)?)?;
+    m.add_function(wrap_pyfunction!(site::check_site_encoded, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_mapping, m)?)?;

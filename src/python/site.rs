@@ -5,15 +5,15 @@
 
 use std::path::PathBuf;
 
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyInt, PyList, PyTuple};
 
 use super::report::CoreReport;
 use super::run::{run, to_py_error};
 use super::{config, format_of, NodeTypeCatalogue};
-use crate::site::{CallFinding, ChainCount, NodePlace, PathPart, SiteWarning};
-use crate::{engine, Error, Location};
+use crate::site::{CallFinding, ChainCount, NodePlace, PathPart, SiteReport, SiteWarning};
+use crate::{engine, snapshot, Error, Location};
 
 type At = Option<(usize, usize)>;
 type PlaceTuple = (String, String, String, At);
@@ -62,7 +62,9 @@ fn finding<'py>(py: Python<'py>, f: CallFinding) -> PyResult<Bound<'py, PyTuple>
     (f.name, chains, chain, place(f.consumer), tools).into_pyobject(py)
 }
 
-fn warning(w: SiteWarning) -> (String, String, String, At) {
+type WarningTuple = (String, String, String, At);
+
+fn warning(w: SiteWarning) -> WarningTuple {
     (w.code.to_owned(), w.node, w.message, at(w.location))
 }
 
@@ -84,7 +86,9 @@ pub(super) fn check_site<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let config = config(passthrough_types, edge_types, node_types.as_deref());
     let format = format_of(input_format)?;
-    let outcome = run(py, true, |stop| engine::check_site(&paths, format, &config, jobs, stop))?;
+    let outcome = run(py, true, |stop| {
+        engine::check_site(&paths, None, format, &config, jobs, stop)
+    })?;
     let reports = PyList::empty(py);
     for (report, path) in outcome.reports.into_iter().zip(&paths) {
         match report {
@@ -93,7 +97,66 @@ pub(super) fn check_site<'py>(
             Err(error) => reports.append(to_py_error(py, error, Some(path)).into_value(py))?,
         }
     }
-    let site = outcome.site;
+    let (calls, warnings, errors) = site_tuples(py, outcome.site)?;
+    (reports, calls, warnings, errors).into_pyobject(py)
+}
+
+/// `check_site` for toolwire.dask's workers (issue 22: a site is one task):
+/// each report is encoded (src/snapshot.rs) without the GIL, as
+/// `check_files_encoded` encodes it, so the first item holds per path the
+/// bytes, the exact violation count when the findings name more than
+/// `budget` ids, or the exception. `names`: what the site's findings and
+/// errors call each file (the paths as the client was given them; the
+/// worker reads them by `paths`). The other three items are `check_site`'s.
+#[pyfunction]
+#[pyo3(signature = (paths, names, passthrough_types, edge_types, jobs, budget, node_types=None))]
+#[allow(clippy::too_many_arguments)] // the binding's flat signature, as check_files_encoded's
+pub(super) fn check_site_encoded<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    names: Vec<String>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+    jobs: usize,
+    budget: u64,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    if names.len() != paths.len() {
+        return Err(PyValueError::new_err(format!(
+            "check_site_encoded() takes one name per path: {} paths, {} names",
+            paths.len(),
+            names.len()
+        )));
+    }
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
+    let (encoded, site) = run(py, true, |stop| {
+        let outcome = engine::check_site(&paths, Some(&names), None, &config, jobs, stop);
+        let encoded: Vec<_> = outcome
+            .reports
+            .into_iter()
+            .map(|report| report.map(|report| snapshot::encode(&report, budget)))
+            .collect();
+        (encoded, outcome.site)
+    })?;
+    let results = PyList::empty(py);
+    for (outcome, path) in encoded.into_iter().zip(&paths) {
+        match outcome {
+            Ok(Ok(bytes)) => results.append(PyBytes::new(py, &bytes))?,
+            Ok(Err(too_large)) => results.append(too_large.violation_count)?,
+            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
+            Err(error) => results.append(to_py_error(py, error, Some(path)).into_value(py))?,
+        }
+    }
+    let (calls, warnings, errors) = site_tuples(py, site)?;
+    (results, calls, warnings, errors).into_pyobject(py)
+}
+
+type SiteErrorTuple = (String, Vec<String>, Vec<String>);
+type SiteTuples<'py> = (Bound<'py, PyList>, Vec<Vec<WarningTuple>>, Vec<SiteErrorTuple>);
+
+/// What the site check found, as the contract's tuples: per path its call
+/// findings and its site warnings, and the site's errors.
+fn site_tuples(py: Python<'_>, site: SiteReport) -> PyResult<SiteTuples<'_>> {
     let calls = PyList::empty(py);
     for findings in site.calls {
         let tuples = PyList::empty(py);
@@ -102,15 +165,15 @@ pub(super) fn check_site<'py>(
         }
         calls.append(tuples)?;
     }
-    let warnings: Vec<Vec<_>> = site
+    let warnings = site
         .warnings
         .into_iter()
         .map(|ws| ws.into_iter().map(warning).collect())
         .collect();
-    let errors: Vec<(String, Vec<String>, Vec<String>)> = site
+    let errors = site
         .errors
         .into_iter()
         .map(|e| (e.message, e.workflows, e.files))
         .collect();
-    (reports, calls, warnings, errors).into_pyobject(py)
+    Ok((calls, warnings, errors))
 }

@@ -161,6 +161,28 @@ impl Workflow {
 
 /// Reads the facts of `graph`, stored in `file`, under `catalogue`.
 pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Catalogue) -> Workflow {
+    // Each distinct type looked up once, not once per node.
+    let mut called: Vec<(NodeIx, String)> = Vec::new();
+    if let Some(types) = &graph.node_types {
+        let runs: Vec<Option<&String>> = types
+            .names
+            .iter()
+            .map(|t| catalogue.get(t).and_then(|t| t.runs.as_ref()))
+            .collect();
+        for (node, &t) in types.of_node.iter().enumerate() {
+            if let Some(Some(workflow)) = runs.get(t as usize) {
+                called.push((node as NodeIx, (*workflow).clone()));
+            }
+        }
+    }
+    if called.is_empty() && head.tool_ports.is_empty() && head.problems.is_empty() {
+        // Nothing here for calls to cross: the usual case, at no cost.
+        return Workflow {
+            id: head.id.map(str::to_owned),
+            file: file.to_owned(),
+            ..Workflow::default()
+        };
+    }
     let mut made = Maker {
         graph,
         numbers: new_map(),
@@ -174,19 +196,11 @@ pub fn facts(graph: &ToolGraph<'_>, file: &str, head: Head<'_>, catalogue: &Cata
     };
     let mut calls = Vec::new();
     let mut call_of: Map<NodeIx, u32> = new_map();
-    if let Some(types) = &graph.node_types {
-        for node in 0..graph.node_count() as NodeIx {
-            let runs = types
-                .type_of(node)
-                .and_then(|t| catalogue.get(t))
-                .and_then(|t| t.runs.clone());
-            if let Some(runs) = runs {
-                call_of.insert(node, calls.len() as u32);
-                let own = made.own(node);
-                let node = made.number(node);
-                calls.push(CallNode { node, runs, own });
-            }
-        }
+    for (node, runs) in called {
+        call_of.insert(node, calls.len() as u32);
+        let own = made.own(node);
+        let node = made.number(node);
+        calls.push(CallNode { node, runs, own });
     }
     let mut endpoints = Vec::new();
     let (found, port_steps) = made.endpoints(head, &call_of);

@@ -620,3 +620,30 @@ fn cmp9_site_cost_a_state_crosses_many_alike_calls_in_one_step() {
         assert_eq!((report.work.states, report.work.arrivals), (2, 2));
     }
 }
+
+/// `n` parents, each wiring a tool "search" into a node that runs the
+/// shared agent workflow (which has a "Search" of its own).
+fn fan_in(n: usize) -> SiteReport {
+    let mut toys = vec![SHARED_AGENT];
+    for i in 0..n {
+        toys.push(Toy {
+            id: Box::leak(format!("p{i}").into_boxed_str()),
+            nodes: &["t::search", "n:run_w"],
+            edges: &["t>n"],
+            ports: &[],
+        });
+    }
+    site(&toys, &["w"])
+}
+
+#[test]
+fn cmp9_a_workflow_called_from_many_parents_costs_one_state_per_parent() {
+    for n in [1_000, 2_000] {
+        let report = fan_in(n);
+        let found: usize = report.calls.iter().map(Vec::len).sum();
+        assert_eq!(found, n, "each parent's own clash with the tool inside");
+        assert_eq!(report.work.states, n as u64);
+        assert_eq!(report.work.contributions, n as u64);
+        assert_eq!(report.work.state_names, n as u64);
+    }
+}

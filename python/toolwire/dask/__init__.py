@@ -26,9 +26,9 @@ except ImportError as e:  # pragma: no cover - exercised where the extra is not 
 from typing import Any, List, Optional, Tuple
 
 from .._report import Report
-from ._cluster import Paths, check_paths, prepare, task_catalogues
+from ._cluster import Paths, check_paths, prepare, site_keys, task_catalogues, units
 from ._wire import MAX_SHIPPED_IDS, FindingsTooLarge
-from ._worker import findings_part, frame
+from ._worker import Part, findings_part, frame
 
 __all__ = ["FindingsTooLarge", "MAX_SHIPPED_IDS", "check_files", "findings"]
 
@@ -49,7 +49,10 @@ def check_files(
     or checked gets a report with ``error`` set, as locally; so does one
     whose findings exceed ``MAX_SHIPPED_IDS`` (``FindingsTooLarge``).
     ``files_per_task``: files a task reads and checks (default: a few tasks
-    per worker thread, at most 2,000 files each)."""
+    per worker thread, at most 2,000 files each); a site (files checked
+    with a catalogue, SEMANTICS 12) is one task whatever its size, so its
+    calls are followed on one worker, and its errors (``SiteError``) are
+    reports after the files', as locally."""
     return check_paths(paths, client, files_per_task, options)
 
 
@@ -68,7 +71,9 @@ def findings(
     column. For corpora whose reports are too big to collect: write it
     where it is computed with ``.to_parquet(...)``. It is computed where
     Dask computes, on the current client; ``client`` (default: that one)
-    sizes the partitions."""
+    sizes the partitions. A site (files checked with a catalogue) is one
+    partition, whole: its call findings are rows (kind ``call``), its
+    errors rows of kind ``error`` after its files'."""
     import dask.dataframe
 
     plan = prepare(paths, client, files_per_task, options, "findings")
@@ -80,14 +85,22 @@ def findings(
     for f, error in zip(plan.found, plan.errors):
         read, catalogue = next(to_read) if error is None else (None, None)
         items.append((f.path, read, error, catalogue))
-    per_task = plan.per_task
-    parts = [
-        (
-            [(given, read, error) for given, read, error, _ in batch],
-            task_catalogues([catalogue for _, read, _, catalogue in batch if read is not None]),
-        )
-        for batch in (items[start : start + per_task] for start in range(0, len(items), per_task))
-    ] or [([], None)]
+    # A site is one partition, whole (its calls cross its files), as in
+    # check_files; the other items in batches, an error in its place.
+    checked = [f for f, error in zip(plan.found, plan.errors) if error is None]
+    keys = iter(site_keys(checked, plan.catalogues, plan.options.get("node_types") is not None))
+    parts: List[Part] = []
+    for unit in units([next(keys) if error is None else None for error in plan.errors], plan.per_task):
+        batch = [items[i] for i in unit.files]
+        if unit.site:
+            parts.append(
+                ("site", [read or "" for _, read, _, _ in batch], [given for given, _, _, _ in batch], batch[0][3], unit.where)
+            )
+        else:
+            own = task_catalogues([catalogue for _, read, _, catalogue in batch if read is not None])
+            parts.append(("batch", [(given, read, error) for given, read, error, _ in batch], own))
+    if not parts:
+        parts.append(("batch", [], None))
     return dask.dataframe.from_map(
         findings_part, parts, args=(plan.options,), meta=frame([]), label="toolwire-findings", enforce_metadata=False
     )

@@ -27,8 +27,8 @@ from .._arguments import refuse_single_path, type_names
 from .._paths import Found
 from .._report import Report, failed_report
 from ._expand import expand
-from ._wire import pack_error, unpack
-from ._worker import OwnCatalogues, check_batch, is_local
+from ._wire import pack_error, site_from_answers, unpack
+from ._worker import OwnCatalogues, check_batch, check_site_batch, is_local
 
 TASKS_PER_THREAD = 4
 """Tasks per worker thread, for the default ``files_per_task`` and for the
@@ -132,8 +132,55 @@ def validated_files_per_task(files_per_task: Optional[int]) -> Optional[int]:
     return files_per_task
 
 
-Slice = Tuple[int, int]
-"""Files ``start`` to ``stop`` (exclusive) of a run: what one task checks."""
+class Unit(NamedTuple):
+    """What one task checks: files of a run (indexes into its ``read``, in
+    order), either a batch of files checked each on its own or, ``site``
+    true, the whole of one site (SEMANTICS 12), checked together whatever
+    ``files_per_task`` says, its errors reported at ``where`` (the site's
+    directory, or None: the first file an error names)."""
+
+    files: Tuple[int, ...]
+    site: bool = False
+    where: Optional[str] = None
+
+
+SiteKey = Tuple[bool, Optional[str]]
+"""Which site a file is in: (by its directory's own catalogue, the
+directory walked or None)."""
+
+
+def site_keys(
+    checked: Sequence[Found],
+    catalogues: Sequence[Optional[List[str]]],
+    catalogue_given: bool,
+) -> List[Optional[SiteKey]]:
+    """For each file to check, its site, or None for a file in none.
+    Files are grouped into sites as ``toolwire.check_found`` groups them:
+    with a catalogue given, by the directory walked (files named alone
+    being one site); without, by the directory whose own catalogue they
+    use (a URL prefix never has one: docs/DISTRIBUTED.md). A file without
+    a catalogue is in none: no call is known."""
+    return [
+        (own is not None, entry.directory) if catalogue_given or own is not None else None
+        for entry, own in zip(checked, catalogues)
+    ]
+
+
+def units(keys: Sequence[Optional[SiteKey]], files_per_task: int) -> List[Unit]:
+    """The tasks of a run, in the order of their first file: each site
+    (``site_keys``) one task, however many files it has, so its calls are
+    followed on one worker with all its files; the other files cut into
+    batches of ``files_per_task``."""
+    sites: Dict[SiteKey, List[int]] = {}
+    alone: List[int] = []
+    for k, key in enumerate(keys):
+        if key is None:
+            alone.append(k)
+        else:
+            sites.setdefault(key, []).append(k)
+    found = [Unit(tuple(files), True, directory) for (_, directory), files in sites.items()]
+    found.extend(Unit(tuple(alone[i : i + files_per_task])) for i in range(0, len(alone), files_per_task))
+    return sorted(found, key=lambda unit: unit.files[0])
 
 
 def check_on_cluster(
@@ -141,17 +188,19 @@ def check_on_cluster(
     given: Sequence[str],
     read: Sequence[str],
     options: Dict[str, Any],
-    files_per_task: int,
+    tasks: Sequence[Unit],
     on_done: Callable[[int], None] = lambda files: None,
     catalogues: Optional[Sequence[Optional[List[str]]]] = None,
-) -> List[Report]:
-    """One report per path of ``read``, in order, checked by ``check_batch``
-    on the cluster and named by the path as ``given``. ``on_done(n)``: n
-    more files answered. ``catalogues``: for each path of ``read``, the
-    node-type files of its directory's own catalogue, or None (see
-    ``own_catalogues``)."""
+) -> Tuple[List[Report], List[Report]]:
+    """One report per path of ``read``, in order, checked on the cluster by
+    ``tasks`` (``check_batch`` for a batch, ``check_site_batch`` for a
+    site) and named by the path as ``given``; and after them the reports
+    of the sites' errors (``SiteError``), site by site in the order of
+    ``tasks``. ``on_done(n)``: n more files answered. ``catalogues``: for
+    each path of ``read``, the node-type files of its directory's own
+    catalogue, or None (see ``own_catalogues``)."""
     run = _Run(client, given, read, options, on_done, catalogues)
-    run.todo.extend((start, min(start + files_per_task, len(read))) for start in range(0, len(read), files_per_task))
+    run.todo.extend(tasks)
     return run.answers()
 
 
@@ -169,17 +218,19 @@ class _Run:
     ) -> None:
         self.client, self.given, self.read, self.options, self.on_done = client, given, read, options, on_done
         self.catalogues = catalogues
-        self.todo: Deque[Slice] = deque()
-        self.running: Dict["distributed.Future[bytes]", Slice] = {}
-        self.lost: Counter[Slice] = Counter()
+        self.todo: Deque[Unit] = deque()
+        self.running: Dict["distributed.Future[bytes]", Unit] = {}
+        self.lost: Counter[Unit] = Counter()
         self.window = TASKS_PER_THREAD * worker_threads(client)
         self.name = f"toolwire-check-{uuid.uuid4().hex}"
         # Answers are fetched as tasks finish, on the client's event loop,
         # not one round trip at a time from here.
         self.done = distributed.as_completed(loop=client.loop, with_results=True, raise_errors=False)
         self.answered: List[Optional[Report]] = [None] * len(read)
+        self.site_errors: Dict[int, List[Report]] = {}
+        """By a site's first file: the reports of its errors."""
 
-    def answers(self) -> List[Report]:
+    def answers(self) -> Tuple[List[Report], List[Report]]:
         try:
             self.submit()
             for future, answer in self.done:
@@ -191,42 +242,67 @@ class _Run:
             if self.running:
                 self.client.cancel(list(self.running))
         assert all(a is not None for a in self.answered), "every file is answered"
-        return self.answered  # type: ignore[return-value]
+        errors = [report for first in sorted(self.site_errors) for report in self.site_errors[first]]
+        return self.answered, errors  # type: ignore[return-value]
 
     def submit(self) -> None:
         """Tasks from ``todo`` until the window is full."""
         while self.todo and len(self.running) < self.window:
-            start, stop = self.todo.popleft()
-            key = f"{self.name}-{start}-{stop}-{self.lost[start, stop]}"
-            own = None if self.catalogues is None else task_catalogues(self.catalogues[start:stop])
-            future = self.client.submit(
-                check_batch, self.read[start:stop], self.options, own, key=key, retries=RETRIES
-            )
-            self.running[future] = (start, stop)
+            unit = self.todo.popleft()
+            files = unit.files
+            # A task's files are unique to it (a site, a batch, or one file
+            # of a batch run again alone): its first file, its size and its
+            # kind name it.
+            key = f"{self.name}-{'site' if unit.site else 'batch'}-{files[0]}-{len(files)}-{self.lost[unit]}"
+            read = [self.read[i] for i in files]
+            own = None if self.catalogues is None else [self.catalogues[i] for i in files]
+            if unit.site:
+                names = [self.given[i] for i in files]
+                future = self.client.submit(
+                    check_site_batch, read, names, self.options, None if own is None else own[0], key=key, retries=RETRIES
+                )
+            else:
+                own_files = None if own is None else task_catalogues(own)
+                future = self.client.submit(check_batch, read, self.options, own_files, key=key, retries=RETRIES)
+            self.running[future] = unit
             self.done.add(future)
 
     def settle(self, future: "distributed.Future[bytes]", answer: Any) -> None:
-        """Stores a task's answers by its slice, so that a slice answered
-        twice (its task run again) is still answered once. They are made
+        """Stores a task's answers by its files, so that files answered
+        twice (their task run again) are still answered once. They are made
         reports here, as each task ends, so that the client's share of the
         work overlaps the workers' instead of following the last task."""
-        start, stop = self.running.pop(future)
+        unit = self.running.pop(future)
+        files = unit.files
         if future.status == "finished":
             # From this project's own workers, as every Dask result is.
-            packed = pickle.loads(answer)
-            self.answered[start:stop] = [unpack(p, path) for p, path in zip(packed, self.given[start:stop])]
-            self.on_done(stop - start)
-        elif future.status != "error" and self.lost[start, stop] < RESUBMISSIONS:
+            if unit.site:
+                packed, tuples = pickle.loads(answer)
+                names = [self.given[i] for i in files]
+                reports = site_from_answers(packed, tuples, names, unit.where)
+                for i, report in zip(files, reports):
+                    self.answered[i] = report
+                self.site_errors[files[0]] = reports[len(files) :]
+            else:
+                for i, p in zip(files, pickle.loads(answer)):
+                    self.answered[i] = unpack(p, self.given[i])
+            self.on_done(len(files))
+        elif future.status != "error" and self.lost[unit] < RESUBMISSIONS:
             # Its answer died with a worker before it reached us (or the
-            # scheduler dropped the task): the same slice, as a new task.
-            self.lost[start, stop] += 1
-            self.todo.appendleft((start, stop))
-        elif stop - start > 1:
+            # scheduler dropped the task): the same files, as a new task.
+            self.lost[unit] += 1
+            self.todo.appendleft(unit)
+        elif len(files) > 1 and not unit.site:
             # Which file failed is unknown: each is tried on its own.
-            self.todo.extendleft((i, i + 1) for i in reversed(range(start, stop)))
+            self.todo.extendleft(Unit((i,)) for i in reversed(files))
         else:
-            self.answered[start] = unpack(pack_error(_failure(future, answer)), self.given[start])
-            self.on_done(1)
+            # A site is not cut up: its files checked apart would lose the
+            # calls between them, a silent pass. Each is answered with the
+            # failure instead.
+            failure = pack_error(_failure(future, answer))
+            for i in files:
+                self.answered[i] = unpack(failure, self.given[i])
+            self.on_done(len(files))
 
 
 def _failure(future: "distributed.Future[bytes]", answer: Any) -> BaseException:
@@ -364,13 +440,18 @@ def check_paths(
     catalogue cannot be used, counted by ``on_done`` (the CLI counts the
     ``PathError`` entries itself)."""
     plan = prepare(paths, client, files_per_task, options, "check_files", found)
-    files = [f.path for f, error in zip(plan.found, plan.errors) if error is None]
+    checked = [f for f, error in zip(plan.found, plan.errors) if error is None]
     refused = sum(1 for f, error in zip(plan.found, plan.errors) if error is not None and f.error is None)
     if refused:
         on_done(refused)
-    checked_reports = iter(
-        check_on_cluster(plan.client, files, plan.read, plan.options, plan.per_task, on_done, plan.catalogues)
+    keys = site_keys(checked, plan.catalogues, plan.options.get("node_types") is not None)
+    tasks = units(keys, plan.per_task)
+    reports, site_errors = check_on_cluster(
+        plan.client, [f.path for f in checked], plan.read, plan.options, tasks, on_done, plan.catalogues
     )
+    checked_reports = iter(reports)
+    # Each error of a site is a report of its own after the files', as
+    # toolwire.check_files places it.
     return [
         next(checked_reports) if error is None else failed_report(f.path, error) for f, error in zip(plan.found, plan.errors)
-    ]
+    ] + site_errors

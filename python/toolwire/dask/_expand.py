@@ -53,7 +53,11 @@ def _expand_url(url: str) -> List[Found]:
         return [Found(url, url, None, PathError(url, f"cannot list it: {e.strerror or e}"))]
     if not matched:
         return [Found(url, url, None, PathError(url, missing))]
-    return [Found(fs.unstrip_protocol(p), url) for p in sorted(matched, key=_url_key)]
+    # A prefix is walked as a directory is: its files are a site of their
+    # own under a catalogue given (SEMANTICS 12), whose errors it names.
+    # It is still not their catalogue (only a local directory is).
+    directory = url if url.endswith("/") and not has_magic(inner) else None
+    return [Found(fs.unstrip_protocol(p), url, directory) for p in sorted(matched, key=_url_key)]
 
 
 def _is_workflow_below(path: str, root: str) -> bool:

@@ -10,7 +10,9 @@ from them when it is read, wrapped in an ordinary ``Report`` (``unpack``)
 equal to the one ``toolwire.check_files`` gives: same violations,
 warnings, stats and CMP-9 groups. No Python object is made per finding on
 the worker or in transit. A file that could not be checked travels as a
-small tuple naming its error.
+small tuple naming its error. A site's task (``pack_site``) also sends the
+site check's call findings, warnings and errors as the binding's tuples,
+put back on the reports by ``site_from_answers``.
 
 A report whose findings are far larger than its file (one toolbox of clashes
 wired into a million agents, paths through a 100,000-box chain) is not
@@ -23,13 +25,22 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import Any, Dict, List, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import _catalogue
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
-from .._errors import CatalogueError, WorkflowError
-from .._report import Report, Violations, core_of, failed_report, report_from_core
-from .._toolwire import CoreReport, check_files_encoded
+from .._errors import CatalogueError, SiteError, WorkflowError
+from .._report import (
+    CallTuple,
+    Report,
+    SiteWarningTuple,
+    Violations,
+    core_of,
+    failed_report,
+    report_from_core,
+    with_site,
+)
+from .._toolwire import CoreReport, check_files_encoded, check_site_encoded
 
 MAX_SHIPPED_IDS = 10_000_000
 """The most ids (one per violation, plus one per tool and per id of its
@@ -91,6 +102,38 @@ def pack_files(paths: Sequence[str], options: Dict[str, Any], budget: int = MAX_
     ]
 
 
+SiteTuples = Tuple[List[List[CallTuple]], List[List[SiteWarningTuple]], List[Tuple[str, List[str], List[str]]]]
+"""What a site check finds beside its files' reports (the site contract's
+tuples, which pickle as they are): per file its call findings and its site
+warnings, and the errors of the site (message, workflows, files)."""
+
+
+def pack_site(
+    paths: Sequence[str], names: Sequence[str], options: Dict[str, Any], budget: int = MAX_SHIPPED_IDS
+) -> Tuple[List[Packed], SiteTuples]:
+    """The files of one site (SEMANTICS 12) checked together, as
+    ``toolwire.check_found`` checks a site, each report packed as
+    ``pack_files`` packs it; with the call findings, site warnings and site
+    errors as the binding's tuples. ``paths`` are read, ``names`` (the
+    paths as the client was given them) are what the findings and errors
+    call the files, so that they equal a local check's."""
+    passthrough = list(options.get("passthrough_types", DEFAULT_PASSTHROUGH_TYPES))
+    edges = list(options.get("edge_types", DEFAULT_EDGE_TYPES))
+    catalogue = _catalogue.load(options.get("node_types"), "check_files")
+    outcomes, calls, warnings, errors = check_site_encoded(
+        list(paths), list(names), passthrough, edges, 1, budget, catalogue
+    )
+    packed: List[Packed] = [
+        answer
+        if isinstance(answer, bytes)
+        else ("error", "too-large", answer)
+        if isinstance(answer, int)
+        else pack_error(answer)
+        for answer in outcomes
+    ]
+    return packed, (calls, warnings, errors)
+
+
 def pack_error(error: BaseException) -> PackedError:
     """What ``Report.error`` holds, without the path (the client knows it,
     and puts it back as the path it was given)."""
@@ -115,6 +158,25 @@ def unpack(packed: Packed, path: str) -> Report:
     if isinstance(packed, bytes):
         return report_from_core(CoreReport.decode(packed), path)
     return failed_report(path, _error(packed, path))
+
+
+def site_from_answers(
+    packed: Sequence[Packed], tuples: SiteTuples, names: Sequence[str], where: Optional[str]
+) -> List[Report]:
+    """The reports of one site as ``toolwire.check_found`` makes them, from
+    a site task's answer: each file's (named as the client was given it),
+    with its call findings and site warnings (a file that could not be
+    checked has none), then one report per error of the site, whose path
+    is ``where`` (the site's directory) or the first file it names."""
+    calls, warnings, errors = tuples
+    reports = []
+    for p, name, its_calls, its_warnings in zip(packed, names, calls, warnings):
+        report = unpack(p, name)
+        reports.append(report if report.error is not None else with_site(report, its_calls, its_warnings))
+    for message, workflows, files in errors:
+        path = where if where is not None else (files[0] if files else names[0])
+        reports.append(failed_report(path, SiteError(message, workflows, files)))
+    return reports
 
 
 def _error(packed: PackedError, path: str) -> Exception:

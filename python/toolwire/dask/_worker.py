@@ -9,13 +9,19 @@ threads check in parallel. Other URLs are read through fsspec, on threads
 (object stores answer in tens of milliseconds, so reads must overlap), and
 each text is checked as it arrives.
 
+A site (SEMANTICS 12: files checked with a catalogue) is one task: its files
+are checked together (``check_site_batch``), so the calls between them are
+followed here, with all of them at hand.
+
 Every function here takes and returns picklable data only; a worker imports
 this module by name when it runs one.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -23,10 +29,12 @@ import fsspec
 from fsspec.utils import get_protocol
 
 from .. import _catalogue
-from .._api import check_each_file, check_json
+from .._api import check_each_file, check_json, check_yaml
+from .._paths import YAML_SUFFIXES
+from .._report import CallTuple, SiteWarningTuple
 from .._errors import WorkflowError, error_to_dict
 from .._report import Report, Violations, core_of, failed_report
-from ._wire import Packed, pack, pack_error, pack_files, read_error
+from ._wire import Packed, SiteTuples, pack, pack_error, pack_files, pack_site, read_error, site_from_answers
 
 Options = Dict[str, Any]
 """``passthrough_types`` and ``edge_types``, already checked by the client."""
@@ -71,6 +79,74 @@ def check_batch(paths: Sequence[str], options: Options, own: Optional[OwnCatalog
 
     answers = _by_catalogue(paths, options, own, packed, lambda path, error: pack_error(error))
     return pickle.dumps(answers, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+SiteAnswers = Tuple[List[Packed], SiteTuples]
+"""A site's task's answer: each file's packed report, and what the site
+check found beside them (``_wire.pack_site``)."""
+
+
+def check_site_batch(paths: Sequence[str], names: Sequence[str], options: Options, own: Optional[List[str]] = None) -> bytes:
+    """The files of one site (SEMANTICS 12: a directory with its node
+    types, or the files checked with a catalogue given), checked together
+    on this worker as ``toolwire.check_found`` checks a site: each report
+    packed, with the site's call findings, warnings and errors, pickled as
+    one object. ``paths``: as read here; ``names``: as the client was
+    given them, which the findings name. ``own``: the directory's own
+    catalogue files, when no catalogue is given."""
+    return pickle.dumps(site_answers(paths, names, options, own), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def site_answers(paths: Sequence[str], names: Sequence[str], options: Options, own: Optional[List[str]]) -> SiteAnswers:
+    """``check_site_batch`` before pickling. A catalogue this worker cannot
+    read (changed since the client looked) is the error of each file of
+    the site, as in ``_by_catalogue``: CMP-10 and the calls are never
+    skipped in silence."""
+    try:
+        used = _catalogue_read(options if own is None else {**options, "node_types": own})
+    except (WorkflowError, OSError) as e:
+        return [pack_error(e)] * len(paths), ([[] for _ in paths], [[] for _ in paths], [])
+    remote = [i for i, path in enumerate(paths) if not is_local(path)]
+    if not remote:
+        return pack_site(paths, names, used)
+    # The core's site check reads local files: a URL's bytes are fetched
+    # here (reads overlapping, as for a batch) into a scratch file that
+    # keeps its name, so it is read as YAML or JSON as locally, and the
+    # findings name it as given. One that cannot be read is answered with
+    # its error and is not in the site, as a local file that cannot be read.
+    answers: List[Optional[Packed]] = [None] * len(paths)
+    with tempfile.TemporaryDirectory(prefix="toolwire-site-") as scratch:
+        local = list(paths)
+        with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(remote))) as pool:
+            for i, data in zip(remote, pool.map(_read, [paths[i] for i in remote])):
+                if isinstance(data, OSError):
+                    answers[i] = pack_error(data)
+                    continue
+                local[i] = os.path.join(scratch, str(i), _file_name(paths[i]))
+                os.makedirs(os.path.dirname(local[i]))
+                with open(local[i], "wb") as f:
+                    f.write(data)
+        checked = [i for i, answer in enumerate(answers) if answer is None]
+        packed, (calls, warnings, errors) = pack_site([local[i] for i in checked], [names[i] for i in checked], used)
+    all_calls: List[List[CallTuple]] = [[] for _ in paths]
+    all_warnings: List[List[SiteWarningTuple]] = [[] for _ in paths]
+    for i, one, its_calls, its_warnings in zip(checked, packed, calls, warnings):
+        answers[i], all_calls[i], all_warnings[i] = one, its_calls, its_warnings
+    return [a for a in answers if a is not None], (all_calls, all_warnings, errors)
+
+
+def _file_name(url: str) -> str:
+    """The last component of a URL's path: what says whether it is YAML."""
+    return url.rstrip("/").rsplit("/", 1)[-1] or "workflow.json"
+
+
+def site_reports(paths: Sequence[str], names: Sequence[str], options: Options, own: Optional[List[str]], where: Optional[str]) -> List[Report]:
+    """The reports ``toolwire.check_found`` gives for one site, named by
+    ``names``: each file's, with its call findings and site warnings, then
+    a report for each error of the site (``where``: the directory of the
+    site, if any)."""
+    packed, tuples = site_answers(paths, names, options, own)
+    return site_from_answers(packed, tuples, names, where)
 
 
 def _reports(paths: Sequence[str], options: Options, own: Optional[OwnCatalogues] = None) -> List[Report]:
@@ -142,8 +218,11 @@ def _check_urls(urls: Sequence[str], options: Options) -> Iterator[Report]:
             if isinstance(text, OSError):
                 yield failed_report(url, text)
                 continue
+            # By its name, as a local file is read (a Drupal site's
+            # workflows are .yml).
+            check_text = check_yaml if url.endswith(YAML_SUFFIXES) else check_json
             try:
-                report = check_json(text, **options)
+                report = check_text(text, **options)
             except ValueError as e:  # WorkflowError: as check_files reports it
                 yield failed_report(url, e)
                 continue
@@ -167,11 +246,11 @@ def _read(url: str) -> Union[bytes, OSError]:
 
 COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("path", "string"),
-    ("kind", "string"),  # violation, warning or error
-    ("code", "string"),  # CMP-9, CMP-10, EDGE-5; R8, NAME-*, DUPLICATE-KEY, CMP-10-UNKNOWN; the error's class
-    ("consumer", "string"),  # CMP-9; CMP-10: the node the tools are wired to
+    ("kind", "string"),  # violation, call (a clash across calls), warning or error
+    ("code", "string"),  # CMP-9, CMP-10, EDGE-5; R8, NAME-*, DUPLICATE-KEY, CMP-10-UNKNOWN, CMP-9-*; the error's class
+    ("consumer", "string"),  # CMP-9; CMP-10: the node the tools are wired to; call: the one inside
     ("name", "string"),  # CMP-9: the shared tool name
-    ("node", "string"),  # warnings: the node they are about
+    ("node", "string"),  # warnings: the node they are about; call: the call node that starts the chain
     ("edge", "Int64"),  # EDGE-5 and R8: the edge's index
     ("message", "string"),
     ("line", "Int64"),
@@ -188,11 +267,34 @@ of it the error that answers it (met expanding it, or its directory's own
 catalogue that cannot be used)."""
 
 
-def findings_part(part: Tuple[Sequence[Item], Optional[OwnCatalogues]], options: Options) -> Any:
-    """``findings_frame`` of one partition: its items, and the own
-    catalogues of those to read."""
-    batch, own = part
-    return findings_frame(batch, options, own)
+Part = Union[
+    Tuple[str, Sequence[Item], Optional[OwnCatalogues]],
+    Tuple[str, List[str], List[str], Optional[List[str]], Optional[str]],
+]
+"""A partition of ``findings``: ``("batch", items, own catalogues)``, or a
+whole site, ``("site", paths to read, paths as given, its directory's own
+catalogue files or None, its directory or None)``."""
+
+
+def findings_part(part: Part, options: Options) -> Any:
+    """The rows of one partition: ``findings_frame`` of a batch, or
+    ``site_frame`` of a site."""
+    if part[0] == "site":
+        _, paths, names, own, where = part  # type: ignore[misc]
+        return site_frame(paths, names, options, own, where)
+    _, batch, own_catalogues = part  # type: ignore[misc]
+    return findings_frame(batch, options, own_catalogues)
+
+
+def site_frame(paths: List[str], names: List[str], options: Options, own: Optional[List[str]], where: Optional[str]) -> Any:
+    """A pandas DataFrame of the rows of one site's reports, as
+    ``check_files`` gives them (``site_reports``): its files' findings,
+    call findings among them, in file order, then a row for each error
+    of the site."""
+    rows: List[Row] = []
+    for report in site_reports(paths, names, options, own, where):
+        rows.extend(finding_rows(str(report.path), report))
+    return frame(rows)
 
 
 def findings_frame(batch: Sequence[Item], options: Options, own: Optional[OwnCatalogues] = None) -> Any:
@@ -221,6 +323,13 @@ def finding_rows(path: str, report: Report) -> Iterator[Row]:
         v = core.violation(index)
         line, column = v.location if v.location is not None else (None, None)
         yield (path, "violation", v.rule, v.consumer, v.name, None, v.edge, v.message, line, column)
+    # A clash across calls (SEMANTICS 12): located at the call node of
+    # this workflow that starts its chain; the consumer is the one inside
+    # the called workflow, which the message names with the chain.
+    for c in report.calls:
+        line, column = c.location if c.location is not None else (None, None)
+        node = c.chain[0].node if c.chain else None
+        yield (path, "call", c.rule, c.consumer.node, c.name, node, None, c.message, line, column)
     for w in report.warnings:
         line, column = w.location if w.location is not None else (None, None)
         yield (path, "warning", w.code, None, None, w.node, w.edge, w.message, line, column)
