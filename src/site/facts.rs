@@ -46,7 +46,8 @@ pub struct Reach {
 }
 
 /// The tools that reach every node with one list of providers (one walk):
-/// each leaf once, sorted by id, and the walk's tree of shortest steps.
+/// each leaf once, sorted by fact-node number (a finding looks its tools
+/// up), and the walk's tree of shortest steps.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Upstream {
     pub reaches: Vec<Reach>,
@@ -59,7 +60,7 @@ impl Upstream {
     /// A shortest path `[leaf, box, ..., node]` of the tool `leaf`, when it
     /// is one of these.
     pub fn path(&self, leaf: u32, node: u32) -> Option<Vec<u32>> {
-        let reach = self.reaches.iter().find(|r| r.leaf == leaf)?;
+        let reach = &self.reaches[self.reaches.binary_search_by_key(&leaf, |r| r.leaf).ok()?];
         let mut path = vec![leaf];
         let mut at = reach.via;
         while at != END {
@@ -390,7 +391,8 @@ impl Maker<'_, '_> {
             NONE => END,
             n => made.number(n),
         };
-        let reaches: Vec<Reach> = leaves
+        // Numbered in id order, so the numbers do not hang on edge order.
+        let mut reaches: Vec<Reach> = leaves
             .iter()
             .map(|&leaf| {
                 let via = self.seen.parent(leaf);
@@ -400,6 +402,7 @@ impl Maker<'_, '_> {
                 }
             })
             .collect();
+        reaches.sort_unstable_by_key(|r| r.leaf);
         let mut steps: Vec<(u32, u32)> = queue
             .iter()
             .map(|&b| {
