@@ -20,16 +20,20 @@
 //! states give (the same tools meeting at the same consumer) are one, with
 //! the sum of their chain counts.
 //!
-//! Cost model. Reading the facts costs one walk over passthroughs per call
-//! node and per port endpoint ([`facts`]). Only names carried by tools of
-//! two workflows or more are kept. Then, per calling workflow P, the work
-//! is the sum over the distinct states its chains carry of (the state's
-//! size times the called workflow's followed calls) plus the findings
-//! those states give: never the number of chains (a million chains of the
-//! same state are one state). Distinct states are few unless the calls of
-//! one workflow bring different tools of one of P's names; each distinct
-//! state is a distinct set of clashing tools, that is a distinct finding.
-//! The work is counted in [`SiteWork`].
+//! Cost model. Reading the facts costs one walk over passthroughs per
+//! distinct list of providers among the call nodes and port endpoints
+//! ([`facts`]; paths are read from the walks' trees only for findings).
+//! Only names carried by tools of two workflows or more are kept. Then,
+//! per calling workflow P, the work is the sum over the distinct states
+//! its chains carry of (the state's size times the groups of followed
+//! calls of the workflow it enters: calls running one workflow from one
+//! list of providers carry a state once, their chains multiplied) plus the
+//! findings those states give: never the number of chains (a million
+//! chains of the same state are one state). Distinct states are few unless
+//! the calls of one workflow bring different tools of one of P's names;
+//! each distinct state is a distinct set of clashing tools, that is a
+//! distinct finding. The work is counted in [`SiteWork`]; the limits are
+//! in docs/RELIABILITY.md, "Sites".
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
