@@ -142,24 +142,15 @@ pub fn check_site(
         })
         .collect();
     let outcomes = in_parallel(&named, jobs, |(path, name)| {
-        if interrupt.requested() {
-            return (Err(Error::Interrupted), None);
-        }
-        let bytes = match read(path, allow_thread, interrupt) {
-            Ok(bytes) => bytes,
-            Err(e) => return (Err(e), None),
-        };
-        let format = format.unwrap_or_else(|| Format::of_path(path));
-        let graph = match parse_format(&bytes, format, config, allow_thread, interrupt) {
-            Ok(graph) => graph,
-            Err(e) => return (Err(input_error(e, &bytes, interrupt)), None),
-        };
-        let facts = config
-            .catalogue
-            .as_ref()
-            .map(|catalogue| site_facts(&graph, name, catalogue));
-        let report = finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt);
-        (report, facts)
+        let parsed = parsed(path, format, config, allow_thread, interrupt, |graph| {
+            let facts = config
+                .catalogue
+                .as_ref()
+                .map(|catalogue| site_facts(&graph, name, catalogue));
+            let report = finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt);
+            (report, facts)
+        });
+        parsed.unwrap_or_else(|e| (Err(e), None))
     });
     let (reports, facts): (Vec<_>, Vec<_>) = outcomes.into_iter().unzip();
     let site = if interrupt.requested() {
@@ -168,6 +159,47 @@ pub fn check_site(
         check_site_facts(&facts)
     };
     SiteOutcome { reports, site }
+}
+
+/// The site facts of every file of `paths` (`site::facts`), each read and
+/// parsed once as `check_site` reads it, and not checked: what
+/// `site::call_views` needs to explain a workflow of the site. Without a
+/// catalogue no node runs a workflow, so the facts name no call.
+pub fn read_site(
+    paths: &[PathBuf],
+    format: Option<Format>,
+    config: &Config,
+    jobs: usize,
+    interrupt: Interrupt<'_>,
+) -> Vec<Result<SiteWorkflow, Error>> {
+    let allow_thread = workers(jobs, paths.len()) == 1;
+    let none = Catalogue::default();
+    let catalogue = config.catalogue.as_deref().unwrap_or(&none);
+    in_parallel(paths, jobs, |path| {
+        parsed(path, format, config, allow_thread, interrupt, |graph| {
+            site_facts(&graph, &path.to_string_lossy(), catalogue)
+        })
+    })
+}
+
+/// `then` of the graph of the file at `path` (as `format`, or by its
+/// name), or why it could not be read or parsed.
+fn parsed<T>(
+    path: &Path,
+    format: Option<Format>,
+    config: &Config,
+    allow_thread: bool,
+    interrupt: Interrupt<'_>,
+    then: impl FnOnce(ToolGraph<'_>) -> T,
+) -> Result<T, Error> {
+    if interrupt.requested() {
+        return Err(Error::Interrupted);
+    }
+    let bytes = read(path, allow_thread, interrupt)?;
+    let format = format.unwrap_or_else(|| Format::of_path(path));
+    let graph =
+        parse_format(&bytes, format, config, allow_thread, interrupt).map_err(|e| input_error(e, &bytes, interrupt))?;
+    Ok(then(graph))
 }
 
 /// The site facts of one parsed workflow (`site::facts`), from what the

@@ -44,9 +44,11 @@ use crate::quote::quote;
 
 pub mod count;
 pub mod facts;
+pub mod views;
 
 pub use count::ChainCount;
 pub use facts::{facts, Head, PortRef, SiteWarning, Workflow};
+pub use views::{call_views, CallSeenTool, CallView, CallViews};
 
 /// A node in a workflow of the site.
 #[derive(Debug, Clone, PartialEq, Eq)]
