@@ -10,12 +10,14 @@ from ._api import (
     check_json,
     check_yaml,
     explain,
+    explain_calls,
     explain_file,
     explain_json,
     normalize_name,
 )
 from ._errors import CatalogueError, CompilationError, PathError, SiteError, ToolNameCollision, WorkflowError
-from ._records import CallFinding, CallStep, CallTool, ConsumerView, Location, NodePlace, PathPart, Rename
+from ._records import CallFinding, CallSeenTool, CallStep, CallTool, CallView, ConsumerView, Location, NodePlace
+from ._records import PathPart, Rename
 from ._records import SeenTool, Stats, Tool, Violation, WiringWarning
 from ._report import Report
 
@@ -25,8 +27,10 @@ __all__ = [
     "DEFAULT_EDGE_TYPES",
     "DEFAULT_PASSTHROUGH_TYPES",
     "CallFinding",
+    "CallSeenTool",
     "CallStep",
     "CallTool",
+    "CallView",
     "CatalogueError",
     "CompilationError",
     "ConsumerView",
@@ -50,6 +54,7 @@ __all__ = [
     "check_json",
     "check_yaml",
     "explain",
+    "explain_calls",
     "explain_file",
     "explain_json",
     "normalize_name",

@@ -9,9 +9,10 @@ from . import _catalogue, _toolwire
 from ._arguments import refuse_single_path, type_names
 from ._catalogue import NodeTypesArg
 from ._errors import SiteError, WorkflowError
+from ._explain_site import SiteViews, index_of
 from ._paths import Found, expand
 from ._progress import chunks
-from ._records import ConsumerView
+from ._records import CallView, ConsumerView
 from ._report import (
     CallTuple,
     Report,
@@ -491,6 +492,61 @@ def explain_file(
     return views_of_file(
         path, consumer, passthrough_types, edge_types, input_format=input_format, node_types=node_types
     ).all()
+
+
+def explain_calls(
+    path: Union[str, "os.PathLike[str]"],
+    site: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    *,
+    consumer: Optional[str] = None,
+    input_format: Optional[str] = None,
+    passthrough_types: Iterable[str] = DEFAULT_PASSTHROUGH_TYPES,
+    edge_types: Iterable[str] = DEFAULT_EDGE_TYPES,
+    node_types: NodeTypesArg = None,
+    jobs: Optional[int] = None,
+) -> List[CallView]:
+    """What each consumer inside the workflow file ``path`` that its ``tool``
+    input ports reach sees in each call into it from another workflow of
+    ``site`` (SEMANTICS 12): its own tools and those wired to the calling
+    node, each with its path across the call; one level of calls (a view
+    counts the calls further out, ``CallView.outer_calls``). ``site``: the
+    site's workflows (a directory, files or globs, as ``check_files`` takes
+    them; ``path`` belongs to it in any case), each read once.
+    ``node_types``: the catalogue that says which node types run which
+    workflow; without it, that of the one directory of ``site`` holding
+    node types of its own (``ValueError`` when there is none: no call is
+    known without one). ``consumer``: only that node's views. A file of the
+    site that cannot be read brings no call (``check_files`` reports it);
+    ``path`` itself raises as ``explain_file`` does."""
+    fspath = _file_path(path, "explain_calls")
+    consumer = _consumer(consumer, "explain_calls")
+    fmt = _input_format(input_format, "explain_calls")
+    passthrough, edges = type_names("passthrough_types", passthrough_types), type_names("edge_types", edge_types)
+    given = [site] if isinstance(site, (str, os.PathLike)) else list(site)
+    expansion = expand(given)
+    for entry in expansion.found:
+        if entry.error is not None:
+            raise entry.error
+    catalogue = _catalogue.load(node_types, "explain_calls")
+    if catalogue is None:
+        own = _catalogue.DirectoryCatalogues()
+        found = [(d, own.of(d)) for d in dict.fromkeys(expansion.directories) if own.of(d) is not None]
+        if len(found) != 1:
+            raise ValueError(
+                "explain_calls() needs the node types that say which node runs which workflow: give node_types, "
+                f"or a site with one directory holding them ({len(found)} of {given!r} do{'es' if len(found) == 1 else ''})"
+            )
+        catalogue = found[0][1]
+        if isinstance(catalogue, Exception):
+            raise catalogue
+    files = expansion.files
+    index = index_of(files, fspath)
+    if index is None:
+        files, index = [*files, fspath], len(files)
+    site_views = SiteViews(files, catalogue, passthrough, edges, threads_for(jobs), fmt)
+    if index in site_views.failed:
+        raise site_views.failed[index]
+    return site_views.views(index, consumer)
 
 
 def normalize_name(label: str) -> str:

@@ -510,6 +510,67 @@ class CallFinding(NamedTuple):
         }
 
 
+class CallSeenTool(NamedTuple):
+    """A tool as a consumer inside a called workflow sees it in one call
+    (``explain_calls``): one of that workflow's own, or one of the caller's
+    wired to the calling node."""
+
+    name: str
+    """The tool name the model is given."""
+    workflow: str
+    """The id of the workflow the tool is a node of."""
+    file: str
+    id: str
+    """The tool's node id in ``workflow``."""
+    label: str
+    location: Optional[Location]
+    """Where the tool's node starts in ``file``."""
+    path: Sequence[PathPart]
+    """``[tool, ..., consumer]`` for a tool of the called workflow;
+    ``[tool, ..., N]`` then ``[port node, ..., consumer]`` for one of the
+    caller's (``[leaf, ..., N] => W: [I, ..., C]``)."""
+    collides: bool
+    """Another tool of the same view has the same name (CMP-9)."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "name": self.name,
+            "workflow": self.workflow,
+            "file": self.file,
+            "id": self.id,
+            "label": self.label,
+            "location": _location_dict(self.location),
+            "path": [part.to_dict() for part in self.path],
+            "collides": self.collides,
+        }
+
+
+class CallView(NamedTuple):
+    """What one consumer inside a called workflow sees in one call into it
+    (SEMANTICS 12, one level): its own tools and those the call's workflow
+    wires to the calling node, by name, then workflow, then id."""
+
+    consumer: NodePlace
+    """The consumer, in the workflow explained: a node one of its ``tool``
+    input ports reaches."""
+    call: CallStep
+    """The call: a node of another workflow of the site that runs it."""
+    tools: Sequence[CallSeenTool]
+    outer_calls: int = 0
+    """How many calls into the caller's workflow hand their tools on to the
+    calling node too (through its own ``tool`` ports): those tools reach the
+    consumer as well, but are one level further out and not listed (explain
+    the caller's workflow to see them at the calling node)."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "consumer": self.consumer.to_dict(),
+            "call": self.call.to_dict(),
+            "tools": [t.to_dict() for t in self.tools],
+            "outer_calls": self.outer_calls,
+        }
+
+
 def _of_workflow(workflow: str, home: str) -> str:
     return "of this workflow" if workflow == home else f"of workflow {_quoted(workflow)}"
 

@@ -28,6 +28,8 @@ from ._records import (
     CallFinding,
     CallStep,
     CallTool,
+    CallSeenTool,
+    CallView,
     NodePlace,
     PathPart,
     ClashGroup,
@@ -461,6 +463,39 @@ def calls_from_core(calls: Sequence[CallTuple]) -> List[CallFinding]:
         message = call_message(name, steps, inside, crossing, chains)
         findings.append(CallFinding("CMP-9", message, name, steps, inside, crossing, chains))
     return findings
+
+
+CallViewTuple = Tuple[
+    Tuple[str, str, str, At],
+    Tuple[str, str, str, At, str],
+    List[Tuple[str, str, str, str, str, At, List[Tuple[str, str, List[Tuple[str, At]]]], bool]],
+    int,
+]
+"""A per-call view as ``SiteFacts.call_views`` hands it over: ``(consumer,
+call, tools, outer_calls)``, a tool ``(name, workflow, file, id, label, at,
+parts, collides)``, places, steps and parts as in ``CallTuple``."""
+
+
+def call_view_from_core(core: CallViewTuple) -> CallView:
+    """One per-call view (``explain_calls``) from the binding's tuple."""
+    consumer, (w, f, node, at, runs), tools, outer_calls = core
+    seen = [
+        CallSeenTool(
+            name,
+            workflow,
+            file,
+            id,
+            label,
+            _at(place),
+            tuple(
+                PathPart(pw, pf, tuple(n for n, _ in nodes), tuple(_at(a) for _, a in nodes)) for pw, pf, nodes in parts
+            ),
+            collides,
+        )
+        for name, workflow, file, id, label, place, parts, collides in tools
+    ]
+    inside = NodePlace(consumer[0], consumer[1], consumer[2], _at(consumer[3]))
+    return CallView(inside, CallStep(w, f, node, _at(at), runs), seen, outer_calls)
 
 
 def site_warnings(warnings: Sequence[SiteWarningTuple]) -> List[WiringWarning]:

@@ -11,6 +11,7 @@ __all__ = [
     "check_files_encoded",
     "check_site",
     "check_site_encoded",
+    "read_site",
     "explain_json",
     "explain_file",
     "explain_mapping",
@@ -26,6 +27,7 @@ __all__ = [
     "CoreStats",
     "CoreGroup",
     "ViewStream",
+    "SiteFacts",
     "DEFAULT_PASSTHROUGH_TYPES",
     "DEFAULT_EDGE_TYPES",
 ]
@@ -252,6 +254,25 @@ def check_site_encoded(
     List[List[_SiteWarningTuple]],
     List[Tuple[str, List[str], List[str]]],
 ]: ...
+# (name, workflow, file, id, label, at, parts, collides): a tool one consumer
+# inside a called workflow sees in one call.
+_CallSeenToolTuple = Tuple[str, str, str, str, str, _At, List[_PartTuple], bool]
+# (consumer, call, tools, outer_calls): what it sees in that call.
+_CallViewTuple = Tuple[_PlaceTuple, _StepTuple, List[_CallSeenToolTuple], int]
+
+@final
+class SiteFacts:
+    def __len__(self) -> int: ...
+    def call_views(self, explained: int, consumer: str | None = None) -> List[_CallViewTuple]: ...
+
+def read_site(
+    paths: List[str],
+    passthrough_types: List[str],
+    edge_types: List[str],
+    jobs: int,
+    input_format: str | None = None,
+    node_types: Optional[NodeTypeCatalogue] = None,
+) -> Tuple[SiteFacts, List[Tuple[int, Exception]]]: ...
 def explain_json(
     data: str | bytes,
     consumer: str | None,

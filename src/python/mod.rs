@@ -304,6 +304,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_files_encoded, m)?)?;
     m.add_function(wrap_pyfunction!(site::check_site, m)?)?;
     m.add_function(wrap_pyfunction!(site::check_site_encoded, m)?)?;
+    m.add_function(wrap_pyfunction!(site::read_site, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_json, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_file, m)?)?;
     m.add_function(wrap_pyfunction!(explain::explain_mapping, m)?)?;
@@ -319,6 +320,7 @@ fn _toolwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CoreStats>()?;
     m.add_class::<CoreGroup>()?;
     m.add_class::<ViewStream>()?;
+    m.add_class::<site::SiteFacts>()?;
     m.add(
         "DEFAULT_PASSTHROUGH_TYPES",
         crate::config::DEFAULT_PASSTHROUGH_TYPES.to_vec(),

@@ -1,18 +1,22 @@
 //! The site check's entry point (SEMANTICS 12): `check_site` runs
 //! `engine::check_site` off the GIL and hands its findings over as plain
 //! tuples (their layout is `_toolwire.pyi`'s `_CallTuple` and friends),
-//! which `toolwire._report` turns into records.
+//! which `toolwire._report` turns into records. `read_site` keeps a
+//! site's facts for `explain` to ask, per workflow, what its consumers see
+//! in each call into it (`SiteFacts.call_views`).
 
 use std::path::PathBuf;
 
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyList, PyTuple};
 
 use super::report::CoreReport;
 use super::run::{run, to_py_error};
 use super::{config, format_of, NodeTypeCatalogue};
-use crate::site::{CallFinding, ChainCount, NodePlace, PathPart, SiteReport, SiteWarning};
+use crate::site::{
+    call_views, CallFinding, CallView, ChainCount, NodePlace, PathPart, SiteReport, SiteWarning, Workflow,
+};
 use crate::{engine, snapshot, Error, Location};
 
 type At = Option<(usize, usize)>;
@@ -176,4 +180,100 @@ fn site_tuples(py: Python<'_>, site: SiteReport) -> PyResult<SiteTuples<'_>> {
         .map(|e| (e.message, e.workflows, e.files))
         .collect();
     Ok((calls, warnings, errors))
+}
+
+/// The facts of every workflow of a site (`engine::read_site`), kept so
+/// that `explain` reads a site once however many of its workflows it
+/// explains.
+#[pyclass(frozen, module = "toolwire._toolwire")]
+pub(super) struct SiteFacts {
+    workflows: Vec<Option<Workflow>>,
+}
+
+/// A file of the site that could not be read: its index and exception.
+type Failed = (usize, Py<PyAny>);
+
+/// Reads the facts of `paths` as one site on `jobs` threads (0: one per
+/// core), without the GIL. Returns `(facts, failed)`: `failed` lists
+/// `(index, exception)` for each file that could not be read or parsed
+/// (no call from it is known).
+#[pyfunction]
+#[pyo3(signature = (paths, passthrough_types, edge_types, jobs, input_format=None, node_types=None))]
+pub(super) fn read_site(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    passthrough_types: Vec<String>,
+    edge_types: Vec<String>,
+    jobs: usize,
+    input_format: Option<&str>,
+    node_types: Option<PyRef<'_, NodeTypeCatalogue>>,
+) -> PyResult<(SiteFacts, Vec<Failed>)> {
+    let config = config(passthrough_types, edge_types, node_types.as_deref());
+    let format = format_of(input_format)?;
+    let read = run(py, true, |stop| engine::read_site(&paths, format, &config, jobs, stop))?;
+    let mut workflows = Vec::with_capacity(read.len());
+    let mut failed = Vec::new();
+    for (i, (outcome, path)) in read.into_iter().zip(&paths).enumerate() {
+        match outcome {
+            Ok(facts) => workflows.push(Some(facts)),
+            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
+            Err(error) => {
+                failed.push((i, to_py_error(py, error, Some(path)).into_value(py).into_any()));
+                workflows.push(None);
+            }
+        }
+    }
+    Ok((SiteFacts { workflows }, failed))
+}
+
+/// A per-call view as it crosses into Python: (consumer, call, tools,
+/// outer_calls), each tool (name, workflow, file, id, label, at, parts,
+/// collides).
+type CallViewTuple = (
+    PlaceTuple,
+    StepTuple,
+    Vec<(String, String, String, String, String, At, Vec<PartTuple>, bool)>,
+    u64,
+);
+
+fn call_view(view: CallView) -> CallViewTuple {
+    let (workflow, file, node, at) = place(view.call.place);
+    let tools = view
+        .tools
+        .into_iter()
+        .map(|t| {
+            let (workflow, file, id, at) = place(t.place);
+            let parts = t.path.into_iter().map(part).collect();
+            (t.name, workflow, file, id, t.label, at, parts, t.collides)
+        })
+        .collect();
+    (
+        place(view.consumer),
+        (workflow, file, node, at, view.call.runs),
+        tools,
+        view.outer_calls,
+    )
+}
+
+#[pymethods]
+impl SiteFacts {
+    /// How many workflows the site has (read or not).
+    fn __len__(&self) -> usize {
+        self.workflows.len()
+    }
+
+    /// What each consumer inside workflow `explained` (its index in the
+    /// paths read) that a tool port reaches sees in each call into it, or
+    /// only the consumer `consumer` (`site::call_views`).
+    #[pyo3(signature = (explained, consumer=None))]
+    fn call_views(&self, py: Python<'_>, explained: usize, consumer: Option<&str>) -> PyResult<Vec<CallViewTuple>> {
+        if explained >= self.workflows.len() {
+            return Err(PyIndexError::new_err(format!(
+                "call_views: workflow {explained} of a site of {}",
+                self.workflows.len()
+            )));
+        }
+        let views: Vec<CallView> = py.detach(|| call_views(&self.workflows, explained, consumer).collect());
+        Ok(views.into_iter().map(call_view).collect())
+    }
 }
