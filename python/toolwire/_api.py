@@ -534,7 +534,7 @@ def explain_calls(
         if len(found) != 1:
             raise ValueError(
                 "explain_calls() needs the node types that say which node runs which workflow: give node_types, "
-                f"or a site with one directory holding them ({len(found)} of {given!r} do{'es' if len(found) == 1 else ''})"
+                f"or a site with one directory holding them (it has {len(found)})"
             )
         catalogue = found[0][1]
         if isinstance(catalogue, Exception):

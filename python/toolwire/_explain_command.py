@@ -1,14 +1,16 @@
 """``toolwire explain`` as it runs: each file in turn read and flattened by
 the core, each consumer's view written as soon as it is made (so the output
 follows the core, one graph in memory at a time), and a file that cannot be
-explained said on stderr while the others still are."""
+explained said on stderr while the others still are. A file of a site
+(grouped as ``check`` groups them, or ``--site``) then gets its per-call
+views, from the site's facts read once (``_explain_site``)."""
 
 from __future__ import annotations
 
 import argparse
 import itertools
 import sys
-from typing import Any, Dict, Iterator, Optional, TextIO, Tuple
+from typing import Any, Dict, Iterator, List, Optional, TextIO, Tuple
 
 from . import _cli_options
 from . import _catalogue
@@ -24,12 +26,13 @@ from ._command_io import (
     stdin_format,
 )
 from ._errors import WorkflowError
+from ._explain_site import SiteKey, SiteViews, index_of, sites_of
 from ._formats import explain_format
 from ._formats.common import file_name, printable
 from ._formats.text_format import display_path
 from ._paths import expand
 from ._progress import Progress, is_terminal
-from ._records import ConsumerView
+from ._records import CallView, ConsumerView
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -69,12 +72,16 @@ def run_explain(args: argparse.Namespace) -> int:
     own = _catalogue.DirectoryCatalogues()  # each directory's own node types, read once
     write = explain_format.write_json if args.format == "json" else explain_format.write_text
     failed = 0
+    site_of = _Sites(args, found, catalogue, own, options)
+    if site_of.error is not None:
+        sys.stderr.write(f"toolwire: --site: {site_of.error}\n")
+        return EXIT_ERROR
 
-    def explained() -> Iterator[Tuple[str, Views]]:
+    def explained() -> Iterator[Tuple[str, Views, Optional[Iterator[CallView]]]]:
         # Each file is read and parsed only when the one before is written:
         # one graph in memory at a time.
         nonlocal failed
-        for entry in found:
+        for i, entry in enumerate(found):
             path = entry.path
             if entry.error is not None:
                 sys.stderr.write(f"{display_path(path)}: error: {printable(entry.error.message)}\n")
@@ -91,7 +98,7 @@ def run_explain(args: argparse.Namespace) -> int:
             if views is None:
                 failed += 1
             else:
-                yield path, views
+                yield path, views, site_of.calls(i, args.consumer)
 
     files = explained()
     first = next(files, None)
@@ -102,16 +109,103 @@ def run_explain(args: argparse.Namespace) -> int:
     bar = None if args.output is not None or not is_terminal(sys.stdout) else False
 
     def write_all(out: TextIO) -> None:
-        for i, (path, views) in enumerate(itertools.chain([first], files)):
+        for i, (path, views, calls) in enumerate(itertools.chain([first], files)):
             if i:
                 out.write("\n")  # a blank line between files, as between consumers
             with Progress(views.count, "explaining", unit="consumers", enabled=bar) as progress:
                 # Standard input is <stdin> in every format.
-                write(file_name(path), _as_written(views, out, progress), out)
+                write(file_name(path), _as_written(views, out, progress), out, calls)
 
     if not deliver(args.output, write_all):
         return EXIT_ERROR
-    return EXIT_ERROR if failed else EXIT_ACCEPTED
+    return EXIT_ERROR if failed or site_of.failed else EXIT_ACCEPTED
+
+
+class _Sites:
+    """The site each file explained belongs to, as ``check`` groups them
+    (``sites_of``), or the one ``--site`` names for all; each site's facts
+    read once, when its first file has been explained. ``error``: why
+    ``--site`` cannot be used; ``failed``: files of a ``--site`` that are
+    not explained and could not be read (said on stderr)."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        found: List[Any],
+        catalogue: Any,
+        own: _catalogue.DirectoryCatalogues,
+        options: Dict[str, Any],
+    ) -> None:
+        self.error: Optional[str] = None
+        self.failed = 0
+        self._options = options
+        self._format = file_format(args.input_format)
+        self._read: Dict[SiteKey, Optional[SiteViews]] = {}
+        self._found = found
+        if args.site is None:
+            self._key, self._sites = sites_of(found, catalogue, own)
+            return
+        self._key, self._sites = {}, {}
+        expansion = expand(args.site)
+        problems = [entry.error.message for entry in expansion.found if entry.error is not None]
+        if problems:
+            self.error = printable(problems[0])
+            return
+        used = catalogue
+        if used is None:
+            owned = [own.of(d) for d in dict.fromkeys(expansion.directories) if own.of(d) is not None]
+            if len(owned) != 1:
+                self.error = (
+                    "a site's calls are known from its node types: give --node-types, or a --site with one "
+                    f"directory holding them (it has {len(owned)})"
+                )
+                return
+            used = owned[0]
+            if isinstance(used, Exception):
+                self.error = printable(str(used))
+                return
+        files = expansion.files
+        # The files explained are of the site too (their calls count).
+        for i, entry in enumerate(found):
+            if entry.error is None and entry.path != "-":
+                if index_of(files, entry.path) is None:
+                    files.append(entry.path)
+                self._key[i] = (None, None)
+        self._sites[(None, None)] = (files, used)
+
+    def calls(self, index: int, consumer: Optional[str]) -> Optional[Iterator[CallView]]:
+        """The per-call views of ``found[index]``, made when first asked
+        for; None when the file is in no site."""
+        key = self._key.get(index)
+        if key is None:
+            return None
+        return self._views(key, index, consumer)
+
+    def _views(self, key: SiteKey, index: int, consumer: Optional[str]) -> Iterator[CallView]:
+        site = self._site(key)
+        if site is None:
+            return
+        at = index_of(site.files, self._found[index].path)
+        if at is not None and at not in site.failed:
+            yield from site.views(at, consumer)
+
+    def _site(self, key: SiteKey) -> Optional[SiteViews]:
+        if key not in self._read:
+            files, used = self._sites[key]
+            if isinstance(used, Exception):
+                self._read[key] = None  # each file explained says it already
+                return None
+            options = self._options
+            site = SiteViews(
+                files, used, list(options["passthrough_types"]), list(options["edge_types"]), 0, self._format
+            )
+            self._read[key] = site
+            explained = {self._found[i].path for i, k in self._key.items() if k == key}
+            for at, error in sorted(site.failed.items()):
+                if files[at] not in explained:  # explaining it says why it fails
+                    sys.stderr.write(f"{display_path(files[at])}: error: {printable(str(error))} (its calls are not known)\n")
+                    self.failed += 1
+        return self._read[key]
 
 
 def _as_written(views: Views, out: TextIO, progress: Progress) -> Iterator[ConsumerView]:

@@ -190,7 +190,8 @@ def _parser() -> argparse.ArgumentParser:
         "explain",
         help="list the tools each consumer gets",
         description="Show what each consumer of a workflow will be given: its tools flattened through "
-        "toolboxes, with each tool's name, label, node id and path. Exit 0 when every file was explained, "
+        "toolboxes, with each tool's name, label, node id and path; in a site, each consumer a tool input port "
+        "reaches also as it is in each call into its workflow. Exit 0 when every file was explained, "
         "whatever it holds (explain gives no verdict: check does); 2 when a file could not be read or checked, "
         "has no node --consumer names, or the command line or configuration is wrong.",
     )
@@ -207,6 +208,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="a node-type catalogue, as for check: a type it says the Tool Box runs forwards its tools "
         "(without one, a directory explained that holds node types is its workflows' catalogue)",
+    )
+    explain.add_argument(
+        "--site",
+        action="append",
+        metavar="PATH",
+        help="the workflows (files, directories or quoted globs) of the site the files explained belong to: each "
+        "consumer a workflow's tool input port reaches is also shown in each call into the workflow, with the "
+        "caller's tools (default: the sites check reads, a directory explained that holds node types or the "
+        "files explained with --node-types)",
     )
     explain.add_argument("--consumer", metavar="ID", help="only this node (a toolbox shows what it forwards)")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")

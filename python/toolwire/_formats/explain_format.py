@@ -8,7 +8,14 @@ and a mark on every tool whose name another tool in the same view shares
 tools instead: CMP-9 exempts passthroughs, so a name shared there is said to
 be a clash at the consumers the tools reach, not at the box.
 
-JSON: one document, ``{"path": ..., "consumers": [view, ...]}``
+In a site (SEMANTICS 12) the views are followed by the per-call views
+(``CallView``): per consumer inside that a ``tool`` input port reaches, per
+call into the workflow, what it sees there, its own tools and the caller's
+with each tool's workflow, place and path across the call, and one line
+when the caller's own ports hand the calling node more (one level only).
+
+JSON: one document, ``{"path": ..., "consumers": [view, ...]}``, and
+``"calls": [call view, ...]`` when the workflow was explained in a site
 (docs/explain.schema.json), indented by two.
 
 Both take the views as an iterable and write each as it comes, so a
@@ -17,14 +24,19 @@ still being made, and is never held whole."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, Iterable, List, Optional, TextIO
 
-from .._records import ConsumerView
-from .common import json_string, node_id, plural, quoted, text_width
+from .._records import CallView, ConsumerView
+from .common import json_string, node_id, of_workflow, part_words, place, plural, quoted, text_width
 from .text_format import LONGEST_SHOWN_PATH, display_path, node_text, path_text
 
 
-def write_text(path: str, views: Iterable[ConsumerView], out: TextIO) -> None:
+def write_text(
+    path: str, views: Iterable[ConsumerView], out: TextIO, calls: Optional[Iterable[CallView]] = None
+) -> None:
+    """``calls``: the per-call views, when the workflow is explained in a
+    site; read once the views are written."""
     shown = display_path(path)
     written = False
     for view in views:
@@ -34,6 +46,48 @@ def write_text(path: str, views: Iterable[ConsumerView], out: TextIO) -> None:
         out.write(_block(shown, view))
     if not written:
         out.write(f"{shown}: no node receives tools\n")
+    for call in calls or ():
+        out.write("\n" + _call_block(shown, call))
+
+
+def _call_block(shown: str, view: CallView) -> str:
+    """What one consumer inside sees in one call, each line ending in a
+    newline: a header naming the call, a line per tool (its name, id,
+    label, workflow and place) with its path across the call below it, and
+    the calls further out counted on a line of their own."""
+    consumer, call = view.consumer, view.call
+    where = "" if consumer.location is None else f":{consumer.location.line}:{consumer.location.column}"
+    shared = sum(t.collides for t in view.tools)
+    note = f" ({plural(shared, 'tool')} share a name: CMP-9)" if shared else ""
+    lines = [
+        f"{shown}{where}: {node_id(consumer.node)} gets {plural(len(view.tools), 'tool')} in the call from "
+        f"{node_id(call.node)} of workflow {quoted(call.workflow)} ({place(call.file, call.location)}){note}\n"
+    ]
+    home = consumer.workflow
+    columns = [
+        [t.name for t in view.tools],
+        [node_id(t.id) for t in view.tools],
+        [quoted(t.label) for t in view.tools],
+        [of_workflow(t.workflow, home) for t in view.tools],
+    ]
+    widths = [max(map(text_width, column), default=0) for column in columns]
+    for i, tool in enumerate(view.tools):
+        cells = [column[i] + " " * (width - text_width(column[i])) for column, width in zip(columns, widths)]
+        line = "  ".join(cells) + f"  at {place(tool.file, tool.location)}"
+        if tool.collides:
+            line += "  <- shared name"
+        parts = [
+            part_words(part, LONGEST_SHOWN_PATH) if j == 0 else f"{node_id(part.workflow)}: {part_words(part, LONGEST_SHOWN_PATH)}"
+            for j, part in enumerate(tool.path)
+        ]
+        lines.append(f"  {line}\n  {' ' * widths[0]}  path: {' => '.join(parts)}\n")
+    if view.outer_calls:
+        calls = plural(view.outer_calls, "call")
+        lines.append(
+            f"  and whatever the {calls} into workflow {quoted(call.workflow)} hand{'s' if view.outer_calls == 1 else ''} "
+            f"to {node_id(call.node)} (one level is shown: explain workflow {quoted(call.workflow)} to see them)\n"
+        )
+    return "".join(lines)
 
 
 def _block(shown: str, view: ConsumerView) -> str:
@@ -94,16 +148,30 @@ class _Paths:
         return " -> ".join(shown)
 
 
-def write_json(path: str, views: Iterable[ConsumerView], out: TextIO) -> None:
+def write_json(
+    path: str, views: Iterable[ConsumerView], out: TextIO, calls: Optional[Iterable[CallView]] = None
+) -> None:
     """The document ``json.dump(document, out, ensure_ascii=False, indent=2)``
-    would write, byte for byte, written one view at a time."""
+    would write, byte for byte, written one view at a time; with ``calls``
+    (a workflow explained in a site), its ``"calls"`` too."""
     out.write('{\n  "path": ' + _string(path) + ',\n  "consumers": [')
     written = False
     for view in views:
         out.write(",\n    " if written else "\n    ")
         written = True
         out.write(_view_json(view))
-    out.write("\n  ]\n}\n" if written else "]\n}\n")
+    out.write("\n  ]" if written else "]")
+    if calls is not None:
+        out.write(',\n  "calls": [')
+        written = False
+        for call in calls:
+            out.write(",\n    " if written else "\n    ")
+            written = True
+            # Per-call views are few beside the views: the encoder's own
+            # indenting is fast enough, moved two levels in.
+            out.write(json.dumps(call.to_dict(), ensure_ascii=False, indent=2).replace("\n", "\n    "))
+        out.write("\n  ]" if written else "]")
+    out.write("\n}\n")
 
 
 _string = json_string
