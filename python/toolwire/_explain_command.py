@@ -203,7 +203,8 @@ class _Sites:
             explained = {self._found[i].path for i, k in self._key.items() if k == key}
             for at, error in sorted(site.failed.items()):
                 if files[at] not in explained:  # explaining it says why it fails
-                    sys.stderr.write(f"{display_path(files[at])}: error: {printable(str(error))} (its calls are not known)\n")
+                    message = printable(str(error))
+                    sys.stderr.write(f"{display_path(files[at])}: error: {message} (its calls are not known)\n")
                     self.failed += 1
         return self._read[key]
 

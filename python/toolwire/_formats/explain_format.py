@@ -76,16 +76,17 @@ def _call_block(shown: str, view: CallView) -> str:
         line = "  ".join(cells) + f"  at {place(tool.file, tool.location)}"
         if tool.collides:
             line += "  <- shared name"
-        parts = [
-            part_words(part, LONGEST_SHOWN_PATH) if j == 0 else f"{node_id(part.workflow)}: {part_words(part, LONGEST_SHOWN_PATH)}"
-            for j, part in enumerate(tool.path)
-        ]
+        parts = [part_words(part, LONGEST_SHOWN_PATH) for part in tool.path]
+        # Each part after the first is inside the workflow called: named.
+        parts[1:] = [f"{node_id(part.workflow)}: {words}" for part, words in zip(tool.path[1:], parts[1:])]
         lines.append(f"  {line}\n  {' ' * widths[0]}  path: {' => '.join(parts)}\n")
     if view.outer_calls:
         calls = plural(view.outer_calls, "call")
+        hand = "hands" if view.outer_calls == 1 else "hand"
+        caller = quoted(call.workflow)
         lines.append(
-            f"  and whatever the {calls} into workflow {quoted(call.workflow)} hand{'s' if view.outer_calls == 1 else ''} "
-            f"to {node_id(call.node)} (one level is shown: explain workflow {quoted(call.workflow)} to see them)\n"
+            f"  and whatever the {calls} into workflow {caller} {hand} to {node_id(call.node)} "
+            f"(one level is shown: explain workflow {caller} to see them)\n"
         )
     return "".join(lines)
 
