@@ -26,7 +26,7 @@ from ._command_io import (
     stdin_format,
 )
 from ._errors import WorkflowError
-from ._explain_site import SiteKey, SiteViews, index_of, sites_of
+from ._explain_site import SiteKey, SiteViews, file_indexes, file_key, sites_of
 from ._formats import explain_format
 from ._formats.common import file_name, printable
 from ._formats.text_format import display_path
@@ -143,9 +143,9 @@ class _Sites:
         self._read: Dict[SiteKey, Optional[SiteViews]] = {}
         self._found = found
         if args.site is None:
-            self._key, self._sites = sites_of(found, catalogue, own)
+            self._place, self._sites = sites_of(found, catalogue, own)
             return
-        self._key, self._sites = {}, {}
+        self._place, self._sites = {}, {}
         expansion = expand(args.site)
         problems = [entry.error.message for entry in expansion.found if entry.error is not None]
         if problems:
@@ -165,28 +165,28 @@ class _Sites:
                 self.error = printable(str(used))
                 return
         files = expansion.files
+        indexes = file_indexes(files)
         # The files explained are of the site too (their calls count).
         for i, entry in enumerate(found):
             if entry.error is None and entry.path != "-":
-                if index_of(files, entry.path) is None:
+                at = indexes.get(file_key(entry.path) or (-1, -1))
+                if at is None:
+                    at = len(files)
                     files.append(entry.path)
-                self._key[i] = (None, None)
+                self._place[i] = ((None, None), at)
         self._sites[(None, None)] = (files, used)
 
     def calls(self, index: int, consumer: Optional[str]) -> Optional[Iterator[CallView]]:
         """The per-call views of ``found[index]``, made when first asked
         for; None when the file is in no site."""
-        key = self._key.get(index)
-        if key is None:
+        place = self._place.get(index)
+        if place is None:
             return None
-        return self._views(key, index, consumer)
+        return self._views(*place, consumer)
 
-    def _views(self, key: SiteKey, index: int, consumer: Optional[str]) -> Iterator[CallView]:
+    def _views(self, key: SiteKey, at: int, consumer: Optional[str]) -> Iterator[CallView]:
         site = self._site(key)
-        if site is None:
-            return
-        at = index_of(site.files, self._found[index].path)
-        if at is not None and at not in site.failed:
+        if site is not None and at not in site.failed:
             yield from site.views(at, consumer)
 
     def _site(self, key: SiteKey) -> Optional[SiteViews]:
@@ -200,9 +200,9 @@ class _Sites:
                 files, used, list(options["passthrough_types"]), list(options["edge_types"]), 0, self._format
             )
             self._read[key] = site
-            explained = {self._found[i].path for i, k in self._key.items() if k == key}
+            explained = {at for k, at in self._place.values() if k == key}
             for at, error in sorted(site.failed.items()):
-                if files[at] not in explained:  # explaining it says why it fails
+                if at not in explained:  # explaining it says why it fails
                     message = printable(str(error))
                     sys.stderr.write(f"{display_path(files[at])}: error: {message} (its calls are not known)\n")
                     self.failed += 1

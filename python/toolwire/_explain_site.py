@@ -56,14 +56,25 @@ class SiteViews:
 def index_of(files: Sequence[str], path: str) -> Optional[int]:
     """The index of the file ``path`` names among ``files``, compared as
     files (a path may name a site's file another way); None when it is not
-    one of them."""
-    key = _file_key(path)
+    one of them. One ``stat`` per file: to look up many, ``file_indexes``."""
+    key = file_key(path)
     if key is None:
         return None
-    return next((i for i, file in enumerate(files) if _file_key(file) == key), None)
+    return next((i for i, file in enumerate(files) if file_key(file) == key), None)
 
 
-def _file_key(path: str) -> Optional[Tuple[int, int]]:
+def file_indexes(files: Sequence[str]) -> Dict[Tuple[int, int], int]:
+    """Each file of ``files`` by its device and inode (``file_key``), the
+    first index when one is named twice."""
+    indexes: Dict[Tuple[int, int], int] = {}
+    for i, file in enumerate(files):
+        key = file_key(file)
+        if key is not None:
+            indexes.setdefault(key, i)
+    return indexes
+
+
+def file_key(path: str) -> Optional[Tuple[int, int]]:
     try:
         st = os.stat(path)
     except (OSError, ValueError):
@@ -78,14 +89,15 @@ def sites_of(
     found: Sequence[Found],
     catalogue: Optional["_toolwire.NodeTypeCatalogue"],
     own: _catalogue.DirectoryCatalogues,
-) -> Tuple[Dict[int, SiteKey], Dict[SiteKey, Tuple[List[str], Any]]]:
+) -> Tuple[Dict[int, Tuple[SiteKey, int]], Dict[SiteKey, Tuple[List[str], Any]]]:
     """The sites of an expansion, grouped as ``check`` groups them: with
     ``catalogue``, each directory walked is a site and the files named
     alone are one; without, each directory walked that holds node types of
     its own. Returns each file's site (by its index in ``found``; files in
     no site are left out) and each site's files and catalogue (or the
-    exception reading that catalogue gave)."""
-    of: Dict[int, SiteKey] = {}
+    exception reading that catalogue gave); a file's site is its site's
+    key and its index among that site's files."""
+    of: Dict[int, Tuple[SiteKey, int]] = {}
     sites: Dict[SiteKey, Tuple[List[str], Any]] = {}
     for i, entry in enumerate(found):
         if entry.error is not None or entry.path == "-":
@@ -98,6 +110,7 @@ def sites_of(
             if used is None:
                 continue
             key = (entry.directory, entry.directory)
-        of[i] = key
-        sites.setdefault(key, ([], used))[0].append(entry.path)
+        files = sites.setdefault(key, ([], used))[0]
+        of[i] = (key, len(files))
+        files.append(entry.path)
     return of, sites

@@ -15,7 +15,7 @@ use super::report::CoreReport;
 use super::run::{run, to_py_error};
 use super::{config, format_of, NodeTypeCatalogue};
 use crate::site::{
-    call_views, CallFinding, CallView, ChainCount, NodePlace, PathPart, SiteReport, SiteWarning, Workflow,
+    call_views, CallFinding, CallIndex, CallView, ChainCount, NodePlace, PathPart, SiteReport, SiteWarning, Workflow,
 };
 use crate::{engine, snapshot, Error, Location};
 
@@ -188,6 +188,8 @@ fn site_tuples(py: Python<'_>, site: SiteReport) -> PyResult<SiteTuples<'_>> {
 #[pyclass(frozen, module = "toolwire._toolwire")]
 pub(super) struct SiteFacts {
     workflows: Vec<Option<Workflow>>,
+    /// The calls into each workflow, found once for the site.
+    index: CallIndex,
 }
 
 /// A file of the site that could not be read: its index and exception.
@@ -223,7 +225,8 @@ pub(super) fn read_site(
             }
         }
     }
-    Ok((SiteFacts { workflows }, failed))
+    let index = py.detach(|| CallIndex::new(&workflows));
+    Ok((SiteFacts { workflows, index }, failed))
 }
 
 /// A per-call view as it crosses into Python: (consumer, call, tools,
@@ -273,7 +276,8 @@ impl SiteFacts {
                 self.workflows.len()
             )));
         }
-        let views: Vec<CallView> = py.detach(|| call_views(&self.workflows, explained, consumer).collect());
+        let views: Vec<CallView> =
+            py.detach(|| call_views(&self.workflows, &self.index, explained, consumer).collect());
         Ok(views.into_iter().map(call_view).collect())
     }
 }

@@ -48,7 +48,7 @@ pub mod views;
 
 pub use count::ChainCount;
 pub use facts::{facts, Head, PortRef, SiteWarning, Workflow};
-pub use views::{call_views, CallSeenTool, CallView, CallViews};
+pub use views::{call_views, CallIndex, CallSeenTool, CallView, CallViews};
 
 /// A node in a workflow of the site.
 #[derive(Debug, Clone, PartialEq, Eq)]

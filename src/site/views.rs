@@ -13,9 +13,9 @@
 //! calls count is what the site check follows (a call between two
 //! workflows of one cycle group is not, nor one to a workflow id that two
 //! files define). Cost: finding the calls into W and the calls into each
-//! caller is one pass over the site's calls; each view then costs the
-//! tools it lists (and their sort), and is made only when asked for
-//! ([`CallViews`] is an iterator).
+//! caller is one pass over the site's calls, made once for the whole site
+//! ([`CallIndex`]); each view then costs the tools it lists (and their
+//! sort), and is made only when asked for ([`CallViews`] is an iterator).
 
 use super::facts::Reach;
 use super::{ids, place, workflow_name, CallOrder, CallStep, NodePlace, PathPart, Workflow};
@@ -52,56 +52,85 @@ pub struct CallView {
     pub outer_calls: u64,
 }
 
-/// The per-call views of workflow `explained` of `workflows` (None: a file
-/// that could not be read), by consumer id and then by calling workflow
-/// and node; only those of the consumer `consumer` when given. A workflow
-/// that has no id, or is not called, has none.
-pub fn call_views<'s>(workflows: &'s [Option<Workflow>], explained: usize, consumer: Option<&str>) -> CallViews<'s> {
-    let mut endpoints: Vec<u32> = Vec::new();
-    let mut calls: Vec<(usize, u32)> = Vec::new();
-    let mut outer: Vec<u64> = Vec::new();
-    if let Some(w) = workflows.get(explained).and_then(Option::as_ref) {
+/// The calls into each workflow of a site that the site check follows,
+/// found once for every workflow `call_views` is asked about: one pass over
+/// the site's calls and ports.
+#[derive(Debug, Clone, Default)]
+pub struct CallIndex {
+    /// Per workflow: (calling workflow, call node number, outer calls), by
+    /// calling workflow id, then call node id.
+    into: Vec<Vec<(usize, u32, u64)>>,
+}
+
+impl CallIndex {
+    pub fn new(workflows: &[Option<Workflow>]) -> CallIndex {
         let targets = followed(workflows);
-        // Calls into each workflow, for the callers' `outer_calls`.
-        let mut into = vec![0u64; workflows.len()];
-        for target in targets.iter().flatten().flatten() {
-            into[*target] += 1;
-        }
+        let mut into: Vec<Vec<(usize, u32, u64)>> = vec![Vec::new(); workflows.len()];
+        let counts: Vec<u64> = {
+            let mut counts = vec![0u64; workflows.len()];
+            for target in targets.iter().flatten().flatten() {
+                counts[*target] += 1;
+            }
+            counts
+        };
         for (p, wf) in workflows.iter().enumerate() {
             let Some(wf) = wf else { continue };
+            // The calls this workflow's own tool ports reach: callers of it
+            // hand those nodes more tools.
+            let mut through_ports = vec![false; wf.calls.len()];
+            for c in wf.endpoints.iter().filter_map(|e| e.call) {
+                through_ports[c as usize] = true;
+            }
             for (c, target) in targets[p].iter().enumerate() {
-                if *target == Some(explained) {
-                    calls.push((p, c as u32));
-                    let through_ports = wf.endpoints.iter().any(|e| e.call == Some(c as u32));
-                    outer.push(if through_ports { into[p] } else { 0 });
+                if let Some(w) = *target {
+                    let outer = if through_ports[c] { counts[p] } else { 0 };
+                    into[w].push((p, c as u32, outer));
                 }
             }
         }
-        let mut order: Vec<usize> = (0..calls.len()).collect();
-        order.sort_by_cached_key(|&i| {
-            let (p, c) = calls[i];
-            let wf = workflows[p].as_ref().map(|wf| {
+        for calls in &mut into {
+            calls.sort_by_cached_key(|&(p, c, _)| {
+                let wf = workflows[p].as_ref().expect("calls are from read workflows");
                 (
                     workflow_name(wf),
                     wf.nodes[wf.calls[c as usize].node as usize].id.clone(),
+                    p,
+                    c,
                 )
             });
-            (wf, p, c)
-        });
-        calls = order.iter().map(|&i| calls[i]).collect();
-        outer = order.iter().map(|&i| outer[i]).collect();
-        if !calls.is_empty() {
-            endpoints = (0..w.endpoints.len() as u32)
-                .filter(|&e| consumer.is_none_or(|id| w.nodes[w.endpoints[e as usize].node as usize].id == id))
-                .collect();
         }
+        CallIndex { into }
     }
+
+    /// How many followed calls run workflow `w`.
+    pub fn calls_into(&self, w: usize) -> usize {
+        self.into.get(w).map_or(0, Vec::len)
+    }
+}
+
+/// The per-call views of workflow `explained` of `workflows` (None: a file
+/// that could not be read), whose calls `index` holds, by consumer id and
+/// then by calling workflow and node; only those of the consumer
+/// `consumer` when given. A workflow that has no id, or is not called, has
+/// none.
+pub fn call_views<'s>(
+    workflows: &'s [Option<Workflow>],
+    index: &'s CallIndex,
+    explained: usize,
+    consumer: Option<&str>,
+) -> CallViews<'s> {
+    let calls: &[(usize, u32, u64)] = index.into.get(explained).map_or(&[], Vec::as_slice);
+    let endpoints = match workflows.get(explained).and_then(Option::as_ref) {
+        Some(w) if !calls.is_empty() => (0..w.endpoints.len() as u32)
+            .filter(|&e| consumer.is_none_or(|id| w.nodes[w.endpoints[e as usize].node as usize].id == id))
+            .collect(),
+        _ => Vec::new(),
+    };
     CallViews {
         workflows,
         explained,
         endpoints,
         calls,
-        outer,
         next: 0,
     }
 }
@@ -137,9 +166,8 @@ pub struct CallViews<'s> {
     workflows: &'s [Option<Workflow>],
     explained: usize,
     endpoints: Vec<u32>,
-    /// (calling workflow, call node number), in the order shown.
-    calls: Vec<(usize, u32)>,
-    outer: Vec<u64>,
+    /// (calling workflow, call node number, outer calls), in the order shown.
+    calls: &'s [(usize, u32, u64)],
     next: usize,
 }
 
@@ -153,7 +181,7 @@ impl CallViews<'_> {
         let w = self.workflows[self.explained]
             .as_ref()
             .expect("views are of a read workflow");
-        let (p, c) = self.calls[call];
+        let (p, c, outer_calls) = self.calls[call];
         let pf = self.workflows[p].as_ref().expect("calls are from read workflows");
         let end = &w.endpoints[endpoint as usize];
         let call_node = &pf.calls[c as usize];
@@ -199,7 +227,7 @@ impl CallViews<'_> {
                 runs: call_node.runs.clone(),
             },
             tools,
-            outer_calls: self.outer[call],
+            outer_calls,
         }
     }
 }

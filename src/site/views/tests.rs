@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{call_views, CallView};
+use super::{call_views, CallIndex, CallView};
 use crate::catalogue::{Catalogue, Form};
 use crate::config::Config;
 use crate::engine::read_site;
@@ -68,6 +68,7 @@ fn workflow(id: &str, nodes: &[&str], edges: &[&str], ports: &[&str]) -> String 
 struct Site {
     directory: PathBuf,
     facts: Vec<Option<Workflow>>,
+    index: CallIndex,
 }
 
 impl Site {
@@ -83,15 +84,20 @@ impl Site {
             })
             .collect();
         let config = Config::default().with_catalogue(catalogue(runs));
-        let facts = read_site(&paths, None, &config, 1, Interrupt::never())
+        let facts: Vec<Option<Workflow>> = read_site(&paths, None, &config, 1, Interrupt::never())
             .into_iter()
             .map(Result::ok)
             .collect();
-        Site { directory, facts }
+        let index = CallIndex::new(&facts);
+        Site {
+            directory,
+            facts,
+            index,
+        }
     }
 
     fn views(&self, explained: usize, consumer: Option<&str>) -> Vec<CallView> {
-        call_views(&self.facts, explained, consumer).collect()
+        call_views(&self.facts, &self.index, explained, consumer).collect()
     }
 }
 
@@ -275,8 +281,10 @@ fn cmp9_views_are_made_one_at_a_time_each_listing_its_tools() {
     let mut files: Vec<(&str, String)> = vec![("w.json", shared_agent())];
     files.extend(callers.iter().map(|(name, text)| (name.as_str(), text.clone())));
     let site = Site::read("lazy", &files, &["w"]);
-    let mut views = call_views(&site.facts, 0, None);
+    let mut views = call_views(&site.facts, &site.index, 0, None);
     assert_eq!(views.call_count(), 50);
+    assert_eq!(site.index.calls_into(0), 50);
+    assert_eq!(site.index.calls_into(1), 0);
     assert_eq!(views.len(), 50);
     let first = views.next().unwrap();
     assert_eq!(views.len(), 49, "the others are not made yet");
