@@ -295,3 +295,21 @@ def test_cmp9_explain_calls_clashes_across_one_call_are_the_site_checks(tmp_path
         assert shown == checked, f"toolwire generate --site random{'-cycles' if seed % 4 == 3 else ''} --seed {seed}"
         shown_anywhere += bool(shown)
     assert shown_anywhere >= 5, "the random sites hold clashes across one call"
+
+
+def test_cmp9_explain_calls_real_reason_shows_its_agent_step_the_parents_renamed_capability(tmp_path: Path) -> None:
+    # The real `reason` workflow run by the real `brand_studio` (test_site's
+    # site): before the rename its agent step sees the parent's
+    # capabilities beside its own, no name shared; after, the renamed one
+    # shares its name with reason's own capability.
+    from test_site import CALL_NODE, INSIDE_TOOL, REAL_PARENT, RENAMED, real_site
+
+    for rename in (False, True):
+        directory = tmp_path / str(rename)
+        files = real_site(rename).write(directory)
+        (view,) = toolwire.explain_calls(files["reason"], directory)
+        assert (view.consumer.node, view.call.workflow, view.call.node) == ("aincient_reason.1", REAL_PARENT, CALL_NODE)
+        assert {t.workflow for t in view.tools} == {"reason", REAL_PARENT}
+        assert (INSIDE_TOOL[0], "reason") in {(t.id, t.workflow) for t in view.tools}
+        shared = sorted((t.workflow, t.id) for t in view.tools if t.collides)
+        assert shared == ([(REAL_PARENT, RENAMED), ("reason", INSIDE_TOOL[0])] if rename else [])
