@@ -17,7 +17,7 @@
 //! ([`CallIndex`]); each view then costs the tools it lists (and their
 //! sort), and is made only when asked for ([`CallViews`] is an iterator).
 
-use super::facts::Reach;
+use super::facts::Upstream;
 use super::{ids, place, workflow_name, CallOrder, CallStep, NodePlace, PathPart, Workflow};
 
 /// A tool as a consumer inside a called workflow sees it in one call.
@@ -121,8 +121,13 @@ pub fn call_views<'s>(
 ) -> CallViews<'s> {
     let calls: &[(usize, u32, u64)] = index.into.get(explained).map_or(&[], Vec::as_slice);
     let endpoints = match workflows.get(explained).and_then(Option::as_ref) {
+        // A passthrough that runs a workflow hands tools on and is never a
+        // consumer: no view of its own.
         Some(w) if !calls.is_empty() => (0..w.endpoints.len() as u32)
-            .filter(|&e| consumer.is_none_or(|id| w.nodes[w.endpoints[e as usize].node as usize].id == id))
+            .filter(|&e| {
+                let end = &w.endpoints[e as usize];
+                end.consumer && consumer.is_none_or(|id| w.nodes[end.node as usize].id == id)
+            })
             .collect(),
         _ => Vec::new(),
     };
@@ -193,23 +198,29 @@ impl CallViews<'_> {
                 .map(|&n| (wf.nodes[n as usize].id.clone(), wf.nodes[n as usize].location))
                 .collect(),
         };
-        let tool = |wf: &Workflow, reach: &Reach, path: Vec<PathPart>| CallSeenTool {
-            name: wf.nodes[reach.leaf as usize].name.clone(),
-            place: place(wf, reach.leaf),
-            label: wf.nodes[reach.leaf as usize].label.clone(),
+        let tool = |wf: &Workflow, leaf: u32, path: Vec<PathPart>| CallSeenTool {
+            name: wf.nodes[leaf as usize].name.clone(),
+            place: place(wf, leaf),
+            label: wf.nodes[leaf as usize].label.clone(),
             path,
             collides: false,
         };
-        let mut tools: Vec<CallSeenTool> = end
-            .own
+        // A tool's path in its own workflow, `[leaf, box, ..., node]`: every
+        // reach of an upstream has one (the walk that found it kept it).
+        let path_in = |wf: &Workflow, up: &Upstream, leaf: u32, node: u32| {
+            part(wf, &up.path(leaf, node).unwrap_or_else(|| vec![leaf, node]))
+        };
+        let own = &w.upstreams[end.own as usize];
+        let theirs = &pf.upstreams[call_node.own as usize];
+        let from_port = part(w, &w.from_port(endpoint as usize));
+        let mut tools: Vec<CallSeenTool> = own
+            .reaches
             .iter()
-            .map(|r| tool(w, r, vec![part(w, &r.path)]))
-            .chain(
-                call_node
-                    .own
-                    .iter()
-                    .map(|r| tool(pf, r, vec![part(pf, &r.path), part(w, &end.from_port)])),
-            )
+            .map(|r| tool(w, r.leaf, vec![path_in(w, own, r.leaf, end.node)]))
+            .chain(theirs.reaches.iter().map(|r| {
+                let path = vec![path_in(pf, theirs, r.leaf, call_node.node), from_port.clone()];
+                tool(pf, r.leaf, path)
+            }))
             .collect();
         tools.sort_by(|a, b| {
             (&a.name, &a.place.workflow, &a.place.node).cmp(&(&b.name, &b.place.workflow, &b.place.node))

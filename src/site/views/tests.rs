@@ -13,7 +13,8 @@ use crate::engine::read_site;
 use crate::site::Workflow;
 use crate::Interrupt;
 
-/// `agent` accepts tools, `kit` is a Tool Box, `run_<w>` runs workflow `<w>`.
+/// `agent` accepts tools, `kit` is a Tool Box, `run_<w>` runs workflow `<w>`,
+/// `toolbox` is a passthrough that runs `v`.
 fn catalogue(runs: &[&str]) -> Arc<Catalogue> {
     let mut c = Catalogue::default();
     let mut add = |id: &str, executor: &str| {
@@ -28,6 +29,8 @@ fn catalogue(runs: &[&str]) -> Arc<Catalogue> {
             &format!("flowdrop_workflow_executor:flowdrop_workflow:{w}"),
         );
     }
+    // A passthrough by its (default) id whose executor runs workflow v.
+    add("toolbox", "flowdrop_workflow_executor:flowdrop_workflow:v");
     Arc::new(c)
 }
 
@@ -291,4 +294,19 @@ fn cmp9_views_are_made_one_at_a_time_each_listing_its_tools() {
     assert_eq!(first.call.place.workflow, "p00");
     assert_eq!(first.tools.len(), 2);
     assert_eq!(views.map(|v| v.tools.len()).sum::<usize>(), 49 * 2);
+}
+
+#[test]
+fn cmp9_a_passthrough_that_runs_a_workflow_hands_tools_on_and_has_no_view() {
+    let v = workflow("v", &["inner:agent"], &[], &["inner"]);
+    let w = workflow("w", &["tb:toolbox", "a:agent", "s::Search"], &["tb>a", "s>a"], &["tb"]);
+    let p = workflow("p", &["t::search", "n:run_w"], &["t>n"], &[]);
+    let site = Site::read("passing", &[("v.json", v), ("w.json", w), ("p.json", p)], &["w"]);
+    let views = site.views(1, None);
+    let consumers: Vec<&str> = views.iter().map(|v| v.consumer.node.as_str()).collect();
+    assert_eq!(consumers, ["a"], "tb forwards: only the agent behind it sees the call");
+    assert_eq!(
+        shown(&views[0]),
+        ["p:t search ! via p: t n => w: tb a", "w:s search ! via w: s a"]
+    );
 }
