@@ -269,6 +269,8 @@ struct Stamps {
     stamp: u32,
     seen: Vec<u32>,
     parent: Vec<NodeIx>,
+    /// Steps from the walk's start, for the walks that break ties.
+    depth: Vec<u32>,
 }
 
 impl Stamps {
@@ -277,7 +279,27 @@ impl Stamps {
             stamp: 0,
             seen: vec![0; nodes],
             parent: vec![0; nodes],
+            depth: vec![0; nodes],
         }
+    }
+
+    /// Marks `node` seen from `parent` at `depth`; when this walk saw it
+    /// already as far away, by a parent with a greater id than `parent`'s,
+    /// `parent` becomes its parent: a path read back from the far end is
+    /// then the one with the smallest ids compared from that end onwards
+    /// (CONFORMANCE decision 7, as the single-file check's paths are). True
+    /// when the node is new to the walk.
+    fn visit_breaking_ties(&mut self, node: NodeIx, parent: NodeIx, depth: u32, id: impl Fn(NodeIx) -> bool) -> bool {
+        let n = node as usize;
+        if self.seen[n] != self.stamp {
+            self.visit(node, parent);
+            self.depth[n] = depth;
+            return true;
+        }
+        if self.depth[n] == depth && id(self.parent[n]) {
+            self.parent[n] = parent;
+        }
+        false
     }
 
     fn next_walk(&mut self) {
@@ -357,14 +379,18 @@ impl Maker<'_, '_> {
         self.seen.next_walk();
         if let Some(root) = key.1 {
             self.seen.visit(root, root);
+            self.seen.depth[root as usize] = 0; // never a tie: the others are 1 or more away
         }
         // The walk's entered boxes; a provider of the node itself is seen
         // from NONE.
         const NONE: NodeIx = NodeIx::MAX;
         let mut queue = Vec::new();
         let mut leaves = Vec::new();
-        let mut meet = |seen: &mut Stamps, provider: NodeIx, from: NodeIx, queue: &mut Vec<NodeIx>| {
-            if !seen.visit(provider, from) {
+        let mut meet = |seen: &mut Stamps, provider: NodeIx, from: NodeIx, depth: u32, queue: &mut Vec<NodeIx>| {
+            // A provider of the node itself (from NONE) has no tie to break:
+            // its path goes on to the node.
+            let smaller = |current: NodeIx| from != NONE && current != NONE && g.id(from) < g.id(current);
+            if !seen.visit_breaking_ties(provider, from, depth, smaller) {
                 return;
             }
             if g.is_passthrough(provider) {
@@ -374,7 +400,7 @@ impl Maker<'_, '_> {
             }
         };
         for &provider in &key.0 {
-            meet(&mut self.seen, provider, NONE, &mut queue);
+            meet(&mut self.seen, provider, NONE, 1, &mut queue);
         }
         let mut edges = key.0.len() as u64;
         let mut at = 0;
@@ -382,8 +408,9 @@ impl Maker<'_, '_> {
             let here = queue[at];
             at += 1;
             edges += g.providers.of(here).len() as u64;
+            let depth = self.seen.depth[here as usize] + 1;
             for &provider in g.providers.of(here) {
-                meet(&mut self.seen, provider, here, &mut queue);
+                meet(&mut self.seen, provider, here, depth, &mut queue);
             }
         }
         g.sort_by_id(&mut leaves);

@@ -647,3 +647,23 @@ fn cmp9_a_workflow_called_from_many_parents_costs_one_state_per_parent() {
         assert_eq!(report.work.state_names, n as u64);
     }
 }
+
+#[test]
+fn cmp9_a_tools_path_across_a_call_breaks_ties_by_the_smallest_ids_from_the_tool_on() {
+    // Two equally short routes from t to n, through b2 (met first in edge
+    // order) and b1: decision 7 shows [t, b1, n], as a single-file check does.
+    let parent = Toy {
+        id: "p",
+        nodes: &["t::search", "b2:kit", "b1:kit", "n:run_w"],
+        edges: &["b2>n", "b1>n", "t>b2", "t>b1"],
+        ports: &[],
+    };
+    let report = site(&[parent, SHARED_AGENT], &["w"]);
+    let tool = report.calls[0][0]
+        .tools
+        .iter()
+        .find(|t| t.place.workflow == "p")
+        .unwrap();
+    let first: Vec<&str> = tool.path[0].nodes.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(first, vec!["t", "b1", "n"]);
+}
