@@ -5,47 +5,31 @@
 //! Over 600 lines only with its tests (the code is under 300 lines): one check
 //! from start to end, which is what a reader opening this file looks for.
 
+use crate::budget::Budget;
 use crate::collisions::{self, Collisions};
 use crate::config::Config;
-use crate::error::InputError;
 use crate::fixes::EdgeTypes;
 use crate::graph::{NodeIx, ToolGraph, NO_TYPE};
-use crate::interrupt::Interrupt;
 use crate::locate::locate_known;
 use crate::maps::{new_map, Map};
 use crate::names::CandidateNames;
 use crate::names::NameLoss;
-use crate::parse::{key_before, parse_with};
+use crate::parse::key_before;
 use crate::quote::quote;
 use crate::report::{EdgeTypeViolation, Report, Stats, UnacceptedToolsViolation, Warnings, WiredEdge};
 use crate::threads::both;
 use crate::work::{Step, Work};
 
-/// Parses JSON text and checks it.
-pub fn check_bytes(input: &[u8], config: &Config) -> Result<Report, InputError> {
-    check_bytes_with(input, config, true, Interrupt::never())
-}
-
-/// `check_bytes`, on one thread unless `allow_thread`, stopping early (with
-/// an error or a partial report, both to be discarded) on `interrupt`.
-pub fn check_bytes_with(
-    input: &[u8],
-    config: &Config,
-    allow_thread: bool,
-    interrupt: Interrupt<'_>,
-) -> Result<Report, InputError> {
-    let graph = parse_with(input, config, allow_thread, interrupt)?;
-    Ok(check_graph_with(graph, config, allow_thread, interrupt))
-}
-
-/// Checks a workflow a front end has read into a graph.
-pub fn check_graph(graph: ToolGraph<'_>, config: &Config) -> Report {
-    check_graph_with(graph, config, true, Interrupt::never())
-}
-
-/// `check_graph`, on one thread unless `allow_thread`, stopping early on
-/// `interrupt` (the report is then partial, to be discarded).
-pub fn check_graph_with(graph: ToolGraph<'_>, config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Report {
+/// Checks a workflow read into a graph: the whole check, on one thread
+/// unless the budget allows a second, stopping early on its interrupt (the
+/// report is then partial, to be discarded). The way in from outside is
+/// `engine` (`check_text`, `check_graph`, `check_file`...), which turns an
+/// interruption into `Error::Interrupted`.
+pub(crate) fn check(graph: ToolGraph<'_>, config: &Config, budget: Budget<'_>) -> Report {
+    let Budget {
+        allow_thread,
+        interrupt,
+    } = budget;
     let recognised = config.recognised_edge_types();
     // Every place the report names, located in one sweep at the end.
     let mut offsets: Vec<Option<usize>> = Vec::new();
@@ -294,10 +278,12 @@ const LOCATE_BESIDE_FROM_BYTES: usize = 4 << 20;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::Interrupt;
+    use crate::engine::check_text;
     use crate::report::Violation;
 
     fn check(doc: &str) -> Report {
-        check_bytes(doc.as_bytes(), &Config::default()).unwrap()
+        check_text(doc.as_bytes(), &Config::default(), Budget::full()).unwrap()
     }
 
     /// (consumer, name, [(tool, path)]) for one CMP-9 violation.
@@ -511,7 +497,7 @@ mod tests {
         let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
         let config = Config::default();
         let report =
-            |allow_thread| check_bytes_with(doc.as_bytes(), &config, allow_thread, Interrupt::never()).unwrap();
+            |allow_thread| check_text(doc.as_bytes(), &config, Budget::new(allow_thread, Interrupt::never())).unwrap();
         let (one, two) = (report(false), report(true));
         assert!(one.violation_count() > 1_000);
         assert_eq!(collisions(&one), collisions(&two));
@@ -617,7 +603,7 @@ mod tests {
             {"source": "t1", "target": "k", "data": {"edgeType": "tool_availability"}},
             {"source": "k", "target": "a", "data": {"edgeType": "tool_availability"}},
             {"id": "e3", "source": "t2", "target": "h", "targetHandle": "h-input-tool"}]}"#;
-        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        let report = check_text(doc.as_bytes(), &catalogued(CATALOGUE), Budget::full()).unwrap();
         assert!(!report.ok() && report.node_types_checked);
         let v: Vec<_> = report.violations().collect();
         assert_eq!(v.len(), 1);
@@ -647,7 +633,7 @@ mod tests {
             {"source": "k", "target": "a", "data": {"edgeType": "tool_availability"}}]}"#;
         // Without the catalogue `kit` is a consumer of its own.
         assert_eq!(collisions(&check(doc))[0].0, "k");
-        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        let report = check_text(doc.as_bytes(), &catalogued(CATALOGUE), Budget::full()).unwrap();
         let rules: Vec<_> = report.violations().map(|v| v.rule()).collect();
         assert_eq!(rules, ["CMP-9"]);
         assert_eq!(collisions(&report)[0].0, "a");
@@ -665,7 +651,7 @@ mod tests {
         nodes.push(r#"{"id": "plain"}"#.into());
         edges.push(tool_edge("t", "plain"));
         let doc = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
-        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        let report = check_text(doc.as_bytes(), &catalogued(CATALOGUE), Budget::full()).unwrap();
         assert!(report.ok(), "unknown is never a refusal");
         let unknown: Vec<_> = report.warnings.iter().filter(|w| w.code == "CMP-10-UNKNOWN").collect();
         assert_eq!(unknown.len(), 2);
@@ -697,7 +683,7 @@ mod tests {
             r#"{{"nodes": [{{"id": "h", "type": "http"}}, {{"id": "a", "type": "agent"}}], "edges": [{}]}}"#,
             edges.join(",")
         );
-        let report = check_bytes(doc.as_bytes(), &catalogued(CATALOGUE)).unwrap();
+        let report = check_text(doc.as_bytes(), &catalogued(CATALOGUE), Budget::full()).unwrap();
         assert_eq!(report.unaccepted_tools.len(), 1);
         let u = &report.unaccepted_tools[0];
         assert_eq!(u.edges.len(), n);

@@ -1,17 +1,20 @@
-//! The entry points of the core: bytes or a path in, a report or an
-//! explanation out, with one error type ([`Error`]). Front ends (the Python
-//! binding, tests, fuzzers) come in here and only convert.
+//! The way into the core: text, a file, many files, a graph a front end
+//! built, a site of workflows, or an explanation, each in with a [`Budget`]
+//! (or an [`Interrupt`] where a `jobs` count sets the threads) and out with a
+//! report or one error type ([`Error`]). Front ends (the Python binding,
+//! tests, fuzzers, benchmarks) come in here and only convert; `check` does
+//! the one check each of these runs.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::budget::{Budget, Interrupt};
 use crate::catalogue::Catalogue;
-use crate::check::check_graph_with;
+use crate::check::check;
 use crate::error::Error;
 use crate::explain::{views, Views};
 use crate::files::{read_file, FileBytes};
 use crate::graph::ToolGraph;
-use crate::interrupt::Interrupt;
 use crate::parse::{parse_format, Format};
 use crate::site::{self, check_site as check_site_facts, Head, PortRef, SiteReport, Workflow as SiteWorkflow};
 use crate::threads::{in_parallel, workers};
@@ -37,9 +40,9 @@ fn finished<T>(value: T, interrupt: Interrupt<'_>) -> Result<T, Error> {
 }
 
 /// A file's bytes; an interrupted read is an interruption, not an I/O error.
-fn read(path: &Path, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<FileBytes, Error> {
-    read_file(path, allow_thread, interrupt).map_err(|e| {
-        if interrupt.requested() {
+fn read(path: &Path, budget: Budget<'_>) -> Result<FileBytes, Error> {
+    read_file(path, budget).map_err(|e| {
+        if budget.interrupt.requested() {
             Error::Interrupted
         } else {
             Error::Io(e)
@@ -47,47 +50,35 @@ fn read(path: &Path, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Fil
     })
 }
 
-/// Checks JSON text; on one thread unless `allow_thread`.
-pub fn check_text(text: &[u8], config: &Config, allow_thread: bool, interrupt: Interrupt<'_>) -> Result<Report, Error> {
-    check_text_as(text, Format::Json, config, allow_thread, interrupt)
+/// Checks JSON text; on one thread unless the budget allows a second.
+pub fn check_text(text: &[u8], config: &Config, budget: Budget<'_>) -> Result<Report, Error> {
+    check_text_as(text, Format::Json, config, budget)
 }
 
-/// Checks text of `format`; on one thread unless `allow_thread`.
-pub fn check_text_as(
-    text: &[u8],
-    format: Format,
-    config: &Config,
-    allow_thread: bool,
-    interrupt: Interrupt<'_>,
-) -> Result<Report, Error> {
-    let graph =
-        parse_format(text, format, config, allow_thread, interrupt).map_err(|e| input_error(e, text, interrupt))?;
-    finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt)
+/// Checks text of `format`; on one thread unless the budget allows a second.
+pub fn check_text_as(text: &[u8], format: Format, config: &Config, budget: Budget<'_>) -> Result<Report, Error> {
+    let graph = parse_format(text, format, config, budget).map_err(|e| input_error(e, text, budget.interrupt))?;
+    check_graph(graph, config, budget)
 }
 
-/// Checks a workflow a front end has read into a graph.
-pub fn check_graph(graph: ToolGraph<'_>, config: &Config, interrupt: Interrupt<'_>) -> Result<Report, Error> {
-    finished(check_graph_with(graph, config, true, interrupt), interrupt)
+/// Checks a workflow read into a graph (by `parse`, or by a front end from
+/// objects it parsed itself).
+pub fn check_graph(graph: ToolGraph<'_>, config: &Config, budget: Budget<'_>) -> Result<Report, Error> {
+    finished(check(graph, config, budget), budget.interrupt)
 }
 
 /// Reads and checks one file, as `format`, or by its name when `None`
 /// (`Format::of_path`: YAML for `.yml` and `.yaml`).
-pub fn check_file(
-    path: &Path,
-    format: Option<Format>,
-    config: &Config,
-    allow_thread: bool,
-    interrupt: Interrupt<'_>,
-) -> Result<Report, Error> {
-    if interrupt.requested() {
+pub fn check_file(path: &Path, format: Option<Format>, config: &Config, budget: Budget<'_>) -> Result<Report, Error> {
+    if budget.interrupt.requested() {
         return Err(Error::Interrupted);
     }
-    let bytes = read(path, allow_thread, interrupt)?;
+    let bytes = read(path, budget)?;
     let format = format.unwrap_or_else(|| Format::of_path(path));
-    let outcome = check_text_as(&bytes, format, config, allow_thread, interrupt);
+    let outcome = check_text_as(&bytes, format, config, budget);
     // A single large file: its report need not wait for the unmapping.
     // (Checking many files, each thread unmaps its own as it goes.)
-    if allow_thread {
+    if budget.allow_thread {
         bytes.release_in_background();
     }
     outcome
@@ -103,11 +94,8 @@ pub fn check_files(
     jobs: usize,
     interrupt: Interrupt<'_>,
 ) -> Vec<Result<Report, Error>> {
-    // With several files at once every core is busy: no second thread each.
-    let allow_thread = workers(jobs, paths.len()) == 1;
-    in_parallel(paths, jobs, |path| {
-        check_file(path, format, config, allow_thread, interrupt)
-    })
+    let budget = per_file(jobs, paths.len(), interrupt);
+    in_parallel(paths, jobs, |path| check_file(path, format, config, budget))
 }
 
 /// What a site check gives: each file's report, as `check_files` gives it,
@@ -132,7 +120,7 @@ pub fn check_site(
     jobs: usize,
     interrupt: Interrupt<'_>,
 ) -> SiteOutcome {
-    let allow_thread = workers(jobs, paths.len()) == 1;
+    let budget = per_file(jobs, paths.len(), interrupt);
     let named: Vec<(&PathBuf, String)> = paths
         .iter()
         .enumerate()
@@ -142,12 +130,12 @@ pub fn check_site(
         })
         .collect();
     let outcomes = in_parallel(&named, jobs, |(path, name)| {
-        let parsed = parsed(path, format, config, allow_thread, interrupt, |graph| {
+        let parsed = parsed(path, format, config, budget, |graph| {
             let facts = config
                 .catalogue
                 .as_ref()
                 .map(|catalogue| site_facts(&graph, name, catalogue));
-            let report = finished(check_graph_with(graph, config, allow_thread, interrupt), interrupt);
+            let report = check_graph(graph, config, budget);
             (report, facts)
         });
         parsed.unwrap_or_else(|e| (Err(e), None))
@@ -172,11 +160,11 @@ pub fn read_site(
     jobs: usize,
     interrupt: Interrupt<'_>,
 ) -> Vec<Result<SiteWorkflow, Error>> {
-    let allow_thread = workers(jobs, paths.len()) == 1;
+    let budget = per_file(jobs, paths.len(), interrupt);
     let none = Catalogue::default();
     let catalogue = config.catalogue.as_deref().unwrap_or(&none);
     in_parallel(paths, jobs, |path| {
-        parsed(path, format, config, allow_thread, interrupt, |graph| {
+        parsed(path, format, config, budget, |graph| {
             site_facts(&graph, &path.to_string_lossy(), catalogue)
         })
     })
@@ -188,18 +176,22 @@ fn parsed<T>(
     path: &Path,
     format: Option<Format>,
     config: &Config,
-    allow_thread: bool,
-    interrupt: Interrupt<'_>,
+    budget: Budget<'_>,
     then: impl FnOnce(ToolGraph<'_>) -> T,
 ) -> Result<T, Error> {
-    if interrupt.requested() {
+    if budget.interrupt.requested() {
         return Err(Error::Interrupted);
     }
-    let bytes = read(path, allow_thread, interrupt)?;
+    let bytes = read(path, budget)?;
     let format = format.unwrap_or_else(|| Format::of_path(path));
-    let graph =
-        parse_format(&bytes, format, config, allow_thread, interrupt).map_err(|e| input_error(e, &bytes, interrupt))?;
+    let graph = parse_format(&bytes, format, config, budget).map_err(|e| input_error(e, &bytes, budget.interrupt))?;
     Ok(then(graph))
+}
+
+/// The budget of each file of a many-file check: with several files at
+/// once every core is busy, so no second thread each.
+fn per_file(jobs: usize, files: usize, interrupt: Interrupt<'_>) -> Budget<'_> {
+    Budget::new(workers(jobs, files) == 1, interrupt)
 }
 
 /// The site facts of one parsed workflow (`site::facts`), from what the
@@ -233,10 +225,10 @@ pub fn explain_text<T>(
     format: Format,
     consumer: Option<&str>,
     config: &Config,
-    interrupt: Interrupt<'_>,
+    budget: Budget<'_>,
     take: impl FnOnce(Views<'_, '_>) -> T,
 ) -> Result<T, Error> {
-    let graph = parse_format(text, format, config, true, interrupt).map_err(|e| input_error(e, text, interrupt))?;
+    let graph = parse_format(text, format, config, budget).map_err(|e| input_error(e, text, budget.interrupt))?;
     explain_graph(&graph, consumer, take)
 }
 
@@ -246,12 +238,12 @@ pub fn explain_file<T>(
     format: Option<Format>,
     consumer: Option<&str>,
     config: &Config,
-    interrupt: Interrupt<'_>,
+    budget: Budget<'_>,
     take: impl FnOnce(Views<'_, '_>) -> T,
 ) -> Result<T, Error> {
-    let bytes = read(path, true, interrupt)?;
+    let bytes = read(path, budget)?;
     let format = format.unwrap_or_else(|| Format::of_path(path));
-    explain_text(&bytes, format, consumer, config, interrupt, take)
+    explain_text(&bytes, format, consumer, config, budget, take)
 }
 
 /// `explain_text` of a graph a front end built.
@@ -267,12 +259,13 @@ pub fn explain_graph<T>(
 /// checking. For the benchmark suite.
 pub fn phase_times(path: &Path, config: &Config) -> Result<[Duration; 3], Error> {
     let start = Instant::now();
-    let bytes = read(path, true, Interrupt::never())?;
+    let budget = Budget::full();
+    let bytes = read(path, budget)?;
     let read = start.elapsed();
-    let graph = parse_format(&bytes, Format::of_path(path), config, true, Interrupt::never())
-        .map_err(|e| input_error(e, &bytes, Interrupt::never()))?;
+    let graph = parse_format(&bytes, Format::of_path(path), config, budget)
+        .map_err(|e| input_error(e, &bytes, budget.interrupt))?;
     let parsed = start.elapsed();
-    let report = check_graph_with(graph, config, true, Interrupt::never());
+    let report = check(graph, config, budget);
     let checked = start.elapsed();
     drop(report);
     Ok([read, parsed - read, checked - parsed])

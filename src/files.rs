@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::interrupt::Interrupt;
+use crate::budget::{Budget, Interrupt};
 
 #[cfg(target_os = "linux")]
 /// Files at least this large are mapped rather than read (on Linux): the
@@ -57,18 +57,18 @@ impl FileBytes {
 /// a time, others read a piece at a time; either way `interrupt` is looked
 /// at between pieces, so Ctrl-C is honoured within one piece, not after a
 /// read of hundreds of megabytes. An interrupted read is an error of kind
-/// `Interrupted`. With `allow_thread`, a mapping's pieces are loaded on
-/// every core.
-pub fn read_file(path: &Path, allow_thread: bool, interrupt: Interrupt<'_>) -> std::io::Result<FileBytes> {
+/// `Interrupted`. When the budget allows a thread, a mapping's pieces are
+/// loaded on every core.
+pub fn read_file(path: &Path, budget: Budget<'_>) -> std::io::Result<FileBytes> {
     let file = std::fs::File::open(path)?;
     let size = file.metadata()?.len();
     #[cfg(target_os = "linux")]
     if size >= MAP_FROM_BYTES {
-        if let Some(mapping) = mapped::Mapping::of(&file, size, allow_thread, interrupt)? {
+        if let Some(mapping) = mapped::Mapping::of(&file, size, budget)? {
             return Ok(FileBytes::Mapped(mapping));
         }
     }
-    read_in_pieces(file, size, interrupt).map(FileBytes::Read)
+    read_in_pieces(file, size, budget.interrupt).map(FileBytes::Read)
 }
 
 fn read_in_pieces(mut file: std::fs::File, size: u64, interrupt: Interrupt<'_>) -> std::io::Result<Vec<u8>> {
@@ -90,7 +90,7 @@ fn read_in_pieces(mut file: std::fs::File, size: u64, interrupt: Interrupt<'_>) 
 #[cfg(target_os = "linux")]
 mod mapped {
     use super::PIECE;
-    use crate::interrupt::Interrupt;
+    use crate::budget::Budget;
     use crate::threads::in_parallel;
     use std::os::fd::AsRawFd;
 
@@ -113,15 +113,10 @@ mod mapped {
 
     impl Mapping {
         /// Maps `file` (of `size` bytes) and loads its pages a piece at a
-        /// time, on every core when `allow_thread` (loading is the kernel
+        /// time, on every core when the budget allows a thread (loading is the kernel
         /// filling page tables, which two threads do in half the time);
         /// `None` when it cannot be mapped, and it is then read.
-        pub fn of(
-            file: &std::fs::File,
-            size: u64,
-            allow_thread: bool,
-            interrupt: Interrupt<'_>,
-        ) -> std::io::Result<Option<Mapping>> {
+        pub fn of(file: &std::fs::File, size: u64, budget: Budget<'_>) -> std::io::Result<Option<Mapping>> {
             let Ok(len) = usize::try_from(size) else {
                 return Ok(None);
             };
@@ -142,8 +137,8 @@ mod mapped {
             }
             let mapping = Mapping { start, len };
             let pieces: Vec<usize> = (0..len).step_by(PIECE).collect();
-            let loaded = in_parallel(&pieces, if allow_thread { 0 } else { 1 }, |&at| {
-                if interrupt.requested() {
+            let loaded = in_parallel(&pieces, if budget.allow_thread { 0 } else { 1 }, |&at| {
+                if budget.interrupt.requested() {
                     return Err(std::io::ErrorKind::Interrupted.into());
                 }
                 mapping.load(at, PIECE.min(len - at))
@@ -186,7 +181,7 @@ mod mapped {
 
 #[cfg(test)]
 mod tests {
-    use crate::interrupt::Interrupt;
+    use crate::budget::{Budget, Interrupt};
 
     #[cfg(target_os = "linux")]
     #[test]
@@ -198,11 +193,11 @@ mod tests {
         let bytes: Vec<u8> = (0..len).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
         std::fs::write(&path, &bytes).unwrap();
         for allow_thread in [false, true] {
-            let read = read_file(&path, allow_thread, Interrupt::never()).unwrap();
+            let read = read_file(&path, Budget::new(allow_thread, Interrupt::never())).unwrap();
             assert!(matches!(read, super::FileBytes::Mapped(_)));
             assert!(*read == bytes[..], "allow_thread {allow_thread}");
             let stop = std::sync::atomic::AtomicBool::new(true);
-            let stopped = read_file(&path, allow_thread, Interrupt::on(&stop))
+            let stopped = read_file(&path, Budget::new(allow_thread, Interrupt::on(&stop)))
                 .err()
                 .map(|e| e.kind());
             assert_eq!(stopped, Some(std::io::ErrorKind::Interrupted));

@@ -707,7 +707,7 @@ mod tests {
             })
             .collect();
         let doc = serde_json::json!({"nodes": nodes, "edges": edges}).to_string();
-        let report = crate::check_bytes(doc.as_bytes(), &Config::default()).unwrap();
+        let report = crate::engine::check_text(doc.as_bytes(), &Config::default(), crate::Budget::full()).unwrap();
         report
             .violations()
             .filter_map(|v| match v {

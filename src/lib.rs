@@ -11,10 +11,19 @@
 //!
 //! and the Python front end feeds the same [`GraphBuilder`] from already
 //! parsed objects, so both paths share every rule after reading.
+//!
+//! The way in is [`engine`]: `check_text`, `check_text_as`, `check_file`,
+//! `check_files`, `check_graph`, `check_site`, `read_site` and the
+//! `explain_*` functions, each answering with a report or one [`Error`].
+//! Each is told how it may run by a [`Budget`] (a second thread or not, and
+//! the [`Interrupt`] that stops it), or by a `jobs` count and an
+//! `Interrupt` when it checks many files. The other public modules hold
+//! what those answers are made of and what a front end builds from.
 
+mod budget;
 pub mod catalogue;
 mod catalogue_yaml;
-pub mod check;
+mod check;
 pub mod classify;
 pub mod collisions;
 pub mod config;
@@ -28,7 +37,6 @@ pub mod graph;
 pub mod head;
 mod ids;
 pub mod input;
-mod interrupt;
 pub mod locate;
 mod maps;
 pub mod names;
@@ -43,12 +51,11 @@ pub mod work;
 #[cfg(feature = "python")]
 mod python;
 
-pub use check::{check_bytes, check_bytes_with, check_graph, check_graph_with};
+pub use budget::{Budget, Interrupt};
 pub use collisions::{CollidingTool, Collision, Collisions, GroupRef};
 pub use config::Config;
 pub use error::{Error, InputError};
 pub use graph::{GraphBuilder, ToolGraph};
-pub use interrupt::Interrupt;
 pub use locate::Location;
 pub use names::normalize_name;
 pub use parse::Format;

@@ -715,10 +715,11 @@ impl<'b> Reader<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{check_bytes, Config};
+    use crate::engine::check_text;
+    use crate::{Budget, Config};
 
     fn check(doc: &str) -> Report {
-        check_bytes(doc.as_bytes(), &Config::default()).unwrap()
+        check_text(doc.as_bytes(), &Config::default(), Budget::full()).unwrap()
     }
 
     fn tool_edge(from: &str, to: &str) -> String {
@@ -811,7 +812,7 @@ mod tests {
         ];
         let mut edges = vec![tool_edge("t1", "a"), tool_edge("t2", "a"), tool_edge("t1", "m")];
         edges.push(r#"{"id": "e3", "source": "a", "target": "t2", "targetHandle": "t2-input-tool"}"#.to_owned());
-        check_bytes(workflow(&nodes, &edges).as_bytes(), &config).unwrap()
+        check_text(workflow(&nodes, &edges).as_bytes(), &config, Budget::full()).unwrap()
     }
 
     fn shipped(report: &Report) -> Shipped {

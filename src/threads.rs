@@ -77,7 +77,7 @@ mod tests {
     use std::path::PathBuf;
 
     use crate::engine::check_files;
-    use crate::interrupt::Interrupt;
+    use crate::Interrupt;
     use crate::{Config, Error, Report};
 
     #[test]

@@ -15,7 +15,7 @@ use crate::graph::{NodeIx, ToolGraph};
 use crate::maps::{new_map, Map};
 use crate::names::CandidateNames;
 
-use crate::interrupt::Interrupt;
+use crate::budget::Interrupt;
 use crate::work::{Step, Work};
 
 use super::flow::{ClassIx, Flow, NONE};

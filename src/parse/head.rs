@@ -103,11 +103,11 @@ fn port_entry<'a, S: Source<'a>>(s: &mut S, index: usize, at: usize) -> Result<h
 
 #[cfg(test)]
 mod tests {
+    use crate::budget::Budget;
     use crate::config::Config;
     use crate::error::InputError;
     use crate::graph::ToolGraph;
     use crate::head::{Head, ToolPort};
-    use crate::interrupt::Interrupt;
     use crate::parse::{parse, parse_with, yaml};
 
     fn json(text: &str) -> ToolGraph<'_> {
@@ -115,7 +115,7 @@ mod tests {
     }
 
     fn yaml(text: &str) -> ToolGraph<'_> {
-        yaml::parse_with(text.as_bytes(), &Config::default(), false, Interrupt::never()).unwrap()
+        yaml::parse_with(text.as_bytes(), &Config::default(), Budget::full().one_thread()).unwrap()
     }
 
     /// A head without its offsets, which differ between JSON and YAML:
@@ -294,8 +294,8 @@ edges:\n  - {source: t.1, target: agent.1, targetHandle: agent.1-input-tool}\nin
         );
         assert!(doc.len() > super::super::PIPELINE_FROM_BYTES);
         let config = Config::default();
-        let two = parse_with(doc.as_bytes(), &config, true, Interrupt::never()).unwrap();
-        let one = parse_with(doc.as_bytes(), &config, false, Interrupt::never()).unwrap();
+        let two = parse_with(doc.as_bytes(), &config, Budget::full()).unwrap();
+        let one = parse_with(doc.as_bytes(), &config, Budget::full().one_thread()).unwrap();
         assert_eq!(two.head, one.head);
         assert_eq!(
             unplaced(&two),

@@ -16,12 +16,12 @@
 
 use std::borrow::Cow;
 
+use crate::budget::{Budget, Interrupt};
 use crate::classify::{self, classify_edge, EdgeClass};
 use crate::config::Config;
 use crate::error::InputError;
 use crate::graph::{GraphBuilder, Sink, ToolGraph};
 use crate::input::{DuplicateKey, Field, Kind, Place, UnknownEdgeType, Within};
-use crate::interrupt::Interrupt;
 use crate::threads::both;
 use head::HeadReading;
 use scan::Scanner;
@@ -128,36 +128,25 @@ impl Format {
 
 /// Parses a workflow from text of `format`: `parse_with` or
 /// `yaml::parse_with`.
-pub fn parse_format<'a>(
-    input: &'a [u8],
-    format: Format,
-    config: &Config,
-    allow_thread: bool,
-    interrupt: Interrupt<'_>,
-) -> Result<ToolGraph<'a>> {
+pub fn parse_format<'a>(input: &'a [u8], format: Format, config: &Config, budget: Budget<'_>) -> Result<ToolGraph<'a>> {
     match format {
-        Format::Json => parse_with(input, config, allow_thread, interrupt),
-        Format::Yaml => yaml::parse_with(input, config, allow_thread, interrupt),
+        Format::Json => parse_with(input, config, budget),
+        Format::Yaml => yaml::parse_with(input, config, budget),
     }
 }
 
 /// Parses a workflow from bytes, which must be UTF-8 JSON text. Large inputs
-/// use a second thread when `threads` allows it.
+/// use a second thread.
 pub fn parse<'a>(input: &'a [u8], config: &Config) -> Result<ToolGraph<'a>> {
-    parse_with(input, config, true, Interrupt::never())
+    parse_with(input, config, Budget::full())
 }
 
-/// `parse`, on one thread unless `allow_thread`, and stopping with an error
-/// when `interrupt` is requested.
-pub fn parse_with<'a>(
-    input: &'a [u8],
-    config: &Config,
-    allow_thread: bool,
-    interrupt: Interrupt<'_>,
-) -> Result<ToolGraph<'a>> {
-    let text = utf8(input, allow_thread)?;
-    let reader = Reader { config, interrupt };
-    reader.read(text, allow_thread).map(|mut graph| {
+/// `parse`, on one thread unless the budget allows a second, and stopping
+/// with an error when its interrupt is requested.
+pub fn parse_with<'a>(input: &'a [u8], config: &Config, budget: Budget<'_>) -> Result<ToolGraph<'a>> {
+    let text = utf8(input, budget.allow_thread)?;
+    let reader = Reader { config, budget };
+    reader.read(text).map(|mut graph| {
         graph.source = Some(input);
         graph
     })
@@ -222,17 +211,19 @@ fn top_level(s: &mut Scanner<'_>) -> Result<()> {
     Ok(())
 }
 
-/// What reading needs besides the text: the settings, and whether to stop.
+/// What reading needs besides the text: the settings, whether a second
+/// thread may help, and whether to stop.
 #[derive(Clone, Copy)]
 struct Reader<'c> {
     config: &'c Config,
-    interrupt: Interrupt<'c>,
+    budget: Budget<'c>,
 }
 
 impl Reader<'_> {
-    /// Reads `text`, on two threads when `allow_thread` and the text is
-    /// large.
-    fn read<'a>(self, text: &'a str, allow_thread: bool) -> Result<ToolGraph<'a>> {
+    /// Reads `text`, on two threads when the budget allows it and the text
+    /// is large.
+    fn read<'a>(self, text: &'a str) -> Result<ToolGraph<'a>> {
+        let allow_thread = self.budget.allow_thread;
         // Real exports spend a few hundred bytes per node; guessing low only
         // means the table grows once or twice.
         let expected_nodes = (text.len() / 512).min(1 << 26);
@@ -324,7 +315,7 @@ impl Reader<'_> {
     /// Between elements: stop when asked to. A relaxed load is cheap enough
     /// to make on every element.
     fn go_on(self) -> Result<()> {
-        if self.interrupt.requested() {
+        if self.budget.interrupt.requested() {
             return Err(Interrupt::error());
         }
         Ok(())
@@ -868,9 +859,9 @@ mod tests {
         let config = Config::default();
         let reader = Reader {
             config: &config,
-            interrupt: Interrupt::never(),
+            budget: Budget::new(allow_thread, Interrupt::never()),
         };
-        reader.read(text, allow_thread).map(|g| summary(&g))
+        reader.read(text).map(|g| summary(&g))
     }
 
     #[test]

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use super::run::{internal_error, to_py_error};
 use super::{at, config, format_of, text_in, walked, NodeTypeCatalogue};
 use crate::explain::{ConsumerView, Views};
-use crate::{engine, Error, Format, Interrupt};
+use crate::{engine, Budget, Error, Format, Interrupt};
 
 /// What each consumer (or only the node `consumer`) sees, from JSON text
 /// given as `str` or `bytes`: a stream of its views (`ViewStream`). The
@@ -40,9 +40,14 @@ pub(super) fn explain_json(
     let text = text_in(py, data, format)?.to_vec();
     let config = config(passthrough_types, edge_types, node_types.as_deref());
     ViewStream::start(py, None, chunk_tools, move |stop, feed| {
-        engine::explain_text(&text, format, consumer.as_deref(), &config, stop, |views| {
-            feed.pour(views, stop)
-        })
+        engine::explain_text(
+            &text,
+            format,
+            consumer.as_deref(),
+            &config,
+            Budget::new(true, stop),
+            |views| feed.pour(views, stop),
+        )
     })
 }
 
@@ -65,9 +70,14 @@ pub(super) fn explain_file(
     let format = format_of(input_format)?;
     let read_from = path.clone();
     ViewStream::start(py, Some(path), chunk_tools, move |stop, feed| {
-        engine::explain_file(&read_from, format, consumer.as_deref(), &config, stop, |views| {
-            feed.pour(views, stop)
-        })
+        engine::explain_file(
+            &read_from,
+            format,
+            consumer.as_deref(),
+            &config,
+            Budget::new(true, stop),
+            |views| feed.pour(views, stop),
+        )
     })
 }
 

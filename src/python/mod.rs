@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::catalogue::Catalogue;
-use crate::{engine, names, snapshot, Config, Error, Format, InputError, Location};
+use crate::{engine, names, snapshot, Budget, Config, Error, Format, InputError, Location};
 use explain::ViewStream;
 use report::{CoreGroup, CoreRename, CoreReport, CoreStats, CoreTool, CoreViolation, CoreWarning};
 use run::{run, to_py_error, workflow_error};
@@ -127,7 +127,9 @@ fn check_json(
     let config = config(passthrough_types, edge_types, node_types.as_deref());
     let text = text_of(py, data)?;
     let large = text.len() >= LARGE_TEXT_BYTES;
-    let result = run(py, large, |stop| engine::check_text(text, &config, true, stop))?;
+    let result = run(py, large, |stop| {
+        engine::check_text(text, &config, Budget::new(true, stop))
+    })?;
     result.map(CoreReport::new).map_err(|e| to_py_error(py, e, None))
 }
 
@@ -147,7 +149,7 @@ fn check_yaml(
     // YAML reads slower than JSON: worth a thread from smaller texts.
     let large = text.len() >= LARGE_TEXT_BYTES / 4;
     let result = run(py, large, |stop| {
-        engine::check_text_as(text, Format::Yaml, &config, true, stop)
+        engine::check_text_as(text, Format::Yaml, &config, Budget::new(true, stop))
     })?;
     result.map(CoreReport::new).map_err(|e| to_py_error(py, e, None))
 }
@@ -167,7 +169,9 @@ fn check_file(
     let config = config(passthrough_types, edge_types, node_types.as_deref());
     let format = format_of(input_format)?;
     // Reading a file is I/O, so the GIL is always released for it.
-    let outcome = run(py, true, |stop| engine::check_file(&path, format, &config, true, stop))?;
+    let outcome = run(py, true, |stop| {
+        engine::check_file(&path, format, &config, Budget::new(true, stop))
+    })?;
     outcome
         .map(CoreReport::new)
         .map_err(|e| to_py_error(py, e, Some(&path)))
@@ -262,7 +266,9 @@ fn check_mapping(
     // The walk copied every string it needs, so the Python objects are no
     // longer touched; releasing the GIL only pays off on large workflows.
     let release = graph.node_count() + graph.tool_edge_count > 10_000;
-    let result = run(py, release, |stop| engine::check_graph(graph, &config, stop))?;
+    let result = run(py, release, |stop| {
+        engine::check_graph(graph, &config, Budget::new(true, stop))
+    })?;
     result.map(CoreReport::new).map_err(|e| to_py_error(py, e, None))
 }
 

@@ -14,11 +14,11 @@ use std::borrow::Cow;
 
 use super::head::HeadReading;
 use super::{utf8_of, Format, Reader, Result, Source, PIPELINE_FROM_BYTES};
+use crate::budget::Budget;
 use crate::config::Config;
 use crate::error::InputError;
 use crate::graph::{GraphBuilder, Sink, ToolGraph};
 use crate::input::{Field, Kind};
-use crate::interrupt::Interrupt;
 use crate::threads::joined;
 use events::{Event, Events, Limits, RawEvents};
 
@@ -28,15 +28,11 @@ mod schema;
 
 /// Parses a workflow from bytes, which must be UTF-8 YAML text holding one
 /// mapping. Large texts are parsed on a second thread when `allow_thread`
-/// (see `piped`); `interrupt` stops the read with an error.
-pub fn parse_with<'a>(
-    input: &'a [u8],
-    config: &Config,
-    allow_thread: bool,
-    interrupt: Interrupt<'_>,
-) -> Result<ToolGraph<'a>> {
+/// (see `piped`); the budget's interrupt stops the read with an error.
+pub fn parse_with<'a>(input: &'a [u8], config: &Config, budget: Budget<'_>) -> Result<ToolGraph<'a>> {
+    let allow_thread = budget.allow_thread;
     let text = utf8_of(input, allow_thread, Format::Yaml)?;
-    let reader = Reader { config, interrupt };
+    let reader = Reader { config, budget };
     // YAML spends more bytes per node than JSON (indentation, one key a
     // line): guessing low only means the table grows once or twice.
     let keep_types = config.keeps_node_types(); // for CMP-10
@@ -192,10 +188,16 @@ impl<'a, R: RawEvents<'a>> Source<'a> for Yaml<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::Interrupt;
 
     /// What a graph holds, or the error, as text.
     fn outcome(text: &str, allow_thread: bool) -> std::result::Result<String, InputError> {
-        parse_with(text.as_bytes(), &Config::default(), allow_thread, Interrupt::never()).map(|g| {
+        parse_with(
+            text.as_bytes(),
+            &Config::default(),
+            Budget::new(allow_thread, Interrupt::never()),
+        )
+        .map(|g| {
             let nodes: Vec<String> = (0..g.node_count() as u32)
                 .map(|n| format!("{:?}", (g.id(n), g.explicit_label(n), g.offset(n), g.is_passthrough(n))))
                 .collect();
@@ -262,7 +264,7 @@ mod tests {
         let json = r#"{"nodes": [{"id": "a", "type": "toolbox"}, {"id": "b", "data": {"label": "B", "metadata": {"id": "agent"}}}],
             "edges": [{"source": "a", "target": "b", "data": {"edgeType": "tool_availability"}},
                       {"id": "e2", "source": "b", "target": "a", "data": {"edgeType": "tool_availabilty"}}]}"#;
-        let y = parse_with(yaml.as_bytes(), &Config::default(), false, Interrupt::never()).unwrap();
+        let y = parse_with(yaml.as_bytes(), &Config::default(), Budget::full().one_thread()).unwrap();
         let j = super::super::parse(json.as_bytes(), &Config::default()).unwrap();
         assert_eq!(
             (y.node_count(), y.edge_count, y.tool_edge_count),

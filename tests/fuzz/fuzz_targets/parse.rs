@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolwire::{check_bytes_with, Config, InputError, Interrupt, Report};
+use toolwire::engine::check_text;
+use toolwire::{Budget, Config, Error, Report};
 
 mod outline;
 use outline::outline;
@@ -12,7 +13,7 @@ use outline::outline;
 /// Everything an answer says, as text: the error, or every violation
 /// (for CMP-9 with its tools, their paths and the fix), the warnings and
 /// the counts.
-fn outcome(answer: &Result<Report, InputError>) -> Vec<String> {
+fn outcome(answer: &Result<Report, Error>) -> Vec<String> {
     match answer {
         Ok(report) => outline(report),
         Err(e) => vec![format!("{e:?}")],
@@ -21,8 +22,8 @@ fn outcome(answer: &Result<Report, InputError>) -> Vec<String> {
 
 fuzz_target!(|data: &[u8]| {
     let config = Config::default();
-    let one = check_bytes_with(data, &config, false, Interrupt::never());
-    let two = check_bytes_with(data, &config, true, Interrupt::never());
+    let one = check_text(data, &config, Budget::full().one_thread());
+    let two = check_text(data, &config, Budget::full());
     assert_eq!(outcome(&one), outcome(&two), "threading changed the answer");
 
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -30,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     if depth > 100 || text.starts_with('\u{feff}') {
         return; // beyond serde_json's recursion limit, or a BOM it accepts
     }
-    let ours_is_json = !matches!(&one, Err(e) if e.message.starts_with("invalid JSON"));
+    let ours_is_json = !matches!(&one, Err(Error::Input(e, _)) if e.message.starts_with("invalid JSON"));
     let theirs = serde_json::from_str::<serde_json::Value>(text);
     if theirs
         .as_ref()

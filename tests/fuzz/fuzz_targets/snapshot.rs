@@ -6,7 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use toolwire::snapshot::{encode, Shipped, ShippedViolation};
-use toolwire::{check_bytes, Config};
+use toolwire::engine::check_text;
+use toolwire::{Budget, Config};
 
 /// Reads every item, as the Python binding may.
 fn read_everything(shipped: &Shipped) {
@@ -37,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(shipped) = Shipped::decode(data) {
         read_everything(&shipped);
     }
-    if let Ok(report) = check_bytes(data, &Config::default()) {
+    if let Ok(report) = check_text(data, &Config::default(), Budget::full()) {
         let bytes = encode(&report, u64::MAX).expect("no budget to exceed");
         let shipped = Shipped::decode(&bytes).expect("an encoded report decodes");
         assert_eq!(shipped.bytes(), &bytes[..]);

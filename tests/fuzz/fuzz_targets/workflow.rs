@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
-use toolwire::{check_bytes_with, Config, Interrupt, Violation};
+use toolwire::engine::check_text;
+use toolwire::{Budget, Config, Violation};
 
 mod outline;
 use outline::outline;
@@ -163,8 +164,8 @@ fuzz_target!(|w: Workflow| {
     }
     let text = serde_json::to_vec(&json!({"nodes": nodes, "edges": edges})).unwrap();
     let config = Config::default();
-    let report = check_bytes_with(&text, &config, false, Interrupt::never()).expect("a well-formed workflow");
-    let two = check_bytes_with(&text, &config, true, Interrupt::never()).expect("a well-formed workflow");
+    let report = check_text(&text, &config, Budget::full().one_thread()).expect("a well-formed workflow");
+    let two = check_text(&text, &config, Budget::full()).expect("a well-formed workflow");
     assert_eq!(outline(&report), outline(&two));
 
     // The naive model: every endpoint is a node; undeclared ones are plain.

@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use toolwire::engine::check_text_as;
 use toolwire::parse::yaml::events::{Event, Events};
-use toolwire::{Config, Error, Format, Interrupt, Report};
+use toolwire::{Budget, Config, Error, Format, Report};
 
 mod outline;
 use outline::outline;
@@ -46,8 +46,8 @@ fn events_accept(text: &str) -> bool {
 
 fuzz_target!(|data: &[u8]| {
     let config = Config::default();
-    let one = check_text_as(data, Format::Yaml, &config, false, Interrupt::never());
-    let two = check_text_as(data, Format::Yaml, &config, true, Interrupt::never());
+    let one = check_text_as(data, Format::Yaml, &config, Budget::full().one_thread());
+    let two = check_text_as(data, Format::Yaml, &config, Budget::full());
     assert_eq!(outcome(&one), outcome(&two), "threading changed the answer");
     if let Err(Error::Input(e, _)) = &one {
         assert!(e.offset.is_none_or(|at| at <= data.len()), "{e:?}");
