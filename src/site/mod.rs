@@ -784,14 +784,6 @@ impl Site<'_> {
     /// to the next call node (or to the consumer) in each workflow called.
     fn path_of(&self, l: Leaf, chain: &Chain, x: usize, e: u32) -> Vec<PathPart> {
         let (w, node) = (workflow_of(l), node_of(l));
-        let part = |wf: &Workflow, nodes: &[u32]| PathPart {
-            workflow: workflow_name(wf),
-            file: wf.file.clone(),
-            nodes: nodes
-                .iter()
-                .map(|&n| (wf.nodes[n as usize].id.clone(), wf.nodes[n as usize].location))
-                .collect(),
-        };
         let reach_in =
             |wf: &Workflow, own: u32, to: u32| wf.upstreams[own as usize].path(node, to).unwrap_or_else(|| vec![node]);
         let mut parts = Vec::new();
@@ -800,19 +792,19 @@ impl Site<'_> {
             Some(i) => {
                 let wf = self.workflow(w);
                 let call = &wf.calls[chain[i].1 as usize];
-                parts.push(part(wf, &reach_in(wf, call.own, call.node)));
+                parts.push(path_part(wf, &reach_in(wf, call.own, call.node)));
                 for &(cw, c) in &chain[i + 1..] {
                     let cf = self.workflow(cw as usize);
                     let through = self.ready(cw as usize).endpoint_of_call[c as usize].expect("a passing call");
-                    parts.push(part(cf, &cf.from_port(through as usize)));
+                    parts.push(path_part(cf, &cf.from_port(through as usize)));
                 }
                 let xf = self.workflow(x);
-                parts.push(part(xf, &xf.from_port(e as usize)));
+                parts.push(path_part(xf, &xf.from_port(e as usize)));
             }
             None => {
                 let xf = self.workflow(x);
                 let end = &xf.endpoints[e as usize];
-                parts.push(part(xf, &reach_in(xf, end.own, end.node)));
+                parts.push(path_part(xf, &reach_in(xf, end.own, end.node)));
             }
         }
         parts
@@ -821,6 +813,18 @@ impl Site<'_> {
 
 fn tool_keys(f: &CallFinding) -> impl Iterator<Item = (&str, &str)> + '_ {
     f.tools.iter().map(|t| (&*t.place.workflow, &*t.place.node))
+}
+
+/// The nodes `nodes` of `wf` as one part of a path across workflows.
+pub(crate) fn path_part(wf: &Workflow, nodes: &[u32]) -> PathPart {
+    PathPart {
+        workflow: workflow_name(wf),
+        file: wf.file.clone(),
+        nodes: nodes
+            .iter()
+            .map(|&n| (wf.nodes[n as usize].id.clone(), wf.nodes[n as usize].location))
+            .collect(),
+    }
 }
 
 fn workflow_name(wf: &Workflow) -> String {

@@ -18,7 +18,7 @@
 //! sort), and is made only when asked for ([`CallViews`] is an iterator).
 
 use super::facts::Upstream;
-use super::{ids, place, workflow_name, CallOrder, CallStep, NodePlace, PathPart, Workflow};
+use super::{ids, path_part, place, workflow_name, CallOrder, CallStep, NodePlace, PathPart, Workflow};
 
 /// A tool as a consumer inside a called workflow sees it in one call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,14 +190,6 @@ impl CallViews<'_> {
         let pf = self.workflows[p].as_ref().expect("calls are from read workflows");
         let end = &w.endpoints[endpoint as usize];
         let call_node = &pf.calls[c as usize];
-        let part = |wf: &Workflow, nodes: &[u32]| PathPart {
-            workflow: workflow_name(wf),
-            file: wf.file.clone(),
-            nodes: nodes
-                .iter()
-                .map(|&n| (wf.nodes[n as usize].id.clone(), wf.nodes[n as usize].location))
-                .collect(),
-        };
         let tool = |wf: &Workflow, leaf: u32, path: Vec<PathPart>| CallSeenTool {
             name: wf.nodes[leaf as usize].name.clone(),
             place: place(wf, leaf),
@@ -208,11 +200,11 @@ impl CallViews<'_> {
         // A tool's path in its own workflow, `[leaf, box, ..., node]`: every
         // reach of an upstream has one (the walk that found it kept it).
         let path_in = |wf: &Workflow, up: &Upstream, leaf: u32, node: u32| {
-            part(wf, &up.path(leaf, node).unwrap_or_else(|| vec![leaf, node]))
+            path_part(wf, &up.path(leaf, node).unwrap_or_else(|| vec![leaf, node]))
         };
         let own = &w.upstreams[end.own as usize];
         let theirs = &pf.upstreams[call_node.own as usize];
-        let from_port = part(w, &w.from_port(endpoint as usize));
+        let from_port = path_part(w, &w.from_port(endpoint as usize));
         let mut tools: Vec<CallSeenTool> = own
             .reaches
             .iter()
