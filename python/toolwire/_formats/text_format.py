@@ -32,7 +32,7 @@ import re
 from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from .._errors import SiteError, error_to_dict
-from .._records import NO_BOXES, CallFinding, CallTool, ClashGroup, Location, Tool, Violation, WiringWarning
+from .._records import NO_BOXES, CallFinding, CallTool, ClashGroup, Location, Tool, Violation, WiringWarning, path_ends
 from .._report import Report
 from .common import (
     across_calls,
@@ -53,7 +53,6 @@ from .common import (
     node_id,
     not_reported,
     pad,
-    path_ends,
     plural,
     printable,
     quoted,
