@@ -751,3 +751,14 @@ def test_cmp9_site_fix_renames_within_the_file_and_keeps_the_clash_across_calls(
 def capture(capsys: pytest.CaptureFixture[str], argv: List[str], status: int) -> str:
     assert toolwire.cli.main(argv) == status
     return capsys.readouterr().out
+
+
+def test_cmp9_site_a_cycle_is_counted_as_a_site_error_not_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sites.SITES["cycle"].build(2).write(tmp_path)
+    out = capture(capsys, ["check", str(tmp_path)], 2)
+    summary = out.rstrip("\n").split("\n")[-1]
+    assert summary.startswith("checked 4 files (")
+    assert summary.endswith("; 1 site error (calls not followed)")
+    assert 'calls form a cycle through workflows "v", "w"' in out

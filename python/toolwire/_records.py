@@ -67,6 +67,33 @@ def _location_dict(location: Optional[Location]) -> Optional[Dict[str, int]]:
     return None if location is None else location.to_dict()
 
 
+# A record's ``to_dict(max_path=N)`` shortens each path to N ids, as the
+# JSON report's --max-path does (0: whole), reading only its ends.
+
+
+def path_ends(path: Sequence[str], limit: int) -> Tuple[List[str], int, List[str]]:
+    """``path`` as (head, number of ids left out, tail): the whole path as
+    the head when it has at most ``limit`` ids (or ``limit`` is 0), else its
+    first ``limit // 2`` and last ``limit - limit // 2`` ids. Only the ends
+    are read: a path may be a lazy sequence of 100,000 ids."""
+    length = len(path)
+    if limit <= 0 or length <= limit:
+        return list(path[:length]), 0, []
+    head = max(1, limit // 2)
+    tail = max(1, limit - head)
+    return list(path[:head]), length - head - tail, list(path[length - tail :])
+
+
+def path_json(path: Sequence[str], max_path: int) -> List[Any]:
+    """The JSON form of a path: its ids, with ``{"omitted": N}`` in place of
+    the middle of one longer than ``max_path`` ids."""
+    head, omitted, tail = path_ends(path, max_path)
+    if not omitted:
+        return head
+    gap: Dict[str, int] = {"omitted": omitted}
+    return [*head, gap, *tail]
+
+
 class Tool(NamedTuple):
     """A tool that reaches a consumer."""
 
@@ -81,11 +108,11 @@ class Tool(NamedTuple):
     """Where the tool's node object starts (for a node that is never declared,
     the first tool edge naming it); None when the input was not text."""
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self, max_path: int = 0) -> Dict[str, Any]:
         return {
             "id": self.id,
             "label": self.label,
-            "path": list(self.path),
+            "path": path_json(self.path, max_path),
             "location": _location_dict(self.location),
         }
 
@@ -167,7 +194,9 @@ class Violation(NamedTuple):
             return f"did you mean {_quoted(self.suggestion)}?"
         return None
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self, max_path: int = 0) -> Dict[str, Any]:
+        """The violation as the JSON report has it, each tool's path
+        shortened to ``max_path`` ids (0: whole)."""
         if self.rule == "CMP-10":
             return {
                 "rule": self.rule,
@@ -185,7 +214,7 @@ class Violation(NamedTuple):
                 "name": self.name,
                 "message": self.message,
                 "location": _location_dict(self.location),
-                "tools": [t.to_dict() for t in self.tools],
+                "tools": [t.to_dict(max_path) for t in self.tools],
                 "box_labels": dict(self.box_labels),
                 "fix": [r.to_dict() for r in self.fix],
             }
@@ -421,13 +450,21 @@ class PathPart(NamedTuple):
     locations: Sequence[Optional[Location]]
     """Where each of ``nodes`` starts in ``file`` (None when not known)."""
 
-    def to_dict(self) -> Dict[str, Any]:
-        return {
-            "workflow": self.workflow,
-            "file": self.file,
-            "nodes": list(self.nodes),
-            "locations": [_location_dict(at) for at in self.locations],
-        }
+    def to_dict(self, max_path: int = 0) -> Dict[str, Any]:
+        """``nodes`` and ``locations`` shortened alike to ``max_path`` items
+        (0: whole), ``{"omitted": N}`` in the middle of both."""
+        head, omitted, tail = path_ends(self.nodes, max_path)
+        locations = [_location_dict(at) for at in self.locations]
+        if omitted:
+            gap: Dict[str, int] = {"omitted": omitted}
+            end = len(locations) - len(tail)
+            return {
+                "workflow": self.workflow,
+                "file": self.file,
+                "nodes": [*head, gap, *tail],
+                "locations": [*locations[: len(head)], gap, *locations[end:]],
+            }
+        return {"workflow": self.workflow, "file": self.file, "nodes": head, "locations": locations}
 
 
 class CallTool(NamedTuple):
@@ -447,14 +484,14 @@ class CallTool(NamedTuple):
     """One part per workflow the tool passes through, in order: its path
     crosses each call as ``[leaf, ..., N] => W: [I, ..., C]``."""
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self, max_path: int = 0) -> Dict[str, Any]:
         return {
             "workflow": self.workflow,
             "file": self.file,
             "id": self.id,
             "label": self.label,
             "location": _location_dict(self.location),
-            "path": [part.to_dict() for part in self.path],
+            "path": [part.to_dict(max_path) for part in self.path],
         }
 
 
@@ -497,7 +534,9 @@ class CallFinding(NamedTuple):
         """What to do, in words: rename all but one of the tools."""
         return f"rename {'one' if len(self.tools) == 2 else 'all but one'} of {_call_tools(self.tools, self.workflow)}"
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self, max_path: int = 0) -> Dict[str, Any]:
+        """The finding as the JSON report has it, each part of each tool's
+        path shortened to ``max_path`` nodes (0: whole)."""
         return {
             "rule": self.rule,
             "name": self.name,
@@ -506,7 +545,7 @@ class CallFinding(NamedTuple):
             "chains": self.chains,
             "chain": [step.to_dict() for step in self.chain],
             "consumer": self.consumer.to_dict(),
-            "tools": [tool.to_dict() for tool in self.tools],
+            "tools": [tool.to_dict(max_path) for tool in self.tools],
         }
 
 

@@ -18,7 +18,7 @@ import unicodedata
 from pathlib import Path, PurePath
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .._records import CallFinding, CallTool, ClashGroup, Location, PathPart, Tool, Violation
+from .._records import CallFinding, CallTool, ClashGroup, Location, PathPart, Tool, Violation, path_ends
 from .._report import Report, edge5_prefix
 from .._rules import RULES
 from .._select import code_counts
@@ -148,19 +148,6 @@ def tool_line(tool: Tool, max_path: int = 64) -> str:
 # --- long paths -----------------------------------------------------------------
 
 
-def path_ends(path: Sequence[str], limit: int) -> Tuple[List[str], int, List[str]]:
-    """``path`` as (head, number of ids left out, tail): the whole path as
-    the head when it has at most ``limit`` ids (or ``limit`` is 0), else its
-    first ``limit // 2`` and last ``limit - limit // 2`` ids. Only the ends
-    are read: a path may be a lazy sequence of 100,000 ids."""
-    length = len(path)
-    if limit <= 0 or length <= limit:
-        return list(path[:length]), 0, []
-    head = max(1, limit // 2)
-    tail = max(1, limit - head)
-    return list(path[:head]), length - head - tail, list(path[length - tail :])
-
-
 def path_words(path: Sequence[str], max_path: int) -> str:
     """``a -> b -> c``, or, for a path longer than ``max_path`` ids,
     ``a -> b -> ... 9,936 more ... -> y -> z``; ids as ``node_id`` shows them."""
@@ -168,16 +155,6 @@ def path_words(path: Sequence[str], max_path: int) -> str:
     if not omitted:
         return " -> ".join(node_id(n) for n in head)
     return " -> ".join([*map(node_id, head), f"... {omitted:,} more ...", *map(node_id, tail)])
-
-
-def path_json(path: Sequence[str], max_path: int) -> List[Any]:
-    """The JSON form of a path: its ids, with ``{"omitted": N}`` in place of
-    the middle of one longer than ``max_path`` ids."""
-    head, omitted, tail = path_ends(path, max_path)
-    if not omitted:
-        return head
-    gap: Dict[str, int] = {"omitted": omitted}
-    return [*head, gap, *tail]
 
 
 # --- which findings are shown ---------------------------------------------------

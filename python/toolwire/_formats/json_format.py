@@ -49,7 +49,7 @@ import json
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
 from .._errors import error_to_dict
-from .._records import CallFinding, ClashGroup, PathPart, Tool, Violation
+from .._records import ClashGroup, Violation
 from .._report import Report
 from .._api import DEFAULT_EDGE_TYPES, DEFAULT_PASSTHROUGH_TYPES
 from .common import (
@@ -59,8 +59,6 @@ from .common import (
     code_counts_of,
     file_name,
     node_types_unchecked,
-    path_ends,
-    path_json,
     reported_codes,
 )
 from .run import JSON_VIOLATIONS, Run
@@ -131,55 +129,6 @@ def _location(violation: Violation) -> Optional[Dict[str, int]]:
     return None if violation.location is None else violation.location.to_dict()
 
 
-def _tool(tool: Tool, max_path: int) -> Dict[str, Any]:
-    return {
-        "id": tool.id,
-        "label": tool.label,
-        "path": path_json(tool.path, max_path),
-        "location": None if tool.location is None else tool.location.to_dict(),
-    }
-
-
-def violation_dict(violation: Violation, max_path: int = 64) -> Dict[str, Any]:
-    """``Violation.to_dict()``, with each tool's path shortened to
-    ``max_path`` ids (0: whole). Reads only the ends of a path."""
-    if violation.rule != "CMP-9":
-        return violation.to_dict()
-    return {
-        "rule": violation.rule,
-        "consumer": violation.consumer,
-        "name": violation.name,
-        "message": violation.message,
-        "location": _location(violation),
-        "tools": [_tool(t, max_path) for t in violation.tools],
-        "box_labels": dict(violation.box_labels),
-        "fix": [r.to_dict() for r in violation.fix],
-    }
-
-
-def _part(part: PathPart, max_path: int) -> Dict[str, Any]:
-    """``PathPart.to_dict()``, its ``nodes`` and ``locations`` shortened
-    alike to ``max_path`` items, ``{"omitted": N}`` in the middle of both."""
-    whole = part.to_dict()
-    head, omitted, tail = path_ends(part.nodes, max_path)
-    if not omitted:
-        return whole
-    gap: Dict[str, int] = {"omitted": omitted}
-    for key in ("nodes", "locations"):
-        items = whole[key]
-        whole[key] = [*items[: len(head)], gap, *items[len(items) - len(tail) :]]
-    return whole
-
-
-def call_dict(finding: CallFinding, max_path: int = 64) -> Dict[str, Any]:
-    """``CallFinding.to_dict()``, each part of each tool's path shortened
-    to ``max_path`` nodes (0: whole)."""
-    whole = finding.to_dict()
-    for tool, record in zip(whole["tools"], finding.tools):
-        tool["path"] = [_part(part, max_path) for part in record.path]
-    return whole
-
-
 def _clash(group: ClashGroup, max_path: int, max_consumers: int) -> _Object:
     """One clash: its first violation (message, place, tools with their
     paths to its first consumer, fix), then its consumers."""
@@ -198,7 +147,7 @@ def _clash(group: ClashGroup, max_path: int, max_consumers: int) -> _Object:
             ("message", first.message),
             ("location", _location(first)),
             ("through", group.through),
-            ("tools", [_tool(t, max_path) for t in group.tools]),
+            ("tools", [t.to_dict(max_path) for t in group.tools]),
             ("box_labels", dict(first.box_labels)),
             ("fix", [r.to_dict() for r in first.fix]),
             ("consumer_count", count),
@@ -221,7 +170,7 @@ def _file(run: Run, report: Report) -> _Object:
         yield "call_count", len(report.calls)
         if run.json_violations == EACH:
             listed = _Listed(itertools.islice(report.violations, run.max_violations))
-            yield "violations", _Array(violation_dict(v, run.max_path) for v in listed)
+            yield "violations", _Array(v.to_dict(run.max_path) for v in listed)
             yield "violations_omitted", report.violation_count - listed.count
             room = call_room(run.max_violations, listed.count)
         else:
@@ -236,7 +185,7 @@ def _file(run: Run, report: Report) -> _Object:
                     if isinstance(finding, ClashGroup):
                         first_clash.append(finding)
                         return
-                    yield violation_dict(finding, run.max_path)
+                    yield finding.to_dict(run.max_path)
 
             def clashes() -> Iterator[_Object]:
                 for finding in itertools.chain(first_clash, items):
@@ -250,7 +199,7 @@ def _file(run: Run, report: Report) -> _Object:
         # The clashes across calls (a site check), after the file's own
         # findings: what --max-violations leaves room for.
         calls, calls_left = calls_shown(report, room)
-        yield "calls", [call_dict(c, run.max_path) for c in calls]
+        yield "calls", [c.to_dict(run.max_path) for c in calls]
         yield "calls_omitted", calls_left
         yield "warnings", _Array(w.to_dict() for w in report.warnings)
         # Whether CMP-10 was checked (null: the file could not be checked).

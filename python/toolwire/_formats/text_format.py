@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from .._errors import error_to_dict
-from .._records import NO_BOXES, CallFinding, CallTool, ClashGroup, Location, Tool, Violation, WiringWarning
+from .._errors import SiteError, error_to_dict
+from .._records import NO_BOXES, CallFinding, CallTool, ClashGroup, Location, Tool, Violation, WiringWarning, path_ends
 from .._report import Report
 from .common import (
     across_calls,
@@ -53,7 +53,6 @@ from .common import (
     node_id,
     not_reported,
     pad,
-    path_ends,
     plural,
     printable,
     quoted,
@@ -321,7 +320,10 @@ class _Writer:
             self.strict_noted = True
 
     def summary(self) -> Block:
-        reports = self.run.reports
+        # A site's error (a cycle of calls) is a report of its own but no
+        # file: it is counted as what it is.
+        site_errors = sum(1 for r in self.run.reports if isinstance(r.error, SiteError))
+        reports = [r for r in self.run.reports if not isinstance(r.error, SiteError)]
         unchecked = sum(1 for r in reports if r.error is not None)
         consumers = sum(r.stats.consumers for r in reports if r.stats is not None)
         violations = sum(r.violation_count for r in reports)
@@ -341,7 +343,9 @@ class _Writer:
         text = f"checked {checked} ({plural(consumers, 'consumer')}){took}: {', '.join(counts)}"
         if unchecked:
             text += f"; {plural(unchecked, 'file')} could not be checked"
-        verdict = "error" if any(self.run.failed(r) for r in reports) else "ok"
+        if site_errors:
+            text += f"; {plural(site_errors, 'site error')} (calls not followed)"
+        verdict = "error" if any(self.run.failed(r) for r in self.run.reports) else "ok"
         # The counts by code come first, so that the summary line is still
         # the last line of the run.
         if node_types_unchecked(self.run):
