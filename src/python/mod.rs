@@ -196,8 +196,18 @@ fn check_files<'py>(
     let outcomes = run(py, true, |stop| {
         engine::check_files(&paths, format, &config, jobs, stop)
     })?;
+    report_list(py, outcomes, &paths)
+}
+
+/// Per path, in order, its report or the exception `check_file` would
+/// have raised for it; an interruption raises `KeyboardInterrupt`.
+fn report_list<'py>(
+    py: Python<'py>,
+    outcomes: Vec<Result<crate::Report, Error>>,
+    paths: &[PathBuf],
+) -> PyResult<Bound<'py, PyList>> {
     let results = PyList::empty(py);
-    for (outcome, path) in outcomes.into_iter().zip(&paths) {
+    for (outcome, path) in outcomes.into_iter().zip(paths) {
         match outcome {
             Ok(report) => results.append(CoreReport::new(report))?,
             Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
@@ -230,8 +240,19 @@ fn check_files_encoded<'py>(
             .map(|outcome| outcome.map(|report| snapshot::encode(&report, budget)))
             .collect::<Vec<_>>()
     })?;
+    encoded_list(py, outcomes, &paths)
+}
+
+/// Per path, in order, its encoded report (src/snapshot.rs), its exact
+/// violation count when the findings are too large to ship, or the
+/// exception `check_file` would have raised for it.
+fn encoded_list<'py>(
+    py: Python<'py>,
+    outcomes: Vec<Result<Result<Vec<u8>, snapshot::TooLarge>, Error>>,
+    paths: &[PathBuf],
+) -> PyResult<Bound<'py, PyList>> {
     let results = PyList::empty(py);
-    for (outcome, path) in outcomes.into_iter().zip(&paths) {
+    for (outcome, path) in outcomes.into_iter().zip(paths) {
         match outcome {
             Ok(Ok(bytes)) => results.append(PyBytes::new(py, &bytes))?,
             Ok(Err(too_large)) => results.append(too_large.violation_count)?,

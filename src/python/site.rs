@@ -9,11 +9,10 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyInt, PyList, PyTuple};
+use pyo3::types::{PyInt, PyList, PyTuple};
 
-use super::report::CoreReport;
 use super::run::{run, to_py_error};
-use super::{config, format_of, NodeTypeCatalogue};
+use super::{config, encoded_list, format_of, report_list, NodeTypeCatalogue};
 use crate::site::{
     call_views, CallFinding, CallIndex, CallView, ChainCount, NodePlace, PathPart, SiteReport, SiteWarning, Workflow,
 };
@@ -93,14 +92,7 @@ pub(super) fn check_site<'py>(
     let outcome = run(py, true, |stop| {
         engine::check_site(&paths, None, format, &config, jobs, stop)
     })?;
-    let reports = PyList::empty(py);
-    for (report, path) in outcome.reports.into_iter().zip(&paths) {
-        match report {
-            Ok(report) => reports.append(CoreReport::new(report))?,
-            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
-            Err(error) => reports.append(to_py_error(py, error, Some(path)).into_value(py))?,
-        }
-    }
+    let reports = report_list(py, outcome.reports, &paths)?;
     let (calls, warnings, errors) = site_tuples(py, outcome.site)?;
     (reports, calls, warnings, errors).into_pyobject(py)
 }
@@ -142,15 +134,7 @@ pub(super) fn check_site_encoded<'py>(
             .collect();
         (encoded, outcome.site)
     })?;
-    let results = PyList::empty(py);
-    for (outcome, path) in encoded.into_iter().zip(&paths) {
-        match outcome {
-            Ok(Ok(bytes)) => results.append(PyBytes::new(py, &bytes))?,
-            Ok(Err(too_large)) => results.append(too_large.violation_count)?,
-            Err(Error::Interrupted) => return Err(PyKeyboardInterrupt::new_err(())),
-            Err(error) => results.append(to_py_error(py, error, Some(path)).into_value(py))?,
-        }
-    }
+    let results = encoded_list(py, encoded, &paths)?;
     let (calls, warnings, errors) = site_tuples(py, site)?;
     (results, calls, warnings, errors).into_pyobject(py)
 }
