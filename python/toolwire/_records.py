@@ -22,6 +22,10 @@ group once, naming its consumers, instead of repeating it per consumer.
 violations are a plain list (reports built by hand); a report backed by the
 core provides its own groups, with the same meaning, as a lazy sequence
 (``_report.ClashGroups``), without walking every violation.
+
+One module, though long: every record the public API hands out is here,
+so that a reader finds them in one place and no two modules define one
+(the reports of a site check add six).
 """
 
 from __future__ import annotations

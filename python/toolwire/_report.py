@@ -13,7 +13,8 @@ The functions at the end are the package's way to make reports
 check, ``calls_from_core``, ``site_warnings`` and ``with_site``) and to read
 them without building every record (``edge5_count``, ``edge5_prefix``,
 ``violations_from``, ``core_of``): package-internal, not exported by
-``toolwire``."""
+``toolwire``. One module, though long: the lazy sequences and the functions
+that make reports rely on the same private fields of each other."""
 
 from __future__ import annotations
 

@@ -14,6 +14,9 @@ things:
 workflow's expansion literally, a fresh copy per call, nested, and applies
 sections 4-6 to it. Its cost is the number of call chains, which can be
 exponential in the site's size: it is the oracle for small sites only.
+One module, though long: both oracles share the reading of a workflow
+(dialects, edge classification, names), which must be the same code for the
+two to agree with each other.
 
 So it is deliberately naive: plain dicts, sets and lists, one breadth-first
 walk per consumer, no caching and no pruning. Where docs/SEMANTICS.md leaves a

@@ -1,6 +1,7 @@
 //! The site check on small sites built by hand: each test is one sentence
 //! of SEMANTICS 12. (The differential tests against the inlining reference
-//! are in tests/test_site.py.)
+//! are in tests/test_site.py.) Long, as a list of such sentences is: each
+//! test stands alone on the one toy notation at the top.
 
 use std::sync::Arc;
 
