@@ -323,6 +323,33 @@ NODE_TYPE_FILE = "flowdrop_node_type.flowdrop_node_type.{}.yml"
 TOOLBOX_EXECUTOR = "flowdrop_node_processor:toolbox"
 
 
+def node_type_entity(type_id: str, label: str, category: str, executor: str, accepts_tools: bool) -> Dict[str, Any]:
+    """A node-type config entity as Drupal exports it (docs/SEMANTICS.md
+    section 11): it accepts tools when ``accepts_tools``; ``executor`` is its
+    ``executor_plugin``."""
+    return {
+        "uuid": UUID,
+        "langcode": "en",
+        "status": True,
+        "dependencies": {},
+        "id": type_id,
+        "label": label,
+        "description": f"{label} (written by toolwire generate)",
+        "category": category,
+        "plugin_version": "1.0.0",
+        "enabled": True,
+        "parameters": {
+            "tool": {"configurable": False, "connectable": accepts_tools, "required": False},
+            "input": {"configurable": True, "connectable": True, "required": False, "default": ""},
+        },
+        "outputs": {"tool": {"exposed": True}, "result": {"exposed": True}},
+        "tags": {},
+        "executor_plugin": executor,
+        "visual_type": "default",
+        "supported_visual_types": ["default"],
+    }
+
+
 def node_types(fmt: Dialect) -> List[Tuple[str, Dict[str, Any]]]:
     """The node-type catalogue of the types ``fmt`` writes, as Drupal config
     (file name, entity): agents accept tools (``parameters.tool.connectable:
@@ -331,35 +358,15 @@ def node_types(fmt: Dialect) -> List[Tuple[str, Dict[str, Any]]]:
     it, a check of the directory finds no CMP-10 violation and nothing
     unknown: every node wired a tool accepts tools."""
 
-    def entity(type_id: str, label: str, category: str, executor: str, accepts_tools: bool) -> Dict[str, Any]:
-        return {
-            "uuid": UUID,
-            "langcode": "en",
-            "status": True,
-            "dependencies": {},
-            "id": type_id,
-            "label": label,
-            "description": f"{label} (written by toolwire generate)",
-            "category": category,
-            "plugin_version": "1.0.0",
-            "enabled": True,
-            "parameters": {
-                "tool": {"configurable": False, "connectable": accepts_tools, "required": False},
-                "input": {"configurable": True, "connectable": True, "required": False, "default": ""},
-            },
-            "outputs": {"tool": {"exposed": True}, "result": {"exposed": True}},
-            "tags": {},
-            "executor_plugin": executor,
-            "visual_type": "default",
-            "supported_visual_types": ["default"],
-        }
-
     types = [
-        entity(fmt.agent_type, "Agent", "agents", f"flowdrop_node_processor:{fmt.agent_type}", True),
-        entity(fmt.box_type, "Tool Box", "tools", TOOLBOX_EXECUTOR, True),
-        *(entity(t, t.replace("_", " ").title(), "tools", f"flowdrop_node_processor:{t}", False) for t in TOOL_TYPES),
-        entity("chat_input", "Chat Input", "inputs", "flowdrop_node_processor:chat_input", False),
-        entity("text_output", "Text Output", "outputs", "flowdrop_node_processor:text_output", False),
+        node_type_entity(fmt.agent_type, "Agent", "agents", f"flowdrop_node_processor:{fmt.agent_type}", True),
+        node_type_entity(fmt.box_type, "Tool Box", "tools", TOOLBOX_EXECUTOR, True),
+        *(
+            node_type_entity(t, t.replace("_", " ").title(), "tools", f"flowdrop_node_processor:{t}", False)
+            for t in TOOL_TYPES
+        ),
+        node_type_entity("chat_input", "Chat Input", "inputs", "flowdrop_node_processor:chat_input", False),
+        node_type_entity("text_output", "Text Output", "outputs", "flowdrop_node_processor:text_output", False),
     ]
     return [(NODE_TYPE_FILE.format(t["id"]), t) for t in types]
 

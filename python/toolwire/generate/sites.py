@@ -45,7 +45,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from .drupal_yaml import NODE_TYPE_FILE, TOOLBOX_EXECUTOR, UUID, WORKFLOW_FILE, document
+from .drupal_yaml import NODE_TYPE_FILE, TOOLBOX_EXECUTOR, UUID, WORKFLOW_FILE, document, node_type_entity
 
 CallKey = Tuple[str, str, str, FrozenSet[Tuple[str, str]]]
 """A call finding: consumer workflow, consumer node, name, leaves (each a
@@ -107,17 +107,7 @@ def workflow(
 
 def node_type(type_id: str, executor: str, accepts_tools: bool) -> Dict[str, Any]:
     """A node-type config entity (docs/SEMANTICS.md section 11)."""
-    return {
-        "uuid": UUID,
-        "langcode": "en",
-        "status": True,
-        "dependencies": {},
-        "id": type_id,
-        "label": type_id.replace("_", " ").title(),
-        "category": "processing",
-        "parameters": {"tool": {"configurable": False, "connectable": accepts_tools, "required": False}},
-        "executor_plugin": executor,
-    }
+    return node_type_entity(type_id, type_id.replace("_", " ").title(), "processing", executor, accepts_tools)
 
 
 def base_types() -> List[Dict[str, Any]]:
