@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::Deserializer;
-use serde::ser::{Error as _, Serializer};
+use serde::ser::{Error as _, SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::collisions::{CollidingTool, Collision, GroupIx};
@@ -179,8 +179,8 @@ pub struct ToolPath<'a>(PathOf<'a>);
 enum PathOf<'a> {
     /// Found in the checked graph; its ids read when asked for.
     Checked(CollidingTool<'a>),
-    /// Its ids, as postcard writes strings, one after another: checked
-    /// when the snapshot was decoded.
+    /// Its ids, as postcard writes strings, one after another (`path_len`
+    /// says how many): checked when the snapshot was decoded.
     Shipped(&'a [u8]),
 }
 
@@ -194,8 +194,11 @@ impl<'a> ToolPath<'a> {
                 let mut ids = Vec::new();
                 let mut rest = *bytes;
                 for position in 0..to {
+                    if rest.is_empty() {
+                        break;
+                    }
                     let Ok((id, after)) = postcard::take_from_bytes::<&str>(rest) else {
-                        debug_assert!(rest.is_empty(), "a path checked by decode read again");
+                        debug_assert!(false, "a path checked by decode read again");
                         break;
                     };
                     if position >= from {
@@ -223,6 +226,20 @@ impl<'a> ToolPath<'a> {
     }
 }
 
+/// A path's ids one after another: postcard writes a tuple as its
+/// elements alone (the tool's `path_len` says how many there are).
+struct Ids<'i>(&'i [&'i str]);
+
+impl Serialize for Ids<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(self.0.len())?;
+        for id in self.0 {
+            tuple.serialize_element(id)?;
+        }
+        tuple.end()
+    }
+}
+
 /// Two paths are equal when they hold the same ids.
 impl PartialEq for ToolPath<'_> {
     fn eq(&self, other: &Self) -> bool {
@@ -238,17 +255,18 @@ impl fmt::Debug for ToolPath<'_> {
     }
 }
 
-/// Written as one byte string of its ids (each a postcard string), so a
-/// reader finds each tool's path without reading the ids before it.
+/// Written as one byte string holding the list of its ids, so a reader
+/// finds each tool's path without reading the ids of the paths before it.
 impl Serialize for ToolPath<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
             PathOf::Shipped(bytes) => serializer.serialize_bytes(bytes),
             PathOf::Checked(tool) => {
-                let mut bytes = Vec::new();
-                for id in tool.path() {
-                    bytes = postcard::to_extend(id, bytes).map_err(S::Error::custom)?;
-                }
+                let ids = tool.path();
+                // Each id's length as a varint (a byte per 7 bits), then the id.
+                let varint = |n: usize| (usize::BITS - (n | 1).leading_zeros()).div_ceil(7) as usize;
+                let size = ids.iter().map(|id| varint(id.len()) + id.len()).sum::<usize>();
+                let bytes = postcard::to_extend(&Ids(&ids), Vec::with_capacity(size)).map_err(S::Error::custom)?;
                 serializer.serialize_bytes(&bytes)
             }
         }
