@@ -88,6 +88,7 @@ mod paths;
 mod read;
 mod sets;
 mod tokens;
+mod upstream;
 
 use crate::graph::{NodeIx, ToolGraph};
 use crate::locate::Location;
