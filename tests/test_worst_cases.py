@@ -114,7 +114,7 @@ DOUBLING = {
     "nine-roots": 200,  # 0.27 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "rung-ladders": 200,  # 0.9 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "distinct-sides": 200,  # 0.54 MB (its paths cross n * 10 * n boxes: small keeps it quick)
-    "held-bases": 1_000,  # 0.87 MB (its n * n / 64 words show from about 1,000 on)
+    "held-bases": 1_000,  # 0.87 MB (unions of inputs held whole, n * n / 64 words, would show from 1,000 on)
     "crowded-ladders": 200,  # 1 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "split-chains": 200,  # 0.2 MB (its paths cross n * 20 * n boxes: small keeps it quick)
     "ladder-taps": 500,  # 0.2 MB (its paths climb n * n / 2 roots)
@@ -136,11 +136,6 @@ TREES_OVER_CHAINS = pytest.mark.xfail(
     "off its own tree, grown box by box over the region above it, chains included",
 )
 PATHS_OVER_THEIR_FILE = {"ladder-taps": PATHS_SHARED_BY_NONE, "wide-splits": TREES_OVER_CHAINS}
-INPUTS_HELD_WHOLE = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: inputs that another input of the class holds whole are still unioned into it word by "
-    "word, in every distinct combination",
-)
 
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -408,7 +403,6 @@ def test_cmp9_work_doubles_at_most_2_3x_distinct_sides() -> None:
     assert_work_at_most_doubles("distinct-sides")
 
 
-@INPUTS_HELD_WHOLE
 def test_cmp9_work_doubles_at_most_2_3x_held_bases() -> None:
     assert_work_at_most_doubles("held-bases")
 

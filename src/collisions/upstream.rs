@@ -16,24 +16,23 @@
 //! # Cost model
 //!
 //! Whether a class reaches another is a transitive closure, too dear to
-//! know in full. Each class that forwards keeps instead at most `KEPT`
-//! classes known to reach it, the most used first: only a class that is
-//! an input of two classes or more can be an input of a class and reach
-//! another of its inputs (it is an input of some class on the way there
-//! too), and the more classes use one, the more may skip it. The lists
-//! are made in topological order, a class's from its inputs and their
-//! lists; a class with one input that no other class uses shares that
-//! input's list. Then a class of two inputs or more looks up every input's
-//! list once. O(KEPT x inputs) in all, counted as probes. What is found is
-//! always right (a path of inputs from one class to the other); what is
-//! not found is joined as before: only the old cost, never a wrong answer.
-
-use std::cmp::Reverse;
+//! know in full; a short walk up from the inputs finds what matters here.
+//! Only an input that another class uses too can reach another input of
+//! the class (it is an input of some class on the way there); a class of
+//! two inputs or more with such an input walks up the inputs of its
+//! inputs, and of theirs, looking for it. Classes are numbered in
+//! topological order, so nothing numbered below the lowest such input
+//! can reach one: the walk neither enters nor reads those (input lists
+//! are sorted, read from the top down). And it stops after `WALK` steps.
+//! So O(inputs) per class, counted as probes: the inputs looked at, and
+//! every input list entry the walk reads. What is found is always right
+//! (a path of inputs from one class to the other); what is not found is
+//! joined as before: only the old cost, never a wrong answer.
 
 use super::flow::{ClassIx, Flow, NONE};
 
-/// The most classes a class keeps as known to reach it.
-const KEPT: usize = 8;
+/// The most input-list entries one class's walk reads.
+const WALK: u64 = 32;
 
 /// Every class's inputs, without those another of its inputs is known to
 /// hold whole (in the order of `Class::inputs`), one class after another:
@@ -44,80 +43,74 @@ pub(super) fn kept_inputs(flow: &Flow, uses: &[u32], probes: &mut u64) -> (Vec<C
     let mut kept: Vec<ClassIx> = Vec::new();
     let mut starts: Vec<usize> = Vec::with_capacity(classes.len() + 1);
     starts.push(0);
-    // Per class, the classes known to reach it: `above[at.0..at.1]`.
-    let mut above: Vec<ClassIx> = Vec::new();
-    let mut above_at: Vec<(u32, u32)> = vec![(0, 0); classes.len()];
-    // Per class, the last class that marked it as one of its inputs, and
-    // the last that found it reaching one of its inputs.
+    // Per class, the last class that marked it as one of its inputs that
+    // another class uses too, and the last whose walk entered it.
     let mut mark: Vec<ClassIx> = vec![NONE; classes.len()];
     let mut seen: Vec<ClassIx> = vec![NONE; classes.len()];
-    let mut found: Vec<ClassIx> = Vec::new();
+    let mut walk: Vec<ClassIx> = Vec::new();
     let mut steps = 0u64;
     for (c, class) in classes.iter().enumerate() {
         let here = c as ClassIx;
         let inputs = &class.inputs[..];
-        if inputs.len() >= 2 {
-            // Inputs marked, then unmarked when another input's list
-            // holds them: what stays marked is kept.
-            for &i in inputs {
-                mark[i as usize] = here;
-            }
-            for &j in inputs {
-                let range = list(&above_at, j);
-                steps += 1 + range.len() as u64;
-                for &a in &above[range] {
-                    if mark[a as usize] == here {
-                        mark[a as usize] = NONE;
-                    }
-                }
-            }
-            kept.extend(inputs.iter().filter(|&&i| mark[i as usize] == here));
-            steps += inputs.len() as u64;
-        } else {
+        if inputs.len() < 2 {
             kept.extend_from_slice(inputs);
-        }
-        starts.push(kept.len());
-        if !class.forwards {
+            starts.push(kept.len());
             continue;
         }
-        // The classes known to reach this one: its inputs that another
-        // class uses too, and what reaches its inputs, each once, the
-        // most used first, at most KEPT of them.
-        if let [only] = inputs {
-            if uses[*only as usize] < 2 {
-                above_at[c] = above_at[*only as usize];
-                continue;
-            }
+        // The highest input that has inputs of its own, and the lowest
+        // below it that another class uses too: a walk can only find
+        // something between the two, when there are both (a walk only
+        // enters classes below where it starts).
+        let fed = inputs.iter().rposition(|&j| !classes[j as usize].inputs.is_empty());
+        let low = fed.and_then(|fed| inputs[..fed].iter().position(|&i| uses[i as usize] >= 2));
+        steps += match (fed, low) {
+            (Some(fed), Some(low)) => inputs.len() - fed + low + 1,
+            _ => inputs.len(),
+        } as u64;
+        let (Some(fed), Some(low)) = (fed, low) else {
+            kept.extend_from_slice(inputs);
+            starts.push(kept.len());
+            continue;
+        };
+        let lowest = inputs[low];
+        let mut marked = 0usize;
+        for &i in inputs[low..fed].iter().filter(|&&i| uses[i as usize] >= 2) {
+            mark[i as usize] = here;
+            marked += 1;
         }
-        found.clear();
-        for &i in inputs {
-            let range = list(&above_at, i);
-            steps += 1 + range.len() as u64;
-            let reaching = std::iter::once(i).filter(|&i| uses[i as usize] >= 2);
-            for a in reaching.chain(above[range].iter().copied()) {
-                if seen[a as usize] != here {
+        // Up from the inputs above the lowest marked one, until none is
+        // left marked; a marked input the walk enters is held whole by
+        // the input the walk started from.
+        walk.clear();
+        walk.extend_from_slice(&inputs[low + 1..=fed]);
+        steps += (fed - low) as u64;
+        let mut left = WALK;
+        'walk: while let Some(x) = walk.pop() {
+            for &a in classes[x as usize].inputs.iter().rev() {
+                if left == 0 || marked == 0 {
+                    break 'walk;
+                }
+                left -= 1;
+                if a < lowest {
+                    break;
+                }
+                if mark[a as usize] == here {
+                    mark[a as usize] = NONE;
+                    marked -= 1;
+                }
+                if a > lowest && seen[a as usize] != here {
                     seen[a as usize] = here;
-                    found.push(a);
+                    walk.push(a);
                 }
             }
         }
-        let rank = |&a: &ClassIx| (Reverse(uses[a as usize]), a);
-        if found.len() > KEPT {
-            found.select_nth_unstable_by_key(KEPT, rank);
-            found.truncate(KEPT);
-        }
-        found.sort_unstable_by_key(rank);
-        steps += found.len() as u64;
-        let lo = above.len() as u32;
-        above.extend_from_slice(&found);
-        above_at[c] = (lo, above.len() as u32);
+        // Kept: every input not found, each looked at once more.
+        steps += WALK - left + inputs.len() as u64;
+        let found =
+            |i: ClassIx| mark[i as usize] != here && uses[i as usize] >= 2 && (lowest..inputs[fed]).contains(&i);
+        kept.extend(inputs.iter().copied().filter(|&i| !found(i)));
+        starts.push(kept.len());
     }
     *probes += steps;
     (kept, starts)
-}
-
-/// Where class `i`'s list of the classes known to reach it is.
-fn list(above_at: &[(u32, u32)], i: ClassIx) -> std::ops::Range<usize> {
-    let (lo, hi) = above_at[i as usize];
-    lo as usize..hi as usize
 }
