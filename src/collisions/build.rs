@@ -335,7 +335,7 @@ impl SharedBases {
             }
         }
         // Inputs another input holds whole are not joined (`upstream`).
-        let (mut order, starts) = upstream::kept_inputs(flow, &uses, probes);
+        let (mut order, starts) = upstream::kept_inputs(&flow.classes, &uses, probes);
         let mut runs: Map<u64, u32> = new_map();
         for run in starts.windows(2) {
             let inputs = &mut order[run[0]..run[1]];

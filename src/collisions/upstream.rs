@@ -20,26 +20,32 @@
 //! Only an input that another class uses too can reach another input of
 //! the class (it is an input of some class on the way there); a class of
 //! two inputs or more with such an input walks up the inputs of its
-//! inputs, and of theirs, looking for it. Classes are numbered in
-//! topological order, so nothing numbered below the lowest such input
-//! can reach one: the walk neither enters nor reads those (input lists
-//! are sorted, read from the top down). And it stops after `WALK` steps.
-//! So O(inputs) per class, counted as probes: the inputs looked at, and
-//! every input list entry the walk reads. What is found is always right
-//! (a path of inputs from one class to the other); what is not found is
-//! joined as before: only the old cost, never a wrong answer.
+//! inputs, and of theirs, looking for it, and stops when it has found
+//! every such input below the highest one that has inputs, or after
+//! `WALK` steps. Classes are numbered in topological order, so nothing
+//! numbered below the lowest such input can reach one: the walk neither
+//! enters nor reads those (input lists are sorted, read from the top
+//! down). A chain of classes that each pass on one input and feed nothing
+//! else (boxes of their own, each holding a clashing pair) is one step:
+//! climbed once, its top kept (`Climbs`). So O(inputs) per class, plus
+//! O(classes) for the chains, counted as probes: the inputs looked at,
+//! every input list entry the walk reads, every class climbed past. What
+//! is found is always right (a path of inputs from one class to the
+//! other); what is not found is joined as before: only the old cost, never
+//! a wrong answer. Not found: an input reached only through more than
+//! `WALK` classes that have several inputs or feed several classes.
 
-use super::flow::{ClassIx, Flow, NONE};
+use super::flow::{Class, ClassIx, NONE};
 
 /// The most input-list entries one class's walk reads.
 const WALK: u64 = 32;
 
-/// Every class's inputs, without those another of its inputs is known to
-/// hold whole (in the order of `Class::inputs`), one class after another:
-/// class `c`'s are `kept[starts[c]..starts[c + 1]]`. `uses[i]`: how many
-/// classes have class `i` as an input. Adds its steps to `probes`.
-pub(super) fn kept_inputs(flow: &Flow, uses: &[u32], probes: &mut u64) -> (Vec<ClassIx>, Vec<usize>) {
-    let classes = &flow.classes;
+/// Every class's inputs (`classes` in topological order, as `Flow`
+/// has them), without those another of its inputs is known to hold whole,
+/// in the order of `Class::inputs`, one class after another: class `c`'s
+/// are `kept[starts[c]..starts[c + 1]]`. `uses[i]`: how many classes have
+/// class `i` as an input. Adds its steps to `probes`.
+pub(super) fn kept_inputs(classes: &[Class], uses: &[u32], probes: &mut u64) -> (Vec<ClassIx>, Vec<usize>) {
     let mut kept: Vec<ClassIx> = Vec::new();
     let mut starts: Vec<usize> = Vec::with_capacity(classes.len() + 1);
     starts.push(0);
@@ -48,6 +54,10 @@ pub(super) fn kept_inputs(flow: &Flow, uses: &[u32], probes: &mut u64) -> (Vec<C
     let mut mark: Vec<ClassIx> = vec![NONE; classes.len()];
     let mut seen: Vec<ClassIx> = vec![NONE; classes.len()];
     let mut walk: Vec<ClassIx> = Vec::new();
+    let mut climbs = Climbs {
+        top: vec![NONE; classes.len()],
+        chain: Vec::new(),
+    };
     let mut steps = 0u64;
     for (c, class) in classes.iter().enumerate() {
         let here = c as ClassIx;
@@ -94,6 +104,11 @@ pub(super) fn kept_inputs(flow: &Flow, uses: &[u32], probes: &mut u64) -> (Vec<C
                 if a < lowest {
                     break;
                 }
+                // Past a chain of classes that only pass one input on.
+                let a = climbs.top(classes, uses, a, &mut steps);
+                if a < lowest {
+                    continue;
+                }
                 if mark[a as usize] == here {
                     mark[a as usize] = NONE;
                     marked -= 1;
@@ -113,4 +128,144 @@ pub(super) fn kept_inputs(flow: &Flow, uses: &[u32], probes: &mut u64) -> (Vec<C
     }
     *probes += steps;
     (kept, starts)
+}
+
+/// Chains of *plain* classes: one input, and no other class uses them
+/// (a box of its own below one box, holding a clashing pair), which a walk
+/// passes through in one step. A plain class is never an input found held
+/// whole (no other class uses it), and the only way up from it is its one
+/// input, so a walk that reaches it may go on from the first class above
+/// it that is not plain.
+struct Climbs {
+    /// Per plain class met so far, the first class above it that is not.
+    top: Vec<ClassIx>,
+    chain: Vec<ClassIx>,
+}
+
+impl Climbs {
+    /// `a`, or the first class above it that is not plain when it is.
+    /// Each plain class is climbed past once, its top then kept: O(classes)
+    /// over all walks, added to `steps`.
+    fn top(&mut self, classes: &[Class], uses: &[u32], a: ClassIx, steps: &mut u64) -> ClassIx {
+        let plain = |x: ClassIx| classes[x as usize].inputs.len() == 1 && uses[x as usize] < 2;
+        let mut x = a;
+        while plain(x) && self.top[x as usize] == NONE {
+            *steps += 1;
+            self.chain.push(x);
+            x = classes[x as usize].inputs[0];
+        }
+        let top = if plain(x) { self.top[x as usize] } else { x };
+        for &c in &self.chain {
+            self.top[c as usize] = top;
+        }
+        self.chain.clear();
+        top
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Classes with these inputs, in topological order.
+    fn classes(inputs: &[&[ClassIx]]) -> Vec<Class> {
+        let mut classes: Vec<Class> = (inputs.iter())
+            .map(|&inputs| Class {
+                own: Box::new([]),
+                inputs: inputs.into(),
+                forwards: false,
+                origin: None,
+                origins: 1,
+            })
+            .collect();
+        for i in inputs.iter().flat_map(|i| i.iter()) {
+            classes[*i as usize].forwards = true;
+        }
+        classes
+    }
+
+    /// Each class's kept inputs, and the steps taken.
+    fn kept(classes: &[Class]) -> (Vec<Vec<ClassIx>>, u64) {
+        let mut uses = vec![0u32; classes.len()];
+        for &i in classes.iter().flat_map(|c| c.inputs.iter()) {
+            uses[i as usize] += 1;
+        }
+        let mut probes = 0;
+        let (kept, starts) = kept_inputs(classes, &uses, &mut probes);
+        (
+            starts.windows(2).map(|run| kept[run[0]..run[1]].to_vec()).collect(),
+            probes,
+        )
+    }
+
+    #[test]
+    fn cmp9_big_boxes_an_input_holds_through_another_box_are_not_joined() {
+        // Family 37: I1 (0) and I2 (1) into F (2); each agent wired to
+        // both and to a box of its own fed by F (3 and 5).
+        let (kept, _) = kept(&classes(&[&[], &[], &[0, 1], &[2], &[0, 1, 3], &[2], &[0, 1, 5]]));
+        assert_eq!(kept[2], [0, 1], "F's inputs hold nothing of each other");
+        assert_eq!(kept[4], [3]);
+        assert_eq!(kept[6], [5]);
+    }
+
+    #[test]
+    fn cmp9_inputs_that_reach_no_other_input_are_all_kept() {
+        // Two agents wired to the same three boxes, and an agent wired to
+        // a box and to a box fed by another (not the first).
+        let shape = classes(&[&[], &[], &[], &[0, 1, 2], &[0, 1, 2], &[1], &[0, 5]]);
+        let (kept, _) = kept(&shape);
+        assert_eq!(kept[3], [0, 1, 2]);
+        assert_eq!(kept[6], [0, 5]);
+    }
+
+    #[test]
+    fn cmp9_an_input_reached_past_the_walk_is_joined_as_before() {
+        // Box 0 atop a chain of boxes, each with one more input of its
+        // own; an agent wired to box 0 and to the chain's end: found while
+        // the walk is short, joined (never a wrong answer) past it.
+        let agent_below = |links: usize| {
+            let mut inputs: Vec<Vec<ClassIx>> = vec![vec![]];
+            let mut last = 0;
+            for _ in 0..links {
+                let side = inputs.len() as ClassIx;
+                inputs.push(vec![]);
+                inputs.push(vec![last, side]);
+                last = side + 1;
+            }
+            inputs.push(vec![0, last]);
+            let refs: Vec<&[ClassIx]> = inputs.iter().map(|i| &i[..]).collect();
+            let (kept, steps) = kept(&classes(&refs));
+            (kept.last().cloned().unwrap_or_default(), steps)
+        };
+        let (near, _) = agent_below(8);
+        assert_eq!(near.len(), 1, "box 0 reaches the chain's end: {near:?}");
+        let (far, steps) = agent_below(100);
+        assert_eq!(far.len(), 2, "past the walk, both inputs are kept: {far:?}");
+        // Each class of two inputs or more looks at them (twice at most)
+        // and walks at most WALK steps.
+        assert!(steps <= 201 * (4 + WALK), "{steps} steps");
+    }
+
+    #[test]
+    fn cmp9_a_chain_of_boxes_of_their_own_is_climbed_once() {
+        // Family 37 with 1,000 boxes of their own between F (2) and each
+        // agent's box: each agent's walk climbs the chain in one step, the
+        // chain climbed once in all.
+        let mut inputs: Vec<Vec<ClassIx>> = vec![vec![], vec![], vec![0, 1]];
+        for link in 0..1_000 {
+            inputs.push(vec![2 + link]);
+        }
+        let end = inputs.len() as ClassIx - 1;
+        for _ in 0..100 {
+            let own = inputs.len() as ClassIx;
+            inputs.push(vec![end]);
+            inputs.push(vec![0, 1, own]);
+        }
+        let refs: Vec<&[ClassIx]> = inputs.iter().map(|i| &i[..]).collect();
+        let (kept, steps) = kept(&classes(&refs));
+        for agent in (end as usize + 2..inputs.len()).step_by(2) {
+            assert_eq!(kept[agent], [agent as ClassIx - 1]);
+        }
+        assert!(steps <= 1_000 + 100 * (10 + WALK), "{steps} steps");
+    }
 }
