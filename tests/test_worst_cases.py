@@ -487,6 +487,63 @@ def test_cmp9_pending_clashes_held_whole_by_many_boxes_cost_what_the_file_costs(
     assert twice <= GROWTH * once, f"{twice / once:.2f}x the work for twice the clashes and boxes"
 
 
+def big_boxes_held_through_a_chain(n: int, chain: int) -> str:
+    """Family 37 (``held-bases``) with a chain of ``chain`` boxes between
+    ``F`` and the agents' boxes, each holding a clashing pair of its own:
+    every agent's box holds ``I1`` and ``I2`` whole, ``chain + 2`` classes
+    up, further than a walk of 32 steps goes (upstream.rs ``WALK``), but
+    the chain's boxes each pass on one input and feed nothing else, so the
+    walk climbs it in one step (``Climbs``). Each agent sees ``n + chain +
+    1`` clashes."""
+    nodes: List[Dict[str, object]] = [{"id": b, "type": "toolbox"} for b in ("I1", "I2", "F")]
+    edges: List[Dict[str, object]] = []
+
+    def wire(source: str, target: str) -> None:
+        edges.append({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
+
+    def pair(box: str, upper: str, lower: str) -> None:
+        for node, label in ((f"{box}x", upper), (f"{box}y", lower)):
+            nodes.append({"id": node, "type": "tool", "data": {"label": label}})
+            wire(node, box)
+
+    for j in range(n):
+        nodes += [{"id": f"p{j}", "type": "tool", "data": {"label": f"K {j:05}"}}]
+        nodes += [{"id": f"q{j}", "type": "tool", "data": {"label": f"k-{j:05}"}}]
+        wire(f"p{j}", "I1")
+        wire(f"q{j}", "I2")
+    wire("I1", "F")
+    wire("I2", "F")
+    above = "F"
+    for i in range(chain):
+        nodes.append({"id": f"C{i}", "type": "toolbox"})
+        wire(above, f"C{i}")
+        pair(f"C{i}", f"C {i:05}", f"c-{i:05}")
+        above = f"C{i}"
+    for k in range(n):
+        nodes += [{"id": f"a{k}", "type": "agent"}, {"id": f"R{k}", "type": "toolbox"}]
+        for source in ("I1", "I2", f"R{k}"):
+            wire(source, f"a{k}")
+        wire(above, f"R{k}")
+        pair(f"R{k}", f"Z {k:05}", f"z-{k:05}")
+    return json.dumps({"nodes": nodes, "edges": edges})
+
+
+def test_cmp9_big_boxes_held_whole_through_a_chain_of_boxes_cost_what_the_file_costs() -> None:
+    # The reference agrees at a tiny size; doubling n at least doubles the
+    # file and at most doubles the work (unions of I1 and I2 into each
+    # agent's box would cost n * n / 64 words).
+    tiny = big_boxes_held_through_a_chain(3, 40)
+    assert without_places(toolwire.check_json(tiny)) == without_places(reference.check(json.loads(tiny)))
+
+    def work(n: int) -> int:
+        report = toolwire.check_json(big_boxes_held_through_a_chain(n, 40))
+        assert len(report.violations) == n * (n + 41)
+        return work_done(report)
+
+    once, twice = work(1_000), work(2_000)
+    assert twice <= GROWTH * once, f"{twice / once:.2f}x the work for twice the agents and pairs"
+
+
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
