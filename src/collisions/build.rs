@@ -311,7 +311,8 @@ impl Inner {
 /// the inputs shared with another class (a leading run of the inputs in
 /// this order, found by counting every leading run of every class) are
 /// joined once, as a combination of their own, and each class adds only
-/// the inputs after them.
+/// the inputs after them. Inputs another input of the class is known to
+/// hold whole are not among them (`upstream`).
 struct SharedBases {
     /// Every class's inputs, most used first (then by class), one class
     /// after another: class `c`'s are `order[starts[c]..starts[c + 1]]`.
