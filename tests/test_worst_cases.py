@@ -487,14 +487,19 @@ def test_cmp9_pending_clashes_held_whole_by_many_boxes_cost_what_the_file_costs(
     assert twice <= GROWTH * once, f"{twice / once:.2f}x the work for twice the clashes and boxes"
 
 
-def big_boxes_held_through_a_chain(n: int, chain: int) -> str:
-    """Family 37 (``held-bases``) with a chain of ``chain`` boxes between
-    ``F`` and the agents' boxes, each holding a clashing pair of its own:
-    every agent's box holds ``I1`` and ``I2`` whole, ``chain + 2`` classes
-    up, further than a walk of 32 steps goes (upstream.rs ``WALK``), but
-    the chain's boxes each pass on one input and feed nothing else, so the
-    walk climbs it in one step (``Climbs``). Each agent sees ``n + chain +
-    1`` clashes."""
+def big_boxes_held_through_a_chain(n: int, chain: int, sides: str) -> str:
+    """Family 37 (``held-bases``) with a chain of ``chain`` boxes ``C{i}``
+    between ``F`` and the agents' boxes, each holding a clashing pair of its
+    own, and each also fed by a side box holding a clashing pair: none
+    (``sides="none"``), one box ``Q`` for all of them (``"shared"``), or one
+    of its own (``"own"``). Every agent's box holds ``I1`` and ``I2`` whole,
+    ``chain + 2`` classes up, further than a walk of 32 steps goes
+    (upstream.rs ``WALK``). Without side boxes, or with ``Q`` (which each
+    box holds whole through the one above, so it is left out of their
+    inputs), the chain's boxes each pass on one input and feed nothing
+    else, and the walk climbs the chain in one step (``Climbs``); with side
+    boxes of their own it does not. Each agent sees ``n + 1`` clashes and
+    those of the chain."""
     nodes: List[Dict[str, object]] = [{"id": b, "type": "toolbox"} for b in ("I1", "I2", "F")]
     edges: List[Dict[str, object]] = []
 
@@ -502,6 +507,7 @@ def big_boxes_held_through_a_chain(n: int, chain: int) -> str:
         edges.append({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
 
     def pair(box: str, upper: str, lower: str) -> None:
+        nodes.append({"id": box, "type": "toolbox"})
         for node, label in ((f"{box}x", upper), (f"{box}y", lower)):
             nodes.append({"id": node, "type": "tool", "data": {"label": label}})
             wire(node, box)
@@ -513,31 +519,45 @@ def big_boxes_held_through_a_chain(n: int, chain: int) -> str:
         wire(f"q{j}", "I2")
     wire("I1", "F")
     wire("I2", "F")
+    if sides == "shared":
+        pair("Q", "Q q", "q-q")
     above = "F"
     for i in range(chain):
-        nodes.append({"id": f"C{i}", "type": "toolbox"})
-        wire(above, f"C{i}")
         pair(f"C{i}", f"C {i:05}", f"c-{i:05}")
+        wire(above, f"C{i}")
+        if sides == "own":
+            pair(f"S{i}", f"S {i:05}", f"s-{i:05}")
+        if sides != "none":
+            wire("Q" if sides == "shared" else f"S{i}", f"C{i}")
         above = f"C{i}"
     for k in range(n):
-        nodes += [{"id": f"a{k}", "type": "agent"}, {"id": f"R{k}", "type": "toolbox"}]
+        nodes.append({"id": f"a{k}", "type": "agent"})
+        pair(f"R{k}", f"Z {k:05}", f"z-{k:05}")
+        wire(above, f"R{k}")
         for source in ("I1", "I2", f"R{k}"):
             wire(source, f"a{k}")
-        wire(above, f"R{k}")
-        pair(f"R{k}", f"Z {k:05}", f"z-{k:05}")
     return json.dumps({"nodes": nodes, "edges": edges})
 
 
-def test_cmp9_big_boxes_held_whole_through_a_chain_of_boxes_cost_what_the_file_costs() -> None:
+PAST_THE_WALK = pytest.mark.xfail(
+    strict=True,
+    reason="known limit: an input held whole by another input only through more than 32 classes of several inputs "
+    "(upstream.rs WALK) is still unioned into it word by word, in every distinct combination",
+)
+
+
+@pytest.mark.parametrize("sides", ["none", "shared", pytest.param("own", marks=PAST_THE_WALK)])
+def test_cmp9_big_boxes_held_whole_through_a_chain_of_boxes_cost_what_the_file_costs(sides: str) -> None:
     # The reference agrees at a tiny size; doubling n at least doubles the
     # file and at most doubles the work (unions of I1 and I2 into each
     # agent's box would cost n * n / 64 words).
-    tiny = big_boxes_held_through_a_chain(3, 40)
+    tiny = big_boxes_held_through_a_chain(3, 40, sides)
     assert without_places(toolwire.check_json(tiny)) == without_places(reference.check(json.loads(tiny)))
+    chain_clashes = {"none": 40, "shared": 41, "own": 80}[sides]
 
     def work(n: int) -> int:
-        report = toolwire.check_json(big_boxes_held_through_a_chain(n, 40))
-        assert len(report.violations) == n * (n + 41)
+        report = toolwire.check_json(big_boxes_held_through_a_chain(n, 40, sides))
+        assert len(report.violations) == n * (n + 1 + chain_clashes)
         return work_done(report)
 
     once, twice = work(1_000), work(2_000)

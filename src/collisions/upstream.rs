@@ -17,23 +17,26 @@
 //!
 //! Whether a class reaches another is a transitive closure, too dear to
 //! know in full; a short walk up from the inputs finds what matters here.
-//! Only an input that another class uses too can reach another input of
-//! the class (it is an input of some class on the way there); a class of
-//! two inputs or more with such an input walks up the inputs of its
-//! inputs, and of theirs, looking for it, and stops when it has found
-//! every such input below the highest one that has inputs, or after
-//! `WALK` steps. Classes are numbered in topological order, so nothing
-//! numbered below the lowest such input can reach one: the walk neither
-//! enters nor reads those (input lists are sorted, read from the top
-//! down). A chain of classes that each pass on one input and feed nothing
-//! else (boxes of their own, each holding a clashing pair) is one step:
-//! climbed once, its top kept (`Climbs`). So O(inputs) per class, plus
-//! O(classes) for the chains, counted as probes: the inputs looked at,
-//! every input list entry the walk reads, every class climbed past. What
-//! is found is always right (a path of inputs from one class to the
-//! other); what is not found is joined as before: only the old cost, never
-//! a wrong answer. Not found: an input reached only through more than
-//! `WALK` classes that have several inputs or feed several classes.
+//! Only an input that another class uses too can reach another input of the
+//! class (it is an input of some class on the way there); a class of two
+//! inputs or more with such an input walks up the inputs of its inputs, and
+//! of theirs, looking for it, and stops when it has found every such input
+//! below the highest one that has inputs, or after `WALK` steps. Classes
+//! are numbered in topological order, so nothing numbered below the lowest
+//! such input can reach one: the walk neither enters nor reads those (input
+//! lists are sorted, read from the top down). A chain of classes that each
+//! keep one input and feed nothing else (boxes of their own, each holding a
+//! clashing pair, and each also fed by a box every one of them holds) is
+//! one step: climbed once, its top kept (`Climbs`; what an input left out
+//! reaches, the input that holds it reaches too, so the kept inputs are
+//! enough to climb by). So O(inputs) per class, plus O(classes) for the
+//! chains, counted as probes: the inputs looked at, every input list entry
+//! the walk reads, every class climbed past. What is found is always right
+//! (a path of inputs from one class to the other); what is not found is
+//! joined as before: only the old cost, never a wrong answer. Not found: an
+//! input reached only through more than `WALK` classes that keep several
+//! inputs or feed several classes (a chain of boxes each fed by a box of
+//! its own too: tests/test_worst_cases.py, a known limit).
 
 use super::flow::{Class, ClassIx, NONE};
 
@@ -71,7 +74,9 @@ pub(super) fn kept_inputs(classes: &[Class], uses: &[u32], probes: &mut u64) -> 
         // below it that another class uses too: a walk can only find
         // something between the two, when there are both (a walk only
         // enters classes below where it starts).
-        let fed = inputs.iter().rposition(|&j| !classes[j as usize].inputs.is_empty());
+        let fed = inputs
+            .iter()
+            .rposition(|&j| starts[j as usize + 1] > starts[j as usize]);
         let low = fed.and_then(|fed| inputs[..fed].iter().position(|&i| uses[i as usize] >= 2));
         steps += match (fed, low) {
             (Some(fed), Some(low)) => inputs.len() - fed + low + 1,
@@ -105,7 +110,7 @@ pub(super) fn kept_inputs(classes: &[Class], uses: &[u32], probes: &mut u64) -> 
                     break;
                 }
                 // Past a chain of classes that only pass one input on.
-                let a = climbs.top(classes, uses, a, &mut steps);
+                let a = climbs.top((&kept, &starts), uses, a, &mut steps);
                 if a < lowest {
                     continue;
                 }
@@ -130,12 +135,12 @@ pub(super) fn kept_inputs(classes: &[Class], uses: &[u32], probes: &mut u64) -> 
     (kept, starts)
 }
 
-/// Chains of *plain* classes: one input, and no other class uses them
+/// Chains of *plain* classes: one input kept, and no other class uses them
 /// (a box of its own below one box, holding a clashing pair), which a walk
 /// passes through in one step. A plain class is never an input found held
 /// whole (no other class uses it), and the only way up from it is its one
-/// input, so a walk that reaches it may go on from the first class above
-/// it that is not plain.
+/// kept input, so a walk that reaches it may go on from the first class
+/// above it that is not plain.
 struct Climbs {
     /// Per plain class met so far, the first class above it that is not.
     top: Vec<ClassIx>,
@@ -143,18 +148,22 @@ struct Climbs {
 }
 
 impl Climbs {
-    /// `a`, or the first class above it that is not plain when it is.
-    /// Each plain class is climbed past once, its top then kept: O(classes)
-    /// over all walks, added to `steps`.
-    fn top(&mut self, classes: &[Class], uses: &[u32], a: ClassIx, steps: &mut u64) -> ClassIx {
-        let plain = |x: ClassIx| classes[x as usize].inputs.len() == 1 && uses[x as usize] < 2;
+    /// `a`, or the first class above it that is not plain when it is,
+    /// given the inputs kept so far (`kept_inputs`). Each plain class is
+    /// climbed past once, its top then kept: O(classes) over all walks,
+    /// added to `steps`.
+    fn top(&mut self, (kept, starts): (&[ClassIx], &[usize]), uses: &[u32], a: ClassIx, steps: &mut u64) -> ClassIx {
+        let only = |x: ClassIx| match kept[starts[x as usize]..starts[x as usize + 1]] {
+            [only] if uses[x as usize] < 2 => Some(only),
+            _ => None,
+        };
         let mut x = a;
-        while plain(x) && self.top[x as usize] == NONE {
+        while let (Some(up), NONE) = (only(x), self.top[x as usize]) {
             *steps += 1;
             self.chain.push(x);
-            x = classes[x as usize].inputs[0];
+            x = up;
         }
-        let top = if plain(x) { self.top[x as usize] } else { x };
+        let top = if only(x).is_some() { self.top[x as usize] } else { x };
         for &c in &self.chain {
             self.top[c as usize] = top;
         }
@@ -267,5 +276,28 @@ mod tests {
             assert_eq!(kept[agent], [agent as ClassIx - 1]);
         }
         assert!(steps <= 1_000 + 100 * (10 + WALK), "{steps} steps");
+    }
+
+    #[test]
+    fn cmp9_a_box_every_box_of_a_chain_holds_leaves_the_chain_plain() {
+        // Family 37 with 100 boxes between F (2) and each agent's box, each
+        // also fed by one box Q (3): each keeps only the box above it (which
+        // holds Q whole), so the chain is climbed as one step.
+        let mut inputs: Vec<Vec<ClassIx>> = vec![vec![], vec![], vec![0, 1], vec![]];
+        let mut above = 2;
+        for _ in 0..100 {
+            inputs.push(vec![above.min(3), above.max(3)]);
+            above = inputs.len() as ClassIx - 1;
+        }
+        for _ in 0..10 {
+            let own = inputs.len() as ClassIx;
+            inputs.push(vec![above]);
+            inputs.push(vec![0, 1, own]);
+        }
+        let refs: Vec<&[ClassIx]> = inputs.iter().map(|i| &i[..]).collect();
+        let (kept, _) = kept(&classes(&refs));
+        assert_eq!(kept[5], [4], "Q is held whole by the box above");
+        assert_eq!(kept[4], [2, 3], "the first box keeps F and Q");
+        assert_eq!(kept[inputs.len() - 1], [inputs.len() as ClassIx - 2]);
     }
 }
