@@ -13,7 +13,7 @@ use crate::threads::joined;
 
 /// A place in the text, both 1-based. The column counts characters, as
 /// Python's `json` module does, not bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     pub line: usize,
     pub column: usize,

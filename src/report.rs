@@ -7,9 +7,11 @@ use crate::locate::Location;
 use crate::names::{normalize_name, NameLoss, UNNAMED_TOOL};
 use crate::quote::{edge_name, node_name, quote};
 
+use serde::{Deserialize, Serialize};
+
 /// One step of a suggested fix: give `node` the label `new_label`, whose
 /// tool name is `new_name`, instead of `label`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rename {
     pub node: String,
     pub label: String,
@@ -18,7 +20,7 @@ pub struct Rename {
 }
 
 /// EDGE-5: a `data.edgeType` nobody recognises.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeTypeViolation {
     pub edge: usize,
     pub edge_id: Option<String>,
@@ -56,7 +58,7 @@ impl EdgeTypeViolation {
 }
 
 /// A tool edge into a node, as a CMP-10 violation lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WiredEdge {
     /// Its index in `edges`.
     pub edge: usize,
@@ -67,7 +69,7 @@ pub struct WiredEdge {
 
 /// CMP-10: tools are wired to a node whose type, by the catalogue, does not
 /// accept tools. One per receiving node, listing every tool edge into it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnacceptedToolsViolation {
     /// The receiving node's id.
     pub node: String,
@@ -160,7 +162,7 @@ impl Violation<'_> {
 }
 
 /// Something worth knowing that never refuses a workflow.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Warning {
     /// `DUPLICATE-KEY`: a key toolwire reads appears twice in one object.
     /// `R8`: a tool edge names a node that is not declared. `NAME-LOSSY`: a
@@ -168,7 +170,8 @@ pub struct Warning {
     /// nothing of it is left but `unnamed_tool`. `CMP-10-UNKNOWN`: nodes
     /// that receive tool edges have a type the catalogue does not know (or
     /// none), so CMP-10 could not be checked at them.
-    pub code: &'static str,
+    #[serde(deserialize_with = "known_code")]
+    pub code: Code,
     /// The node's id; empty for a DUPLICATE-KEY outside a node, or in a
     /// node without a string id.
     pub node: String,
@@ -179,8 +182,22 @@ pub struct Warning {
     pub location: Option<Location>,
 }
 
+/// A warning's code, one of [`Warning::CODES`]. Named so that serde's
+/// derive does not take the field for a string borrowed from its input:
+/// it is read back as the code it spells, by `known_code`.
+pub type Code = &'static str;
+
+/// A warning's code read back (from a snapshot) as the one of
+/// [`Warning::CODES`] it spells; any other is refused.
+fn known_code<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<&'static str, D::Error> {
+    let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+    (Warning::CODES.into_iter())
+        .find(|known| *known == code)
+        .ok_or_else(|| serde::de::Error::custom("an unknown warning code"))
+}
+
 impl Warning {
-    /// Every code a warning can have: a report snapshot (`snapshot.rs`) names
+    /// Every code a warning can have: a report snapshot (`snapshot`) names
     /// a warning's code by it when it is read back.
     pub const CODES: [&'static str; 5] = ["DUPLICATE-KEY", "R8", "NAME-LOSSY", "NAME-UNNAMED", "CMP-10-UNKNOWN"];
 
@@ -392,7 +409,7 @@ impl Warnings {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// Declared nodes.
     pub nodes: usize,

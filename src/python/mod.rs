@@ -218,7 +218,7 @@ fn report_list<'py>(
 }
 
 /// `check_files` for toolwire.dask's workers: each report is encoded
-/// (src/snapshot.rs) on the checking thread, without the GIL, and no report
+/// (src/snapshot/mod.rs) on the checking thread, without the GIL, and no report
 /// object is made. Per path, in order: the bytes; the exact violation
 /// count, when the findings name more than `budget` ids; or the exception
 /// `check_file` would have raised.
@@ -243,7 +243,7 @@ fn check_files_encoded<'py>(
     encoded_list(py, outcomes, &paths)
 }
 
-/// Per path, in order, its encoded report (src/snapshot.rs), its exact
+/// Per path, in order, its encoded report (src/snapshot/mod.rs), its exact
 /// violation count when the findings are too large to ship, or the
 /// exception `check_file` would have raised for it.
 fn encoded_list<'py>(

@@ -1,6 +1,7 @@
 //! The report as Python reads it: `CoreReport`, answering on demand for a
-//! check made here or a snapshot shipped from a dask worker, and the small
-//! frozen classes (`CoreViolation`, `CoreTool`, ...) its answers come in.
+//! check made here or a snapshot shipped from a dask worker, both read
+//! through `ReadFindings` (src/findings.rs), and the small frozen classes
+//! (`CoreViolation`, `CoreTool`, ...) its answers come in.
 
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -8,31 +9,25 @@ use pyo3::types::PyBytes;
 
 use super::at;
 use super::run::run;
-use crate::report::UnacceptedToolsViolation;
-use crate::snapshot::{self, Shipped, ShippedViolation};
-use crate::{Collision, EdgeTypeViolation, Rename, Report, Violation, Warning};
+use crate::findings::{Finding, Missing, ReadFindings};
+use crate::snapshot::{self, Shipped};
+use crate::{Rename, Report, Warning};
 
 /// A workflow's report, read on demand (python/toolwire/_report.py wraps
 /// what it answers in the public classes). Either a check's own report,
-/// whose CMP-9 violations are stored by cause and built here one at a time
-/// when asked for, or a snapshot decoded from bytes that toolwire.dask
-/// sent from a worker; both answer every method the same way.
+/// whose CMP-9 violations are stored by cause and built one at a time when
+/// asked for, or a snapshot decoded from bytes that toolwire.dask sent from
+/// a worker: both read through `ReadFindings` (src/findings.rs), so every
+/// method below is written once for both.
 #[pyclass(frozen, module = "toolwire._toolwire")]
 pub(super) struct CoreReport {
-    findings: Findings,
-}
-
-/// Both boxed: a report is four times the size of a snapshot's index, and
-/// the Python object need not hold the larger of the two.
-enum Findings {
-    Checked(Box<Report>),
-    Shipped(Box<Shipped>),
+    findings: Box<dyn ReadFindings + Send + Sync>,
 }
 
 impl CoreReport {
     pub(super) fn new(report: Report) -> Self {
         CoreReport {
-            findings: Findings::Checked(Box::new(report)),
+            findings: Box::new(report),
         }
     }
 }
@@ -41,35 +36,57 @@ fn out_of_range(what: &str) -> impl FnOnce() -> PyErr + '_ {
     move || PyIndexError::new_err(format!("{what} index out of range"))
 }
 
-fn no_tools() -> PyErr {
-    PyIndexError::new_err("only a CMP-9 violation has tools")
-}
-
-fn edge_violation(e: &EdgeTypeViolation) -> CoreViolation {
-    CoreViolation {
-        rule: "EDGE-5",
-        message: e.message.clone(),
-        location: at(e.location),
-        edge: Some(e.edge),
-        edge_id: e.edge_id.clone(),
-        edge_type: Some(e.edge_type.clone()),
-        suggestion: e.suggestion.clone(),
-        ..CoreViolation::default()
-    }
-}
-
-fn unaccepted_tools(u: &UnacceptedToolsViolation) -> CoreViolation {
-    CoreViolation {
-        rule: "CMP-10",
-        message: u.message.clone(),
-        location: at(u.location),
-        consumer: Some(u.node.clone()),
-        node_type: Some(u.node_type.clone()),
-        defined_at: Some(u.defined_at.clone()),
-        wired_edges: (u.edges.iter())
-            .map(|e| (e.edge, e.edge_id.clone(), e.source.clone()))
-            .collect(),
-        ..CoreViolation::default()
+/// A violation as Python reads it: the one place its fields cross over.
+fn core_violation(finding: Finding<'_>) -> CoreViolation {
+    let rule = finding.rule();
+    match finding {
+        Finding::UnrecognisedEdgeType(e) => {
+            let e = e.into_owned();
+            CoreViolation {
+                rule,
+                message: e.message,
+                location: at(e.location),
+                edge: Some(e.edge),
+                edge_id: e.edge_id,
+                edge_type: Some(e.edge_type),
+                suggestion: e.suggestion,
+                ..CoreViolation::default()
+            }
+        }
+        Finding::UnacceptedTools(u) => {
+            let u = u.into_owned();
+            CoreViolation {
+                rule,
+                message: u.message,
+                location: at(u.location),
+                consumer: Some(u.node),
+                node_type: Some(u.node_type),
+                defined_at: Some(u.defined_at),
+                wired_edges: (u.edges.into_iter()).map(|e| (e.edge, e.edge_id, e.source)).collect(),
+                ..CoreViolation::default()
+            }
+        }
+        Finding::ToolNameCollision(c) => CoreViolation {
+            rule,
+            message: c.message.into_owned(),
+            location: at(c.location),
+            consumer: Some(c.consumer.to_owned()),
+            name: Some(c.name.to_owned()),
+            tools: (c.tools.iter())
+                .map(|t| CoreTool {
+                    id: t.id.to_owned(),
+                    label: t.label.to_owned(),
+                    location: at(t.location),
+                    path_len: t.path_len,
+                })
+                .collect(),
+            fix: c.fix.iter().map(|r| CoreRename::of(r)).collect(),
+            box_labels: (c.box_labels.iter())
+                .map(|&(b, l)| (b.to_owned(), l.to_owned()))
+                .collect(),
+            group: Some(c.group),
+            ..CoreViolation::default()
+        },
     }
 }
 
@@ -92,91 +109,21 @@ impl CoreReport {
     /// EDGE-5 violations first, then CMP-10 ones, then CMP-9 ones.
     #[getter]
     fn violation_count(&self) -> u64 {
-        match &self.findings {
-            Findings::Checked(report) => report.violation_count(),
-            Findings::Shipped(shipped) => shipped.violation_count(),
-        }
+        self.findings.violation_count()
     }
 
     fn violation(&self, index: u64) -> PyResult<CoreViolation> {
-        Ok(match &self.findings {
-            Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
-                Violation::UnrecognisedEdgeType(e) => edge_violation(e),
-                Violation::UnacceptedTools(u) => unaccepted_tools(u),
-                Violation::ToolNameCollision(c) => {
-                    let tools = c.tools();
-                    CoreViolation {
-                        rule: "CMP-9",
-                        message: c.message(),
-                        location: at(c.location()),
-                        consumer: Some(c.consumer().to_owned()),
-                        name: Some(c.name().to_owned()),
-                        tools: (tools.iter())
-                            .map(|t| CoreTool {
-                                id: t.id().to_owned(),
-                                label: t.label().to_owned(),
-                                location: at(t.location()),
-                                path_len: t.path_len(),
-                            })
-                            .collect(),
-                        fix: c.fix().into_iter().map(CoreRename::of).collect(),
-                        box_labels: (Collision::box_labels_of(&tools).into_iter())
-                            .map(|(b, l)| (b.to_owned(), l.to_owned()))
-                            .collect(),
-                        group: Some(c.group()),
-                        ..CoreViolation::default()
-                    }
-                }
-            },
-            Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
-                ShippedViolation::UnrecognisedEdgeType(e) => edge_violation(&e),
-                ShippedViolation::UnacceptedTools(u) => unaccepted_tools(&u),
-                ShippedViolation::ToolNameCollision(c) => CoreViolation {
-                    rule: "CMP-9",
-                    message: c.message.to_owned(),
-                    location: at(c.location),
-                    consumer: Some(c.consumer.to_owned()),
-                    name: Some(c.name.to_owned()),
-                    tools: c
-                        .tools
-                        .iter()
-                        .map(|t| CoreTool {
-                            id: t.id.to_owned(),
-                            label: t.label.to_owned(),
-                            location: at(t.location),
-                            path_len: t.path_len,
-                        })
-                        .collect(),
-                    fix: c.fix.iter().map(CoreRename::of).collect(),
-                    box_labels: c
-                        .box_labels
-                        .iter()
-                        .map(|(b, l)| (b.to_string(), l.to_string()))
-                        .collect(),
-                    group: Some(c.group),
-                    ..CoreViolation::default()
-                },
-            },
-        })
+        let finding = self.findings.violation(index).ok_or_else(out_of_range("violation"))?;
+        Ok(core_violation(finding))
     }
 
     /// Ids `start..stop` of the path of tool `tool` of violation `index`.
     fn tool_path(&self, index: u64, tool: usize, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        match &self.findings {
-            Findings::Checked(report) => match report.violation(index).ok_or_else(out_of_range("violation"))? {
-                Violation::ToolNameCollision(c) => {
-                    let t = c.tool(tool).ok_or_else(out_of_range("tool"))?;
-                    Ok(owned(t.path_ids(start, stop)))
-                }
-                Violation::UnrecognisedEdgeType(_) | Violation::UnacceptedTools(_) => Err(no_tools()),
-            },
-            Findings::Shipped(shipped) => match shipped.violation(index).ok_or_else(out_of_range("violation"))? {
-                ShippedViolation::ToolNameCollision(c) => {
-                    let t = c.tools.get(tool).ok_or_else(out_of_range("tool"))?;
-                    Ok(owned(shipped.path(t, start, stop).ok_or_else(out_of_range("path"))?))
-                }
-                ShippedViolation::UnrecognisedEdgeType(_) | ShippedViolation::UnacceptedTools(_) => Err(no_tools()),
-            },
+        match self.findings.tool_path(index, tool, start, stop) {
+            Ok(ids) => Ok(owned(ids)),
+            Err(Missing::Violation) => Err(out_of_range("violation")()),
+            Err(Missing::Tool) => Err(out_of_range("tool")()),
+            Err(Missing::Tools) => Err(PyIndexError::new_err("only a CMP-9 violation has tools")),
         }
     }
 
@@ -185,27 +132,18 @@ impl CoreReport {
     /// Empty for a report shipped from elsewhere.
     #[getter]
     fn work(&self) -> std::collections::BTreeMap<&'static str, u64> {
-        match &self.findings {
-            Findings::Checked(report) => report.collisions.work().into_iter().collect(),
-            Findings::Shipped(_) => Default::default(),
-        }
+        self.findings.work().into_iter().collect()
     }
 
     /// Whether CMP-10 was checked (only against a node-type catalogue).
     #[getter]
     fn node_types_checked(&self) -> bool {
-        match &self.findings {
-            Findings::Checked(report) => report.node_types_checked,
-            Findings::Shipped(shipped) => shipped.node_types_checked(),
-        }
+        self.findings.node_types_checked()
     }
 
     #[getter]
     fn warning_count(&self) -> usize {
-        match &self.findings {
-            Findings::Checked(report) => report.warnings.len(),
-            Findings::Shipped(shipped) => shipped.warning_count(),
-        }
+        self.findings.warning_count()
     }
 
     /// Warnings `start` to `stop` (exclusive, clamped): a workflow with a
@@ -214,19 +152,15 @@ impl CoreReport {
     fn warnings(&self, start: usize, stop: usize) -> Vec<CoreWarning> {
         let stop = stop.min(self.warning_count());
         let start = start.min(stop);
-        let warning = |i| match &self.findings {
-            Findings::Checked(report) => report.warnings.get(i),
-            Findings::Shipped(shipped) => shipped.warning(i),
-        };
-        (start..stop).filter_map(warning).map(core_warning).collect()
+        (start..stop)
+            .filter_map(|i| self.findings.warning(i))
+            .map(core_warning)
+            .collect()
     }
 
     #[getter]
     fn stats(&self) -> CoreStats {
-        let s = match &self.findings {
-            Findings::Checked(report) => report.stats,
-            Findings::Shipped(shipped) => shipped.stats(),
-        };
+        let s = self.findings.stats();
         CoreStats {
             nodes: s.nodes,
             edges: s.edges,
@@ -239,66 +173,34 @@ impl CoreReport {
     /// CMP-9 groups, in the order of their first violations.
     #[getter]
     fn group_count(&self) -> usize {
-        match &self.findings {
-            Findings::Checked(report) => report.collisions.group_count(),
-            Findings::Shipped(shipped) => shipped.group_count(),
-        }
+        self.findings.group_count()
     }
 
     fn group(&self, group: u32) -> PyResult<CoreGroup> {
-        if group as usize >= self.group_count() {
-            return Err(out_of_range("group")());
-        }
-        Ok(match &self.findings {
-            Findings::Checked(report) => {
-                let g = report.collisions.group(group);
-                CoreGroup {
-                    name: g.name().to_owned(),
-                    through: g.through().map(str::to_owned),
-                    count: g.count(),
-                    first: g.first() + report.violations_before_cmp9(),
-                }
-            }
-            Findings::Shipped(shipped) => {
-                let g = shipped.group(group).ok_or_else(out_of_range("group"))?;
-                CoreGroup {
-                    name: g.name.to_owned(),
-                    through: g.through.map(str::to_owned),
-                    count: g.count,
-                    first: g.first + shipped.violations_before_cmp9() as u64,
-                }
-            }
+        let g = self.findings.group(group).ok_or_else(out_of_range("group"))?;
+        Ok(CoreGroup {
+            name: g.name.to_owned(),
+            through: g.through.map(str::to_owned),
+            count: g.count,
+            first: g.first,
         })
     }
 
     /// Consumer ids `start..stop` of a group, by id.
     fn group_consumers(&self, group: u32, start: usize, stop: usize) -> PyResult<Vec<String>> {
-        if group as usize >= self.group_count() {
-            return Err(out_of_range("group")());
-        }
-        Ok(match &self.findings {
-            Findings::Checked(report) => owned(report.collisions.group(group).consumers(start, stop)),
-            Findings::Shipped(shipped) => owned(
-                shipped
-                    .group_consumers(group, start, stop)
-                    .ok_or_else(out_of_range("group"))?,
-            ),
-        })
+        let consumers = (self.findings.group_consumers(group, start, stop)).ok_or_else(out_of_range("group"))?;
+        Ok(owned(consumers))
     }
 
     /// The findings as bytes for toolwire.dask to send back from a worker
-    /// (src/snapshot.rs has the format), or, when they name more than `budget`
-    /// ids, the exact violation count instead.
+    /// (src/snapshot has the format), or, when they name more than `budget`
+    /// ids, the exact violation count instead. A shipped report is read
+    /// and written again like a checked one (a report sent on: tests).
     fn encode<'py>(&self, py: Python<'py>, budget: u64) -> PyResult<Bound<'py, PyAny>> {
-        // A copy of shipped bytes, for a report sent on again (tests).
-        let encoded = run(py, false, |_| match &self.findings {
-            Findings::Checked(report) => snapshot::encode(report, budget).map_err(|e| e.violation_count),
-            Findings::Shipped(shipped) if shipped.id_count() <= budget => Ok(shipped.bytes().to_vec()),
-            Findings::Shipped(shipped) => Err(shipped.violation_count()),
-        })?;
+        let encoded = run(py, false, |_| snapshot::encode(&*self.findings, budget))?;
         match encoded {
             Ok(bytes) => Ok(PyBytes::new(py, &bytes).into_any()),
-            Err(violation_count) => Ok(violation_count.into_pyobject(py)?.into_any()),
+            Err(too_large) => Ok(too_large.violation_count.into_pyobject(py)?.into_any()),
         }
     }
 
@@ -308,7 +210,7 @@ impl CoreReport {
     fn decode(py: Python<'_>, data: &[u8]) -> PyResult<CoreReport> {
         match run(py, false, |_| Shipped::decode(data))? {
             Ok(shipped) => Ok(CoreReport {
-                findings: Findings::Shipped(Box::new(shipped)),
+                findings: Box::new(shipped),
             }),
             Err(e) => Err(PyValueError::new_err(e.to_string())),
         }

@@ -98,7 +98,7 @@ pub(super) fn check_site<'py>(
 }
 
 /// `check_site` for toolwire.dask's workers (issue 22: a site is one task):
-/// each report is encoded (src/snapshot.rs) without the GIL, as
+/// each report is encoded (src/snapshot/mod.rs) without the GIL, as
 /// `check_files_encoded` encodes it, so the first item holds per path the
 /// bytes, the exact violation count when the findings name more than
 /// `budget` ids, or the exception. `names`: what the site's findings and

@@ -4,7 +4,7 @@ A ``Report`` reads its findings from the Rust core, whose objects hold the
 checked graph and cannot be pickled, and the workflow text must not travel.
 So the core itself encodes a report's findings as bytes (``pack``, or
 ``pack_files``, which has the Rust batch encode each file's report as it
-checks it; the format is in src/snapshot.rs). The client checks the bytes
+checks it; the format is in src/snapshot/mod.rs). The client checks the bytes
 whole and keeps them in a core report of its own, which reads each finding
 from them when it is read, wrapped in an ordinary ``Report`` (``unpack``)
 equal to the one ``toolwire.check_files`` gives: same violations,
