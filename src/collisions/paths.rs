@@ -91,13 +91,167 @@ pub(crate) struct Wiring<'w, 'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct TreePath {
     leaf: NodeIx,
-    /// The first box after the leaf and its distance to the first chain's
-    /// top, when the leaf enters through that top's tree.
+    /// The first box after the leaf and its distance to `origin`, when
+    /// the leaf enters through that root's tree.
     first: Option<(NodeIx, u32)>,
-    /// The chains, from the leaf's side: (top, bottom) as ordinals, the
-    /// nodes from `top` down to `bottom` along parents. Each bottom is a
-    /// provider of the next top; the last bottom is the consumer.
-    chains: Vec<(u32, u32)>,
+    /// The top of the chain nearest the leaf.
+    origin: u32,
+    /// The chains, from the consumer's side: the head ends at the
+    /// consumer, and each chain's top is a provider's path root whose
+    /// provider is the bottom of the next.
+    head: Arc<Link>,
+}
+
+/// One chain of a path and those nearer its leaf: a persistent list, so
+/// that paths passed on through one root share what lies above it (each
+/// agent below a ladder of roots is the path above plus a chain, not a
+/// copy of it), with skew-binary jumps towards the leaf (Myers), so that a
+/// position or a root is found in O(log chains).
+#[derive(Debug)]
+struct Link {
+    /// The nodes from `top` down to `bottom` along parents, as ordinals.
+    top: u32,
+    bottom: u32,
+    /// The path root of the chain: roots fall strictly from the consumer's
+    /// side (ordinals follow the units' topological order).
+    root: u32,
+    /// Nodes of this chain and of every chain nearer the leaf.
+    nodes: u32,
+    /// Chains from this one to the leaf's side, this one included.
+    count: u32,
+    /// The next chain towards the leaf.
+    rest: Option<Arc<Link>>,
+    /// A chain further towards the leaf; None on the last.
+    jump: Option<Arc<Link>>,
+}
+
+impl Drop for Link {
+    /// Unlinks the chains it alone holds one by one: a list of a million
+    /// chains must not be dropped by a million nested calls.
+    fn drop(&mut self) {
+        // A jump lands on a chain `rest` still holds, so dropping it
+        // first never frees anything.
+        drop(self.jump.take());
+        let mut next = self.rest.take();
+        while let Some(link) = next {
+            match Arc::try_unwrap(link) {
+                Ok(mut only) => {
+                    drop(only.jump.take());
+                    next = only.rest.take();
+                }
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// What a path holds below one of its chains (nearer the leaf): the path
+/// to a path root, remembered per leaf and root (`Paths::above`).
+#[derive(Debug, Clone)]
+struct Below {
+    first: Option<(NodeIx, u32)>,
+    /// The top of the chain nearest the leaf, when there are chains.
+    origin: u32,
+    links: Option<Arc<Link>>,
+}
+
+impl Below {
+    /// Nothing yet: the chain laid on it is the one nearest the leaf,
+    /// entered from `first` or straight from the leaf.
+    fn start(first: Option<(NodeIx, u32)>) -> Below {
+        Below { first, origin: NONE, links: None }
+    }
+
+    /// This, with the chain from `top` down to `bottom` (of path root
+    /// `root`) laid on it, as a path of `leaf`.
+    fn with(&self, facts: &PathFacts, leaf: NodeIx, (top, bottom): (u32, u32), root: u32) -> TreePath {
+        let (nodes, count) = self.links.as_ref().map_or((0, 0), |l| (l.nodes, l.count));
+        let jump = self.links.as_ref().map(|p| {
+            // Myers' skew-binary jump: two equal spans make one.
+            let j = p.jump.as_ref().unwrap_or(p);
+            let jj = j.jump.as_ref().unwrap_or(j);
+            if p.count - j.count == j.count - jj.count {
+                Arc::clone(jj)
+            } else {
+                Arc::clone(p)
+            }
+        });
+        let head = Arc::new(Link {
+            top,
+            bottom,
+            root,
+            nodes: nodes + chain_len(facts, top, bottom) as u32,
+            count: count + 1,
+            rest: self.links.clone(),
+            jump,
+        });
+        TreePath {
+            leaf,
+            first: self.first,
+            origin: if self.links.is_some() { self.origin } else { top },
+            head,
+        }
+    }
+}
+
+impl TreePath {
+    /// Its whole self, to lay another chain on.
+    fn as_below(&self) -> Below {
+        Below {
+            first: self.first,
+            origin: self.origin,
+            links: Some(Arc::clone(&self.head)),
+        }
+    }
+
+    /// Its chains from the leaf's side, (top, bottom); `steps` counts them.
+    fn chains(&self, steps: &mut u64) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(self.head.count as usize);
+        let mut at = Some(&self.head);
+        while let Some(link) = at {
+            *steps += 1;
+            out.push((link.top, link.bottom));
+            at = link.rest.as_ref();
+        }
+        out.reverse();
+        out
+    }
+
+    /// The chain that holds position `position` (past the leaf and the
+    /// descent), found by jumps from the consumer's side; `base` is the
+    /// position of the first chain's top.
+    fn link_at(&self, facts: &PathFacts, base: usize, position: usize, steps: &mut u64) -> &Link {
+        // A chain's end (one past its bottom's position); ends fall
+        // towards the leaf.
+        let end = |l: &Link| base + l.nodes as usize;
+        let mut at: &Link = &self.head;
+        loop {
+            *steps += 1;
+            if end(at) - chain_len(facts, at.top, at.bottom) <= position {
+                return at;
+            }
+            at = match (&at.jump, &at.rest) {
+                (Some(j), _) if end(j) > position => j,
+                (_, Some(r)) => r,
+                _ => return at, // not reached: position 1 + descent starts the last chain
+            };
+        }
+    }
+
+    /// The chain of path root `root`, if the path crosses its tree: roots
+    /// fall from the consumer's side, so jumps find it.
+    fn link_of_root(&self, root: u32, steps: &mut u64) -> Option<&Link> {
+        let mut at: &Link = &self.head;
+        while at.root > root {
+            *steps += 1;
+            at = match (&at.jump, &at.rest) {
+                (Some(j), _) if j.root > root => j,
+                (_, Some(r)) => r,
+                _ => return None,
+            };
+        }
+        (at.root == root).then_some(at)
+    }
 }
 
 /// The relevant boxes upstream of one path root, by distance.
@@ -142,6 +296,12 @@ pub(crate) struct Paths {
     /// Per tool wired into many boxes, those boxes as nested ranges of the
     /// parent forest (see `Nested`), made when first asked for.
     nested: Mutex<Map<NodeIx, Arc<Nested>>>,
+    /// Per leaf and path root a path was passed on at, the path up to the
+    /// root (`Below`): the next path passed on there is one chain laid on
+    /// it. Emptied when it holds more than `REMEMBERED_PER_NODE` per
+    /// relevant node, so that reading paths never holds more than the
+    /// workflow does.
+    above: Mutex<Map<(NodeIx, u32), Below>>,
 }
 
 impl Default for Paths {
@@ -151,6 +311,7 @@ impl Default for Paths {
             whole: Mutex::new(new_map()),
             rent: Mutex::new(new_map()),
             nested: Mutex::new(new_map()),
+            above: Mutex::new(new_map()),
         }
     }
 }
@@ -248,21 +409,31 @@ impl Paths {
         budget: &mut u32,
     ) -> TreePath {
         let facts = w.facts;
-        let mut chains: Vec<(u32, u32)> = Vec::new();
+        // The chains met, from the consumer's side: (top, bottom, root),
+        // the last the one nearest the leaf unless what lies above it was
+        // known (`below`).
+        let mut chains: Vec<(u32, u32, u32)> = Vec::new();
         let mut bottom = consumer;
         // Roots that passed the path on beyond the free passes, with the
         // steps counted when they did: the rest of the path's work is
         // the rent of the first, second, fourth, eighth... of them.
         let (mut rented, mut unfree): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
-        // The path to the provider of the last root, when found whole.
-        let mut above: Option<TreePath> = None;
+        // What lies above the last chain, when found whole: a path to a
+        // root passed on at before, or the path to the root's provider.
+        let mut below: Option<Below> = None;
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
-                chains.push((entry, bottom));
+                chains.push((entry, bottom, facts.root(entry, steps)));
                 break None;
             }
             let root = facts.root(bottom, steps);
-            chains.push((root, bottom));
+            chains.push((root, bottom, root));
+            // A root passed on at before: the path above it is known, and
+            // the same whatever chain below it the path ends in.
+            if let Some(known) = self.remembered(leaf, root, steps) {
+                below = Some(known);
+                break None;
+            }
             // The one provider of the root that carries the leaf, if only
             // one does (and it does not lead back to a root met already):
             // free for a few roots of few classes, then while the root's
@@ -291,7 +462,7 @@ impl Paths {
                     None => {
                         if let Some(path) = self.nearest_carrier(w, leaf, root, steps, budget) {
                             pay(&mut rented);
-                            above = Some(path);
+                            below = Some(path.as_below());
                             break None;
                         }
                     }
@@ -311,17 +482,37 @@ impl Paths {
         for (root, at) in rented {
             self.pay_rent(w, root, end - at, steps);
         }
-        chains.reverse();
-        if let Some(above) = above {
-            let mut whole = above.chains;
-            whole.extend(chains);
-            return TreePath {
-                leaf,
-                first: above.first,
-                chains: whole,
-            };
+        // The chains laid one on another from the leaf's side, each root
+        // remembered with the path above it.
+        let mut below = below.unwrap_or_else(|| Below::start(first));
+        let mut path = None;
+        for (i, &(top, bottom, root)) in chains.iter().enumerate().rev() {
+            *steps += 1;
+            if top == root && (i + 1 < chains.len() || below.links.is_some() || below.first.is_some()) {
+                self.remember(w, leaf, root, &below);
+            }
+            let laid = below.with(facts, leaf, (top, bottom), root);
+            below = laid.as_below();
+            path = Some(laid);
         }
-        TreePath { leaf, first, chains }
+        path.expect("a path has a chain")
+    }
+
+    /// The path of `leaf` up to path root `root`, if remembered.
+    fn remembered(&self, leaf: NodeIx, root: u32, steps: &mut u64) -> Option<Below> {
+        *steps += 1;
+        let above = self.above.lock().unwrap_or_else(|e| e.into_inner());
+        above.get(&(leaf, root)).cloned()
+    }
+
+    /// Remembers the path of `leaf` up to path root `root`; forgets all
+    /// once they are more than the relevant nodes allow.
+    fn remember(&self, w: Wiring<'_, '_>, leaf: NodeIx, root: u32, below: &Below) {
+        let mut above = self.above.lock().unwrap_or_else(|e| e.into_inner());
+        if above.len() >= REMEMBERED_PER_NODE * w.facts.nodes.len() + REMEMBERED_AT_LEAST {
+            above.clear();
+        }
+        above.insert((leaf, root), below.clone());
     }
 
     /// When several providers of path root `root` carry `leaf` from
@@ -356,11 +547,7 @@ impl Paths {
             .min_by(|&a, &b| w.g.id(a).cmp(w.g.id(b)));
         if let Some(p) = direct {
             let o = w.ordinal[p as usize];
-            return Some(TreePath {
-                leaf,
-                first: None,
-                chains: vec![(o, o)],
-            });
+            return Some(Below::start(None).with(facts, leaf, (o, o), facts.root(o, steps)));
         }
         let mut best: Option<TreePath> = None;
         for &p in providers {
@@ -401,7 +588,7 @@ impl Paths {
         }
         if position <= descent && position < to {
             let (first, first_dist) = path.first.expect("a descent starts at a first box");
-            let tree = self.tree(facts, path.chains[0].0);
+            let tree = self.tree(facts, path.origin);
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
             // Position p (1..=descent) holds the box at distance
             // first_dist - (p - 1) from the top.
@@ -416,11 +603,22 @@ impl Paths {
             }
         }
         // Each chain from its top down: a stretch's last node found by its
-        // jumps, the others by walking up from it.
-        let mut start = descent + 1; // where the chain looked at begins
-        for &(top, bottom) in &path.chains {
-            let end = start + chain_len(facts, top, bottom);
-            if position < end && position < to {
+        // jumps, the others by walking up from it. The chains that hold
+        // the positions asked for are found from the consumer's side: the
+        // one of the last position by jumps, then the others one by one.
+        if position < to {
+            let base = descent + 1; // where the first chain begins
+            let mut held: Vec<&Link> = Vec::new();
+            let mut at = Some(path.link_at(facts, base, to - 1, steps));
+            while let Some(link) = at {
+                *steps += 1;
+                held.push(link);
+                let start = base + link.nodes as usize - chain_len(facts, link.top, link.bottom);
+                at = if start <= position { None } else { link.rest.as_deref() };
+            }
+            for link in held.into_iter().rev() {
+                let bottom = link.bottom;
+                let end = base + link.nodes as usize;
                 let last = to.min(end) - 1;
                 let mut o = facts.ancestor(bottom, (end - 1 - last) as u32, steps);
                 let at = out.len();
@@ -432,7 +630,6 @@ impl Paths {
                 out[at..].reverse();
                 position = last + 1;
             }
-            start = end;
         }
         out
     }
@@ -447,8 +644,11 @@ impl Paths {
         if o == NONE {
             return false;
         }
-        let on_chain = (path.chains.iter()).any(|&(top, bottom)| {
-            facts.depth[o as usize] >= facts.depth[top as usize] && facts.is_ancestor(o, bottom, steps)
+        // A path crosses each tree of the parent forest at most once (roots
+        // fall along it), so only the chain of the node's own root can
+        // hold it.
+        let on_chain = path.link_of_root(facts.root(o, steps), steps).is_some_and(|l| {
+            facts.depth[o as usize] >= facts.depth[l.top as usize] && facts.is_ancestor(o, l.bottom, steps)
         });
         if on_chain {
             return true;
@@ -456,7 +656,7 @@ impl Paths {
         let Some((first, first_dist)) = path.first else {
             return false;
         };
-        let tree = self.tree(facts, path.chains[0].0);
+        let tree = self.tree(facts, path.origin);
         let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
         match tree.dist.get(&node).copied() {
             Some(d) if d >= 1 && d <= first_dist => tree.at_distance(w, first, d, steps) == node,
@@ -477,6 +677,11 @@ const CARRIERS_LOOKED_UP: usize = 16;
 /// (one tree, shared by every path that gets there, instead of a step per
 /// root for each).
 const ROOTS_PASSED: usize = 16;
+
+/// Paths up to roots remembered (`Paths::above`), per relevant node of
+/// the workflow, and at least; past that, all are forgotten.
+const REMEMBERED_PER_NODE: usize = 2;
+const REMEMBERED_AT_LEAST: usize = 4096;
 
 /// How many paths to a root's carrying providers one path may find
 /// (`Paths::nearest_carrier`), nested ones included; beyond, trees decide.
@@ -678,17 +883,19 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64)
         return la < lb;
     }
     let id = |o: u32| w.g.id(facts.nodes[o as usize]);
+    let (a, b) = (a.chains(steps), b.chains(steps));
+    let (a, b) = (&a, &b);
     // A place on a path: its chain and how far below the chain's top.
-    let at = |p: &TreePath, (chain, down): (usize, u32), steps: &mut u64| -> u32 {
-        let (top, bottom) = p.chains[chain];
+    let at = |p: &Vec<(u32, u32)>, (chain, down): (usize, u32), steps: &mut u64| -> u32 {
+        let (top, bottom) = p[chain];
         facts.ancestor(
             bottom,
             facts.depth[bottom as usize] - facts.depth[top as usize] - down,
             steps,
         )
     };
-    let step = |p: &TreePath, (chain, down): (usize, u32), by: u32| -> (usize, u32) {
-        let (top, bottom) = p.chains[chain];
+    let step = |p: &Vec<(u32, u32)>, (chain, down): (usize, u32), by: u32| -> (usize, u32) {
+        let (top, bottom) = p[chain];
         let left = facts.depth[bottom as usize] - facts.depth[top as usize] - down; // nodes below this one
         if by <= left {
             (chain, down + by)
@@ -697,14 +904,14 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64)
         }
     };
     let (mut pa, mut pb) = ((0, 0), (0, 0));
-    while pa.0 < a.chains.len() && pb.0 < b.chains.len() {
+    while pa.0 < a.len() && pb.0 < b.len() {
         let (na, nb) = (at(a, pa, steps), at(b, pb, steps));
         if na != nb {
             return id(na) < id(nb);
         }
         // The same node: both go down their chains together as far as
         // both chains go and their bottoms share ancestors.
-        let (ba, bb) = (a.chains[pa.0].1, b.chains[pb.0].1);
+        let (ba, bb) = (a[pa.0].1, b[pb.0].1);
         let here = facts.depth[na as usize];
         let room = (facts.depth[ba as usize] - here).min(facts.depth[bb as usize] - here);
         let (mut together, mut apart) = (0, room + 1); // together: shared; apart: not, or past the room
@@ -736,12 +943,9 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64)
 
 impl TreePath {
     #[allow(clippy::len_without_is_empty)] // a path has at least two nodes
-    pub fn len(&self, facts: &PathFacts) -> usize {
+    pub fn len(&self, _facts: &PathFacts) -> usize {
         let descent = self.first.map_or(0, |(_, d)| d as usize);
-        let chains: usize = (self.chains.iter())
-            .map(|&(top, bottom)| chain_len(facts, top, bottom))
-            .sum();
-        1 + descent + chains
+        1 + descent + self.head.nodes as usize
     }
 
     pub fn leaf(&self) -> NodeIx {
