@@ -117,25 +117,14 @@ DOUBLING = {
     "held-bases": 1_000,  # 0.87 MB (its n * n / 64 words show from about 1,000 on)
     "crowded-ladders": 200,  # 1 MB (its paths cross n * 10 * n boxes: small keeps it quick)
     "split-chains": 200,  # 0.2 MB (its paths cross n * 20 * n boxes: small keeps it quick)
-    "ladder-taps": 500,  # 0.2 MB (its paths climb n * n / 2 roots)
+    "ladder-taps": 500,  # 0.2 MB (its paths climb n * n / 2 roots, each laid on the one above)
     "evicted-ladders": 300,  # 0.37 MB
     "wide-thrash": 600,  # 0.73 MB
-    "wide-splits": 100,  # 0.6 MB (its paths cross n * 33 * n boxes: small keeps it quick)
+    "wide-splits": 100,  # 0.6 MB (its agents' trees would cross n * 33 * n boxes: small keeps it quick)
 }
 # Families whose work still grows faster than their file, as
 # docs/RELIABILITY.md's known limits say: strict, so a fix shows up as a
 # failure until its mark is taken away.
-PATHS_SHARED_BY_NONE = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: a path is held as a chain per root it climbs, never as another path plus a step, so "
-    "agents below every rung of a ladder of roots have paths of n * n / 2 chains in all",
-)
-TREES_OVER_CHAINS = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: a root that more than 32 providers bring a tool into from different boxes above is read "
-    "off its own tree, grown box by box over the region above it, chains included",
-)
-PATHS_OVER_THEIR_FILE = {"ladder-taps": PATHS_SHARED_BY_NONE, "wide-splits": TREES_OVER_CHAINS}
 INPUTS_HELD_WHOLE = pytest.mark.xfail(
     strict=True,
     reason="known limit: inputs that another input of the class holds whole are still unioned into it word by "
@@ -224,6 +213,51 @@ def test_cmp9_family_tiny_report_equals_the_reference(family: str) -> None:
     assert found(listed[0]) == expected.first
     assert distinct_clashes(listed) == expected.clashes
     assert theirs.stats is not None and theirs.stats.to_dict() == expected.stats()
+
+
+# Ladders past the free passes and roots whose providers' paths compete: the
+# families whose paths are laid on paths remembered up to a root (paths.rs
+# ``Paths::above``), at sizes whose paths climb more roots than are passed
+# on for free.
+REMEMBERED_PATHS = {
+    "ladder-taps": 60,
+    "root-ladder": 40,
+    "evicted-ladders": 40,
+    "rung-ladders": 4,
+    "crowded-ladders": 4,
+    "nine-roots": 20,
+    "split-chains": 4,
+    "wide-splits": 8,
+}
+
+
+def paths_by_violation(report: toolwire.Report, order: Sequence[int]) -> Dict[Tuple[str, str], List[Tuple[str, List[str]]]]:
+    violations = report.violations
+    read = {}
+    for i in order:
+        v = violations[i]
+        read[(v.consumer or "", v.name or "")] = [(t.id, list(t.path)) for t in v.tools]
+    return read
+
+
+@pytest.mark.parametrize("order", ["forwards", "backwards", "shuffled"])
+@pytest.mark.parametrize("family", list(REMEMBERED_PATHS))
+def test_cmp9_paths_read_in_any_order_are_the_references(family: str, order: str) -> None:
+    # A path passed on at a root is laid on the path remembered up to that
+    # root by whichever consumer was read first: every order must give
+    # every path the reference gives.
+    data, _ = built(family, REMEMBERED_PATHS[family])
+    theirs = reference.check(json.loads(data))
+    ours = toolwire.check_json(data)
+    count = len(ours.violations)
+    assert count == len(theirs.violations)
+    indices = list(range(count))
+    if order == "backwards":
+        indices.reverse()
+    elif order == "shuffled":
+        indices = [i * 7919 % count for i in range(count)] if count % 7919 else indices[::-1]
+    assert sorted(indices) == list(range(count))
+    assert paths_by_violation(ours, indices) == paths_by_violation(theirs, range(count))
 
 
 # -- the work of a check, as the size doubles ----------------------------------------
@@ -514,9 +548,7 @@ def read_as_formats_do(tools: Sequence[toolwire.Tool]) -> int:
     return len(tools)
 
 
-@pytest.mark.parametrize(
-    "family", [pytest.param(name, marks=PATHS_OVER_THEIR_FILE.get(name, ())) for name in NAMES]
-)
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the clashes' tools and paths", reading_work)
 
@@ -541,9 +573,7 @@ def violations_reading_work(family: str, n: int) -> Tuple[int, int]:
     return work_done(report) - before, tools
 
 
-@pytest.mark.parametrize(
-    "family", [pytest.param(name, marks=PATHS_OVER_THEIR_FILE.get(name, ())) for name in NAMES]
-)
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the violations' tools and paths", violations_reading_work)
 

@@ -394,7 +394,7 @@ impl Paths {
     /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
     /// counts the work.
     pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
-        let mut budget = CANDIDATE_PATHS;
+        let mut budget = CARRIER_SEARCHES;
         self.path_within(w, leaf, consumer, steps, &mut budget)
     }
 
@@ -549,6 +549,15 @@ impl Paths {
             let o = w.ordinal[p as usize];
             return Some(Below::start(None).with(facts, leaf, (o, o), facts.root(o, steps)));
         }
+        // One search more of the path's few: each finds at most
+        // `PROVIDERS_LOOKED_AT` paths, and only searches nested in them
+        // can multiply (a lattice of such roots), never past the budget;
+        // a root searched before is remembered (`Paths::above`), so a
+        // search is made once per leaf and root while it is.
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
         let mut best: Option<TreePath> = None;
         for &p in providers {
             let o = w.ordinal[p as usize];
@@ -556,10 +565,9 @@ impl Paths {
             if !(w.carries)(leaf, o) {
                 continue;
             }
-            if facts.root(o, steps) >= root || *budget == 0 {
+            if facts.root(o, steps) >= root {
                 return None;
             }
-            *budget -= 1;
             let path = self.path_within(w, leaf, o, steps, budget);
             if path.first.is_some() {
                 return None;
@@ -683,9 +691,10 @@ const ROOTS_PASSED: usize = 16;
 const REMEMBERED_PER_NODE: usize = 2;
 const REMEMBERED_AT_LEAST: usize = 4096;
 
-/// How many paths to a root's carrying providers one path may find
-/// (`Paths::nearest_carrier`), nested ones included; beyond, trees decide.
-const CANDIDATE_PATHS: u32 = 32;
+/// How many times one path may search the paths to a root's carrying
+/// providers (`Paths::nearest_carrier`), nested searches included;
+/// beyond, trees decide.
+const CARRIER_SEARCHES: u32 = 32;
 
 /// Up to this many provider boxes of a root, when several carry a tool,
 /// each is looked at; beyond, the root's tree decides.
