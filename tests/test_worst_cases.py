@@ -74,6 +74,7 @@ TINY = {
     "evicted-ladders": 20,
     "wide-thrash": 20,
     "wide-splits": 6,
+    "wider-splits": 4,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -121,10 +122,17 @@ DOUBLING = {
     "evicted-ladders": 300,  # 0.37 MB
     "wide-thrash": 600,  # 0.73 MB
     "wide-splits": 100,  # 0.6 MB (its agents' trees would cross n * 33 * n boxes: small keeps it quick)
+    "wider-splits": 50,  # 0.6 MB (its agents' trees cross n * 65 * n boxes: small keeps it quick)
 }
 # Families whose work still grows faster than their file, as
 # docs/RELIABILITY.md's known limits say: strict, so a fix shows up as a
 # failure until its mark is taken away.
+TREES_OVER_CHAINS = pytest.mark.xfail(
+    strict=True,
+    reason="known limit: a root that more than 64 providers bring a tool into from different boxes above is read "
+    "off its own tree, grown box by box over the region above it, chains included",
+)
+PATHS_OVER_THEIR_FILE = {"wider-splits": TREES_OVER_CHAINS}
 INPUTS_HELD_WHOLE = pytest.mark.xfail(
     strict=True,
     reason="known limit: inputs that another input of the class holds whole are still unioned into it word by "
@@ -228,6 +236,7 @@ REMEMBERED_PATHS = {
     "nine-roots": 20,
     "split-chains": 4,
     "wide-splits": 8,
+    "wider-splits": 4,
 }
 
 
@@ -471,6 +480,10 @@ def test_cmp9_work_doubles_at_most_2_3x_wide_splits() -> None:
     assert_work_at_most_doubles("wide-splits")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_wider_splits() -> None:
+    assert_work_at_most_doubles("wider-splits")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -548,7 +561,9 @@ def read_as_formats_do(tools: Sequence[toolwire.Tool]) -> int:
     return len(tools)
 
 
-@pytest.mark.parametrize("family", NAMES)
+@pytest.mark.parametrize(
+    "family", [pytest.param(name, marks=PATHS_OVER_THEIR_FILE.get(name, ())) for name in NAMES]
+)
 def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the clashes' tools and paths", reading_work)
 
@@ -573,7 +588,9 @@ def violations_reading_work(family: str, n: int) -> Tuple[int, int]:
     return work_done(report) - before, tools
 
 
-@pytest.mark.parametrize("family", NAMES)
+@pytest.mark.parametrize(
+    "family", [pytest.param(name, marks=PATHS_OVER_THEIR_FILE.get(name, ())) for name in NAMES]
+)
 def test_cmp9_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the violations' tools and paths", violations_reading_work)
 
@@ -656,6 +673,7 @@ ISSUE_MB = {
     "evicted-ladders": 2.4,
     "wide-thrash": 2.4,
     "wide-splits": 3.1,
+    "wider-splits": 6.1,
 }
 
 

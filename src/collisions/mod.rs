@@ -72,13 +72,15 @@
 //! tool's path (see `paths`) costs its length to read, plus O(log) to
 //! find where it enters its consumer's chain (a tool wired into many
 //! boxes: its receivers as nested ranges, made once per tool), plus a
-//! question per distinct provider class at each of at most 16 roots it
-//! is passed through, or, the first time a root is read, the part of the
-//! root's tree (boxes by distance) the path needs. That last is the one
-//! known gap: trees are not shared between roots, so many roots with
-//! more than 16 distinct provider classes, or reached past 16 roots,
-//! below one big region each grow a tree over it (families 35 and 36 of
-//! docs/RELIABILITY.md: n roots over 10n boxes cost n x 10n).
+//! question per distinct provider class at each root it is passed through
+//! up to the first whose path above it is remembered for the tool (a
+//! path is a persistent list of chains, so the next path through that root
+//! is one chain laid on it), or, the first time a root is read, the part
+//! of the root's tree (boxes by distance) the path needs. That last is the
+//! known gap: trees are not shared between roots and grow box by box, so
+//! many roots, each of more than 64 providers bringing a tool from
+//! different chains above, cost each its region (docs/RELIABILITY.md,
+//! "Known limits").
 
 mod build;
 mod flow;

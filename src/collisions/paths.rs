@@ -27,6 +27,22 @@
 //! one tree, shared by every path that climbs it, not a step per root for
 //! each path; a root few paths climb past never needs its tree.
 //!
+//! A path is held as a persistent list of its chains from the consumer's
+//! side (`Link`), with skew-binary jumps towards the tool, so a position
+//! or a root is found in O(log chains). When a path is passed on at a
+//! root, what lies above the root (the path to the provider) is
+//! remembered per tool and root (`Paths::above`); the next path of that
+//! tool through that root is one chain laid on it, in O(1), however many
+//! roots lie above. So paths cost their number, not the sum of their
+//! chains: agents below every rung of a ladder of n roots have paths
+//! climbing 1 to n roots, each the one above's plus a rung (family 40,
+//! `ladder-taps`: n x n / 2 chains before), and read in any order, the
+//! first read climbs the ladder once and every other lays one chain.
+//! Reading positions `from..to` of a path costs O(log chains) to find the
+//! last, plus the nodes read. What is remembered is bounded by the
+//! workflow (`REMEMBERED_PER_NODE` per relevant node, then forgotten at
+//! once: never more work than without it, one step per chain laid again).
+//!
 //! When several providers of a root carry the tool from different boxes
 //! above (no one box they all hang below decides), each carrying
 //! provider's own path is found (`Paths::nearest_carrier`), and the walk
@@ -34,14 +50,20 @@
 //! node from the tool: the walk takes the nearest receiver, the smallest
 //! id among equals, so its path is the first by ids of the shortest. Two
 //! such paths are compared chain by chain (`walked_before`), so this costs
-//! their chains, not their lengths; a path finds at most 32 such paths,
-//! nested ones included (`CANDIDATE_PATHS`).
+//! their chains, not their lengths. A path searches so at most 32 roots,
+//! nested searches included (`CARRIER_SEARCHES`), each of at most 64
+//! providers: a lattice of such roots cannot make it exponential, and a
+//! root searched whole is remembered with the path above it, so a
+//! lattice's roots are searched once per tool, not once per path. (The
+//! budget counted paths found until family 43, `wide-splits`: agents fed
+//! by 33 boxes below 33 chains, one more than it allowed, were read off
+//! trees grown up all 33 chains, n x 33n.)
 //!
 //! Only past that (more than 64 providers, a cycle of boxes, a provider's
-//! path read off a tree, the 32 spent), or once a root's tree is whole, is
-//! the root's *tree* read: the relevant boxes upstream of the root by
-//! distance, found breadth first and only as far as a path asks for.
-//! Trees are kept for the few roots read most recently and made again
+//! path read off a tree, the 32 searches spent), or once a root's tree is
+//! whole, is the root's *tree* read: the relevant boxes upstream of the
+//! root by distance, found breadth first and only as far as a path asks
+//! for. Trees are kept for the few roots read most recently and made again
 //! when needed (a tree rent made whole is kept for good: its boxes were
 //! paid for), so such a path costs its length plus, the first time its
 //! root is read, the part of the root's tree it needs. Each step through
@@ -50,16 +72,10 @@
 //! into many boxes, costs one lookup per step, not its degree. Trees are
 //! not shared between roots, and a tree grows box by box, a chain
 //! included: n roots each read off its own tree below one region of m
-//! boxes cost n x m: agents each fed by 33 boxes below 33 long chains,
-//! one more than the carrying providers' paths a path finds, are read off
-//! their trees (family 43, `wide-splits`). Trees over chains and roots,
-//! crossing a chain in one step, would remove that; they are not built.
-//!
-//! A path is held as a chain per root it climbs, never as another path
-//! plus a step: agents below every rung of a ladder of n roots have paths
-//! of n x n / 2 chains in all, the one shape whose paths cost more than
-//! the file (family 40, `ladder-taps`). Paths held as random-access lists
-//! sharing their common tails would remove it; they are not built.
+//! boxes cost n x m, which is still so for agents of more than 64
+//! providers each bringing a tool from a long chain of its own (family 43
+//! with 65 chains). Trees over chains and roots, crossing a chain in one
+//! step, would remove that; they are not built.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -226,10 +242,10 @@ impl TreePath {
         let end = |l: &Link| base + l.nodes as usize;
         let mut at: &Link = &self.head;
         loop {
-            *steps += 1;
             if end(at) - chain_len(facts, at.top, at.bottom) <= position {
                 return at;
             }
+            *steps += 1;
             at = match (&at.jump, &at.rest) {
                 (Some(j), _) if end(j) > position => j,
                 (_, Some(r)) => r,
@@ -423,14 +439,16 @@ impl Paths {
         let mut below: Option<Below> = None;
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
-                chains.push((entry, bottom, facts.root(entry, steps)));
+                // Its root looked up, as everything below, in the time of
+                // the steps that found the chain.
+                chains.push((entry, bottom, facts.root_of[entry as usize]));
                 break None;
             }
             let root = facts.root(bottom, steps);
             chains.push((root, bottom, root));
             // A root passed on at before: the path above it is known, and
             // the same whatever chain below it the path ends in.
-            if let Some(known) = self.remembered(leaf, root, steps) {
+            if let Some(known) = self.remembered(leaf, root) {
                 below = Some(known);
                 break None;
             }
@@ -487,7 +505,6 @@ impl Paths {
         let mut below = below.unwrap_or_else(|| Below::start(first));
         let mut path = None;
         for (i, &(top, bottom, root)) in chains.iter().enumerate().rev() {
-            *steps += 1;
             if top == root && (i + 1 < chains.len() || below.links.is_some() || below.first.is_some()) {
                 self.remember(w, leaf, root, &below);
             }
@@ -499,8 +516,7 @@ impl Paths {
     }
 
     /// The path of `leaf` up to path root `root`, if remembered.
-    fn remembered(&self, leaf: NodeIx, root: u32, steps: &mut u64) -> Option<Below> {
-        *steps += 1;
+    fn remembered(&self, leaf: NodeIx, root: u32) -> Option<Below> {
         let above = self.above.lock().unwrap_or_else(|e| e.into_inner());
         above.get(&(leaf, root)).cloned()
     }
@@ -619,7 +635,7 @@ impl Paths {
             let mut held: Vec<&Link> = Vec::new();
             let mut at = Some(path.link_at(facts, base, to - 1, steps));
             while let Some(link) = at {
-                *steps += 1;
+                // Each chain gives a node at least, counted below.
                 held.push(link);
                 let start = base + link.nodes as usize - chain_len(facts, link.top, link.bottom);
                 at = if start <= position { None } else { link.rest.as_deref() };
@@ -654,8 +670,8 @@ impl Paths {
         }
         // A path crosses each tree of the parent forest at most once (roots
         // fall along it), so only the chain of the node's own root can
-        // hold it.
-        let on_chain = path.link_of_root(facts.root(o, steps), steps).is_some_and(|l| {
+        // hold it (found by jumps, each counted).
+        let on_chain = path.link_of_root(facts.root_of[o as usize], steps).is_some_and(|l| {
             facts.depth[o as usize] >= facts.depth[l.top as usize] && facts.is_ancestor(o, l.bottom, steps)
         });
         if on_chain {
