@@ -606,7 +606,10 @@ mod tests {
         let path = &key.2[1].1;
         assert_eq!(key.2[1].0, "t");
         assert_eq!(path.len(), n + 2, "t -> r0 -> ... -> r{} -> agent", n - 1);
-        assert_eq!((path[1].as_str(), path[n].as_str()), ("r0", format!("r{}", n - 1).as_str()));
+        assert_eq!(
+            (path[1].as_str(), path[n].as_str()),
+            ("r0", format!("r{}", n - 1).as_str())
+        );
         drop(found);
         drop(report);
     }

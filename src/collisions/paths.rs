@@ -175,7 +175,11 @@ impl Below {
     /// Nothing yet: the chain laid on it is the one nearest the leaf,
     /// entered from `first` or straight from the leaf.
     fn start(first: Option<(NodeIx, u32)>) -> Below {
-        Below { first, origin: NONE, links: None }
+        Below {
+            first,
+            origin: NONE,
+            links: None,
+        }
     }
 
     /// This, with the chain from `top` down to `bottom` (of path root
@@ -614,6 +618,7 @@ impl Paths {
             let (first, first_dist) = path.first.expect("a descent starts at a first box");
             let tree = self.tree(facts, path.origin);
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+            tree.reach(w, first_dist, steps);
             // Position p (1..=descent) holds the box at distance
             // first_dist - (p - 1) from the top.
             let mut node = tree.at_distance(w, first, first_dist - (position as u32 - 1), steps);
@@ -682,6 +687,7 @@ impl Paths {
         };
         let tree = self.tree(facts, path.origin);
         let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+        tree.reach(w, first_dist, steps);
         match tree.dist.get(&node).copied() {
             Some(d) if d >= 1 && d <= first_dist => tree.at_distance(w, first, d, steps) == node,
             _ => false,
@@ -984,6 +990,14 @@ impl Tree {
         let levels = self.levels.len();
         self.walk(w, u64::MAX, steps);
         self.levels.len() > levels
+    }
+
+    /// Completes the levels up to distance `d`: a path read off a tree
+    /// since made again (the few kept are the latest, and a path up to a
+    /// root is remembered with its descent) finds its boxes there, at the
+    /// cost of the levels the path's own finding grew.
+    fn reach(&mut self, w: Wiring<'_, '_>, d: u32, steps: &mut u64) {
+        while self.levels.len() - 1 <= d as usize && self.grow(w, steps) {}
     }
 
     /// Walks on breadth first for `budget` steps, or until no box is left.
