@@ -185,8 +185,27 @@ impl Below {
     /// This, with the chain from `top` down to `bottom` (of path root
     /// `root`) laid on it, as a path of `leaf`.
     fn with(&self, facts: &PathFacts, leaf: NodeIx, (top, bottom): (u32, u32), root: u32) -> TreePath {
-        let (nodes, count) = self.links.as_ref().map_or((0, 0), |l| (l.nodes, l.count));
-        let jump = self.links.as_ref().map(|p| {
+        let head = Link::on(
+            self.links.as_ref(),
+            (top, bottom),
+            root,
+            chain_len(facts, top, bottom) as u32,
+        );
+        TreePath {
+            leaf,
+            first: self.first,
+            origin: if self.links.is_some() { self.origin } else { top },
+            head,
+        }
+    }
+}
+
+impl Link {
+    /// The chain from `top` down to `bottom` (of path root `root`, `len`
+    /// nodes), laid on `rest`.
+    fn on(rest: Option<&Arc<Link>>, (top, bottom): (u32, u32), root: u32, len: u32) -> Arc<Link> {
+        let (nodes, count) = rest.map_or((0, 0), |l| (l.nodes, l.count));
+        let jump = rest.map(|p| {
             // Myers' skew-binary jump: two equal spans make one.
             let j = p.jump.as_ref().unwrap_or(p);
             let jj = j.jump.as_ref().unwrap_or(j);
@@ -196,21 +215,15 @@ impl Below {
                 Arc::clone(p)
             }
         });
-        let head = Arc::new(Link {
+        Arc::new(Link {
             top,
             bottom,
             root,
-            nodes: nodes + chain_len(facts, top, bottom) as u32,
+            nodes: nodes + len,
             count: count + 1,
-            rest: self.links.clone(),
+            rest: rest.cloned(),
             jump,
-        });
-        TreePath {
-            leaf,
-            first: self.first,
-            origin: if self.links.is_some() { self.origin } else { top },
-            head,
-        }
+        })
     }
 }
 
@@ -240,20 +253,22 @@ impl TreePath {
     /// The chain that holds position `position` (past the leaf and the
     /// descent), found by jumps from the consumer's side; `base` is the
     /// position of the first chain's top.
-    fn link_at(&self, facts: &PathFacts, base: usize, position: usize, steps: &mut u64) -> &Link {
-        // A chain's end (one past its bottom's position); ends fall
-        // towards the leaf.
+    fn link_at(&self, base: usize, position: usize, steps: &mut u64) -> &Link {
+        // A chain's end (one past its bottom's position) and its start
+        // (the end of the chain nearer the leaf); both fall towards the
+        // leaf.
         let end = |l: &Link| base + l.nodes as usize;
+        let start = |l: &Link| base + l.rest.as_ref().map_or(0, |r| r.nodes as usize);
         let mut at: &Link = &self.head;
         loop {
-            if end(at) - chain_len(facts, at.top, at.bottom) <= position {
+            if start(at) <= position {
                 return at;
             }
             *steps += 1;
             at = match (&at.jump, &at.rest) {
                 (Some(j), _) if end(j) > position => j,
                 (_, Some(r)) => r,
-                _ => return at, // not reached: position 1 + descent starts the last chain
+                _ => return at, // not reached: the last chain starts at `base`
             };
         }
     }
@@ -638,7 +653,7 @@ impl Paths {
         if position < to {
             let base = descent + 1; // where the first chain begins
             let mut held: Vec<&Link> = Vec::new();
-            let mut at = Some(path.link_at(facts, base, to - 1, steps));
+            let mut at = Some(path.link_at(base, to - 1, steps));
             while let Some(link) = at {
                 // Each chain gives a node at least, counted below.
                 held.push(link);
@@ -1193,5 +1208,56 @@ impl Tree {
             self.jump.insert(v, if dp - dj == dj - djj { jj } else { p });
         }
         self.jump[&node]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path of `chains` chains by hand, chain `i` from the leaf's side of
+    /// `1 + i % 3` nodes and of path root `i`.
+    fn path_of(chains: u32) -> TreePath {
+        let mut head: Option<Arc<Link>> = None;
+        for i in 0..chains {
+            head = Some(Link::on(head.as_ref(), (i, i), i, 1 + i % 3));
+        }
+        TreePath {
+            leaf: 0,
+            first: None,
+            origin: 0,
+            head: head.expect("at least one chain"),
+        }
+    }
+
+    #[test]
+    fn a_position_and_a_root_are_found_in_logarithmic_steps_on_a_path_of_many_chains() {
+        let chains = 100_000;
+        let path = path_of(chains);
+        // Positions from 1 (past the leaf); chain i starts after the
+        // chains before it.
+        let mut start = 1;
+        let mut most = 0;
+        for i in 0..chains {
+            let len = (1 + i % 3) as usize;
+            for position in [start, start + len - 1] {
+                let mut steps = 0;
+                assert_eq!(path.link_at(1, position, &mut steps).root, i, "position {position}");
+                most = most.max(steps);
+            }
+            let mut steps = 0;
+            assert_eq!(path.link_of_root(i, &mut steps).map(|l| l.root), Some(i));
+            most = most.max(steps);
+            start += len;
+        }
+        // Skew-binary jumps: at most about 3 log2 steps, never a walk.
+        assert!(most <= 3 * 17, "{most} steps to find a chain among {chains}");
+    }
+
+    #[test]
+    fn a_path_of_a_million_chains_is_dropped_without_recursion() {
+        // A plain list of a million links dropped recursively overflows a
+        // test thread's stack; `Link`'s drop unlinks them one by one.
+        drop(path_of(1_000_000));
     }
 }
