@@ -274,6 +274,52 @@ def test_cmp9_paths_read_in_any_order_are_the_references(family: str, order: str
     assert read == paths_by_violation(theirs, range(count))
 
 
+def crowded_ladder(rungs: int, tools: int) -> str:
+    """A ladder of ``rungs`` boxes, each fed by the one above and by a box
+    ``Q`` of a clashing pair; ``tools`` tools ``t{j}`` "Key j" into the top
+    rung; agent ``a{i}`` fed by rung ``i`` alone, with a twin ``e{i}-{j}``
+    "key-j" of every tool."""
+    nodes: List[Dict[str, object]] = [{"id": "Q", "type": "toolbox"}]
+    edges: List[Dict[str, object]] = []
+
+    def wire(source: str, target: str) -> None:
+        edges.append({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
+
+    for k, label in (("k0", "Q k"), ("k1", "q-k")):
+        nodes.append({"id": k, "type": "tool", "data": {"label": label}})
+        wire(k, "Q")
+    for j in range(tools):
+        nodes.append({"id": f"t{j:02}", "type": "tool", "data": {"label": f"Key {j}"}})
+        wire(f"t{j:02}", "r0000")
+    for i in range(rungs):
+        nodes += [{"id": f"r{i:04}", "type": "toolbox"}, {"id": f"a{i:04}", "type": "agent"}]
+        wire("Q", f"r{i:04}")
+        if i:
+            wire(f"r{i - 1:04}", f"r{i:04}")
+        wire(f"r{i:04}", f"a{i:04}")
+        for j in range(tools):
+            nodes.append({"id": f"e{i:04}-{j:02}", "type": "tool", "data": {"label": f"key-{j}"}})
+            wire(f"e{i:04}-{j:02}", f"a{i:04}")
+    return json.dumps({"nodes": nodes, "edges": edges})
+
+
+def test_cmp9_paths_up_a_ladder_stay_right_when_what_is_remembered_is_forgotten() -> None:
+    # 24 tools climbing 600 roots: more paths up to a root than are
+    # remembered (paths.rs REMEMBERED_PER_NODE), so they are forgotten
+    # several times over while the paths are read, in an order that jumps
+    # about the ladder; every path is still the ladder down to its agent.
+    rungs, tools = 600, 24
+    report = toolwire.check_json(crowded_ladder(rungs, tools))
+    violations = report.violations
+    assert len(violations) == rungs * (tools + 1)
+    for i in (v * 7919 % len(violations) for v in range(len(violations))):
+        v = violations[i]
+        agent = int((v.consumer or "")[1:])
+        for t in v.tools:
+            if t.id.startswith("t"):
+                assert list(t.path) == [t.id] + [f"r{r:04}" for r in range(agent + 1)] + [v.consumer]
+
+
 # -- the work of a check, as the size doubles ----------------------------------------
 
 
