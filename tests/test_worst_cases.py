@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import toolwire
 import toolwire.cli
@@ -272,6 +274,45 @@ def test_cmp9_paths_read_in_any_order_are_the_references(family: str, order: str
     # when trees they were read off may have been made again.
     read = paths_by_violation(ours, indices, tools_first=order == "tools-first")
     assert read == paths_by_violation(theirs, range(count))
+
+
+@st.composite
+def layered_boxes(draw: st.DrawFn) -> str:
+    """Boxes in layers, each fed by up to three earlier ones (so many are
+    path roots, some reached along several routes), tools of four names
+    into random boxes, and agents each fed by one to three boxes."""
+    boxes = draw(st.integers(2, 30))
+    edges: List[Dict[str, object]] = []
+
+    def wire(source: str, target: str) -> None:
+        edges.append({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
+
+    nodes: List[Dict[str, object]] = [{"id": f"b{i:02}", "type": "toolbox"} for i in range(boxes)]
+    for i in range(1, boxes):
+        for p in sorted(set(draw(st.lists(st.integers(0, i - 1), max_size=3)))):
+            wire(f"b{p:02}", f"b{i:02}")
+    for t in range(draw(st.integers(2, 12))):
+        nodes.append({"id": f"t{t:02}", "type": "tool", "data": {"label": "ABCD"[draw(st.integers(0, 3))]}})
+        for b in sorted(set(draw(st.lists(st.integers(0, boxes - 1), min_size=1, max_size=2)))):
+            wire(f"t{t:02}", f"b{b:02}")
+    for a in range(draw(st.integers(1, 12))):
+        nodes.append({"id": f"a{a:02}", "type": "agent"})
+        for b in sorted(set(draw(st.lists(st.integers(0, boxes - 1), min_size=1, max_size=3)))):
+            wire(f"b{b:02}", f"a{a:02}")
+    return json.dumps({"nodes": nodes, "edges": edges})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=layered_boxes(), seed=st.integers(0, 10**6))
+def test_cmp9_paths_read_in_any_order_are_the_references_on_layered_boxes(data: str, seed: int) -> None:
+    # Paths laid on paths remembered up to a root, and searches among a
+    # root's carrying providers, whatever order the violations are read in.
+    theirs = reference.check(json.loads(data))
+    ours = toolwire.check_json(data)
+    count = len(ours.violations)
+    assert count == len(theirs.violations)
+    indices = sorted(range(count), key=lambda i: (i * 2654435761 + seed) % 4294967291)
+    assert paths_by_violation(ours, indices, tools_first=seed % 2 == 0) == paths_by_violation(theirs, range(count))
 
 
 def crowded_ladder(rungs: int, tools: int) -> str:
