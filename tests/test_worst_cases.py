@@ -124,17 +124,11 @@ DOUBLING = {
     "evicted-ladders": 300,  # 0.37 MB
     "wide-thrash": 600,  # 0.73 MB
     "wide-splits": 100,  # 0.6 MB (its agents' trees would cross n * 33 * n boxes: small keeps it quick)
-    "wider-splits": 50,  # 0.6 MB (its agents' trees cross n * 65 * n boxes: small keeps it quick)
+    "wider-splits": 50,  # 0.6 MB (its agents' trees would cross n * 65 * n boxes: small keeps it quick)
 }
 # Families whose work still grows faster than their file, as
 # docs/RELIABILITY.md's known limits say: strict, so a fix shows up as a
 # failure until its mark is taken away.
-TREES_OVER_CHAINS = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: a root that more than 64 providers bring a tool into from different boxes above is read "
-    "off its own tree, grown box by box over the region above it, chains included",
-)
-PATHS_OVER_THEIR_FILE = {"wider-splits": TREES_OVER_CHAINS}
 INPUTS_HELD_WHOLE = pytest.mark.xfail(
     strict=True,
     reason="known limit: inputs that another input of the class holds whole are still unioned into it word by "
@@ -653,9 +647,7 @@ def read_as_formats_do(tools: Sequence[toolwire.Tool]) -> int:
     return len(tools)
 
 
-@pytest.mark.parametrize(
-    "family", [pytest.param(name, marks=PATHS_OVER_THEIR_FILE.get(name, ())) for name in NAMES]
-)
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the clashes' tools and paths", reading_work)
 
@@ -680,9 +672,7 @@ def violations_reading_work(family: str, n: int) -> Tuple[int, int]:
     return work_done(report) - before, tools
 
 
-@pytest.mark.parametrize(
-    "family", [pytest.param(name, marks=PATHS_OVER_THEIR_FILE.get(name, ())) for name in NAMES]
-)
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the violations' tools and paths", violations_reading_work)
 

@@ -76,11 +76,9 @@
 //! up to the first whose path above it is remembered for the tool (a
 //! path is a persistent list of chains, so the next path through that root
 //! is one chain laid on it), or, the first time a root is read, the part
-//! of the root's tree (boxes by distance) the path needs. That last is the
-//! known gap: trees are not shared between roots and grow box by box, so
-//! many roots, each of more than 64 providers bringing a tool from
-//! different chains above, cost each its region (docs/RELIABILITY.md,
-//! "Known limits").
+//! of the root's tree (boxes by distance) the path needs, which rent
+//! grows (see `paths`). Trees are not shared between roots and grow box
+//! by box: the gap that leaves is in docs/RELIABILITY.md, "Known limits".
 
 mod build;
 mod flow;

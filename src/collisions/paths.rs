@@ -51,17 +51,22 @@
 //! id among equals, so its path is the first by ids of the shortest. Two
 //! such paths are compared chain by chain (`walked_before`), so this costs
 //! their chains, not their lengths. A path searches so at most 32 roots,
-//! nested searches included (`CARRIER_SEARCHES`), each of at most 64
-//! providers: a lattice of such roots cannot make it exponential, and a
-//! root searched whole is remembered with the path above it, so a
-//! lattice's roots are searched once per tool, not once per path. (The
-//! budget counted paths found until family 43, `wide-splits`: agents fed
-//! by 33 boxes below 33 chains, one more than it allowed, were read off
-//! trees grown up all 33 chains, n x 33n.)
+//! nested searches included (`CARRIER_SEARCHES`): a lattice of such roots
+//! cannot make it exponential, and a root searched whole is remembered
+//! with the path above it, so a lattice's roots are searched once per
+//! tool, not once per path. (The budget counted paths found until family
+//! 43, `wide-splits`: agents fed by 33 boxes below 33 chains, one more
+//! than it allowed, were read off trees grown up all 33 chains, n x 33n.)
+//! A search of more than 64 providers (`PROVIDERS_LOOKED_AT`) is paid for
+//! as rent, like passing on past the free passes: a path per provider for
+//! each tool costs more than one tree shared by all once many tools come
+//! through the root, so the search's work grows the root's tree, and once
+//! the tree is whole it decides (family 44, `wider-splits`, 65 chains, was
+//! read off trees until then).
 //!
-//! Only past that (more than 64 providers, a cycle of boxes, a provider's
-//! path read off a tree, the 32 searches spent), or once a root's tree is
-//! whole, is the root's *tree* read: the relevant boxes upstream of the
+//! Only past that (a cycle of boxes, a provider's path read off a tree,
+//! the 32 searches spent), or once a root's tree is whole, is the root's
+//! *tree* read: the relevant boxes upstream of the
 //! root by distance, found breadth first and only as far as a path asks
 //! for. Trees are kept for the few roots read most recently and made again
 //! when needed (a tree rent made whole is kept for good: its boxes were
@@ -72,10 +77,9 @@
 //! into many boxes, costs one lookup per step, not its degree. Trees are
 //! not shared between roots, and a tree grows box by box, a chain
 //! included: n roots each read off its own tree below one region of m
-//! boxes cost n x m, which is still so for agents of more than 64
-//! providers each bringing a tool from a long chain of its own (family 43
-//! with 65 chains). Trees over chains and roots, crossing a chain in one
-//! step, would remove that; they are not built.
+//! boxes would cost n x m. No family reaches that since rent decides
+//! when a tree is grown; trees over chains and roots, crossing a chain in
+//! one step, would rule it out; they are not built.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -478,8 +482,8 @@ impl Paths {
             let free = facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED;
             if free || !self.tree_whole(root) {
                 let at = *steps;
-                let mut pay = |rented: &mut Vec<(u32, u64)>| {
-                    if !free {
+                let mut pay = |rented: &mut Vec<(u32, u64)>, charged: bool| {
+                    if !free || charged {
                         unfree += 1;
                         if unfree.is_power_of_two() {
                             rented.push((root, at));
@@ -491,14 +495,23 @@ impl Paths {
                 // cycle of boxes (there, the tree decides).
                 match passed_to(w, leaf, root, steps) {
                     Some(p) if facts.root(p, steps) < root => {
-                        pay(&mut rented);
+                        pay(&mut rented, false);
                         bottom = p;
                         continue;
                     }
                     Some(_) => {}
                     None => {
-                        if let Some(path) = self.nearest_carrier(w, leaf, root, steps, budget) {
-                            pay(&mut rented);
+                        // A root of more providers than a search looks at
+                        // for free is searched for rent, while its tree is
+                        // not whole: the search costs a path per provider
+                        // for each tool, the tree is shared by all.
+                        let many = facts.providers_of(root).len() > PROVIDERS_LOOKED_AT;
+                        let searched = !(many && self.tree_whole(root));
+                        if let Some(path) = searched
+                            .then(|| self.nearest_carrier(w, leaf, root, steps, budget))
+                            .flatten()
+                        {
+                            pay(&mut rented, many);
                             below = Some(path.as_below());
                             break None;
                         }
@@ -569,9 +582,6 @@ impl Paths {
     ) -> Option<TreePath> {
         let facts = w.facts;
         let providers = facts.providers_of(root);
-        if providers.len() > PROVIDERS_LOOKED_AT {
-            return None;
-        }
         // A provider the leaf is wired into is one step away, as near as
         // any can be: then the nearest are those, the smallest id first.
         let direct = (providers.iter().copied())
@@ -734,7 +744,8 @@ const REMEMBERED_AT_LEAST: usize = 4096;
 const CARRIER_SEARCHES: u32 = 32;
 
 /// Up to this many provider boxes of a root, when several carry a tool,
-/// each is looked at; beyond, the root's tree decides.
+/// each is looked at for free; beyond, for rent, until the root's tree is
+/// whole and decides (`Paths::path_within`).
 const PROVIDERS_LOOKED_AT: usize = 64;
 
 /// The provider of path root `root` through which the walk from `leaf`

@@ -228,7 +228,7 @@ FAMILIES: Dict[str, Family] = {
         Family("wide-splits", 43, "33 chains of n boxes, a tool atop each; n agents, each fed by a box of its own "
                "below each chain's end, and by the tool's twin", (300,), 20, 1, wide_splits),
         Family("wider-splits", 44, "family 43 with 65 chains: more providers of each agent than a root's search "
-               "looks at", (300,), 20, 1, wider_splits),
+               "looks at for free", (300,), 20, 1, wider_splits),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
