@@ -309,6 +309,62 @@ def test_cmp9_paths_read_in_any_order_are_the_references_on_layered_boxes(data: 
     assert paths_by_violation(ours, indices, tools_first=seed % 2 == 0) == paths_by_violation(theirs, range(count))
 
 
+def split_rungs(rungs: int) -> str:
+    """A ladder of ``rungs`` boxes ``r{i}``, each fed by the one above, by
+    a box ``s{i}`` fed by the one above alone, and by a box ``Q`` of a
+    clashing pair; a tool ``t`` "Key" into the top rung; agent ``a{i}`` fed
+    by rung ``i`` alone, with its tool ``e{i}`` "key". Every rung is a root
+    two of whose providers bring ``t`` from different boxes above, equally
+    near: each agent's path is found by comparing two paths up the whole
+    ladder."""
+    nodes: List[Dict[str, object]] = [
+        {"id": "t", "type": "tool", "data": {"label": "Key"}},
+        {"id": "Q", "type": "toolbox"},
+        {"id": "k0", "type": "tool", "data": {"label": "Q k"}},
+        {"id": "k1", "type": "tool", "data": {"label": "q-k"}},
+    ]
+    edges: List[Dict[str, object]] = []
+
+    def wire(source: str, target: str) -> None:
+        edges.append({"source": source, "target": target, "data": {"edgeType": "tool_availability"}})
+
+    wire("k0", "Q")
+    wire("k1", "Q")
+    wire("t", "r0000")
+    for i in range(rungs):
+        nodes.append({"id": f"r{i:04}", "type": "toolbox"})
+        if i:
+            nodes.append({"id": f"s{i:04}", "type": "toolbox"})
+            wire(f"r{i - 1:04}", f"s{i:04}")
+            wire(f"r{i - 1:04}", f"r{i:04}")
+            wire(f"s{i:04}", f"r{i:04}")
+        wire("Q", f"r{i:04}")
+        nodes += [{"id": f"a{i:04}", "type": "agent"}, {"id": f"e{i:04}", "type": "tool", "data": {"label": "key"}}]
+        wire(f"r{i:04}", f"a{i:04}")
+        wire(f"e{i:04}", f"a{i:04}")
+    return json.dumps({"nodes": nodes, "edges": edges})
+
+
+def test_cmp9_paths_below_split_rungs_are_the_references_and_cost_their_number() -> None:
+    # Before paths were laid on paths remembered up to a root, reading
+    # these grew 4x for twice the rungs (a search at every rung, each
+    # finding both paths up the ladder anew).
+    data = split_rungs(30)
+    ours, theirs = toolwire.check_json(data), reference.check(json.loads(data))
+    assert len(ours.violations) == len(theirs.violations) == 60  # key and q_k at each agent
+    assert paths_by_violation(ours, range(60)) == paths_by_violation(theirs, range(60))
+
+    def reading(rungs: int) -> int:
+        report = toolwire.check_json(split_rungs(rungs))
+        before = work_done(report)
+        violations = report.violations
+        read_as_formats_do([t for i in range(len(violations)) for t in violations[i].tools])
+        return work_done(report) - before
+
+    once, twice = reading(400), reading(800)
+    assert twice <= GROWTH * once, f"{twice / once:.2f}x the work for twice the rungs"
+
+
 def crowded_ladder(rungs: int, tools: int) -> str:
     """A ladder of ``rungs`` boxes, each fed by the one above and by a box
     ``Q`` of a clashing pair; ``tools`` tools ``t{j}`` "Key j" into the top
