@@ -22,6 +22,7 @@ use super::flow::{ClassIx, Flow, NONE};
 use super::paths::Paths;
 use super::sets::{Firsts, Held, Meeting, SetId, Sets, Words, EMPTY, FIRSTS};
 use super::tokens::Layout;
+use super::upstream;
 use super::{Clash, ClashIx, Collisions};
 
 /// Classes whose sets are made between two looks at the interrupt.
@@ -310,7 +311,8 @@ impl Inner {
 /// the inputs shared with another class (a leading run of the inputs in
 /// this order, found by counting every leading run of every class) are
 /// joined once, as a combination of their own, and each class adds only
-/// the inputs after them.
+/// the inputs after them. Inputs another input of the class is known to
+/// hold whole are not among them (`upstream`).
 struct SharedBases {
     /// Every class's inputs, most used first (then by class), one class
     /// after another: class `c`'s are `order[starts[c]..starts[c + 1]]`.
@@ -333,14 +335,13 @@ impl SharedBases {
                 uses[i as usize] += 1;
             }
         }
-        let (mut order, mut starts) = (Vec::new(), vec![0]);
+        // Inputs another input holds whole are not joined (`upstream`).
+        let (mut order, starts) = upstream::kept_inputs(&flow.classes, &uses, probes);
         let mut runs: Map<u64, u32> = new_map();
-        for class in &flow.classes {
-            let at = order.len();
-            order.extend_from_slice(&class.inputs);
-            order[at..].sort_unstable_by_key(|&i| (std::cmp::Reverse(uses[i as usize]), i));
-            starts.push(order.len());
-            for print in run_prints(&order[at..]) {
+        for run in starts.windows(2) {
+            let inputs = &mut order[run[0]..run[1]];
+            inputs.sort_unstable_by_key(|&i| (std::cmp::Reverse(uses[i as usize]), i));
+            for print in run_prints(inputs) {
                 *runs.entry(print).or_default() += 1;
             }
         }

@@ -35,15 +35,23 @@
 //!    O(classes' inputs + own tokens). A class's inputs are joined once
 //!    per distinct combination of them (agents wired to the same boxes,
 //!    each with tools of its own, join those boxes once), then its own
-//!    tokens are joined to that. Combinations that differ only by a few
-//!    inputs of their own (agents wired to the same big boxes and each
-//!    to a small box of its own) share a base: the leading run of the
-//!    inputs, most used first, that leads another class's too is joined
-//!    once, and each class adds only the inputs after it (while what the
-//!    base formed and is still pending has been told again at most a few
-//!    times over: an input after the base may hold all of it whole, so
-//!    it never settles; family 37 of docs/RELIABILITY.md, whose agents
-//!    then pay n / 64 words each, is the known limit this leaves).
+//!    tokens are joined to that. An input that another input of the class
+//!    reaches is left out first: that one holds it whole, so it adds
+//!    nothing and settles nothing (`upstream`: a walk up from the other
+//!    inputs, at most 32 steps per class, a chain of boxes that each keep
+//!    one input climbed once; O(inputs + classes)). So agents wired to two
+//!    big boxes and to a box of their own fed by both join nothing (family
+//!    37 of docs/RELIABILITY.md; its agents paid n / 64 words each).
+//!    Combinations that differ only by a few inputs of their own (agents
+//!    wired to the same big boxes and each to a small box of their own)
+//!    share a base: the leading run of the inputs, most used first, that
+//!    leads another class's too is joined once, and each class adds only
+//!    the inputs after it (while what the base formed and is still pending
+//!    has been told again at most a few times over: an input after the base
+//!    may hold all of it whole, so it never settles; the classes then join
+//!    their inputs at once, which costs the words of those inputs each time
+//!    when the input that holds the rest whole is further up than the walk
+//!    goes).
 //! 4. `build`: each class's consumers (their number and the first ten)
 //!    pushed down the tries, once per node made; a leaf made of two apart
 //!    leaves hands on what it got, so each leaf's clashes are counted where
@@ -88,6 +96,7 @@ mod paths;
 mod read;
 mod sets;
 mod tokens;
+mod upstream;
 
 use crate::graph::{NodeIx, ToolGraph};
 use crate::locate::Location;

@@ -434,16 +434,19 @@ def held_bases(n: int) -> Generated:
     ``y{k}`` "z-k". Every agent sees the ``n`` clashes and its own pair:
     ``n * (n + 1)`` violations, ``2 * n`` clashes.
 
-    Each agent's inputs are a distinct combination, so they are joined
+    Each agent's inputs are a distinct combination, so they were joined
     anew (build.rs ``join_inputs``); ``R{k}`` holds the most clashes, so the
-    union starts from it, and ``I1`` and ``I2``, which it holds whole, are
+    union started from it, and ``I1`` and ``I2``, which it holds whole, were
     each unioned into it word by word (``Sets::union``): ``n / 64`` words
     visited per agent, ``n * n / 64`` from a file of ``n`` agents and ``n``
     pairs. Starting from the shared base ``I1``, ``I2`` instead would cost
     each agent one step (``R{k}`` is the base's very nodes where the clashes
     are), but the base's clashes, which form only in ``F``, would stay
     pending and be told again for every agent (``base_affordable`` stops
-    that after a few agents)."""
+    that after a few agents). Now an input that another input of the class
+    reaches is left out before anything is joined (upstream.rs): a walk
+    up from ``R{k}`` meets ``F``, then ``I1`` and ``I2``, so each agent
+    holds ``R{k}``'s very set, in a few steps."""
     w = id_width(n)
     nodes = [box_record("I1"), box_record("I2"), box_record("F")]
     edges = [edge_record("I1", "F"), edge_record("I2", "F")]
