@@ -567,6 +567,90 @@ mod tests {
         assert_eq!(found[0].2[0].1.len(), n + 2, "t1 -> b{} -> ... -> b0 -> agent", n - 1);
     }
 
+    /// Family 40 (`ladder-taps`) in miniature: rungs `r0..` each fed by
+    /// the one above and by a box `q` of a clashing pair, so each is a path
+    /// root; a tool `t` atop; an agent under each of the `tapped` last
+    /// rungs, with a twin of `t` of its own.
+    fn ladder_of_roots(rungs: usize, tapped: usize) -> String {
+        let mut nodes = vec![
+            r#"{"id": "q", "type": "toolbox"}"#.to_string(),
+            r#"{"id": "k0", "data": {"label": "Q k"}}"#.to_string(),
+            r#"{"id": "k1", "data": {"label": "q-k"}}"#.to_string(),
+            r#"{"id": "t", "data": {"label": "Key"}}"#.to_string(),
+        ];
+        let mut edges = vec![tool_edge("k0", "q"), tool_edge("k1", "q"), tool_edge("t", "r0")];
+        for i in 0..rungs {
+            nodes.push(format!(r#"{{"id": "r{i}", "type": "toolbox"}}"#));
+            edges.push(tool_edge("q", &format!("r{i}")));
+            if i > 0 {
+                edges.push(tool_edge(&format!("r{}", i - 1), &format!("r{i}")));
+            }
+            if i + tapped >= rungs {
+                nodes.push(format!(r#"{{"id": "a{i:07}", "type": "agent"}}"#));
+                nodes.push(format!(r#"{{"id": "e{i}", "data": {{"label": "key"}}}}"#));
+                edges.push(tool_edge(&format!("r{i}"), &format!("a{i:07}")));
+                edges.push(tool_edge(&format!("e{i}"), &format!("a{i:07}")));
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_a_path_climbing_200000_roots_is_read_and_dropped_without_recursion() {
+        // One path passed on at every rung: 200,000 chains, each laid on
+        // the path above it, read whole and freed one by one.
+        let n = 200_000;
+        let report = check(&ladder_of_roots(n, 1));
+        let found = collisions(&report);
+        let key = found.iter().find(|c| c.1 == "key").expect("the agent's key clash");
+        let path = &key.2[1].1;
+        assert_eq!(key.2[1].0, "t");
+        assert_eq!(path.len(), n + 2, "t -> r0 -> ... -> r{} -> agent", n - 1);
+        assert_eq!(
+            (path[1].as_str(), path[n].as_str()),
+            ("r0", format!("r{}", n - 1).as_str())
+        );
+        drop(found);
+        drop(report);
+    }
+
+    #[test]
+    fn cmp9_paths_below_a_ladder_of_roots_cost_their_number_read_in_any_order() {
+        // Each agent's path is the one above's plus a rung: laid on the
+        // path remembered up to the rung above, read last agent first (the
+        // first read climbs the whole ladder, the rest one rung each) or
+        // first agent first, twice the agents cost at most twice the work.
+        let read = |agents: usize, backwards: bool| {
+            let report = check(&ladder_of_roots(agents, agents));
+            let checked = report.collisions.work.total();
+            let mut violations: Vec<_> = report.violations().collect();
+            if backwards {
+                violations.reverse();
+            }
+            let mut length = 0;
+            for v in violations {
+                if let Violation::ToolNameCollision(c) = v {
+                    for tool in c.tools() {
+                        length += tool.path_len();
+                        assert_eq!(tool.path_ids(0, 1), [tool.id()]);
+                        let _ = tool.path_ids(tool.path_len().saturating_sub(2), tool.path_len());
+                    }
+                }
+            }
+            (report.collisions.work.total() - checked, length)
+        };
+        for backwards in [false, true] {
+            let (once, length) = read(2_000, backwards);
+            let (twice, twice_length) = read(4_000, backwards);
+            assert!(twice_length > 3 * length, "the paths' lengths grow as the square");
+            assert!(
+                twice as f64 <= DOUBLED * once as f64,
+                "reading {}: {once} steps, then {twice}",
+                if backwards { "backwards" } else { "forwards" }
+            );
+        }
+    }
+
     fn shared_box_of_tools(tools: usize, consumers: usize) -> String {
         let mut nodes = vec![r#"{"id": "box", "type": "toolbox"}"#.to_string()];
         let mut edges = Vec::new();

@@ -80,13 +80,13 @@
 //! tool's path (see `paths`) costs its length to read, plus O(log) to
 //! find where it enters its consumer's chain (a tool wired into many
 //! boxes: its receivers as nested ranges, made once per tool), plus a
-//! question per distinct provider class at each of at most 16 roots it
-//! is passed through, or, the first time a root is read, the part of the
-//! root's tree (boxes by distance) the path needs. That last is the one
-//! known gap: trees are not shared between roots, so many roots with
-//! more than 16 distinct provider classes, or reached past 16 roots,
-//! below one big region each grow a tree over it (families 35 and 36 of
-//! docs/RELIABILITY.md: n roots over 10n boxes cost n x 10n).
+//! question per distinct provider class at each root it is passed through
+//! up to the first whose path above it is remembered for the tool (a
+//! path is a persistent list of chains, so the next path through that root
+//! is one chain laid on it), or, the first time a root is read, the part
+//! of the root's tree (boxes by distance) the path needs, which rent
+//! grows (see `paths`). Trees are not shared between roots and grow box
+//! by box: the gap that leaves is in docs/RELIABILITY.md, "Known limits".
 
 mod build;
 mod flow;

@@ -27,6 +27,22 @@
 //! one tree, shared by every path that climbs it, not a step per root for
 //! each path; a root few paths climb past never needs its tree.
 //!
+//! A path is held as a persistent list of its chains from the consumer's
+//! side (`Link`), with skew-binary jumps towards the tool, so a position
+//! or a root is found in O(log chains). When a path is passed on at a
+//! root, what lies above the root (the path to the provider) is
+//! remembered per tool and root (`Paths::above`); the next path of that
+//! tool through that root is one chain laid on it, in O(1), however many
+//! roots lie above. So paths cost their number, not the sum of their
+//! chains: agents below every rung of a ladder of n roots have paths
+//! climbing 1 to n roots, each the one above's plus a rung (family 40,
+//! `ladder-taps`: n x n / 2 chains before), and read in any order, the
+//! first read climbs the ladder once and every other lays one chain.
+//! Reading positions `from..to` of a path costs O(log chains) to find the
+//! last, plus the nodes read. What is remembered is bounded by the
+//! workflow (`REMEMBERED_PER_NODE` per relevant node, then forgotten at
+//! once: never more work than without it, one step per chain laid again).
+//!
 //! When several providers of a root carry the tool from different boxes
 //! above (no one box they all hang below decides), each carrying
 //! provider's own path is found (`Paths::nearest_carrier`), and the walk
@@ -34,14 +50,25 @@
 //! node from the tool: the walk takes the nearest receiver, the smallest
 //! id among equals, so its path is the first by ids of the shortest. Two
 //! such paths are compared chain by chain (`walked_before`), so this costs
-//! their chains, not their lengths; a path finds at most 32 such paths,
-//! nested ones included (`CANDIDATE_PATHS`).
+//! their chains, not their lengths. A path searches so at most 32 roots,
+//! nested searches included (`CARRIER_SEARCHES`): a lattice of such roots
+//! cannot make it exponential, and a root searched whole is remembered
+//! with the path above it, so a lattice's roots are searched once per
+//! tool, not once per path. (The budget counted paths found until family
+//! 43, `wide-splits`: agents fed by 33 boxes below 33 chains, one more
+//! than it allowed, were read off trees grown up all 33 chains, n x 33n.)
+//! A search of more than 64 providers (`PROVIDERS_LOOKED_AT`) is paid for
+//! as rent, like passing on past the free passes: a path per provider for
+//! each tool costs more than one tree shared by all once many tools come
+//! through the root, so the search's work grows the root's tree, and once
+//! the tree is whole it decides (family 44, `wider-splits`, 65 chains, was
+//! read off trees until then).
 //!
-//! Only past that (more than 64 providers, a cycle of boxes, a provider's
-//! path read off a tree, the 32 spent), or once a root's tree is whole, is
-//! the root's *tree* read: the relevant boxes upstream of the root by
-//! distance, found breadth first and only as far as a path asks for.
-//! Trees are kept for the few roots read most recently and made again
+//! Only past that (a cycle of boxes, a provider's path read off a tree,
+//! the 32 searches spent), or once a root's tree is whole, is the root's
+//! *tree* read: the relevant boxes upstream of the
+//! root by distance, found breadth first and only as far as a path asks
+//! for. Trees are kept for the few roots read most recently and made again
 //! when needed (a tree rent made whole is kept for good: its boxes were
 //! paid for), so such a path costs its length plus, the first time its
 //! root is read, the part of the root's tree it needs. Each step through
@@ -50,16 +77,9 @@
 //! into many boxes, costs one lookup per step, not its degree. Trees are
 //! not shared between roots, and a tree grows box by box, a chain
 //! included: n roots each read off its own tree below one region of m
-//! boxes cost n x m: agents each fed by 33 boxes below 33 long chains,
-//! one more than the carrying providers' paths a path finds, are read off
-//! their trees (family 43, `wide-splits`). Trees over chains and roots,
-//! crossing a chain in one step, would remove that; they are not built.
-//!
-//! A path is held as a chain per root it climbs, never as another path
-//! plus a step: agents below every rung of a ladder of n roots have paths
-//! of n x n / 2 chains in all, the one shape whose paths cost more than
-//! the file (family 40, `ladder-taps`). Paths held as random-access lists
-//! sharing their common tails would remove it; they are not built.
+//! boxes would cost n x m. No family reaches that since rent decides
+//! when a tree is grown; trees over chains and roots, crossing a chain in
+//! one step, would rule it out; they are not built.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -91,13 +111,186 @@ pub(crate) struct Wiring<'w, 'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct TreePath {
     leaf: NodeIx,
-    /// The first box after the leaf and its distance to the first chain's
-    /// top, when the leaf enters through that top's tree.
+    /// The first box after the leaf and its distance to `origin`, when
+    /// the leaf enters through that root's tree.
     first: Option<(NodeIx, u32)>,
-    /// The chains, from the leaf's side: (top, bottom) as ordinals, the
-    /// nodes from `top` down to `bottom` along parents. Each bottom is a
-    /// provider of the next top; the last bottom is the consumer.
-    chains: Vec<(u32, u32)>,
+    /// The top of the chain nearest the leaf.
+    origin: u32,
+    /// The chains, from the consumer's side: the head ends at the
+    /// consumer, and each chain's top is a provider's path root whose
+    /// provider is the bottom of the next.
+    head: Arc<Link>,
+}
+
+/// One chain of a path and those nearer its leaf: a persistent list, so
+/// that paths passed on through one root share what lies above it (each
+/// agent below a ladder of roots is the path above plus a chain, not a
+/// copy of it), with skew-binary jumps towards the leaf (Myers), so that a
+/// position or a root is found in O(log chains).
+#[derive(Debug)]
+struct Link {
+    /// The nodes from `top` down to `bottom` along parents, as ordinals.
+    top: u32,
+    bottom: u32,
+    /// The path root of the chain: roots fall strictly from the consumer's
+    /// side (ordinals follow the units' topological order).
+    root: u32,
+    /// Nodes of this chain and of every chain nearer the leaf.
+    nodes: u32,
+    /// Chains from this one to the leaf's side, this one included.
+    count: u32,
+    /// The next chain towards the leaf.
+    rest: Option<Arc<Link>>,
+    /// A chain further towards the leaf; None on the last.
+    jump: Option<Arc<Link>>,
+}
+
+impl Drop for Link {
+    /// Unlinks the chains it alone holds one by one: a list of a million
+    /// chains must not be dropped by a million nested calls.
+    fn drop(&mut self) {
+        // A jump lands on a chain `rest` still holds, so dropping it
+        // first never frees anything.
+        drop(self.jump.take());
+        let mut next = self.rest.take();
+        while let Some(link) = next {
+            match Arc::try_unwrap(link) {
+                Ok(mut only) => {
+                    drop(only.jump.take());
+                    next = only.rest.take();
+                }
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// What a path holds below one of its chains (nearer the leaf): the path
+/// to a path root, remembered per leaf and root (`Paths::above`).
+#[derive(Debug, Clone)]
+struct Below {
+    first: Option<(NodeIx, u32)>,
+    /// The top of the chain nearest the leaf, when there are chains.
+    origin: u32,
+    links: Option<Arc<Link>>,
+}
+
+impl Below {
+    /// Nothing yet: the chain laid on it is the one nearest the leaf,
+    /// entered from `first` or straight from the leaf.
+    fn start(first: Option<(NodeIx, u32)>) -> Below {
+        Below {
+            first,
+            origin: NONE,
+            links: None,
+        }
+    }
+
+    /// This, with the chain from `top` down to `bottom` (of path root
+    /// `root`) laid on it, as a path of `leaf`.
+    fn with(&self, facts: &PathFacts, leaf: NodeIx, (top, bottom): (u32, u32), root: u32) -> TreePath {
+        let head = Link::on(
+            self.links.as_ref(),
+            (top, bottom),
+            root,
+            chain_len(facts, top, bottom) as u32,
+        );
+        TreePath {
+            leaf,
+            first: self.first,
+            origin: if self.links.is_some() { self.origin } else { top },
+            head,
+        }
+    }
+}
+
+impl Link {
+    /// The chain from `top` down to `bottom` (of path root `root`, `len`
+    /// nodes), laid on `rest`.
+    fn on(rest: Option<&Arc<Link>>, (top, bottom): (u32, u32), root: u32, len: u32) -> Arc<Link> {
+        let (nodes, count) = rest.map_or((0, 0), |l| (l.nodes, l.count));
+        let jump = rest.map(|p| {
+            // Myers' skew-binary jump: two equal spans make one.
+            let j = p.jump.as_ref().unwrap_or(p);
+            let jj = j.jump.as_ref().unwrap_or(j);
+            if p.count - j.count == j.count - jj.count {
+                Arc::clone(jj)
+            } else {
+                Arc::clone(p)
+            }
+        });
+        Arc::new(Link {
+            top,
+            bottom,
+            root,
+            nodes: nodes + len,
+            count: count + 1,
+            rest: rest.cloned(),
+            jump,
+        })
+    }
+}
+
+impl TreePath {
+    /// Its whole self, to lay another chain on.
+    fn as_below(&self) -> Below {
+        Below {
+            first: self.first,
+            origin: self.origin,
+            links: Some(Arc::clone(&self.head)),
+        }
+    }
+
+    /// Its chains from the leaf's side, (top, bottom); `steps` counts them.
+    fn chains(&self, steps: &mut u64) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(self.head.count as usize);
+        let mut at = Some(&self.head);
+        while let Some(link) = at {
+            *steps += 1;
+            out.push((link.top, link.bottom));
+            at = link.rest.as_ref();
+        }
+        out.reverse();
+        out
+    }
+
+    /// The chain that holds position `position` (past the leaf and the
+    /// descent), found by jumps from the consumer's side; `base` is the
+    /// position of the first chain's top.
+    fn link_at(&self, base: usize, position: usize, steps: &mut u64) -> &Link {
+        // A chain's end (one past its bottom's position) and its start
+        // (the end of the chain nearer the leaf); both fall towards the
+        // leaf.
+        let end = |l: &Link| base + l.nodes as usize;
+        let start = |l: &Link| base + l.rest.as_ref().map_or(0, |r| r.nodes as usize);
+        let mut at: &Link = &self.head;
+        loop {
+            if start(at) <= position {
+                return at;
+            }
+            *steps += 1;
+            at = match (&at.jump, &at.rest) {
+                (Some(j), _) if end(j) > position => j,
+                (_, Some(r)) => r,
+                _ => return at, // not reached: the last chain starts at `base`
+            };
+        }
+    }
+
+    /// The chain of path root `root`, if the path crosses its tree: roots
+    /// fall from the consumer's side, so jumps find it.
+    fn link_of_root(&self, root: u32, steps: &mut u64) -> Option<&Link> {
+        let mut at: &Link = &self.head;
+        while at.root > root {
+            *steps += 1;
+            at = match (&at.jump, &at.rest) {
+                (Some(j), _) if j.root > root => j,
+                (_, Some(r)) => r,
+                _ => return None,
+            };
+        }
+        (at.root == root).then_some(at)
+    }
 }
 
 /// The relevant boxes upstream of one path root, by distance.
@@ -142,6 +335,12 @@ pub(crate) struct Paths {
     /// Per tool wired into many boxes, those boxes as nested ranges of the
     /// parent forest (see `Nested`), made when first asked for.
     nested: Mutex<Map<NodeIx, Arc<Nested>>>,
+    /// Per leaf and path root a path was passed on at, the path up to the
+    /// root (`Below`): the next path passed on there is one chain laid on
+    /// it. Emptied when it holds more than `REMEMBERED_PER_NODE` per
+    /// relevant node, so that reading paths never holds more than the
+    /// workflow does.
+    above: Mutex<Map<(NodeIx, u32), Below>>,
 }
 
 impl Default for Paths {
@@ -151,6 +350,7 @@ impl Default for Paths {
             whole: Mutex::new(new_map()),
             rent: Mutex::new(new_map()),
             nested: Mutex::new(new_map()),
+            above: Mutex::new(new_map()),
         }
     }
 }
@@ -233,7 +433,7 @@ impl Paths {
     /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
     /// counts the work.
     pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
-        let mut budget = CANDIDATE_PATHS;
+        let mut budget = CARRIER_SEARCHES;
         self.path_within(w, leaf, consumer, steps, &mut budget)
     }
 
@@ -248,21 +448,33 @@ impl Paths {
         budget: &mut u32,
     ) -> TreePath {
         let facts = w.facts;
-        let mut chains: Vec<(u32, u32)> = Vec::new();
+        // The chains met, from the consumer's side: (top, bottom, root),
+        // the last the one nearest the leaf unless what lies above it was
+        // known (`below`).
+        let mut chains: Vec<(u32, u32, u32)> = Vec::new();
         let mut bottom = consumer;
         // Roots that passed the path on beyond the free passes, with the
         // steps counted when they did: the rest of the path's work is
         // the rent of the first, second, fourth, eighth... of them.
         let (mut rented, mut unfree): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
-        // The path to the provider of the last root, when found whole.
-        let mut above: Option<TreePath> = None;
+        // What lies above the last chain, when found whole: a path to a
+        // root passed on at before, or the path to the root's provider.
+        let mut below: Option<Below> = None;
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
-                chains.push((entry, bottom));
+                // Its root looked up, as everything below, in the time of
+                // the steps that found the chain.
+                chains.push((entry, bottom, facts.root_of[entry as usize]));
                 break None;
             }
             let root = facts.root(bottom, steps);
-            chains.push((root, bottom));
+            chains.push((root, bottom, root));
+            // A root passed on at before: the path above it is known, and
+            // the same whatever chain below it the path ends in.
+            if let Some(known) = self.remembered(leaf, root) {
+                below = Some(known);
+                break None;
+            }
             // The one provider of the root that carries the leaf, if only
             // one does (and it does not lead back to a root met already):
             // free for a few roots of few classes, then while the root's
@@ -270,8 +482,8 @@ impl Paths {
             let free = facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED;
             if free || !self.tree_whole(root) {
                 let at = *steps;
-                let mut pay = |rented: &mut Vec<(u32, u64)>| {
-                    if !free {
+                let mut pay = |rented: &mut Vec<(u32, u64)>, charged: bool| {
+                    if !free || charged {
                         unfree += 1;
                         if unfree.is_power_of_two() {
                             rented.push((root, at));
@@ -283,15 +495,24 @@ impl Paths {
                 // cycle of boxes (there, the tree decides).
                 match passed_to(w, leaf, root, steps) {
                     Some(p) if facts.root(p, steps) < root => {
-                        pay(&mut rented);
+                        pay(&mut rented, false);
                         bottom = p;
                         continue;
                     }
                     Some(_) => {}
                     None => {
-                        if let Some(path) = self.nearest_carrier(w, leaf, root, steps, budget) {
-                            pay(&mut rented);
-                            above = Some(path);
+                        // A root of more providers than a search looks at
+                        // for free is searched for rent, while its tree is
+                        // not whole: the search costs a path per provider
+                        // for each tool, the tree is shared by all.
+                        let many = facts.providers_of(root).len() > PROVIDERS_LOOKED_AT;
+                        let searched = !(many && self.tree_whole(root));
+                        if let Some(path) = searched
+                            .then(|| self.nearest_carrier(w, leaf, root, steps, budget))
+                            .flatten()
+                        {
+                            pay(&mut rented, many);
+                            below = Some(path.as_below());
                             break None;
                         }
                     }
@@ -311,17 +532,35 @@ impl Paths {
         for (root, at) in rented {
             self.pay_rent(w, root, end - at, steps);
         }
-        chains.reverse();
-        if let Some(above) = above {
-            let mut whole = above.chains;
-            whole.extend(chains);
-            return TreePath {
-                leaf,
-                first: above.first,
-                chains: whole,
-            };
+        // The chains laid one on another from the leaf's side, each root
+        // remembered with the path above it.
+        let mut below = below.unwrap_or_else(|| Below::start(first));
+        let mut path = None;
+        for (i, &(top, bottom, root)) in chains.iter().enumerate().rev() {
+            if top == root && (i + 1 < chains.len() || below.links.is_some() || below.first.is_some()) {
+                self.remember(w, leaf, root, &below);
+            }
+            let laid = below.with(facts, leaf, (top, bottom), root);
+            below = laid.as_below();
+            path = Some(laid);
         }
-        TreePath { leaf, first, chains }
+        path.expect("a path has a chain")
+    }
+
+    /// The path of `leaf` up to path root `root`, if remembered.
+    fn remembered(&self, leaf: NodeIx, root: u32) -> Option<Below> {
+        let above = self.above.lock().unwrap_or_else(|e| e.into_inner());
+        above.get(&(leaf, root)).cloned()
+    }
+
+    /// Remembers the path of `leaf` up to path root `root`; forgets all
+    /// once they are more than the relevant nodes allow.
+    fn remember(&self, w: Wiring<'_, '_>, leaf: NodeIx, root: u32, below: &Below) {
+        let mut above = self.above.lock().unwrap_or_else(|e| e.into_inner());
+        if above.len() >= REMEMBERED_PER_NODE * w.facts.nodes.len() + REMEMBERED_AT_LEAST {
+            above.clear();
+        }
+        above.insert((leaf, root), below.clone());
     }
 
     /// When several providers of path root `root` carry `leaf` from
@@ -343,9 +582,6 @@ impl Paths {
     ) -> Option<TreePath> {
         let facts = w.facts;
         let providers = facts.providers_of(root);
-        if providers.len() > PROVIDERS_LOOKED_AT {
-            return None;
-        }
         // A provider the leaf is wired into is one step away, as near as
         // any can be: then the nearest are those, the smallest id first.
         let direct = (providers.iter().copied())
@@ -356,12 +592,17 @@ impl Paths {
             .min_by(|&a, &b| w.g.id(a).cmp(w.g.id(b)));
         if let Some(p) = direct {
             let o = w.ordinal[p as usize];
-            return Some(TreePath {
-                leaf,
-                first: None,
-                chains: vec![(o, o)],
-            });
+            return Some(Below::start(None).with(facts, leaf, (o, o), facts.root(o, steps)));
         }
+        // One search more of the path's few: each finds at most
+        // `PROVIDERS_LOOKED_AT` paths, and only searches nested in them
+        // can multiply (a lattice of such roots), never past the budget;
+        // a root searched before is remembered (`Paths::above`), so a
+        // search is made once per leaf and root while it is.
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
         let mut best: Option<TreePath> = None;
         for &p in providers {
             let o = w.ordinal[p as usize];
@@ -369,10 +610,9 @@ impl Paths {
             if !(w.carries)(leaf, o) {
                 continue;
             }
-            if facts.root(o, steps) >= root || *budget == 0 {
+            if facts.root(o, steps) >= root {
                 return None;
             }
-            *budget -= 1;
             let path = self.path_within(w, leaf, o, steps, budget);
             if path.first.is_some() {
                 return None;
@@ -401,8 +641,9 @@ impl Paths {
         }
         if position <= descent && position < to {
             let (first, first_dist) = path.first.expect("a descent starts at a first box");
-            let tree = self.tree(facts, path.chains[0].0);
+            let tree = self.tree(facts, path.origin);
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+            tree.reach(w, first_dist, steps);
             // Position p (1..=descent) holds the box at distance
             // first_dist - (p - 1) from the top.
             let mut node = tree.at_distance(w, first, first_dist - (position as u32 - 1), steps);
@@ -416,11 +657,22 @@ impl Paths {
             }
         }
         // Each chain from its top down: a stretch's last node found by its
-        // jumps, the others by walking up from it.
-        let mut start = descent + 1; // where the chain looked at begins
-        for &(top, bottom) in &path.chains {
-            let end = start + chain_len(facts, top, bottom);
-            if position < end && position < to {
+        // jumps, the others by walking up from it. The chains that hold
+        // the positions asked for are found from the consumer's side: the
+        // one of the last position by jumps, then the others one by one.
+        if position < to {
+            let base = descent + 1; // where the first chain begins
+            let mut held: Vec<&Link> = Vec::new();
+            let mut at = Some(path.link_at(base, to - 1, steps));
+            while let Some(link) = at {
+                // Each chain gives a node at least, counted below.
+                held.push(link);
+                let start = base + link.nodes as usize - chain_len(facts, link.top, link.bottom);
+                at = if start <= position { None } else { link.rest.as_deref() };
+            }
+            for link in held.into_iter().rev() {
+                let bottom = link.bottom;
+                let end = base + link.nodes as usize;
                 let last = to.min(end) - 1;
                 let mut o = facts.ancestor(bottom, (end - 1 - last) as u32, steps);
                 let at = out.len();
@@ -432,7 +684,6 @@ impl Paths {
                 out[at..].reverse();
                 position = last + 1;
             }
-            start = end;
         }
         out
     }
@@ -447,8 +698,11 @@ impl Paths {
         if o == NONE {
             return false;
         }
-        let on_chain = (path.chains.iter()).any(|&(top, bottom)| {
-            facts.depth[o as usize] >= facts.depth[top as usize] && facts.is_ancestor(o, bottom, steps)
+        // A path crosses each tree of the parent forest at most once (roots
+        // fall along it), so only the chain of the node's own root can
+        // hold it (found by jumps, each counted).
+        let on_chain = path.link_of_root(facts.root_of[o as usize], steps).is_some_and(|l| {
+            facts.depth[o as usize] >= facts.depth[l.top as usize] && facts.is_ancestor(o, l.bottom, steps)
         });
         if on_chain {
             return true;
@@ -456,8 +710,9 @@ impl Paths {
         let Some((first, first_dist)) = path.first else {
             return false;
         };
-        let tree = self.tree(facts, path.chains[0].0);
+        let tree = self.tree(facts, path.origin);
         let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+        tree.reach(w, first_dist, steps);
         match tree.dist.get(&node).copied() {
             Some(d) if d >= 1 && d <= first_dist => tree.at_distance(w, first, d, steps) == node,
             _ => false,
@@ -478,12 +733,19 @@ const CARRIERS_LOOKED_UP: usize = 16;
 /// root for each).
 const ROOTS_PASSED: usize = 16;
 
-/// How many paths to a root's carrying providers one path may find
-/// (`Paths::nearest_carrier`), nested ones included; beyond, trees decide.
-const CANDIDATE_PATHS: u32 = 32;
+/// Paths up to roots remembered (`Paths::above`), per relevant node of
+/// the workflow, and at least; past that, all are forgotten.
+const REMEMBERED_PER_NODE: usize = 2;
+const REMEMBERED_AT_LEAST: usize = 4096;
+
+/// How many times one path may search the paths to a root's carrying
+/// providers (`Paths::nearest_carrier`), nested searches included;
+/// beyond, trees decide.
+const CARRIER_SEARCHES: u32 = 32;
 
 /// Up to this many provider boxes of a root, when several carry a tool,
-/// each is looked at; beyond, the root's tree decides.
+/// each is looked at for free; beyond, for rent, until the root's tree is
+/// whole and decides (`Paths::path_within`).
 const PROVIDERS_LOOKED_AT: usize = 64;
 
 /// The provider of path root `root` through which the walk from `leaf`
@@ -678,17 +940,19 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64)
         return la < lb;
     }
     let id = |o: u32| w.g.id(facts.nodes[o as usize]);
+    let (a, b) = (a.chains(steps), b.chains(steps));
+    let (a, b) = (&a, &b);
     // A place on a path: its chain and how far below the chain's top.
-    let at = |p: &TreePath, (chain, down): (usize, u32), steps: &mut u64| -> u32 {
-        let (top, bottom) = p.chains[chain];
+    let at = |p: &Vec<(u32, u32)>, (chain, down): (usize, u32), steps: &mut u64| -> u32 {
+        let (top, bottom) = p[chain];
         facts.ancestor(
             bottom,
             facts.depth[bottom as usize] - facts.depth[top as usize] - down,
             steps,
         )
     };
-    let step = |p: &TreePath, (chain, down): (usize, u32), by: u32| -> (usize, u32) {
-        let (top, bottom) = p.chains[chain];
+    let step = |p: &Vec<(u32, u32)>, (chain, down): (usize, u32), by: u32| -> (usize, u32) {
+        let (top, bottom) = p[chain];
         let left = facts.depth[bottom as usize] - facts.depth[top as usize] - down; // nodes below this one
         if by <= left {
             (chain, down + by)
@@ -697,14 +961,14 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64)
         }
     };
     let (mut pa, mut pb) = ((0, 0), (0, 0));
-    while pa.0 < a.chains.len() && pb.0 < b.chains.len() {
+    while pa.0 < a.len() && pb.0 < b.len() {
         let (na, nb) = (at(a, pa, steps), at(b, pb, steps));
         if na != nb {
             return id(na) < id(nb);
         }
         // The same node: both go down their chains together as far as
         // both chains go and their bottoms share ancestors.
-        let (ba, bb) = (a.chains[pa.0].1, b.chains[pb.0].1);
+        let (ba, bb) = (a[pa.0].1, b[pb.0].1);
         let here = facts.depth[na as usize];
         let room = (facts.depth[ba as usize] - here).min(facts.depth[bb as usize] - here);
         let (mut together, mut apart) = (0, room + 1); // together: shared; apart: not, or past the room
@@ -736,12 +1000,9 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64)
 
 impl TreePath {
     #[allow(clippy::len_without_is_empty)] // a path has at least two nodes
-    pub fn len(&self, facts: &PathFacts) -> usize {
+    pub fn len(&self, _facts: &PathFacts) -> usize {
         let descent = self.first.map_or(0, |(_, d)| d as usize);
-        let chains: usize = (self.chains.iter())
-            .map(|&(top, bottom)| chain_len(facts, top, bottom))
-            .sum();
-        1 + descent + chains
+        1 + descent + self.head.nodes as usize
     }
 
     pub fn leaf(&self) -> NodeIx {
@@ -755,6 +1016,14 @@ impl Tree {
         let levels = self.levels.len();
         self.walk(w, u64::MAX, steps);
         self.levels.len() > levels
+    }
+
+    /// Completes the levels up to distance `d`: a path read off a tree
+    /// since made again (the few kept are the latest, and a path up to a
+    /// root is remembered with its descent) finds its boxes there, at the
+    /// cost of the levels the path's own finding grew.
+    fn reach(&mut self, w: Wiring<'_, '_>, d: u32, steps: &mut u64) {
+        while self.levels.len() - 1 <= d as usize && self.grow(w, steps) {}
     }
 
     /// Walks on breadth first for `budget` steps, or until no box is left.
@@ -950,5 +1219,56 @@ impl Tree {
             self.jump.insert(v, if dp - dj == dj - djj { jj } else { p });
         }
         self.jump[&node]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path of `chains` chains by hand, chain `i` from the leaf's side of
+    /// `1 + i % 3` nodes and of path root `i`.
+    fn path_of(chains: u32) -> TreePath {
+        let mut head: Option<Arc<Link>> = None;
+        for i in 0..chains {
+            head = Some(Link::on(head.as_ref(), (i, i), i, 1 + i % 3));
+        }
+        TreePath {
+            leaf: 0,
+            first: None,
+            origin: 0,
+            head: head.expect("at least one chain"),
+        }
+    }
+
+    #[test]
+    fn a_position_and_a_root_are_found_in_logarithmic_steps_on_a_path_of_many_chains() {
+        let chains = 100_000;
+        let path = path_of(chains);
+        // Positions from 1 (past the leaf); chain i starts after the
+        // chains before it.
+        let mut start = 1;
+        let mut most = 0;
+        for i in 0..chains {
+            let len = (1 + i % 3) as usize;
+            for position in [start, start + len - 1] {
+                let mut steps = 0;
+                assert_eq!(path.link_at(1, position, &mut steps).root, i, "position {position}");
+                most = most.max(steps);
+            }
+            let mut steps = 0;
+            assert_eq!(path.link_of_root(i, &mut steps).map(|l| l.root), Some(i));
+            most = most.max(steps);
+            start += len;
+        }
+        // Skew-binary jumps: at most about 3 log2 steps, never a walk.
+        assert!(most <= 3 * 17, "{most} steps to find a chain among {chains}");
+    }
+
+    #[test]
+    fn a_path_of_a_million_chains_is_dropped_without_recursion() {
+        // A plain list of a million links dropped recursively overflows a
+        // test thread's stack; `Link`'s drop unlinks them one by one.
+        drop(path_of(1_000_000));
     }
 }

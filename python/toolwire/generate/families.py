@@ -56,6 +56,7 @@ from .family_chains import (
     twin_carriers,
     wide_roots,
     wide_splits,
+    wider_splits,
 )
 from .family_fans import (
     far_consumers,
@@ -226,6 +227,8 @@ FAMILIES: Dict[str, Family] = {
                "agent g fed by box g mod 9, with the tool's twin", (2_000,), 20, 1, wide_thrash),
         Family("wide-splits", 43, "33 chains of n boxes, a tool atop each; n agents, each fed by a box of its own "
                "below each chain's end, and by the tool's twin", (300,), 20, 1, wide_splits),
+        Family("wider-splits", 44, "family 43 with 65 chains: more providers of each agent than a root's search "
+               "looks at for free", (300,), 20, 1, wider_splits),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

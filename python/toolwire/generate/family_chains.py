@@ -510,8 +510,13 @@ def split_chains(n: int) -> Generated:
 
 STRANDS = 33
 """Family 43: one more provider bringing a tool from a chain of its own
-than paths of carrying providers a path finds (paths.rs
-``CANDIDATE_PATHS``)."""
+than paths of carrying providers a path found (paths.rs, before
+``CARRIER_SEARCHES``)."""
+
+WIDER_STRANDS = 65
+"""Family 44: one more provider bringing a tool from a chain of its own
+than a root's search for the carrying providers' paths looks at for free
+(paths.rs ``PROVIDERS_LOOKED_AT``)."""
 
 
 def wide_splits(n: int) -> Generated:
@@ -522,27 +527,48 @@ def wide_splits(n: int) -> Generated:
     clashes.
 
     Each agent is a root whose 33 providers all bring ``t`` from different
-    boxes above: one more than the 32 carrying providers' paths a path
-    finds (``Paths::nearest_carrier``), so the agent's tree decides, grown
-    breadth first up all 33 chains: ``33 * n`` steps for each agent, ``33
-    * n * n`` from a file of ``66 * n`` boxes. Trees that cross a chain as
-    one step would keep it linear; they are not built. (Found while
-    attacking ``nearest_carrier``.)"""
+    boxes above. A path found at most 32 carrying providers' paths, so the
+    agent's tree decided, grown breadth first up all 33 chains: ``33 * n``
+    steps for each agent, ``33 * n * n`` from a file of ``66 * n`` boxes.
+    Now a path searches the carrying providers' paths at up to 32 roots
+    (paths.rs ``CARRIER_SEARCHES``), each of up to 64 providers, and a
+    root searched whole is remembered with the path above it, so each
+    agent finds 33 paths, one jump up a chain each. (Found while attacking
+    ``nearest_carrier``.)"""
+    return _splits(n, STRANDS)
+
+
+def wider_splits(n: int) -> Generated:
+    """Family 44: family 43 with 65 chains: each agent is a root of more
+    providers than a root's search looks at for free (paths.rs
+    ``PROVIDERS_LOOKED_AT``), so its tree decided, grown breadth first up
+    all 65 chains: ``65 * n * n`` to read the paths, from a file of ``130
+    * n`` boxes. Such a root is now searched for rent (the search's work
+    grows the root's tree, which decides once whole), so each agent finds
+    65 paths and grows its tree by about as much. (Found while fixing
+    family 43.)"""
+    return _splits(n, WIDER_STRANDS)
+
+
+def _splits(n: int, strands: int) -> Generated:
+    """Families 43 and 44: ``strands`` chains of ``n`` boxes, a tool atop
+    each; ``n`` agents, each fed by a box of its own below each chain's
+    end, and by the tool's twin."""
     w = id_width(n)
     nodes = [tool_record("t", "Key")]
     edges: List[str] = []
-    for j in range(STRANDS):
+    for j in range(strands):
         chain = [f"c{j:02}-{i:0{w}}" for i in range(n)]
         nodes += [box_record(b) for b in chain]
         edges += [edge_record(a, b) for a, b in zip(chain, chain[1:])] + [edge_record("t", chain[0])]
     for g in range(n):
         s = f"{g:0{w}}"
-        own = [f"x{s}-{j:02}" for j in range(STRANDS)]
+        own = [f"x{s}-{j:02}" for j in range(strands)]
         nodes += [agent_record(f"a{s}"), tool_record(f"e{s}", "key")] + [box_record(x) for x in own]
         edges += [edge_record(f"c{j:02}-{n - 1:0{w}}", x) for j, x in enumerate(own)]
         edges += [edge_record(x, f"a{s}") for x in own] + [edge_record(f"e{s}", f"a{s}")]
     zero = f"{0:0{w}}"
-    k = STRANDS
+    k = strands
     expected = family_expected(
         n, n, (f"a{zero}", "key", (f"e{zero}", "t")), 1 + k * n + (2 + k) * n, k * (n - 1) + k + (2 * k + 1) * n, n,
         k * n + k * n,

@@ -144,13 +144,14 @@ def ladder_taps(n: int) -> Generated:
     ``2 * n`` violations, ``n + 1`` clashes.
 
     Every rung but the first is a path root of two classes, and the path
-    of ``t`` to ``a{i}`` climbs ``i`` of them, a chain each: past the free
-    passes, rent grows the trees of the roots just above each agent's, and
-    each tree is read (its jumps made) by the few agents below it before
-    another, nearer one is whole: ``n * n / 64`` or so, from a file of
-    ``n`` rungs. Paths that share their common part (each agent's the one
-    above's plus a step, held as a random-access list) would keep it
-    linear; they are not built. (Found by a helper with fresh eyes.)"""
+    of ``t`` to ``a{i}`` climbs ``i`` of them, a chain each: ``n * n / 2``
+    chains in all, from a file of ``n`` rungs (past the free passes, rent
+    grew the trees of the roots just above each agent's, each read by the
+    few agents below it before another, nearer one was whole). Paths are
+    now persistent lists of chains, and the path of ``t`` up to each rung
+    it was passed on at is remembered (paths.rs ``Paths::above``): each
+    agent's path is the one above's plus a rung, laid in one step, in any
+    order the agents are read. (Found by a helper with fresh eyes.)"""
     w = id_width(n)
     rungs = [f"r{i:0{w}}" for i in range(n)]
     nodes = [box_record("Q"), tool_record("k0", "Q k"), tool_record("k1", "q-k"), tool_record("t", "Key")]
