@@ -76,13 +76,15 @@ const IN_FLIGHT: usize = 32;
 /// A [`Sink`] that records each call, its ids hashed while their bytes
 /// are in this thread's cache, to be replayed into a [`GraphBuilder`]
 /// later or on another thread. With a pipe, it sends each full chunk to
-/// the builder thread (see [`on_two_threads`]); without one, it keeps every
-/// record until [`Recorder::replay`] (the later piece of a YAML text read
-/// in pieces, `yaml::pieces`).
+/// the builder thread (see [`on_two_threads`]); without one, it keeps the
+/// chunks until [`Recorder::replay`] (the later half of a YAML text read
+/// in two, `yaml::pieces`): kept as chunks, never moved to grow one
+/// vector, so what they hold is all the memory they take.
 pub(crate) struct Recorder<'a> {
     hasher: IdHasher,
     chunk: Vec<Record<'a>>,
     pipe: Option<Pipe<'a>>,
+    kept: Vec<Vec<Record<'a>>>,
 }
 
 /// The sending end of the channel to the builder thread.
@@ -97,28 +99,35 @@ impl<'a> Recorder<'a> {
     pub(crate) fn new(hasher: IdHasher) -> Self {
         Recorder {
             hasher,
-            chunk: Vec::new(),
+            chunk: Vec::with_capacity(CHUNK),
             pipe: None,
+            kept: Vec::new(),
         }
     }
 
     /// Replays every record, in order, into `builder`.
     pub(crate) fn replay(mut self, builder: &mut GraphBuilder<'a>) {
-        replay_chunk(&mut self.chunk, builder);
+        for mut chunk in self.kept.drain(..).chain([std::mem::take(&mut self.chunk)]) {
+            replay_chunk(&mut chunk, builder);
+        }
     }
 
     fn push(&mut self, record: Record<'a>) {
         self.chunk.push(record);
-        if self.pipe.is_some() && self.chunk.len() == CHUNK {
+        if self.chunk.len() == CHUNK {
             self.flush();
         }
     }
 
     fn flush(&mut self) {
-        let Some(pipe) = &self.pipe else { return };
         if self.chunk.is_empty() {
             return;
         }
+        let Some(pipe) = &self.pipe else {
+            let full = std::mem::replace(&mut self.chunk, Vec::with_capacity(CHUNK));
+            self.kept.push(full);
+            return;
+        };
         let next = pipe.empty.try_recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK));
         let full = std::mem::replace(&mut self.chunk, next);
         // A send fails only if the builder thread is gone, which happens only
@@ -211,6 +220,7 @@ pub fn on_two_threads<'a, T: Send>(
                 full: full_tx,
                 empty: empty_rx,
             }),
+            kept: Vec::new(),
         };
         let result = read(&mut recorder);
         recorder.flush();
