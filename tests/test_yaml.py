@@ -124,6 +124,43 @@ def test_findings_are_located_in_the_yaml_after_non_ascii_text() -> None:
     assert spots == ["id: tool.é", "{id: 工具, data: {label: web-search}}"]
 
 
+def large_workflow(nodes: int) -> Any:
+    """Agents with a tool each, then a clashing pair and an EDGE-5 typo
+    wired near the end, so that they fall after any cut near the middle."""
+    workflow: Dict[str, Any] = {"id": "large", "label": "Größe", "nodes": [], "edges": []}
+    for i in range(nodes):
+        workflow["nodes"].append({"id": f"agent.{i}", "data": {"label": f"Agent {i} é", "metadata": {"node_type_id": "agent"}}})
+        workflow["nodes"].append({"id": f"tool.{i}", "data": {"label": f"tool {i}", "metadata": {"node_type_id": "http"}}})
+        workflow["edges"].append({"source": f"tool.{i}", "target": f"agent.{i}", "targetHandle": f"agent.{i}-input-tool"})
+    last = nodes - 1
+    workflow["nodes"].append({"id": "twin", "data": {"label": f"Tool {last}", "metadata": {"node_type_id": "http"}}})
+    workflow["edges"].append({"source": "twin", "target": f"agent.{last}", "data": {"edgeType": "tool_availability"}})
+    workflow["edges"].append({"id": "typo", "source": "tool.0", "target": "agent.1", "data": {"edgeType": "tool_availabilty"}})
+    workflow["metadata"] = {"changed": 1}
+    return workflow
+
+
+def test_a_large_yaml_read_in_two_halves_gets_its_json_report_at_the_yaml_places() -> None:
+    # From 4 MiB the reader cuts the text near its middle and reads the
+    # halves at once (src/parse/yaml/pieces.rs): the report must be what
+    # one read gives, every place counted from the start of the whole text.
+    workflow = large_workflow(30_000)
+    text = "# Größe — ☕\n" + drupal_yaml(workflow)
+    assert len(text.encode()) > 4 << 20
+    report = toolwire.check_yaml(text)
+    assert without_places(report) == without_places(toolwire.check_json(json.dumps(workflow)))
+    lines = text.splitlines()
+
+    def at(location: Any) -> str:
+        return lines[location.line - 1][location.column - 1 :]
+
+    assert [v.rule for v in report.violations] == ["EDGE-5", "CMP-9"]
+    typo, clash = report.violations
+    assert sorted(at(tool.location) for tool in clash.tools) == ["id: tool.29999", "id: twin"]
+    assert at(clash.location) == "id: agent.29999"
+    assert at(typo.location) == "id: typo"
+
+
 # --- YAML 1.2 core schema ----------------------------------------------------
 
 

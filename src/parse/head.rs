@@ -47,6 +47,18 @@ impl<'a> HeadReading<'a> {
         Ok(())
     }
 
+    /// This head and `later`'s, read from two pieces of one mapping that
+    /// share no key: each part is taken from the piece that read it.
+    pub(crate) fn joined(mut self, later: HeadReading<'a>) -> HeadReading<'a> {
+        if later.id_offset.is_some() {
+            (self.id, self.id_offset, self.id_problem) = (later.id, later.id_offset, later.id_problem);
+        }
+        if !later.ports.tool_ports.is_empty() || !later.ports.problems.is_empty() {
+            self.ports = later.ports;
+        }
+        self
+    }
+
     /// The head read: the `id`'s problem before those of `input_ports`.
     pub(crate) fn finish(self) -> Head<'a> {
         let mut problems = Vec::with_capacity(self.ports.problems.len() + 1);

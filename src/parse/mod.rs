@@ -86,6 +86,22 @@ impl<'a> Source<'a> for Scanner<'a> {
     }
 }
 
+/// The two lists of a workflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum List {
+    Nodes,
+    Edges,
+}
+
+impl List {
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            List::Nodes => "nodes",
+            List::Edges => "edges",
+        }
+    }
+}
+
 /// Inputs at least this large are read on two threads (see `threaded`);
 /// below it, starting a thread costs more than it saves.
 const PIPELINE_FROM_BYTES: usize = 4 << 20;
@@ -322,28 +338,34 @@ impl Reader<'_> {
     }
 
     fn nodes<'a, S: Source<'a>>(self, s: &mut S, builder: &mut dyn Sink<'a>) -> Result<()> {
-        self.elements(s, builder, "nodes", node, |b, e| b.node_shape_error(e))
+        self.list(s, builder, List::Nodes, 0)
     }
 
     fn edges<'a, S: Source<'a>>(self, s: &mut S, builder: &mut dyn Sink<'a>) -> Result<()> {
-        self.elements(s, builder, "edges", edge, |b, e| b.edge_shape_error(e))
+        self.list(s, builder, List::Edges, 0)
     }
 
-    /// The `nodes` or `edges` value: each element to `read`, or its shape
-    /// error to `shape_error`.
-    fn elements<'a, S: Source<'a>>(
+    /// The `nodes` or `edges` value, or (a YAML text read in pieces) the
+    /// rest of it from item `first_index` on: each element read, or its
+    /// shape error told.
+    fn list<'a, S: Source<'a>>(
         self,
         s: &mut S,
         builder: &mut dyn Sink<'a>,
-        key: &str,
-        read: fn(&mut S, Place, &mut dyn Sink<'a>, &Config) -> Result<()>,
-        shape_error: fn(&mut dyn Sink<'a>, InputError),
+        list: List,
+        first_index: usize,
     ) -> Result<()> {
-        match is_array(s, key)? {
+        type Read<'a, S> = fn(&mut S, Place, &mut dyn Sink<'a>, &Config) -> Result<()>;
+        type ShapeError<'a> = fn(&mut dyn Sink<'a>, InputError);
+        let (read, shape_error): (Read<'a, S>, ShapeError<'a>) = match list {
+            List::Nodes => (node, |b, e| b.node_shape_error(e)),
+            List::Edges => (edge, |b, e| b.edge_shape_error(e)),
+        };
+        match is_array(s, list.key())? {
             Ok(true) => s.array(|s, index| {
                 self.go_on()?;
                 let place = Place {
-                    index,
+                    index: first_index + index,
                     offset: Some(s.pos()?),
                 };
                 read(s, place, builder, self.config)

@@ -1,8 +1,10 @@
-//! Reading and graph building on two threads. The parser is the slow half
-//! and cannot be split, but interning ids (hash-table probes that miss the
-//! cache) can run beside it: the parser sends what it reads in chunks to a
-//! builder thread. Chunk buffers travel back to be reused, so no memory is
-//! allocated per chunk.
+//! Reading and graph building on two threads. The JSON parser is the slow
+//! half and cannot be split, but interning ids (hash-table probes that miss
+//! the cache) can run beside it: the parser sends what it reads in chunks
+//! to a builder thread. Chunk buffers travel back to be reused, so no
+//! memory is allocated per chunk. The same [`Recorder`] keeps, without a
+//! pipe, what the later half of a YAML text read in two (`yaml::pieces`)
+//! gives, until the first half is in the builder.
 
 use std::borrow::Cow;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -71,16 +73,45 @@ const COPIES_AHEAD: usize = 8;
 /// other too.
 const IN_FLIGHT: usize = 32;
 
-/// The parser's end of the pipe.
-pub struct Pipe<'a> {
-    /// Ids are hashed here, while their bytes are in this thread's cache.
+/// A [`Sink`] that records each call, its ids hashed while their bytes
+/// are in this thread's cache, to be replayed into a [`GraphBuilder`]
+/// later or on another thread. With a pipe, it sends each full chunk to
+/// the builder thread (see [`on_two_threads`]); without one, it keeps the
+/// chunks until [`Recorder::replay`] (the later half of a YAML text read
+/// in two, `yaml::pieces`): kept as chunks, never moved to grow one
+/// vector, so what they hold is all the memory they take.
+pub(crate) struct Recorder<'a> {
     hasher: IdHasher,
     chunk: Vec<Record<'a>>,
+    pipe: Option<Pipe<'a>>,
+    kept: Vec<Vec<Record<'a>>>,
+}
+
+/// The sending end of the channel to the builder thread.
+struct Pipe<'a> {
     full: SyncSender<Vec<Record<'a>>>,
     empty: Receiver<Vec<Record<'a>>>,
 }
 
-impl<'a> Pipe<'a> {
+impl<'a> Recorder<'a> {
+    /// Records kept until replayed; ids are hashed with `hasher`, which
+    /// must be the id hasher of the builder they are replayed into.
+    pub(crate) fn new(hasher: IdHasher) -> Self {
+        Recorder {
+            hasher,
+            chunk: Vec::with_capacity(CHUNK),
+            pipe: None,
+            kept: Vec::new(),
+        }
+    }
+
+    /// Replays every record, in order, into `builder`.
+    pub(crate) fn replay(mut self, builder: &mut GraphBuilder<'a>) {
+        for mut chunk in self.kept.drain(..).chain([std::mem::take(&mut self.chunk)]) {
+            replay_chunk(&mut chunk, builder);
+        }
+    }
+
     fn push(&mut self, record: Record<'a>) {
         self.chunk.push(record);
         if self.chunk.len() == CHUNK {
@@ -92,15 +123,20 @@ impl<'a> Pipe<'a> {
         if self.chunk.is_empty() {
             return;
         }
-        let next = self.empty.try_recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK));
+        let Some(pipe) = &self.pipe else {
+            let full = std::mem::replace(&mut self.chunk, Vec::with_capacity(CHUNK));
+            self.kept.push(full);
+            return;
+        };
+        let next = pipe.empty.try_recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK));
         let full = std::mem::replace(&mut self.chunk, next);
         // A send fails only if the builder thread is gone, which happens only
         // if it panicked; the join below reports that.
-        let _ = self.full.send(full);
+        let _ = pipe.full.send(full);
     }
 }
 
-impl<'a> Sink<'a> for Pipe<'a> {
+impl<'a> Sink<'a> for Recorder<'a> {
     fn node_shape_error(&mut self, error: InputError) {
         self.push(Record::NodeShapeError(error));
     }
@@ -136,6 +172,27 @@ impl<'a> Sink<'a> for Pipe<'a> {
     }
 }
 
+/// Replays `chunk` into `builder` and leaves it empty. Step by step: a
+/// record's ids are announced to the table SLOTS_AHEAD steps before it is
+/// replayed, so the slots' cache lines arrive while the records before it
+/// are handled, and the copies those slots point to are loaded
+/// COPIES_AHEAD steps before it.
+fn replay_chunk<'a>(chunk: &mut Vec<Record<'a>>, builder: &mut GraphBuilder<'a>) {
+    for step in 0..chunk.len() + SLOTS_AHEAD {
+        if let Some(record) = chunk.get(step) {
+            record.hashes().iter().for_each(|&h| builder.prefetch(h));
+        }
+        let copies_of = (step + COPIES_AHEAD).checked_sub(SLOTS_AHEAD);
+        if let Some(record) = copies_of.and_then(|at| chunk.get(at)) {
+            record.hashes().iter().for_each(|&h| builder.prefetch_copy(h));
+        }
+        if let Some(at) = step.checked_sub(SLOTS_AHEAD) {
+            std::mem::replace(&mut chunk[at], Record::OtherEdge).replay(builder);
+        }
+    }
+    chunk.clear();
+}
+
 /// Runs `read` (which feeds a sink) on this thread and a [`GraphBuilder`] on
 /// another, and returns what `read` returned with the finished builder.
 pub fn on_two_threads<'a, T: Send>(
@@ -151,37 +208,23 @@ pub fn on_two_threads<'a, T: Send>(
         let builder = scope.spawn(move || {
             let mut builder = builder;
             for mut chunk in full_rx {
-                // Step by step: a record's ids are announced to the table
-                // SLOTS_AHEAD steps before it is replayed, so the slots'
-                // cache lines arrive while the records before it are
-                // handled, and the copies those slots point to are loaded
-                // COPIES_AHEAD steps before it.
-                for step in 0..chunk.len() + SLOTS_AHEAD {
-                    if let Some(record) = chunk.get(step) {
-                        record.hashes().iter().for_each(|&h| builder.prefetch(h));
-                    }
-                    let copies_of = (step + COPIES_AHEAD).checked_sub(SLOTS_AHEAD);
-                    if let Some(record) = copies_of.and_then(|at| chunk.get(at)) {
-                        record.hashes().iter().for_each(|&h| builder.prefetch_copy(h));
-                    }
-                    if let Some(at) = step.checked_sub(SLOTS_AHEAD) {
-                        std::mem::replace(&mut chunk[at], Record::OtherEdge).replay(&mut builder);
-                    }
-                }
-                chunk.clear();
+                replay_chunk(&mut chunk, &mut builder);
                 let _ = empty_tx.try_send(chunk);
             }
             builder
         });
-        let mut pipe = Pipe {
+        let mut recorder = Recorder {
             hasher,
             chunk: Vec::with_capacity(CHUNK),
-            full: full_tx,
-            empty: empty_rx,
+            pipe: Some(Pipe {
+                full: full_tx,
+                empty: empty_rx,
+            }),
+            kept: Vec::new(),
         };
-        let result = read(&mut pipe);
-        pipe.flush();
-        drop(pipe); // closes the channel: the builder thread finishes
+        let result = read(&mut recorder);
+        recorder.flush();
+        drop(recorder); // closes the channel: the builder thread finishes
         match builder.join() {
             Ok(builder) => (result, builder),
             Err(panic) => std::panic::resume_unwind(panic),

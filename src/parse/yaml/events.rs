@@ -163,19 +163,27 @@ struct Offsets<'a> {
     ascii: bool,
     chars: usize,
     bytes: usize,
+    /// Characters before the piece the parser reads (its positions count
+    /// from the piece's start).
+    piece_chars: usize,
 }
 
 impl<'a> Offsets<'a> {
-    fn new(text: &'a str) -> Self {
+    /// Offsets into `text` of a parser that reads it from byte `start`,
+    /// which is character `start_chars`.
+    fn new(text: &'a str, start: usize, start_chars: usize) -> Self {
         Offsets {
             text: text.as_bytes(),
             ascii: text.is_ascii(),
-            chars: 0,
-            bytes: 0,
+            chars: start_chars,
+            bytes: start,
+            piece_chars: start_chars,
         }
     }
 
+    /// The byte offset in the text of the parser's character `chars`.
     fn byte(&mut self, chars: usize) -> usize {
+        let chars = chars + self.piece_chars;
         let len = self.text.len();
         if self.ascii {
             return chars.min(len);
@@ -205,6 +213,25 @@ impl<'a> Offsets<'a> {
             self.chars -= 1;
         }
         self.bytes
+    }
+}
+
+/// A stretch of the text that a parser reads on its own: bytes
+/// `start..end`, `start` being character `start_chars` of the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Piece {
+    pub start: usize,
+    pub end: usize,
+    pub start_chars: usize,
+}
+
+impl Piece {
+    pub fn whole(text: &str) -> Self {
+        Piece {
+            start: 0,
+            end: text.len(),
+            start_chars: 0,
+        }
     }
 }
 
@@ -336,10 +363,19 @@ impl<'a> Events<'a> {
 impl<'a, R: RawEvents<'a>> Events<'a, R> {
     /// A reader of `text` whose parser's events come from `parser`.
     pub fn from_raw(text: &'a str, limits: Limits, parser: R) -> Self {
+        Events::of_piece(text, Piece::whole(text), limits, parser)
+    }
+
+    /// A reader of `piece` of `text`, whose parser reads the piece alone:
+    /// the parser's positions count from the piece's start, and every
+    /// offset this reader gives counts from the text's, as a reader of the
+    /// whole text would give it at that place (see `super::pieces`).
+    pub(super) fn of_piece(text: &'a str, piece: Piece, limits: Limits, parser: R) -> Self {
+        let bytes = &text.as_bytes()[piece.start..piece.end];
         Events {
             parser,
             text,
-            offsets: Offsets::new(text),
+            offsets: Offsets::new(text, piece.start, piece.start_chars),
             limits,
             started: false,
             root_done: false,
@@ -357,7 +393,7 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
             alias_bytes_budget: (text.len() as u64)
                 .saturating_mul(limits.alias_bytes_per_byte)
                 .max(limits.alias_bytes_floor),
-            unprintable: first_unprintable(text.as_bytes()),
+            unprintable: first_unprintable(bytes).map(|at| at + piece.start),
             replay: Vec::new(),
             peeked: VecDeque::with_capacity(2),
         }
@@ -366,6 +402,24 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
     /// The text being read.
     pub fn text(&self) -> &'a str {
         self.text
+    }
+
+    /// Whether an anchor or an alias was met: their budget is the whole
+    /// text's, so a text read in pieces that holds any is read again whole.
+    pub(super) fn met_anchors(&self) -> bool {
+        !self.anchors.is_empty() || self.alias_events > 0
+    }
+
+    /// The keys of the root mapping, once it is read (none if the root is
+    /// not a mapping), as the repeated-key check compares them.
+    pub(super) fn root_keys(&mut self) -> Vec<Key<'a>> {
+        match self.frames.first_mut() {
+            Some(root) if root.mapping => match root.set.take() {
+                Some(set) => set.into_iter().collect(),
+                None => std::mem::take(&mut root.keys),
+            },
+            _ => Vec::new(),
+        }
     }
 
     /// The next item of the root value. An empty document (or none) is a

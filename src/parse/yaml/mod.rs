@@ -23,12 +23,14 @@ use crate::threads::joined;
 use events::{Event, Events, Limits, RawEvents};
 
 pub mod events;
+mod pieces;
 mod piped;
 mod schema;
 
 /// Parses a workflow from bytes, which must be UTF-8 YAML text holding one
-/// mapping. Large texts are parsed on a second thread when `allow_thread`
-/// (see `piped`); the budget's interrupt stops the read with an error.
+/// mapping. Large texts are read in two halves at once when `allow_thread`
+/// (see `pieces`), or else parsed on a second thread (see `piped`); the
+/// budget's interrupt stops the read with an error.
 pub fn parse_with<'a>(input: &'a [u8], config: &Config, budget: Budget<'_>) -> Result<ToolGraph<'a>> {
     let allow_thread = budget.allow_thread;
     let text = utf8_of(input, allow_thread, Format::Yaml)?;
@@ -36,22 +38,33 @@ pub fn parse_with<'a>(input: &'a [u8], config: &Config, budget: Budget<'_>) -> R
     // YAML spends more bytes per node than JSON (indentation, one key a
     // line): guessing low only means the table grows once or twice.
     let keep_types = config.keeps_node_types(); // for CMP-10
-    let mut builder = GraphBuilder::with_capacity((text.len() / 768).min(1 << 26)).keeping_types(keep_types);
-    if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
-        // The parser is two thirds of the time and cannot be split: it runs
-        // on a thread of its own, and this one checks its events, reads the
-        // fields and builds the graph meanwhile (with two cores, a third
-        // thread for the builder would only take turns with these).
-        std::thread::scope(|scope| {
-            let (events, parser) = piped::pipe(text);
-            let parsing = scope.spawn(parser);
-            let outcome = reader.yaml(Events::from_raw(text, Limits::default(), events), &mut builder);
-            joined(parsing);
-            outcome
-        })?;
+    let new_builder = || GraphBuilder::with_capacity((text.len() / 768).min(1 << 26)).keeping_types(keep_types);
+    let builder = if allow_thread && text.len() >= PIPELINE_FROM_BYTES {
+        // The parser is two thirds of the time. A Drupal workflow is read
+        // in two pieces at once when they prove the cut sound (`pieces`);
+        // otherwise the parser runs on a thread of its own, and this one
+        // checks its events, reads the fields and builds the graph
+        // meanwhile (with two cores, a third thread for the builder would
+        // only take turns with these).
+        match pieces::read(reader, text, new_builder) {
+            Some(builder) => builder,
+            None => {
+                let mut builder = new_builder();
+                std::thread::scope(|scope| {
+                    let (events, parser) = piped::pipe(text);
+                    let parsing = scope.spawn(parser);
+                    let outcome = reader.yaml(Events::from_raw(text, Limits::default(), events), &mut builder);
+                    joined(parsing);
+                    outcome
+                })?;
+                builder
+            }
+        }
     } else {
+        let mut builder = new_builder();
         reader.yaml(Events::new(text), &mut builder)?;
-    }
+        builder
+    };
     builder.finish(allow_thread).map(|mut graph| {
         graph.source = Some(input);
         graph
@@ -62,7 +75,14 @@ impl Reader<'_> {
     /// Reads the document's `nodes` and `edges` into `sink`; the event
     /// layer refuses repeated keys, so each is met at most once.
     fn yaml<'a, R: RawEvents<'a>>(self, events: Events<'a, R>, sink: &mut dyn Sink<'a>) -> Result<()> {
-        let mut s = Yaml(events);
+        let document = self.document(&mut Yaml::new(events), sink)?;
+        sink.head(document.head.finish());
+        Ok(())
+    }
+
+    /// Reads the whole document into `sink`, but its head, which it
+    /// returns as read (a piece's head is joined to the other's first).
+    fn document<'a, R: RawEvents<'a>>(self, s: &mut Yaml<'a, R>, sink: &mut dyn Sink<'a>) -> Result<Document<'a>> {
         let kind = s.peek_kind()?;
         if kind != Kind::Object {
             // Still require valid YAML, so that "not YAML" wins over
@@ -76,18 +96,28 @@ impl Reader<'_> {
             ));
         }
         let mut head = HeadReading::default();
-        s.object(|s, key| match key.as_ref() {
-            "nodes" => self.nodes(s, sink),
-            "edges" => self.edges(s, sink),
-            key => match head.member(self, s, key)? {
-                true => Ok(()),
-                false => s.skip_value(),
-            },
+        let mut last = None;
+        s.object(|s, key| {
+            last = Some((key.clone(), s.pos()?));
+            match key.as_ref() {
+                "nodes" => self.nodes(s, sink),
+                "edges" => self.edges(s, sink),
+                key => match head.member(self, s, key)? {
+                    true => Ok(()),
+                    false => s.skip_value(),
+                },
+            }
         })?;
         s.0.finish()?;
-        sink.head(head.finish());
-        Ok(())
+        Ok(Document { head, last })
     }
+}
+
+/// A document read, but for what only its caller can finish.
+struct Document<'a> {
+    head: HeadReading<'a>,
+    /// The last key of the root mapping, and where its value starts.
+    last: Option<(Cow<'a, str>, usize)>,
 }
 
 /// A kind in YAML's words, for the one message only YAML gives.
@@ -100,10 +130,15 @@ fn yaml_name(kind: Kind) -> &'static str {
     }
 }
 
-/// The event layer as a [`Source`] for the shared field logic.
-struct Yaml<'a, R: RawEvents<'a>>(Events<'a, R>);
+/// The event layer as a [`Source`] for the shared field logic, and where
+/// the last sequence read whole started and how many items it held.
+struct Yaml<'a, R: RawEvents<'a>>(Events<'a, R>, Option<(usize, usize)>);
 
 impl<'a, R: RawEvents<'a>> Yaml<'a, R> {
+    fn new(events: Events<'a, R>) -> Self {
+        Yaml(events, None)
+    }
+
     /// The next item, which must be `expected` (the caller peeked it).
     fn expect(&mut self, expected: &Event<'_>) -> Result<()> {
         let item = self.0.next()?;
@@ -163,11 +198,13 @@ impl<'a, R: RawEvents<'a>> Source<'a> for Yaml<'a, R> {
     }
 
     fn array(&mut self, mut element: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+        let start = self.0.pos()?;
         self.expect(&Event::SequenceStart)?;
         let mut index = 0;
         loop {
             if self.0.peek()?.event == Event::SequenceEnd {
                 self.0.next()?;
+                self.1 = Some((start, index));
                 return Ok(());
             }
             element(self, index)?;
@@ -238,6 +275,13 @@ mod tests {
     #[test]
     fn a_large_text_parsed_on_a_second_thread_gives_the_answers_of_one() {
         let text = large(PIPELINE_FROM_BYTES + 100_000);
+        // Read in two halves (`pieces`), which must prove the cut sound.
+        let config = Config::default();
+        let reader = Reader {
+            config: &config,
+            budget: Budget::full(),
+        };
+        assert!(pieces::read(reader, &text, || GraphBuilder::with_capacity(16)).is_some());
         let one = outcome(&text, false);
         assert!(one.is_ok());
         assert_eq!(outcome(&text, true), one);
