@@ -2,9 +2,9 @@
 //! half and cannot be split, but interning ids (hash-table probes that miss
 //! the cache) can run beside it: the parser sends what it reads in chunks
 //! to a builder thread. Chunk buffers travel back to be reused, so no
-//! memory is allocated per chunk. The same [`Recorder`] keeps, without a
-//! pipe, what the later half of a YAML text read in two (`yaml::pieces`)
-//! gives, until the first half is in the builder.
+//! memory is allocated per chunk. The same [`Recorder`] carries what the
+//! second half of a YAML text read in two (`yaml::pieces`) gives to the
+//! thread that reads the first half, which replays it once that is done.
 
 use std::borrow::Cow;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -74,42 +74,45 @@ const COPIES_AHEAD: usize = 8;
 const IN_FLIGHT: usize = 32;
 
 /// A [`Sink`] that records each call, its ids hashed while their bytes
-/// are in this thread's cache, to be replayed into a [`GraphBuilder`]
-/// later or on another thread. With a pipe, it sends each full chunk to
-/// the builder thread (see [`on_two_threads`]); without one, it keeps the
-/// chunks until [`Recorder::replay`] (the later half of a YAML text read
-/// in two, `yaml::pieces`): kept as chunks, never moved to grow one
-/// vector, so what they hold is all the memory they take.
+/// are in this thread's cache, and sends the records in chunks to another
+/// thread, which replays them into a [`GraphBuilder`] with [`replay`] and
+/// sends the chunks back empty: the builder thread of [`on_two_threads`],
+/// or the thread that read the first half of a YAML text read in two
+/// (`yaml::pieces`), once it has.
 pub(crate) struct Recorder<'a> {
     hasher: IdHasher,
     chunk: Vec<Record<'a>>,
-    pipe: Option<Pipe<'a>>,
-    kept: Vec<Vec<Record<'a>>>,
-}
-
-/// The sending end of the channel to the builder thread.
-struct Pipe<'a> {
     full: SyncSender<Vec<Record<'a>>>,
     empty: Receiver<Vec<Record<'a>>>,
 }
 
+/// The other end of a [`Recorder`]: full chunks in, empty ones back.
+pub(crate) struct Chunks<'a> {
+    full: Receiver<Vec<Record<'a>>>,
+    empty: SyncSender<Vec<Record<'a>>>,
+}
+
 impl<'a> Recorder<'a> {
-    /// Records kept until replayed; ids are hashed with `hasher`, which
-    /// must be the id hasher of the builder they are replayed into.
-    pub(crate) fn new(hasher: IdHasher) -> Self {
-        Recorder {
+    /// A recorder, and the end its chunks arrive at; ids are hashed with
+    /// `hasher`, which must be the id hasher of the builder the records
+    /// are replayed into. At most `in_flight` chunks wait to be replayed:
+    /// past that, recording waits.
+    pub(crate) fn new(hasher: IdHasher, in_flight: usize) -> (Self, Chunks<'a>) {
+        let (full_tx, full_rx) = sync_channel(in_flight);
+        let (empty_tx, empty_rx) = sync_channel(in_flight);
+        let recorder = Recorder {
             hasher,
             chunk: Vec::with_capacity(CHUNK),
-            pipe: None,
-            kept: Vec::new(),
-        }
-    }
-
-    /// Replays every record, in order, into `builder`.
-    pub(crate) fn replay(mut self, builder: &mut GraphBuilder<'a>) {
-        for mut chunk in self.kept.drain(..).chain([std::mem::take(&mut self.chunk)]) {
-            replay_chunk(&mut chunk, builder);
-        }
+            full: full_tx,
+            empty: empty_rx,
+        };
+        (
+            recorder,
+            Chunks {
+                full: full_rx,
+                empty: empty_tx,
+            },
+        )
     }
 
     fn push(&mut self, record: Record<'a>) {
@@ -119,20 +122,33 @@ impl<'a> Recorder<'a> {
         }
     }
 
+    /// Sends what is recorded so far; dropping the recorder sends the rest.
     fn flush(&mut self) {
         if self.chunk.is_empty() {
             return;
         }
-        let Some(pipe) = &self.pipe else {
-            let full = std::mem::replace(&mut self.chunk, Vec::with_capacity(CHUNK));
-            self.kept.push(full);
-            return;
-        };
-        let next = pipe.empty.try_recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK));
+        let next = self.empty.try_recv().unwrap_or_else(|_| Vec::with_capacity(CHUNK));
         let full = std::mem::replace(&mut self.chunk, next);
-        // A send fails only if the builder thread is gone, which happens only
-        // if it panicked; the join below reports that.
-        let _ = pipe.full.send(full);
+        // A send fails only if the other end is gone: the builder thread
+        // panicked (the join reports it), or the records are not wanted.
+        let _ = self.full.send(full);
+    }
+}
+
+impl Drop for Recorder<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+impl<'a> Chunks<'a> {
+    /// Replays every chunk, in order, into `builder`, until the recorder
+    /// is dropped.
+    pub(crate) fn replay(&self, builder: &mut GraphBuilder<'a>) {
+        for mut chunk in self.full.iter() {
+            replay(&mut chunk, builder);
+            let _ = self.empty.try_send(chunk);
+        }
     }
 }
 
@@ -177,7 +193,7 @@ impl<'a> Sink<'a> for Recorder<'a> {
 /// replayed, so the slots' cache lines arrive while the records before it
 /// are handled, and the copies those slots point to are loaded
 /// COPIES_AHEAD steps before it.
-fn replay_chunk<'a>(chunk: &mut Vec<Record<'a>>, builder: &mut GraphBuilder<'a>) {
+fn replay<'a>(chunk: &mut Vec<Record<'a>>, builder: &mut GraphBuilder<'a>) {
     for step in 0..chunk.len() + SLOTS_AHEAD {
         if let Some(record) = chunk.get(step) {
             record.hashes().iter().for_each(|&h| builder.prefetch(h));
@@ -200,31 +216,16 @@ pub fn on_two_threads<'a, T: Send>(
     keep_types: bool,
     read: impl FnOnce(&mut dyn Sink<'a>) -> T + Send,
 ) -> (T, GraphBuilder<'a>) {
-    let (full_tx, full_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
-    let (empty_tx, empty_rx) = sync_channel::<Vec<Record<'a>>>(IN_FLIGHT);
     std::thread::scope(|scope| {
         let builder = GraphBuilder::with_capacity(expected_nodes).keeping_types(keep_types);
-        let hasher = builder.id_hasher();
+        let (mut recorder, chunks) = Recorder::new(builder.id_hasher(), IN_FLIGHT);
         let builder = scope.spawn(move || {
             let mut builder = builder;
-            for mut chunk in full_rx {
-                replay_chunk(&mut chunk, &mut builder);
-                let _ = empty_tx.try_send(chunk);
-            }
+            chunks.replay(&mut builder);
             builder
         });
-        let mut recorder = Recorder {
-            hasher,
-            chunk: Vec::with_capacity(CHUNK),
-            pipe: Some(Pipe {
-                full: full_tx,
-                empty: empty_rx,
-            }),
-            kept: Vec::new(),
-        };
         let result = read(&mut recorder);
-        recorder.flush();
-        drop(recorder); // closes the channel: the builder thread finishes
+        drop(recorder); // sends the last chunk and closes the channel: the builder thread finishes
         match builder.join() {
             Ok(builder) => (result, builder),
             Err(panic) => std::panic::resume_unwind(panic),

@@ -17,9 +17,10 @@
 //! - the *rest*, from the next key at the margin to the end, is read there
 //!   too, after it (without a list piece, the cut is at that key).
 //!
-//! The other thread's calls go to a [`Recorder`], replayed after the first
-//! piece's: the builder receives the calls one read of the whole text
-//! makes, in the same order, at the same offsets, with the same indexes.
+//! The other thread's calls go to a [`Recorder`], whose chunks this thread
+//! replays once its own half is read: the builder receives the calls one
+//! read of the whole text makes, in the same order, at the same offsets,
+//! with the same indexes.
 //!
 //! A cut is used only when the pieces prove it sound; otherwise the caller
 //! reads the text whole, and that read gives every error at its place as
@@ -44,9 +45,10 @@
 //!   compared as that check compares keys.
 //!
 //! Cost: the halves take the time of the longer one, not of both (the cut
-//! is placed where they cost alike, see [`balance`]); the other half's
-//! records (some 130 bytes per node or edge, a fraction of the text they
-//! come from) are held until the first half is read. Finding the cut reads
+//! is placed where they cost alike, see [`balance`]); the records the
+//! second half gives before the first is read (some 130 bytes per node or
+//! edge, a fraction of the text they come from) wait until it is, the
+//! rest are replayed as they come. Finding the cut reads
 //! at most the text once more with `memchr`, a few milliseconds. A text
 //! whose pieces do not prove their cut is read once more, whole: at most
 //! twice the work of one read, never more.
@@ -261,6 +263,24 @@ fn read_list<'a>(reader: Reader<'_>, text: &'a str, piece: Piece, cut: ListCut, 
     (!s.0.met_anchors()).then_some(())
 }
 
+/// Chunks of the second half's records that may wait for the first half
+/// to be read: past this many (some 500 MB of records, far past what a
+/// half of a file of a few GB gives), the second half waits.
+const IN_FLIGHT: usize = 1024;
+
+/// Whether the first half, when the cut is between two items of `list`,
+/// ends in that list: its last key is the list's, whose value is a block
+/// sequence at column 2 that held the items counted before the cut.
+fn continues_the_list(bytes: &[u8], first: &MappingRead<'_>, list: Option<ListCut>) -> bool {
+    let Some(list) = list else { return true };
+    let Some((key, value_at)) = &first.document.last else {
+        return false;
+    };
+    key == list.list.key()
+        && bytes[..*value_at].ends_with(b"\n  ")
+        && first.last_sequence == Some((*value_at, list.items_before))
+}
+
 /// Reads `text` in two halves, on this thread and one other, into a new
 /// builder made by `builder`; `None` when the text has no cut or the pieces
 /// do not prove it sound (see the module doc): then nothing of it is kept,
@@ -276,14 +296,14 @@ pub(super) fn read<'a>(
         return None;
     }
     let mut builder = builder();
-    let mut recorder = Recorder::new(builder.id_hasher());
+    let (recorder, chunks) = Recorder::new(builder.id_hasher(), IN_FLIGHT);
     let (first, later) = std::thread::scope(|scope| {
-        let recorder = &mut recorder;
         let later = scope.spawn(move || {
+            let mut recorder = recorder;
             let rest_at = match cut.list {
                 Some(list) => {
                     let end = next_margin_line(bytes, cut.at).unwrap_or(bytes.len());
-                    read_list(reader, text, piece(text, cut.at, end), list, recorder)?;
+                    read_list(reader, text, piece(text, cut.at, end), list, &mut recorder)?;
                     end
                 }
                 None => cut.at,
@@ -292,20 +312,21 @@ pub(super) fn read<'a>(
                 return Some(None);
             }
             // The rest starts with its first key (not `---`, say).
-            let rest = read_mapping(reader, text, piece(text, rest_at, bytes.len()), recorder)?;
+            let rest = read_mapping(reader, text, piece(text, rest_at, bytes.len()), &mut recorder)?;
             (rest.root_at == rest_at).then_some(Some(rest))
         });
-        let first = read_mapping(reader, text, piece(text, 0, cut.at), &mut builder);
+        let first = read_mapping(reader, text, piece(text, 0, cut.at), &mut builder)
+            .filter(|first| continues_the_list(bytes, first, cut.list));
+        if first.is_some() {
+            // The second half's records so far, then the rest as they come.
+            chunks.replay(&mut builder);
+        } else {
+            // Not wanted: the other thread's sends fail, it does not wait.
+            drop(chunks);
+        }
         (first, joined(later))
     });
     let (first, rest) = (first?, later?);
-    if let Some(list) = cut.list {
-        let (key, value_at) = first.document.last.as_ref()?;
-        let at_column_2 = bytes[..*value_at].ends_with(b"\n  ");
-        if key != list.list.key() || !at_column_2 || first.last_sequence != Some((*value_at, list.items_before)) {
-            return None;
-        }
-    }
     let mut head = first.document.head;
     if let Some(rest) = rest {
         let first_keys: Set<&Key<'a>> = first.keys.iter().collect();
@@ -314,7 +335,6 @@ pub(super) fn read<'a>(
         }
         head = head.joined(rest.document.head);
     }
-    recorder.replay(&mut builder);
     builder.head(head.finish());
     Some(builder)
 }
