@@ -669,17 +669,28 @@ impl<'a, R: RawEvents<'a>> Events<'a, R> {
         }
     }
 
-    /// `value` borrowed from the text when the text spells it as it is
-    /// (a plain or block-free scalar without escapes or folding): the
-    /// parser builds every plain scalar as a new `String`, and a borrowed
-    /// one costs nothing to keep as a key or hand to the graph.
+    /// `value` borrowed from the text when the text spells it as it is,
+    /// bare or between its quotes (a scalar without escapes, folding or
+    /// doubled quotes): the parser builds every plain or quoted scalar as
+    /// a new `String`, and a borrowed one costs nothing to keep as a key or
+    /// hand to the graph (Drupal quotes most labels).
     fn borrowed(&mut self, value: Cow<'a, str>, at: usize, span: Span) -> Cow<'a, str> {
         if let Cow::Owned(owned) = value {
             let end = self.offsets.byte(span.end.index());
             if let Some(spelled) = self.text.get(at..end) {
-                if spelled == owned {
+                let quoted = |quote: char| {
+                    spelled
+                        .strip_prefix(quote)
+                        .and_then(|inner| inner.strip_suffix(quote))
+                        .filter(|inner| *inner == owned)
+                };
+                if let Some(same) = Some(spelled)
+                    .filter(|s| *s == owned)
+                    .or_else(|| quoted('\''))
+                    .or_else(|| quoted('"'))
+                {
                     self.parser.discard(owned);
-                    return Cow::Borrowed(spelled);
+                    return Cow::Borrowed(same);
                 }
             }
             return Cow::Owned(owned);
@@ -1109,6 +1120,33 @@ mod tests {
         );
         assert_eq!(&text[22..23], "\"");
         assert_eq!(&text[32..33], "3");
+    }
+
+    #[test]
+    fn scalars_spelled_as_they_are_are_borrowed_from_the_text_quoted_or_not() {
+        let text = "a: plain\nb: 'single'\nc: \"double\"\nd: 'it''s'\ne: \"tab\\t\"\nf: 'folded\n  line'\ng: ''\n";
+        let mut events = Events::new(text);
+        let mut values = Vec::new();
+        loop {
+            match events.next().unwrap().event {
+                Event::Scalar(s) => values.push((s.value.to_string(), matches!(s.value, Cow::Borrowed(_)))),
+                Event::MappingEnd => break,
+                _ => {}
+            }
+        }
+        let borrowed: Vec<(&str, bool)> = values.iter().map(|(v, b)| (v.as_str(), *b)).collect();
+        assert_eq!(
+            borrowed[1..].iter().step_by(2).copied().collect::<Vec<_>>(),
+            [
+                ("plain", true),
+                ("single", true),
+                ("double", true),
+                ("it's", false),
+                ("tab\t", false),
+                ("folded line", false),
+                ("", true)
+            ]
+        );
     }
 
     #[test]
