@@ -392,13 +392,9 @@ impl<'r> Collision<'r> {
             .collect()
     }
 
-    /// `(id, data.label)` of the toolboxes on the tools' paths whose label
-    /// is not their id, by id; only paths of readable length are read.
-    pub fn box_labels(&self) -> Vec<(&'r str, &'r str)> {
-        Self::box_labels_of(&self.tools())
-    }
-
-    /// `box_labels`, for tools already read.
+    /// `(id, data.label)` of the toolboxes on the paths of `tools` (a
+    /// collision's, already read) whose label is not their id, by id; only
+    /// paths of readable length are read.
     pub fn box_labels_of(tools: &[CollidingTool<'r>]) -> Vec<(&'r str, &'r str)> {
         let Some(first) = tools.first() else { return Vec::new() };
         let paths: Vec<Vec<NodeIx>> = (tools.iter())

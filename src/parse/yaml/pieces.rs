@@ -52,6 +52,9 @@
 //! at most the text once more with `memchr`, a few milliseconds. A text
 //! whose pieces do not prove their cut is read once more, whole: at most
 //! twice the work of one read, never more.
+//!
+//! Over 600 lines only with its tests (the code is under 350): the proof
+//! above is tested case by case and against random documents.
 
 use memchr::{memchr_iter, memmem};
 use saphyr_parser::Parser;
