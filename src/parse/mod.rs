@@ -848,7 +848,8 @@ mod tests {
     }
 
     /// What a graph holds, hashes aside (each builder seeds its own).
-    fn summary(g: &ToolGraph<'_>) -> String {
+    /// What a graph holds, as text: every place and index included.
+    pub(crate) fn summary(g: &ToolGraph<'_>) -> String {
         let nodes: Vec<String> = (0..g.node_count() as u32)
             .map(|n| {
                 format!(
@@ -864,14 +865,15 @@ mod tests {
             })
             .collect();
         format!(
-            "{nodes:?} {} {} {:?} {:?} {:?} {:?} {:?}",
+            "{nodes:?} {} {} {:?} {:?} {:?} {:?} {:?} {:?}",
             g.edge_count,
             g.tool_edge_count,
             g.unknown_edge_types,
             g.providers,
             g.receivers,
             g.passthrough_receivers,
-            g.head
+            g.head,
+            g.node_types
         )
     }
 

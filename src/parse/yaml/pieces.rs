@@ -347,25 +347,7 @@ mod tests {
     use super::*;
     use crate::budget::Budget;
     use crate::config::Config;
-    use crate::graph::ToolGraph;
-
-    /// What a graph holds, as text: every place and index included.
-    fn summary(g: &ToolGraph<'_>) -> String {
-        let nodes: Vec<String> = (0..g.node_count() as u32)
-            .map(|n| format!("{:?}", (g.id(n), g.explicit_label(n), g.offset(n), g.is_passthrough(n))))
-            .collect();
-        format!(
-            "{nodes:?} {} {} {:?} {:?} {:?} {:?} {:?} {:?}",
-            g.edge_count,
-            g.tool_edge_count,
-            g.unknown_edge_types,
-            g.providers,
-            g.receivers,
-            g.passthrough_receivers,
-            g.head,
-            g.node_types
-        )
-    }
+    use crate::parse::tests::summary;
 
     fn reader(config: &Config) -> Reader<'_> {
         Reader {
