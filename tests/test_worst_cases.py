@@ -684,8 +684,9 @@ def big_boxes_held_through_a_chain(n: int, chain: int, sides: str) -> str:
     box holds whole through the one above, so it is left out of their
     inputs), the chain's boxes each pass on one input and feed nothing
     else, and the walk climbs the chain in one step (``Climbs``); with side
-    boxes of their own it does not. Each agent sees ``n + 1`` clashes and
-    those of the chain."""
+    boxes of their own it does not: the first agent's walk runs out, and
+    what is above the chain's end is made once for all agents (``Above``).
+    Each agent sees ``n + 1`` clashes and those of the chain."""
     nodes: List[Dict[str, object]] = [{"id": b, "type": "toolbox"} for b in ("I1", "I2", "F")]
     edges: List[Dict[str, object]] = []
 
@@ -725,14 +726,7 @@ def big_boxes_held_through_a_chain(n: int, chain: int, sides: str) -> str:
     return json.dumps({"nodes": nodes, "edges": edges})
 
 
-PAST_THE_WALK = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: an input held whole by another input only through more than 32 classes of several inputs "
-    "(upstream.rs WALK) is still unioned into it word by word, in every distinct combination",
-)
-
-
-@pytest.mark.parametrize("sides", ["none", "shared", pytest.param("own", marks=PAST_THE_WALK)])
+@pytest.mark.parametrize("sides", ["none", "shared", "own"])
 def test_cmp9_big_boxes_held_whole_through_a_chain_of_boxes_cost_what_the_file_costs(sides: str) -> None:
     # The reference agrees at a tiny size; doubling n at least doubles the
     # file and at most doubles the work (unions of I1 and I2 into each

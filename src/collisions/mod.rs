@@ -39,7 +39,9 @@
 //!    reaches is left out first: that one holds it whole, so it adds
 //!    nothing and settles nothing (`upstream`: a walk up from the other
 //!    inputs, at most 32 steps per class, a chain of boxes that each keep
-//!    one input climbed once; O(inputs + classes)). So agents wired to two
+//!    one input climbed once, and past that, per class, the 8 classes
+//!    above it most used by others, made once for all walks; O(inputs +
+//!    classes)). So agents wired to two
 //!    big boxes and to a box of their own fed by both join nothing (family
 //!    37 of docs/RELIABILITY.md; its agents paid n / 64 words each).
 //!    Combinations that differ only by a few inputs of their own (agents
@@ -50,8 +52,7 @@
 //!    has been told again at most a few times over: an input after the base
 //!    may hold all of it whole, so it never settles; the classes then join
 //!    their inputs at once, which costs the words of those inputs each time
-//!    when the input that holds the rest whole is further up than the walk
-//!    goes).
+//!    when the input that holds the rest whole is not found by `upstream`).
 //! 4. `build`: each class's consumers (their number and the first ten)
 //!    pushed down the tries, once per node made; a leaf made of two apart
 //!    leaves hands on what it got, so each leaf's clashes are counted where
