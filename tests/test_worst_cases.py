@@ -77,6 +77,9 @@ TINY = {
     "wide-thrash": 20,
     "wide-splits": 6,
     "wider-splits": 4,
+    "hub-teams": 64,
+    "hub-taps": 48,
+    "hub-direct": 48,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -125,7 +128,35 @@ DOUBLING = {
     "wide-thrash": 600,  # 0.73 MB
     "wide-splits": 100,  # 0.6 MB (its agents' trees would cross n * 33 * n boxes: small keeps it quick)
     "wider-splits": 50,  # 0.6 MB (its agents' trees would cross n * 65 * n boxes: small keeps it quick)
+    "hub-teams": 1_000,  # 0.82 MB (63 team boxes into the hub, more than a walk reads)
+    "hub-taps": 1_000,  # 0.86 MB
+    "hub-direct": 1_000,  # 0.86 MB
 }
+
+# Families whose work still grows faster than their file (found by the
+# last attack, docs/RELIABILITY.md "Known limits"): strict, so a fix shows
+# up as a failure until its mark is taken away.
+HELD_PAST_WHAT_IS_KNOWN = pytest.mark.xfail(
+    strict=True,
+    reason="known limit: an input held whole through a hub of more inputs than a walk reads, cut from what is "
+    "known above by more than 8 classes used alike, is unioned into the class word by word",
+)
+HUB_SEARCHED_PER_TOOL = pytest.mark.xfail(
+    strict=True,
+    reason="known limit: a path through a hub whose n providers all carry the tool searches them anew for each "
+    "tool read",
+)
+READING_OVER_THEIR_FILE = {
+    "clashes": {"hub-taps": HUB_SEARCHED_PER_TOOL},
+    "violations": {"hub-taps": HUB_SEARCHED_PER_TOOL},
+    "scattered": {"hub-direct": HUB_SEARCHED_PER_TOOL},
+}
+
+
+def marked(reading: str) -> List[object]:
+    """Every family, those past a known limit of ``reading`` marked so."""
+    return [pytest.param(name, marks=READING_OVER_THEIR_FILE[reading].get(name, ())) for name in NAMES]
+
 
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -617,6 +648,20 @@ def test_cmp9_work_doubles_at_most_2_3x_wider_splits() -> None:
     assert_work_at_most_doubles("wider-splits")
 
 
+@HELD_PAST_WHAT_IS_KNOWN
+def test_cmp9_work_doubles_at_most_2_3x_hub_teams() -> None:
+    assert_work_at_most_doubles("hub-teams")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_hub_taps() -> None:
+    assert_work_at_most_doubles("hub-taps")
+
+
+@HELD_PAST_WHAT_IS_KNOWN
+def test_cmp9_work_doubles_at_most_2_3x_hub_direct() -> None:
+    assert_work_at_most_doubles("hub-direct")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -765,7 +810,7 @@ def read_as_formats_do(tools: Sequence[toolwire.Tool]) -> int:
     return len(tools)
 
 
-@pytest.mark.parametrize("family", NAMES)
+@pytest.mark.parametrize("family", marked("clashes"))
 def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the clashes' tools and paths", reading_work)
 
@@ -790,9 +835,32 @@ def violations_reading_work(family: str, n: int) -> Tuple[int, int]:
     return work_done(report) - before, tools
 
 
-@pytest.mark.parametrize("family", NAMES)
+@pytest.mark.parametrize("family", marked("violations"))
 def test_cmp9_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the violations' tools and paths", violations_reading_work)
+
+
+def scattered_reading_work(family: str, n: int) -> Tuple[int, int]:
+    """As ``violations_reading_work``, but each violation read at a
+    different place in its stretch of the report (the same number of
+    violations, evenly spaced and then moved by a stride prime to the
+    spacing): where every consumer sees the same names, the evenly spaced
+    sample reads the same few names' tools at each consumer, while these
+    read a different tool at each (as an API caller picking violations
+    may), each path found anew."""
+    report = toolwire.check_json(built(family, n).data)
+    violations = report.violations
+    count = len(violations)
+    step = max(1, count // VIOLATIONS_READ)
+    indices = [i * step + (i * 7919) % step for i in range(min(VIOLATIONS_READ, count))]
+    before = work_done(report)
+    tools = sum(read_as_formats_do(violations[i].tools) for i in indices)
+    return work_done(report) - before, tools
+
+
+@pytest.mark.parametrize("family", marked("scattered"))
+def test_cmp9_scattered_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
+    assert_doubling(family, "reading scattered violations' tools and paths", scattered_reading_work)
 
 
 def consumers_read(family: str, n: int, shown: int) -> Tuple[int, int]:
@@ -874,6 +942,9 @@ ISSUE_MB = {
     "wide-thrash": 2.4,
     "wide-splits": 3.1,
     "wider-splits": 6.1,
+    "hub-teams": 3.4,
+    "hub-taps": 3.6,
+    "hub-direct": 3.5,
 }
 
 

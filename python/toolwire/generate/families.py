@@ -75,6 +75,7 @@ from .family_fans import (
     solo_union,
     wide_thrash,
 )
+from .family_hubs import hub_direct, hub_taps, hub_teams
 from .family_ladders import (
     crowded_ladders,
     evicted_ladders,
@@ -229,6 +230,13 @@ FAMILIES: Dict[str, Family] = {
                "below each chain's end, and by the tool's twin", (300,), 20, 1, wide_splits),
         Family("wider-splits", 44, "family 43 with 65 chains: more providers of each agent than a root's search "
                "looks at for free", (300,), 20, 1, wider_splits),
+        Family("hub-teams", 45, "a box of n tools into n / 16 team boxes of a clashing pair each, all into a hub "
+               "fed by the tools' twins too; n agents, each wired to its team's box and to a box of its own fed by "
+               "the hub", (4_000,), 160, 1, hub_teams),
+        Family("hub-taps", 46, "a box of n tools into n team boxes of a clashing pair each, all into a hub; agent k "
+               "wired to team box k, to the hub and to tool k's twin", (4_000,), 100, 1, hub_taps),
+        Family("hub-direct", 47, "a box of n tools into n team boxes of a clashing pair each, all into a hub fed by "
+               "the tools' twins too; agent k wired to team box k and to the hub", (4_000,), 100, 1, hub_direct),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -1,0 +1,124 @@
+"""Worst-case families around a hub: a box ``I1`` of ``n`` tools fanned out
+through team boxes (each holding a clashing pair of its own) that all feed
+one hub box ``F``, so that ``F`` has more inputs than a short walk reads and
+more carrying providers than a search looks at for free (families 45 to 47).
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from .family_base import Generated, agent_record, box_record, document, edge_record, family_expected, id_width, tool_record
+
+
+def _hub(n: int, teams: int, twins_into_hub: bool) -> tuple[List[str], List[str], int]:
+    """``I1`` of ``n`` tools ``p{j}`` "K j"; ``teams`` team boxes ``X{t}``, each
+    fed by ``I1``, holding a clashing pair ``u{t}`` "T t", ``v{t}`` "t-t",
+    and feeding the hub ``F``; with ``twins_into_hub``, a box ``I3`` of the
+    twins ``q{j}`` "k-j" into ``F`` as well. Returns the records and the id
+    width."""
+    w = id_width(max(n, teams))
+    nodes = [box_record("I1"), box_record("F")]
+    edges: List[str] = []
+    if twins_into_hub:
+        nodes.append(box_record("I3"))
+        edges.append(edge_record("I3", "F"))
+    for j in range(n):
+        s = f"{j:0{w}}"
+        nodes.append(tool_record(f"p{s}", f"K {s}"))
+        edges.append(edge_record(f"p{s}", "I1"))
+        if twins_into_hub:
+            nodes.append(tool_record(f"q{s}", f"k-{s}"))
+            edges.append(edge_record(f"q{s}", "I3"))
+    for t in range(teams):
+        s = f"{t:0{w}}"
+        nodes += [box_record(f"X{s}"), tool_record(f"u{s}", f"T {s}"), tool_record(f"v{s}", f"t-{s}")]
+        edges += [edge_record("I1", f"X{s}"), edge_record(f"X{s}", "F")]
+        edges += [edge_record(f"u{s}", f"X{s}"), edge_record(f"v{s}", f"X{s}")]
+    return nodes, edges, w
+
+
+TEAM = 16
+"""Agents per team box in ``hub-teams``: with ``n`` at its size given, far
+more team boxes than a walk up from an agent's box reads past ``F``, all
+used alike."""
+
+
+def hub_teams(n: int) -> Generated:
+    """Family 45: the hub (``_hub``) with ``ceil(n / 16)`` team boxes and the
+    twins into ``F``; ``n`` agents ``a{k}``, each wired to its team box
+    ``X{k // 16}`` and to a box ``R{k}`` of its own, fed by ``F`` and holding
+    a clashing pair ``x{k}`` "Z k", ``y{k}`` "z-k". ``F`` forms the ``n``
+    clashes "K j" / "k-j" and holds every team pair; each agent sees them
+    all and its own pair: ``n * (n + teams + 1)`` violations,
+    ``2 * n + teams`` clashes.
+
+    The team box is held whole by ``R{k}`` (through ``F``), so it adds
+    nothing to the agent's set; joined anyway, it costs ``n / 64`` words
+    per agent. Found by a walk up from ``R{k}``, it is one of ``F``'s
+    ``teams`` inputs, more than the walk reads and more, all used alike,
+    than what is known above ``R{k}`` keeps (upstream.rs ``WALK``,
+    ``KNOWN``)."""
+    teams = -(-n // TEAM)
+    nodes, edges, w = _hub(n, teams, twins_into_hub=True)
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{k // TEAM:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"R{s}"), tool_record(f"x{s}", f"Z {s}"), tool_record(f"y{s}", f"z-{s}")]
+        edges += [edge_record(f"X{t}", f"a{s}"), edge_record(f"R{s}", f"a{s}"), edge_record("F", f"R{s}")]
+        edges += [edge_record(f"x{s}", f"R{s}"), edge_record(f"y{s}", f"R{s}")]
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n * (n + teams + 1),
+        2 * n + teams,
+        (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")),
+        3 + 2 * n + 3 * teams + 4 * n,
+        1 + 2 * n + 4 * teams + 5 * n,
+        n,
+        3 + teams + n,
+    )
+    return Generated(document(nodes, edges), expected)
+
+
+def hub_taps(n: int) -> Generated:
+    """Family 46: the hub (``_hub``) with ``n`` team boxes and no twins in
+    it; agent ``a{k}`` wired to its team box ``X{k}``, to ``F`` and to a
+    twin ``q{k}`` "k-k" of its own. Each agent sees every team pair and its
+    own clash "K k" / "k-k": ``n * (n + 1)`` violations, ``2 * n`` clashes,
+    each "K k" at one agent only.
+
+    The path of ``p{k}`` to ``a{k}`` is ``I1``, ``X{k}``: through ``F`` it
+    is one box longer, but finding that asks where the tool enters ``F``,
+    whose ``n`` providers all carry it: a search among them for each tool
+    read is ``n * n`` in all (paths.rs ``PROVIDERS_LOOKED_AT``)."""
+    nodes, edges, w = _hub(n, n, twins_into_hub=False)
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [agent_record(f"a{s}"), tool_record(f"q{s}", f"k-{s}")]
+        edges += [edge_record(f"X{s}", f"a{s}"), edge_record("F", f"a{s}"), edge_record(f"q{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n * (n + 1), 2 * n, (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")), 2 + 6 * n, 8 * n, n, 2 + n
+    )
+    return Generated(document(nodes, edges), expected)
+
+
+def hub_direct(n: int) -> Generated:
+    """Family 47: the hub (``_hub``) with ``n`` team boxes and the twins
+    into ``F``; agent ``a{k}`` wired to its team box ``X{k}`` and straight
+    to ``F``. Every agent sees every clash: ``2 * n * n`` violations,
+    ``2 * n`` clashes.
+
+    Both limits of families 45 and 46 at once: ``X{k}`` is held whole by
+    ``F``, one of its ``n`` inputs used alike (joined: ``n / 64`` words per
+    agent), and reading one violation per agent, each of a different tool,
+    searches ``F``'s ``n`` providers for each."""
+    nodes, edges, w = _hub(n, n, twins_into_hub=True)
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes.append(agent_record(f"a{s}"))
+        edges += [edge_record(f"X{s}", f"a{s}"), edge_record("F", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        2 * n * n, 2 * n, (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")), 3 + 6 * n, 1 + 8 * n, n, 3 + n
+    )
+    return Generated(document(nodes, edges), expected)
