@@ -820,18 +820,28 @@ VIOLATIONS_READ = 4_000
 evenly spaced sample of this many (as the benchmark does)."""
 
 
-def violations_reading_work(family: str, n: int) -> Tuple[int, int]:
-    """The work of reading the violations' tools and paths, every
-    violation or an evenly spaced sample, in report order (the order a
-    format reads them in), and how many tools were read. Unlike the
-    clashes' first violations, these reach every consumer, each tool by
-    the consumer's own path."""
+def sampled_violations(count: int, scattered: bool) -> Sequence[int]:
+    """Every violation, or past ``VIOLATIONS_READ`` an evenly spaced sample
+    of that many; ``scattered``, each moved within its stretch of the
+    report by a stride prime to the spacing. Where every consumer sees the
+    same names, the evenly spaced sample reads the same few names' tools
+    at each consumer; scattered, it reads a different tool at each (as an
+    API caller picking violations may), each path found anew."""
+    if count <= VIOLATIONS_READ:
+        return range(count)
+    step = count // VIOLATIONS_READ
+    return [i * count // VIOLATIONS_READ + ((i * 7919) % step if scattered else 0) for i in range(VIOLATIONS_READ)]
+
+
+def violations_reading_work(family: str, n: int, scattered: bool = False) -> Tuple[int, int]:
+    """The work of reading the sampled violations' tools and paths, in
+    report order (the order a format reads them in), and how many tools
+    were read. Unlike the clashes' first violations, these reach every
+    consumer, each tool by the consumer's own path."""
     report = toolwire.check_json(built(family, n).data)
     violations = report.violations
-    count = len(violations)
-    indices = range(count) if count <= VIOLATIONS_READ else (i * count // VIOLATIONS_READ for i in range(VIOLATIONS_READ))
     before = work_done(report)
-    tools = sum(read_as_formats_do(violations[i].tools) for i in indices)
+    tools = sum(read_as_formats_do(violations[i].tools) for i in sampled_violations(len(violations), scattered))
     return work_done(report) - before, tools
 
 
@@ -840,27 +850,11 @@ def test_cmp9_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> N
     assert_doubling(family, "reading the violations' tools and paths", violations_reading_work)
 
 
-def scattered_reading_work(family: str, n: int) -> Tuple[int, int]:
-    """As ``violations_reading_work``, but each violation read at a
-    different place in its stretch of the report (the same number of
-    violations, evenly spaced and then moved by a stride prime to the
-    spacing): where every consumer sees the same names, the evenly spaced
-    sample reads the same few names' tools at each consumer, while these
-    read a different tool at each (as an API caller picking violations
-    may), each path found anew."""
-    report = toolwire.check_json(built(family, n).data)
-    violations = report.violations
-    count = len(violations)
-    step = max(1, count // VIOLATIONS_READ)
-    indices = [i * step + (i * 7919) % step for i in range(min(VIOLATIONS_READ, count))]
-    before = work_done(report)
-    tools = sum(read_as_formats_do(violations[i].tools) for i in indices)
-    return work_done(report) - before, tools
-
-
 @pytest.mark.parametrize("family", marked("scattered"))
 def test_cmp9_scattered_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
-    assert_doubling(family, "reading scattered violations' tools and paths", scattered_reading_work)
+    assert_doubling(
+        family, "reading scattered violations' tools and paths", lambda f, n: violations_reading_work(f, n, True)
+    )
 
 
 def consumers_read(family: str, n: int, shown: int) -> Tuple[int, int]:
