@@ -50,7 +50,22 @@
 //! node from the tool: the walk takes the nearest receiver, the smallest
 //! id among equals, so its path is the first by ids of the shortest. Two
 //! such paths are compared chain by chain (`walked_before`), so this costs
-//! their chains, not their lengths. A path searches so at most 32 roots,
+//! their chains, not their lengths. A provider's path read off a tree (a
+//! descent first, then chains: its own root's tree decided) is compared
+//! too (`Paths::taken_before`): the shorter is taken whatever it is made
+//! of, and of two as long, the nodes read off trees, at most 64 from the
+//! tool (`DESCENT_COMPARED`), one by one, then the chains as above; only
+//! when the two are alike for those 64 and more are read off trees does
+//! the root's tree decide. (Until session 26 any such path
+//! handed the root to its tree: below a hub box F of n carrying
+//! providers, whose tree rent had made whole, n agents each wired to F,
+//! to a box of its own and to a tool of its own, `hub-taps`, each grew
+//! its own tree through F's n providers for its tool's path, n x n in
+//! all. Now F's search is paid for once, by rent, until F's tree is
+//! whole; then each tool's path to F is read off it, from the tool's own
+//! few receivers, and set against the agent's other provider's in
+//! O(chains + 64): reading a path there costs its length plus a log,
+//! amortised.) A path searches so at most 32 roots,
 //! nested searches included (`CARRIER_SEARCHES`): a lattice of such roots
 //! cannot make it exponential, and a root searched whole is remembered
 //! with the path above it, so a lattice's roots are searched once per
@@ -64,8 +79,9 @@
 //! the tree is whole it decides (family 44, `wider-splits`, 65 chains, was
 //! read off trees until then).
 //!
-//! Only past that (a cycle of boxes, a provider's path read off a tree,
-//! the 32 searches spent), or once a root's tree is whole, is the root's
+//! Only past that (a cycle of boxes, two paths as long alike for the 64
+//! nodes from the tool and more read off trees, the 32 searches spent), or
+//! once a root's tree is whole, is the root's
 //! *tree* read: the relevant boxes upstream of the
 //! root by distance, found breadth first and only as far as a path asks
 //! for. Trees are kept for the few roots read most recently and made again
@@ -79,7 +95,12 @@
 //! included: n roots each read off its own tree below one region of m
 //! boxes would cost n x m. No family reaches that since rent decides
 //! when a tree is grown; trees over chains and roots, crossing a chain in
-//! one step, would rule it out; they are not built.
+//! one step, would rule it out; they are not built. The shape that would
+//! still reach it: `hub-taps` with every tool's path through F and its
+//! path through the agent's own box as long, and alike for more than 64
+//! nodes read off trees from the tool (a region above F of more than 64
+//! levels, read off F's tree): each agent's own tree then decides, and
+//! grows through F's providers.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -614,15 +635,50 @@ impl Paths {
                 return None;
             }
             let path = self.path_within(w, leaf, o, steps, budget);
-            if path.first.is_some() {
-                return None;
-            }
             best = match best {
-                Some(kept) if !walked_before(w, &path, &kept, steps) => Some(kept),
-                _ => Some(path),
+                None => Some(path),
+                Some(kept) => match self.taken_before(w, &path, &kept, steps) {
+                    Some(true) => Some(path),
+                    Some(false) => Some(kept),
+                    None => return None,
+                },
             };
         }
         best
+    }
+
+    /// Whether the walk takes `a` rather than `b`, two paths of one leaf
+    /// (`nearest_carrier`), whatever they are made of: the shorter; of two
+    /// as long, the first by ids node by node from the leaf, the nodes
+    /// read off trees (`first`) read one by one, then the chains compared
+    /// chain by chain (`walked_before`). None, for the root's tree to
+    /// decide, when the two are alike for the first `DESCENT_COMPARED`
+    /// nodes and more of them are read off trees: so a comparison costs
+    /// at most about what reading a path's two ends does, plus its
+    /// chains.
+    fn taken_before(&self, w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64) -> Option<bool> {
+        let facts = w.facts;
+        // Lengths are held whole: told apart in the step that found them.
+        let (la, lb) = (a.len(facts), b.len(facts));
+        if la != lb {
+            return Some(la < lb);
+        }
+        let descent = |p: &TreePath| p.first.map_or(0, |(_, d)| d as usize);
+        let d = descent(a).max(descent(b));
+        if d > 0 {
+            // Positions 1..=d, a descent on one side at least, up to
+            // `DESCENT_COMPARED` of them (counted by `nodes`, a step a
+            // node): where they part decides.
+            let upto = d.min(DESCENT_COMPARED) + 1;
+            let (na, nb) = (self.nodes(w, a, 1, upto, steps), self.nodes(w, b, 1, upto, steps));
+            if let Some((&x, &y)) = na.iter().zip(&nb).find(|(x, y)| x != y) {
+                return Some(w.g.id(x) < w.g.id(y));
+            }
+            if d > DESCENT_COMPARED {
+                return None;
+            }
+        }
+        Some(walked_before(w, a, b, d, steps))
     }
 
     /// Nodes `from..to` of `path`.
@@ -747,6 +803,11 @@ const CARRIER_SEARCHES: u32 = 32;
 /// each is looked at for free; beyond, for rent, until the root's tree is
 /// whole and decides (`Paths::path_within`).
 const PROVIDERS_LOOKED_AT: usize = 64;
+
+/// Up to this many nodes read off trees at the start of two paths as
+/// long, each is compared one by one (`Paths::taken_before`); beyond, the
+/// root's tree decides.
+const DESCENT_COMPARED: usize = 64;
 
 /// The provider of path root `root` through which the walk from `leaf`
 /// enters it, when the providers' classes tell (as an ordinal): the one
@@ -929,17 +990,19 @@ impl Nested {
 }
 
 /// Whether the walk takes `a` rather than `b`, two paths of one leaf
-/// made of chains alone: `a` is shorter, or as long and its ids come
-/// first, node by node. Runs the two shares go together are passed in a
+/// alike up to position `skip` (past the leaf; every node read off a tree
+/// at or before it): `a` is shorter, or as long and its ids come first,
+/// node by node from there. Runs the two shares go together are passed in a
 /// step (a common ancestor found by halving, over skew-binary jumps), so
 /// it costs their chains, not their lengths.
-fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64) -> bool {
+fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, skip: usize, steps: &mut u64) -> bool {
     let facts = w.facts;
     let (la, lb) = (a.len(facts), b.len(facts));
     if la != lb {
         return la < lb;
     }
     let id = |o: u32| w.g.id(facts.nodes[o as usize]);
+    let (a_path, b_path) = (a, b);
     let (a, b) = (a.chains(steps), b.chains(steps));
     let (a, b) = (&a, &b);
     // A place on a path: its chain and how far below the chain's top.
@@ -960,7 +1023,25 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64)
             (chain + 1, by - left - 1)
         }
     };
-    let (mut pa, mut pb) = ((0, 0), (0, 0));
+    // Where each compares from: position `skip + 1`, the first chain
+    // starting at its descent's end (each chain passed counted).
+    let from = |p: &Vec<(u32, u32)>, descent: usize, steps: &mut u64| -> (usize, u32) {
+        let (mut chain, mut left) = (0, skip - descent);
+        while chain < p.len() {
+            let (top, bottom) = p[chain];
+            let len = chain_len(facts, top, bottom);
+            if left < len {
+                break;
+            }
+            *steps += 1;
+            left -= len;
+            chain += 1;
+        }
+        (chain, left as u32)
+    };
+    let descent = |p: &TreePath| p.first.map_or(0, |(_, d)| d as usize);
+    let (da, db) = (descent(a_path), descent(b_path));
+    let (mut pa, mut pb) = (from(a, da, steps), from(b, db, steps));
     while pa.0 < a.len() && pb.0 < b.len() {
         let (na, nb) = (at(a, pa, steps), at(b, pb, steps));
         if na != nb {
@@ -1270,5 +1351,133 @@ mod tests {
         // A plain list of a million links dropped recursively overflows a
         // test thread's stack; `Link`'s drop unlinks them one by one.
         drop(path_of(1_000_000));
+    }
+}
+
+#[cfg(test)]
+mod hub_tests {
+    //! Paths through a hub box of many carrying providers, read whole
+    //! through a check (attack of session 26, `hub-taps`).
+
+    use crate::engine::check_text;
+    use crate::{Budget, Config};
+
+    fn node(id: &str, ty: &str, label: &str) -> String {
+        format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#)
+    }
+
+    fn edge(from: &str, to: &str) -> String {
+        format!(r#"{{"source": "{from}", "target": "{to}", "data": {{"edgeType": "tool_availability"}}}}"#)
+    }
+
+    /// A box I1 of `n` tools "K j" into `n` team boxes X_k (each with a
+    /// clashing pair of its own), every X_k into a hub box `hub`; agent k
+    /// wired to the hub, to the twin q_k "k-k" straight, and to X_k, or,
+    /// with `step`, to a box Y_k fed by X_k (then its path through the hub
+    /// is as long as through Y_k, and ids decide).
+    fn hub_taps(n: usize, step: bool, hub: &str) -> String {
+        let mut nodes = vec![node("I1", "toolbox", "I1"), node(hub, "toolbox", hub)];
+        let mut edges = Vec::new();
+        for k in 0..n {
+            let (x, a) = (format!("X{k:04}"), format!("a{k:04}"));
+            nodes.push(node(&format!("p{k:04}"), "tool", &format!("K {k:06}")));
+            edges.push(edge(&format!("p{k:04}"), "I1"));
+            nodes.push(node(&x, "toolbox", &x));
+            edges.extend([edge("I1", &x), edge(&x, hub)]);
+            for (tool, label) in [("x", "Z"), ("y", "z-")] {
+                let t = format!("{tool}{k:04}");
+                nodes.push(node(&t, "tool", &format!("{label} {k}")));
+                edges.push(edge(&t, &x));
+            }
+            nodes.push(node(&a, "agent", &a));
+            let below = if step {
+                let y = format!("Y{k:04}");
+                nodes.push(node(&y, "toolbox", &y));
+                edges.push(edge(&x, &y));
+                y
+            } else {
+                x
+            };
+            edges.extend([edge(&below, &a), edge(hub, &a)]);
+            nodes.push(node(&format!("q{k:04}"), "tool", &format!("k-{k:06}")));
+            edges.push(edge(&format!("q{k:04}"), &a));
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    fn total(work: &[(&'static str, u64)]) -> u64 {
+        work.iter().find(|(name, _)| *name == "total").map_or(0, |&(_, w)| w)
+    }
+
+    /// The work of reading every clash's first violation's tools' paths
+    /// whole, and the path of tool p_k to agent k for each k.
+    fn read_hub(n: usize, step: bool, hub: &str) -> (u64, Vec<Vec<String>>) {
+        let report = check_text(hub_taps(n, step, hub).as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let before = total(&collisions.work());
+        let mut taps = Vec::new();
+        for g in 0..collisions.group_count() {
+            let first = collisions.group(g as _).first();
+            let violation = collisions.get(first).expect("a group's first violation");
+            for tool in violation.tools() {
+                let path: Vec<String> = tool.path().into_iter().map(String::from).collect();
+                if tool.id().starts_with('p') {
+                    taps.push(path);
+                }
+            }
+        }
+        (total(&collisions.work()) - before, taps)
+    }
+
+    #[test]
+    fn cmp9_paths_through_a_hub_of_many_carriers_cost_their_number() {
+        // Each p_k enters agent k by X_k (3 boxes and agents), not by F
+        // (one more); F's search among its n carriers is paid for once,
+        // by rent that makes F's tree whole, not again per tool, and
+        // agent k's own tree (F's n providers) is never grown.
+        let (once, taps) = read_hub(100, false, "F");
+        assert_eq!(taps.len(), 100);
+        for (k, path) in taps.iter().enumerate() {
+            assert_eq!(
+                path,
+                &[format!("p{k:04}"), "I1".into(), format!("X{k:04}"), format!("a{k:04}")]
+            );
+        }
+        let (twice, _) = read_hub(200, false, "F");
+        assert!(
+            twice <= 2 * once + once / 5,
+            "{once} then {twice} steps: {:.2}x",
+            twice as f64 / once as f64
+        );
+    }
+
+    #[test]
+    fn cmp9_paths_as_long_through_a_hub_of_many_carriers_are_told_apart_by_ids_in_their_number() {
+        // Through Y_k or through the hub, p_k's paths are as long: the one
+        // through the hub is read off the hub's tree (its descent, I1 and
+        // X_0), compared node by node with the other, not left to agent
+        // k's own tree (the hub's n providers, for every k).
+        for hub in ["F", "ZZ"] {
+            let (once, taps) = read_hub(100, true, hub);
+            for (k, path) in taps.iter().enumerate() {
+                // X_0 comes first among the X_k; then Y_0 beside the hub.
+                let through_y = k == 0 && hub == "ZZ";
+                let (third, fourth) = if through_y {
+                    ("X0000".to_string(), "Y0000".to_string())
+                } else {
+                    ("X0000".to_string(), hub.to_string())
+                };
+                assert_eq!(
+                    path,
+                    &[format!("p{k:04}"), "I1".into(), third, fourth, format!("a{k:04}")]
+                );
+            }
+            let (twice, _) = read_hub(200, true, hub);
+            assert!(
+                twice <= 2 * once + once / 5,
+                "{once} then {twice} steps: {:.2}x",
+                twice as f64 / once as f64
+            );
+        }
     }
 }
