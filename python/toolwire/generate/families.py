@@ -75,7 +75,7 @@ from .family_fans import (
     solo_union,
     wide_thrash,
 )
-from .family_hubs import hub_direct, hub_taps, hub_teams
+from .family_hubs import hub_direct, hub_taps, hub_teams, tied_taps
 from .family_ladders import (
     crowded_ladders,
     evicted_ladders,
@@ -237,6 +237,9 @@ FAMILIES: Dict[str, Family] = {
                "wired to team box k, to the hub and to tool k's twin", (4_000,), 100, 1, hub_taps),
         Family("hub-direct", 47, "a box of n tools into n team boxes of a clashing pair each, all into a hub fed by "
                "the tools' twins too; agent k wired to team box k and to the hub", (4_000,), 100, 1, hub_direct),
+        Family("tied-taps", 48, "a chain of 70 boxes below n tools, into n team boxes of a clashing pair each, all "
+               "into a hub; agent k fed by the hub, by two boxes below the chain's end and by tool k's twin: its "
+               "two paths as long", (4_000,), 100, 1, tied_taps),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -122,3 +122,54 @@ def hub_direct(n: int) -> Generated:
         2 * n * n, 2 * n, (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")), 3 + 6 * n, 1 + 8 * n, n, 3 + n
     )
     return Generated(document(nodes, edges), expected)
+
+
+CHAIN = 70
+"""Boxes above the hub in ``tied-taps``: the two tied paths agree on more
+nodes than two paths are compared one by one (paths.rs)."""
+
+
+def tied_taps(n: int) -> Generated:
+    """Family 48: a chain of 70 boxes ``C{c}`` (``C0`` at the top) with
+    ``n`` tools ``p{j}`` "K j" wired into ``C0``; the chain's end feeds
+    ``n`` team boxes ``X{t}`` (a clashing pair "T t", "t-t" each), which all
+    feed a hub ``F``; agent ``a{k}`` is fed by ``F``, by a box ``Y{k}`` fed
+    by a box ``Z{k}`` that the chain's end feeds, and by a twin ``q{k}``
+    "k-k" of its own. Each agent sees every team pair and its own clash:
+    ``n * (n + 1)`` violations, ``2 * n`` clashes.
+
+    ``p{k}``'s two paths to ``a{k}`` are as long, through ``Z{k}``, ``Y{k}``
+    and through ``X{0}``, ``F``, and agree for the tool and the 70 boxes of
+    the chain; the first by ids (``X`` before ``Z``) is through ``F``.
+    Comparing them one node at a time for a fixed number of nodes, and then
+    letting ``a{k}``'s own tree decide, grows that tree through all of
+    ``F``'s ``n`` providers for each agent: ``n * n``."""
+    w = id_width(max(n, CHAIN))
+    nodes = [box_record("F")] + [box_record(f"C{c:0{w}}") for c in range(CHAIN)]
+    edges = [edge_record(f"C{c:0{w}}", f"C{c + 1:0{w}}") for c in range(CHAIN - 1)]
+    top, end = f"C{0:0{w}}", f"C{CHAIN - 1:0{w}}"
+    for j in range(n):
+        s = f"{j:0{w}}"
+        nodes.append(tool_record(f"p{s}", f"K {s}"))
+        edges.append(edge_record(f"p{s}", top))
+    for t in range(n):
+        s = f"{t:0{w}}"
+        nodes += [box_record(f"X{s}"), tool_record(f"u{s}", f"T {s}"), tool_record(f"v{s}", f"t-{s}")]
+        edges += [edge_record(end, f"X{s}"), edge_record(f"X{s}", "F")]
+        edges += [edge_record(f"u{s}", f"X{s}"), edge_record(f"v{s}", f"X{s}")]
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"Y{s}"), box_record(f"Z{s}"), tool_record(f"q{s}", f"k-{s}")]
+        edges += [edge_record(end, f"Z{s}"), edge_record(f"Z{s}", f"Y{s}"), edge_record(f"Y{s}", f"a{s}")]
+        edges += [edge_record("F", f"a{s}"), edge_record(f"q{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n * (n + 1),
+        2 * n,
+        (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")),
+        1 + CHAIN + 8 * n,
+        CHAIN - 1 + 10 * n,
+        n,
+        1 + CHAIN + 3 * n,
+    )
+    return Generated(document(nodes, edges), expected)
