@@ -851,13 +851,12 @@ mod tests {
             let (kept, _) = kept(&classes(&refs));
             // Who reaches whom, in full.
             let mut below: Vec<Vec<bool>> = vec![vec![false; count]; count];
-            for c in 0..count {
-                for &i in &inputs[c] {
-                    below[c][i as usize] = true;
-                    for a in 0..count {
-                        if below[i as usize][a] {
-                            below[c][a] = true;
-                        }
+            for (c, these) in inputs.iter().enumerate() {
+                let (done, rest) = below.split_at_mut(c);
+                for &i in these {
+                    rest[0][i as usize] = true;
+                    for (to, &from) in rest[0].iter_mut().zip(&done[i as usize]) {
+                        *to |= from;
                     }
                 }
             }
