@@ -40,9 +40,12 @@
 //!    nothing and settles nothing (`upstream`: a walk up from the other
 //!    inputs, at most 32 steps per class, a chain of boxes that each keep
 //!    one input climbed once, and past that, per class, the 8 classes
-//!    above it most used by others, made once for all walks; O(inputs +
-//!    classes)). So agents wired to two
-//!    big boxes and to a box of their own fed by both join nothing (family
+//!    above it most used by others, made once for all walks; then a walk
+//!    down from each input still not found, through the classes that pass
+//!    its set on, at most 32 steps per class, to meet what the walk up
+//!    found: a team box held whole through a hub box of many inputs;
+//!    O(inputs + classes)). So agents wired to two big boxes and to a box
+//!    of their own fed by both join nothing (family
 //!    37 of docs/RELIABILITY.md; its agents paid n / 64 words each).
 //!    Combinations that differ only by a few inputs of their own (agents
 //!    wired to the same big boxes and each to a small box of their own)
