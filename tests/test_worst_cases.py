@@ -138,11 +138,6 @@ DOUBLING = {
 # Families whose work still grows faster than their file (found by the
 # last attack, docs/RELIABILITY.md "Known limits"): strict, so a fix shows
 # up as a failure until its mark is taken away.
-HELD_PAST_WHAT_IS_KNOWN = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: an input held whole through a hub of more inputs than a walk reads, cut from what is "
-    "known above by more than 8 classes used alike, is unioned into the class word by word",
-)
 TIES_PAST_WHAT_IS_COMPARED = pytest.mark.xfail(
     strict=True,
     reason="known limit: two carrying providers' paths as long that agree on more than 64 nodes read off trees "
@@ -650,7 +645,6 @@ def test_cmp9_work_doubles_at_most_2_3x_wider_splits() -> None:
     assert_work_at_most_doubles("wider-splits")
 
 
-@HELD_PAST_WHAT_IS_KNOWN
 def test_cmp9_work_doubles_at_most_2_3x_hub_teams() -> None:
     assert_work_at_most_doubles("hub-teams")
 
@@ -659,7 +653,6 @@ def test_cmp9_work_doubles_at_most_2_3x_hub_taps() -> None:
     assert_work_at_most_doubles("hub-taps")
 
 
-@HELD_PAST_WHAT_IS_KNOWN
 def test_cmp9_work_doubles_at_most_2_3x_hub_direct() -> None:
     assert_work_at_most_doubles("hub-direct")
 
