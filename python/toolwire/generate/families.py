@@ -76,6 +76,7 @@ from .family_fans import (
     wide_thrash,
 )
 from .family_hubs import hub_direct, hub_taps, hub_teams, tied_taps
+from .family_parts import dozen_own, linked_boxes, parts_read, shared_word
 from .family_ladders import (
     crowded_ladders,
     evicted_ladders,
@@ -240,6 +241,15 @@ FAMILIES: Dict[str, Family] = {
         Family("tied-taps", 48, "a chain of 70 boxes below n tools, into n team boxes of a clashing pair each, all "
                "into a hub; agent k fed by the hub, by two boxes below the chain's end and by tool k's twin: its "
                "two paths as long", (4_000,), 100, 1, tied_taps),
+        Family("dozen-own", 49, "12 boxes of n / 4 interleaved clashing pairs; n agents, each wired to all 12 and "
+               "to a box of its own holding a clashing pair", (1_600,), 40, 4, dozen_own),
+        Family("shared-word", 50, "20 boxes of n / 4 interleaved clashing pairs, each also holding a tool Shared; n "
+               "agents, each wired to a different 10 of the boxes", (1_600,), 40, 1, shared_word),
+        Family("linked-boxes", 51, "one agent wired to n boxes of 5 clashing pairs each, names interleaved, box j "
+               "holding a tool whose twin is in box j + 1", (2_000,), 40, 1, linked_boxes),
+        Family("parts-read", 52, "16 boxes of n / 16 interleaved tools, their twins at one agent; n agents, each "
+               "wired to a hub fed by 15 of the boxes, to a shared pair's box and to a box of its own holding a "
+               "clashing pair", (4_000,), 64, 1, parts_read),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

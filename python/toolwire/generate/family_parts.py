@@ -1,0 +1,195 @@
+"""Worst-case families of inputs held as parts: boxes whose names
+interleave, so that a class wired to several of them holds them apart
+rather than uniting them word by word, and the ways such parts meet
+(families 49 to 52, found by the second attack of issue 20)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import List, Tuple
+
+from .family_base import Generated, agent_record, box_record, document, edge_record, family_expected, tool_record
+
+_Records = Tuple[List[str], List[str]]
+
+
+def _pair_boxes(boxes: int, pairs: int) -> _Records:
+    """``boxes`` boxes ``B{j}`` of ``pairs`` clashing pairs each, names
+    interleaved across the boxes in name order: pair ``k`` of box ``j`` is
+    ``p{j}_{k}_0`` "t{k} x{j}" and ``p{j}_{k}_1`` "T{k}-X{j}" (name
+    ``t{k}_x{j}``)."""
+    nodes: List[str] = []
+    edges: List[str] = []
+    for j in range(boxes):
+        nodes.append(box_record(f"B{j:02}"))
+        for k in range(pairs):
+            for side, label in ((0, f"t{k:05} x{j:02}"), (1, f"T{k:05}-X{j:02}")):
+                nodes.append(tool_record(f"p{j:02}_{k:05}_{side}", label))
+                edges.append(edge_record(f"p{j:02}_{k:05}_{side}", f"B{j:02}"))
+    return nodes, edges
+
+
+def _own_pair(i: int, into: str) -> _Records:
+    """A clashing pair ``o{i}a`` "own i", ``o{i}b`` "Own i" wired into ``into``."""
+    return (
+        [tool_record(f"o{i:05}a", f"own {i:05}"), tool_record(f"o{i:05}b", f"Own {i:05}")],
+        [edge_record(f"o{i:05}a", into), edge_record(f"o{i:05}b", into)],
+    )
+
+
+def dozen_own(n: int) -> Generated:
+    """Family 49: 12 boxes of ``n // 4`` interleaved clashing pairs; ``n``
+    agents ``a{i}``, each wired to all 12 and to a box ``P{i}`` of its own
+    holding a clashing pair of its own. Each agent sees every pair and its
+    own: ``n * (12 * n // 4 + 1)`` violations, ``12 * n // 4 + n`` clashes.
+
+    The 12 boxes are held as parts, and each agent joins its 13 inputs at
+    once: 78 pairs of parts, more than are compared pair by pair, so where
+    the parts meet was found by walking every word of all 12 for every
+    agent (build.rs ``meeting_words``): ``n * n / 64``."""
+    pairs = n // 4
+    nodes, edges = _pair_boxes(12, pairs)
+    for i in range(n):
+        a, p = f"a{i:05}", f"P{i:05}"
+        nodes += [agent_record(a), box_record(p)]
+        edges += [edge_record(f"B{j:02}", a) for j in range(12)] + [edge_record(p, a)]
+        own_nodes, own_edges = _own_pair(i, p)
+        nodes += own_nodes
+        edges += own_edges
+    expected = family_expected(
+        n * (12 * pairs + 1),
+        12 * pairs + n,
+        ("a00000", "own_00000", ("o00000a", "o00000b")),
+        12 + 24 * pairs + 4 * n,
+        24 * pairs + 15 * n,
+        n,
+        12 + n,
+    )
+    return Generated(document(nodes, edges), expected)
+
+
+ALL_TENS = list(combinations(range(20), 10))
+"""Every 10-subset of 20 boxes, in order; agent ``i`` of ``shared-word``
+takes number ``i * 7919`` modulo their count (7919 is prime to it, so no
+two agents take the same, and neighbours differ in most boxes)."""
+
+
+def shared_word(n: int) -> Generated:
+    """Family 50: 20 boxes of ``n // 4`` interleaved clashing pairs, each
+    also holding a tool ``s{j}`` "Shared"; ``n`` agents, each wired to a
+    different 10-subset of the boxes (``ALL_TENS``). Each agent sees its
+    boxes' pairs and a clash of its 10 "Shared" tools: ``n * (10 * n // 4 +
+    1)`` violations; clashes: the pairs of the boxes used, and one "shared"
+    clash per agent (each a different set of tools).
+
+    The 10 boxes are held as parts, compared pair by pair (45 pairs): every
+    pair meets at the one word of "Shared", which was counted once per pair
+    (45, more than 4 for each of 10 parts), so the parts were taken to meet
+    at many words and every agent united its 10 inputs word by word
+    (build.rs ``meeting_words``): ``n * n / 64``."""
+    pairs = n // 4
+    nodes, edges = _pair_boxes(20, pairs)
+    for j in range(20):
+        nodes.append(tool_record(f"s{j:02}", "Shared"))
+        edges.append(edge_record(f"s{j:02}", f"B{j:02}"))
+    used = set()
+    first: Tuple[int, ...] = ()
+    for i in range(n):
+        subset = ALL_TENS[i * 7919 % len(ALL_TENS)]
+        first = first or subset
+        used.update(subset)
+        nodes.append(agent_record(f"a{i:05}"))
+        edges += [edge_record(f"B{j:02}", f"a{i:05}") for j in subset]
+    expected = family_expected(
+        n * (10 * pairs + 1),
+        len(used) * pairs + n,
+        ("a00000", "shared", tuple(f"s{j:02}" for j in first)),
+        20 + 20 * (2 * pairs + 1) + n,
+        20 * (2 * pairs + 1) + 10 * n,
+        n,
+        20,
+    )
+    return Generated(document(nodes, edges), expected)
+
+
+LINKS = 5
+"""Clashing pairs per box in ``linked-boxes``, one in each of 5 blocks of names."""
+
+
+def linked_boxes(n: int) -> Generated:
+    """Family 51: one agent ``agent`` wired to ``n`` boxes ``b{j}``. Box
+    ``j`` holds 5 clashing pairs, ``p{j}_{q}`` "t{q} b{j}" and ``P{j}_{q}``
+    "T{q}-B{j}", one in each of 5 blocks of names (the boxes' names
+    interleave, so they are held as parts), and a tool ``l{j}`` "t{j % 5}
+    b{j} z", whose twin ``m{j}`` "T{j % 5}-B{j}-Z" is in box ``j + 1``: the
+    parts meet, each with its neighbour, at some ``n / 5`` words. The agent
+    sees ``5 * n + n - 1`` violations, each its own clash.
+
+    Joining the one class combined every word where parts meet over every
+    part and took every such word out of every part (build.rs ``join``):
+    ``n * n / 5``."""
+    w = len(str(max(n - 1, 0)))
+    nodes: List[str] = []
+    edges: List[str] = []
+    for j in range(n):
+        s = f"{j:0{w}}"
+        nodes.append(box_record(f"b{s}"))
+        for q in range(LINKS):
+            nodes += [tool_record(f"p{s}_{q}", f"t{q} b{s}"), tool_record(f"P{s}_{q}", f"T{q}-B{s}")]
+            edges += [edge_record(f"p{s}_{q}", f"b{s}"), edge_record(f"P{s}_{q}", f"b{s}")]
+        nodes.append(tool_record(f"l{s}", f"t{j % LINKS} b{s} z"))
+        edges.append(edge_record(f"l{s}", f"b{s}"))
+        if j:
+            before = f"{j - 1:0{w}}"
+            nodes.append(tool_record(f"m{before}", f"T{(j - 1) % LINKS}-B{before}-Z"))
+            edges.append(edge_record(f"m{before}", f"b{s}"))
+    nodes.append(agent_record("agent"))
+    edges += [edge_record(f"b{j:0{w}}", "agent") for j in range(n)]
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        6 * n - 1, 6 * n - 1, ("agent", f"t0_b{zero}", (f"P{zero}_0", f"p{zero}_0")), 13 * n, 13 * n - 1, 1, n
+    )
+    return Generated(document(nodes, edges), expected)
+
+
+def parts_read(n: int) -> Generated:
+    """Family 52: 16 boxes ``B{j}`` of ``n // 16`` tools ``u{j}_{k}`` "u{k}
+    x{j}" each (names interleaved), their twins ``v{j}_{k}`` "U{k}-X{j}" in a
+    box ``Z``; agent ``zz`` wired to ``Z`` and to all 16 (a clash of each
+    name there); a hub ``H`` fed by 15 of the boxes; ``n`` agents ``a{i}``,
+    each wired to ``H``, to a box ``C`` of a clashing pair all share, and to
+    a box ``P{i}`` of its own holding a clashing pair of its own: ``16 *
+    (n // 16) + 2 * n`` violations, ``16 * (n // 16) + 1 + n`` clashes.
+
+    Every agent is a class held as parts (``H``'s 15 boxes interleave); the
+    check counts them linearly, but reading every violation combined each
+    agent's parts' words to find its clashes (read.rs ``part_words``):
+    ``n * n / 64``."""
+    per = n // 16
+    nodes = [box_record(f"B{j:02}") for j in range(16)] + [box_record(b) for b in ("Z", "H", "C")]
+    nodes += [agent_record("zz"), tool_record("c0", "Common"), tool_record("c1", "common")]
+    edges = [edge_record("c0", "C"), edge_record("c1", "C"), edge_record("Z", "zz")]
+    for j in range(16):
+        edges.append(edge_record(f"B{j:02}", "zz"))
+        if j < 15:
+            edges.append(edge_record(f"B{j:02}", "H"))
+        for k in range(per):
+            nodes += [tool_record(f"u{j:02}_{k:05}", f"u{k:05} x{j:02}"), tool_record(f"v{j:02}_{k:05}", f"U{k:05}-X{j:02}")]
+            edges += [edge_record(f"u{j:02}_{k:05}", f"B{j:02}"), edge_record(f"v{j:02}_{k:05}", "Z")]
+    for i in range(n):
+        a, p = f"a{i:05}", f"P{i:05}"
+        nodes += [agent_record(a), box_record(p)]
+        edges += [edge_record("H", a), edge_record("C", a), edge_record(p, a)]
+        own_nodes, own_edges = _own_pair(i, p)
+        nodes += own_nodes
+        edges += own_edges
+    expected = family_expected(
+        16 * per + 2 * n,
+        16 * per + 1 + n,
+        ("a00000", "common", ("c0", "c1")),
+        22 + 32 * per + 4 * n,
+        34 + 32 * per + 5 * n,
+        n + 1,
+        19 + n,
+    )
+    return Generated(document(nodes, edges), expected)
