@@ -6,7 +6,7 @@ rather than uniting them word by word, and the ways such parts meet
 from __future__ import annotations
 
 from itertools import combinations
-from typing import List, Tuple
+from typing import List, Set, Tuple
 
 from .family_base import Generated, agent_record, box_record, document, edge_record, family_expected, tool_record
 
@@ -92,7 +92,7 @@ def shared_word(n: int) -> Generated:
     for j in range(20):
         nodes.append(tool_record(f"s{j:02}", "Shared"))
         edges.append(edge_record(f"s{j:02}", f"B{j:02}"))
-    used = set()
+    used: Set[int] = set()
     first: Tuple[int, ...] = ()
     for i in range(n):
         subset = ALL_TENS[i * 7919 % len(ALL_TENS)]
