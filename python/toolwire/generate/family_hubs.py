@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from typing import List
 
-from .family_base import Generated, agent_record, box_record, document, edge_record, family_expected, id_width, tool_record
+from .family_base import (
+    Generated,
+    agent_record,
+    box_record,
+    document,
+    edge_record,
+    family_expected,
+    id_width,
+    tool_record,
+)
 
 
 def _hub(n: int, teams: int, twins_into_hub: bool) -> tuple[List[str], List[str], int]:
@@ -63,7 +72,8 @@ def hub_teams(n: int) -> Generated:
     nodes, edges, w = _hub(n, teams, twins_into_hub=True)
     for k in range(n):
         s, t = f"{k:0{w}}", f"{k // TEAM:0{w}}"
-        nodes += [agent_record(f"a{s}"), box_record(f"R{s}"), tool_record(f"x{s}", f"Z {s}"), tool_record(f"y{s}", f"z-{s}")]
+        nodes += [agent_record(f"a{s}"), box_record(f"R{s}")]
+        nodes += [tool_record(f"x{s}", f"Z {s}"), tool_record(f"y{s}", f"z-{s}")]
         edges += [edge_record(f"X{t}", f"a{s}"), edge_record(f"R{s}", f"a{s}"), edge_record("F", f"R{s}")]
         edges += [edge_record(f"x{s}", f"R{s}"), edge_record(f"y{s}", f"R{s}")]
     zero = f"{0:0{w}}"

@@ -174,8 +174,9 @@ def parts_read(n: int) -> Generated:
         if j < 15:
             edges.append(edge_record(f"B{j:02}", "H"))
         for k in range(per):
-            nodes += [tool_record(f"u{j:02}_{k:05}", f"u{k:05} x{j:02}"), tool_record(f"v{j:02}_{k:05}", f"U{k:05}-X{j:02}")]
-            edges += [edge_record(f"u{j:02}_{k:05}", f"B{j:02}"), edge_record(f"v{j:02}_{k:05}", "Z")]
+            u, v = f"u{j:02}_{k:05}", f"v{j:02}_{k:05}"
+            nodes += [tool_record(u, f"u{k:05} x{j:02}"), tool_record(v, f"U{k:05}-X{j:02}")]
+            edges += [edge_record(u, f"B{j:02}"), edge_record(v, "Z")]
     for i in range(n):
         a, p = f"a{i:05}", f"P{i:05}"
         nodes += [agent_record(a), box_record(p)]
