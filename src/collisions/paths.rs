@@ -54,9 +54,21 @@
 //! descent first, then chains: its own root's tree decided) is compared
 //! too (`Paths::taken_before`): the shorter is taken whatever it is made
 //! of, and of two as long, the nodes read off trees, at most 64 from the
-//! tool (`DESCENT_COMPARED`), one by one, then the chains as above; only
-//! when the two are alike for those 64 and more are read off trees does
-//! the root's tree decide. (Until session 26 any such path
+//! tool (`DESCENT_COMPARED`) one by one, past them where the two part
+//! found by halving (`Paths::parted`), then the chains as above. Halving
+//! is sound: each of the two is the first by ids of the shortest paths
+//! to its provider, so its part up to any node is the first by ids of
+//! the shortest paths to that node, and two alike at a position are
+//! alike before it. Each node halving looks at is found by jumps, so a
+//! comparison costs the two paths' chains, 64 nodes and O(log^2 length)
+//! steps, however long the two stay alike; a search compares each
+//! carrying provider's path with the best so far, once per provider
+//! looked at (at most 64 for free, past that for the root's rent). (Two
+//! as long alike for more than 64 nodes read off trees were left to the
+//! root's tree until `parted`, session 26: a chain of 70 boxes above
+//! `hub-taps`' team boxes, each agent's other provider a box of its own
+//! below the chain, `tie`, grew each agent's tree through the hub's n
+//! providers, n x n. Before that, any such path
 //! handed the root to its tree: below a hub box F of n carrying
 //! providers, whose tree rent had made whole, n agents each wired to F,
 //! to a box of its own and to a tool of its own, `hub-taps`, each grew
@@ -64,8 +76,8 @@
 //! all. Now F's search is paid for once, by rent, until F's tree is
 //! whole; then each tool's path to F is read off it, from the tool's own
 //! few receivers, and set against the agent's other provider's in
-//! O(chains + 64): reading a path there costs its length plus a log,
-//! amortised.) A path searches so at most 32 roots,
+//! O(chains + 64 + log^2 length): reading a path there costs its length
+//! plus a log, amortised.) A path searches so at most 32 roots,
 //! nested searches included (`CARRIER_SEARCHES`): a lattice of such roots
 //! cannot make it exponential, and a root searched whole is remembered
 //! with the path above it, so a lattice's roots are searched once per
@@ -79,9 +91,8 @@
 //! the tree is whole it decides (family 44, `wider-splits`, 65 chains, was
 //! read off trees until then).
 //!
-//! Only past that (a cycle of boxes, two paths as long alike for the 64
-//! nodes from the tool and more read off trees, the 32 searches spent), or
-//! once a root's tree is whole, is the root's
+//! Only past that (a cycle of boxes, the 32 searches spent), or once a
+//! root's tree is whole, is the root's
 //! *tree* read: the relevant boxes upstream of the
 //! root by distance, found breadth first and only as far as a path asks
 //! for. Trees are kept for the few roots read most recently and made again
@@ -95,12 +106,11 @@
 //! included: n roots each read off its own tree below one region of m
 //! boxes would cost n x m. No family reaches that since rent decides
 //! when a tree is grown; trees over chains and roots, crossing a chain in
-//! one step, would rule it out; they are not built. The shape that would
-//! still reach it: `hub-taps` with every tool's path through F and its
-//! path through the agent's own box as long, and alike for more than 64
-//! nodes read off trees from the tool (a region above F of more than 64
-//! levels, read off F's tree): each agent's own tree then decides, and
-//! grows through F's providers.
+//! one step, would rule it out; they are not built. (A hub's tree read
+//! for each agent's tool, alike with the agent's other path for more than
+//! 64 nodes, reached it until `Paths::parted`, see above.) What remains:
+//! a search spent (32 nested searches, a lattice of hubs) or a cycle of
+//! boxes still hands the root to its own tree.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -590,9 +600,10 @@ impl Paths {
     /// provider's own path, the shortest kept, and among the shortest the
     /// one whose ids come first, node by node from the leaf (the walk
     /// takes the nearest receiver, the smallest id among equals, so its
-    /// path is the first by ids of the shortest). None, for the tree to
-    /// decide, when the providers are many, one leads round a cycle, a
-    /// path comes off a tree itself, or the budget of such paths is spent.
+    /// path is the first by ids of the shortest), whatever each is made of
+    /// (chains, or a descent off a tree first). None, for the tree to
+    /// decide, when one leads round a cycle or the budget of such paths is
+    /// spent.
     fn nearest_carrier(
         &self,
         w: Wiring<'_, '_>,
@@ -635,33 +646,36 @@ impl Paths {
                 return None;
             }
             let path = self.path_within(w, leaf, o, steps, budget);
+            // Each carrying provider is set against the best so far, in
+            // O(their chains + DESCENT_COMPARED + log^2 length) steps
+            // (`taken_before`): once per provider looked at, which are at
+            // most `PROVIDERS_LOOKED_AT` for free, and past that paid for
+            // as the root's rent, comparisons included, until its tree is
+            // whole and decides.
             best = match best {
                 None => Some(path),
-                Some(kept) => match self.taken_before(w, &path, &kept, steps) {
-                    Some(true) => Some(path),
-                    Some(false) => Some(kept),
-                    None => return None,
-                },
+                Some(kept) if self.taken_before(w, &path, &kept, steps) => Some(path),
+                kept => kept,
             };
         }
         best
     }
 
     /// Whether the walk takes `a` rather than `b`, two paths of one leaf
-    /// (`nearest_carrier`), whatever they are made of: the shorter; of two
-    /// as long, the first by ids node by node from the leaf, the nodes
-    /// read off trees (`first`) read one by one, then the chains compared
-    /// chain by chain (`walked_before`). None, for the root's tree to
-    /// decide, when the two are alike for the first `DESCENT_COMPARED`
-    /// nodes and more of them are read off trees: so a comparison costs
-    /// at most about what reading a path's two ends does, plus its
-    /// chains.
-    fn taken_before(&self, w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64) -> Option<bool> {
+    /// to two providers of one root (`nearest_carrier`), whatever they are
+    /// made of: the shorter; of two as long, the first by ids node by node
+    /// from the leaf. The nodes read off trees (`first`) are compared
+    /// first: up to `DESCENT_COMPARED` of them one by one, and past that,
+    /// where the two part is found by halving (`Paths::parted`), then the
+    /// chains chain by chain (`walked_before`). So a comparison costs its
+    /// chains, at most `DESCENT_COMPARED` nodes, and O(log^2 length) past
+    /// them, however long the two stay alike.
+    fn taken_before(&self, w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64) -> bool {
         let facts = w.facts;
         // Lengths are held whole: told apart in the step that found them.
         let (la, lb) = (a.len(facts), b.len(facts));
         if la != lb {
-            return Some(la < lb);
+            return la < lb;
         }
         let descent = |p: &TreePath| p.first.map_or(0, |(_, d)| d as usize);
         let d = descent(a).max(descent(b));
@@ -672,13 +686,58 @@ impl Paths {
             let upto = d.min(DESCENT_COMPARED) + 1;
             let (na, nb) = (self.nodes(w, a, 1, upto, steps), self.nodes(w, b, 1, upto, steps));
             if let Some((&x, &y)) = na.iter().zip(&nb).find(|(x, y)| x != y) {
-                return Some(w.g.id(x) < w.g.id(y));
+                return w.g.id(x) < w.g.id(y);
             }
             if d > DESCENT_COMPARED {
-                return None;
+                if let Some((x, y)) = self.parted(w, a, b, DESCENT_COMPARED, d, steps) {
+                    return w.g.id(x) < w.g.id(y);
+                }
             }
         }
-        Some(walked_before(w, a, b, d, steps))
+        walked_before(w, a, b, d, steps)
+    }
+
+    /// The nodes where `a` and `b`, two paths of one leaf as long to two
+    /// providers of one root, first part among positions `alike + 1..=to`
+    /// (alike up to `alike`; `to` before either provider), found by
+    /// halving; None when they are alike up to `to`.
+    ///
+    /// Halving is sound because two such paths alike at a position are
+    /// alike before it: each is the first by ids of the shortest paths
+    /// from the leaf to its provider, so its part up to any node `v` is
+    /// the first by ids of the shortest paths from the leaf to `v` (any
+    /// other, with the rest of the path, would give a path to the provider
+    /// as short and first by ids), the same for both. Each node looked at
+    /// is found by jumps (`nodes`: a tree's, or a chain's), in O(log)
+    /// steps, so this costs O(log^2 length) steps, counted, however long
+    /// the two paths stay alike (a chain of 70 boxes above a hub box and
+    /// a box of each agent's own, `tie`: 71 nodes alike, more than
+    /// `DESCENT_COMPARED`).
+    fn parted(
+        &self,
+        w: Wiring<'_, '_>,
+        a: &TreePath,
+        b: &TreePath,
+        alike: usize,
+        to: usize,
+        steps: &mut u64,
+    ) -> Option<(NodeIx, NodeIx)> {
+        let at = |p: &TreePath, position: usize, steps: &mut u64| self.nodes(w, p, position, position + 1, steps)[0];
+        // Alike up to `lo`; parted at `hi` when `hi <= to`.
+        let (mut lo, mut hi) = (alike, to + 1);
+        let mut parted = None;
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            let (x, y) = (at(a, mid, steps), at(b, mid, steps));
+            if x == y {
+                lo = mid;
+            } else {
+                hi = mid;
+                parted = Some((x, y));
+            }
+        }
+        // Set each time `hi` falls: the nodes at `hi`, if it ever did.
+        parted
     }
 
     /// Nodes `from..to` of `path`.
@@ -805,8 +864,8 @@ const CARRIER_SEARCHES: u32 = 32;
 const PROVIDERS_LOOKED_AT: usize = 64;
 
 /// Up to this many nodes read off trees at the start of two paths as
-/// long, each is compared one by one (`Paths::taken_before`); beyond, the
-/// root's tree decides.
+/// long, each is compared one by one (`Paths::taken_before`); beyond,
+/// where the two part is found by halving (`Paths::parted`).
 const DESCENT_COMPARED: usize = 64;
 
 /// The provider of path root `root` through which the walk from `leaf`
@@ -1362,11 +1421,11 @@ mod hub_tests {
     use crate::engine::check_text;
     use crate::{Budget, Config};
 
-    fn node(id: &str, ty: &str, label: &str) -> String {
+    pub(super) fn node(id: &str, ty: &str, label: &str) -> String {
         format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#)
     }
 
-    fn edge(from: &str, to: &str) -> String {
+    pub(super) fn edge(from: &str, to: &str) -> String {
         format!(r#"{{"source": "{from}", "target": "{to}", "data": {{"edgeType": "tool_availability"}}}}"#)
     }
 
@@ -1405,7 +1464,7 @@ mod hub_tests {
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
     }
 
-    fn total(work: &[(&'static str, u64)]) -> u64 {
+    pub(super) fn total(work: &[(&'static str, u64)]) -> u64 {
         work.iter().find(|(name, _)| *name == "total").map_or(0, |&(_, w)| w)
     }
 
@@ -1476,6 +1535,122 @@ mod hub_tests {
             assert!(
                 twice <= 2 * once + once / 5,
                 "{once} then {twice} steps: {:.2}x",
+                twice as f64 / once as f64
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tie_tests {
+    //! Paths as long through a hub box and through a box of the agent's
+    //! own, alike for more nodes read off the hub's tree than are compared
+    //! one by one (attack of session 26, `tie`).
+
+    use super::hub_tests::{edge, node, total};
+    use crate::engine::check_text;
+    use crate::{Budget, Config};
+
+    /// A chain C0000..C(chain - 1) of boxes, `n` tools p_j "K j" into its
+    /// top; its bottom feeds `n` team boxes `{team}j` (each with a
+    /// clashing pair of its own), every one into the hub box `hub`, and
+    /// a box Z_k for each agent k, into a box Y_k; agent k is fed by the
+    /// hub, by Y_k, and by the twin q_k "k-k" straight. p_k's paths to
+    /// agent k through the hub and through Y_k are as long, alike for
+    /// the chain, and part below it: at the first team box or at Z_k.
+    fn tie(n: usize, chain: usize, hub: &str, team: &str) -> String {
+        let mut nodes = vec![node(hub, "toolbox", hub)];
+        let mut edges = Vec::new();
+        for c in 0..chain {
+            let b = format!("C{c:04}");
+            nodes.push(node(&b, "toolbox", &b));
+            if c > 0 {
+                edges.push(edge(&format!("C{:04}", c - 1), &b));
+            }
+        }
+        let bottom = format!("C{:04}", chain - 1);
+        for j in 0..n {
+            let (p, x) = (format!("p{j:04}"), format!("{team}{j:04}"));
+            nodes.push(node(&p, "tool", &format!("K {j:06}")));
+            edges.push(edge(&p, "C0000"));
+            nodes.push(node(&x, "toolbox", &x));
+            edges.extend([edge(&bottom, &x), edge(&x, hub)]);
+            for (tool, label) in [("u", "T "), ("v", "t-")] {
+                let t = format!("{tool}{j:04}");
+                nodes.push(node(&t, "tool", &format!("{label}{j:06}")));
+                edges.push(edge(&t, &x));
+            }
+        }
+        for k in 0..n {
+            let (a, y, z, q) = (
+                format!("a{k:04}"),
+                format!("Y{k:04}"),
+                format!("Z{k:04}"),
+                format!("q{k:04}"),
+            );
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&z, "toolbox", &z));
+            nodes.push(node(&y, "toolbox", &y));
+            nodes.push(node(&q, "tool", &format!("k-{k:06}")));
+            edges.extend([
+                edge(&bottom, &z),
+                edge(&z, &y),
+                edge(&y, &a),
+                edge(hub, &a),
+                edge(&q, &a),
+            ]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The work of reading every clash's first violation's tools' paths
+    /// whole, and the path of tool p_k to agent k for each k.
+    fn read_tie(n: usize, chain: usize, hub: &str, team: &str) -> (u64, Vec<Vec<String>>) {
+        let text = tie(n, chain, hub, team);
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let before = total(&collisions.work());
+        let mut taps = Vec::new();
+        for g in 0..collisions.group_count() {
+            let first = collisions.group(g as _).first();
+            let violation = collisions.get(first).expect("a group's first violation");
+            for tool in violation.tools() {
+                let path: Vec<String> = tool.path().into_iter().map(String::from).collect();
+                if tool.id().starts_with('p') {
+                    taps.push(path);
+                }
+            }
+        }
+        (total(&collisions.work()) - before, taps)
+    }
+
+    #[test]
+    fn cmp9_paths_as_long_alike_past_the_nodes_compared_one_by_one_part_where_ids_decide() {
+        // Through the hub, p_k's path is read off the hub's tree (a
+        // descent of the chain and the first team box); through Y_k, it
+        // is one chain. Alike for the chain's nodes, more than
+        // `DESCENT_COMPARED`: where they part is found by halving, not
+        // left to agent k's own tree (the hub's n providers, for every k).
+        for (chain, hub, team) in [(70, "F", "X"), (70, "ZZ", "X"), (70, "F", "ax"), (200, "F", "X")] {
+            let (once, taps) = read_tie(100, chain, hub, team);
+            assert_eq!(taps.len(), 100);
+            for (k, path) in taps.iter().enumerate() {
+                let mut expected = vec![format!("p{k:04}")];
+                expected.extend((0..chain).map(|c| format!("C{c:04}")));
+                if team == "X" {
+                    // "X" < "Z": through the first team box and the hub.
+                    expected.extend([format!("X{:04}", 0), hub.to_string()]);
+                } else {
+                    // "Z" < "ax": through the agent's own boxes.
+                    expected.extend([format!("Z{k:04}"), format!("Y{k:04}")]);
+                }
+                expected.push(format!("a{k:04}"));
+                assert_eq!(path, &expected, "chain {chain}, hub {hub}, team boxes {team}");
+            }
+            let (twice, _) = read_tie(200, chain, hub, team);
+            assert!(
+                twice <= 2 * once + once / 5,
+                "chain {chain}, hub {hub}, team boxes {team}: {once} then {twice} steps: {:.2}x",
                 twice as f64 / once as f64
             );
         }
