@@ -146,11 +146,6 @@ DOUBLING = {
 # Families whose work still grows faster than their file (found by the
 # last attack, docs/RELIABILITY.md "Known limits"): strict, so a fix shows
 # up as a failure until its mark is taken away.
-TIES_PAST_WHAT_IS_COMPARED = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: two carrying providers' paths as long that agree on more than 64 nodes read off trees "
-    "are decided by the root's own tree, grown through every provider of the hub above it",
-)
 PARTS_MEETING = pytest.mark.xfail(
     strict=True,
     reason="known limit: where inputs held as parts meet is found by walking every word of every part (past 64 "
@@ -161,8 +156,8 @@ PARTS_COMBINED_PER_CLASS = pytest.mark.xfail(
     reason="known limit: reading a class held as parts combines all its parts' words once per class",
 )
 READING_OVER_THEIR_FILE = {
-    "clashes": {"tied-taps": TIES_PAST_WHAT_IS_COMPARED},
-    "violations": {"tied-taps": TIES_PAST_WHAT_IS_COMPARED},
+    "clashes": {},
+    "violations": {},
     "scattered": {},
     "listing": {"parts-read": PARTS_COMBINED_PER_CLASS},
 }
