@@ -74,8 +74,17 @@
 //! hold many tokens of names that meet only there.
 //!
 //! Reading: violation `i` is a binary search over the consumers' running
-//! counts, then the `k`th clash of the consumer's set (O(16 x depth), or,
-//! for a class held as parts, its words combined once while it is read).
+//! counts, then the `k`th clash of the consumer's set (O(16 x depth)). A
+//! class held as parts is walked down all its parts at once (at most 16,
+//! so O(16 x 16 x depth)); their words are combined (every word of every
+//! part, then a binary search per read) only once walks down the same
+//! parts have cost as many steps since the words were last combined, so
+//! combining costs at most the walks it saves and a read stays
+//! O(16 x depth) amortised, however many words the parts hold (n agents
+//! each seeing a hub box's parts, read once each, no longer pay those
+//! words each). The last few words found by walking down are kept, so a
+//! violation read again (for each tool, for each path) or the next
+//! clash of the same word is not walked down again.
 //! A clash's first violation and its first ten consumers are kept; further
 //! ones are scanned for, one set lookup per consumer with a violation,
 //! resuming where the last read of the clash stopped; when that scan
@@ -158,9 +167,9 @@ pub struct Collisions<'a> {
     sets: sets::Sets,
     /// Per class, what it holds.
     held: Vec<sets::Held>,
-    /// The words of classes held as parts, combined when a consumer of one
-    /// is read by index (the few read last).
-    part_words: std::sync::Mutex<Vec<(flow::ClassIx, std::sync::Arc<PartWords>)>>,
+    /// The words of classes held as parts, combined when the consumers of
+    /// one are read by index often enough to pay for it (see `read`).
+    part_words: std::sync::Mutex<read::PartReads>,
     /// Consumers with a violation, by id: (relevant ordinal, class).
     consumers: Vec<(u32, flow::ClassIx)>,
     /// `starts[i]`: violations before `consumers[i]`; one more entry, the

@@ -28,6 +28,34 @@ use super::{Clash, ClashIx, Collisions, GroupIx, PartWords};
 /// How many classes held as parts keep their combined words at once.
 const PART_WORDS_KEPT: usize = 4;
 
+/// What reading classes held as parts keeps (see `Collisions::nth`).
+#[derive(Default)]
+pub(crate) struct PartReads {
+    /// The combined words of the few combinations of parts read last.
+    kept: Vec<(Box<[SetId]>, Arc<PartWords>)>,
+    /// Per combination of parts whose words are not kept, the nodes the
+    /// walks down them could have visited since the words were last made.
+    rent: Map<Box<[SetId]>, u64>,
+    /// The words found last by walking down parts: a violation's tools,
+    /// and each of their paths, read one at a time read the violation
+    /// again each time, and violations read in order are the clashes of
+    /// one word after another.
+    recent: Vec<Found>,
+}
+
+/// A word of a class held as parts, found by walking down its parts: the
+/// class's clashes `first..end` are the word's.
+struct Found {
+    class: ClassIx,
+    first: u64,
+    end: u64,
+    word: u32,
+    value: u64,
+}
+
+/// How many clashes found by walking down parts are remembered.
+const RECENT_KEPT: usize = 8;
+
 /// One CMP-9 violation, read from [`Collisions`] on demand.
 #[derive(Clone, Copy)]
 pub struct Collision<'r> {
@@ -116,28 +144,77 @@ impl<'a> Collisions<'a> {
 
     /// The word holding the `k`th clash of `class`, its value, and the
     /// clash's place among the word's (see `Sets::nth`).
+    ///
+    /// A class held as parts: its parts walked down together
+    /// (`Sets::nth_of`, at most 16 parts x depth nodes), unless their
+    /// combined words are kept. Those are made (every word of every part)
+    /// once the walks down the same parts have cost as much since they
+    /// were last made: reading a class's many violations in order pays
+    /// for its words once, and reading one violation each of many classes
+    /// holding many words that clash little (parts of a hub box seen by
+    /// every agent) never pays for them. So the words made cost at most
+    /// the walks they save, and a read O(16 x depth) amortised.
     fn nth(&self, class: ClassIx, k: u64) -> (u32, u64, u32) {
         let parts = match &self.held[class as usize] {
             Held::One(root) => return self.sets.nth(*root, k),
             Held::Parts(parts) => parts,
         };
-        let words = self.part_words(class, parts);
+        let mut reads = self.part_words.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = reads.kept.iter().find(|(p, _)| **p == **parts);
+        let words = match kept {
+            Some((_, words)) => Arc::clone(words),
+            None => {
+                let recent = reads
+                    .recent
+                    .iter()
+                    .find(|r| r.class == class && (r.first..r.end).contains(&k));
+                if let Some(r) = recent {
+                    return (r.word, r.value, (k - r.first) as u32);
+                }
+                self.work.add(Step::Probe, 1);
+                let walk = self.sets.nth_of_cost(parts.len());
+                let all: u64 = parts.iter().map(|&p| self.sets.words(p)).sum();
+                let rent = reads.rent.entry(parts.clone()).or_insert(0);
+                *rent += walk;
+                if *rent < all {
+                    let (word, value, place) = self.sets.nth_of(parts, k);
+                    if reads.recent.len() == RECENT_KEPT {
+                        reads.recent.remove(0);
+                    }
+                    let first = k - u64::from(place);
+                    let end = first + u64::from(self.layout.clashes(word, value));
+                    reads.recent.push(Found {
+                        class,
+                        first,
+                        end,
+                        word,
+                        value,
+                    });
+                    return (word, value, place);
+                }
+                reads.rent.remove(parts);
+                let made = Arc::new(self.part_words(parts));
+                if reads.kept.len() == PART_WORDS_KEPT {
+                    reads.kept.remove(0);
+                }
+                reads.kept.push((parts.clone(), Arc::clone(&made)));
+                made
+            }
+        };
+        drop(reads);
         let at = words.before.partition_point(|&b| b <= k) - 1;
         let (word, value) = words.words[at];
         (word, value, (k - words.before[at]) as u32)
     }
 
-    /// The combined words of a class held as parts: made once while it is
-    /// read (consumers are read in order, so each class about once).
-    fn part_words(&self, class: ClassIx, parts: &[SetId]) -> Arc<PartWords> {
-        let mut kept = self.part_words.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, words)) = kept.iter().find(|(c, _)| *c == class) {
-            return Arc::clone(words);
-        }
+    /// The combined words of a class held as parts, with the clashes
+    /// before each: every word of every part listed (and counted).
+    fn part_words(&self, parts: &[SetId]) -> PartWords {
         let mut all = Vec::new();
         for &part in parts {
             self.sets.words_of(part, &mut all);
         }
+        self.work.add(Step::SetNode, all.len() as u64);
         all.sort_unstable_by_key(|&(w, _)| w);
         let mut words: Vec<(u32, u64)> = Vec::with_capacity(all.len());
         for (w, v) in all {
@@ -152,13 +229,7 @@ impl<'a> Collisions<'a> {
             before.push(total);
             total += u64::from(self.layout.clashes(w, v));
         }
-        self.work.add(Step::SetNode, words.len() as u64);
-        let made = Arc::new(PartWords { words, before });
-        if kept.len() == PART_WORDS_KEPT {
-            kept.remove(0);
-        }
-        kept.push((class, Arc::clone(&made)));
-        made
+        PartWords { words, before }
     }
 
     /// The first violation of a clash: at its first consumer.
@@ -629,5 +700,120 @@ impl Collisions<'_> {
                 (c, ranks.into())
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Reading every violation where the consumers are classes held as
+    //! parts (attack of session 26, `parts_read_all`).
+
+    use super::*;
+    use crate::engine::check_text;
+    use crate::{Budget, Config};
+
+    fn node(id: &str, ty: &str, label: &str) -> String {
+        format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#)
+    }
+
+    fn edge(from: &str, to: &str) -> String {
+        format!(r#"{{"source": "{from}", "target": "{to}", "data": {{"edgeType": "tool_availability"}}}}"#)
+    }
+
+    /// 16 boxes of n / 16 tools, their names interleaved, their twins in a
+    /// box Z that agent zz sees with all 16; a hub H fed by 15 of the
+    /// boxes; n agents, each wired to H, to a box C of a clashing pair all
+    /// share, and to a box of its own holding a clashing pair: n classes
+    /// held as parts, each of 15 n / 16 tokens and two clashes.
+    fn parts_read_all(n: usize) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for name in ["Z", "H", "C"] {
+            nodes.push(node(name, "toolbox", name));
+        }
+        nodes.push(node("zz", "agent", "zz"));
+        edges.push(edge("Z", "zz"));
+        for j in 0..16 {
+            let b = format!("B{j:02}");
+            nodes.push(node(&b, "toolbox", &b));
+            edges.push(edge(&b, "zz"));
+            if j < 15 {
+                edges.push(edge(&b, "H"));
+            }
+            for k in 0..n / 16 {
+                let (u, v) = (format!("u{j}.{k}"), format!("v{j}.{k}"));
+                nodes.push(node(&u, "tool", &format!("u{k:05} x{j:02}")));
+                nodes.push(node(&v, "tool", &format!("U{k:05}-X{j:02}")));
+                edges.extend([edge(&u, &b), edge(&v, "Z")]);
+            }
+        }
+        for (t, label) in [("c0", "Common"), ("c1", "common")] {
+            nodes.push(node(t, "tool", label));
+            edges.push(edge(t, "C"));
+        }
+        for i in 0..n {
+            let (a, p) = (format!("a{i:05}"), format!("P{i:05}"));
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&p, "toolbox", &p));
+            edges.extend([edge("H", &a), edge("C", &a), edge(&p, &a)]);
+            for (t, label) in [
+                (format!("o{i}a"), format!("own {i}")),
+                (format!("o{i}b"), format!("Own {i}")),
+            ] {
+                nodes.push(node(&t, "tool", &label));
+                edges.push(edge(&t, &p));
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    fn total(work: &[(&'static str, u64)]) -> u64 {
+        work.iter().find(|(name, _)| *name == "total").map_or(0, |&(_, w)| w)
+    }
+
+    /// The work of reading every violation's consumer and name, in order,
+    /// and how many there are.
+    fn read_all(n: usize) -> (u64, u64) {
+        let report = check_text(parts_read_all(n).as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let before = total(&collisions.work());
+        for i in 0..collisions.len() {
+            let violation = collisions.get(i).expect("a violation below the count");
+            assert!(!violation.consumer().is_empty() && !violation.name().is_empty());
+        }
+        (total(&collisions.work()) - before, collisions.len())
+    }
+
+    #[test]
+    fn cmp9_reading_every_violation_of_classes_held_as_parts_costs_their_number() {
+        // Each agent's shared clash is found by walking down its parts,
+        // not by listing their 15 n / 16 tokens' words, which would make
+        // reading them all n x n / 64.
+        let (once, count) = read_all(1_000);
+        assert_eq!(count, 3 * 1_000 - 8, "zz's n - 8 and each agent's two");
+        let (twice, _) = read_all(2_000);
+        assert!(
+            twice <= 2 * once + once / 5,
+            "{once} then {twice} steps: {:.2}x",
+            twice as f64 / once as f64
+        );
+    }
+
+    #[test]
+    fn cmp9_a_clash_found_by_walking_down_parts_is_the_one_their_combined_words_give() {
+        let report = check_text(parts_read_all(200).as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let mut classes = 0;
+        for held in &collisions.held {
+            let Held::Parts(parts) = held else { continue };
+            classes += 1;
+            let words = collisions.part_words(parts);
+            for k in 0..held.clashes(&collisions.sets) {
+                let at = words.before.partition_point(|&b| b <= k) - 1;
+                let (word, value) = words.words[at];
+                let combined = (word, value, (k - words.before[at]) as u32);
+                assert_eq!(collisions.sets.nth_of(parts, k), combined, "clash {k}");
+            }
+        }
+        assert!(classes >= 200, "the agents are held as parts ({classes} classes)");
     }
 }

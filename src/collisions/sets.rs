@@ -14,7 +14,9 @@
 //!   and different, at most the smaller operand's nodes;
 //! - every node knows how many clashes its words hold, so the `k`th clash
 //!   of a set, or how many come before a word, is found in one walk from
-//!   the root (`depth * 16` steps), whatever the set's size.
+//!   the root (`depth * 16` steps), whatever the set's size; so is the
+//!   `k`th clash of a union never made of sets that share no token and no
+//!   segment (a class held as parts), all walked down at once.
 //!
 //! `push_down` then counts, for every leaf, the consumers whose sets hold
 //! it, in one pass over the nodes made. A leaf made as the union of two
@@ -75,6 +77,8 @@ struct Leaf {
 struct Inner {
     children: [SetId; FAN],
     clashes: u64,
+    /// How many words (leaves) it holds: what listing them costs.
+    words: u32,
     /// 1 when the children are leaves.
     level: u8,
 }
@@ -112,6 +116,7 @@ impl Sets {
             inner: vec![Inner {
                 children: [EMPTY; FAN],
                 clashes: 0,
+                words: 0,
                 level: 0,
             }],
             depth,
@@ -138,6 +143,24 @@ impl Sets {
     /// How many clashes set `root` holds.
     pub(crate) fn clashes(&self, root: SetId) -> u64 {
         self.count(root, self.depth)
+    }
+
+    fn words_at(&self, id: SetId, level: u32) -> u32 {
+        match (id, level) {
+            (EMPTY, _) => 0,
+            (_, 0) => 1,
+            _ => self.inner[id as usize].words,
+        }
+    }
+
+    /// How many words set `root` holds (what `words_of` lists).
+    pub(crate) fn words(&self, root: SetId) -> u64 {
+        u64::from(self.words_at(root, self.depth))
+    }
+
+    /// The most nodes `nth_of` visits for `parts` parts.
+    pub(crate) fn nth_of_cost(&self, parts: usize) -> u64 {
+        parts as u64 * u64::from(self.depth + 1)
     }
 
     fn leaf(&mut self, word: u32, value: u64, clashes: u32, sum_of: (SetId, SetId)) -> SetId {
@@ -167,9 +190,11 @@ impl Sets {
         }
         let id = self.inner.len() as SetId;
         let clashes = children.iter().map(|&c| self.count(c, level - 1)).sum();
+        let words = children.iter().map(|&c| self.words_at(c, level - 1)).sum();
         self.inner.push(Inner {
             children,
             clashes,
+            words,
             level: level as u8,
         });
         self.inner_ids.insert(u64::from(level), &children, id);
@@ -404,6 +429,45 @@ impl Sets {
         }
         self.reads.fetch_add(visited, Relaxed);
         (base as u32, self.leaves[id as usize].value, k as u32)
+    }
+
+    /// The `k`th clash of the union of `parts` (sets that share no token
+    /// and no segment, so a word's clashes are the sum of the parts'), as
+    /// `nth` gives it for one set: the parts walked down together, the
+    /// child taken where the parts' counts together pass `k`. Visits at
+    /// most `nth_of_cost(parts.len())` nodes, whatever the sets' sizes.
+    pub(crate) fn nth_of(&self, parts: &[SetId], mut k: u64) -> (u32, u64, u32) {
+        let mut ids: Vec<SetId> = parts.iter().copied().filter(|&p| p != EMPTY).collect();
+        let (mut level, mut base) = (self.depth, 0u64);
+        let mut visited = 0;
+        while level > 0 {
+            visited += ids.len() as u64;
+            let counts = |i: usize| -> u64 {
+                (ids.iter())
+                    .map(|&id| self.count(self.inner[id as usize].children[i], level - 1))
+                    .sum()
+            };
+            let mut next = None;
+            for i in 0..FAN {
+                let c = counts(i);
+                if k < c {
+                    next = Some(i);
+                    break;
+                }
+                k -= c;
+            }
+            let i = next.expect("k is below the parts' count");
+            ids.retain_mut(|id| {
+                *id = self.inner[*id as usize].children[i];
+                *id != EMPTY
+            });
+            base += Self::span(level) * i as u64;
+            level -= 1;
+        }
+        visited += ids.len() as u64;
+        self.reads.fetch_add(visited, Relaxed);
+        let value = ids.iter().fold(0, |value, &id| value | self.leaves[id as usize].value);
+        (base as u32, value, k as u32)
     }
 
     /// Pushes what each root carries down to every leaf under it, added
