@@ -75,9 +75,10 @@ from .family_fans import (
     solo_union,
     wide_thrash,
 )
-from .family_hubs import hub_direct, hub_taps, hub_teams, tied_taps
+from .family_hubs import hub_direct, hub_shared, hub_taps, hub_teams, tied_taps
 from .family_parts import dozen_own, linked_boxes, parts_read, shared_word
 from .family_ladders import (
+    diamond_ladder,
     crowded_ladders,
     evicted_ladders,
     ladder_taps,
@@ -250,6 +251,10 @@ FAMILIES: Dict[str, Family] = {
         Family("parts-read", 52, "16 boxes of n / 16 interleaved tools, their twins at one agent; n agents, each "
                "wired to a hub fed by 15 of the boxes, to a shared pair's box and to a box of its own holding a "
                "clashing pair", (4_000,), 64, 1, parts_read),
+        Family("hub-shared", 53, "family 47 with a box of a clashing pair wired to every agent too", (4_000,), 100, 1,
+               hub_shared),
+        Family("diamond-ladder", 54, "a tool atop a ladder of n diamonds, each rung's two boxes holding a clashing "
+               "pair; agent k below rung k, with the tool's twin", (4_000,), 40, 1, diamond_ladder),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

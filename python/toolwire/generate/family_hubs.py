@@ -122,14 +122,42 @@ def hub_direct(n: int) -> Generated:
     ``F``, one of its ``n`` inputs used alike (joined: ``n / 64`` words per
     agent), and reading one violation per agent, each of a different tool,
     searches ``F``'s ``n`` providers for each."""
+    return _hub_agents(n, shared=False)
+
+
+def hub_shared(n: int) -> Generated:
+    """Family 53: ``hub-direct`` with a box ``P`` of a clashing pair
+    ``s0`` "Shared", ``s1`` "shared" wired to every agent too: ``n * (2 * n
+    + 1)`` violations, ``2 * n + 1`` clashes.
+
+    ``P``, used by every agent and held by none of its other inputs, is
+    not found held whole by any walk; were the team box ``X{k}``, which a
+    walk down finds held whole by ``F``, kept because ``P`` was not found,
+    each agent would join it again: ``n / 64`` words per agent."""
+    return _hub_agents(n, shared=True)
+
+
+def _hub_agents(n: int, shared: bool) -> Generated:
     nodes, edges, w = _hub(n, n, twins_into_hub=True)
+    if shared:
+        nodes += [box_record("P"), tool_record("s0", "Shared"), tool_record("s1", "shared")]
+        edges += [edge_record("s0", "P"), edge_record("s1", "P")]
     for k in range(n):
         s = f"{k:0{w}}"
         nodes.append(agent_record(f"a{s}"))
         edges += [edge_record(f"X{s}", f"a{s}"), edge_record("F", f"a{s}")]
+        if shared:
+            edges.append(edge_record("P", f"a{s}"))
     zero = f"{0:0{w}}"
+    extra = 1 if shared else 0
     expected = family_expected(
-        2 * n * n, 2 * n, (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")), 3 + 6 * n, 1 + 8 * n, n, 3 + n
+        n * (2 * n + extra),
+        2 * n + extra,
+        (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")),
+        3 + 6 * n + 3 * extra,
+        1 + 8 * n + (2 + n) * extra,
+        n,
+        3 + n + extra,
     )
     return Generated(document(nodes, edges), expected)
 

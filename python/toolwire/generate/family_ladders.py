@@ -202,3 +202,34 @@ def evicted_ladders(n: int) -> Generated:
         2 * n, n + 1, (f"a{zero}", "key", (f"e{zero}", "t")), 4 + k * n + 2 * n, 2 + 2 * k * n + 2 * n, n, k * n + 1
     )
     return Generated(document(nodes, edges), expected)
+
+
+def diamond_ladder(n: int) -> Generated:
+    """Family 54: a tool ``t`` "Top tool" atop a ladder of ``n`` diamonds:
+    box ``B{i}`` feeds boxes ``L{i}`` and ``R{i}`` (each holding a clashing
+    pair, "L i" / "l-i" and "R i" / "r-i"), which both feed ``B{i + 1}``;
+    agent ``a{k}`` is fed by ``B{k + 1}`` and by a twin ``w{k}`` "top-tool"
+    of ``t``. Agent ``k`` sees the diamonds' pairs above it and ``t``'s
+    clash: ``n * n + 2 * n`` violations, ``3 * n`` clashes.
+
+    Every ``B{i}`` is a root that two providers, as near, bring ``t`` and
+    every pair above into: each path down the ladder ties at every rung."""
+    width = id_width(n + 1)
+    nodes = [tool_record("t", "Top tool")] + [box_record(f"B{i:0{width}}") for i in range(n + 1)]
+    edges = [edge_record("t", f"B{0:0{width}}")]
+    for i in range(n):
+        s, below = f"{i:0{width}}", f"{i + 1:0{width}}"
+        for side, upper, lower in (("L", "L", "l"), ("R", "R", "r")):
+            box = f"{side}{s}"
+            nodes += [box_record(box), tool_record(f"{box}x", f"{upper} {s}"), tool_record(f"{box}y", f"{lower}-{s}")]
+            edges += [edge_record(f"B{s}", box), edge_record(box, f"B{below}")]
+            edges += [edge_record(f"{box}x", box), edge_record(f"{box}y", box)]
+    for k in range(n):
+        s, below = f"{k:0{width}}", f"{k + 1:0{width}}"
+        nodes += [agent_record(f"a{s}"), tool_record(f"w{s}", "top-tool")]
+        edges += [edge_record(f"w{s}", f"a{s}"), edge_record(f"B{below}", f"a{s}")]
+    zero = f"{0:0{width}}"
+    expected = family_expected(
+        n * n + 2 * n, 3 * n, (f"a{zero}", f"l_{zero}", (f"L{zero}x", f"L{zero}y")), 9 * n + 2, 10 * n + 1, n, 3 * n + 1
+    )
+    return Generated(document(nodes, edges), expected)
