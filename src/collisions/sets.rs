@@ -75,6 +75,8 @@ struct Leaf {
 struct Inner {
     children: [SetId; FAN],
     clashes: u64,
+    /// How many words (leaves) are under it: what a walk over it reads.
+    words: u32,
     /// 1 when the children are leaves.
     level: u8,
 }
@@ -112,6 +114,7 @@ impl Sets {
             inner: vec![Inner {
                 children: [EMPTY; FAN],
                 clashes: 0,
+                words: 0,
                 level: 0,
             }],
             depth,
@@ -133,6 +136,20 @@ impl Sets {
         } else {
             self.inner[id as usize].clashes
         }
+    }
+
+    fn words_under(&self, id: SetId, level: u32) -> u32 {
+        match (id, level) {
+            (EMPTY, _) => 0,
+            (_, 0) => 1,
+            _ => self.inner[id as usize].words,
+        }
+    }
+
+    /// How many words set `root` has (what `words_of` reads), kept in
+    /// every node as it is made.
+    pub(crate) fn word_count(&self, root: SetId) -> u64 {
+        u64::from(self.words_under(root, self.depth))
     }
 
     /// How many clashes set `root` holds.
@@ -167,9 +184,11 @@ impl Sets {
         }
         let id = self.inner.len() as SetId;
         let clashes = children.iter().map(|&c| self.count(c, level - 1)).sum();
+        let words = children.iter().map(|&c| self.words_under(c, level - 1)).sum();
         self.inner.push(Inner {
             children,
             clashes,
+            words,
             level: level as u8,
         });
         self.inner_ids.insert(u64::from(level), &children, id);
