@@ -35,7 +35,8 @@
 //!    O(classes' inputs + own tokens). Where parts meet is found without
 //!    walking parts that cannot meet (two classes' own tokens share
 //!    nothing): pairs with another part compared, each pair once, or the
-//!    small parts' words looked up in the largest; a contested word is
+//!    small parts' words looked up in the largest, or a shared base's walk
+//!    kept and only the class's other inputs walked; a contested word is
 //!    counted, combined and taken out once per part that holds it (see
 //!    `build`). A class's inputs are joined once
 //!    per distinct combination of them (agents wired to the same boxes,
