@@ -150,11 +150,6 @@ DOUBLING = {
 # Families whose work still grows faster than their file (found by the
 # last attack, docs/RELIABILITY.md "Known limits"): strict, so a fix shows
 # up as a failure until its mark is taken away.
-PARTS_MEETING = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: where inputs held as parts meet is found by walking every word of every part (past 64 "
-    "pairs of parts), or counted once per pair, or combined over every part, per class",
-)
 HELD_BESIDE_AN_INPUT_NOT_FOUND = pytest.mark.xfail(
     strict=True,
     reason="known limit: inputs a walk down finds held whole are kept when another input used by other classes "
@@ -684,17 +679,14 @@ def test_cmp9_work_doubles_at_most_2_3x_tied_taps() -> None:
     assert_work_at_most_doubles("tied-taps")
 
 
-@PARTS_MEETING
 def test_cmp9_work_doubles_at_most_2_3x_dozen_own() -> None:
     assert_work_at_most_doubles("dozen-own")
 
 
-@PARTS_MEETING
 def test_cmp9_work_doubles_at_most_2_3x_shared_word() -> None:
     assert_work_at_most_doubles("shared-word")
 
 
-@PARTS_MEETING
 def test_cmp9_work_doubles_at_most_2_3x_linked_boxes() -> None:
     assert_work_at_most_doubles("linked-boxes")
 

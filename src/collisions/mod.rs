@@ -32,7 +32,13 @@
 //!    beyond that, inputs that share no token and no segment are held as
 //!    *parts* and never unioned (agents each wired to a different handful
 //!    of big boxes whose tokens interleave), so what unions make is
-//!    O(classes' inputs + own tokens). A class's inputs are joined once
+//!    O(classes' inputs + own tokens). Where parts meet is found without
+//!    walking parts that cannot meet (two classes' own tokens share
+//!    nothing): pairs with another part compared, each pair once, or the
+//!    small parts' words looked up in the largest, or a shared base's walk
+//!    kept and only the class's other inputs walked; a contested word is
+//!    counted, combined and taken out once per part that holds it (see
+//!    `build`). A class's inputs are joined once
 //!    per distinct combination of them (agents wired to the same boxes,
 //!    each with tools of its own, join those boxes once), then its own
 //!    tokens are joined to that. An input that another input of the class

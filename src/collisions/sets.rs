@@ -77,7 +77,8 @@ struct Leaf {
 struct Inner {
     children: [SetId; FAN],
     clashes: u64,
-    /// How many words (leaves) it holds: what listing them costs.
+    /// How many words (leaves) it holds: what listing them, or a walk
+    /// over them, costs.
     words: u32,
     /// 1 when the children are leaves.
     level: u8,
@@ -153,7 +154,8 @@ impl Sets {
         }
     }
 
-    /// How many words set `root` holds (what `words_of` lists).
+    /// How many words set `root` holds (what `words_of` lists), kept in
+    /// every node as it is made.
     pub(crate) fn words(&self, root: SetId) -> u64 {
         u64::from(self.words_at(root, self.depth))
     }
