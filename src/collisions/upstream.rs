@@ -63,13 +63,13 @@
 //! cut short by `WALK` leaves it unsettled and puts back what was found.
 //! An input proven held by none is like one no other class uses, never
 //! a candidate: no input holds it, so it is not the I1 above (what makes
-//! leaving out only some dear is a kept input another kept input holds),
-//! and what is left out beside it is left out as it would be were it not
-//! there. So a box of a clashing pair wired to every agent beside its
-//! team box and a hub holding that box no longer keeps the team box
-//! joined (`hub-shared`): its walk down reads its users that pass sets
-//! on, none for a box wired to agents only. The same `WALK` entries per
-//! class bound it. At most `WALK` user list entries per class, shared by
+//! leaving out only some dear is a kept input another kept input holds).
+//! With every input settled, those kept are exactly the inputs no other
+//! input holds, as when every one is found: never more than before. So a
+//! box P of a clashing pair wired to every agent, beside its team box and
+//! a hub holding that box, no longer keeps the team box joined (family 53
+//! `hub-shared`): P's walk down reads its users that pass sets on, none
+//! for a box wired to agents only. At most `WALK` user list entries per class, shared by
 //! its unfound inputs; the user lists are made once, at the first walk
 //! down, from every input list.
 //! In all: O(inputs + 2 x `WALK`) per class, O(classes) for the plain
