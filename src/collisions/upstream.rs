@@ -53,13 +53,25 @@
 //! meets marks its way back as above too (no longer than what it read),
 //! so the next one stops on it: two big boxes into one hub, below it a
 //! chain, pay the chain once. What the walks down find is left out only
-//! when they find every input still unfound, or else none of it: left out
-//! alone, one big box I2 makes the other, I1, kept, differ in every word
-//! from the box that holds both (I1's and I2's tokens interleave), which
-//! each class then joins to it; kept together, they are one base joined
-//! once. At most `WALK` user list entries per class, shared by its
-//! unfound inputs; the user lists are made once, at the first walk down,
-//! from every input list.
+//! when they settle every input still unfound, or else none of it: left
+//! out alone, one big box I2 makes the other, I1, kept, differ in every
+//! word from the box that holds both (I1's and I2's tokens interleave),
+//! which each class then joins to it; kept together, they are one base
+//! joined once. An input is settled when its walk down meets (found, left
+//! out) or runs its whole course without meeting (every class that holds
+//! it read, none above another input: held by none, kept); only a walk
+//! cut short by `WALK` leaves it unsettled and puts back what was found.
+//! An input proven held by none is like one no other class uses, never
+//! a candidate: no input holds it, so it is not the I1 above (what makes
+//! leaving out only some dear is a kept input another kept input holds).
+//! With every input settled, those kept are exactly the inputs no other
+//! input holds, as when every one is found: never more than before. So a
+//! box P of a clashing pair wired to every agent, beside its team box and
+//! a hub holding that box, no longer keeps the team box joined (family 53
+//! `hub-shared`): P's walk down reads its users that pass sets on, none
+//! for a box wired to agents only. At most `WALK` user list entries per class, shared by
+//! its unfound inputs; the user lists are made once, at the first walk
+//! down, from every input list.
 //! In all: O(inputs + 2 x `WALK`) per class, O(classes) for the plain
 //! chains, O(inputs) for the user lists (made only when a walk up ran
 //! out), and O(kept inputs x `KNOWN`) for the entries, made only above
@@ -79,7 +91,7 @@
 //! X_j that each pass their sets on to more than 32 classes numbered
 //! below the hub box F, under an F of more than 32 team boxes: each agent
 //! still joins its team box, n / 64 words); and an input found below
-//! beside one that is not (all or none). Where one side is narrow (a hub
+//! beside one whose walk down was cut short (all or none). Where one side is narrow (a hub
 //! of few inputs, or a team box of few users that pass sets on), the
 //! input is found.
 
@@ -211,26 +223,36 @@ pub(super) fn kept_inputs(classes: &[Class], uses: &[u32], probes: &mut u64) -> 
         // leaving out none (the input that holds them all differs from what
         // is left in every word where those left out were: I2 left out, I1
         // kept, beside a box of its own that holds both).
+        // An input whose walk down ran its whole course without meeting
+        // is held by no other input (every class that holds it was read,
+        // and every input that could is marked above): it stays marked,
+        // so kept, but it is no input still unfound, and the others found
+        // below are left out beside it (a box of a clashing pair wired to
+        // every agent beside its team box and the hub holding that box).
         if marked > 0 && left == 0 {
             let down = down.get_or_insert_with(|| Down::of(classes, uses, &mut steps));
             let mut left = WALK;
             below.clear();
+            let mut alone = 0;
             for &i in inputs[low..fed].iter().rev() {
                 if mark[i as usize] != here {
                     continue;
                 }
-                if !down.meets(i, inputs[fed], (&mut up, here), &mut left, &mut steps) {
-                    break;
+                match down.meets(i, inputs[fed], (&mut up, here), &mut left, &mut steps) {
+                    Walked::Met => {
+                        mark[i as usize] = NONE;
+                        marked -= 1;
+                        below.push(i);
+                    }
+                    Walked::Alone => alone += 1,
+                    Walked::OutOfSteps => break,
                 }
-                mark[i as usize] = NONE;
-                marked -= 1;
-                below.push(i);
-                if marked == 0 {
+                if marked == alone {
                     break;
                 }
             }
             steps += WALK - left;
-            if marked > 0 {
+            if marked > alone {
                 for &i in &below {
                     mark[i as usize] = here;
                 }
@@ -317,7 +339,9 @@ impl Down {
     /// on and are numbered `hi` at most (a path of inputs up to a class
     /// numbered `hi` has none higher), meets a class `up` marks as `here`'s
     /// (above an input of `here`), within `left` user entries read (each
-    /// taken from `left`). When it does, `i` and the classes on the way to
+    /// taken from `left`), or reads them all without meeting (`Alone`:
+    /// every input of `here` that could hold `i` is so marked, and every
+    /// class on a path of inputs from `i` to it was read). When it meets, `i` and the classes on the way to
     /// the class met are marked too (each is above it), so that the next
     /// walk down that enters them stops there: two big boxes into one box,
     /// its one way down a chain to the class met, found at the cost of the
@@ -330,7 +354,7 @@ impl Down {
         (up, here): (&mut [ClassIx], ClassIx),
         left: &mut u64,
         steps: &mut u64,
-    ) -> bool {
+    ) -> Walked {
         self.walks += 1;
         self.queue.clear();
         self.queue.push(i);
@@ -340,7 +364,7 @@ impl Down {
             next += 1;
             for &u in &self.users[self.starts[x as usize]..self.starts[x as usize + 1]] {
                 if *left == 0 {
-                    return false;
+                    return Walked::OutOfSteps;
                 }
                 *left -= 1;
                 if u > hi {
@@ -353,7 +377,7 @@ impl Down {
                         up[y as usize] = here;
                         y = if y == i { NONE } else { self.from[y as usize] };
                     }
-                    return true;
+                    return Walked::Met;
                 }
                 if self.seen[u as usize] != self.walks {
                     self.seen[u as usize] = self.walks;
@@ -362,8 +386,20 @@ impl Down {
                 }
             }
         }
-        false
+        Walked::Alone
     }
+}
+
+/// How a walk down from an input ended.
+enum Walked {
+    /// It met a class above another input: that input holds it whole.
+    Met,
+    /// It read every class that holds it (that passes sets on and is
+    /// numbered no higher than the highest input that has inputs) and met
+    /// none above another input: no other input holds it.
+    Alone,
+    /// Out of user list entries: not known.
+    OutOfSteps,
 }
 
 /// The most classes used by others a class's entry in `Above` keeps.
@@ -768,7 +804,7 @@ mod tests {
     /// above the chain's end is full of them); one agent wired to I1, I2
     /// and a box of its own below the chain's end. With `detour`, I1 feeds
     /// F only through a chain of 60 boxes. The agent's kept inputs.
-    fn held_through_a_chain(links: usize, detour: bool) -> Vec<ClassIx> {
+    fn held_through_a_chain(links: usize, detour: bool, shared: bool) -> Vec<ClassIx> {
         let mut inputs: Vec<Vec<ClassIx>> = vec![vec![], vec![]];
         let mut into_f = 0;
         if detour {
@@ -797,9 +833,18 @@ mod tests {
             inputs.push(link_inputs);
             above = inputs.len() as ClassIx - 1;
         }
+        let mut agent = vec![0, 1];
+        if shared {
+            // A box P, wired to another agent too, that nothing holds.
+            let p = inputs.len() as ClassIx;
+            inputs.push(vec![]);
+            inputs.push(vec![p]);
+            agent.push(p);
+        }
         let own = inputs.len() as ClassIx;
         inputs.push(vec![above]);
-        inputs.push(vec![0, 1, own]);
+        agent.push(own);
+        inputs.push(agent);
         let refs: Vec<&[ClassIx]> = inputs.iter().map(|i| &i[..]).collect();
         kept(&classes(&refs)).0.pop().unwrap()
     }
@@ -810,7 +855,7 @@ mod tests {
         // under a chain whose first boxes are fed by popular boxes): I2
         // is found by a walk down the chain, which marks its way, and I1
         // by a walk down to F, on that way.
-        let kept = held_through_a_chain(40, false);
+        let kept = held_through_a_chain(40, false, false);
         assert_eq!(kept.len(), 1, "{kept:?}");
     }
 
@@ -820,9 +865,90 @@ mod tests {
         // I2 is found below, but kept: left out alone, each agent would
         // join I1 to its own box, which holds I1 and I2 interleaved, every
         // word differing; with both kept, the two are joined once.
-        let kept = held_through_a_chain(40, true);
+        let kept = held_through_a_chain(40, true, false);
         assert_eq!(kept[..2], [0, 1], "{kept:?}");
     }
+    #[test]
+    fn cmp9_an_input_held_by_none_leaves_the_all_or_none_as_it_was() {
+        // With P beside them, held by no input: I2 is still kept beside
+        // I1, whose walk down is cut short (P settles nothing of theirs).
+        let kept = held_through_a_chain(40, true, true);
+        assert_eq!(kept.len(), 4, "{kept:?}");
+        // And where both are found, P kept does not put them back.
+        let kept = held_through_a_chain(40, false, true);
+        assert_eq!(kept.len(), 2, "P and the agent's own box: {kept:?}");
+    }
+
+    /// `hub` with `direct` agents (the attack's `hub-direct`), each also
+    /// wired to a box P (2) of a clashing pair, numbered below the team
+    /// boxes (family 53 `hub-shared`); P feeds `feeds` boxes of its own,
+    /// each used by a class of its own, numbered before F (what a walk
+    /// down from P reads). Each agent's kept inputs, and the steps taken.
+    fn hub_shared(teams: usize, feeds: usize) -> (Vec<Vec<ClassIx>>, u64) {
+        let mut inputs: Vec<Vec<ClassIx>> = vec![vec![], vec![], vec![]];
+        let xs: Vec<ClassIx> = (0..teams).map(|t| (3 + t) as ClassIx).collect();
+        inputs.extend(xs.iter().map(|_| vec![0]));
+        for _ in 0..feeds {
+            let fed = inputs.len() as ClassIx;
+            inputs.push(vec![2]);
+            inputs.push(vec![fed]);
+        }
+        let f = inputs.len() as ClassIx;
+        inputs.push(std::iter::once(1).chain(xs.iter().copied()).collect());
+        let mut agents = Vec::new();
+        for &x in &xs {
+            inputs.push(vec![2, x, f]);
+            agents.push(inputs.len() - 1);
+        }
+        let refs: Vec<&[ClassIx]> = inputs.iter().map(|i| &i[..]).collect();
+        let (kept, steps) = kept(&classes(&refs));
+        (agents.into_iter().map(|a| kept[a].clone()).collect(), steps)
+    }
+
+    #[test]
+    fn cmp9_an_input_held_by_none_does_not_put_back_what_was_found_below() {
+        // P's walk down reads its users that pass sets on (none) and
+        // meets nothing: held by none, kept, and each agent's team box,
+        // found below F, left out beside it (else joined: n / 64 words
+        // per agent).
+        let (kept, few) = hub_shared(256, 0);
+        for (t, k) in kept.iter().enumerate() {
+            assert_eq!(k[..], [2, 3 + 256], "agent {t}: {kept:?}");
+        }
+        let (kept, more) = hub_shared(512, 0);
+        assert!(kept.iter().all(|k| k.len() == 2), "{kept:?}");
+        let (kept, most) = hub_shared(1024, 0);
+        assert!(kept.iter().all(|k| k.len() == 2), "{kept:?}");
+        // Each agent more costs a few walks' steps, not F's inputs.
+        assert!(
+            (more - few) / 256 <= 4 * WALK,
+            "{} steps per agent more",
+            (more - few) / 256
+        );
+        assert!(
+            (most - more) / 512 <= 4 * WALK,
+            "{} steps per agent more",
+            (most - more) / 512
+        );
+        assert!(most <= 2 * more + 2 * more / 10, "{few} {more} {most}");
+        // P's walk down reads a few boxes it feeds to the end: still held
+        // by none.
+        let (kept, _) = hub_shared(64, 4);
+        assert!(kept.iter().all(|k| k.len() == 2), "{kept:?}");
+    }
+
+    #[test]
+    fn cmp9_an_input_whose_walk_down_is_cut_short_puts_back_what_was_found() {
+        // P feeds more boxes that pass sets on than a walk down reads: not
+        // known to be held by none, so the team box found below is kept
+        // beside it, all or none (only the old cost, never a wrong answer).
+        // Team boxes the walk up finds, or what is known above F, are left
+        // out as before.
+        let (kept, _) = hub_shared(64, WALK as usize + 1);
+        assert!(kept.iter().all(|k| k.len() >= 2), "{kept:?}");
+        assert!(kept.iter().filter(|k| k.len() == 3).count() >= 16, "{kept:?}");
+    }
+
     #[test]
     fn cmp9_an_input_left_out_is_held_whole_by_an_input_kept() {
         // Random layered classes, some of many inputs (hubs) and some used
