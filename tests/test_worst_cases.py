@@ -150,11 +150,6 @@ DOUBLING = {
 # Families whose work still grows faster than their file (found by the
 # last attack, docs/RELIABILITY.md "Known limits"): strict, so a fix shows
 # up as a failure until its mark is taken away.
-HELD_BESIDE_AN_INPUT_NOT_FOUND = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: inputs a walk down finds held whole are kept when another input used by other classes "
-    "is not found held (all or none), and joined word by word",
-)
 TIES_AT_EVERY_ROOT = pytest.mark.xfail(
     strict=True,
     reason="known limit: paths down a ladder whose every rung is a root two providers bring the tool into, as "
@@ -695,7 +690,6 @@ def test_cmp9_work_doubles_at_most_2_3x_parts_read() -> None:
     assert_work_at_most_doubles("parts-read")
 
 
-@HELD_BESIDE_AN_INPUT_NOT_FOUND
 def test_cmp9_work_doubles_at_most_2_3x_hub_shared() -> None:
     assert_work_at_most_doubles("hub-shared")
 
