@@ -20,12 +20,25 @@
 //! in O(log) steps each. That is free for the first 16 roots of a path
 //! whose providers are of at most 16 classes. Past them, or at a root of
 //! more classes, passing on is paid for: the work of the rest of the path
-//! is rent (paid to the first, second, fourth... such root of a path),
-//! the root's tree is grown by all the rent paid each time that doubles,
-//! and once the tree is whole it decides instead. So passing on at a root
-//! costs about what its whole tree does, and a ladder of roots that many tools climb is soon read off
-//! one tree, shared by every path that climbs it, not a step per root for
-//! each path; a root few paths climb past never needs its tree.
+//! is rent, paid to the first such root of the path, the root's tree is
+//! grown by all the rent paid each time that doubles, and once the tree
+//! is whole it decides instead. So passing on at a root costs about what
+//! its whole tree does, and a ladder of roots that many tools climb is
+//! soon read off one tree, shared by every path that climbs it, not a
+//! step per root for each path; a root few paths climb past never needs
+//! its tree. A path's rent is at most its own work and the trees it grows
+//! at most twice that (a root's growths sum to twice its rent, whether
+//! its tree was kept or made again), so rent never costs more than the
+//! passing on it pays for. (Until session 26 the first, second, fourth...
+//! such root were each paid the rest of the path: log L times a climb of
+//! L roots, and below a ladder of n diamonds, every rung a root two
+//! providers bring every tool above into, as near (family 54,
+//! `diamond-ladder`), every consumer's rungs grew trees through the whole
+//! ladder above, n x n for n paths, 5 steps a path node read at n =
+//! 12,000.) There, reading a path costs its rungs passed (at most its
+//! length) plus O(log) to find its ends, amortised: what remains is that
+//! the rungs are passed one by one for each tool, a step per rung, where
+//! a tree over roots crossing a rung in one step would make it O(log).
 //!
 //! A path is held as a persistent list of its chains from the consumer's
 //! side (`Link`), with skew-binary jumps towards the tool, so a position
@@ -484,10 +497,11 @@ impl Paths {
         // known (`below`).
         let mut chains: Vec<(u32, u32, u32)> = Vec::new();
         let mut bottom = consumer;
-        // Roots that passed the path on beyond the free passes, with the
-        // steps counted when they did: the rest of the path's work is
-        // the rent of the first, second, fourth, eighth... of them.
-        let (mut rented, mut unfree): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
+        // The first root that passed the path on beyond the free passes,
+        // with the steps counted when it did: the rest of the path's work
+        // is its rent (once per path, so rent never exceeds the path's
+        // work; see `Paths::pay_rent`).
+        let mut rented: Option<(u32, u64)> = None;
         // What lies above the last chain, when found whole: a path to a
         // root passed on at before, or the path to the root's provider.
         let mut below: Option<Below> = None;
@@ -513,12 +527,9 @@ impl Paths {
             let free = facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED;
             if free || !self.tree_whole(root) {
                 let at = *steps;
-                let mut pay = |rented: &mut Vec<(u32, u64)>, charged: bool| {
-                    if !free || charged {
-                        unfree += 1;
-                        if unfree.is_power_of_two() {
-                            rented.push((root, at));
-                        }
+                let pay = |rented: &mut Option<(u32, u64)>, charged: bool| {
+                    if (!free || charged) && rented.is_none() {
+                        *rented = Some((root, at));
                     }
                 };
                 // Ordinals follow the units' topological order, so a root
@@ -553,14 +564,19 @@ impl Paths {
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
             break tree.first_step(w, leaf, steps);
         };
-        // Rent: a root that passed the path on grows its tree by the work
-        // done since, so passing on there costs about what its whole tree
-        // would before the tree decides instead. A climb past L roots
-        // pays rent to log L of them, at most L each: a ladder many
-        // consumers climb, however each reaches it, is soon read off the
-        // tree of one of its lowest roots.
+        // Rent: the first root that passed the path on for rent grows its
+        // tree by the work done since, so passing on there costs about
+        // what its whole tree would before the tree decides instead: a
+        // ladder many consumers climb from one rung is soon read off that
+        // rung's tree. Only the first is paid: paying the first, second,
+        // fourth... of L such roots each the rest of the climb (until
+        // session 26) paid log L times the path's work, and grew a tree
+        // for each consumer's rungs, each through the whole ladder above
+        // (`diamond-ladder`: n consumers x n boxes). Paid once, a path's
+        // rent is at most its own work, and what rent grows at most twice
+        // that.
         let end = *steps;
-        for (root, at) in rented {
+        if let Some((root, at)) = rented {
             self.pay_rent(w, root, end - at, steps);
         }
         // The chains laid one on another from the leaf's side, each root
@@ -1651,6 +1667,124 @@ mod tie_tests {
             assert!(
                 twice <= 2 * once + once / 5,
                 "chain {chain}, hub {hub}, team boxes {team}: {once} then {twice} steps: {:.2}x",
+                twice as f64 / once as f64
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod diamond_tests {
+    //! Paths down a ladder of diamonds, every rung a root two providers
+    //! bring every tool above into, as near (family 54, `diamond-ladder`).
+
+    use super::hub_tests::{edge, node, total};
+    use crate::engine::check_text;
+    use crate::{Budget, Config};
+
+    /// Tool t atop boxes B_0..B_n; B_i feeds L_i and R_i (each with a
+    /// clashing pair), both feeding B_(i+1); agent k is fed by B_(k+1)
+    /// and by t's twin w_k. With `swapped`, L_i holds the pair labelled
+    /// R and R_i the one labelled L (the ties broken the other way round
+    /// the clashes).
+    fn diamond_ladder(n: usize, swapped: bool) -> String {
+        let mut nodes = vec![node("t", "tool", "Top tool")];
+        let mut edges = vec![edge("t", "B0000")];
+        nodes.extend((0..=n).map(|i| node(&format!("B{i:04}"), "toolbox", "B")));
+        for i in 0..n {
+            let (b, below) = (format!("B{i:04}"), format!("B{:04}", i + 1));
+            for (side, upper, lower) in [("L", "L", "l"), ("R", "R", "r")] {
+                let (upper, lower) = match (swapped, side) {
+                    (true, "L") => ("R", "r"),
+                    (true, _) => ("L", "l"),
+                    _ => (upper, lower),
+                };
+                let x = format!("{side}{i:04}");
+                nodes.push(node(&x, "toolbox", &x));
+                edges.extend([edge(&b, &x), edge(&x, &below)]);
+                for (tool, label) in [("x", format!("{upper} {i:04}")), ("y", format!("{lower}-{i:04}"))] {
+                    let t = format!("{x}{tool}");
+                    nodes.push(node(&t, "tool", &label));
+                    edges.push(edge(&t, &x));
+                }
+            }
+        }
+        for k in 0..n {
+            let (a, w) = (format!("a{k:04}"), format!("w{k:04}"));
+            nodes.extend([node(&a, "agent", &a), node(&w, "tool", "top-tool")]);
+            edges.extend([edge(&w, &a), edge(&format!("B{:04}", k + 1), &a)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The path the walk takes from `tool` to agent `k`: down the ladder
+    /// by the L boxes (the smallest ids at every tie).
+    fn expected(tool: &str, k: usize) -> Vec<String> {
+        let mut path = vec![tool.to_string()];
+        let from = if tool == "t" {
+            0
+        } else if tool.starts_with('w') {
+            return vec![tool.to_string(), format!("a{k:04}")];
+        } else {
+            let i: usize = tool[1..5].parse().expect("a pair's box number");
+            path.push(tool[..5].to_string());
+            i + 1
+        };
+        for i in from..=k {
+            path.extend([format!("B{i:04}"), format!("L{i:04}")]);
+        }
+        path.extend([format!("B{:04}", k + 1), format!("a{k:04}")]);
+        path
+    }
+
+    /// The work of reading `read` violations spread over the report as
+    /// the formats read their tools' paths (length and both ends), each
+    /// at a different place in its consumer's list; every path read whole
+    /// afterwards is checked against `expected`.
+    fn read_ladder(n: usize, swapped: bool, read: u64) -> u64 {
+        let report = check_text(
+            diamond_ladder(n, swapped).as_bytes(),
+            &Config::default(),
+            Budget::full(),
+        )
+        .unwrap();
+        let collisions = &report.collisions;
+        let count = collisions.len();
+        let sample: Vec<u64> = (0..read)
+            .map(|i| ((i * count) / read + (i * 7) % n as u64).min(count - 1))
+            .collect();
+        let before = total(&collisions.work());
+        for &i in &sample {
+            for tool in collisions.get(i).expect("a violation").tools() {
+                let len = tool.path_len();
+                tool.path_ids(0, 32.min(len));
+                tool.path_ids(len.saturating_sub(32), len);
+            }
+        }
+        let work = total(&collisions.work()) - before;
+        for &i in sample.iter().step_by(7) {
+            let violation = collisions.get(i).expect("a violation");
+            let k: usize = violation.consumer()[1..].parse().expect("an agent's number");
+            for tool in violation.tools() {
+                let path: Vec<String> = tool.path().into_iter().map(String::from).collect();
+                assert_eq!(path, expected(tool.id(), k), "swapped {swapped}");
+            }
+        }
+        work
+    }
+
+    #[test]
+    fn cmp9_paths_down_a_ladder_of_tied_roots_cost_their_length() {
+        // Every rung passes the path on to L_i (both sides carry it, one
+        // step below B_i, L the smaller id); past the free passes only the
+        // first rung paid rent grows its tree, by at most twice the path's
+        // own work, not log(rungs) rungs each by the rest of the climb.
+        for swapped in [false, true] {
+            let once = read_ladder(150, swapped, 1500);
+            let twice = read_ladder(300, swapped, 1500);
+            assert!(
+                twice <= 2 * once + once / 5,
+                "swapped {swapped}: {once} then {twice} steps: {:.2}x",
                 twice as f64 / once as f64
             );
         }
