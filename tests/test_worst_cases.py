@@ -144,7 +144,7 @@ DOUBLING = {
     "linked-boxes": 500,  # 0.9 MB
     "parts-read": 1_280,  # 1.1 MB
     "hub-shared": 2_000,  # 1.9 MB (below, the agents whose team box the walk up finds hide the growth)
-    "diamond-ladder": 1_000,  # 1.2 MB
+    "diamond-ladder": 4_000,  # 4.8 MB (below, the violations sampled at one agent share its trees)
 }
 
 # Families whose work still grows faster than their file (found by the
@@ -153,12 +153,12 @@ DOUBLING = {
 TIES_AT_EVERY_ROOT = pytest.mark.xfail(
     strict=True,
     reason="known limit: paths down a ladder whose every rung is a root two providers bring the tool into, as "
-    "near, cost more than their length to read",
+    "near, read in report order, cost more than their rungs (4.0x the work for twice the rungs at 4,000)",
 )
 READING_OVER_THEIR_FILE = {
     "clashes": {},
     "violations": {"diamond-ladder": TIES_AT_EVERY_ROOT},
-    "scattered": {"diamond-ladder": TIES_AT_EVERY_ROOT},
+    "scattered": {},
     "listing": {},
 }
 
