@@ -1487,7 +1487,14 @@ mod hub_tests {
     /// The work of reading every clash's first violation's tools' paths
     /// whole, and the path of tool p_k to agent k for each k.
     fn read_hub(n: usize, step: bool, hub: &str) -> (u64, Vec<Vec<String>>) {
-        let report = check_text(hub_taps(n, step, hub).as_bytes(), &Config::default(), Budget::full()).unwrap();
+        read_taps(&hub_taps(n, step, hub))
+    }
+
+    /// The work of checking `text` and reading every clash's first
+    /// violation's tools' paths whole, and the paths of the tools whose id
+    /// starts with p, in the order read.
+    pub(super) fn read_taps(text: &str) -> (u64, Vec<Vec<String>>) {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
         let collisions = &report.collisions;
         let before = total(&collisions.work());
         let mut taps = Vec::new();
@@ -1563,9 +1570,7 @@ mod tie_tests {
     //! own, alike for more nodes read off the hub's tree than are compared
     //! one by one (attack of session 26, `tie`).
 
-    use super::hub_tests::{edge, node, total};
-    use crate::engine::check_text;
-    use crate::{Budget, Config};
+    use super::hub_tests::{edge, node, read_taps};
 
     /// A chain C0000..C(chain - 1) of boxes, `n` tools p_j "K j" into its
     /// top; its bottom feeds `n` team boxes `{team}j` (each with a
@@ -1622,22 +1627,7 @@ mod tie_tests {
     /// The work of reading every clash's first violation's tools' paths
     /// whole, and the path of tool p_k to agent k for each k.
     fn read_tie(n: usize, chain: usize, hub: &str, team: &str) -> (u64, Vec<Vec<String>>) {
-        let text = tie(n, chain, hub, team);
-        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
-        let collisions = &report.collisions;
-        let before = total(&collisions.work());
-        let mut taps = Vec::new();
-        for g in 0..collisions.group_count() {
-            let first = collisions.group(g as _).first();
-            let violation = collisions.get(first).expect("a group's first violation");
-            for tool in violation.tools() {
-                let path: Vec<String> = tool.path().into_iter().map(String::from).collect();
-                if tool.id().starts_with('p') {
-                    taps.push(path);
-                }
-            }
-        }
-        (total(&collisions.work()) - before, taps)
+        read_taps(&tie(n, chain, hub, team))
     }
 
     #[test]
