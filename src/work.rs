@@ -65,3 +65,15 @@ impl Work {
         named
     }
 }
+
+/// Test helper: the work at twice the size, `twice`, is at most 2.2 times
+/// the work at the size, `once` (the doubling bound of the unit tests that
+/// count the work of a shape; `what` names the case in the message).
+#[cfg(test)]
+pub(crate) fn assert_at_most_doubles(once: u64, twice: u64, what: &str) {
+    assert!(
+        twice <= 2 * once + once / 5,
+        "{what}{once} then {twice} steps: {:.2}x",
+        twice as f64 / once as f64
+    );
+}

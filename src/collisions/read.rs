@@ -791,11 +791,7 @@ mod tests {
         let (once, count) = read_all(1_000);
         assert_eq!(count, 3 * 1_000 - 8, "zz's n - 8 and each agent's two");
         let (twice, _) = read_all(2_000);
-        assert!(
-            twice <= 2 * once + once / 5,
-            "{once} then {twice} steps: {:.2}x",
-            twice as f64 / once as f64
-        );
+        crate::work::assert_at_most_doubles(once, twice, "");
     }
 
     #[test]
