@@ -75,8 +75,9 @@ from .family_fans import (
     solo_union,
     wide_thrash,
 )
-from .family_hubs import hub_direct, hub_shared, hub_taps, hub_teams, tied_taps
-from .family_parts import dozen_own, linked_boxes, parts_read, shared_word
+from .family_cycles import cycle_far, cycle_sides
+from .family_hubs import decoy_teams, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
+from .family_parts import dozen_own, linked_boxes, parts_read, ring_parts, shared_word
 from .family_ladders import (
     diamond_ladder,
     crowded_ladders,
@@ -255,6 +256,16 @@ FAMILIES: Dict[str, Family] = {
                hub_shared),
         Family("diamond-ladder", 54, "a tool atop a ladder of n diamonds, each rung's two boxes holding a clashing "
                "pair; agent k below rung k, with the tool's twin", (4_000,), 40, 1, diamond_ladder),
+        Family("cycle-far", 55, "a cycle of n boxes, box i fed by a box of a tool U i; agent k fed by box k and, "
+               "through a box of its own, by the twin of U (k + n / 2)", (4_000,), 40, 2, cycle_far),
+        Family("cycle-sides", 56, "a cycle of n boxes, each fed by a box of a clashing pair, a tool into box 0; "
+               "agent k fed by box k, with the tool's twin", (4_000,), 40, 1, cycle_sides),
+        Family("decoy-teams", 57, "family 45 with every team box also feeding the same 40 boxes of a clashing pair "
+               "each, all into one more agent", (4_000,), 160, 1, decoy_teams),
+        Family("shared-cut", 58, "family 45 with a box of a clashing pair wired to every agent, also feeding 40 "
+               "boxes of a clashing pair each, all into one more agent", (4_000,), 160, 1, shared_cut),
+        Family("ring-parts", 59, "16 boxes in a ring of n // 16 rows of names, neighbours sharing a name in every "
+               "row; n agents, each wired to a different 8 of the boxes", (4_000,), 160, 16, ring_parts),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

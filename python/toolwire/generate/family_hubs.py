@@ -68,14 +68,7 @@ def hub_teams(n: int) -> Generated:
     ``teams`` inputs, more than the walk reads and more, all used alike,
     than what is known above ``R{k}`` keeps (upstream.rs ``WALK``,
     ``KNOWN``)."""
-    teams = -(-n // TEAM)
-    nodes, edges, w = _hub(n, teams, twins_into_hub=True)
-    for k in range(n):
-        s, t = f"{k:0{w}}", f"{k // TEAM:0{w}}"
-        nodes += [agent_record(f"a{s}"), box_record(f"R{s}")]
-        nodes += [tool_record(f"x{s}", f"Z {s}"), tool_record(f"y{s}", f"z-{s}")]
-        edges += [edge_record(f"X{t}", f"a{s}"), edge_record(f"R{s}", f"a{s}"), edge_record("F", f"R{s}")]
-        edges += [edge_record(f"x{s}", f"R{s}"), edge_record(f"y{s}", f"R{s}")]
+    nodes, edges, w, teams = _teams(n)
     zero = f"{0:0{w}}"
     expected = family_expected(
         n * (n + teams + 1),
@@ -87,6 +80,94 @@ def hub_teams(n: int) -> Generated:
         3 + teams + n,
     )
     return Generated(document(nodes, edges), expected)
+
+
+def _teams(n: int) -> tuple[List[str], List[str], int, int]:
+    """``hub-teams``'s records (see there), with the id width and the
+    number of team boxes."""
+    teams = -(-n // TEAM)
+    nodes, edges, w = _hub(n, teams, twins_into_hub=True)
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{k // TEAM:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"R{s}")]
+        nodes += [tool_record(f"x{s}", f"Z {s}"), tool_record(f"y{s}", f"z-{s}")]
+        edges += [edge_record(f"X{t}", f"a{s}"), edge_record(f"R{s}", f"a{s}"), edge_record("F", f"R{s}")]
+        edges += [edge_record(f"x{s}", f"R{s}"), edge_record(f"y{s}", f"R{s}")]
+    return nodes, edges, w, teams
+
+
+DECOYS = 40
+"""Boxes passing their sets on to one sink agent in ``decoy-teams`` and
+``shared-cut``: more than a walk down reads (upstream.rs ``WALK``)."""
+
+
+def _decoys(feeders: List[str]) -> tuple[List[str], List[str]]:
+    """``DECOYS`` boxes ``D{d}``, each fed by every box of ``feeders``,
+    holding a clashing pair ``d{d}a`` "Decoy d", ``d{d}b`` "decoy-d" and
+    wired into one agent ``sink``."""
+    nodes = [agent_record("sink")]
+    edges: List[str] = []
+    for d in range(DECOYS):
+        box = f"D{d:02}"
+        nodes += [box_record(box), tool_record(f"d{d:02}a", f"Decoy {d:02}"), tool_record(f"d{d:02}b", f"decoy-{d:02}")]
+        edges += [edge_record(f"d{d:02}a", box), edge_record(f"d{d:02}b", box), edge_record(box, "sink")]
+        edges += [edge_record(feeder, box) for feeder in feeders]
+    return nodes, edges
+
+
+def decoy_teams(n: int) -> Generated:
+    """Family 57: ``hub-teams`` whose team boxes all also feed the same 40
+    boxes ``D{d}`` (``_decoys``), each holding a clashing pair and wired
+    into one agent ``sink``. The agents see what they see in ``hub-teams``;
+    ``sink`` sees the team pairs, the decoys' pairs and the tools of ``I1``
+    without their twins: ``n * (n + teams + 1) + teams + 40`` violations,
+    ``2 * n + teams + 40`` clashes.
+
+    Each team box passes its set on to more classes than a walk down from
+    it reads, so the walk ran out before it met ``F``, and each agent
+    joined its team box word by word again (family 45's limit)."""
+    nodes, edges, w, teams = _teams(n)
+    decoy_nodes, decoy_edges = _decoys([f"X{t:0{w}}" for t in range(teams)])
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n * (n + teams + 1) + teams + DECOYS,
+        2 * n + teams + DECOYS,
+        (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")),
+        3 + 2 * n + 3 * teams + 4 * n + 1 + 3 * DECOYS,
+        1 + 2 * n + 4 * teams + 5 * n + (3 + teams) * DECOYS,
+        n + 1,
+        3 + teams + n + DECOYS,
+    )
+    return Generated(document(nodes + decoy_nodes, edges + decoy_edges), expected)
+
+
+def shared_cut(n: int) -> Generated:
+    """Family 58: ``hub-teams`` with a box ``P`` of a clashing pair
+    ``s0`` "Shared", ``s1`` "shared" wired to every agent, ``P`` also
+    feeding 40 boxes ``D{d}`` (``_decoys``), each holding a clashing pair
+    and wired into one agent ``sink``: ``n * (n + teams + 2) + 41``
+    violations, ``2 * n + teams + 41`` clashes.
+
+    ``P``'s walk down runs out before it has read every class it passes
+    its set on to, so it is not proved held by none, and what the team
+    boxes' walks down found was put back beside it (all or none): each
+    agent joined its team box word by word again (family 53's limit)."""
+    nodes, edges, w, teams = _teams(n)
+    nodes += [box_record("P"), tool_record("s0", "Shared"), tool_record("s1", "shared")]
+    edges += [edge_record("s0", "P"), edge_record("s1", "P")]
+    edges += [edge_record("P", f"a{k:0{w}}") for k in range(n)]
+    decoy_nodes, decoy_edges = _decoys(["P"])
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n * (n + teams + 2) + 1 + DECOYS,
+        2 * n + teams + 1 + DECOYS,
+        (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")),
+        3 + 2 * n + 3 * teams + 4 * n + 3 + 1 + 3 * DECOYS,
+        1 + 2 * n + 4 * teams + 5 * n + 2 + n + 4 * DECOYS,
+        n + 1,
+        3 + teams + n + 1 + DECOYS,
+    )
+    return Generated(document(nodes + decoy_nodes, edges + decoy_edges), expected)
 
 
 def hub_taps(n: int) -> Generated:

@@ -194,3 +194,53 @@ def parts_read(n: int) -> Generated:
         19 + n,
     )
     return Generated(document(nodes, edges), expected)
+
+
+RING = 16
+"""Boxes in ``ring-parts``."""
+
+ALL_EIGHTS = list(combinations(range(RING), RING // 2))
+"""Every 8-subset of the 16 boxes of ``ring-parts``, in order; agent ``i``
+takes number ``i * 7919`` modulo their count (12,870, prime to 7919)."""
+
+
+def ring_parts(n: int) -> Generated:
+    """Family 59: 16 boxes ``B{j}`` in a ring, ``n // 16`` rows of names:
+    name ``c`` ("Ring c") is held by a tool in box ``c mod 16`` and one in
+    the box before it, so neighbouring boxes share a name in every row and
+    the names of all 16 interleave in every word; ``n`` agents, each wired
+    to a different 8 of the boxes. An agent sees a row's name wherever it
+    holds both boxes of it: violations ``n // 16`` for each pair of
+    neighbours among each agent's boxes, one clash per name used.
+
+    No box is a base the others share, and every pair of neighbours meets
+    at every word, so each agent's 8 parts were walked word by word where
+    they meet: ``n * n / 64`` words for ``n`` clashes (the general bound of
+    mod.rs, reached with linearly many clashes)."""
+    rows = n // RING
+    nodes = [box_record(f"B{j:02}") for j in range(RING)]
+    edges: List[str] = []
+    for j in range(RING):
+        for r in range(rows):
+            for c in (r * RING + j, r * RING + (j + 1) % RING):
+                nodes.append(tool_record(f"r{j:02}_{c:06}", f"Ring {c:06}"))
+                edges.append(edge_record(f"r{j:02}_{c:06}", f"B{j:02}"))
+    violations = 0
+    columns: Set[int] = set()
+    for i in range(n):
+        subset = ALL_EIGHTS[i * 7919 % len(ALL_EIGHTS)]
+        met = [c for c in subset if (c - 1) % RING in subset]
+        violations += rows * len(met)
+        columns.update(met)
+        nodes.append(agent_record(f"a{i:05}"))
+        edges += [edge_record(f"B{j:02}", f"a{i:05}") for j in subset]
+    expected = family_expected(
+        violations,
+        rows * len(columns),
+        ("a00000", "ring_000001", ("r00_000001", "r01_000001")),
+        RING + 2 * RING * rows + n,
+        2 * RING * rows + RING // 2 * n,
+        n,
+        RING,
+    )
+    return Generated(document(nodes, edges), expected)
