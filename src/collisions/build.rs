@@ -848,7 +848,16 @@ fn compared(
             }
             *probes += 1;
             let key = (a.min(b), a.max(b));
-            let meeting = joins.met.entry(key).or_insert_with(|| sets.contested(a, b, &interact));
+            // A meeting listed for fewer than `most` words and cut short
+            // is listed again for this many (each pair once per `most`
+            // it is asked for, at most the parts' count).
+            let meeting = joins
+                .met
+                .entry(key)
+                .or_insert_with(|| sets.contested(a, b, most, &interact));
+            if meeting.overflow && meeting.contested.len() <= most {
+                *meeting = sets.contested(a, b, most, &interact);
+            }
             met.shared_words = met.shared_words.saturating_add(meeting.shared_words);
             for &word in &meeting.contested {
                 *probes += 1;

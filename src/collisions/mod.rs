@@ -34,7 +34,9 @@
 //!    of big boxes whose tokens interleave), so what unions make is
 //!    O(classes' inputs + own tokens). Where parts meet is found without
 //!    walking parts that cannot meet (two classes' own tokens share
-//!    nothing): pairs with another part compared, each pair once, or the
+//!    nothing): pairs with another part compared, each pair once (where
+//!    the two differ, and of what they hold alike only the few words a
+//!    class can take as contested: a subtree both hold is not walked), or the
 //!    small parts' words looked up in the largest, or a shared base's walk
 //!    kept and only the class's other inputs walked; a contested word is
 //!    counted, combined and taken out once per part that holds it (see

@@ -35,10 +35,19 @@
 //! providers bring every tool above into, as near (family 54,
 //! `diamond-ladder`), every consumer's rungs grew trees through the whole
 //! ladder above, n x n for n paths, 5 steps a path node read at n =
-//! 12,000.) There, reading a path costs its rungs passed (at most its
-//! length) plus O(log) to find its ends, amortised: what remains is that
-//! the rungs are passed one by one for each tool, a step per rung, where
-//! a tree over roots crossing a rung in one step would make it O(log).
+//! 12,000.) Those rungs are not passed one by one any more: a root whose
+//! providers (two or more) all hang below one box is a *rung* (`Rung`), and
+//! the tie there goes to the provider of smallest id for every tool that
+//! reaches the box and is wired straight into none of the providers. Once
+//! a tie has passed a path on, the rungs above are climbed as one *run*
+//! (`Paths::run`): the tool's few receivers placed in the forest of rungs
+//! by jumps tell where the run stops, O(receivers x log rungs), and the
+//! run is one link of the path, its length known, a position in it found
+//! by jumps over the rungs' nodes above (O(log)), its middle produced only
+//! when read. The forest is made as roots are first asked about, each root
+//! once (its providers looked at, a step each). So reading a path down
+//! such a ladder costs O(log) plus the nodes read, whatever its rungs
+//! (family 54 read in report order: 44M steps at 4,000, now 1.3M).
 //!
 //! A path is held as a persistent list of its chains from the consumer's
 //! side (`Link`), with skew-binary jumps towards the tool, so a position
@@ -177,8 +186,15 @@ struct Link {
     top: u32,
     bottom: u32,
     /// The path root of the chain: roots fall strictly from the consumer's
-    /// side (ordinals follow the units' topological order).
+    /// side (ordinals follow the units' topological order). Of a run of
+    /// rungs, the root of its top chain (the smallest of its roots).
     root: u32,
+    /// The root of its chain nearest the consumer: `root`, but for a run.
+    near_root: u32,
+    /// A run of rungs (`Rung`), as its rungs nearest the consumer and
+    /// nearest the leaf, (low, high): one chain per rung, from `up(high)`
+    /// down to `star(low)`, read only when asked for.
+    run: Option<(u32, u32)>,
     /// Nodes of this chain and of every chain nearer the leaf.
     nodes: u32,
     /// Chains from this one to the leaf's side, this one included.
@@ -208,6 +224,10 @@ impl Drop for Link {
         }
     }
 }
+
+/// A chain met by `Paths::path_within`: (top, bottom, root, None), or a
+/// run of rungs, (its top, NONE, its top, (low, high)).
+type Piece = (u32, u32, u32, Option<(u32, u32)>);
 
 /// What a path holds below one of its chains (nearer the leaf): the path
 /// to a path root, remembered per leaf and root (`Paths::above`).
@@ -246,12 +266,41 @@ impl Below {
             head,
         }
     }
+
+    /// This, with the run of rungs from `low` (nearest the consumer) up to
+    /// `high` laid on it (its top `up(high)`, its bottom `star(low)`), as a
+    /// path of `leaf`: one link, however many rungs.
+    fn with_run(&self, rungs: &Map<u32, Rung>, leaf: NodeIx, (low, high): (u32, u32)) -> TreePath {
+        let (l, h) = (rungs[&low], rungs[&high]);
+        let top = h.up;
+        let len = l.weight - rungs[&top].weight;
+        let head = Link::laid(self.links.as_ref(), (top, l.star), (top, l.up), Some((low, high)), len);
+        TreePath {
+            leaf,
+            first: self.first,
+            origin: if self.links.is_some() { self.origin } else { top },
+            head,
+        }
+    }
 }
 
 impl Link {
     /// The chain from `top` down to `bottom` (of path root `root`, `len`
     /// nodes), laid on `rest`.
     fn on(rest: Option<&Arc<Link>>, (top, bottom): (u32, u32), root: u32, len: u32) -> Arc<Link> {
+        Link::laid(rest, (top, bottom), (root, root), None, len)
+    }
+
+    /// A chain, or a run of rungs (`run`), of `len` nodes from `top` down
+    /// to `bottom`, its roots from `roots.0` (its top's) to `roots.1`
+    /// (nearest the consumer), laid on `rest`.
+    fn laid(
+        rest: Option<&Arc<Link>>,
+        (top, bottom): (u32, u32),
+        (root, near_root): (u32, u32),
+        run: Option<(u32, u32)>,
+        len: u32,
+    ) -> Arc<Link> {
         let (nodes, count) = rest.map_or((0, 0), |l| (l.nodes, l.count));
         let jump = rest.map(|p| {
             // Myers' skew-binary jump: two equal spans make one.
@@ -267,6 +316,8 @@ impl Link {
             top,
             bottom,
             root,
+            near_root,
+            run,
             nodes: nodes + len,
             count: count + 1,
             rest: rest.cloned(),
@@ -285,13 +336,28 @@ impl TreePath {
         }
     }
 
-    /// Its chains from the leaf's side, (top, bottom); `steps` counts them.
-    fn chains(&self, steps: &mut u64) -> Vec<(u32, u32)> {
+    /// Its chains from the leaf's side, (top, bottom), runs of rungs laid
+    /// out rung by rung; `steps` counts them.
+    fn chains(&self, rungs: &Map<u32, Rung>, steps: &mut u64) -> Vec<(u32, u32)> {
         let mut out = Vec::with_capacity(self.head.count as usize);
         let mut at = Some(&self.head);
         while let Some(link) = at {
             *steps += 1;
-            out.push((link.top, link.bottom));
+            match link.run {
+                None => out.push((link.top, link.bottom)),
+                Some((low, high)) => {
+                    let mut r = low;
+                    loop {
+                        *steps += 1;
+                        let rung = rungs[&r];
+                        out.push((rung.up, rung.star));
+                        if r == high {
+                            break;
+                        }
+                        r = rung.up;
+                    }
+                }
+            }
             at = link.rest.as_ref();
         }
         out.reverse();
@@ -333,7 +399,16 @@ impl TreePath {
                 _ => return None,
             };
         }
-        (at.root == root).then_some(at)
+        // A run holds the root if it is the top of one of its rungs
+        // (`Paths::chain_of_root` tells).
+        (at.root == root || (at.run.is_some() && root <= at.near_root)).then_some(at)
+    }
+}
+
+impl Link {
+    /// Its own nodes (those of the links nearer the leaf aside).
+    fn len(&self) -> usize {
+        (self.nodes - self.rest.as_ref().map_or(0, |r| r.nodes)) as usize
     }
 }
 
@@ -385,6 +460,9 @@ pub(crate) struct Paths {
     /// relevant node, so that reading paths never holds more than the
     /// workflow does.
     above: Mutex<Map<(NodeIx, u32), Below>>,
+    /// Per path root a path reached, and every root above it: whether it
+    /// is a rung, and where (see `Rung`), made when first asked for.
+    rungs: Mutex<Map<u32, Rung>>,
 }
 
 impl Default for Paths {
@@ -395,6 +473,7 @@ impl Default for Paths {
             rent: Mutex::new(new_map()),
             nested: Mutex::new(new_map()),
             above: Mutex::new(new_map()),
+            rungs: Mutex::new(new_map()),
         }
     }
 }
@@ -492,10 +571,11 @@ impl Paths {
         budget: &mut u32,
     ) -> TreePath {
         let facts = w.facts;
-        // The chains met, from the consumer's side: (top, bottom, root),
+        // The chains met, from the consumer's side: (top, bottom, root,
+        // None), or a run of rungs (up(high), NONE, up(high), (low, high)),
         // the last the one nearest the leaf unless what lies above it was
         // known (`below`).
-        let mut chains: Vec<(u32, u32, u32)> = Vec::new();
+        let mut chains: Vec<Piece> = Vec::new();
         let mut bottom = consumer;
         // The first root that passed the path on beyond the free passes,
         // with the steps counted when it did: the rest of the path's work
@@ -505,21 +585,43 @@ impl Paths {
         // What lies above the last chain, when found whole: a path to a
         // root passed on at before, or the path to the root's provider.
         let mut below: Option<Below> = None;
+        // Whether the last root passed the path on at a tie (`passed_to`).
+        let mut tied = false;
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
                 // Its root looked up, as everything below, in the time of
                 // the steps that found the chain.
-                chains.push((entry, bottom, facts.root_of[entry as usize]));
+                chains.push((entry, bottom, facts.root_of[entry as usize], None));
                 break None;
             }
             let root = facts.root(bottom, steps);
-            chains.push((root, bottom, root));
+            chains.push((root, bottom, root, None));
             // A root passed on at before: the path above it is known, and
             // the same whatever chain below it the path ends in.
             if let Some(known) = self.remembered(leaf, root) {
                 below = Some(known);
                 break None;
             }
+            // Rungs the leaf climbs alike, a run of them laid as one link
+            // in O(log) steps (`Paths::run`); the path goes on from the
+            // root above the run. Only once a tie below one box passed the
+            // path on to this root (so no other shape pays for asking), and
+            // never at the consumer's own root: that first pass, as cheap
+            // as before, finds the path above the next root when it is
+            // remembered (the paths of one tool at the agents below each
+            // rung in turn, each the one above's and a rung).
+            let root = match tied.then(|| self.run(w, leaf, root, steps)).flatten() {
+                Some((low, high)) => {
+                    let up = self.rung(w, high, steps).up;
+                    chains.push((up, NONE, up, Some((low, high))));
+                    if let Some(known) = self.remembered(leaf, up) {
+                        below = Some(known);
+                        break None;
+                    }
+                    up
+                }
+                None => root,
+            };
             // The one provider of the root that carries the leaf, if only
             // one does (and it does not lead back to a root met already):
             // free for a few roots of few classes, then while the root's
@@ -536,9 +638,10 @@ impl Paths {
                 // further up has a smaller one: the walk cannot go round a
                 // cycle of boxes (there, the tree decides).
                 match passed_to(w, leaf, root, steps) {
-                    Some(p) if facts.root(p, steps) < root => {
+                    Some((p, tie)) if facts.root(p, steps) < root => {
                         pay(&mut rented, false);
                         bottom = p;
+                        tied = tie;
                         continue;
                     }
                     Some(_) => {}
@@ -583,11 +686,16 @@ impl Paths {
         // remembered with the path above it.
         let mut below = below.unwrap_or_else(|| Below::start(first));
         let mut path = None;
-        for (i, &(top, bottom, root)) in chains.iter().enumerate().rev() {
+        let rungs =
+            (chains.iter().any(|c| c.3.is_some())).then(|| self.rungs.lock().unwrap_or_else(|e| e.into_inner()));
+        for (i, &(top, bottom, root, run)) in chains.iter().enumerate().rev() {
             if top == root && (i + 1 < chains.len() || below.links.is_some() || below.first.is_some()) {
                 self.remember(w, leaf, root, &below);
             }
-            let laid = below.with(facts, leaf, (top, bottom), root);
+            let laid = match (run, &rungs) {
+                (Some(run), Some(rungs)) => below.with_run(rungs, leaf, run),
+                _ => below.with(facts, leaf, (top, bottom), root),
+            };
             below = laid.as_below();
             path = Some(laid);
         }
@@ -710,7 +818,8 @@ impl Paths {
                 }
             }
         }
-        walked_before(w, a, b, d, steps)
+        let rungs = self.rungs.lock().unwrap_or_else(|e| e.into_inner());
+        walked_before(w, &rungs, a, b, d, steps)
     }
 
     /// The nodes where `a` and `b`, two paths of one leaf as long to two
@@ -798,19 +907,48 @@ impl Paths {
             while let Some(link) = at {
                 // Each chain gives a node at least, counted below.
                 held.push(link);
-                let start = base + link.nodes as usize - chain_len(facts, link.top, link.bottom);
+                let start = base + link.nodes as usize - link.len();
                 at = if start <= position { None } else { link.rest.as_deref() };
             }
+            let rungs =
+                (held.iter().any(|l| l.run.is_some())).then(|| self.rungs.lock().unwrap_or_else(|e| e.into_inner()));
             for link in held.into_iter().rev() {
-                let bottom = link.bottom;
                 let end = base + link.nodes as usize;
                 let last = to.min(end) - 1;
-                let mut o = facts.ancestor(bottom, (end - 1 - last) as u32, steps);
                 let at = out.len();
-                for _ in position..=last {
-                    *steps += 1;
-                    out.push(facts.nodes[o as usize]);
-                    o = facts.parent[o as usize];
+                match (link.run, &rungs) {
+                    (Some((low, _)), Some(rungs)) => {
+                        // The rung whose chain holds `last`, by the nodes of
+                        // the chains above each (found by jumps), then up
+                        // from there, rung by rung.
+                        let reach = rungs[&link.top].weight + (last - (end - link.len())) as u32;
+                        let mut r = low;
+                        while rungs[&rungs[&r].up].weight > reach {
+                            *steps += 1;
+                            let j = rungs[&r].jump;
+                            r = if rungs[&j].weight > reach { j } else { rungs[&r].up };
+                        }
+                        let mut rung = rungs[&r];
+                        let mut o = facts.ancestor(rung.star, rung.weight - 1 - reach, steps);
+                        for _ in position..=last {
+                            *steps += 1;
+                            out.push(facts.nodes[o as usize]);
+                            if o == rung.up {
+                                rung = rungs[&rung.up];
+                                o = rung.star;
+                            } else {
+                                o = facts.parent[o as usize];
+                            }
+                        }
+                    }
+                    _ => {
+                        let mut o = facts.ancestor(link.bottom, (end - 1 - last) as u32, steps);
+                        for _ in position..=last {
+                            *steps += 1;
+                            out.push(facts.nodes[o as usize]);
+                            o = facts.parent[o as usize];
+                        }
+                    }
                 }
                 out[at..].reverse();
                 position = last + 1;
@@ -832,8 +970,23 @@ impl Paths {
         // A path crosses each tree of the parent forest at most once (roots
         // fall along it), so only the chain of the node's own root can
         // hold it (found by jumps, each counted).
-        let on_chain = path.link_of_root(facts.root_of[o as usize], steps).is_some_and(|l| {
-            facts.depth[o as usize] >= facts.depth[l.top as usize] && facts.is_ancestor(o, l.bottom, steps)
+        let root = facts.root_of[o as usize];
+        let on_chain = path.link_of_root(root, steps).is_some_and(|l| {
+            // Of a run, the chain of the rung just below `root`, if the
+            // run climbs from it (found by jumps).
+            let chain = match l.run {
+                None => Some((l.top, l.bottom)),
+                Some((low, _)) => {
+                    let rungs = self.rungs.lock().unwrap_or_else(|e| e.into_inner());
+                    rungs.get(&root).map(|r| r.depth).and_then(|depth| {
+                        let below = rungs[&rung_ancestor(&rungs, low, depth + 1, steps)];
+                        (below.up == root).then_some((root, below.star))
+                    })
+                }
+            };
+            chain.is_some_and(|(top, bottom)| {
+                facts.depth[o as usize] >= facts.depth[top as usize] && facts.is_ancestor(o, bottom, steps)
+            })
         });
         if on_chain {
             return true;
@@ -848,6 +1001,190 @@ impl Paths {
             Some(d) if d >= 1 && d <= first_dist => tree.at_distance(w, first, d, steps) == node,
             _ => false,
         }
+    }
+}
+
+/// A path root whose provider boxes (two or more) all hang below one box,
+/// their common path parent: a *rung*. Every route into the root from
+/// above that box passes it, then one of them, all as near the consumer,
+/// so a tool that reaches the box and is wired straight into none of them
+/// is passed on to the one with the smallest id (`star`), whatever the
+/// tool: the tie at a rung is decided alike for every tool passing it
+/// (the diamonds of `diamond-ladder`, family 54). Each rung's step is the
+/// chain from `up` (the box's path root) down to `star`; rungs whose `up`
+/// is a rung again make a forest, with depths, skew-binary jumps and the
+/// nodes of the chains above, so that a run of rungs a tool climbs is found
+/// and laid in O(log) steps (`Paths::run`), and read only where asked.
+#[derive(Debug, Clone, Copy)]
+struct Rung {
+    /// The root above (NONE when the root is not a rung).
+    up: u32,
+    /// The provider the tie goes to, by ordinal (NONE when not a rung).
+    star: u32,
+    /// Rungs from this one up, itself included (0 when not a rung).
+    depth: u32,
+    /// Nodes of the chains of those rungs.
+    weight: u32,
+    /// A rung further up (Myers' skew-binary jump; itself when not a rung).
+    jump: u32,
+}
+
+/// A run is laid only past this many rungs: one rung is passed on as
+/// before, as cheaply.
+const RUN_AT_LEAST: u32 = 2;
+
+/// The rung of `r` and of every root above it, by the depths in `rungs`:
+/// the ancestor of rung `r` at depth `depth` (at most `r`'s), found by
+/// jumps in O(log) steps.
+fn rung_ancestor(rungs: &Map<u32, Rung>, mut r: u32, depth: u32, steps: &mut u64) -> u32 {
+    while rungs[&r].depth > depth {
+        *steps += 1;
+        let at = rungs[&r];
+        r = if rungs[&at.jump].depth >= depth { at.jump } else { at.up };
+    }
+    r
+}
+
+/// Whether path root `r` is a rung: its up and its star.
+fn rung_of(w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Option<(u32, u32)> {
+    let facts = w.facts;
+    let providers = facts.providers_of(r);
+    *steps += 1;
+    if providers.len() < 2 {
+        return None;
+    }
+    let (mut parent, mut star) = (NONE, providers[0]);
+    for &p in providers {
+        // Each provider looked at counted: a root that is no rung is
+        // mostly told by its first two.
+        *steps += 1;
+        let o = w.ordinal[p as usize];
+        if o == NONE {
+            return None;
+        }
+        let q = facts.parent[o as usize];
+        if q == NONE || (parent != NONE && q != parent) {
+            return None;
+        }
+        parent = q;
+        if w.g.id(p) < w.g.id(star) {
+            star = p;
+        }
+    }
+    let up = facts.root_of[parent as usize];
+    // Ordinals follow the units' topological order: a rung's up is above it.
+    (up < r).then(|| (up, w.ordinal[star as usize]))
+}
+
+impl Paths {
+    /// The rung facts of root `r`, made for it and the roots above it that
+    /// have none yet (each root once: its providers looked at).
+    fn rung(&self, w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Rung {
+        let mut rungs = self.rungs.lock().unwrap_or_else(|e| e.into_inner());
+        *steps += 1;
+        if let Some(&known) = rungs.get(&r) {
+            return known;
+        }
+        let mut pending: Vec<(u32, u32, u32)> = Vec::new();
+        let mut at = r;
+        let mut above = loop {
+            if let Some(&known) = rungs.get(&at) {
+                break known;
+            }
+            match rung_of(w, at, steps) {
+                Some((up, star)) => {
+                    pending.push((at, up, star));
+                    at = up;
+                }
+                None => {
+                    let top = Rung {
+                        up: NONE,
+                        star: NONE,
+                        depth: 0,
+                        weight: 0,
+                        jump: at,
+                    };
+                    rungs.insert(at, top);
+                    break top;
+                }
+            }
+        };
+        while let Some((at, up, star)) = pending.pop() {
+            *steps += 1;
+            let j = rungs[&above.jump];
+            let jj = rungs[&j.jump];
+            let rung = Rung {
+                up,
+                star,
+                depth: above.depth + 1,
+                weight: above.weight + w.facts.depth[star as usize] + 1,
+                jump: if above.depth - j.depth == j.depth - jj.depth {
+                    j.jump
+                } else {
+                    up
+                },
+            };
+            rungs.insert(at, rung);
+            above = rung;
+        }
+        above
+    }
+
+    /// The run of rungs `leaf` climbs from path root `r0` (which the leaf
+    /// reaches, with no entry of the leaf below it), as its rungs nearest
+    /// the consumer and nearest the leaf, when at least `RUN_AT_LEAST`: the
+    /// steps from `r0`, `up(r0)`, ... while each root is a rung and the
+    /// leaf is wired straight into none of its providers, nor into a node
+    /// of the chain its step adds (then it reaches the rung's box, and the
+    /// tie goes to the star). Each receiver of the leaf is placed by jumps
+    /// in the rung forest, so this costs O(receivers x log rungs) steps,
+    /// however many rungs, for a leaf of at most `FEW_RECEIVERS` receivers
+    /// (others are passed on root by root, as before).
+    fn run(&self, w: Wiring<'_, '_>, leaf: NodeIx, r0: u32, steps: &mut u64) -> Option<(u32, u32)> {
+        let (g, facts) = (w.g, w.facts);
+        let receivers = g.receivers.of(leaf);
+        if receivers.len() > FEW_RECEIVERS {
+            return None;
+        }
+        let base = self.rung(w, r0, steps);
+        if base.depth < RUN_AT_LEAST {
+            return None;
+        }
+        // Step j (0-based) goes from the rung at depth `base.depth - j`.
+        // The leaf reaches each rung it climbs to (the first, r0, as the
+        // path does), and a rung's providers only through their box or
+        // straight: so a step whose box the leaf does not reach is one
+        // whose providers it is wired into, and the leaf's receivers alone
+        // tell where the run stops. A receiver stops it at the step whose
+        // chain or providers hold it: the step from the rung just below
+        // the receiver's root, if the run climbs to that root.
+        let rungs = self.rungs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut allowed = base.depth;
+        for &q in receivers {
+            *steps += 1;
+            let o = w.ordinal[q as usize];
+            if o == NONE {
+                continue;
+            }
+            let Some(&top) = rungs.get(&facts.root_of[o as usize]) else {
+                continue;
+            };
+            if top.depth >= base.depth || base.depth - top.depth > allowed {
+                continue;
+            }
+            let below = rung_ancestor(&rungs, r0, top.depth + 1, steps);
+            let rung = rungs[&below];
+            if rung.up != facts.root_of[o as usize] {
+                continue;
+            }
+            let parent = facts.parent[rung.star as usize];
+            let stops = facts.is_ancestor(o, parent, steps)
+                || (facts.parent[o as usize] == parent && facts.providers_of(below).binary_search(&q).is_ok());
+            if stops {
+                allowed = base.depth - top.depth - 1;
+            }
+        }
+        (allowed >= RUN_AT_LEAST).then(|| (r0, rung_ancestor(&rungs, r0, base.depth - (allowed - 1), steps)))
     }
 }
 
@@ -885,14 +1222,15 @@ const PROVIDERS_LOOKED_AT: usize = 64;
 const DESCENT_COMPARED: usize = 64;
 
 /// The provider of path root `root` through which the walk from `leaf`
-/// enters it, when the providers' classes tell (as an ordinal): the one
+/// enters it, when the providers' classes tell (as an ordinal, and whether
+/// the providers tied, several carrying it below one box): the one
 /// provider that carries the leaf; or, when several do, all of them one
 /// step below one box (their common path parent) and none with the leaf
 /// wired straight in, the one with the smallest id. Every route of the
 /// leaf to the root then passes that box, then one of them, all equally
 /// near the consumer (every route to it passes the root), so the walk
 /// takes the smallest id there.
-fn passed_to(w: Wiring<'_, '_>, leaf: NodeIx, root: u32, steps: &mut u64) -> Option<u32> {
+fn passed_to(w: Wiring<'_, '_>, leaf: NodeIx, root: u32, steps: &mut u64) -> Option<(u32, bool)> {
     let facts = w.facts;
     let carriers = facts.carriers_of(root);
     let mut carrying = carriers.iter().filter(|&&(p, _)| {
@@ -901,7 +1239,7 @@ fn passed_to(w: Wiring<'_, '_>, leaf: NodeIx, root: u32, steps: &mut u64) -> Opt
     });
     let &(first, sole) = carrying.next()?;
     if carrying.next().is_none() {
-        return sole.then_some(first);
+        return sole.then_some((first, false));
     }
     let providers = facts.providers_of(root);
     if providers.len() > PROVIDERS_LOOKED_AT {
@@ -924,7 +1262,7 @@ fn passed_to(w: Wiring<'_, '_>, leaf: NodeIx, root: u32, steps: &mut u64) -> Opt
             smallest = Some(p);
         }
     }
-    smallest.map(|p| w.ordinal[p as usize])
+    smallest.map(|p| (w.ordinal[p as usize], true))
 }
 
 /// The nodes from `top` down to `bottom` along parents, counted.
@@ -1070,7 +1408,14 @@ impl Nested {
 /// node by node from there. Runs the two shares go together are passed in a
 /// step (a common ancestor found by halving, over skew-binary jumps), so
 /// it costs their chains, not their lengths.
-fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, skip: usize, steps: &mut u64) -> bool {
+fn walked_before(
+    w: Wiring<'_, '_>,
+    rungs: &Map<u32, Rung>,
+    a: &TreePath,
+    b: &TreePath,
+    skip: usize,
+    steps: &mut u64,
+) -> bool {
     let facts = w.facts;
     let (la, lb) = (a.len(facts), b.len(facts));
     if la != lb {
@@ -1078,7 +1423,7 @@ fn walked_before(w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, skip: usize, ste
     }
     let id = |o: u32| w.g.id(facts.nodes[o as usize]);
     let (a_path, b_path) = (a, b);
-    let (a, b) = (a.chains(steps), b.chains(steps));
+    let (a, b) = (a.chains(rungs, steps), b.chains(rungs, steps));
     let (a, b) = (&a, &b);
     // A place on a path: its chain and how far below the chain's top.
     let at = |p: &Vec<(u32, u32)>, (chain, down): (usize, u32), steps: &mut u64| -> u32 {
@@ -1761,6 +2106,85 @@ mod diamond_tests {
             let once = read_ladder(150, swapped, 1500);
             let twice = read_ladder(300, swapped, 1500);
             crate::work::assert_at_most_doubles(once, twice, &format!("swapped {swapped}: "));
+        }
+    }
+
+    /// The work of reading `read` violations evenly spaced in report order
+    /// as the formats read their tools' paths (length and both ends): at
+    /// most one or two per agent, each tool's path its own climb.
+    fn read_ladder_in_order(n: usize, read: u64) -> u64 {
+        let report = check_text(diamond_ladder(n, false).as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let count = collisions.len();
+        let before = total(&collisions.work());
+        for i in 0..read {
+            for tool in collisions.get(i * count / read).expect("a violation").tools() {
+                let len = tool.path_len();
+                tool.path_ids(0, 32.min(len));
+                tool.path_ids(len.saturating_sub(32), len);
+            }
+        }
+        total(&collisions.work()) - before
+    }
+
+    #[test]
+    fn cmp9_paths_down_a_ladder_of_tied_roots_read_in_report_order_cost_their_number() {
+        // Each path climbs its rungs as one run (`Paths::run`): placing the
+        // tool's one receiver in the rung forest, O(log rungs), and its two
+        // ends read by jumps; before, a step per rung, each agent's paths
+        // paying rent to a rung of their own (4x the work for twice the
+        // rungs at 4,000, family 54). Twice the rungs, the same reads: the
+        // work grows by a log, not by the rungs.
+        let once = read_ladder_in_order(300, 1200);
+        let twice = read_ladder_in_order(600, 1200);
+        crate::work::assert_at_most_doubles(once, twice, "");
+        assert!(
+            twice * 10 <= once * 13,
+            "twice the rungs, the same reads: {twice} steps against {once}"
+        );
+    }
+
+    #[test]
+    fn cmp9_a_run_of_rungs_reads_as_the_rungs_it_stands_for() {
+        // Any stretch of a path laid as runs, and whether a box is on it,
+        // as the ladder's walk gives them, both ways round the ties.
+        for swapped in [false, true] {
+            let n = 40;
+            let report = check_text(
+                diamond_ladder(n, swapped).as_bytes(),
+                &Config::default(),
+                Budget::full(),
+            )
+            .unwrap();
+            let collisions = &report.collisions;
+            let graph = &collisions.graph;
+            let boxes: Vec<(crate::graph::NodeIx, String)> = (0..graph.node_count() as crate::graph::NodeIx)
+                .filter(|&v| graph.is_passthrough(v))
+                .map(|v| (v, graph.id(v).to_string()))
+                .collect();
+            for i in (0..collisions.len()).step_by(13) {
+                let violation = collisions.get(i).expect("a violation");
+                let k: usize = violation.consumer()[1..].parse().expect("an agent's number");
+                for tool in violation.tools() {
+                    let want = expected(tool.id(), k);
+                    let len = tool.path_len();
+                    assert_eq!(len, want.len(), "swapped {swapped}, violation {i}");
+                    for width in [1, 2, 3, 5, 8] {
+                        for from in (0..len).step_by(width + 1) {
+                            let to = (from + width).min(len);
+                            let got: Vec<String> = tool.path_ids(from, to).into_iter().map(String::from).collect();
+                            assert_eq!(got, want[from..to], "swapped {swapped}, violation {i}, {from}..{to}");
+                        }
+                    }
+                    for (v, id) in &boxes {
+                        assert_eq!(
+                            tool.path_contains(*v),
+                            want.contains(id),
+                            "swapped {swapped}, {id} on {want:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -306,23 +306,38 @@ impl Sets {
     }
 
     /// Where `a` and `b` meet: how many words both have (the leaves their
-    /// union would make, at most), and those where `interact` holds.
-    pub(crate) fn contested(&self, a: SetId, b: SetId, interact: &impl Fn(u32, u64, u64) -> bool) -> Meeting {
+    /// union would make, at most), and those where `interact` holds (a
+    /// word both hold alike among them), listed up to `most + 1`: past
+    /// that, `overflow` is set and `shared_words` no longer counted (a
+    /// caller lists at most `most` contested words, and gives up past
+    /// them). A subtree both hold alike is not walked: its words are all
+    /// shared and contested, so it costs the words listed of it, at most
+    /// `most + 1`, not its size (L_i and R_i of `diamond-ladder`, family
+    /// 54, share B_i's whole set: walked, n x n / 64 words for n rungs).
+    pub(crate) fn contested(
+        &self,
+        a: SetId,
+        b: SetId,
+        most: usize,
+        interact: &impl Fn(u32, u64, u64) -> bool,
+    ) -> Meeting {
         let mut meeting = Meeting::default();
-        self.contested_at(a, b, self.depth, 0, interact, &mut meeting);
+        self.contested_at(a, b, self.depth, 0, most, interact, &mut meeting);
         meeting
     }
 
+    #[allow(clippy::too_many_arguments)] // one walk's state, passed down
     fn contested_at(
         &self,
         a: SetId,
         b: SetId,
         level: u32,
         base: u64,
+        most: usize,
         interact: &impl Fn(u32, u64, u64) -> bool,
         out: &mut Meeting,
     ) {
-        if a == EMPTY || b == EMPTY {
+        if a == EMPTY || b == EMPTY || out.overflow {
             return;
         }
         self.reads.fetch_add(1, Relaxed);
@@ -330,14 +345,51 @@ impl Sets {
             let (va, vb) = (self.leaves[a as usize].value, self.leaves[b as usize].value);
             out.shared_words += 1;
             if a == b || interact(base as u32, va, vb) {
-                out.contested.push(base as u32);
+                out.push(base as u32, most);
             }
+            return;
+        }
+        if a == b {
+            // Every word of it shared, and contested: counted at once,
+            // listed until the list overflows.
+            let words = self.inner[a as usize].words;
+            if out.contested.len() + words as usize > most {
+                let mut listed = Vec::new();
+                self.collect_upto(a, level, base, most + 1 - out.contested.len(), &mut listed);
+                self.reads.fetch_add(listed.len() as u64, Relaxed);
+                for w in listed {
+                    out.push(w, most);
+                }
+                out.overflow = true;
+                return;
+            }
+            out.shared_words += words;
+            let mut listed = Vec::new();
+            self.collect(a, level, base, &mut listed);
+            self.reads.fetch_add(listed.len() as u64, Relaxed);
+            out.contested.extend(listed.into_iter().map(|(w, _)| w));
             return;
         }
         let (ca, cb) = (&self.inner[a as usize].children, &self.inner[b as usize].children);
         let span = Self::span(level);
         for i in 0..FAN {
-            self.contested_at(ca[i], cb[i], level - 1, base + span * i as u64, interact, out);
+            self.contested_at(ca[i], cb[i], level - 1, base + span * i as u64, most, interact, out);
+        }
+    }
+
+    /// The first `upto` words of node `id` at `level` (whose words start
+    /// at `base`), in order.
+    fn collect_upto(&self, id: SetId, level: u32, base: u64, upto: usize, out: &mut Vec<u32>) {
+        if id == EMPTY || out.len() >= upto {
+            return;
+        }
+        if level == 0 {
+            out.push(base as u32);
+            return;
+        }
+        let span = Self::span(level);
+        for (i, &child) in self.inner[id as usize].children.iter().enumerate() {
+            self.collect_upto(child, level - 1, base + span * i as u64, upto, out);
         }
     }
 
@@ -570,6 +622,19 @@ impl Sets {
 pub(crate) struct Meeting {
     pub shared_words: u32,
     pub contested: Vec<u32>,
+    /// More words are contested than listed (`Sets::contested`).
+    pub overflow: bool,
+}
+
+impl Meeting {
+    /// Lists contested word `w`, or past `most + 1` listed, overflows.
+    fn push(&mut self, w: u32, most: usize) {
+        if self.contested.len() > most {
+            self.overflow = true;
+        } else {
+            self.contested.push(w);
+        }
+    }
 }
 
 /// How many of a clash's consumers are known from the sets alone: as many
@@ -842,5 +907,39 @@ mod tests {
         let at = sets.push_down([(l, ranks(&[1, 4, 9])), (r, ranks(&[2, 3]))], Some(&above));
         assert_eq!(at[shared_leaf].ranks, [1, 2, 3], "the first three of both roots");
         assert!(at[left_leaf].ranks.is_empty(), "a leaf not chosen gets nothing");
+    }
+
+    /// The steps of finding where two sets meet that share a set of
+    /// `words` full words, each with one word of its own; with the meeting.
+    fn meeting_of_alike(words: u32, most: usize) -> (u64, Meeting) {
+        let mut sets = Sets::new(words + 4);
+        let shared: Vec<u32> = (0..words * 64).collect();
+        let base = set_of(&mut sets, &shared);
+        let own_a = set_of(&mut sets, &[words * 64 + 1]);
+        let own_b = set_of(&mut sets, &[words * 64 + 130]);
+        let a = sets.union(base, own_a, &mut Bits);
+        let b = sets.union(base, own_b, &mut Bits);
+        let before = sets.reads.load(Relaxed);
+        let meeting = sets.contested(a, b, most, &|_, x, y| x & y != 0);
+        (sets.reads.load(Relaxed) - before, meeting)
+    }
+
+    #[test]
+    fn cmp9_sets_alike_but_for_a_word_each_meet_in_the_words_listed_not_their_size() {
+        // L_i and R_i of `diamond-ladder` share B_i's whole set: the shared
+        // subtrees are not walked, only as many words listed as a caller
+        // can use, so finding where they meet costs no more for twice the
+        // words (it cost them all: n x n / 64 for n rungs).
+        let (once, meeting) = meeting_of_alike(1_000, 8);
+        assert_eq!(meeting.contested, (0..9).collect::<Vec<u32>>());
+        assert!(meeting.overflow);
+        let (twice, _) = meeting_of_alike(2_000, 8);
+        crate::work::assert_at_most_doubles(once, twice, "");
+        assert!(twice <= 64, "{twice} steps for 2,000 words alike");
+        // Few enough: every shared word listed and counted, as before.
+        let (_, small) = meeting_of_alike(6, 8);
+        assert_eq!(small.contested, (0..6).collect::<Vec<u32>>());
+        assert_eq!(small.shared_words, 6);
+        assert!(!small.overflow);
     }
 }
