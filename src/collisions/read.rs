@@ -795,6 +795,87 @@ mod tests {
     }
 
     #[test]
+    fn cmp9_a_path_that_enters_round_a_cycle_of_boxes_holds_each_of_its_boxes() {
+        // tA14's path to a0 is tA14, D9, D2, z3, a0, where D9, D2 and z3 are
+        // on the cycle D2 -> Q0 -> Q6 -> C1 -> D9 -> D2. tA14 is wired into
+        // D9, a provider of D2 whose path root is not above D2's: laid on
+        // the path as a chain, it broke the fall of roots that finds a
+        // chain by its root, and `path_contains` missed D2 and z3, so tZ0
+        // was qualified by D2, which the kept tool comes through too
+        // (CONFORMANCE 15). A random attack on renames found it (session 27).
+        let nodes = [
+            ("tZ0", "tool", "Y"),
+            ("tQ2", "tool", "X"),
+            ("tZ6", "tool", "Y"),
+            ("tA12", "tool", "x"),
+            ("tA14", "tool", "y"),
+            ("Q0", "toolbox", "LQ0"),
+            ("C1", "toolbox", "C1"),
+            ("D2", "toolbox", "LD2"),
+            ("z3", "toolbox", "Lz3"),
+            ("D5", "toolbox", "LD5"),
+            ("Q6", "toolbox", "LQ6"),
+            ("D7", "toolbox", "D7"),
+            ("D9", "toolbox", "LD9"),
+            ("a0", "agent", "a0"),
+            ("a6", "agent", "a6"),
+        ];
+        let edges = [
+            ("tZ0", "D2"),
+            ("tQ2", "a6"),
+            ("tZ6", "D7"),
+            ("tA12", "D5"),
+            ("tA14", "D9"),
+            ("Q0", "D2"),
+            ("Q0", "Q6"),
+            ("C1", "D9"),
+            ("D2", "z3"),
+            ("D2", "Q0"),
+            ("z3", "a0"),
+            ("D5", "D9"),
+            ("Q6", "C1"),
+            ("D7", "z3"),
+            ("D7", "a0"),
+            ("D9", "D2"),
+        ];
+        let text = format!(
+            r#"{{"nodes": [{}], "edges": [{}]}}"#,
+            nodes.map(|(id, ty, label)| node(id, ty, label)).join(","),
+            edges.map(|(from, to)| edge(from, to)).join(",")
+        );
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let g = &collisions.graph;
+        let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+        for i in 0..collisions.len() {
+            for tool in collisions.get(i).expect("a violation").tools() {
+                let path = tool.path_nodes();
+                for &b in &boxes {
+                    assert_eq!(
+                        tool.path_contains(b),
+                        path.contains(&b),
+                        "{} on {:?}",
+                        g.id(b),
+                        tool.path()
+                    );
+                }
+            }
+        }
+        let renamed = |id: &str| {
+            collisions
+                .renames
+                .values()
+                .find(|r| r.node == id)
+                .map(|r| r.new_label.clone())
+        };
+        assert_eq!(
+            renamed("tZ0").as_deref(),
+            Some("Y (tZ0)"),
+            "the kept tool comes through LD2 too"
+        );
+    }
+
+    #[test]
     fn cmp9_a_clash_found_by_walking_down_parts_is_the_one_their_combined_words_give() {
         let report = check_text(parts_read_all(200).as_bytes(), &Config::default(), Budget::full()).unwrap();
         let collisions = &report.collisions;
