@@ -108,6 +108,18 @@
 //! of the root's tree (boxes by distance) the path needs, which rent
 //! grows (see `paths`). Trees are not shared between roots and grow box
 //! by box: the gap that leaves is in docs/RELIABILITY.md, "Known limits".
+//!
+//! Renames (CONFORMANCE 15) are chosen by the check, once per clash at its
+//! first violation: each tool renamed there asks whether the box it comes
+//! through is on the kept tool's path. At a consumer of several provider
+//! boxes that is first asked of the box, the consumer and their few
+//! providers (`read`, `on_path_told`: whether the kept tool reaches the
+//! box, whether the boxes feeding it step elsewhere, whether one box that
+//! steps to it is on every way), a bounded number of probes; only when
+//! they cannot tell is the kept tool's path found, once per clash. So a
+//! kept tool far round a cycle of boxes, which no rename needs the path
+//! of, is not found by the check at all (`cycle-far`: n agents, each a
+//! path m / 2 boxes long, read off a tree of its own root, n x m / 2).
 
 mod build;
 mod flow;

@@ -748,7 +748,18 @@ impl Paths {
             .min_by(|&a, &b| w.g.id(a).cmp(w.g.id(b)));
         if let Some(p) = direct {
             let o = w.ordinal[p as usize];
-            return Some(Below::start(None).with(facts, leaf, (o, o), facts.root(o, steps)));
+            let above = facts.root(o, steps);
+            // Roots fall strictly along a path (`TreePath::link_of_root`
+            // finds a chain by them): a provider round a cycle of boxes,
+            // of a root not above this one, leaves it to the tree, as a
+            // searched one does below. (Laid on the path, it hid the
+            // chains below it from `Paths::contains`, which then said a
+            // box on the path was not: a rename qualified by a box the
+            // kept tool comes through too.)
+            if above >= root {
+                return None;
+            }
+            return Some(Below::start(None).with(facts, leaf, (o, o), above));
         }
         // One search more of the path's few: each finds at most
         // `PROVIDERS_LOOKED_AT` paths, and only searches nested in them

@@ -9,7 +9,7 @@
 //! agree.
 
 use crate::fixes::Renamer;
-use crate::flatten::{box_labels, LABELLED_PATH_NODES};
+use crate::flatten::{box_labels, wired_directly, LABELLED_PATH_NODES};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::locate::Location;
 use crate::maps::{new_map, Map};
@@ -19,7 +19,7 @@ use crate::work::{Step, Work};
 
 use std::sync::Arc;
 
-use super::flow::{ClassIx, Flow};
+use super::flow::{ClassIx, Flow, NONE};
 use super::paths::{Paths, TreePath, Wiring};
 use super::sets::{FirstRanks, Held, SetId, Sets, Words};
 use super::tokens::Layout;
@@ -332,6 +332,145 @@ impl<'a> Collisions<'a> {
         nodes
     }
 
+    /// Whether `node`, a passthrough, is on the path of `leaf` to
+    /// `consumer` (SEMANTICS 6: the first by ids of the shortest ways
+    /// through passthroughs), when the node, the consumer and their few
+    /// providers tell without finding the path; None when they cannot.
+    ///
+    /// The node before `node` on the path is the leaf, wired straight into
+    /// it, or a passthrough provider of it that the leaf reaches (whose
+    /// class holds the leaf's token: `carries`, which paths rely on to pass
+    /// a path on at a root). Of those *predecessors*, one wired straight
+    /// into the consumer steps there (the nearest), and when `node` is
+    /// wired into the consumer too, one that also feeds another
+    /// passthrough wired into the consumer, of a smaller id, steps to that
+    /// one (of its receivers one step from the consumer, the walk takes
+    /// the smallest id). So `node` is on no path when the leaf does not
+    /// reach it, or when none of its predecessors would step to it. It is
+    /// on the path when one predecessor `w`, not the leaf, would, and `w`
+    /// is on every way from the leaf to the consumer: the leaf is not
+    /// wired into the consumer, and each passthrough provider of the
+    /// consumer that the leaf reaches is `w` or has `w` as its only
+    /// predecessor. Then every shortest way passes `w` at the same place,
+    /// so the first by ids is the first up to `w`, then the first from `w`
+    /// on: `w`, `node`, the consumer.
+    ///
+    /// A kept tool far away round a cycle of boxes (`cycle-far`: each
+    /// agent's renamed tool comes through a box of its own, which the kept
+    /// tool reaches or not) so costs a few probes, where its path cost its
+    /// length, read off a tree of its own root (m / 2 boxes for each of n
+    /// agents). Only asked at a consumer that is a path root (several
+    /// provider boxes): one with a single provider box ends every path
+    /// with its chain, found by jumps, and there finding the kept tool's
+    /// path costs less than asking (a chain of boxes, each into an agent,
+    /// `giant-taps`). Bounded: at most `FEW_LOOKED_AT` providers of the
+    /// node and of the consumer, and receivers of a predecessor, and at
+    /// most `ADJACENCY_LOOKED_AT` adjacency entries in all (past them it
+    /// cannot tell), each counted as a probe, as `carries` counts its own.
+    fn on_path_told(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx) -> Option<bool> {
+        const FEW_LOOKED_AT: usize = 16;
+        const ADJACENCY_LOOKED_AT: usize = 256;
+        let g = &self.graph;
+        let ordinal = &self.flow.ordinal;
+        if node == leaf || node == consumer || !g.is_passthrough(node) {
+            return None;
+        }
+        let o = ordinal[node as usize];
+        // Not a node a path can step through (as `Paths::contains` says).
+        if o == NONE {
+            return Some(false);
+        }
+        // A consumer with one provider box ends every path with its chain,
+        // found by jumps (`paths`): there the path is asked.
+        let c = ordinal[consumer as usize];
+        if c == NONE || self.flow.paths.parent[c as usize] != NONE {
+            return None;
+        }
+        // The leaf wired straight into `node` may step to it: not told
+        // here (its path is then found from its own receivers, at once).
+        let cost = g.receivers.of(leaf).len().min(g.providers.of(node).len());
+        if cost <= ADJACENCY_LOOKED_AT {
+            self.work.add(Step::Probe, cost.max(1) as u64);
+            if wired_directly(g, leaf, node) {
+                return None;
+            }
+        }
+        if !self.carries(leaf, o) {
+            return Some(false);
+        }
+        let mut budget = ADJACENCY_LOOKED_AT;
+        let mut looked = 0u64;
+        let told = (|| {
+            // Whether `from` is wired into `to`, looking through the shorter
+            // adjacency list, within the budget (None past it).
+            let mut wired = |from: NodeIx, to: NodeIx, looked: &mut u64| {
+                let cost = g.receivers.of(from).len().min(g.providers.of(to).len());
+                budget = budget.checked_sub(cost)?;
+                *looked += cost.max(1) as u64;
+                Some(wired_directly(g, from, to))
+            };
+            // The predecessors of `x` (at most `FEW_LOOKED_AT` providers).
+            let predecessors = |x: NodeIx, looked: &mut u64| {
+                let providers = g.providers.of(x);
+                if providers.len() > FEW_LOOKED_AT {
+                    return None;
+                }
+                *looked += providers.len() as u64;
+                let reached = |p: NodeIx| {
+                    let op = ordinal[p as usize];
+                    p == leaf || (g.is_passthrough(p) && op != NONE && self.carries(leaf, op))
+                };
+                Some(providers.iter().copied().filter(move |&p| reached(p)))
+            };
+            let mut into_consumer = None;
+            let mut stepping = None;
+            for w in predecessors(node, &mut looked)? {
+                if wired(w, consumer, &mut looked)? {
+                    continue; // steps to the consumer
+                }
+                let near = match into_consumer {
+                    Some(near) => near,
+                    None => *into_consumer.insert(wired(node, consumer, &mut looked)?),
+                };
+                let receivers = g.receivers.of(w);
+                if !near || receivers.len() > FEW_LOOKED_AT {
+                    return None;
+                }
+                let mut passed_over = false;
+                for &y in receivers {
+                    looked += 1;
+                    if y != node && g.is_passthrough(y) && g.id(y) < g.id(node) && wired(y, consumer, &mut looked)? {
+                        passed_over = true;
+                        break;
+                    }
+                }
+                if !passed_over && stepping != Some(w) {
+                    // A second predecessor stepping to `node` is not told
+                    // apart here.
+                    if stepping.is_some() || w == leaf {
+                        return None;
+                    }
+                    stepping = Some(w);
+                }
+            }
+            let Some(w) = stepping else {
+                return Some(false);
+            };
+            // `w` alone would step to `node`: is it on every way?
+            for p in predecessors(consumer, &mut looked)? {
+                if p == leaf {
+                    return None;
+                }
+                if p != w && predecessors(p, &mut looked)?.any(|q| q != w) {
+                    return None;
+                }
+            }
+            Some(true)
+        })();
+        self.work.add(Step::Probe, looked);
+        told
+    }
+
     /// Chooses the renames that fix every violation (CONFORMANCE 15), one
     /// clash at a time in the order of their first violations, each at that
     /// violation: exactly what settling every violation in report order
@@ -340,17 +479,27 @@ impl<'a> Collisions<'a> {
         let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
         for c in 0..self.clashes.len() {
             let first = self.first_violation(c as ClashIx);
+            let consumer = self.node(first.consumer);
             let leaves = &self.clashes[c].leaves;
-            // Only the tools renamed now, and the one that keeps its name,
-            // are given a path; whether another's second node is on the
-            // kept one's is asked of the path, not read off it.
+            // Only the tools renamed now are given a path; whether another's
+            // second node is on the kept one's is first asked of the node
+            // and its providers (`on_path_told`), and only when they cannot
+            // tell, of the kept tool's path, then found (not read off it).
             let kept_tool = std::cell::OnceCell::new();
             renamer.settle(
                 leaves,
                 |i| first.tool(i).expect("a leaf of the clash").second(),
                 |kept, node| {
-                    let tool = kept_tool.get_or_init(|| first.tool(kept).expect("a leaf of the clash"));
-                    tool.path_contains(node)
+                    // Once the kept tool's path is found, it is asked: on
+                    // a path found, a node is found in O(log) steps.
+                    let told = match kept_tool.get() {
+                        Some(_) => None,
+                        None => self.on_path_told(leaves[kept], node, consumer),
+                    };
+                    told.unwrap_or_else(|| {
+                        let tool = kept_tool.get_or_init(|| first.tool(kept).expect("a leaf of the clash"));
+                        tool.path_contains(node)
+                    })
                 },
             );
         }
@@ -792,6 +941,177 @@ mod tests {
         assert_eq!(count, 3 * 1_000 - 8, "zz's n - 8 and each agent's two");
         let (twice, _) = read_all(2_000);
         crate::work::assert_at_most_doubles(once, twice, "");
+    }
+
+    /// How the box of each agent's own in `cycle_far` is fed besides its
+    /// tool: by nothing else, by the agent's cycle box, or by the one
+    /// before it (then named to sort before the cycle's boxes, or after).
+    #[derive(Clone, Copy)]
+    enum Own {
+        Alone,
+        FedByCycleBox,
+        FedByBoxBefore { first_by_id: bool },
+    }
+
+    /// A cycle of n boxes C_i -> C_(i+1), each fed by a side box S_i
+    /// holding a tool U_i "U i"; agent k fed by C_k and by a box of its own
+    /// (labelled) holding u_i "u i", the twin of U_i, i = k - n / 2: each
+    /// clash at one agent, U_i's path to it half round the cycle
+    /// (`cycle-far`, attack of session 27).
+    fn cycle_far(n: usize, own: Own) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            edges.extend([edge(&c, &format!("C{:05}", (i + 1) % n)), edge(&s, &c), edge(&u, &s)]);
+        }
+        let prefix = match own {
+            Own::FedByBoxBefore { first_by_id: true } => "B",
+            _ => "Q",
+        };
+        for k in 0..n {
+            let i = (k + n - n / 2) % n;
+            let (a, q, u) = (format!("a{k:05}"), format!("{prefix}{k:05}"), format!("u{i:05}"));
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&u, "tool", &format!("u {i:05}")));
+            edges.extend([edge(&format!("C{k:05}"), &a), edge(&q, &a), edge(&u, &q)]);
+            match own {
+                Own::Alone => {}
+                Own::FedByCycleBox => edges.push(edge(&format!("C{k:05}"), &q)),
+                Own::FedByBoxBefore { .. } => edges.push(edge(&format!("C{:05}", (k + n - 1) % n), &q)),
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The check's work on `cycle_far`, and how many of the renames (every
+    /// u_i's) are qualified by the agent's own box.
+    fn check_cycle_far(n: usize, own: Own) -> (u64, usize) {
+        let report = check_text(cycle_far(n, own).as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        assert_eq!(collisions.len(), n as u64, "a clash at every agent");
+        let renames = collisions.renames.values();
+        assert!(renames.clone().all(|r| r.node.starts_with('u')), "U_i keeps its name");
+        (
+            total(&collisions.work()),
+            renames.filter(|r| r.new_label.contains("Own")).count(),
+        )
+    }
+
+    #[test]
+    fn cmp9_renames_round_a_cycle_of_roots_cost_no_path_of_the_kept_tool() {
+        // Whether the renamed twin's own box is on the kept tool's path is
+        // told by the box and the agent's few providers (it does not carry
+        // U_i; or each box feeding it steps elsewhere: straight to the
+        // agent, or to the cycle box of a smaller id), not by U_i's path,
+        // n / 2 boxes round the cycle, read off a tree of its own root for
+        // each agent: n x n / 2 steps.
+        for own in [
+            Own::Alone,
+            Own::FedByCycleBox,
+            Own::FedByBoxBefore { first_by_id: false },
+        ] {
+            let (once, qualified) = check_cycle_far(200, own);
+            assert_eq!(qualified, 200, "each twin told apart by its own box");
+            let (twice, _) = check_cycle_far(400, own);
+            crate::work::assert_at_most_doubles(once, twice, "");
+        }
+    }
+
+    #[test]
+    fn cmp9_a_box_on_the_kept_tools_path_round_a_cycle_is_told_so() {
+        // Fed by the box before the agent's cycle box and first by id, the
+        // own box is on U_i's path (C_(k-1), B_k, a_k: all paths pass
+        // C_(k-1), which steps to the smaller id): no twin is told apart by
+        // it, and the path is not found for it either.
+        let (once, qualified) = check_cycle_far(200, Own::FedByBoxBefore { first_by_id: true });
+        assert_eq!(qualified, 0, "the own box is on the kept tool's path");
+        let (twice, _) = check_cycle_far(400, Own::FedByBoxBefore { first_by_id: true });
+        crate::work::assert_at_most_doubles(once, twice, "");
+    }
+
+    #[test]
+    fn cmp9_a_path_that_enters_round_a_cycle_of_boxes_holds_each_of_its_boxes() {
+        // tA14's path to a0 is tA14, D9, D2, z3, a0, where D9, D2 and z3 are
+        // on the cycle D2 -> Q0 -> Q6 -> C1 -> D9 -> D2. tA14 is wired into
+        // D9, a provider of D2 whose path root is not above D2's: laid on
+        // the path as a chain, it broke the fall of roots that finds a
+        // chain by its root, and `path_contains` missed D2 and z3, so tZ0
+        // was qualified by D2, which the kept tool comes through too
+        // (CONFORMANCE 15). A random attack on renames found it (session 27).
+        let nodes = [
+            ("tZ0", "tool", "Y"),
+            ("tQ2", "tool", "X"),
+            ("tZ6", "tool", "Y"),
+            ("tA12", "tool", "x"),
+            ("tA14", "tool", "y"),
+            ("Q0", "toolbox", "LQ0"),
+            ("C1", "toolbox", "C1"),
+            ("D2", "toolbox", "LD2"),
+            ("z3", "toolbox", "Lz3"),
+            ("D5", "toolbox", "LD5"),
+            ("Q6", "toolbox", "LQ6"),
+            ("D7", "toolbox", "D7"),
+            ("D9", "toolbox", "LD9"),
+            ("a0", "agent", "a0"),
+            ("a6", "agent", "a6"),
+        ];
+        let edges = [
+            ("tZ0", "D2"),
+            ("tQ2", "a6"),
+            ("tZ6", "D7"),
+            ("tA12", "D5"),
+            ("tA14", "D9"),
+            ("Q0", "D2"),
+            ("Q0", "Q6"),
+            ("C1", "D9"),
+            ("D2", "z3"),
+            ("D2", "Q0"),
+            ("z3", "a0"),
+            ("D5", "D9"),
+            ("Q6", "C1"),
+            ("D7", "z3"),
+            ("D7", "a0"),
+            ("D9", "D2"),
+        ];
+        let text = format!(
+            r#"{{"nodes": [{}], "edges": [{}]}}"#,
+            nodes.map(|(id, ty, label)| node(id, ty, label)).join(","),
+            edges.map(|(from, to)| edge(from, to)).join(",")
+        );
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let g = &collisions.graph;
+        let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+        for i in 0..collisions.len() {
+            for tool in collisions.get(i).expect("a violation").tools() {
+                let path = tool.path_nodes();
+                for &b in &boxes {
+                    assert_eq!(
+                        tool.path_contains(b),
+                        path.contains(&b),
+                        "{} on {:?}",
+                        g.id(b),
+                        tool.path()
+                    );
+                }
+            }
+        }
+        let renamed = |id: &str| {
+            collisions
+                .renames
+                .values()
+                .find(|r| r.node == id)
+                .map(|r| r.new_label.clone())
+        };
+        assert_eq!(
+            renamed("tZ0").as_deref(),
+            Some("Y (tZ0)"),
+            "the kept tool comes through LD2 too"
+        );
     }
 
     #[test]
