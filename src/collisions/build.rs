@@ -950,7 +950,10 @@ fn paired(
         return None;
     }
     let apart = known_apart(joins, parts);
-    // The pairs that may meet; each seen before, or noted now.
+    // The pairs that may meet; each met at once when one of the two is
+    // small (a class's worth of words: what walking its words costs), else
+    // only once seen in another class before (noted now).
+    let small = 4 * parts.len() as u64;
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut fresh = false;
     for (i, &(a, from_a)) in parts.iter().enumerate() {
@@ -963,6 +966,9 @@ fn paired(
             }
             pairs.push((i, j));
             *probes += 1;
+            if sets.words(a).min(sets.words(b)) <= small {
+                continue;
+            }
             if let Entry::Vacant(at) = joins.pairs.entry((a.min(b), a.max(b))) {
                 at.insert(UNMET);
                 fresh = true;
