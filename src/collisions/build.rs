@@ -638,6 +638,8 @@ pub(crate) struct Joins {
     rests: Map<(SetId, Box<[u32]>), Option<SetId>>,
     /// The pairs' meetings the class being made holds, as its joins said.
     used: Vec<u32>,
+    /// Parts made by `paired`, and their union once made (EMPTY before).
+    paired: Map<Box<[SetId]>, SetId>,
 }
 
 /// Where two parts meet: the segments both hold tokens of, word by word.
@@ -727,7 +729,31 @@ fn join(
         None if own == EMPTY => {
             return paired(sets, layout, joins, &parts, probes).unwrap_or_else(|| unite(sets, layout));
         }
-        None => return unite(sets, layout),
+        None => {
+            // Own tokens that meet inputs held by pairs' meetings at many
+            // words: those inputs united, once for all classes with them (the
+            // set their union made before pairs' meetings), and the own
+            // tokens joined to that, as they were.
+            if let [Held::Parts(held)] = inputs {
+                if let Some(&united) = joins.paired.get(held) {
+                    *probes += 1;
+                    let united = match united {
+                        EMPTY => unite_quietly(sets, layout, joins, held),
+                        united => united,
+                    };
+                    return join(
+                        sets,
+                        layout,
+                        joins,
+                        (own, own_words),
+                        &[&Held::One(united)],
+                        base,
+                        probes,
+                    );
+                }
+            }
+            return unite(sets, layout);
+        }
         Some(met) => (met.contested, met.holders),
     };
     let mut held: Vec<SetId> = parts.iter().map(|&(p, _)| p).collect();
@@ -1023,7 +1049,24 @@ fn paired(
     }
     joins.used.extend_from_slice(&found);
     held.sort_unstable();
-    Some(Held::Parts(held.into()))
+    let held: Box<[SetId]> = held.into();
+    joins.paired.entry(held.clone()).or_insert(EMPTY);
+    Some(Held::Parts(held))
+}
+
+/// The union of `parts` (held by pairs' meetings: they share no token and
+/// no segment, so nothing forms), made once and kept; what the unions say
+/// is not said (the parts' meetings said what formed where).
+fn unite_quietly(sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, parts: &[SetId]) -> SetId {
+    let (events, watched) = (layout.events.len(), std::mem::take(&mut layout.watched));
+    let mut root = parts[0];
+    for &part in &parts[1..] {
+        root = sets.union(part, root, layout);
+    }
+    layout.events.truncate(events);
+    layout.watched = watched;
+    joins.paired.insert(parts.into(), root);
+    root
 }
 
 /// Where parts `a` and `b` meet (a place in `Joins::meetings`), made once
