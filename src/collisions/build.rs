@@ -26,6 +26,31 @@
 //! combining, differently, many big inputs that are not boxes of their own
 //! tokens).
 //!
+//! # Parts that meet in every word: pairs' meetings
+//!
+//! When parts meet at too many words to carve them out (boxes whose
+//! neighbours share a name in every word, each agent wired to a different
+//! 8 of 16: `ring-parts`, session 27), a class of no own tokens is held by
+//! segment instead (`paired`): per pair of its parts that meet, their
+//! *meeting* (their tokens of the segments both hold, united), and per part
+//! its *rest* (the part without its pairs' meetings). A meeting is a
+//! function of the two parts alone, made once in the whole check, when a
+//! second class joins the pair (or at once when one of the two holds a
+//! class's worth of words): O(the words both hold). A rest is a function
+//! of the part and the meetings taken from it, made once per such
+//! combination: O(their words x depth). A class then pays a lookup per pair
+//! and per part (at most `PAIRS_LOOKED_AT` and `MAX_PARTS`), whatever its
+//! parts hold, and the clashes its meetings form are told once per pair
+//! (classes with own tokens look up those not yet known to form in two
+//! classes: at most two each, plus one per own token that grew one). So
+//! ring-parts costs O(pairs of parts x words + parts and their partners x
+//! words + classes x pairs): linear for a fixed number of big parts. What
+//! is left is the same worst case with many distinct pairs or rests (each
+//! made once, O(words)), or a segment three parts of a class hold (the
+//! class then unites its parts, as before). A class with own tokens that
+//! meet such inputs at many words joins them to the inputs' union, made
+//! once per combination, as before.
+//!
 //! One module, though long: the joining of a class's inputs (`SharedBases`,
 //! `join_keyed`, `join`) exists only for the loop in `collisions`, which
 //! tallies what each join said formed and settles what the next class with the
@@ -674,8 +699,10 @@ struct PairMeeting {
 /// few leaves, the class holds its inputs as parts, never united: the
 /// words where two of them meet (a token of both, or a name both hold
 /// tokens of, where a clash may form) are taken out of them and made into
-/// one more part, their union. Only when inputs meet at many words is the
-/// union made whatever it costs: that is the worst case of the cost model.
+/// one more part, their union. When inputs meet at many words, a class of
+/// no own tokens is held by pairs' meetings (`paired`); only when that
+/// cannot be is the union made whatever it costs: that is the worst case
+/// of the cost model.
 fn join(
     sets: &mut Sets,
     layout: &mut Layout,
