@@ -26,6 +26,31 @@
 //! combining, differently, many big inputs that are not boxes of their own
 //! tokens).
 //!
+//! # Parts that meet in every word: pairs' meetings
+//!
+//! When parts meet at too many words to carve them out (boxes whose
+//! neighbours share a name in every word, each agent wired to a different
+//! 8 of 16: `ring-parts`, session 27), a class of no own tokens is held by
+//! segment instead (`paired`): per pair of its parts that meet, their
+//! *meeting* (their tokens of the segments both hold, united), and per part
+//! its *rest* (the part without its pairs' meetings). A meeting is a
+//! function of the two parts alone, made once in the whole check, when a
+//! second class joins the pair (or at once when one of the two holds a
+//! class's worth of words): O(the words both hold). A rest is a function
+//! of the part and the meetings taken from it, made once per such
+//! combination: O(their words x depth). A class then pays a lookup per pair
+//! and per part (at most `PAIRS_LOOKED_AT` and `MAX_PARTS`), whatever its
+//! parts hold, and the clashes its meetings form are told once per pair
+//! (classes with own tokens look up those not yet known to form in two
+//! classes: at most two each, plus one per own token that grew one). So
+//! ring-parts costs O(pairs of parts x words + parts and their partners x
+//! words + classes x pairs): linear for a fixed number of big parts. What
+//! is left is the same worst case with many distinct pairs or rests (each
+//! made once, O(words)), or a segment three parts of a class hold (the
+//! class then unites its parts, as before). A class with own tokens that
+//! meet such inputs at many words joins them to the inputs' union, made
+//! once per combination, as before.
+//!
 //! One module, though long: the joining of a class's inputs (`SharedBases`,
 //! `join_keyed`, `join`) exists only for the loop in `collisions`, which
 //! tallies what each join said formed and settles what the next class with the
@@ -145,7 +170,63 @@ pub(crate) fn collisions<'a>(
         let settled =
             |&(_, segment, tokens): &Formed| formed.get(&(segment, tokens)).is_some_and(|&(_, elsewhere)| elsewhere);
         probes += inner.settle(&mut joins, settled);
+        // Where two inputs meet, held as the pair's meeting (`paired`): what
+        // it formed forms here too. A class of no own tokens holds it as it
+        // is, so the pair notes the class, once per class (its clashes are
+        // told once per pair, below). Own tokens may grow a clash it formed,
+        // so then its clashes not yet known to form in two classes are
+        // looked up at the end, as unions' are: each is found held at most
+        // twice before it is known so; one not held is one the own tokens
+        // grew (at most one per own token).
+        let c = c as ClassIx;
+        for m in std::mem::take(&mut joins.used) {
+            probes += 1;
+            let meeting = &mut joins.meetings[m as usize];
+            if own.0 == EMPTY {
+                match meeting.first {
+                    NONE => meeting.first = c,
+                    first => meeting.elsewhere |= first != c,
+                }
+                continue;
+            }
+            if meeting.elsewhere {
+                continue; // all of them form in two classes
+            }
+            let (formed, at, first) = (&meeting.formed, &mut meeting.at, meeting.first);
+            meeting.pending.retain(|&k| {
+                probes += 1;
+                let (word, segment, tokens) = formed[k as usize];
+                let value = this.value_at(&sets, word);
+                if value == 0 || layout.held(segment as usize, value) != tokens {
+                    return true;
+                }
+                let (held_first, elsewhere) = &mut at[k as usize];
+                match *held_first {
+                    NONE => *held_first = c,
+                    f => *elsewhere |= f != c,
+                }
+                *elsewhere |= first != NONE && first != c;
+                !*elsewhere
+            });
+        }
         held.push(this);
+    }
+    // What the pairs' meetings formed, once per pair: where it is held at
+    // the end, by classes of no own tokens or of some.
+    for meeting in &joins.meetings {
+        for (k, &(_, segment, tokens)) in meeting.formed.iter().enumerate() {
+            probes += 1;
+            let (first, elsewhere) = match (meeting.at[k], meeting.first) {
+                ((NONE, _), NONE) => continue,
+                ((NONE, _), first) => (first, meeting.elsewhere),
+                ((held_first, elsewhere), NONE) => (held_first, elsewhere),
+                ((held_first, elsewhere), first) => (held_first, elsewhere || meeting.elsewhere || held_first != first),
+            };
+            formed
+                .entry((segment, tokens))
+                .and_modify(|(f, e)| *e |= *f != first || elsewhere)
+                .or_insert((first, elsewhere));
+        }
     }
 
     // The consumers that see a clash, by id, with their class.
@@ -439,17 +520,19 @@ fn join_keyed(
     probes: &mut u64,
 ) -> Inner {
     if let Some(&at) = joins.inputs.get(&key[..]) {
-        let (held, pending) = &joins.combinations[at];
+        let (held, pending, met) = &joins.combinations[at];
         for &(word, segment, tokens) in pending {
             layout.watched.insert(word);
             layout.events.push((word, segment, tokens, true));
         }
+        joins.used.extend_from_slice(met);
         return Inner {
             held: held.clone(),
             combinations: vec![at],
         };
     }
     let start = layout.events.len();
+    let used = joins.used.len();
     let mut combinations = Vec::new();
     let mut held = None;
     // A base held as parts joined again with the rest: its first inputs.
@@ -467,6 +550,7 @@ fn join_keyed(
             Held::One(set) => held = Some(join(sets, layout, joins, (set, 0), &inputs[shared..], 0, probes)),
             Held::Parts(_) => {
                 layout.events.truncate(start);
+                joins.used.truncate(used);
                 parts_base = shared;
             }
         }
@@ -490,7 +574,8 @@ fn join_keyed(
         }
     }
     let at = joins.combinations.len();
-    joins.combinations.push((held.clone(), pending));
+    let met = joins.used[used..].into();
+    joins.combinations.push((held.clone(), pending, met));
     joins.inputs.insert(key.into(), at);
     combinations.push(at);
     Inner { held, combinations }
@@ -559,7 +644,8 @@ pub(crate) struct Joins {
     /// what they hold, and what their unions formed that is not yet known
     /// to form in two classes.
     inputs: Map<Box<[SetId]>, usize>,
-    combinations: Vec<(Held, Vec<Formed>)>,
+    /// and the pairs' meetings it holds (`paired`).
+    combinations: Vec<(Held, Vec<Formed>, Box<[u32]>)>,
     /// Walks over big parts' words, by the parts (`walked_on`).
     walks: Map<Box<[SetId]>, Walk>,
     /// Parts united for being too many, by the two parts.
@@ -567,6 +653,42 @@ pub(crate) struct Joins {
     /// Per combination used as a shared base, how many more of its
     /// pending clashes it may tell again (`base_affordable`).
     replays_left: Map<usize, u64>,
+    /// Where two parts meet, segment by segment, by the two parts (a place
+    /// in `meetings`; see `paired`).
+    pairs: Map<(SetId, SetId), u32>,
+    meetings: Vec<PairMeeting>,
+    /// A part without the segments its pairs' meetings (places in
+    /// `meetings`, sorted) took: None when two of them took one segment
+    /// (three parts hold it).
+    rests: Map<(SetId, Box<[u32]>), Option<SetId>>,
+    /// The pairs' meetings the class being made holds, as its joins said.
+    used: Vec<u32>,
+    /// Parts made by `paired`, and their union once made (EMPTY before).
+    paired: Map<Box<[SetId]>, SetId>,
+}
+
+/// Where two parts meet: the segments both hold tokens of, word by word.
+struct PairMeeting {
+    /// Their tokens of those segments, united; EMPTY when there are none
+    /// (or `giant`).
+    set: SetId,
+    /// Per word where they meet, the bits of those segments.
+    masks: Box<[(u32, u64)]>,
+    /// Not split: they meet at a giant's word (whose value is an id), or
+    /// both hold one node of the sets (a union passes it at once).
+    whole: bool,
+    /// The clashes of `set` neither part holds whole: they form where the
+    /// two are joined.
+    formed: Box<[Formed]>,
+    /// The first class that holds `set` as it is (no own tokens; NONE
+    /// before one does), and whether another does too.
+    first: ClassIx,
+    elsewhere: bool,
+    /// Per clash of `formed`, the first class of own tokens that holds it
+    /// at the end (NONE before one does), and whether another class does;
+    /// and those not yet known to form in two classes (places in `formed`).
+    at: Vec<(ClassIx, bool)>,
+    pending: Vec<u32>,
 }
 
 /// What a class holds, from its own set and its inputs'. Usually one set,
@@ -577,8 +699,10 @@ pub(crate) struct Joins {
 /// few leaves, the class holds its inputs as parts, never united: the
 /// words where two of them meet (a token of both, or a name both hold
 /// tokens of, where a clash may form) are taken out of them and made into
-/// one more part, their union. Only when inputs meet at many words is the
-/// union made whatever it costs: that is the worst case of the cost model.
+/// one more part, their union. When inputs meet at many words, a class of
+/// no own tokens is held by pairs' meetings (`paired`); only when that
+/// cannot be is the union made whatever it costs: that is the worst case
+/// of the cost model.
 fn join(
     sets: &mut Sets,
     layout: &mut Layout,
@@ -629,7 +753,34 @@ fn join(
     let inputs_parts = inputs.iter().any(|h| matches!(h, Held::Parts(_)));
     let (met, holders) = match met {
         _ if small && !inputs_parts => return unite(sets, layout),
-        None => return unite(sets, layout),
+        None if own == EMPTY => {
+            return paired(sets, layout, joins, &parts, probes).unwrap_or_else(|| unite(sets, layout));
+        }
+        None => {
+            // Own tokens that meet inputs held by pairs' meetings at many
+            // words: those inputs united, once for all classes with them (the
+            // set their union made before pairs' meetings), and the own
+            // tokens joined to that, as they were.
+            if let [Held::Parts(held)] = inputs {
+                if let Some(&united) = joins.paired.get(held) {
+                    *probes += 1;
+                    let united = match united {
+                        EMPTY => unite_quietly(sets, layout, joins, held),
+                        united => united,
+                    };
+                    return join(
+                        sets,
+                        layout,
+                        joins,
+                        (own, own_words),
+                        &[&Held::One(united)],
+                        base,
+                        probes,
+                    );
+                }
+            }
+            return unite(sets, layout);
+        }
         Some(met) => (met.contested, met.holders),
     };
     let mut held: Vec<SetId> = parts.iter().map(|&(p, _)| p).collect();
@@ -763,16 +914,7 @@ fn meeting_words(
     probes: &mut u64,
 ) -> Option<Met> {
     let most = 4 * parts.len();
-    // Known apart: a class's own set, the only part of the class with its
-    // owner (one own set per class: two parts with one owner are looked at).
-    let owners: Vec<Option<ClassIx>> = parts.iter().map(|p| joins.own_formed.get(&p.0).copied()).collect();
-    let mut by_owner: Vec<ClassIx> = owners.iter().flatten().copied().collect();
-    by_owner.sort_unstable();
-    let lone = |o: ClassIx| {
-        let at = by_owner.partition_point(|&x| x < o);
-        by_owner.get(at + 1) != Some(&o)
-    };
-    let apart: Vec<bool> = owners.iter().map(|o| o.is_some_and(lone)).collect();
+    let apart = known_apart(joins, parts);
     // Pairs of parts from different inputs (or one the class's own), and
     // those of them known apart.
     let cross = |of: &dyn Fn(usize) -> bool| {
@@ -814,6 +956,231 @@ fn meeting_words(
         return walked(sets, layout, parts, probes);
     }
     walked_on(sets, layout, joins, parts, &others, probes)
+}
+
+/// Which of `parts` are known apart (see `meeting_words`): a class's own
+/// set, the only part of the class with its owner (one own set per class:
+/// two parts with one owner are looked at).
+fn known_apart(joins: &Joins, parts: &[(SetId, usize)]) -> Vec<bool> {
+    let owners: Vec<Option<ClassIx>> = parts.iter().map(|p| joins.own_formed.get(&p.0).copied()).collect();
+    let mut by_owner: Vec<ClassIx> = owners.iter().flatten().copied().collect();
+    by_owner.sort_unstable();
+    let lone = |o: ClassIx| {
+        let at = by_owner.partition_point(|&x| x < o);
+        by_owner.get(at + 1) != Some(&o)
+    };
+    owners.iter().map(|o| o.is_some_and(lone)).collect()
+}
+
+/// A class's parts (no own tokens among them) that meet at too many words
+/// to be held as parts with those words carved out, held as parts by
+/// segment instead: per pair of parts that meet, their *meeting* (their
+/// tokens of the segments both hold, united), and per part what is left
+/// once its pairs' meetings are taken out (its *rest*). Nothing is made
+/// per class: a pair's meeting is a function of the two parts alone, made
+/// once in the whole check (`pair_meeting`: the words both hold), and a
+/// rest is a function of the part and the meetings taken out of it, made
+/// once per part and such meetings (O(their words x depth)). A class pays
+/// a lookup per pair of its parts and per part (at most `PAIRS_LOOKED_AT`
+/// and `MAX_PARTS`), whatever its parts hold: agents each wired to a
+/// different few of many big boxes whose neighbours share a name in every
+/// word (`ring-parts`, session 27) no longer unite their boxes each.
+///
+/// Held this way, parts share no token and no segment, as a class held as
+/// parts must, only while no segment is held by three parts (two pairs'
+/// meetings would then both hold it): seen when a rest is made, as two
+/// meetings taking bits of one word twice. Then, or when parts meet at a
+/// giant's word, or there would be more than `MAX_PARTS` parts, or too
+/// many pairs, None: the parts are united, as before.
+fn paired(
+    sets: &mut Sets,
+    layout: &Layout,
+    joins: &mut Joins,
+    parts: &[(SetId, usize)],
+    probes: &mut u64,
+) -> Option<Held> {
+    if parts.len() > MAX_PARTS {
+        return None;
+    }
+    let apart = known_apart(joins, parts);
+    // The pairs that may meet; each met at once when one of the two is
+    // small (a class's worth of words: what walking its words costs), else
+    // only once seen in another class before (noted now).
+    let small = 4 * parts.len() as u64;
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut fresh = false;
+    for (i, &(a, from_a)) in parts.iter().enumerate() {
+        for (j, &(b, from_b)) in parts.iter().enumerate().skip(i + 1) {
+            if (apart[i] && apart[j]) || (from_a == from_b && from_a != 0) {
+                continue; // they share nothing
+            }
+            if pairs.len() == PAIRS_LOOKED_AT {
+                return None;
+            }
+            pairs.push((i, j));
+            *probes += 1;
+            if sets.words(a).min(sets.words(b)) <= small {
+                continue;
+            }
+            if let Entry::Vacant(at) = joins.pairs.entry((a.min(b), a.max(b))) {
+                at.insert(UNMET);
+                fresh = true;
+            }
+        }
+    }
+    if fresh {
+        return None;
+    }
+    // Per part, the meetings it is in; every meeting, once.
+    let mut meets: Vec<Vec<u32>> = vec![Vec::new(); parts.len()];
+    let mut found: Vec<u32> = Vec::new();
+    for (i, j) in pairs {
+        let m = pair_meeting(sets, layout, joins, parts[i].0, parts[j].0, probes);
+        let meeting = &joins.meetings[m as usize];
+        if meeting.whole {
+            return None;
+        }
+        if meeting.set != EMPTY {
+            meets[i].push(m);
+            meets[j].push(m);
+            found.push(m);
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    let mut held: Vec<SetId> = Vec::with_capacity(parts.len() + found.len());
+    for (&(part, _), mut taken) in parts.iter().zip(meets) {
+        if taken.is_empty() {
+            held.push(part);
+            continue;
+        }
+        taken.sort_unstable();
+        *probes += taken.len() as u64;
+        let key = (part, taken.into_boxed_slice());
+        let rest = match joins.rests.get(&key) {
+            Some(&rest) => rest,
+            None => {
+                let rest = rest_of(sets, layout, &joins.meetings, part, &key.1, probes);
+                joins.rests.insert(key, rest);
+                rest
+            }
+        }?;
+        if rest != EMPTY {
+            held.push(rest);
+        }
+    }
+    held.extend(found.iter().map(|&m| joins.meetings[m as usize].set));
+    if held.len() > MAX_PARTS || held.len() < 2 {
+        return None;
+    }
+    joins.used.extend_from_slice(&found);
+    held.sort_unstable();
+    let held: Box<[SetId]> = held.into();
+    joins.paired.entry(held.clone()).or_insert(EMPTY);
+    Some(Held::Parts(held))
+}
+
+/// The union of `parts` (held by pairs' meetings: they share no token and
+/// no segment, so nothing forms), made once and kept; what the unions say
+/// is not said (the parts' meetings said what formed where).
+fn unite_quietly(sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, parts: &[SetId]) -> SetId {
+    let (events, watched) = (layout.events.len(), std::mem::take(&mut layout.watched));
+    let mut root = parts[0];
+    for &part in &parts[1..] {
+        root = sets.union(part, root, layout);
+    }
+    layout.events.truncate(events);
+    layout.watched = watched;
+    joins.paired.insert(parts.into(), root);
+    root
+}
+
+/// Where parts `a` and `b` meet (a place in `Joins::meetings`), made once
+/// for the pair: the words both hold walked (`Sets::shared_words`), per
+/// word the segments both hold tokens of, and their tokens of those united
+/// (a clash there neither holds whole forms where they are joined).
+fn pair_meeting(sets: &mut Sets, layout: &Layout, joins: &mut Joins, a: SetId, b: SetId, probes: &mut u64) -> u32 {
+    let key = (a.min(b), a.max(b));
+    if let Some(&m) = joins.pairs.get(&key).filter(|&&m| m != UNMET) {
+        return m;
+    }
+    // Compared already and found to share no segment: nothing to walk.
+    let apart = joins.met.get(&key).is_some_and(|met| met.contested.is_empty());
+    let mut shared = Vec::new();
+    // One node of the sets held by both (two routes to the same tools): a
+    // union passes it at once, so the pair is not split (`whole`).
+    let mut whole = !apart && !sets.shared_words(a, b, &mut shared);
+    *probes += 1;
+    let (mut masks, mut words, mut formed) = (Vec::new(), Vec::new(), Vec::new());
+    for &(word, va, vb) in shared.iter().take_while(|_| !whole) {
+        *probes += 1;
+        let Some(mask) = layout.shared_segments(word, va, vb) else {
+            whole = true;
+            break;
+        };
+        if mask == 0 {
+            continue;
+        }
+        let value = (va | vb) & mask;
+        for (s, held) in layout.clashes_in(word, value) {
+            *probes += 1;
+            if held != layout.held(s, va) && held != layout.held(s, vb) {
+                formed.push((word, s as u32, held));
+            }
+        }
+        masks.push((word, mask));
+        words.push((word, value));
+    }
+    let set = match whole {
+        true => EMPTY,
+        false => sets.of_words(&words, layout),
+    };
+    let m = joins.meetings.len() as u32;
+    joins.meetings.push(PairMeeting {
+        set,
+        masks: masks.into(),
+        whole,
+        at: vec![(NONE, false); formed.len()],
+        pending: (0..formed.len() as u32).collect(),
+        formed: formed.into(),
+        first: NONE,
+        elsewhere: false,
+    });
+    joins.pairs.insert(key, m);
+    m
+}
+
+/// `part` without the segments the meetings `taken` took from it, or None
+/// when two of them took bits of one word twice (a segment three parts
+/// hold). O(their words x depth).
+fn rest_of(
+    sets: &mut Sets,
+    layout: &Layout,
+    meetings: &[PairMeeting],
+    part: SetId,
+    taken: &[u32],
+    probes: &mut u64,
+) -> Option<SetId> {
+    let mut masks: Vec<(u32, u64)> = Vec::new();
+    for &m in taken {
+        masks.extend_from_slice(&meetings[m as usize].masks);
+    }
+    *probes += masks.len() as u64;
+    masks.sort_unstable_by_key(|m| m.0);
+    let mut merged: Vec<(u32, u64)> = Vec::with_capacity(masks.len());
+    for (word, mask) in masks {
+        match merged.last_mut() {
+            Some((w, bits)) if *w == word => {
+                if *bits & mask != 0 {
+                    return None;
+                }
+                *bits |= mask;
+            }
+            _ => merged.push((word, mask)),
+        }
+    }
+    Some(sets.masked(part, &merged, layout))
 }
 
 /// `meeting_words` by pairs of parts: each pair not known apart (`apart`
@@ -1162,6 +1529,9 @@ fn walked_beside(
     Some(met)
 }
 
+/// In `Joins::pairs`, a pair seen in one class, not yet met.
+const UNMET: u32 = u32::MAX;
+
 /// Up to this many pairs of parts not known apart, pairs are compared (and
 /// remembered); beyond, their words are.
 const PAIRS_LOOKED_AT: usize = 64;
@@ -1372,6 +1742,72 @@ mod tests {
             doc.wire(&b, "agent");
         }
         doc
+    }
+
+    /// Session 27's ring: 16 boxes; name r * 16 + c (r < n / 16) is a tool
+    /// in box c and one in box c - 1 (mod 16), so neighbouring boxes share
+    /// a name in every row and every box holds tokens in every word. n
+    /// agents each wired to a different 8 of the boxes (with `own`, also to
+    /// a box of its own holding a pair of its own). With the violations
+    /// that makes: per agent, a clash per row and pair of neighbours.
+    fn ring_parts(n: usize, own: bool) -> (Doc, u64) {
+        let mut doc = Doc::default();
+        let rows = n / 16;
+        let boxes: Vec<String> = (0..16).map(|j| format!("B{j:02}")).collect();
+        for (j, b) in boxes.iter().enumerate() {
+            doc.node(b, "toolbox", b);
+            for r in 0..rows {
+                for c in [j, (j + 1) % 16] {
+                    let name = r * 16 + c;
+                    doc.tool(&format!("b{j:02}.{name:07}"), &format!("N {name:07}"), b);
+                }
+            }
+        }
+        let subsets: Vec<u32> = (0u32..1 << 16).filter(|s| s.count_ones() == 8).collect();
+        let mut violations = 0;
+        for k in 0..n {
+            let pick = subsets[k * 7919 % subsets.len()];
+            let a = format!("a{k:05}");
+            doc.node(&a, "agent", &a);
+            for (j, b) in boxes.iter().enumerate() {
+                if pick >> j & 1 != 0 {
+                    doc.wire(b, &a);
+                }
+            }
+            let neighbours = (0..16).filter(|&c| pick >> c & 1 != 0 && pick >> ((c + 15) % 16) & 1 != 0);
+            violations += (rows * neighbours.count()) as u64;
+            if own {
+                let o = format!("O{k:05}");
+                doc.node(&o, "toolbox", &o);
+                doc.tool(&format!("o{k}a"), &format!("own {k}"), &o);
+                doc.tool(&format!("o{k}b"), &format!("Own {k}"), &o);
+                doc.wire(&o, &a);
+                violations += 1;
+            }
+        }
+        (doc, violations)
+    }
+
+    /// The violations of `doc` and the check's whole work.
+    fn total(doc: &Doc) -> (u64, u64) {
+        let report = check_text(doc.text().as_bytes(), &Config::default(), Budget::full()).expect("a workflow");
+        let work = report.collisions.work();
+        let total = work.iter().find(|(n, _)| *n == "total").map_or(0, |&(_, w)| w);
+        (report.collisions.len(), total)
+    }
+
+    #[test]
+    fn cmp9_parts_that_meet_in_every_word_are_held_by_pairs_met_once() {
+        for own in [false, true] {
+            let (doc, expected) = ring_parts(256, own);
+            let (n, once) = total(&doc);
+            assert_eq!(n, expected);
+            let (doc, expected) = ring_parts(512, own);
+            let (n, twice) = total(&doc);
+            assert_eq!(n, expected);
+            // Before: 4x (each agent united its 8 boxes: n x n / 32 words).
+            crate::work::assert_at_most_doubles(once, twice, if own { "own: " } else { "" });
+        }
     }
 
     #[test]

@@ -79,7 +79,13 @@
 //! union costs the smaller operand's differing nodes, up to (classes x
 //! tokens / 64) words in all. That is the worst case, not the common one:
 //! it needs many classes each combining, differently, inputs that each
-//! hold many tokens of names that meet only there.
+//! hold many tokens of names that meet only there. Inputs that meet in
+//! every word but are few (agents each wired to a different 8 of 16 boxes
+//! whose neighbours share a name in every word) no longer reach it: where
+//! two parts meet is made once per pair of parts, and each part's rest
+//! once per part and the pairs taken from it, and a class holds those
+//! (a lookup per pair and part; see `build`), so the words are paid per
+//! distinct pair and rest, not per class.
 //!
 //! Reading: violation `i` is a binary search over the consumers' running
 //! counts, then the `k`th clash of the consumer's set (O(16 x depth)). A

@@ -280,6 +280,69 @@ impl Sets {
         }
     }
 
+    /// `root` with the bits of `masks` ((word, bits), sorted by word)
+    /// cleared at those words: their paths made anew, a word left with
+    /// nothing dropped. O(masks x depth) nodes.
+    pub(crate) fn masked(&mut self, root: SetId, masks: &[(u32, u64)], meaning: &impl Words) -> SetId {
+        self.masked_at(root, self.depth, 0, masks, meaning)
+    }
+
+    fn masked_at(&mut self, id: SetId, level: u32, base: u64, masks: &[(u32, u64)], meaning: &impl Words) -> SetId {
+        if id == EMPTY || masks.is_empty() {
+            return id;
+        }
+        self.steps += 1;
+        if level == 0 {
+            let (w, value) = (base as u32, self.leaves[id as usize].value & !masks[0].1);
+            return match value {
+                0 => EMPTY,
+                _ if value == self.leaves[id as usize].value => id,
+                _ => self.leaf(w, value, meaning.clashes(w, value), (EMPTY, EMPTY)),
+            };
+        }
+        let span = Self::span(level);
+        let mut children = self.inner[id as usize].children;
+        let mut rest = masks;
+        for (i, child) in children.iter_mut().enumerate() {
+            let end = base + span * (i as u64 + 1);
+            let split = rest.partition_point(|&(w, _)| u64::from(w) < end);
+            *child = self.masked_at(*child, level - 1, base + span * i as u64, &rest[..split], meaning);
+            rest = &rest[split..];
+        }
+        if children == self.inner[id as usize].children {
+            return id;
+        }
+        self.node(children, level)
+    }
+
+    /// Every word both `a` and `b` hold: (word, value in `a`, value in
+    /// `b`), in order. Visits only the nodes both hold, and stops (false)
+    /// at the first that is one node in both.
+    pub(crate) fn shared_words(&self, a: SetId, b: SetId, out: &mut Vec<(u32, u64, u64)>) -> bool {
+        self.shared_at(a, b, self.depth, 0, out)
+    }
+
+    fn shared_at(&self, a: SetId, b: SetId, level: u32, base: u64, out: &mut Vec<(u32, u64, u64)>) -> bool {
+        if a == EMPTY || b == EMPTY {
+            return true;
+        }
+        self.reads.fetch_add(1, Relaxed);
+        if a == b {
+            return false;
+        }
+        if level == 0 {
+            out.push((
+                base as u32,
+                self.leaves[a as usize].value,
+                self.leaves[b as usize].value,
+            ));
+            return true;
+        }
+        let (ca, cb) = (&self.inner[a as usize].children, &self.inner[b as usize].children);
+        let span = Self::span(level);
+        (0..FAN).all(|i| self.shared_at(ca[i], cb[i], level - 1, base + span * i as u64, out))
+    }
+
     /// `root` without the words `words` (sorted): their paths made anew.
     pub(crate) fn without(&mut self, root: SetId, words: &[u32]) -> SetId {
         self.without_at(root, self.depth, 0, words)

@@ -367,6 +367,30 @@ impl Layout {
         }
     }
 
+    /// The bits of the segments of `word` that values `a` and `b` both hold
+    /// tokens of (where their union may form a clash neither holds), or
+    /// None for a giant's word (its value is an id: no bits to split).
+    /// One look at a word, as `interact_at` is (its segments, at most 64).
+    pub fn shared_segments(&self, word: u32, a: u64, b: u64) -> Option<u64> {
+        match self.words[word as usize] {
+            Word::Bits { singles: true, .. } => Some(a & b),
+            Word::Bits { .. } => {
+                let mut mask = 0u64;
+                for s in self.segments_of(word) {
+                    if self.held(s, a) != 0 && self.held(s, b) != 0 {
+                        let seg = &self.segments[s];
+                        mask |= match seg.tokens {
+                            64 => u64::MAX,
+                            t => ((1u64 << t) - 1) << seg.shift,
+                        };
+                    }
+                }
+                Some(mask)
+            }
+            Word::Giant(_) => None,
+        }
+    }
+
     /// Whether a set whose word values `value_at` gives holds a token of
     /// `leaf` (whether the leaf reaches the set's class).
     pub fn holds_leaf(&self, leaf: NodeIx, value_at: impl Fn(u32) -> u64) -> bool {
