@@ -92,6 +92,7 @@ TINY = {
     "decoy-teams": 64,
     "shared-cut": 64,
     "ring-parts": 48,
+    "deep-decoys": 64,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -155,6 +156,7 @@ DOUBLING = {
     "decoy-teams": 1_000,  # 1 MB (63 team boxes into the hub, each feeding 40 boxes)
     "shared-cut": 1_000,  # 0.91 MB
     "ring-parts": 2_000,  # 1.9 MB (below, the first classes to use each of the 120 pairs of boxes unite them)
+    "deep-decoys": 2_000,  # 2.1 MB
 }
 
 # Families whose work still grows faster than their file (found by the
@@ -168,8 +170,9 @@ TREES_OF_CYCLE_ROOTS = pytest.mark.xfail(
 )
 WALK_DOWN_CUT_SHORT = pytest.mark.xfail(
     strict=True,
-    reason="known limit: a walk down that meets more classes passing a set on than it reads (upstream.rs WALK) "
-    "leaves inputs held whole to be joined word by word",
+    reason="known limit: a walk down that meets more classes passing a set on than it reads (upstream.rs WALK), "
+    "from an input one class above those of the class where the walk up ran out, leaves it to be joined word by "
+    "word (2.38x the work for twice the size at 2,000, 2.55x at 4,000)",
 )
 READING_OVER_THEIR_FILE = {
     "clashes": {"cycle-far": TREES_OF_CYCLE_ROOTS},
@@ -722,18 +725,21 @@ def test_cmp9_work_doubles_at_most_2_3x_cycle_sides() -> None:
     assert_work_at_most_doubles("cycle-sides")
 
 
-@WALK_DOWN_CUT_SHORT
 def test_cmp9_work_doubles_at_most_2_3x_decoy_teams() -> None:
     assert_work_at_most_doubles("decoy-teams")
 
 
-@WALK_DOWN_CUT_SHORT
 def test_cmp9_work_doubles_at_most_2_3x_shared_cut() -> None:
     assert_work_at_most_doubles("shared-cut")
 
 
 def test_cmp9_work_doubles_at_most_2_3x_ring_parts() -> None:
     assert_work_at_most_doubles("ring-parts")
+
+
+@WALK_DOWN_CUT_SHORT
+def test_cmp9_work_doubles_at_most_2_3x_deep_decoys() -> None:
+    assert_work_at_most_doubles("deep-decoys")
 
 
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
@@ -1048,6 +1054,7 @@ ISSUE_MB = {
     "decoy-teams": 4.1,
     "shared-cut": 3.7,
     "ring-parts": 3.7,
+    "deep-decoys": 4.3,
 }
 
 

@@ -76,7 +76,7 @@ from .family_fans import (
     wide_thrash,
 )
 from .family_cycles import cycle_far, cycle_sides
-from .family_hubs import decoy_teams, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
+from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
 from .family_parts import dozen_own, linked_boxes, parts_read, ring_parts, shared_word
 from .family_ladders import (
     diamond_ladder,
@@ -266,6 +266,8 @@ FAMILIES: Dict[str, Family] = {
                "boxes of a clashing pair each, all into one more agent", (4_000,), 160, 1, shared_cut),
         Family("ring-parts", 59, "16 boxes in a ring of n // 16 rows of names, neighbours sharing a name in every "
                "row; n agents, each wired to a different 8 of the boxes", (4_000,), 160, 16, ring_parts),
+        Family("deep-decoys", 60, "family 57 with each team box into the hub, and each decoy box into its agent, "
+               "through a box of its own holding a clashing pair", (4_000,), 160, 1, deep_decoys),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -20,12 +20,12 @@ from .family_base import (
 )
 
 
-def _hub(n: int, teams: int, twins_into_hub: bool) -> tuple[List[str], List[str], int]:
+def _hub(n: int, teams: int, twins_into_hub: bool, via: bool = False) -> tuple[List[str], List[str], int]:
     """``I1`` of ``n`` tools ``p{j}`` "K j"; ``teams`` team boxes ``X{t}``, each
     fed by ``I1``, holding a clashing pair ``u{t}`` "T t", ``v{t}`` "t-t",
-    and feeding the hub ``F``; with ``twins_into_hub``, a box ``I3`` of the
-    twins ``q{j}`` "k-j" into ``F`` as well. Returns the records and the id
-    width."""
+    and feeding the hub ``F`` (with ``via``, through a box ``Y{t}`` of its
+    own); with ``twins_into_hub``, a box ``I3`` of the twins ``q{j}`` "k-j"
+    into ``F`` as well. Returns the records and the id width."""
     w = id_width(max(n, teams))
     nodes = [box_record("I1"), box_record("F")]
     edges: List[str] = []
@@ -42,7 +42,11 @@ def _hub(n: int, teams: int, twins_into_hub: bool) -> tuple[List[str], List[str]
     for t in range(teams):
         s = f"{t:0{w}}"
         nodes += [box_record(f"X{s}"), tool_record(f"u{s}", f"T {s}"), tool_record(f"v{s}", f"t-{s}")]
-        edges += [edge_record("I1", f"X{s}"), edge_record(f"X{s}", "F")]
+        if via:
+            nodes.append(box_record(f"Y{s}"))
+            edges += [edge_record("I1", f"X{s}"), edge_record(f"X{s}", f"Y{s}"), edge_record(f"Y{s}", "F")]
+        else:
+            edges += [edge_record("I1", f"X{s}"), edge_record(f"X{s}", "F")]
         edges += [edge_record(f"u{s}", f"X{s}"), edge_record(f"v{s}", f"X{s}")]
     return nodes, edges, w
 
@@ -82,11 +86,11 @@ def hub_teams(n: int) -> Generated:
     return Generated(document(nodes, edges), expected)
 
 
-def _teams(n: int) -> tuple[List[str], List[str], int, int]:
-    """``hub-teams``'s records (see there), with the id width and the
-    number of team boxes."""
+def _teams(n: int, via: bool = False) -> tuple[List[str], List[str], int, int]:
+    """``hub-teams``'s records (see there; ``via``: see ``_hub``), with the
+    id width and the number of team boxes."""
     teams = -(-n // TEAM)
-    nodes, edges, w = _hub(n, teams, twins_into_hub=True)
+    nodes, edges, w = _hub(n, teams, twins_into_hub=True, via=via)
     for k in range(n):
         s, t = f"{k:0{w}}", f"{k // TEAM:0{w}}"
         nodes += [agent_record(f"a{s}"), box_record(f"R{s}")]
@@ -101,16 +105,22 @@ DECOYS = 40
 ``shared-cut``: more than a walk down reads (upstream.rs ``WALK``)."""
 
 
-def _decoys(feeders: List[str]) -> tuple[List[str], List[str]]:
+def _decoys(feeders: List[str], deep: bool = False) -> tuple[List[str], List[str]]:
     """``DECOYS`` boxes ``D{d}``, each fed by every box of ``feeders``,
     holding a clashing pair ``d{d}a`` "Decoy d", ``d{d}b`` "decoy-d" and
-    wired into one agent ``sink``."""
+    wired into one agent ``sink`` (with ``deep``, through a box ``E{d}`` of
+    its own)."""
     nodes = [agent_record("sink")]
     edges: List[str] = []
     for d in range(DECOYS):
         box = f"D{d:02}"
         nodes += [box_record(box), tool_record(f"d{d:02}a", f"Decoy {d:02}"), tool_record(f"d{d:02}b", f"decoy-{d:02}")]
-        edges += [edge_record(f"d{d:02}a", box), edge_record(f"d{d:02}b", box), edge_record(box, "sink")]
+        edges += [edge_record(f"d{d:02}a", box), edge_record(f"d{d:02}b", box)]
+        if deep:
+            nodes.append(box_record(f"E{d:02}"))
+            edges += [edge_record(box, f"E{d:02}"), edge_record(f"E{d:02}", "sink")]
+        else:
+            edges.append(edge_record(box, "sink"))
         edges += [edge_record(feeder, box) for feeder in feeders]
     return nodes, edges
 
@@ -292,3 +302,39 @@ def tied_taps(n: int) -> Generated:
         1 + CHAIN + 3 * n,
     )
     return Generated(document(nodes, edges), expected)
+
+
+def deep_decoys(n: int) -> Generated:
+    """Family 60: ``decoy-teams`` with each team box ``X{t}`` feeding ``F``
+    through a box ``Y{t}`` of its own holding a clashing pair ``g{t}a``
+    "Via t", ``g{t}b`` "via-t", and each decoy ``D{d}`` feeding ``sink``
+    through a box ``E{d}`` of its own holding a clashing pair ``e{d}a``
+    "Deep d", ``e{d}b`` "deep-d": ``n * (n + 2 * teams + 1) + teams + 80``
+    violations, ``2 * n + 2 * teams + 80`` clashes.
+
+    A walk down from a team box reads the decoys, which pass its set on to
+    classes that pass it on in turn, before the boxes of its own that lead
+    to ``F``, more than the walk reads; and ``X{t}`` is not among ``F``'s
+    inputs, where an input whose walk down is cut short is looked up
+    (upstream.rs), but one class above them: each agent joins its team box
+    word by word, ``n / 64`` words."""
+    nodes, edges, w, teams = _teams(n, via=True)
+    for t in range(teams):
+        s = f"{t:0{w}}"
+        nodes += [tool_record(f"g{s}a", f"Via {s}"), tool_record(f"g{s}b", f"via-{s}")]
+        edges += [edge_record(f"g{s}a", f"Y{s}"), edge_record(f"g{s}b", f"Y{s}")]
+    decoy_nodes, decoy_edges = _decoys([f"X{t:0{w}}" for t in range(teams)], deep=True)
+    for d in range(DECOYS):
+        decoy_nodes += [tool_record(f"e{d:02}a", f"Deep {d:02}"), tool_record(f"e{d:02}b", f"deep-{d:02}")]
+        decoy_edges += [edge_record(f"e{d:02}a", f"E{d:02}"), edge_record(f"e{d:02}b", f"E{d:02}")]
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n * (n + 2 * teams + 1) + teams + 2 * DECOYS,
+        2 * n + 2 * teams + 2 * DECOYS,
+        (f"a{zero}", f"k_{zero}", (f"p{zero}", f"q{zero}")),
+        3 + 2 * n + 6 * teams + 4 * n + 1 + 6 * DECOYS,
+        1 + 2 * n + 7 * teams + 5 * n + (6 + teams) * DECOYS,
+        n + 1,
+        3 + 2 * teams + n + 2 * DECOYS,
+    )
+    return Generated(document(nodes + decoy_nodes, edges + decoy_edges), expected)
