@@ -52,6 +52,10 @@
 //!    down from each input still not found, through the classes that pass
 //!    its set on, at most 32 steps per class, to meet what the walk up
 //!    found: a team box held whole through a hub box of many inputs;
+//!    classes that pass it on only to classes that pass nothing on (last
+//!    classes, above no input) are read only as the class's own inputs, a
+//!    binary search each, and an input whose walk down is cut short is
+//!    looked up in the input list the walk up ran out in;
 //!    O(inputs + classes)). So agents wired to two big boxes and to a box
 //!    of their own fed by both join nothing (family
 //!    37 of docs/RELIABILITY.md; its agents paid n / 64 words each).
