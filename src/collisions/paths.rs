@@ -132,7 +132,27 @@
 //! for each agent's tool, alike with the agent's other path for more than
 //! 64 nodes, reached it until `Paths::parted`, see above.) What remains:
 //! a search spent (32 nested searches, a lattice of hubs) or a cycle of
-//! boxes still hands the root to its own tree.
+//! boxes still hands the root to its own tree, but for a *cycle of roots*
+//! (`Cycle`: members each fed by the one before and otherwise only by
+//! boxes with no provider box, families 55 and 56). There a tool enters
+//! only where it is wired into a member or into such a source, so its few
+//! receivers place it on the cycle, and inside every route to a member
+//! passes the one before: the path to a member is the shortest way in,
+//! then round, laid as one link (an *arc*, `Paths::arc`) in
+//! O(receivers) steps, its members read by their place in the cycle, a
+//! step a node, and `contains` told by a box's place. It is asked where
+//! the walk would go round the cycle (a provider's root not above the
+//! root), and at the 16th, 32nd, 64th... root a walk passes, so no other
+//! path pays for it; the cycle is found once, each root looked at once
+//! (its providers, a step each). (Until session 27 a path inside such a
+//! cycle was passed on root by root and, where the ordinals did not
+//! follow the cycle, read off the tree of its root, grown out to the
+//! tool and not shared: family 55 read n paths half round a cycle of n
+//! at 12 steps a node, n x n / 2.) Two ways in as short (a tool wired
+//! into two members, a second cycle the other way round: ties), a member
+//! fed by two boxes that have providers of their own, or a cycle with
+//! chain nodes between its roots are passed on and read off trees as
+//! before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -195,6 +215,12 @@ struct Link {
     /// nearest the leaf, (low, high): one chain per rung, from `up(high)`
     /// down to `star(low)`, read only when asked for.
     run: Option<(u32, u32)>,
+    /// An arc of a cycle of roots (`Cycle`), as the cycle and the position
+    /// of its top: its nodes are the cycle's members from there on, read
+    /// only when asked for.
+    arc: Option<(Arc<Cycle>, u32)>,
+    /// Whether this link or one nearer the leaf is an arc.
+    arcs: bool,
     /// Nodes of this chain and of every chain nearer the leaf.
     nodes: u32,
     /// Chains from this one to the leaf's side, this one included.
@@ -267,6 +293,18 @@ impl Below {
         }
     }
 
+    /// This, with the arc of `cycle` from position `from`, `len` members,
+    /// laid on it, as a path of `leaf`: one link, however long.
+    fn with_arc(&self, leaf: NodeIx, cycle: &Arc<Cycle>, from: u32, len: u32) -> TreePath {
+        let head = Link::arc_on(self.links.as_ref(), cycle, from, len);
+        TreePath {
+            leaf,
+            first: self.first,
+            origin: if self.links.is_some() { self.origin } else { head.top },
+            head,
+        }
+    }
+
     /// This, with the run of rungs from `low` (nearest the consumer) up to
     /// `high` laid on it (its top `up(high)`, its bottom `star(low)`), as a
     /// path of `leaf`: one link, however many rungs.
@@ -285,6 +323,23 @@ impl Below {
 }
 
 impl Link {
+    /// An arc of `cycle` from position `from`, `len` members, laid on
+    /// `rest`: its root the cycle's smallest (roots still fall: those
+    /// nearer the leaf are above the cycle, those nearer the consumer
+    /// below it).
+    fn arc_on(rest: Option<&Arc<Link>>, cycle: &Arc<Cycle>, from: u32, len: u32) -> Arc<Link> {
+        let m = cycle.members.len() as u32;
+        let (top, bottom) = (
+            cycle.members[from as usize],
+            cycle.members[((from + len - 1) % m) as usize],
+        );
+        let link = Link::laid(rest, (top, bottom), (cycle.min, bottom), None, len);
+        let mut link = Arc::try_unwrap(link).expect("a link just made");
+        link.arc = Some((Arc::clone(cycle), from));
+        link.arcs = true;
+        Arc::new(link)
+    }
+
     /// The chain from `top` down to `bottom` (of path root `root`, `len`
     /// nodes), laid on `rest`.
     fn on(rest: Option<&Arc<Link>>, (top, bottom): (u32, u32), root: u32, len: u32) -> Arc<Link> {
@@ -318,6 +373,8 @@ impl Link {
             root,
             near_root,
             run,
+            arc: None,
+            arcs: rest.is_some_and(|l| l.arcs),
             nodes: nodes + len,
             count: count + 1,
             rest: rest.cloned(),
@@ -344,6 +401,17 @@ impl TreePath {
         while let Some(link) = at {
             *steps += 1;
             match link.run {
+                None if link.arc.is_some() => {
+                    // An arc, member by member (each counted): read so
+                    // only where two paths as long are told apart.
+                    let (cycle, from) = link.arc.as_ref().expect("an arc");
+                    let m = cycle.members.len() as u32;
+                    for t in (0..link.len() as u32).rev() {
+                        *steps += 1;
+                        let o = cycle.members[((from + t) % m) as usize];
+                        out.push((o, o));
+                    }
+                }
                 None => out.push((link.top, link.bottom)),
                 Some((low, high)) => {
                     let mut r = low;
@@ -401,7 +469,9 @@ impl TreePath {
         }
         // A run holds the root if it is the top of one of its rungs
         // (`Paths::chain_of_root` tells).
-        (at.root == root || (at.run.is_some() && root <= at.near_root)).then_some(at)
+        // An arc holds every root of its cycle it may hold: the cycle's
+        // roots lie between its own root and those nearer the consumer.
+        (at.root == root || (at.run.is_some() && root <= at.near_root) || at.arc.is_some()).then_some(at)
     }
 }
 
@@ -463,6 +533,9 @@ pub(crate) struct Paths {
     /// Per path root a path reached, and every root above it: whether it
     /// is a rung, and where (see `Rung`), made when first asked for.
     rungs: Mutex<Map<u32, Rung>>,
+    /// Per path root asked about, the cycle of roots it is a member of
+    /// (`Cycle`), or None; made when first asked for, each root once.
+    cycles: Mutex<Map<u32, Option<Arc<Cycle>>>>,
 }
 
 impl Default for Paths {
@@ -474,6 +547,7 @@ impl Default for Paths {
             nested: Mutex::new(new_map()),
             above: Mutex::new(new_map()),
             rungs: Mutex::new(new_map()),
+            cycles: Mutex::new(new_map()),
         }
     }
 }
@@ -587,6 +661,9 @@ impl Paths {
         let mut below: Option<Below> = None;
         // Whether the last root passed the path on at a tie (`passed_to`).
         let mut tied = false;
+        // An arc of a cycle of roots, (its piece in `chains`, the cycle,
+        // its top's position, its members), at most one: it ends the walk.
+        let mut arc: Option<(usize, Arc<Cycle>, u32, u32)> = None;
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
                 // Its root looked up, as everything below, in the time of
@@ -600,6 +677,22 @@ impl Paths {
             // the same whatever chain below it the path ends in.
             if let Some(known) = self.remembered(leaf, root) {
                 below = Some(known);
+                break None;
+            }
+            // A root of a cycle of roots, reached from below as a
+            // provider (its chain itself): the path inside the cycle is an
+            // arc back to where the leaf enters it, found from the leaf's
+            // few receivers in O(receivers) steps (`Paths::arc`), laid as
+            // one link, its members read only when asked for. Asked only
+            // once the free passes are spent, and then at the 32nd, 64th...
+            // root: a path of fewer roots costs no more than before, and a
+            // longer one asks O(log) times, about a cycle it passes 16 to
+            // 2x roots into (its walk so far) at most.
+            if bottom == root
+                && chains.len() >= ROOTS_PASSED
+                && chains.len().is_power_of_two()
+                && self.lay_arc(w, leaf, root, &mut chains, &mut arc, steps)
+            {
                 break None;
             }
             // Rungs the leaf climbs alike, a run of them laid as one link
@@ -627,6 +720,9 @@ impl Paths {
             // free for a few roots of few classes, then while the root's
             // tree is not whole, for rent.
             let free = facts.carriers_of(root).len() <= CARRIERS_LOOKED_UP && chains.len() <= ROOTS_PASSED;
+            // Whether the one provider carrying the leaf leads round a
+            // cycle of boxes (to a root not above this one).
+            let mut round = false;
             if free || !self.tree_whole(root) {
                 let at = *steps;
                 let pay = |rented: &mut Option<(u32, u64)>, charged: bool| {
@@ -644,7 +740,7 @@ impl Paths {
                         tied = tie;
                         continue;
                     }
-                    Some(_) => {}
+                    Some(_) => round = true,
                     None => {
                         // A root of more providers than a search looks at
                         // for free is searched for rent, while its tree is
@@ -662,6 +758,14 @@ impl Paths {
                         }
                     }
                 }
+            }
+            // Before handing the root to its tree where the walk would go
+            // round a cycle of boxes (its ordinals not following the
+            // cycle), an arc, if the root is a member of a cycle of roots:
+            // trees are not shared between roots, and each would grow out
+            // to the leaf. Only there: no other root pays for asking.
+            if round && bottom == root && self.lay_arc(w, leaf, root, &mut chains, &mut arc, steps) {
+                break None;
             }
             let tree = self.tree(facts, root);
             let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
@@ -689,6 +793,12 @@ impl Paths {
         let rungs =
             (chains.iter().any(|c| c.3.is_some())).then(|| self.rungs.lock().unwrap_or_else(|e| e.into_inner()));
         for (i, &(top, bottom, root, run)) in chains.iter().enumerate().rev() {
+            if let Some((_, cycle, from, len)) = arc.as_ref().filter(|a| a.0 == i) {
+                let laid = below.with_arc(leaf, cycle, *from, *len);
+                below = laid.as_below();
+                path = Some(laid);
+                continue;
+            }
             if top == root && (i + 1 < chains.len() || below.links.is_some() || below.first.is_some()) {
                 self.remember(w, leaf, root, &below);
             }
@@ -700,6 +810,31 @@ impl Paths {
             path = Some(laid);
         }
         path.expect("a path has a chain")
+    }
+
+    /// When the path of `leaf` to member `root` of a cycle of roots is an
+    /// arc (`Paths::arc`), the walk's last piece (the root's own chain)
+    /// made that arc, and the source the leaf comes through added; true
+    /// then: the walk ends there.
+    fn lay_arc(
+        &self,
+        w: Wiring<'_, '_>,
+        leaf: NodeIx,
+        root: u32,
+        chains: &mut Vec<Piece>,
+        arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
+        steps: &mut u64,
+    ) -> bool {
+        let Some((cycle, from, len, via)) = self.arc(w, leaf, root, steps) else {
+            return false;
+        };
+        chains.pop();
+        *arc = Some((chains.len(), cycle, from, len));
+        chains.push((NONE, root, NONE, None));
+        if let Some(side) = via {
+            chains.push((side, side, side, None));
+        }
+        true
     }
 
     /// The path of `leaf` up to path root `root`, if remembered.
@@ -927,6 +1062,19 @@ impl Paths {
                 let end = base + link.nodes as usize;
                 let last = to.min(end) - 1;
                 let at = out.len();
+                if let Some((cycle, from)) = &link.arc {
+                    // An arc: the member at each position, by its place
+                    // in the cycle, from `last` back (one step a node).
+                    let m = cycle.members.len();
+                    let first = end - link.len();
+                    for p in (position..=last).rev() {
+                        *steps += 1;
+                        out.push(facts.nodes[cycle.members[(*from as usize + p - first) % m] as usize]);
+                    }
+                    out[at..].reverse();
+                    position = last + 1;
+                    continue;
+                }
                 match (link.run, &rungs) {
                     (Some((low, _)), Some(rungs)) => {
                         // The rung whose chain holds `last`, by the nodes of
@@ -985,6 +1133,13 @@ impl Paths {
         let on_chain = path.link_of_root(root, steps).is_some_and(|l| {
             // Of a run, the chain of the rung just below `root`, if the
             // run climbs from it (found by jumps).
+            if let Some((cycle, from)) = &l.arc {
+                // Of an arc, the members from its top on: the node's
+                // place in the cycle tells.
+                *steps += 1;
+                let m = cycle.members.len() as u32;
+                return (cycle.pos.get(&o)).is_some_and(|&p| (p + m - from) % m < l.len() as u32);
+            }
             let chain = match l.run {
                 None => Some((l.top, l.bottom)),
                 Some((low, _)) => {
@@ -1001,6 +1156,25 @@ impl Paths {
         });
         if on_chain {
             return true;
+        }
+        // A member of a cycle of roots the path crosses as an arc: the
+        // members the walk passed root by root before the arc (nearer the
+        // consumer, their roots falling) may stop the jumps above before
+        // the arc, whose root is the cycle's smallest; found by that.
+        let cycle = path.head.arcs.then(|| {
+            *steps += 1;
+            let cycles = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
+            cycles.get(&root).cloned().flatten()
+        });
+        if let Some(cycle) = cycle.flatten() {
+            let on_arc = path.link_of_root(cycle.min, steps).is_some_and(|l| {
+                let m = cycle.members.len() as u32;
+                matches!(&l.arc, Some((c, from)) if Arc::ptr_eq(c, &cycle)
+                    && cycle.pos.get(&o).is_some_and(|&p| (p + m - from) % m < l.len() as u32))
+            });
+            if on_arc {
+                return true;
+            }
         }
         let Some((first, first_dist)) = path.first else {
             return false;
@@ -1201,6 +1375,166 @@ impl Paths {
 
 /// Up to this many receivers, a tool's are looked at one by one.
 const FEW_RECEIVERS: usize = 16;
+
+/// A cycle of path roots each fed by the one before it and otherwise only
+/// by *sources*, boxes with no provider box (families 55 and 56,
+/// `cycle-far`, `cycle-sides`): a tool reaches the cycle only where it is
+/// wired into a member or into a source, so its few receivers tell where
+/// it enters, and inside, every route to a member passes the member
+/// before it. The cycle is then its unit of boxes whole (a box upstream of
+/// a member is a member or a source), so its members' ordinals lie
+/// together, after every box above it and before every one below.
+#[derive(Debug)]
+struct Cycle {
+    /// The members, by ordinal, each fed by the one before (the first by
+    /// the last).
+    members: Vec<u32>,
+    /// Each member's place in `members`.
+    pos: Map<u32, u32>,
+    /// The smallest member ordinal.
+    min: u32,
+}
+
+/// Up to this many members of a cycle, the path inside it is passed on
+/// root by root, as before; an arc is laid from this many on.
+const ARC_AT_LEAST: u32 = 3;
+
+impl Paths {
+    /// The cycle of roots (`Cycle`) path root `r` is a member of, if any:
+    /// the roots before it followed, each looked at once (its providers,
+    /// a step each) and remembered, whatever it turns out to be.
+    fn cycle(&self, w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Option<Arc<Cycle>> {
+        let facts = w.facts;
+        let mut cycles = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
+        *steps += 1;
+        if let Some(known) = cycles.get(&r) {
+            return known.clone();
+        }
+        // Roots met, each followed by the one box feeding it that has
+        // providers of its own.
+        let mut seen: Vec<u32> = Vec::new();
+        let mut at_of: Map<u32, usize> = new_map();
+        let mut x = r;
+        let found = loop {
+            if let Some(&i) = at_of.get(&x) {
+                // Round to a root met: those from it on make a cycle
+                // (those before it lead into it, members of none).
+                break Some(i);
+            }
+            if cycles.contains_key(&x) {
+                break None;
+            }
+            let providers = facts.providers_of(x);
+            let mut before = NONE;
+            let mut member = providers.len() >= 2 && facts.root_of[x as usize] == x;
+            for &p in providers {
+                *steps += 1;
+                let o = w.ordinal[p as usize];
+                if o == NONE {
+                    member = false;
+                    break;
+                }
+                if !facts.providers_of(o).is_empty() {
+                    if before != NONE {
+                        member = false;
+                        break;
+                    }
+                    before = o;
+                }
+            }
+            at_of.insert(x, seen.len());
+            seen.push(x);
+            if !member || before == NONE {
+                break None;
+            }
+            x = before;
+        };
+        let cycle = found.map(|i| {
+            // Met following feeders up: the cycle's order is the reverse.
+            let members: Vec<u32> = seen[i..].iter().rev().copied().collect();
+            let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
+            let min = *members.iter().min().expect("a cycle has members");
+            Arc::new(Cycle { members, pos, min })
+        });
+        for (t, &x) in seen.iter().enumerate() {
+            let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
+            cycles.insert(x, of.cloned());
+        }
+        cycles.get(&r).cloned().flatten()
+    }
+
+    /// The path of `leaf` inside the cycle of roots member `k` belongs to
+    /// (`Cycle`), when it is an arc of at least `ARC_AT_LEAST` members
+    /// ending at `k`: (the cycle, the position of its top, its members,
+    /// the source the leaf comes through, if not wired straight into the
+    /// top). The leaf enters where it is wired into a member, or into a
+    /// source of one, nothing else upstream of the cycle feeding it; from
+    /// there each member passes it on to the next (the member before is
+    /// the only route into a member the leaf is not wired into, straight
+    /// or through a source). So the path to `k` is the shortest way in,
+    /// then round to `k`; when two ways in are as short, None (the walk
+    /// decides, by ids, as before). O(receivers) steps, the receivers of
+    /// each source looked at too, for a leaf of at most `FEW_RECEIVERS`
+    /// receivers, each source of at most `FEW_ENTRIES`.
+    fn arc(
+        &self,
+        w: Wiring<'_, '_>,
+        leaf: NodeIx,
+        k: u32,
+        steps: &mut u64,
+    ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
+        let (g, facts) = (w.g, w.facts);
+        let cycle = self.cycle(w, k, steps)?;
+        let receivers = g.receivers.of(leaf);
+        if receivers.len() > FEW_RECEIVERS {
+            return None;
+        }
+        let m = cycle.members.len() as u32;
+        let at = cycle.pos[&k];
+        // The best way in: (edges to `k`, position, source), and whether
+        // another is as short.
+        let mut best: Option<(u32, u32, Option<u32>)> = None;
+        let mut tie = false;
+        let mut consider = |edges: u32, p: u32, via: Option<u32>| match best {
+            Some((e, bp, bv)) if e == edges => tie |= (bp, bv) != (p, via),
+            Some((e, _, _)) if e < edges => {}
+            _ => {
+                best = Some((edges, p, via));
+                tie = false;
+            }
+        };
+        for &q in receivers {
+            *steps += 1;
+            let o = w.ordinal[q as usize];
+            if o == NONE {
+                continue;
+            }
+            if let Some(&p) = cycle.pos.get(&o) {
+                consider((at + m - p) % m + 1, p, None);
+                continue;
+            }
+            // A box with providers of its own feeds no member (it is no
+            // source, and only sources and members do).
+            if !facts.providers_of(o).is_empty() {
+                continue;
+            }
+            let fed = g.receivers.of(q);
+            if fed.len() > FEW_ENTRIES {
+                return None;
+            }
+            for &r in fed {
+                *steps += 1;
+                let ro = w.ordinal[r as usize];
+                if let Some(&p) = (ro != NONE).then(|| cycle.pos.get(&ro)).flatten() {
+                    consider((at + m - p) % m + 2, p, Some(o));
+                }
+            }
+        }
+        let (edges, p, via) = best.filter(|_| !tie)?;
+        let len = edges - if via.is_some() { 1 } else { 0 };
+        (len >= ARC_AT_LEAST).then_some((cycle, p, len, via))
+    }
+}
 
 /// Up to this many distinct classes of a root's provider boxes, each is
 /// asked whether it carries a tool; beyond, the root's tree decides.
@@ -2193,6 +2527,113 @@ mod diamond_tests {
                             want.contains(id),
                             "swapped {swapped}, {id} on {want:?}"
                         );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod cycle_tests {
+    use super::hub_tests::{edge, node, total};
+    use crate::engine::check_text;
+    use crate::graph::NodeIx;
+    use crate::{Budget, Config};
+
+    /// Family 55 (`cycle-far`) at `n`, its box ids numbered from `n - 1`
+    /// down when `reversed` (so ordinals fall the other way round the
+    /// cycle): boxes C_i -> C_{i+1} round, C_i fed by a box S_i holding U_i
+    /// "U i"; agent k fed by C_k and, through Q_k, by a twin u_i "u i",
+    /// i = k + n / 2 mod n.
+    fn cycle_far(n: usize, reversed: bool) -> String {
+        let id = |i: usize| if reversed { n - 1 - i } else { i };
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s, u) = (
+                format!("C{:04}", id(i)),
+                format!("S{:04}", id(i)),
+                format!("U{:04}", id(i)),
+            );
+            nodes.extend([
+                node(&c, "toolbox", &c),
+                node(&s, "toolbox", &s),
+                node(&u, "tool", &format!("U {i}")),
+            ]);
+            edges.extend([
+                edge(&c, &format!("C{:04}", id((i + 1) % n))),
+                edge(&s, &c),
+                edge(&u, &s),
+            ]);
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, u) = (
+                format!("a{:04}", id(k)),
+                format!("Q{:04}", id(k)),
+                format!("u{:04}", id(i)),
+            );
+            nodes.extend([
+                node(&a, "agent", &a),
+                node(&q, "toolbox", &q),
+                node(&u, "tool", &format!("u {i}")),
+            ]);
+            edges.extend([edge(&format!("C{:04}", id(k)), &a), edge(&q, &a), edge(&u, &q)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The work of reading every violation's tools' paths as the formats
+    /// do (length, first 32 and last 32 ids); each U_i's path checked.
+    fn read_cycle_far(n: usize, reversed: bool) -> u64 {
+        let report = check_text(cycle_far(n, reversed).as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let before = total(&collisions.work());
+        for v in 0..collisions.len() {
+            for tool in collisions.get(v).expect("a violation").tools() {
+                let len = tool.path_len();
+                let (head, tail) = (tool.path_ids(0, 32), tool.path_ids(len.saturating_sub(32), len));
+                if !tool.id().starts_with('U') {
+                    continue;
+                }
+                // U_i, S_i, C_i .. C_k round the cycle, a_k: n / 2 + 1 boxes.
+                assert_eq!(len, n / 2 + 4, "{}", tool.id());
+                assert_eq!(head[1].replace('S', "U"), tool.id());
+                assert_eq!(head[2].replace('C', "U"), tool.id());
+                assert!(tail[tail.len() - 1].starts_with('a'));
+            }
+        }
+        total(&collisions.work()) - before
+    }
+
+    #[test]
+    fn cmp9_paths_round_a_cycle_of_roots_cost_their_ends_not_their_length() {
+        for reversed in [false, true] {
+            let (once, twice) = (read_cycle_far(200, reversed), read_cycle_far(400, reversed));
+            crate::work::assert_at_most_doubles(once, twice, "reading paths half round a cycle: ");
+        }
+    }
+
+    #[test]
+    fn cmp9_an_arc_of_a_cycle_of_roots_holds_its_members_and_reads_as_the_walk() {
+        // Every box asked about every path (`contains`, as renames ask),
+        // against the path read whole, and the path read whole against its
+        // stretches read one position at a time from the far end.
+        for reversed in [false, true] {
+            let text = cycle_far(40, reversed);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            let g = &collisions.graph;
+            let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+            for v in (0..collisions.len()).rev() {
+                for tool in collisions.get(v).expect("a violation").tools() {
+                    let len = tool.path_len();
+                    let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
+                    let path = tool.path_nodes();
+                    let ids: Vec<&str> = path.iter().map(|&n| g.id(n)).collect();
+                    assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
+                    for &b in &boxes {
+                        assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
                     }
                 }
             }
