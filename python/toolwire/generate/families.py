@@ -75,7 +75,7 @@ from .family_fans import (
     solo_union,
     wide_thrash,
 )
-from .family_cycles import cycle_far, cycle_sides
+from .family_cycles import cycle_far, cycle_sides, two_way_cycle
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
 from .family_parts import dozen_own, linked_boxes, parts_read, ring_parts, shared_word
 from .family_ladders import (
@@ -268,6 +268,8 @@ FAMILIES: Dict[str, Family] = {
                "row; n agents, each wired to a different 8 of the boxes", (4_000,), 160, 16, ring_parts),
         Family("deep-decoys", 60, "family 57 with each team box into the hub, and each decoy box into its agent, "
                "through a box of its own holding a clashing pair", (4_000,), 160, 1, deep_decoys),
+        Family("two-way-cycle", 61, "family 55 with each box of the cycle also feeding the one before it", (1_000,),
+               40, 3, two_way_cycle),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -1,6 +1,6 @@
 """The worst-case families built on cycles of boxes: every box of a cycle
 sees what every other one does, and a path inside it is read off the
-tree of the root it ends at (family 55).
+tree of the root it ends at (families 55, 56 and 61).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -32,6 +32,23 @@ def cycle_far(n: int) -> Generated:
     (fixes.rs ``Renamer::settle``); read off the tree of ``C{k}``, that path
     is ``n / 2`` boxes long, so the check itself read ``n * n / 2`` path
     nodes for a file of ``n`` boxes."""
+    return _cycle_far(n, both_ways=False)
+
+
+def two_way_cycle(n: int) -> Generated:
+    """Family 61: ``cycle-far`` with each box of the cycle also feeding the
+    one before it (``C{i + 1} -> C{i}``): the same violations and clashes.
+
+    Every box of the cycle is a root of two providers that carry every
+    tool, and the kept tool's path half round is as short both ways: the
+    tie is decided by ids, box by box, and a path inside the cycle is not
+    one arc (paths.rs ``Cycle``), so each is read off the tree of the root
+    it ends at, ``n / 2`` boxes for each of ``n`` clashes."""
+    return _cycle_far(n, both_ways=True)
+
+
+def _cycle_far(n: int, both_ways: bool) -> Generated:
+    """``cycle-far`` (see there), and with ``both_ways`` ``two-way-cycle``."""
     w = id_width(n)
     nodes = []
     edges = []
@@ -40,12 +57,15 @@ def cycle_far(n: int) -> Generated:
         nodes += [box_record(f"C{s}"), box_record(f"S{s}"), tool_record(f"U{s}", f"U {s}")]
         edges += [edge_record(f"C{s}", f"C{(i + 1) % n:0{w}}"), edge_record(f"S{s}", f"C{s}")]
         edges.append(edge_record(f"U{s}", f"S{s}"))
+        if both_ways:
+            edges.append(edge_record(f"C{(i + 1) % n:0{w}}", f"C{s}"))
     for k in range(n):
         s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
         nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}")]
         edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"Q{s}", f"a{s}"), edge_record(f"u{t}", f"Q{s}")]
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
-    expected = family_expected(n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), 6 * n, 6 * n, n, 3 * n)
+    edge_count = 7 * n if both_ways else 6 * n
+    expected = family_expected(n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), 6 * n, edge_count, n, 3 * n)
     return Generated(document(nodes, edges), expected)
 
 
