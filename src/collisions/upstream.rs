@@ -1236,6 +1236,43 @@ mod tests {
     }
 
     #[test]
+    fn cmp9_a_team_box_into_the_hub_through_a_box_used_twice_is_joined_as_before() {
+        // The limit: each Y_t also used by a class of its own (not plain),
+        // so X_t is no top of F's chains; its walk down, cut short by the
+        // 40 decoys two boxes deep, and F's list miss it: kept beside R_k
+        // (only the old cost, never a wrong answer).
+        let teams = 64;
+        let mut inputs: Vec<Vec<ClassIx>> = vec![vec![], vec![]];
+        let xs: Vec<ClassIx> = (0..teams).map(|t| (2 + t) as ClassIx).collect();
+        inputs.extend(xs.iter().map(|_| vec![0]));
+        let mut sink = Vec::new();
+        for _ in 0..40 {
+            inputs.push(xs.clone());
+            inputs.push(vec![inputs.len() as ClassIx - 1]);
+            sink.push(inputs.len() as ClassIx - 1);
+        }
+        inputs.push(sink);
+        let mut into_f = Vec::new();
+        for &x in &xs {
+            inputs.push(vec![x]);
+            into_f.push(inputs.len() as ClassIx - 1);
+            inputs.push(vec![inputs.len() as ClassIx - 1]);
+        }
+        let f = inputs.len() as ClassIx;
+        inputs.push(std::iter::once(1).chain(into_f).collect());
+        let mut agents = Vec::new();
+        for k in 0..teams * 16 {
+            let own = inputs.len() as ClassIx;
+            inputs.push(vec![f]);
+            inputs.push(vec![xs[k / 16], own]);
+            agents.push(inputs.len() - 1);
+        }
+        let refs: Vec<&[ClassIx]> = inputs.iter().map(|i| &i[..]).collect();
+        let (kept, _) = kept(&classes(&refs));
+        assert!(agents.iter().any(|&a| kept[a].len() == 2), "{kept:?}");
+    }
+
+    #[test]
     fn cmp9_the_tops_of_a_hubs_inputs_are_made_once_and_only_when_needed() {
         // Team boxes straight into F are found in F's input list: its tops
         // are never made (no step more than before for `decoy-teams`).
