@@ -55,7 +55,8 @@
 //!    classes that pass it on only to classes that pass nothing on (last
 //!    classes, above no input) are read only as the class's own inputs, a
 //!    binary search each, and an input whose walk down is cut short is
-//!    looked up in the input list the walk up ran out in;
+//!    looked up in the input list the walk up ran out in, or among the
+//!    tops of the chains of plain classes into it, made once per hub;
 //!    O(inputs + classes)). So agents wired to two big boxes and to a box
 //!    of their own fed by both join nothing (family
 //!    37 of docs/RELIABILITY.md; its agents paid n / 64 words each).
