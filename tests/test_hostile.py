@@ -610,8 +610,14 @@ def test_ctrl_c_interrupts_a_long_check_promptly(tmp_path: Path) -> None:
 
     path = tmp_path / "medium.json"
     generate.generate(path, generate.PRESETS["small"].scaled(20), seed=1)
+    # The child gets Ctrl-C's default disposition whatever the test run's
+    # is: a SIGINT ignored by the parent (as an earlier test or the runner
+    # may leave it) is inherited, and Python then installs no handler.
     process = subprocess.Popen(
-        [sys.executable, "-c", INTERRUPT_SCRIPT, str(path)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", INTERRUPT_SCRIPT, str(path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout is not None
     ready, each = process.stdout.readline().split()
@@ -623,7 +629,12 @@ def test_ctrl_c_interrupts_a_long_check_promptly(tmp_path: Path) -> None:
     time.sleep(0.5)  # well inside a check of 400 copies
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
-    out, _ = process.communicate(timeout=30)
+    try:
+        out, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()  # never left running into the next test
+        process.communicate()
+        pytest.fail(f"not interrupted 30 s after Ctrl-C (SIGINT in this run: {signal.getsignal(signal.SIGINT)!r})")
     lines = out.split()
     assert lines[0] == "interrupted", out
     waited, one_file = float(lines[1]) - sent, float(each)
