@@ -1179,6 +1179,14 @@ mod tests {
         (agents.into_iter().map(|a| kept[a].clone()).collect(), steps)
     }
 
+    /// `shared_decoys`' work, once every agent is found to keep its own
+    /// box alone (its team box left out, held whole through F).
+    fn agents_keep_their_own_box_alone(teams: usize, share: usize, decoys: (usize, bool), via: bool) -> u64 {
+        let (kept, steps) = shared_decoys(teams, share, decoys, via);
+        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
+        steps
+    }
+
     #[test]
     fn cmp9_team_boxes_that_all_feed_the_same_decoys_are_found() {
         // 40 decoy boxes fed by every team box, more than a walk down
@@ -1188,24 +1196,19 @@ mod tests {
         // n / 64 words). The work doubles with the team boxes.
         // (Below 256 team boxes, the agents whose team box the walk up
         // finds, within WALK of F's top, hide the growth.)
-        let (kept, once) = shared_decoys(256, 16, (40, false), false);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
-        let (kept, twice) = shared_decoys(512, 16, (40, false), false);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
+        let once = agents_keep_their_own_box_alone(256, 16, (40, false), false);
+        let twice = agents_keep_their_own_box_alone(512, 16, (40, false), false);
         crate::work::assert_at_most_doubles(once, twice, "");
         // Decoys that pass their sets on to a box that passes it on in
         // turn are walked through, read first: past the walk down. The team
         // boxes are then looked up in F's inputs, where the walk up ran out
         // (n / 64 words per agent before), at a few probes per agent...
-        let (kept, once) = shared_decoys(256, 16, (40, true), false);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
-        let (kept, twice) = shared_decoys(512, 16, (40, true), false);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
+        let once = agents_keep_their_own_box_alone(256, 16, (40, true), false);
+        let twice = agents_keep_their_own_box_alone(512, 16, (40, true), false);
         crate::work::assert_at_most_doubles(once, twice, "two deep: ");
         // ... and when each reaches F through a box Y_t of its own (the
         // attack's `deep-decoys`), among the tops of F's plain inputs.
-        let (kept, _) = shared_decoys(64, 16, (40, true), true);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
+        agents_keep_their_own_box_alone(64, 16, (40, true), true);
     }
 
     #[test]
@@ -1217,13 +1220,10 @@ mod tests {
         // of Y_t's chain: F's tops, made once, find it at a few probes per
         // agent; each agent keeps R_k alone (before: X_t too, joined word
         // by word, n / 64 words per agent). The work doubles with the teams.
-        let (kept, once) = shared_decoys(256, 16, (40, true), true);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
-        let (kept, twice) = shared_decoys(512, 16, (40, true), true);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
+        let once = agents_keep_their_own_box_alone(256, 16, (40, true), true);
+        let twice = agents_keep_their_own_box_alone(512, 16, (40, true), true);
         crate::work::assert_at_most_doubles(once, twice, "");
-        let (kept, more) = shared_decoys(1024, 16, (40, true), true);
-        assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
+        let more = agents_keep_their_own_box_alone(1024, 16, (40, true), true);
         crate::work::assert_at_most_doubles(twice, more, "");
         // Each agent more costs a few walks' steps (up, the entry above,
         // down, the look-ups at F: each `WALK` or so), not F's inputs.
