@@ -174,7 +174,7 @@ use super::flow::{PathFacts, NONE};
 mod arcs;
 mod rungs;
 
-use arcs::Cycle;
+use arcs::{Cycle, Ring};
 use rungs::{rung_ancestor, Rung};
 
 /// What a path is read from: the graph, the reduction's path facts, each
@@ -545,6 +545,9 @@ pub(crate) struct Paths {
     /// Per path root asked about, the cycle of roots it is a member of
     /// (`Cycle`), or None; made when first asked for, each root once.
     cycles: Mutex<Map<u32, Option<Arc<Cycle>>>>,
+    /// Per path root asked about, the ring of roots it is a member of
+    /// (`Ring`), or None; made when first asked for, each root once.
+    rings: Mutex<Map<u32, Option<Arc<Ring>>>>,
 }
 
 impl Default for Paths {
@@ -557,6 +560,7 @@ impl Default for Paths {
             above: Mutex::new(new_map()),
             rungs: Mutex::new(new_map()),
             cycles: Mutex::new(new_map()),
+            rings: Mutex::new(new_map()),
         }
     }
 }
@@ -751,6 +755,21 @@ impl Paths {
                     }
                     Some(_) => round = true,
                     None => {
+                        // A member of a ring of roots (a cycle fed both
+                        // ways round): the path inside it is an arc, one
+                        // way round or the other, the walk's ties decided
+                        // where it decides them (`Paths::ring_arc`), laid
+                        // as one link in O(receivers) steps. Asked only
+                        // here, where several providers carry the leaf
+                        // and a search would follow: the search would go
+                        // round the ring root by root, and then hand each
+                        // root to its own tree, grown out to the leaf.
+                        if bottom == root {
+                            let found = self.ring_arc(w, leaf, root, steps);
+                            if Self::lay(found, root, &mut chains, &mut arc) {
+                                break None;
+                            }
+                        }
                         // A root of more providers than a search looks at
                         // for free is searched for rent, while its tree is
                         // not whole: the search costs a path per provider
@@ -834,7 +853,20 @@ impl Paths {
         arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
         steps: &mut u64,
     ) -> bool {
-        let Some((cycle, from, len, via)) = self.arc(w, leaf, root, steps) else {
+        let found = self.arc(w, leaf, root, steps);
+        Self::lay(found, root, chains, arc)
+    }
+
+    /// The walk's last piece (the chain of `root`, its own) made the arc
+    /// `found` ends at `root` with, if any, and the source the leaf comes
+    /// through added; true then: the walk ends there.
+    fn lay(
+        found: Option<(Arc<Cycle>, u32, u32, Option<u32>)>,
+        root: u32,
+        chains: &mut Vec<Piece>,
+        arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
+    ) -> bool {
+        let Some((cycle, from, len, via)) = found else {
             return false;
         };
         chains.pop();

@@ -170,6 +170,223 @@ impl Paths {
     }
 }
 
+/// A ring of path roots each fed by the two beside it and otherwise only by
+/// sources, boxes with no provider box (family 61, `two-way-cycle`): a
+/// cycle of boxes fed both ways round. As in a `Cycle`, a tool reaches the
+/// ring only where it is wired into a member or a source of one, and the
+/// ring is its unit of boxes whole; inside, a route to a member runs round
+/// one way or the other. The ring is held as two `Cycle`s, its members one
+/// way round and the other, so a path inside it is an arc of one of them,
+/// read by position as any arc is.
+#[derive(Debug)]
+pub(super) struct Ring {
+    /// The members, each fed by the one before (and by the one after).
+    pub(super) forward: Arc<Cycle>,
+    /// The members the other way round (`forward` reversed).
+    pub(super) backward: Arc<Cycle>,
+}
+
+/// The two members of a ring beside member `x`, if `x` can be one: a path
+/// root whose relevant providers are all sources but two, those two with
+/// providers of their own. Its providers are looked at, a step each.
+fn beside(w: Wiring<'_, '_>, x: u32, steps: &mut u64) -> Option<(u32, u32)> {
+    let facts = w.facts;
+    if facts.root_of[x as usize] != x {
+        return None;
+    }
+    let mut two = [NONE; 2];
+    let mut found = 0;
+    for &p in facts.providers_of(x) {
+        *steps += 1;
+        let o = w.ordinal[p as usize];
+        if o == NONE {
+            return None;
+        }
+        if !facts.providers_of(o).is_empty() {
+            if found == 2 {
+                return None;
+            }
+            two[found] = o;
+            found += 1;
+        }
+    }
+    (found == 2).then_some((two[0], two[1]))
+}
+
+impl Paths {
+    /// The ring of roots (`Ring`) path root `r` is a member of, if any:
+    /// from `r` to one member beside it, then on to the one beside that
+    /// the walk did not come from, until back at `r`, each box met
+    /// checked to have the one before beside it (so every box is fed by
+    /// both its neighbours, and the ring is fed both ways round). Each
+    /// root is looked at once (its providers, a step each) and
+    /// remembered, whatever it turns out to be: a walk that fails leaves
+    /// every box it met outside any ring (had one been a member, the
+    /// walk, which can only follow members beside each other, would have
+    /// gone round its ring), so those are remembered as none.
+    pub(super) fn ring(&self, w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Option<Arc<Ring>> {
+        let mut rings = self.rings.lock().unwrap_or_else(|e| e.into_inner());
+        *steps += 1;
+        if let Some(known) = rings.get(&r) {
+            return known.clone();
+        }
+        let mut members = vec![r];
+        let closed = (|| {
+            let (first, last) = beside(w, r, steps)?;
+            let (mut before, mut x) = (r, first);
+            while x != r {
+                // A box already known is in no ring: were it in one, `r`
+                // beside it would be too, and known.
+                if rings.contains_key(&x) || members.len() > w.facts.nodes.len() {
+                    return None;
+                }
+                let (a, b) = beside(w, x, steps)?;
+                let next = match (a == before, b == before) {
+                    (true, _) => b,
+                    (_, true) => a,
+                    _ => return None,
+                };
+                members.push(x);
+                (before, x) = (x, next);
+            }
+            // Back at `r`: the box that led back must be the other one
+            // feeding `r`, so that `r` too is fed by both beside it. (It
+            // is fed by `r`, but may not feed it: C1 -> C2 -> C3 -> C2,
+            // C3 fed by C1 too, leads from C1 back to C1, yet C3 does not
+            // feed C1, and the path from C3 to C1 goes round by C2.)
+            (before == last).then_some(())
+        })();
+        let ring = closed.filter(|_| members.len() >= 3).map(|_| {
+            let cycle = |members: Vec<u32>| {
+                let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
+                let min = *members.iter().min().expect("a ring has members");
+                Arc::new(Cycle { members, pos, min })
+            };
+            let backward: Vec<u32> = members.iter().rev().copied().collect();
+            Arc::new(Ring {
+                forward: cycle(members.clone()),
+                backward: cycle(backward),
+            })
+        });
+        for &x in &members {
+            rings.insert(x, ring.clone());
+        }
+        ring
+    }
+
+    /// The path of `leaf` inside the ring of roots member `k` belongs to
+    /// (`Ring`), when it is an arc of at least `ARC_AT_LEAST` members
+    /// ending at `k`: (the ring one way round, the position of the arc's
+    /// top in it, its members, the source the leaf comes through, if not
+    /// wired straight into the top). The walk's own choices (SEMANTICS 6:
+    /// at each step the receiver nearest the consumer, among equals the
+    /// smallest id), made where they are made: every route from the ring
+    /// to the consumer passes `k`, so a member's distance is its distance
+    /// round the ring to `k`, the shorter way, and a source's one more
+    /// than its nearest member's. The leaf steps to its nearest receiver
+    /// (a member, or a source), a source to its nearest member; from a
+    /// member the walk goes round the shorter way, and when both ways are
+    /// as long (half round an even ring) to the smaller id of the two
+    /// beside it, after which one way is shorter. O(receivers) steps, the
+    /// receivers of each source looked at too, for a leaf of at most
+    /// `FEW_RECEIVERS` receivers, each source of at most `FEW_ENTRIES`;
+    /// None past those (the search and trees decide, as before).
+    pub(super) fn ring_arc(
+        &self,
+        w: Wiring<'_, '_>,
+        leaf: NodeIx,
+        k: u32,
+        steps: &mut u64,
+    ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
+        let (g, facts) = (w.g, w.facts);
+        let ring = self.ring(w, k, steps)?;
+        let receivers = g.receivers.of(leaf);
+        if receivers.len() > FEW_RECEIVERS {
+            return None;
+        }
+        let forward = &ring.forward;
+        let m = forward.members.len() as u32;
+        let at = forward.pos[&k];
+        // Edges from the member at position `p` to `k`, the shorter way.
+        let to_k = |p: u32| {
+            let ahead = (at + m - p) % m;
+            ahead.min(m - ahead)
+        };
+        let id = |o: u32| g.id(facts.nodes[o as usize]);
+        // The member a source steps to: its nearest, the smallest id among
+        // equals, as (edges to `k`, position); None if it feeds none.
+        let nearest_fed = |s: NodeIx, steps: &mut u64| -> Option<Option<(u32, u32)>> {
+            let fed = g.receivers.of(s);
+            if fed.len() > FEW_ENTRIES {
+                return None;
+            }
+            let mut best: Option<(u32, u32)> = None;
+            for &r in fed {
+                *steps += 1;
+                let ro = w.ordinal[r as usize];
+                let Some(&p) = (ro != NONE).then(|| forward.pos.get(&ro)).flatten() else {
+                    continue;
+                };
+                let better = best.is_none_or(|(d, bp)| {
+                    (to_k(p), id(forward.members[p as usize])) < (d, id(forward.members[bp as usize]))
+                });
+                if better {
+                    best = Some((to_k(p), p));
+                }
+            }
+            Some(best)
+        };
+        // The leaf's step: (distance to `k`, the receiver's ordinal, the
+        // member the path enters at, the source it comes through).
+        let mut best: Option<(u32, u32, u32, Option<u32>)> = None;
+        for &q in receivers {
+            *steps += 1;
+            let o = w.ordinal[q as usize];
+            if o == NONE {
+                continue;
+            }
+            let step = if let Some(&p) = forward.pos.get(&o) {
+                (to_k(p), o, p, None)
+            } else if facts.providers_of(o).is_empty() {
+                // A box with providers of its own feeds no member (it is
+                // no source, and only sources and members do).
+                match nearest_fed(q, steps)? {
+                    Some((d, p)) => (d + 1, o, p, Some(o)),
+                    None => continue,
+                }
+            } else {
+                continue;
+            };
+            if best.is_none_or(|(d, bo, _, _)| (step.0, id(step.1)) < (d, id(bo))) {
+                best = Some(step);
+            }
+        }
+        let (_, _, p, via) = best?;
+        // Round from `p`: the way it is shorter, or at a tie the way whose
+        // first member has the smaller id.
+        let ahead = (at + m - p) % m;
+        let behind = m - ahead;
+        let forwards = match ahead.cmp(&behind) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => {
+                *steps += 1;
+                let (next, previous) = ((p + 1) % m, (p + m - 1) % m);
+                id(forward.members[next as usize]) < id(forward.members[previous as usize])
+            }
+        };
+        let len = ahead.min(behind) + 1;
+        if len < ARC_AT_LEAST {
+            return None;
+        }
+        Some(if forwards {
+            (Arc::clone(&ring.forward), p, len, via)
+        } else {
+            (Arc::clone(&ring.backward), m - 1 - p, len, via)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::hub_tests::{edge, node, total};
