@@ -148,11 +148,27 @@
 //! cycle was passed on root by root and, where the ordinals did not
 //! follow the cycle, read off the tree of its root, grown out to the
 //! tool and not shared: family 55 read n paths half round a cycle of n
-//! at 12 steps a node, n x n / 2.) Two ways in as short (a tool wired
-//! into two members, a second cycle the other way round: ties), a member
-//! fed by two boxes that have providers of their own, or a cycle with
-//! chain nodes between its roots are passed on and read off trees as
-//! before.
+//! at 12 steps a node, n x n / 2.) A *ring of roots* (`Ring`: members
+//! each fed by the two beside it and otherwise only by sources, a cycle
+//! fed both ways round, family 61) is read alike: a route to a member runs
+//! round one way or the other, so a member's distance to the member the
+//! path ends at is their distance round the ring the shorter way, and the
+//! path is an arc of the ring one way round or the other, the walk's ties
+//! decided where the walk decides them (the leaf's nearest receiver, a
+//! source's nearest member, the smaller id of two as near; half round an
+//! even ring, the smaller id of the two beside the member the path enters
+//! at), in O(receivers) steps (`Paths::ring_arc`). It is asked where
+//! several providers of a root carry the leaf and no one box above them
+//! decides, before the search among them (which would go round the ring
+//! root by root, then hand each root to its own tree); the ring is found
+//! once, each root looked at once. (Until session 28 such a path was read
+//! off the tree of the root it ended at, grown out to the tool and not
+//! shared: family 61 read n paths half round a ring of n at 1,128 us a
+//! tool at n = 1,000, n x n / 2 steps in all.) Two ways in as short into
+//! a one-way cycle (a tool wired into two members: ties), a member fed
+//! by two boxes that have providers of their own and are not a ring's
+//! (a chord), or a cycle with chain nodes between its roots are passed on
+//! and read off trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the

@@ -1,7 +1,17 @@
 //! Arcs (see the cost model of `paths`): inside a cycle of roots each fed
 //! by the one before it and otherwise only by boxes with no providers, a
 //! path is the shortest way in, then round, laid as one link read by its
-//! place in the cycle.
+//! place in the cycle. Inside a ring of roots each fed by the two beside
+//! it (a cycle fed both ways round) and otherwise only by such boxes, a
+//! path is the walk's way in, then round the shorter way (half round, the
+//! way of the smaller id), an arc of the ring held one way round or the
+//! other, laid and read alike.
+//!
+//! Cost: a cycle or ring is found once, each root looked at once (its
+//! providers, a step each), whatever it turns out to be; an arc costs
+//! O(receivers) steps to find (the leaf's few receivers, and each
+//! source's few receivers), O(1) to lay, one step per node read, one
+//! step to tell whether a box is on it.
 
 use std::sync::Arc;
 
@@ -251,9 +261,11 @@ impl Paths {
             }
             // Back at `r`: the box that led back must be the other one
             // feeding `r`, so that `r` too is fed by both beside it. (It
-            // is fed by `r`, but may not feed it: C1 -> C2 -> C3 -> C2,
-            // C3 fed by C1 too, leads from C1 back to C1, yet C3 does not
-            // feed C1, and the path from C3 to C1 goes round by C2.)
+            // is fed by `r`, but may not feed it: with C1 fed by C0 and
+            // C2, C2 by C1 and C3, C3 by C2 and C1, the walk goes from C1
+            // by C2 and C3 back to C1, yet C3 does not feed C1, and no
+            // route from C3 to C1 is one step; the random rings of the
+            // session found it.)
             (before == last).then_some(())
         })();
         let ring = closed.filter(|_| members.len() >= 3).map(|_| {
@@ -392,6 +404,7 @@ mod tests {
     use super::super::hub_tests::{edge, node, total};
     use crate::engine::check_text;
     use crate::graph::NodeIx;
+    use crate::maps::{new_map, Map};
     use crate::{Budget, Config};
 
     /// Family 55 (`cycle-far`) at `n`, its box ids numbered from `n - 1`
@@ -491,5 +504,361 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Family 61 (`two-way-cycle`) at `n`, its box ids numbered from
+    /// `n - 1` down when `reversed`: boxes C_i -> C_{i+1} and C_{i+1} ->
+    /// C_i round, C_i fed by a box S_i holding U_i "U i"; agent k fed by
+    /// C_k and, through Q_k, by a twin u_i "u i", i = k + n / 2 mod n.
+    /// With `chord` (a, b), C_a feeds C_b too: no ring then.
+    fn two_way(n: usize, reversed: bool, chord: Option<(usize, usize)>) -> String {
+        let id = |i: usize| if reversed { n - 1 - i } else { i };
+        let c = |i: usize| format!("C{:04}", id(i % n));
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (s, u) = (format!("S{:04}", id(i)), format!("U{:04}", id(i)));
+            nodes.extend([
+                node(&c(i), "toolbox", &c(i)),
+                node(&s, "toolbox", &s),
+                node(&u, "tool", &format!("U {i}")),
+            ]);
+            edges.extend([
+                edge(&c(i), &c(i + 1)),
+                edge(&c(i + 1), &c(i)),
+                edge(&s, &c(i)),
+                edge(&u, &s),
+            ]);
+        }
+        if let Some((a, b)) = chord {
+            edges.push(edge(&c(a), &c(b)));
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, u) = (
+                format!("a{:04}", id(k)),
+                format!("Q{:04}", id(k)),
+                format!("u{:04}", id(i)),
+            );
+            nodes.extend([
+                node(&a, "agent", &a),
+                node(&q, "toolbox", &q),
+                node(&u, "tool", &format!("u {i}")),
+            ]);
+            edges.extend([edge(&c(k), &a), edge(&q, &a), edge(&u, &q)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The walk's path of U_t to agent k in `two_way` (no chord), t = k +
+    /// n / 2: U_t, S_t, C_t, then round the shorter way to C_k (an odd
+    /// ring's is back, down the positions), half round an even one the way
+    /// whose first box has the smaller id, and a_k.
+    fn walked(n: usize, reversed: bool, k: usize) -> Vec<String> {
+        let id = |i: usize| if reversed { n - 1 - i } else { i };
+        let t = (k + n / 2) % n;
+        let down = n % 2 == 1 || id((t + n - 1) % n) < id((t + 1) % n);
+        let mut path = vec![format!("U{:04}", id(t)), format!("S{:04}", id(t))];
+        let mut i = t;
+        loop {
+            path.push(format!("C{:04}", id(i)));
+            if i == k {
+                break;
+            }
+            i = if down { (i + n - 1) % n } else { (i + 1) % n };
+        }
+        path.push(format!("a{:04}", id(k)));
+        path
+    }
+
+    /// Every path of the report of `text`, read whole, by consumer and
+    /// tool; the work of reading each one's length and ends (as the
+    /// formats do) first.
+    fn read_all(text: &str) -> (u64, Map<(String, String), Vec<String>>) {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let before = total(&collisions.work());
+        for v in 0..collisions.len() {
+            for tool in collisions.get(v).expect("a violation").tools() {
+                let len = tool.path_len();
+                let _ = (tool.path_ids(0, 32), tool.path_ids(len.saturating_sub(32), len));
+            }
+        }
+        let work = total(&collisions.work()) - before;
+        let mut paths = new_map();
+        for v in 0..collisions.len() {
+            let violation = collisions.get(v).expect("a violation");
+            for tool in violation.tools() {
+                let ids = tool
+                    .path_ids(0, tool.path_len())
+                    .into_iter()
+                    .map(String::from)
+                    .collect();
+                paths.insert((violation.consumer().to_string(), tool.id().to_string()), ids);
+            }
+        }
+        (work, paths)
+    }
+
+    #[test]
+    fn cmp9_paths_half_round_a_ring_of_roots_cost_their_ends_not_their_length() {
+        // Even rings (a tie half round, decided by ids at the tool's end)
+        // and odd ones, ids either way round.
+        for (n, reversed) in [(200, false), (200, true), (201, false), (201, true)] {
+            let (once, paths) = read_all(&two_way(n, reversed, None));
+            let (twice, _) = read_all(&two_way(2 * n - n % 2, reversed, None));
+            crate::work::assert_at_most_doubles(once, twice, "reading paths half round a ring of roots: ");
+            let id = |i: usize| if reversed { n - 1 - i } else { i };
+            for k in [0, 1, n / 2, n - 1] {
+                let t = (k + n / 2) % n;
+                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
+                assert_eq!(path, &walked(n, reversed, k), "n = {n}, k = {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_an_arc_of_a_ring_of_roots_holds_its_members_and_reads_as_the_walk() {
+        // Every path against the walk's, read whole, one position at a
+        // time from the far end, and asked about every box (`contains`).
+        for (n, reversed) in [(12, false), (12, true), (13, false), (13, true), (4, false), (3, true)] {
+            let text = two_way(n, reversed, None);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            let g = &collisions.graph;
+            let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+            let id = |i: usize| if reversed { n - 1 - i } else { i };
+            for v in (0..collisions.len()).rev() {
+                let violation = collisions.get(v).expect("a violation");
+                for tool in violation.tools() {
+                    let len = tool.path_len();
+                    let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
+                    let path = tool.path_nodes();
+                    let ids: Vec<&str> = path.iter().map(|&n| g.id(n)).collect();
+                    assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
+                    for &b in &boxes {
+                        assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
+                    }
+                    if tool.id().starts_with('U') {
+                        let k = (0..n)
+                            .find(|&k| format!("a{:04}", id(k)) == violation.consumer())
+                            .unwrap();
+                        assert_eq!(ids, walked(n, reversed, k), "n = {n}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A ring of 8 boxes R0..R7 fed both ways round, no sources but those
+    /// given; agent `a` fed by R4 and by a tool "T" straight, `t` "T"
+    /// wired into `into` (boxes named), each `(source, fed)` a box wired
+    /// into the members named. Boxes are named by `name` (position ->
+    /// id), so ids may fall the other way round.
+    fn ring_of_8(name: &dyn Fn(usize) -> String, into: &[&str], sources: &[(&str, &[usize])]) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..8 {
+            nodes.push(node(&name(i), "toolbox", "R"));
+            edges.extend([edge(&name(i), &name((i + 1) % 8)), edge(&name((i + 1) % 8), &name(i))]);
+        }
+        for (s, fed) in sources {
+            nodes.push(node(s, "toolbox", s));
+            edges.extend(fed.iter().map(|&i| edge(s, &name(i))));
+        }
+        nodes.extend([node("a", "agent", "a"), node("t", "tool", "T"), node("t2", "tool", "T")]);
+        edges.extend([edge(&name(4), "a"), edge("t2", "a")]);
+        edges.extend(into.iter().map(|x| edge("t", x)));
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The path of tool `t` to agent `a` in `text`, read as a ring's arc
+    /// (the ring found).
+    fn path_of_t(text: &str) -> Vec<String> {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let violation = collisions.get(0).expect("a violation");
+        let tool = (violation.tools().into_iter()).find(|t| t.id() == "t").expect("tool t");
+        let path = tool
+            .path_ids(0, tool.path_len())
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let rings = collisions.paths.rings.lock().unwrap();
+        assert!(rings.values().any(Option::is_some), "no ring found: {path:?}");
+        path
+    }
+
+    #[test]
+    fn cmp9_a_tie_at_the_first_step_into_a_ring_goes_to_the_smaller_id() {
+        let up = |i: usize| format!("R{i}");
+        let down = |i: usize| format!("R{}", 7 - i);
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // Wired into R1 and R7, three round from R4 either way: the
+        // smaller id, R1; named the other way round (R_i at 7 - i, the
+        // agent fed by R3), ids decide as well.
+        let text = ring_of_8(&up, &["R1", "R7"], &[]);
+        assert_eq!(path_of_t(&text), ids(&["t", "R1", "R2", "R3", "R4", "a"]));
+        let text = ring_of_8(&down, &["R1", "R6"], &[]);
+        assert_eq!(path_of_t(&text), ids(&["t", "R1", "R2", "R3", "a"]));
+        let text = ring_of_8(&down, &["R6", "R0"], &[]);
+        assert_eq!(path_of_t(&text), ids(&["t", "R0", "R1", "R2", "R3", "a"]));
+        // Half round from R0: R1 and R7 as near, R1 the smaller.
+        let text = ring_of_8(&up, &["R0"], &[]);
+        assert_eq!(path_of_t(&text), ids(&["t", "R0", "R1", "R2", "R3", "R4", "a"]));
+        // Named the other way round: from R7 (at 0), R0 (at 7) and R6 (at
+        // 1) as near, R0 the smaller, so round by the positions falling.
+        let text = ring_of_8(&down, &["R7"], &[]);
+        assert_eq!(path_of_t(&text), ids(&["t", "R7", "R0", "R1", "R2", "R3", "a"]));
+        // A source as near as a member: the smaller id of the two (A
+        // before R1; Z after it).
+        let text = ring_of_8(&up, &["R1", "A"], &[("A", &[2])]);
+        assert_eq!(path_of_t(&text), ids(&["t", "A", "R2", "R3", "R4", "a"]));
+        let text = ring_of_8(&up, &["R1", "Z"], &[("Z", &[2])]);
+        assert_eq!(path_of_t(&text), ids(&["t", "R1", "R2", "R3", "R4", "a"]));
+        // A source feeding two members as near: the smaller id of those.
+        let text = ring_of_8(&up, &["S"], &[("S", &[7, 1])]);
+        assert_eq!(path_of_t(&text), ids(&["t", "S", "R1", "R2", "R3", "R4", "a"]));
+        let text = ring_of_8(&down, &["S"], &[("S", &[7, 1])]);
+        assert_eq!(path_of_t(&text), ids(&["t", "S", "R0", "R1", "R2", "R3", "a"]));
+    }
+
+    #[test]
+    fn cmp9_a_tool_entering_a_ring_at_several_places_takes_the_nearest() {
+        let up = |i: usize| format!("R{i}");
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // Wired into R0 (four round), into a source of R7 and R1 (four
+        // round through it), and a source of R6 (three through it): the
+        // last, then the shorter way.
+        let text = ring_of_8(&up, &["R0", "S", "V"], &[("S", &[1, 7]), ("V", &[6])]);
+        assert_eq!(path_of_t(&text), ids(&["t", "V", "R6", "R5", "R4", "a"]));
+        // Into R2 and R7: R2 nearer.
+        let text = ring_of_8(&up, &["R7", "R2"], &[]);
+        assert_eq!(path_of_t(&text), ids(&["t", "R2", "R3", "R4", "a"]));
+    }
+
+    #[test]
+    fn cmp9_a_ring_with_a_chord_is_no_ring_and_its_paths_are_the_walks() {
+        // C_0 also feeds C_5 (three boxes of the cycle feed C_5): no box
+        // of the cycle is a ring member, and the paths are read as before.
+        let n = 10;
+        let text = two_way(n, false, Some((0, 5)));
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let mut read = 0;
+        for v in 0..collisions.len() {
+            let violation = collisions.get(v).expect("a violation");
+            for tool in violation.tools() {
+                read += tool.path_len();
+                let ids = tool.path_ids(0, tool.path_len());
+                if violation.consumer() == "a0000" && tool.id() == "U0005" {
+                    // Half round from C5 both ways is 5; back by the chord
+                    // C5 <- C0 is not a way (it runs from C0 to C5).
+                    assert_eq!(
+                        ids,
+                        ["U0005", "S0005", "C0005", "C0004", "C0003", "C0002", "C0001", "C0000", "a0000"]
+                    );
+                }
+                if violation.consumer() == "a0005" && tool.id() == "U0000" {
+                    // The chord: C0 straight into C5.
+                    assert_eq!(ids, ["U0000", "S0000", "C0000", "C0005", "a0005"]);
+                }
+            }
+        }
+        assert!(read > 0);
+        let rings = collisions.paths.rings.lock().unwrap();
+        assert!(!rings.is_empty() && rings.values().all(Option::is_none), "{rings:?}");
+        // Without the chord, every box of the cycle asked about is a member.
+        let text = two_way(n, false, None);
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        for v in 0..collisions.len() {
+            for tool in collisions.get(v).expect("a violation").tools() {
+                tool.path_ids(0, tool.path_len());
+            }
+        }
+        let rings = collisions.paths.rings.lock().unwrap();
+        assert!(rings.len() == n && rings.values().all(Option::is_some), "{rings:?}");
+    }
+
+    /// How many members the ring of roots box `id` of `text` is a member
+    /// of has, asked of the ring walk itself, or None.
+    fn ring_of(text: &str, id: &str) -> Option<usize> {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let g = &collisions.graph;
+        let carries = |_: NodeIx, _: u32| true;
+        let w = super::Wiring {
+            g,
+            facts: &collisions.flow.paths,
+            ordinal: &collisions.flow.ordinal,
+            carries: &carries,
+        };
+        let node = (0..g.node_count() as NodeIx).find(|&n| g.id(n) == id).expect("the box");
+        let ring = collisions.paths.ring(w, collisions.flow.ordinal[node as usize], &mut 0);
+        ring.map(|r| {
+            assert_eq!(r.forward.members.len(), r.backward.members.len());
+            r.forward.members.len()
+        })
+    }
+
+    /// Boxes R0..R7 round, each feeding the next and the one before but
+    /// for the edges left out, and those of `extra`; tool t "T" into R0,
+    /// agent `a` fed by R4 and by a tool "T" straight. The boxes and
+    /// edges are written in the opposite order when `backwards` (so each
+    /// box's providers are listed, and the ring walked, the other way
+    /// round).
+    fn ring_with(left_out: &[(usize, usize)], extra: &[(usize, usize)], backwards: bool) -> String {
+        let r = |i: usize| format!("R{}", i % 8);
+        let mut nodes: Vec<String> = (0..8).map(|i| node(&r(i), "toolbox", "R")).collect();
+        let mut edges = Vec::new();
+        for i in 0..8 {
+            for (a, b) in [(i, (i + 1) % 8), ((i + 1) % 8, i)] {
+                if !left_out.contains(&(a, b)) {
+                    edges.push(edge(&r(a), &r(b)));
+                }
+            }
+        }
+        edges.extend(extra.iter().map(|&(a, b)| edge(&r(a), &r(b))));
+        if backwards {
+            nodes.reverse();
+            edges.reverse();
+        }
+        nodes.extend([node("a", "agent", "a"), node("t", "tool", "T"), node("t2", "tool", "T")]);
+        edges.extend([edge("R4", "a"), edge("t2", "a"), edge("t", "R0")]);
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_a_ring_of_roots_is_a_cycle_fed_both_ways_round_and_only_so() {
+        // Whole: every box a member of the ring of 8.
+        for backwards in [false, true] {
+            for i in 0..8 {
+                assert_eq!(ring_of(&ring_with(&[], &[], backwards), &format!("R{i}")), Some(8));
+            }
+            // A chord R0 -> R3 (R3 fed by three boxes of the cycle): no
+            // ring, asked of any box, and the path takes the chord.
+            let chord = ring_with(&[], &[(0, 3)], backwards);
+            for i in 0..8 {
+                assert_eq!(ring_of(&chord, &format!("R{i}")), None);
+            }
+            assert_eq!(path_of(&chord), ["t", "R0", "R3", "R4", "a"]);
+            // R4 -> R3 left out and a chord R1 -> R3: R3 is fed by R2 and
+            // R1, so a walk from R1 by R2 and R3 comes back to R1, though
+            // R3 does not feed R1: no ring (a ring of R1, R2, R3 would
+            // read a path from R3 to R1 as one step).
+            let skewed = ring_with(&[(4, 3)], &[(1, 3)], backwards);
+            for i in 0..8 {
+                assert_eq!(ring_of(&skewed, &format!("R{i}")), None, "R{i}");
+            }
+            assert_eq!(path_of(&skewed), ["t", "R0", "R1", "R3", "R4", "a"]);
+            // One edge one way only: no ring either.
+            let one_way = ring_with(&[(6, 5)], &[], backwards);
+            assert_eq!(ring_of(&one_way, "R0"), None);
+            assert_eq!(path_of(&one_way), ["t", "R0", "R1", "R2", "R3", "R4", "a"]);
+        }
+    }
+
+    /// The path of tool `t` to agent `a` in `text`, however it is read.
+    fn path_of(text: &str) -> Vec<String> {
+        read_all(text).1[&("a".to_string(), "t".to_string())].clone()
     }
 }
