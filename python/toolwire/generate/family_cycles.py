@@ -1,6 +1,7 @@
 """The worst-case families built on cycles of boxes: every box of a cycle
-sees what every other one does, and a path inside it is read off the
-tree of the root it ends at (families 55, 56 and 61).
+sees what every other one does, and a path inside it was read off the
+tree of the root it ends at (families 55, 56 and 61; now an arc of the
+cycle, or of the ring a cycle fed both ways round is, paths/arcs.rs).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -41,9 +42,12 @@ def two_way_cycle(n: int) -> Generated:
 
     Every box of the cycle is a root of two providers that carry every
     tool, and the kept tool's path half round is as short both ways: the
-    tie is decided by ids, box by box, and a path inside the cycle is not
-    one arc (paths.rs ``Cycle``), so each is read off the tree of the root
-    it ends at, ``n / 2`` boxes for each of ``n`` clashes."""
+    tie is decided by ids, at the box the path enters the cycle at. A
+    path inside the cycle is no arc of a cycle fed one way round (paths.rs
+    ``Cycle``), so until session 28 each was read off the tree of the root
+    it ends at, ``n / 2`` boxes for each of ``n`` clashes; now the cycle is
+    a ring of roots (paths/arcs.rs ``Ring``) and each path an arc of it,
+    one way round or the other."""
     return _cycle_far(n, both_ways=True)
 
 
