@@ -1,7 +1,9 @@
 """Worst-case families of inputs held as parts: boxes whose names
 interleave, so that a class wired to several of them holds them apart
 rather than uniting them word by word, and the ways such parts meet
-(families 49 to 52, found by the second attack of issue 20)."""
+(families 49 to 52, found by the second attack of issue 20), and rings
+of such boxes (59; 64 to 67, found by the attack of session 28, past
+what build.rs ``paired`` pairs)."""
 
 from __future__ import annotations
 
