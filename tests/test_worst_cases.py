@@ -94,6 +94,17 @@ TINY = {
     "ring-parts": 48,
     "deep-decoys": 64,
     "two-way-cycle": 6,
+    "cycle-renames": 6,
+    "lattice-renames": 5,
+    "ring-three": 48,
+    "ring-pairs": 60,
+    "ring-wide": 72,
+    "ring-own": 48,
+    "lattice-ladder": 5,
+    "cycle-chained": 6,
+    "cycle-fed-sides": 6,
+    "cycle-skip": 6,
+    "cycle-fanout": 6,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -158,24 +169,50 @@ DOUBLING = {
     "shared-cut": 1_000,  # 0.91 MB
     "ring-parts": 2_000,  # 1.9 MB (below, the first classes to use each of the 120 pairs of boxes unite them)
     "deep-decoys": 2_000,  # 2.1 MB
-    "two-way-cycle": 250,  # 0.19 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
+    "two-way-cycle": 1_000,  # 0.76 MB
+    "cycle-renames": 250,  # 0.24 MB (the check reads n paths off a tree each, n boxes long: small keeps it quick)
+    "lattice-renames": 500,  # 0.44 MB (the check reads n paths off a tree each, n / 2 levels long on average)
+    "ring-three": 1_000,  # 1.1 MB (each agent's parts united, n * n / 64 words: small keeps it quick)
+    "ring-pairs": 1_000,  # 1.2 MB (as ring-three)
+    "ring-wide": 1_000,  # 1.7 MB (as ring-three)
+    "ring-own": 1_000,  # 4.5 MB (as ring-three)
+    "lattice-ladder": 500,  # 0.3 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
+    "cycle-chained": 250,  # 0.2 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
+    "cycle-fed-sides": 250,  # 0.2 MB (as cycle-chained)
+    "cycle-skip": 250,  # 0.19 MB (as cycle-chained, over trees whose ways cross: more still)
+    "cycle-fanout": 250,  # 0.65 MB (as cycle-chained)
 }
 
 # Families whose work still grows faster than their file (found by the
-# last attack, docs/RELIABILITY.md "Known limits"): strict, so a fix shows
-# up as a failure until its mark is taken away.
-TREES_OF_CYCLE_ROOTS = pytest.mark.xfail(
+# attack of session 28, docs/RELIABILITY.md "Known limits"): strict, so a
+# fix shows up as a failure until its mark is taken away. Reading grows
+# 3.3x to 4.1x for twice the file (and for cycle-renames and
+# lattice-renames the check too, which finds the same paths).
+TREES_OF_ROOTS = pytest.mark.xfail(
     strict=True,
-    reason="known limit: a path inside a cycle whose every box two boxes of the cycle feed, as near both ways, is "
-    "read off the tree of the root it ends at, grown box by box out to the tool and not shared between roots, so "
-    "even its ends cost its length (4.4x the work for twice the cycle)",
+    reason="known limit: a path inside a cycle that is no arc (a box between its roots, a member fed by a box "
+    "with providers of its own, members each fed by two members one way round, a tool of more than 16 "
+    "receivers: paths/arcs.rs) or down a lattice of levels that are no rung (paths/rungs.rs) is read off the "
+    "tree of the root it ends at, grown box by box out to the tool and not shared between roots, so even "
+    "listing its tools costs its length (3.3x to 4.1x the work for twice the file)",
 )
-READING_OVER_THEIR_FILE = {
-    "clashes": {"two-way-cycle": TREES_OF_CYCLE_ROOTS},
-    "violations": {"two-way-cycle": TREES_OF_CYCLE_ROOTS},
-    "scattered": {"two-way-cycle": TREES_OF_CYCLE_ROOTS},
-    "listing": {"two-way-cycle": TREES_OF_CYCLE_ROOTS},
-}
+READ_OFF_TREES = ["cycle-renames", "lattice-renames", "lattice-ladder", "cycle-chained", "cycle-fed-sides",
+                  "cycle-skip", "cycle-fanout"]  # fmt: skip
+READINGS = ("clashes", "violations", "scattered", "listing")
+READING_OVER_THEIR_FILE = {reading: dict.fromkeys(READ_OFF_TREES, TREES_OF_ROOTS) for reading in READINGS}
+RENAMES_READ_KEPT_PATHS = pytest.mark.xfail(
+    strict=True,
+    reason="known limit: read.rs on_path_told cannot tell whether a box the renamed tool comes through that is "
+    "not wired into the consumer is on the kept tool's path, so the check finds that path (fixes.rs "
+    "Renamer::settle), read off the tree of a root: inside a cycle with boxes between its roots, or down a "
+    "lattice past the 32 carrier searches (3.7x to 3.8x the work for twice the file)",
+)
+PARTS_PAST_PAIRS = pytest.mark.xfail(
+    strict=True,
+    reason="known limit: build.rs paired gives up on a class's parts (a segment of words held by three parts; "
+    "more than 64 pairs of parts; more than 16 parts; own tools meeting the inputs at many words), and the "
+    "parts are united per class, n * n / 64 words (3.4x to 3.9x the work for twice the file)",
+)
 
 
 def marked(reading: str) -> List[object]:
@@ -741,6 +778,56 @@ def test_cmp9_work_doubles_at_most_2_3x_two_way_cycle() -> None:
     assert_work_at_most_doubles("two-way-cycle")
 
 
+@RENAMES_READ_KEPT_PATHS
+def test_cmp9_work_doubles_at_most_2_3x_cycle_renames() -> None:
+    assert_work_at_most_doubles("cycle-renames")
+
+
+@RENAMES_READ_KEPT_PATHS
+def test_cmp9_work_doubles_at_most_2_3x_lattice_renames() -> None:
+    assert_work_at_most_doubles("lattice-renames")
+
+
+@PARTS_PAST_PAIRS
+def test_cmp9_work_doubles_at_most_2_3x_ring_three() -> None:
+    assert_work_at_most_doubles("ring-three")
+
+
+@PARTS_PAST_PAIRS
+def test_cmp9_work_doubles_at_most_2_3x_ring_pairs() -> None:
+    assert_work_at_most_doubles("ring-pairs")
+
+
+@PARTS_PAST_PAIRS
+def test_cmp9_work_doubles_at_most_2_3x_ring_wide() -> None:
+    assert_work_at_most_doubles("ring-wide")
+
+
+@PARTS_PAST_PAIRS
+def test_cmp9_work_doubles_at_most_2_3x_ring_own() -> None:
+    assert_work_at_most_doubles("ring-own")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_lattice_ladder() -> None:
+    assert_work_at_most_doubles("lattice-ladder")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_cycle_chained() -> None:
+    assert_work_at_most_doubles("cycle-chained")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_cycle_fed_sides() -> None:
+    assert_work_at_most_doubles("cycle-fed-sides")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_cycle_skip() -> None:
+    assert_work_at_most_doubles("cycle-skip")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_cycle_fanout() -> None:
+    assert_work_at_most_doubles("cycle-fanout")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1055,6 +1142,17 @@ ISSUE_MB = {
     "ring-parts": 3.7,
     "deep-decoys": 4.3,
     "two-way-cycle": 0.76,
+    "cycle-renames": 2.0,
+    "lattice-renames": 1.8,
+    "ring-three": 2.2,
+    "ring-pairs": 2.5,
+    "ring-wide": 3.4,
+    "ring-own": 4.5,
+    "lattice-ladder": 2.5,
+    "cycle-chained": 1.6,
+    "cycle-fed-sides": 1.6,
+    "cycle-skip": 0.76,  # small on purpose: reading its paths at 2,000 takes 449 million steps
+    "cycle-fanout": 2.6,
 }
 
 

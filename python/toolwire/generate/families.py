@@ -75,14 +75,35 @@ from .family_fans import (
     solo_union,
     wide_thrash,
 )
-from .family_cycles import cycle_far, cycle_sides, two_way_cycle
+from .family_cycles import (
+    cycle_chained,
+    cycle_fanout,
+    cycle_far,
+    cycle_fed_sides,
+    cycle_renames,
+    cycle_sides,
+    cycle_skip,
+    two_way_cycle,
+)
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
-from .family_parts import dozen_own, linked_boxes, parts_read, ring_parts, shared_word
+from .family_parts import (
+    dozen_own,
+    linked_boxes,
+    parts_read,
+    ring_own,
+    ring_pairs,
+    ring_parts,
+    ring_three,
+    ring_wide,
+    shared_word,
+)
 from .family_ladders import (
     diamond_ladder,
     crowded_ladders,
     evicted_ladders,
     ladder_taps,
+    lattice_ladder,
+    lattice_renames,
     root_ladder,
     rung_ladders,
 )
@@ -270,6 +291,29 @@ FAMILIES: Dict[str, Family] = {
                "through a box of its own holding a clashing pair", (4_000,), 160, 1, deep_decoys),
         Family("two-way-cycle", 61, "family 55 with each box of the cycle also feeding the one before it", (1_000,),
                40, 3, two_way_cycle),
+        Family("cycle-renames", 62, "family 55 with a box between each two boxes of the cycle; agent k's twin in a "
+               "box also fed by the box before box k, through one more box", (2_000,), 40, 2, cycle_renames),
+        Family("lattice-renames", 63, "a lattice of n levels of two boxes, each fed by both above, a tool atop; "
+               "agent k fed by level k and, through two boxes, by the tool's twin, the first also fed by level k - 1",
+               (2_000,), 40, 1, lattice_renames),
+        Family("ring-three", 64, "family 59 with every name held by three neighbouring boxes", (2_000,), 160, 16,
+               ring_three),
+        Family("ring-pairs", 65, "family 59 with 20 boxes, each agent wired to a different 12 of them", (2_000,),
+               200, 20, ring_pairs),
+        Family("ring-wide", 66, "family 59 with 24 boxes, each agent wired to a different 18 of them", (2_000,),
+               240, 24, ring_wide),
+        Family("ring-own", 67, "family 59 with 24 tools of its own at every agent, named like names of the ring "
+               "spread over its rows", (1_000,), 160, 16, ring_own),
+        Family("lattice-ladder", 68, "a lattice of n levels of two boxes, each fed by both above, a tool atop; "
+               "agent k fed by level k, with the tool's twin", (4_000,), 40, 1, lattice_ladder),
+        Family("cycle-chained", 69, "family 55 with a box between each two boxes of the cycle", (2_000,), 40, 2,
+               cycle_chained),
+        Family("cycle-fed-sides", 70, "family 55 with each tool U i into its side box through a box of its own",
+               (2_000,), 40, 2, cycle_fed_sides),
+        Family("cycle-skip", 71, "family 55 with each box of the cycle also feeding the one two after it",
+               (1_000,), 40, 3, cycle_skip),  # small on purpose: reading its clashes' paths grows 4x with n
+        Family("cycle-fanout", 72, "family 55 with each tool U i also wired into 17 boxes that feed nothing",
+               (1_000,), 40, 2, cycle_fanout),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -1,5 +1,6 @@
 """The worst-case families built on ladders: chains whose every rung is also fed from the side
-(families 27, 35, 38, 40 and 41).
+(families 27, 35, 38, 40 and 41), ladders of diamonds (54) and lattices whose levels are no rung
+(63 and 68, found by the attack of session 28).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -232,4 +233,68 @@ def diamond_ladder(n: int) -> Generated:
     expected = family_expected(
         n * n + 2 * n, 3 * n, (f"a{zero}", f"l_{zero}", (f"L{zero}x", f"L{zero}y")), 9 * n + 2, 10 * n + 1, n, 3 * n + 1
     )
+    return Generated(document(nodes, edges), expected)
+
+
+def lattice_ladder(n: int) -> Generated:
+    """Family 68: a lattice of ``n`` levels of two boxes ``A{j}``, ``B{j}``,
+    each fed by both boxes of the level above (no box that both hang below:
+    not a rung, paths/rungs.rs); a tool ``T`` "Top" into ``A0`` and ``B0``;
+    agent ``a{j}`` fed by ``A{j}`` and by a twin ``t{j}`` "top" of ``T``.
+    Each agent sees ``top``: ``n`` violations, ``n`` clashes; ``4 * n + 1``
+    nodes, ``6 * n - 2`` edges.
+
+    Every box below the top is a root of two providers that both carry
+    ``T``, as near: the kept path to ``a{j}`` is ``j`` boxes long, found past
+    the 32 carrier searches a path may make, and read off a tree of the
+    root it ends at, not shared with the level below: ``n * n / 2`` boxes
+    read for ``n`` clashes (the check holds)."""
+    return _lattice(n, renames=False)
+
+
+def lattice_renames(n: int) -> Generated:
+    """Family 63: ``lattice-ladder`` with each agent's twin ``t{j}`` in a box
+    ``Q{j}``, also fed by ``B{j - 1}`` (``T`` into ``Q0``), into a box ``Q2{j}``
+    into ``a{j}``: ``Q{j}`` carries ``T`` too, but is off its kept path. The
+    same ``n`` violations and ``n`` clashes; ``6 * n + 1`` nodes, ``9 * n - 2``
+    edges.
+
+    Choosing the rename of ``t{j}`` asks whether ``Q{j}`` is on ``T``'s path;
+    ``Q{j}`` is not wired into the agent, so the few probes (read.rs
+    ``on_path_told``) cannot tell, and the check finds ``T``'s kept path to
+    every agent (fixes.rs ``Renamer::settle``), past the 32 carrier
+    searches off a tree per root: ``n * n / 2`` in the check itself."""
+    return _lattice(n, renames=True)
+
+
+def _lattice(n: int, renames: bool) -> Generated:
+    """``lattice-ladder``, and with ``renames`` ``lattice-renames``."""
+    w = id_width(n)
+    nodes = [tool_record("T", "Top")]
+    edges = []
+    for j in range(n):
+        s = f"{j:0{w}}"
+        nodes += [box_record(f"A{s}"), box_record(f"B{s}"), agent_record(f"a{s}"), tool_record(f"t{s}", "top")]
+        if j == 0:
+            edges += [edge_record("T", f"A{s}"), edge_record("T", f"B{s}")]
+        else:
+            above = f"{j - 1:0{w}}"
+            edges += [edge_record(f"A{above}", f"A{s}"), edge_record(f"B{above}", f"A{s}")]
+            edges += [edge_record(f"A{above}", f"B{s}"), edge_record(f"B{above}", f"B{s}")]
+        if renames:
+            nodes += [box_record(f"Q{s}"), box_record(f"Q2{s}")]
+            edges.append(edge_record("T" if j == 0 else f"B{j - 1:0{w}}", f"Q{s}"))
+            edges += [edge_record(f"A{s}", f"a{s}"), edge_record(f"t{s}", f"Q{s}")]
+            edges += [edge_record(f"Q{s}", f"Q2{s}"), edge_record(f"Q2{s}", f"a{s}")]
+        else:
+            edges += [edge_record(f"A{s}", f"a{s}"), edge_record(f"t{s}", f"a{s}")]
+    zero = f"{0:0{w}}"
+    # Per level: A, B, a, t (and Q, Q2); four edges from the level above (two
+    # from T at the top), A -> a, t -> a (or B above -> Q, t -> Q, Q -> Q2,
+    # Q2 -> a).
+    per_level = 3 if renames else 0
+    expected = family_expected(
+        n, n, (f"a{zero}", "top", ("T", f"t{zero}")), 1 + (4 + 2 * renames) * n, (6 + per_level) * n - 2, n,
+        (2 + 2 * renames) * n,
+    )  # fmt: skip
     return Generated(document(nodes, edges), expected)

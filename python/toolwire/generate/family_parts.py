@@ -1,12 +1,15 @@
 """Worst-case families of inputs held as parts: boxes whose names
 interleave, so that a class wired to several of them holds them apart
 rather than uniting them word by word, and the ways such parts meet
-(families 49 to 52, found by the second attack of issue 20)."""
+(families 49 to 52, found by the second attack of issue 20), and rings
+of such boxes (59; 64 to 67, found by the attack of session 28, past
+what build.rs ``paired`` pairs)."""
 
 from __future__ import annotations
 
-from itertools import combinations
-from typing import List, Set, Tuple
+import functools
+from itertools import combinations, islice
+from typing import Dict, List, Set, Tuple
 
 from .family_base import Generated, agent_record, box_record, document, edge_record, family_expected, tool_record
 
@@ -199,9 +202,22 @@ def parts_read(n: int) -> Generated:
 RING = 16
 """Boxes in ``ring-parts``."""
 
-ALL_EIGHTS = list(combinations(range(RING), RING // 2))
-"""Every 8-subset of the 16 boxes of ``ring-parts``, in order; agent ``i``
-takes number ``i * 7919`` modulo their count (12,870, prime to 7919)."""
+SUBSETS_TAKEN = 20_000
+"""The subsets of boxes the ring families' agents choose among: every one,
+or the first 20,000 in order where there are more (20,000 is prime to
+7919, so no two of up to 20,000 agents take the same)."""
+
+
+@functools.lru_cache(maxsize=None)
+def ring_subsets(boxes: int, pick: int) -> Tuple[Tuple[int, ...], ...]:
+    """The ``pick``-subsets of ``boxes`` boxes the agents of a ring choose
+    among, in order; agent ``i`` takes number ``i * 7919`` modulo their
+    count (12,870 for ``ring-parts``, every 8-subset of 16, prime to 7919)."""
+    return tuple(islice(combinations(range(boxes), pick), SUBSETS_TAKEN))
+
+
+ALL_EIGHTS = list(ring_subsets(RING, RING // 2))
+"""Every 8-subset of the 16 boxes of ``ring-parts``, in order."""
 
 
 def ring_parts(n: int) -> Generated:
@@ -217,30 +233,117 @@ def ring_parts(n: int) -> Generated:
     at every word, so each agent's 8 parts were walked word by word where
     they meet: ``n * n / 64`` words for ``n`` clashes (the general bound of
     mod.rs, reached with linearly many clashes)."""
-    rows = n // RING
-    nodes = [box_record(f"B{j:02}") for j in range(RING)]
+    return _ring(n, RING, 2, RING // 2)
+
+
+def ring_three(n: int) -> Generated:
+    """Family 64: ``ring-parts`` with every name held by three neighbouring
+    boxes (box ``c mod 16`` and the two before it): an agent sees a row's
+    name wherever it holds two or three of its boxes, a clash for each
+    such set of tools.
+
+    A segment of words is held by three parts of a class, which build.rs
+    ``paired`` does not pair, so the parts are united per class: ``n * n /
+    64`` words for ``n`` clashes."""
+    return _ring(n, RING, 3, RING // 2)
+
+
+def ring_pairs(n: int) -> Generated:
+    """Family 65: ``ring-parts`` of 20 boxes, ``n // 20`` rows, each agent
+    wired to a different 12 of the first 20,000 12-subsets: 66 pairs of
+    parts, more than a class looks up (build.rs ``paired``, 64), within 16
+    parts, so the parts are united per class: ``n * n / 64`` words."""
+    return _ring(n, 20, 2, 12)
+
+
+def ring_wide(n: int) -> Generated:
+    """Family 66: ``ring-parts`` of 24 boxes, ``n // 24`` rows, each agent
+    wired to a different 18 of the first 20,000 18-subsets: more than 16
+    parts and 64 pairs (build.rs ``paired``), so the parts are united per
+    class: ``n * n / 64`` words."""
+    return _ring(n, 24, 2, 18)
+
+
+OWN = 24
+"""Tools of its own each agent of ``ring-own`` holds."""
+
+
+def ring_own(n: int) -> Generated:
+    """Family 67: ``ring-parts`` with each agent ``a{i}`` also holding 24
+    tools ``o{i}_{j}`` of its own, wired straight in, named like ring names
+    spread evenly over the rows: tool ``j`` "Ring c", ``c = 16 * (j * rows
+    // 24) + (i + j) mod 16``. Where an own tool's name is one the agent
+    holds a box of, or another own tool has, it clashes there (a clash of
+    that agent's alone).
+
+    The class's own tools meet its inputs at many words, and are joined
+    to the inputs' union once per combination (build.rs ``paired``): ``n *
+    n / 64`` words."""
+    return _ring(n, RING, 2, RING // 2, OWN)
+
+
+def _ring(n: int, boxes: int, share: int, pick: int, own: int = 0) -> Generated:
+    """``ring-parts`` with ``boxes`` boxes ``B{j}`` in a ring and ``n //
+    boxes`` rows of names, name ``c`` held by a tool ``r{j}_{c}`` in box
+    ``c mod boxes`` and in the ``share - 1`` boxes before it; ``n`` agents,
+    agent ``i`` wired to subset ``i * 7919`` of ``ring_subsets(boxes,
+    pick)`` and holding ``own`` tools of its own (see ``ring-own``).
+
+    The expectation is counted off the construction, agent by agent: a
+    row's name ``c`` is a violation at an agent holding two or more of its
+    tools (``held``: the agent's boxes among the ``share`` holding ``c``,
+    and its own tools named ``c``); its clash is the name and those tools,
+    so clashes without own tools are shared between agents holding the
+    same boxes of it, in every row where none of them has an own tool of
+    that name."""
+    rows = n // boxes
+    nodes = [box_record(f"B{j:02}") for j in range(boxes)]
     edges: List[str] = []
-    for j in range(RING):
+    for j in range(boxes):
         for r in range(rows):
-            for c in (r * RING + j, r * RING + (j + 1) % RING):
+            for d in range(share):
+                c = r * boxes + (j + d) % boxes
                 nodes.append(tool_record(f"r{j:02}_{c:06}", f"Ring {c:06}"))
                 edges.append(edge_record(f"r{j:02}_{c:06}", f"B{j:02}"))
+    subsets = ring_subsets(boxes, pick)
     violations = 0
-    columns: Set[int] = set()
+    own_clashes = 0
+    # (column, boxes held of it) -> the rows, for each agent holding them, of
+    # its own tools named in that column (those rows' clashes are its own).
+    shared: Dict[Tuple[int, Tuple[int, ...]], List[Set[int]]] = {}
+    first: Dict[int, Tuple[str, ...]] = {}
     for i in range(n):
-        subset = ALL_EIGHTS[i * 7919 % len(ALL_EIGHTS)]
-        met = [c for c in subset if (c - 1) % RING in subset]
-        violations += rows * len(met)
-        columns.update(met)
-        nodes.append(agent_record(f"a{i:05}"))
-        edges += [edge_record(f"B{j:02}", f"a{i:05}") for j in subset]
+        subset = subsets[i * 7919 % len(subsets)]
+        a = f"a{i:05}"
+        nodes.append(agent_record(a))
+        edges += [edge_record(f"B{j:02}", a) for j in subset]
+        named: Dict[int, List[str]] = {}  # name c -> own tools
+        for j in range(own):
+            c = (j * rows) // own * boxes + (i + j) % boxes
+            nodes.append(tool_record(f"o{i:05}_{j:02}", f"Ring {c:06}"))
+            edges.append(edge_record(f"o{i:05}_{j:02}", a))
+            named.setdefault(c, []).append(f"o{i:05}_{j:02}")
+        for m in range(boxes):
+            held = tuple(j for j in subset if (m - j) % boxes < share)
+            own_rows = {c // boxes for c in named if c % boxes == m}
+            for c in (c for c in named if c % boxes == m):
+                if len(held) + len(named[c]) >= 2:
+                    violations += 1
+                    own_clashes += 1
+                    if i == 0:
+                        first[c] = tuple(sorted(named[c] + [f"r{j:02}_{c:06}" for j in held]))
+            if len(held) >= 2:
+                violations += rows - len(own_rows)
+                shared.setdefault((m, held), []).append(own_rows)
+                if i == 0:
+                    for r in set(range(rows)) - own_rows:
+                        first[r * boxes + m] = tuple(f"r{j:02}_{r * boxes + m:06}" for j in held)
+    # A shared clash is in every row but those where every agent holding its
+    # boxes has an own tool of its name.
+    clashes = own_clashes + sum(rows - len(set.intersection(*own_rows)) for own_rows in shared.values())
+    c0 = min(first)
     expected = family_expected(
-        violations,
-        rows * len(columns),
-        ("a00000", "ring_000001", ("r00_000001", "r01_000001")),
-        RING + 2 * RING * rows + n,
-        2 * RING * rows + RING // 2 * n,
-        n,
-        RING,
-    )
+        violations, clashes, ("a00000", f"ring_{c0:06}", first[c0]), boxes + boxes * share * rows + n + own * n,
+        boxes * share * rows + (pick + own) * n, n, boxes,
+    )  # fmt: skip
     return Generated(document(nodes, edges), expected)
