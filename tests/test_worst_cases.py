@@ -1141,7 +1141,7 @@ ISSUE_MB = {
     "shared-cut": 3.7,
     "ring-parts": 3.7,
     "deep-decoys": 4.3,
-    "two-way-cycle": 0.76,
+    "two-way-cycle": 3.1,
     "cycle-renames": 2.0,
     "lattice-renames": 1.8,
     "ring-three": 2.2,

@@ -289,7 +289,7 @@ FAMILIES: Dict[str, Family] = {
                "row; n agents, each wired to a different 8 of the boxes", (4_000,), 160, 16, ring_parts),
         Family("deep-decoys", 60, "family 57 with each team box into the hub, and each decoy box into its agent, "
                "through a box of its own holding a clashing pair", (4_000,), 160, 1, deep_decoys),
-        Family("two-way-cycle", 61, "family 55 with each box of the cycle also feeding the one before it", (1_000,),
+        Family("two-way-cycle", 61, "family 55 with each box of the cycle also feeding the one before it", (4_000,),
                40, 3, two_way_cycle),
         Family("cycle-renames", 62, "family 55 with a box between each two boxes of the cycle; agent k's twin in a "
                "box also fed by the box before box k, through one more box", (2_000,), 40, 2, cycle_renames),
