@@ -170,8 +170,8 @@ DOUBLING = {
     "ring-parts": 2_000,  # 1.9 MB (below, the first classes to use each of the 120 pairs of boxes unite them)
     "deep-decoys": 2_000,  # 2.1 MB
     "two-way-cycle": 1_000,  # 0.76 MB
-    "cycle-renames": 250,  # 0.24 MB (the check reads n paths off a tree each, n boxes long: small keeps it quick)
-    "lattice-renames": 500,  # 0.44 MB (the check reads n paths off a tree each, n / 2 levels long on average)
+    "cycle-renames": 250,  # 0.24 MB (reading its paths reads n paths off a tree each, n boxes long: small keeps it quick)
+    "lattice-renames": 500,  # 0.44 MB (reading its paths reads n paths off a tree each, n / 2 levels long on average)
     "ring-three": 1_000,  # 1.1 MB (each agent's parts united, n * n / 64 words: small keeps it quick)
     "ring-pairs": 1_000,  # 1.2 MB (as ring-three)
     "ring-wide": 1_000,  # 1.7 MB (as ring-three)
@@ -186,8 +186,7 @@ DOUBLING = {
 # Families whose work still grows faster than their file (found by the
 # attack of session 28, docs/RELIABILITY.md "Known limits"): strict, so a
 # fix shows up as a failure until its mark is taken away. Reading grows
-# 3.3x to 4.1x for twice the file (and for cycle-renames and
-# lattice-renames the check too, which finds the same paths).
+# 3.3x to 4.1x for twice the file.
 TREES_OF_ROOTS = pytest.mark.xfail(
     strict=True,
     reason="known limit: a path inside a cycle that is no arc (a box between its roots, a member fed by a box "
@@ -200,13 +199,6 @@ READ_OFF_TREES = ["cycle-renames", "lattice-renames", "lattice-ladder", "cycle-c
                   "cycle-skip", "cycle-fanout"]  # fmt: skip
 READINGS = ("clashes", "violations", "scattered", "listing")
 READING_OVER_THEIR_FILE = {reading: dict.fromkeys(READ_OFF_TREES, TREES_OF_ROOTS) for reading in READINGS}
-RENAMES_READ_KEPT_PATHS = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: read.rs on_path_told cannot tell whether a box the renamed tool comes through that is "
-    "not wired into the consumer is on the kept tool's path, so the check finds that path (fixes.rs "
-    "Renamer::settle), read off the tree of a root: inside a cycle with boxes between its roots, or down a "
-    "lattice past the 32 carrier searches (3.7x to 3.8x the work for twice the file)",
-)
 PARTS_PAST_PAIRS = pytest.mark.xfail(
     strict=True,
     reason="known limit: build.rs paired gives up on a class's parts (a segment of words held by three parts; "
@@ -778,12 +770,10 @@ def test_cmp9_work_doubles_at_most_2_3x_two_way_cycle() -> None:
     assert_work_at_most_doubles("two-way-cycle")
 
 
-@RENAMES_READ_KEPT_PATHS
 def test_cmp9_work_doubles_at_most_2_3x_cycle_renames() -> None:
     assert_work_at_most_doubles("cycle-renames")
 
 
-@RENAMES_READ_KEPT_PATHS
 def test_cmp9_work_doubles_at_most_2_3x_lattice_renames() -> None:
     assert_work_at_most_doubles("lattice-renames")
 

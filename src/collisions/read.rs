@@ -468,7 +468,68 @@ impl<'a> Collisions<'a> {
             Some(true)
         })();
         self.work.add(Step::Probe, looked);
-        told
+        told.or_else(|| self.off_every_shortest_way(leaf, node, consumer).then_some(false))
+    }
+
+    /// Whether `node` is told to be on no shortest way from `leaf` to
+    /// `consumer` by a breadth-first walk back from the consumer through
+    /// the boxes the leaf reaches, of at most `ADJACENCY_LOOKED_AT`
+    /// adjacency entries (false past them: not told).
+    ///
+    /// The kept tool's path is a shortest way, so its part from any of its
+    /// nodes to the consumer is a shortest way too: were `node` on it, `d`
+    /// steps from the consumer, the box before it (or the leaf) would be
+    /// `d + 1` steps away. Once the walk has met `node`, every node within
+    /// `d` steps is known; when each box before `node` that the leaf
+    /// reaches is among them, `node` is on no shortest way. That is a
+    /// renamed tool's box that reaches the consumer only the long way
+    /// round, while the box feeding it is near (`cycle-renames`,
+    /// `lattice-renames`: a box between the renamed tool and the consumer,
+    /// also fed by a box one step from the consumer), where the steps
+    /// before it cannot tell and finding the kept path cost its length,
+    /// read off a tree.
+    fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx) -> bool {
+        const ADJACENCY_LOOKED_AT: usize = 256;
+        let g = &self.graph;
+        let ordinal = &self.flow.ordinal;
+        // A node a way from `leaf` can pass: the leaf, or a box it reaches.
+        let passable = |p: NodeIx| {
+            let op = ordinal[p as usize];
+            p == leaf || (g.is_passthrough(p) && op != NONE && self.carries(leaf, op))
+        };
+        let mut budget = ADJACENCY_LOOKED_AT;
+        let mut looked = 0u64;
+        let mut providers_within = |x: NodeIx| {
+            let providers = g.providers.of(x);
+            budget = budget.checked_sub(providers.len())?;
+            looked += providers.len().max(1) as u64;
+            Some(providers)
+        };
+        let told = (|| {
+            let mut seen: Map<NodeIx, ()> = new_map();
+            seen.insert(consumer, ());
+            let mut layer = vec![consumer];
+            while !layer.contains(&node) {
+                let mut next = Vec::new();
+                for &x in &layer {
+                    for &p in providers_within(x)? {
+                        if !seen.contains_key(&p) && passable(p) {
+                            seen.insert(p, ());
+                            next.push(p);
+                        }
+                    }
+                }
+                if next.is_empty() {
+                    return Some(true); // `node` reaches the consumer by no way
+                }
+                layer = next;
+            }
+            // Every node within `node`'s distance is in `seen`.
+            let before = providers_within(node)?;
+            Some(before.iter().all(|&p| seen.contains_key(&p) || !passable(p)))
+        })();
+        self.work.add(Step::Probe, looked);
+        told == Some(true)
     }
 
     /// Chooses the renames that fix every violation (CONFORMANCE 15), one
@@ -945,12 +1006,15 @@ mod tests {
 
     /// How the box of each agent's own in `cycle_far` is fed besides its
     /// tool: by nothing else, by the agent's cycle box, or by the one
-    /// before it (then named to sort before the cycle's boxes, or after).
+    /// before it (then named to sort before the cycle's boxes, or after);
+    /// or, with a box between each two of the cycle, by the box before the
+    /// agent's and into the agent through one more box.
     #[derive(Clone, Copy)]
     enum Own {
         Alone,
         FedByCycleBox,
         FedByBoxBefore { first_by_id: bool },
+        FarFromAgent,
     }
 
     /// A cycle of n boxes C_i -> C_(i+1), each fed by a side box S_i
@@ -965,7 +1029,16 @@ mod tests {
             nodes.push(node(&c, "toolbox", &c));
             nodes.push(node(&s, "toolbox", &s));
             nodes.push(node(&u, "tool", &format!("U {i:05}")));
-            edges.extend([edge(&c, &format!("C{:05}", (i + 1) % n)), edge(&s, &c), edge(&u, &s)]);
+            let next = format!("C{:05}", (i + 1) % n);
+            if let Own::FarFromAgent = own {
+                // A box between each two of the cycle: no arc.
+                let d = format!("D{i:05}");
+                nodes.push(node(&d, "toolbox", &d));
+                edges.extend([edge(&c, &d), edge(&d, &next)]);
+            } else {
+                edges.push(edge(&c, &next));
+            }
+            edges.extend([edge(&s, &c), edge(&u, &s)]);
         }
         let prefix = match own {
             Own::FedByBoxBefore { first_by_id: true } => "B",
@@ -977,11 +1050,22 @@ mod tests {
             nodes.push(node(&a, "agent", &a));
             nodes.push(node(&q, "toolbox", &format!("Own {k}")));
             nodes.push(node(&u, "tool", &format!("u {i:05}")));
-            edges.extend([edge(&format!("C{k:05}"), &a), edge(&q, &a), edge(&u, &q)]);
+            edges.extend([edge(&format!("C{k:05}"), &a), edge(&u, &q)]);
+            let before = match own {
+                Own::FarFromAgent => format!("D{:05}", (k + n - 1) % n),
+                _ => format!("C{:05}", (k + n - 1) % n),
+            };
             match own {
                 Own::Alone => {}
                 Own::FedByCycleBox => edges.push(edge(&format!("C{k:05}"), &q)),
-                Own::FedByBoxBefore { .. } => edges.push(edge(&format!("C{:05}", (k + n - 1) % n), &q)),
+                Own::FedByBoxBefore { .. } | Own::FarFromAgent => edges.push(edge(&before, &q)),
+            }
+            if let Own::FarFromAgent = own {
+                let r = format!("R{k:05}");
+                nodes.push(node(&r, "toolbox", &r));
+                edges.extend([edge(&q, &r), edge(&r, &a)]);
+            } else {
+                edges.push(edge(&q, &a));
             }
         }
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
@@ -1019,6 +1103,21 @@ mod tests {
             let (twice, _) = check_cycle_far(400, own);
             crate::work::assert_at_most_doubles(once, twice, "");
         }
+    }
+
+    #[test]
+    fn cmp9_renames_of_a_box_far_from_the_agent_cost_no_path_of_the_kept_tool() {
+        // The own box reaches the agent only through one more box, and is
+        // fed by the box before the agent's cycle box: two steps from that
+        // box to the agent round the cycle, three through the own box, so the
+        // own box is on no shortest way, told by a walk back from the agent
+        // (`off_every_shortest_way`), not by U_i's path read off a tree
+        // (`cycle-renames`, attack of session 28: 3.9x the work for twice
+        // the cycle).
+        let (once, qualified) = check_cycle_far(200, Own::FarFromAgent);
+        assert_eq!(qualified, 200, "each twin told apart by its own box");
+        let (twice, _) = check_cycle_far(400, Own::FarFromAgent);
+        crate::work::assert_at_most_doubles(once, twice, "");
     }
 
     #[test]
