@@ -468,14 +468,23 @@ impl Words for Layout {
             // clashes are read): no list made per union.
             let mut events = std::mem::take(&mut self.events);
             let before = events.len();
-            events.extend(self.clashes_in(word, value).filter_map(|(s, held)| {
-                let (by_a, by_b) = (held == self.held(s, a), held == self.held(s, b));
-                if !by_a && !by_b {
-                    Some((word, s as u32, held, true))
-                } else {
-                    by_a.then_some((word, s as u32, held, false))
-                }
-            }));
+            match self.words[word as usize] {
+                // Each bit a clash alone (a box's clashing pairs): a bit of
+                // the union is one of `a`'s or of `b`'s, so nothing forms,
+                // and what `a` holds, `a` holds whole: its bits, in order,
+                // as the general case below says them.
+                Word::Bits {
+                    first, singles: true, ..
+                } => events.extend(ones(a).map(|b| (word, first + b, 1, false))),
+                _ => events.extend(self.clashes_in(word, value).filter_map(|(s, held)| {
+                    let (by_a, by_b) = (held == self.held(s, a), held == self.held(s, b));
+                    if !by_a && !by_b {
+                        Some((word, s as u32, held, true))
+                    } else {
+                        by_a.then_some((word, s as u32, held, false))
+                    }
+                })),
+            }
             if events[before..].iter().any(|e| e.3) {
                 self.watched.insert(word);
             }
