@@ -368,17 +368,21 @@ fn tally(
 ) -> u64 {
     here.clear();
     for (i, &(word, segment, tokens, formed)) in events.iter().enumerate() {
-        let of_inputs = by_inputs.contains(&i);
-        match here.entry((word, segment)) {
-            Entry::Occupied(mut at) if !formed => {
-                let (held, formed, kept) = at.get_mut();
-                if *held == tokens && !(*kept && i >= by_inputs.end) {
-                    *formed = false;
-                }
-            }
-            Entry::Occupied(mut at) => *at.get_mut() = (tokens, true, of_inputs),
-            Entry::Vacant(at) => {
-                at.insert((tokens, formed, of_inputs && formed));
+        if formed {
+            here.insert((word, segment), (tokens, true, by_inputs.contains(&i)));
+            continue;
+        }
+        // An operand holding a clash whole only takes back what was said
+        // to form there before: where nothing was, an entry saying nothing
+        // formed would read as no entry at all, so none is made (most
+        // events say an input holds what it held: a box's pairs, class
+        // after class).
+        if here.is_empty() {
+            continue;
+        }
+        if let Some((held, formed, kept)) = here.get_mut(&(word, segment)) {
+            if *held == tokens && !(*kept && i >= by_inputs.end) {
+                *formed = false;
             }
         }
     }
@@ -1220,8 +1224,9 @@ fn compared(
         // Known apart, not looked at: held as parts, not united.
         met.shared_words = u32::MAX;
     }
+    // At most `most + 1` words are listed (then it gives up): whether a
+    // word is listed already is a look along them, with no table made.
     let mut contested: Vec<u32> = Vec::new();
-    let mut listed: Map<u32, ()> = new_map();
     for (i, &(a, from_a)) in parts.iter().enumerate() {
         if apart[i] {
             continue; // looked at with the parts not known apart
@@ -1245,7 +1250,7 @@ fn compared(
             met.shared_words = met.shared_words.saturating_add(meeting.shared_words);
             for &word in &meeting.contested {
                 *probes += 1;
-                if listed.insert(word, ()).is_none() {
+                if !contested.contains(&word) {
                     contested.push(word);
                     if contested.len() > most {
                         return None;
