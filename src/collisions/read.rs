@@ -497,14 +497,6 @@ impl<'a> Collisions<'a> {
                     _ => first.tool(i).expect("a leaf of the clash").second(),
                 },
                 |kept, node| {
-                    // A kept tool wired into that node only steps to it
-                    // first (the two tools of a box's clashing pair): no
-                    // path is found.
-                    if let &[only] = g.receivers.of(leaves[kept]) {
-                        if only == node {
-                            return true;
-                        }
-                    }
                     // Once the kept tool's path is found, it is asked: on
                     // a path found, a node is found in O(log) steps.
                     let told = match kept_tool.get() {
