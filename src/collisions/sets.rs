@@ -187,9 +187,10 @@ impl Sets {
         }
         let inner = &self.inner;
         let stored = |id: u32| (u64::from(inner[id as usize].level), inner[id as usize].children);
-        if let Some(id) = self.inner_ids.find(u64::from(level), &children, stored) {
-            return id;
-        }
+        let print = match self.inner_ids.find(u64::from(level), &children, stored) {
+            Ok(id) => return id,
+            Err(print) => print,
+        };
         let id = self.inner.len() as SetId;
         let clashes = children.iter().map(|&c| self.count(c, level - 1)).sum();
         let words = children.iter().map(|&c| self.words_at(c, level - 1)).sum();
@@ -199,7 +200,7 @@ impl Sets {
             words,
             level: level as u8,
         });
-        self.inner_ids.insert(u64::from(level), &children, id);
+        self.inner_ids.insert(print, u64::from(level), &children, id);
         id
     }
 
@@ -449,8 +450,11 @@ impl Sets {
         let (ca, cb) = (&self.inner[a as usize].children, &self.inner[b as usize].children);
         let span = Self::span(level);
         for i in 0..FAN {
-            let walk = (&mut *out, &mut *visits);
-            self.contested_at(ca[i], cb[i], level - 1, base + span * i as u64, most, interact, walk);
+            // A child missing from either side meets nothing: not visited.
+            if ca[i] != EMPTY && cb[i] != EMPTY {
+                let walk = (&mut *out, &mut *visits);
+                self.contested_at(ca[i], cb[i], level - 1, base + span * i as u64, most, interact, walk);
+            }
         }
     }
 
