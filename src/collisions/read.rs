@@ -486,16 +486,9 @@ impl<'a> Collisions<'a> {
             // and its providers (`on_path_told`), and only when they cannot
             // tell, of the kept tool's path, then found (not read off it).
             let kept_tool = std::cell::OnceCell::new();
-            let g = &self.graph;
             renamer.settle(
                 leaves,
-                // The second node of a tool's path is a node it is wired
-                // into: of a tool wired into one node only, that one, with
-                // no path found.
-                |i| match g.receivers.of(leaves[i]) {
-                    &[only] => only,
-                    _ => first.tool(i).expect("a leaf of the clash").second(),
-                },
+                |i| first.tool(i).expect("a leaf of the clash").second(),
                 |kept, node| {
                     // Once the kept tool's path is found, it is asked: on
                     // a path found, a node is found in O(log) steps.
