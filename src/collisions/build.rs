@@ -984,6 +984,9 @@ fn meeting_words(
 /// two parts with one owner are looked at).
 fn known_apart(joins: &Joins, parts: &[(SetId, usize)]) -> Vec<bool> {
     let owners: Vec<Option<ClassIx>> = parts.iter().map(|p| joins.own_formed.get(&p.0).copied()).collect();
+    if owners.iter().all(Option::is_none) {
+        return vec![false; parts.len()]; // no own set among them (most joins)
+    }
     let mut by_owner: Vec<ClassIx> = owners.iter().flatten().copied().collect();
     by_owner.sort_unstable();
     let lone = |o: ClassIx| {
