@@ -419,14 +419,15 @@ impl Layout {
     /// node number.
     pub fn leaves_of(&self, s: usize, held: u64) -> Vec<NodeIx> {
         let seg = &self.segments[s];
-        let tokens: Vec<u32> = match seg.giant {
-            Some(g) => self.giants.groups(g, held as ContentId),
-            None => ones(held).collect(),
-        };
         let mut leaves: Vec<NodeIx> = Vec::new();
-        for t in tokens {
+        let add = |t: u32| {
             let t = (seg.first_token + t) as usize;
             leaves.extend_from_slice(&self.leaves[self.token_starts[t] as usize..self.token_starts[t + 1] as usize]);
+        };
+        // A small segment's tokens read off its bits, with no list made.
+        match seg.giant {
+            Some(g) => self.giants.groups(g, held as ContentId).into_iter().for_each(add),
+            None => ones(held).for_each(add),
         }
         leaves.sort_unstable();
         leaves.dedup();
