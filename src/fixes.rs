@@ -315,16 +315,22 @@ impl<'g, 'a> Renamer<'g, 'a> {
 /// MAX_NAME_LEN: the label gives way first, since the qualifier is what
 /// tells the tools apart.
 fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
+    // `label (qualifier n)`, or `qualifier n` for no label: put together
+    // piece by piece in one string (a rename per clash makes one or two).
     let compose = |label: &str, qualifier: &str| -> String {
-        let qualifier = match number {
-            Some(n) => format!("{qualifier} {n}"),
-            None => qualifier.to_owned(),
-        };
-        if label.is_empty() {
-            qualifier
-        } else {
-            format!("{label} ({qualifier})")
+        let mut text = String::with_capacity(label.len() + qualifier.len() + 24);
+        if !label.is_empty() {
+            text.push_str(label);
+            text.push_str(" (");
         }
+        text.push_str(qualifier);
+        if let Some(n) = number {
+            let _ = write!(text, " {n}");
+        }
+        if !label.is_empty() {
+            text.push(')');
+        }
+        text
     };
     let whole = compose(label.trim_end(), qualifier);
     if name_len(&whole) <= MAX_NAME_LEN {

@@ -118,13 +118,15 @@ pub(crate) fn collisions<'a>(
         // then on (the inputs' unions only watch what they form).
         let mut own_formed_words: Vec<u32> = Vec::new();
         for &(word, value) in &own {
-            let formed: Vec<(u32, u32, u64, bool)> = (layout.clashes_in(word, value))
-                .map(|(s, held)| (word, s as u32, held, true))
-                .collect();
-            if !formed.is_empty() {
+            // Said straight into `events` (taken out while the word's
+            // clashes are read): no list made per word.
+            let mut events = std::mem::take(&mut layout.events);
+            let before = events.len();
+            events.extend((layout.clashes_in(word, value)).map(|(s, held)| (word, s as u32, held, true)));
+            if events.len() > before {
                 own_formed_words.push(word);
             }
-            layout.events.extend(formed);
+            layout.events = events;
         }
         let own = (sets.of_words(&own, &layout), own.len());
         if !layout.roams[c] && own.0 != EMPTY {
@@ -179,7 +181,9 @@ pub(crate) fn collisions<'a>(
         // twice before it is known so; one not held is one the own tokens
         // grew (at most one per own token).
         let c = c as ClassIx;
-        for m in std::mem::take(&mut joins.used) {
+        // `used` is emptied for the next class, its buffer kept.
+        let mut used = std::mem::take(&mut joins.used);
+        for m in used.drain(..) {
             probes += 1;
             let meeting = &mut joins.meetings[m as usize];
             if own.0 == EMPTY {
@@ -209,6 +213,7 @@ pub(crate) fn collisions<'a>(
                 !*elsewhere
             });
         }
+        joins.used = used;
         held.push(this);
     }
     // What the pairs' meetings formed, once per pair: where it is held at
@@ -363,17 +368,21 @@ fn tally(
 ) -> u64 {
     here.clear();
     for (i, &(word, segment, tokens, formed)) in events.iter().enumerate() {
-        let of_inputs = by_inputs.contains(&i);
-        match here.entry((word, segment)) {
-            Entry::Occupied(mut at) if !formed => {
-                let (held, formed, kept) = at.get_mut();
-                if *held == tokens && !(*kept && i >= by_inputs.end) {
-                    *formed = false;
-                }
-            }
-            Entry::Occupied(mut at) => *at.get_mut() = (tokens, true, of_inputs),
-            Entry::Vacant(at) => {
-                at.insert((tokens, formed, of_inputs && formed));
+        if formed {
+            here.insert((word, segment), (tokens, true, by_inputs.contains(&i)));
+            continue;
+        }
+        // An operand holding a clash whole only takes back what was said
+        // to form there before: where nothing was, an entry saying nothing
+        // formed would read as no entry at all, so none is made (most
+        // events say an input holds what it held: a box's pairs, class
+        // after class).
+        if here.is_empty() {
+            continue;
+        }
+        if let Some((held, formed, kept)) = here.get_mut(&(word, segment)) {
+            if *held == tokens && !(*kept && i >= by_inputs.end) {
+                *formed = false;
             }
         }
     }
@@ -557,7 +566,8 @@ fn join_keyed(
     }
     let held = held.unwrap_or_else(|| join(sets, layout, joins, (EMPTY, 0), inputs, parts_base, probes));
     // What formed, in the order it was said, if still held at the end.
-    let mut here = new_map();
+    // (The map is kept from join to join: taken here, put back below.)
+    let mut here = std::mem::take(&mut joins.here);
     *probes += tally(&layout.events[start..], 0..0, &mut here);
     let mut pending = Vec::new();
     for &(word, segment, tokens, _) in &layout.events[start..] {
@@ -572,6 +582,11 @@ fn join_keyed(
                 pending.push((word, segment, tokens));
             }
         }
+    }
+    // Clearing a table costs its size: a big one is not kept for the
+    // small joins after it.
+    if here.capacity() <= HERE_KEPT {
+        joins.here = here;
     }
     let at = joins.combinations.len();
     let met = joins.used[used..].into();
@@ -614,6 +629,9 @@ fn base_affordable(joins: &mut Joins, key: &[SetId], probes: &mut u64) -> bool {
     *left -= pending;
     true
 }
+
+/// The largest tally `join_keyed` keeps for the next join (entries).
+const HERE_KEPT: usize = 256;
 
 /// How many times over a shared base may tell again what it formed.
 const BASE_REPLAYS: u64 = 4;
@@ -665,6 +683,9 @@ pub(crate) struct Joins {
     used: Vec<u32>,
     /// Parts made by `paired`, and their union once made (EMPTY before).
     paired: Map<Box<[SetId]>, SetId>,
+    /// `join_keyed`'s tally, kept so that its table is not made anew for
+    /// every combination.
+    here: Map<(u32, u32), (u64, bool, bool)>,
 }
 
 /// Where two parts meet: the segments both hold tokens of, word by word.
@@ -963,6 +984,9 @@ fn meeting_words(
 /// two parts with one owner are looked at).
 fn known_apart(joins: &Joins, parts: &[(SetId, usize)]) -> Vec<bool> {
     let owners: Vec<Option<ClassIx>> = parts.iter().map(|p| joins.own_formed.get(&p.0).copied()).collect();
+    if owners.iter().all(Option::is_none) {
+        return vec![false; parts.len()]; // no own set among them (most joins)
+    }
     let mut by_owner: Vec<ClassIx> = owners.iter().flatten().copied().collect();
     by_owner.sort_unstable();
     let lone = |o: ClassIx| {
@@ -1203,8 +1227,9 @@ fn compared(
         // Known apart, not looked at: held as parts, not united.
         met.shared_words = u32::MAX;
     }
+    // At most `most + 1` words are listed (then it gives up): whether a
+    // word is listed already is a look along them, with no table made.
     let mut contested: Vec<u32> = Vec::new();
-    let mut listed: Map<u32, ()> = new_map();
     for (i, &(a, from_a)) in parts.iter().enumerate() {
         if apart[i] {
             continue; // looked at with the parts not known apart
@@ -1228,7 +1253,7 @@ fn compared(
             met.shared_words = met.shared_words.saturating_add(meeting.shared_words);
             for &word in &meeting.contested {
                 *probes += 1;
-                if listed.insert(word, ()).is_none() {
+                if !contested.contains(&word) {
                     contested.push(word);
                     if contested.len() > most {
                         return None;

@@ -410,11 +410,15 @@ impl Flow {
         let mut more: Map<ClassKey, ClassIx> = new_map();
         let mut items = 0u64;
         let mut start = 0;
+        // One unit's own leaves and inputs, their buffers kept from unit to
+        // unit: a class copies them out exactly sized.
+        let mut own_leaves: Vec<NodeIx> = Vec::new();
+        let mut inputs: Vec<ClassIx> = Vec::new();
         while start < nodes.len() {
             let unit = unit_of[start];
             let end = start + unit_of[start..].iter().take_while(|&&u| u == unit).count();
-            let mut own_leaves: Vec<NodeIx> = Vec::new();
-            let mut inputs: Vec<ClassIx> = Vec::new();
+            own_leaves.clear();
+            inputs.clear();
             for o in start..end {
                 own_leaves.extend_from_slice(&own[own_starts[o] as usize..own_starts[o + 1] as usize]);
                 for &p in &providers[provider_starts[o] as usize..provider_starts[o + 1] as usize] {
@@ -439,7 +443,7 @@ impl Flow {
                 };
                 let found = match by_print.get(&print) {
                     Some(&c) if same(c) => Some(c),
-                    Some(_) => more.get(&(own_leaves.clone().into(), inputs.clone().into())).copied(),
+                    Some(_) => more.get(&(own_leaves[..].into(), inputs[..].into())).copied(),
                     None => None,
                 };
                 let class = found.unwrap_or_else(|| {
@@ -450,11 +454,11 @@ impl Flow {
                     if let std::collections::hash_map::Entry::Vacant(at) = by_print.entry(print) {
                         at.insert(class);
                     } else {
-                        more.insert((own_leaves.clone().into(), inputs.clone().into()), class);
+                        more.insert((own_leaves[..].into(), inputs[..].into()), class);
                     }
                     classes.push(Class {
-                        own: own_leaves.into(),
-                        inputs: inputs.into(),
+                        own: own_leaves[..].into(),
+                        inputs: inputs[..].into(),
                         forwards: false,
                         origin: single_box,
                         origins: 0,

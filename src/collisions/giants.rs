@@ -118,16 +118,14 @@ impl Giants {
         }
         let key = u64::from(g) << 8 | u64::from(level);
         let inner = &self.inner;
-        if let Some(id) = self
-            .inner_ids
-            .find(key, &children, |id| (inner[id as usize].2, inner[id as usize].0))
-        {
-            return id;
-        }
+        let print = match (self.inner_ids).find(key, &children, |id| (inner[id as usize].2, inner[id as usize].0)) {
+            Ok(id) => return id,
+            Err(print) => print,
+        };
         let summary = (children.iter()).fold(Summary::default(), |s, &c| s.join(self.summary(c, level - 1)));
         self.inner.push((children, summary, key));
         let id = (self.inner.len() - 1) as ContentId;
-        self.inner_ids.insert(key, &children, id);
+        self.inner_ids.insert(print, key, &children, id);
         id
     }
 

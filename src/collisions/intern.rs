@@ -17,6 +17,9 @@ pub(crate) struct NodeIds {
     whole: Map<(u64, Children), u32>,
 }
 
+/// The fingerprint `NodeIds::find` worked out for a node it did not find.
+pub(crate) struct Print(u64);
+
 /// A fingerprint of `children` under `key` (what else tells nodes apart:
 /// their level, their giant), mixing only the children that are there.
 fn print(key: u64, children: &Children) -> u64 {
@@ -39,23 +42,24 @@ impl NodeIds {
         }
     }
 
-    /// The node under `key` with `children`; `stored(id)` gives a node's
-    /// key and children.
-    pub fn find(&self, key: u64, children: &Children, stored: impl Fn(u32) -> (u64, Children)) -> Option<u32> {
-        if let Some(&id) = self.by_print.get(&print(key, children)) {
+    /// The node under `key` with `children`, or, when there is none, the
+    /// fingerprint to record it under (`insert`: not worked out twice);
+    /// `stored(id)` gives a node's key and children.
+    pub fn find(&self, key: u64, children: &Children, stored: impl Fn(u32) -> (u64, Children)) -> Result<u32, Print> {
+        let print = print(key, children);
+        if let Some(&id) = self.by_print.get(&print) {
             if stored(id) == (key, *children) {
-                return Some(id);
+                return Ok(id);
             }
         }
-        if self.whole.is_empty() {
-            return None;
+        match self.whole.is_empty() {
+            true => Err(Print(print)),
+            false => self.whole.get(&(key, *children)).copied().ok_or(Print(print)),
         }
-        self.whole.get(&(key, *children)).copied()
     }
 
-    /// Records node `id`, not found by `find`.
-    pub fn insert(&mut self, key: u64, children: &Children, id: u32) {
-        let print = print(key, children);
+    /// Records node `id`, not found by `find`, which gave `print`.
+    pub fn insert(&mut self, Print(print): Print, key: u64, children: &Children, id: u32) {
         if let std::collections::hash_map::Entry::Vacant(at) = self.by_print.entry(print) {
             at.insert(id);
         } else {

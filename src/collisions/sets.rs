@@ -187,9 +187,10 @@ impl Sets {
         }
         let inner = &self.inner;
         let stored = |id: u32| (u64::from(inner[id as usize].level), inner[id as usize].children);
-        if let Some(id) = self.inner_ids.find(u64::from(level), &children, stored) {
-            return id;
-        }
+        let print = match self.inner_ids.find(u64::from(level), &children, stored) {
+            Ok(id) => return id,
+            Err(print) => print,
+        };
         let id = self.inner.len() as SetId;
         let clashes = children.iter().map(|&c| self.count(c, level - 1)).sum();
         let words = children.iter().map(|&c| self.words_at(c, level - 1)).sum();
@@ -199,7 +200,7 @@ impl Sets {
             words,
             level: level as u8,
         });
-        self.inner_ids.insert(u64::from(level), &children, id);
+        self.inner_ids.insert(print, u64::from(level), &children, id);
         id
     }
 
@@ -220,10 +221,13 @@ impl Sets {
         let span = Self::span(level);
         let mut children = [EMPTY; FAN];
         let mut rest = words;
-        for (i, child) in children.iter_mut().enumerate() {
+        // Only the children that get words are built (most sets built are
+        // a class's own word or two): each found from its first word.
+        while let Some(&(w, _)) = rest.first() {
+            let i = ((u64::from(w) - base) / span) as usize;
             let end = base + span * (i as u64 + 1);
             let split = rest.partition_point(|&(w, _)| u64::from(w) < end);
-            *child = self.build(&rest[..split], level - 1, base + span * i as u64, meaning);
+            children[i] = self.build(&rest[..split], level - 1, base + span * i as u64, meaning);
             rest = &rest[split..];
         }
         self.node(children, level)
@@ -269,7 +273,12 @@ impl Sets {
         let span = Self::span(level);
         let mut children = [EMPTY; FAN];
         for i in 0..FAN {
-            children[i] = self.union_at(ca[i], cb[i], level - 1, base + span * i as u64, meaning);
+            // A child missing from one side is the other's, as the call
+            // would say at once (most of a node's sixteen are).
+            children[i] = match (ca[i], cb[i]) {
+                (x, EMPTY) | (EMPTY, x) => x,
+                (x, y) => self.union_at(x, y, level - 1, base + span * i as u64, meaning),
+            };
         }
         if children == ca {
             a
@@ -385,7 +394,12 @@ impl Sets {
         interact: &impl Fn(u32, u64, u64) -> bool,
     ) -> Meeting {
         let mut meeting = Meeting::default();
-        self.contested_at(a, b, self.depth, 0, most, interact, &mut meeting);
+        // Visits counted here and added to `reads` once: an atomic add per
+        // node visited costs more than the visit.
+        let mut visits = 0;
+        let walk = (&mut meeting, &mut visits);
+        self.contested_at(a, b, self.depth, 0, most, interact, walk);
+        self.reads.fetch_add(visits, Relaxed);
         meeting
     }
 
@@ -398,12 +412,12 @@ impl Sets {
         base: u64,
         most: usize,
         interact: &impl Fn(u32, u64, u64) -> bool,
-        out: &mut Meeting,
+        (out, visits): (&mut Meeting, &mut u64),
     ) {
         if a == EMPTY || b == EMPTY || out.overflow {
             return;
         }
-        self.reads.fetch_add(1, Relaxed);
+        *visits += 1;
         if level == 0 {
             let (va, vb) = (self.leaves[a as usize].value, self.leaves[b as usize].value);
             out.shared_words += 1;
@@ -419,7 +433,7 @@ impl Sets {
             if out.contested.len() + words as usize > most {
                 let mut listed = Vec::new();
                 self.collect_upto(a, level, base, most + 1 - out.contested.len(), &mut listed);
-                self.reads.fetch_add(listed.len() as u64, Relaxed);
+                *visits += listed.len() as u64;
                 for w in listed {
                     out.push(w, most);
                 }
@@ -429,14 +443,18 @@ impl Sets {
             out.shared_words += words;
             let mut listed = Vec::new();
             self.collect(a, level, base, &mut listed);
-            self.reads.fetch_add(listed.len() as u64, Relaxed);
+            *visits += listed.len() as u64;
             out.contested.extend(listed.into_iter().map(|(w, _)| w));
             return;
         }
         let (ca, cb) = (&self.inner[a as usize].children, &self.inner[b as usize].children);
         let span = Self::span(level);
         for i in 0..FAN {
-            self.contested_at(ca[i], cb[i], level - 1, base + span * i as u64, most, interact, out);
+            // A child missing from either side meets nothing: not visited.
+            if ca[i] != EMPTY && cb[i] != EMPTY {
+                let walk = (&mut *out, &mut *visits);
+                self.contested_at(ca[i], cb[i], level - 1, base + span * i as u64, most, interact, walk);
+            }
         }
     }
 

@@ -167,24 +167,34 @@ impl Layout {
         // Per class: its tokens, as (word, bit or giant group).
         let mut own_tokens: Vec<(ClassIx, u32, u32)> = Vec::new();
         let mut used = 64u32; // bits used in the last word: none yet
+                              // A name's leaves, and (class, leaf) for every class a leaf of the
+                              // name enters at; then a token's leaves: buffers kept from name to
+                              // name (most names are a pair of tools, placed in a few steps).
+        let (mut leaves, mut at, mut here) = (Vec::new(), Vec::new(), Vec::new());
         for run in by_name.chunk_by(|a, b| a.0 == b.0) {
             let name = run[0].0;
-            let leaves: Vec<NodeIx> = run.iter().map(|&(_, leaf)| leaf).collect();
-            // (class, leaf) for every class a leaf of the name enters at.
-            let mut at: Vec<(ClassIx, NodeIx)> = (leaves.iter())
-                .flat_map(|&leaf| entries_of(leaf).iter().map(move |e| (e.1, leaf)))
-                .collect();
+            leaves.clear();
+            leaves.extend(run.iter().map(|&(_, leaf)| leaf));
+            at.clear();
+            at.extend((leaves.iter()).flat_map(|&leaf| entries_of(leaf).iter().map(move |e| (e.1, leaf))));
             at.sort_unstable();
             steps += at.len() as u64;
-            let entered: Vec<ClassIx> = at.chunk_by(|a, b| a.0 == b.0).map(|run| run[0].0).collect();
-            let settled = entered.len() == 1 || entered.iter().all(|&c| !flow.classes[c as usize].forwards);
+            let mut entered = at.chunk_by(|a: &(ClassIx, NodeIx), b| a.0 == b.0).map(|run| run[0].0);
+            let (first, second) = (entered.next(), entered.next());
+            let settled = second.is_none()
+                || (first.into_iter().chain(second).chain(entered)).all(|c| !flow.classes[c as usize].forwards);
+            if settled {
+                // Each formed clash is a segment of one token: at most one
+                // of them is held anywhere.
+                for run in at.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() >= 2) {
+                    here.clear();
+                    here.extend(run.iter().map(|&(_, leaf)| leaf));
+                    layout.place(name, &[([run[0].0], &here[..])], &mut used, &mut own_tokens);
+                }
+                continue;
+            }
             // (the classes it is held at, its leaves)
-            let tokens: Vec<(Vec<ClassIx>, Vec<NodeIx>)> = if settled {
-                (at.chunk_by(|a, b| a.0 == b.0))
-                    .filter(|run| run.len() >= 2)
-                    .map(|run| (vec![run[0].0], run.iter().map(|&(_, leaf)| leaf).collect()))
-                    .collect()
-            } else {
+            let tokens: Vec<(Vec<ClassIx>, Vec<NodeIx>)> = {
                 // Leaves sorted by the classes they enter at: each run is a
                 // group, then groups by their first leaf.
                 let mut by_entries: Vec<(&[(NodeIx, ClassIx)], NodeIx)> =
@@ -209,20 +219,12 @@ impl Layout {
                 groups.sort_unstable_by(|a, b| a.1[0].cmp(&b.1[0]));
                 groups
             };
-            if settled {
-                // Each formed clash is a segment of one token: at most one
-                // of them is held anywhere.
-                for (at, here) in tokens {
-                    layout.place(name, &[(at, here)], &mut used, &mut own_tokens);
+            for (at, _) in &tokens {
+                for &c in at {
+                    layout.roams[c as usize] = true;
                 }
-            } else {
-                for (at, _) in &tokens {
-                    for &c in at {
-                        layout.roams[c as usize] = true;
-                    }
-                }
-                layout.place(name, &tokens, &mut used, &mut own_tokens);
             }
+            layout.place(name, &tokens, &mut used, &mut own_tokens);
         }
         // Each class's own words.
         own_tokens.sort_unstable();
@@ -248,10 +250,10 @@ impl Layout {
 
     /// Places a name's tokens as one segment (small or giant), noting each
     /// token's leaves and the classes that hold it.
-    fn place(
+    fn place<A: AsRef<[ClassIx]>, L: AsRef<[NodeIx]>>(
         &mut self,
         name: NameIx,
-        tokens: &[(Vec<ClassIx>, Vec<NodeIx>)],
+        tokens: &[(A, L)],
         used: &mut u32,
         own_tokens: &mut Vec<(ClassIx, u32, u32)>,
     ) {
@@ -269,6 +271,7 @@ impl Layout {
         let segment = self.segments.len() as u32;
         let first_token = (self.token_starts.len() - 1) as u32;
         for (i, (at, leaves)) in tokens.iter().enumerate() {
+            let (at, leaves) = (at.as_ref(), leaves.as_ref());
             self.steps += (at.len() + leaves.len()) as u64;
             self.leaves.extend_from_slice(leaves);
             self.token_starts.push(self.leaves.len() as u32);
@@ -280,7 +283,7 @@ impl Layout {
         let alone = alone_marks(
             tokens.len(),
             (tokens.iter().enumerate())
-                .filter(|(_, t)| t.1.len() >= 2)
+                .filter(|(_, t)| t.1.as_ref().len() >= 2)
                 .map(|(i, _)| i),
         );
         self.segments.push(Segment {
@@ -416,14 +419,15 @@ impl Layout {
     /// node number.
     pub fn leaves_of(&self, s: usize, held: u64) -> Vec<NodeIx> {
         let seg = &self.segments[s];
-        let tokens: Vec<u32> = match seg.giant {
-            Some(g) => self.giants.groups(g, held as ContentId),
-            None => ones(held).collect(),
-        };
         let mut leaves: Vec<NodeIx> = Vec::new();
-        for t in tokens {
+        let add = |t: u32| {
             let t = (seg.first_token + t) as usize;
             leaves.extend_from_slice(&self.leaves[self.token_starts[t] as usize..self.token_starts[t + 1] as usize]);
+        };
+        // A small segment's tokens read off its bits, with no list made.
+        match seg.giant {
+            Some(g) => self.giants.groups(g, held as ContentId).into_iter().for_each(add),
+            None => ones(held).for_each(add),
         }
         leaves.sort_unstable();
         leaves.dedup();
@@ -461,20 +465,31 @@ impl Words for Layout {
         };
         let formed = value != a && value != b;
         if formed || self.watched.contains(&word) {
-            let events: Vec<(u32, u32, u64, bool)> = (self.clashes_in(word, value))
-                .filter_map(|(s, held)| {
+            // Said straight into `events` (taken out while the word's
+            // clashes are read): no list made per union.
+            let mut events = std::mem::take(&mut self.events);
+            let before = events.len();
+            match self.words[word as usize] {
+                // Each bit a clash alone (a box's clashing pairs): a bit of
+                // the union is one of `a`'s or of `b`'s, so nothing forms,
+                // and what `a` holds, `a` holds whole: its bits, in order,
+                // as the general case below says them.
+                Word::Bits {
+                    first, singles: true, ..
+                } => events.extend(ones(a).map(|b| (word, first + b, 1, false))),
+                _ => events.extend(self.clashes_in(word, value).filter_map(|(s, held)| {
                     let (by_a, by_b) = (held == self.held(s, a), held == self.held(s, b));
                     if !by_a && !by_b {
                         Some((word, s as u32, held, true))
                     } else {
                         by_a.then_some((word, s as u32, held, false))
                     }
-                })
-                .collect();
-            if events.iter().any(|e| e.3) {
+                })),
+            }
+            if events[before..].iter().any(|e| e.3) {
                 self.watched.insert(word);
             }
-            self.events.extend(events);
+            self.events = events;
         }
         value
     }
@@ -507,11 +522,11 @@ impl Words for Layout {
             if value == 0 {
                 continue;
             }
-            let events: Vec<(u32, u32, u64, bool)> = (self.clashes_in(word, value))
-                .map(|(s, held)| (word, s as u32, held, false))
-                .collect();
-            self.steps += events.len() as u64;
-            self.events.extend(events);
+            let mut events = std::mem::take(&mut self.events);
+            let before = events.len();
+            events.extend((self.clashes_in(word, value)).map(|(s, held)| (word, s as u32, held, false)));
+            self.steps += (events.len() - before) as u64;
+            self.events = events;
         }
     }
 
