@@ -26,30 +26,38 @@
 //! combining, differently, many big inputs that are not boxes of their own
 //! tokens).
 //!
-//! # Parts that meet in every word: pairs' meetings
+//! # Parts that meet in every word: holders' meetings
 //!
 //! When parts meet at too many words to carve them out (boxes whose
 //! neighbours share a name in every word, each agent wired to a different
-//! 8 of 16: `ring-parts`, session 27), a class of no own tokens is held by
-//! segment instead (`paired`): per pair of its parts that meet, their
-//! *meeting* (their tokens of the segments both hold, united), and per part
-//! its *rest* (the part without its pairs' meetings). A meeting is a
-//! function of the two parts alone, made once in the whole check, when a
-//! second class joins the pair (or at once when one of the two holds a
-//! class's worth of words): O(the words both hold). A rest is a function
-//! of the part and the meetings taken from it, made once per such
-//! combination: O(their words x depth). A class then pays a lookup per pair
-//! and per part (at most `PAIRS_LOOKED_AT` and `MAX_PARTS`), whatever its
-//! parts hold, and the clashes its meetings form are told once per pair
-//! (classes with own tokens look up those not yet known to form in two
-//! classes: at most two each, plus one per own token that grew one). So
-//! ring-parts costs O(pairs of parts x words + parts and their partners x
-//! words + classes x pairs): linear for a fixed number of big parts. What
-//! is left is the same worst case with many distinct pairs or rests (each
-//! made once, O(words)), or a segment three parts of a class hold (the
-//! class then unites its parts, as before). A class with own tokens that
-//! meet such inputs at many words joins them to the inputs' union, made
-//! once per combination, as before.
+//! 8 of 16: `ring-parts`, session 27; names held by three neighbours, 12
+//! or 18 boxes per agent: session 28), a class of no own tokens is held by
+//! segment instead (`paired`). A segment's clashes at a class depend only
+//! on which of the class's parts hold it, so segments are grouped by their
+//! *holders* (the parts, of all those walked, that hold tokens of them:
+//! each part walked once in the whole check, O(its words), `Holders`). Per
+//! holder set two or more of the class's parts are in, their *meeting*
+//! (those parts' tokens of its segments, united), and per part its *rest*
+//! (the part without its meetings' segments). A meeting is a function of
+//! the holder set (as it stands) and the class's parts in it, made once in
+//! the whole check: O(its segments x those parts x depth). A rest is a
+//! function of the part and the meetings taken from it, made once per
+//! such combination: O(their words x depth). A class then pays a lookup
+//! per holder set each of its parts but the one in most is in (O(parts)
+//! for ring shapes, however many parts), whatever its parts hold, and the
+//! clashes its meetings form are told once per meeting (classes with own
+//! tokens look up those not yet known to form in two classes: at most two
+//! each, plus one per own token that grew one). A class with own tokens
+//! that meet such inputs at many words carves each own word out of the
+//! parts holding it: O(own words x parts x depth), never their union.
+//!
+//! What is left: parts in many holder sets at many classes (each class
+//! looks up all of them), many distinct holder sets or class parts in them
+//! (each meeting made once, O(its segments)), segments of more than
+//! `HOLDERS_MOST` holders, two parts holding one node of the sets (looked
+//! at while a class has at most `PAIRS_LOOKED_AT` pairs), and classes of
+//! more than 4 x `HOLDERS_MOST` parts: those classes unite their parts,
+//! as before.
 //!
 //! One module, though long: the joining of a class's inputs (`SharedBases`,
 //! `join_keyed`, `join`) exists only for the loop in `collisions`, which
@@ -172,10 +180,10 @@ pub(crate) fn collisions<'a>(
         let settled =
             |&(_, segment, tokens): &Formed| formed.get(&(segment, tokens)).is_some_and(|&(_, elsewhere)| elsewhere);
         probes += inner.settle(&mut joins, settled);
-        // Where two inputs meet, held as the pair's meeting (`paired`): what
-        // it formed forms here too. A class of no own tokens holds it as it
-        // is, so the pair notes the class, once per class (its clashes are
-        // told once per pair, below). Own tokens may grow a clash it formed,
+        // Where inputs meet, held as their meeting (`paired`): what it
+        // formed forms here too. A class of no own tokens holds it as it
+        // is, so the meeting notes the class, once per class (its clashes
+        // are told once per meeting, below). Own tokens may grow a clash it formed,
         // so then its clashes not yet known to form in two classes are
         // looked up at the end, as unions' are: each is found held at most
         // twice before it is known so; one not held is one the own tokens
@@ -216,7 +224,7 @@ pub(crate) fn collisions<'a>(
         joins.used = used;
         held.push(this);
     }
-    // What the pairs' meetings formed, once per pair: where it is held at
+    // What the holders' meetings formed, once per meeting: where it is held at
     // the end, by classes of no own tokens or of some.
     for meeting in &joins.meetings {
         for (k, &(_, segment, tokens)) in meeting.formed.iter().enumerate() {
@@ -662,7 +670,7 @@ pub(crate) struct Joins {
     /// what they hold, and what their unions formed that is not yet known
     /// to form in two classes.
     inputs: Map<Box<[SetId]>, usize>,
-    /// and the pairs' meetings it holds (`paired`).
+    /// and the holders' meetings it holds (`paired`).
     combinations: Vec<(Held, Vec<Formed>, Box<[u32]>)>,
     /// Walks over big parts' words, by the parts (`walked_on`).
     walks: Map<Box<[SetId]>, Walk>,
@@ -671,35 +679,34 @@ pub(crate) struct Joins {
     /// Per combination used as a shared base, how many more of its
     /// pending clashes it may tell again (`base_affordable`).
     replays_left: Map<usize, u64>,
-    /// Where two parts meet, segment by segment, by the two parts (a place
-    /// in `meetings`; see `paired`).
-    pairs: Map<(SetId, SetId), u32>,
-    meetings: Vec<PairMeeting>,
-    /// A part without the segments its pairs' meetings (places in
-    /// `meetings`, sorted) took: None when two of them took one segment
-    /// (three parts hold it).
+    /// The segments of the parts `paired` walked, by their holders.
+    holders: Holders,
+    /// Per pair of parts `paired` looked at, whether they hold one node.
+    whole: Map<(SetId, SetId), bool>,
+    /// Where parts meet (see `paired`), each made once.
+    meetings: Vec<PartsMeeting>,
+    /// A part without the segments its meetings (places in `meetings`,
+    /// sorted) took: None when two of them took one segment (never, as
+    /// meetings are of different holder sets: kept as a check).
     rests: Map<(SetId, Box<[u32]>), Option<SetId>>,
-    /// The pairs' meetings the class being made holds, as its joins said.
+    /// The meetings the class being made holds, as its joins said.
     used: Vec<u32>,
-    /// Parts made by `paired`, and their union once made (EMPTY before).
+    /// Parts made by `paired` (the value unused: EMPTY).
     paired: Map<Box<[SetId]>, SetId>,
     /// `join_keyed`'s tally, kept so that its table is not made anew for
     /// every combination.
     here: Map<(u32, u32), (u64, bool, bool)>,
 }
 
-/// Where two parts meet: the segments both hold tokens of, word by word.
-struct PairMeeting {
-    /// Their tokens of those segments, united; EMPTY when there are none
-    /// (or `giant`).
+/// Where parts of a class meet: the segments of one holder set (`Holders`),
+/// word by word, and the class's parts in it.
+struct PartsMeeting {
+    /// Their tokens of those segments, united; EMPTY when there are none.
     set: SetId,
     /// Per word where they meet, the bits of those segments.
     masks: Box<[(u32, u64)]>,
-    /// Not split: they meet at a giant's word (whose value is an id), or
-    /// both hold one node of the sets (a union passes it at once).
-    whole: bool,
-    /// The clashes of `set` neither part holds whole: they form where the
-    /// two are joined.
+    /// The clashes of `set` none of the parts holds whole: they form where
+    /// the parts are joined.
     formed: Box<[Formed]>,
     /// The first class that holds `set` as it is (no own tokens; NONE
     /// before one does), and whether another does too.
@@ -721,9 +728,10 @@ struct PairMeeting {
 /// words where two of them meet (a token of both, or a name both hold
 /// tokens of, where a clash may form) are taken out of them and made into
 /// one more part, their union. When inputs meet at many words, a class of
-/// no own tokens is held by pairs' meetings (`paired`); only when that
-/// cannot be is the union made whatever it costs: that is the worst case
-/// of the cost model.
+/// no own tokens is held by holders' meetings (`paired`), and own tokens
+/// meeting such inputs are carved out of them; only when that cannot be is
+/// the union made whatever it costs: that is the worst case of the cost
+/// model.
 fn join(
     sets: &mut Sets,
     layout: &mut Layout,
@@ -778,29 +786,33 @@ fn join(
             return paired(sets, layout, joins, &parts, probes).unwrap_or_else(|| unite(sets, layout));
         }
         None => {
-            // Own tokens that meet inputs held by pairs' meetings at many
-            // words: those inputs united, once for all classes with them (the
-            // set their union made before pairs' meetings), and the own
-            // tokens joined to that, as they were.
-            if let [Held::Parts(held)] = inputs {
-                if let Some(&united) = joins.paired.get(held) {
-                    *probes += 1;
-                    let united = match united {
-                        EMPTY => unite_quietly(sets, layout, joins, held),
-                        united => united,
-                    };
-                    return join(
-                        sets,
-                        layout,
-                        joins,
-                        (own, own_words),
-                        &[&Held::One(united)],
-                        base,
-                        probes,
-                    );
-                }
+            // Own tokens that meet inputs held by meetings (`paired`) at
+            // many words: each of the own set's words carved out of the
+            // parts that hold it, as where parts meet at few words. The
+            // parts share no segment, so no more is contested: O(own words
+            // x parts x depth), never their union.
+            let [Held::Parts(held)] = inputs else {
+                return unite(sets, layout);
+            };
+            *probes += 1;
+            if !joins.paired.contains_key(held) {
+                return unite(sets, layout);
             }
-            return unite(sets, layout);
+            let mut words = Vec::new();
+            sets.words_of(own, &mut words);
+            let mut holders = Vec::with_capacity(words.len());
+            for &(word, _) in &words {
+                let mut at = Vec::new();
+                for (i, &(p, _)) in parts.iter().enumerate() {
+                    *probes += 1;
+                    let v = sets.value_at(p, word);
+                    if v != 0 {
+                        at.push((i, v));
+                    }
+                }
+                holders.push(at);
+            }
+            (words.iter().map(|w| w.0).collect(), Some(holders))
         }
         Some(met) => (met.contested, met.holders),
     };
@@ -966,6 +978,15 @@ fn meeting_words(
     if known_apart > 0 && pairs - known_apart <= PAIRS_LOOKED_AT {
         return compared(sets, layout, joins, parts, &apart, true, probes);
     }
+    // Inputs all walked by `paired` already (none the class's own): their
+    // holders tell where they meet, at a lookup per holder set each is in,
+    // not a walk of their words per class.
+    if parts
+        .iter()
+        .all(|p| p.1 != 0 && joins.holders.walked.contains_key(&p.0))
+    {
+        return None;
+    }
     // A shared base held as parts (`join_keyed`: agents wired to the same
     // big boxes, each also to boxes of its own): the base's walk is kept
     // for every class that has it, and each walks only its other inputs'
@@ -998,80 +1019,139 @@ fn known_apart(joins: &Joins, parts: &[(SetId, usize)]) -> Vec<bool> {
 
 /// A class's parts (no own tokens among them) that meet at too many words
 /// to be held as parts with those words carved out, held as parts by
-/// segment instead: per pair of parts that meet, their *meeting* (their
-/// tokens of the segments both hold, united), and per part what is left
-/// once its pairs' meetings are taken out (its *rest*). Nothing is made
-/// per class: a pair's meeting is a function of the two parts alone, made
-/// once in the whole check (`pair_meeting`: the words both hold), and a
-/// rest is a function of the part and the meetings taken out of it, made
-/// once per part and such meetings (O(their words x depth)). A class pays
-/// a lookup per pair of its parts and per part (at most `PAIRS_LOOKED_AT`
-/// and `MAX_PARTS`), whatever its parts hold: agents each wired to a
-/// different few of many big boxes whose neighbours share a name in every
-/// word (`ring-parts`, session 27) no longer unite their boxes each.
+/// segment instead. A segment's clashes at a class depend only on which of
+/// the class's parts hold it; so segments are grouped by their *holders*,
+/// the parts (of all those walked here, each walked once: `Holders`) that
+/// hold tokens of them. A class with parts S holds, per holder set H that
+/// two or more of its parts are in, a *meeting*: the tokens of H's
+/// segments from the parts in H and S, united; and per part its *rest*,
+/// the part without the segments its meetings took. A meeting is a
+/// function of H and H n S alone, made once in the whole check (O(H's
+/// segments x parts x depth)); a rest is a function of the part and the
+/// meetings taken from it, made once per such combination (O(their words x
+/// depth)). A class pays a lookup per holder set each of its parts is in,
+/// whatever its parts hold and however many they are: agents each wired
+/// to a different few of many big boxes whose neighbours share names in
+/// every word (`ring-parts`, session 27; with names held by three boxes,
+/// or many boxes per agent, session 28) no longer unite their boxes each.
 ///
 /// Held this way, parts share no token and no segment, as a class held as
-/// parts must, only while no segment is held by three parts (two pairs'
-/// meetings would then both hold it): seen when a rest is made, as two
-/// meetings taking bits of one word twice. Then, or when parts meet at a
-/// giant's word, or there would be more than `MAX_PARTS` parts, or too
-/// many pairs, None: the parts are united, as before.
+/// parts must: each segment's tokens are in one meeting or one rest (a
+/// giant's word is one segment: its contents united). None (the parts are
+/// united, as before) when a big part is seen for the first time (its walk
+/// is paid only once a second class has it, or at once when it is small;
+/// every part counts as big in a class of more than `MAX_PARTS`, as such a
+/// class was always united), or two parts hold one node of the sets, or a
+/// segment of more than `HOLDERS_MOST` holders, or the class has more than
+/// 4 x `HOLDERS_MOST` parts.
 fn paired(
     sets: &mut Sets,
-    layout: &Layout,
+    layout: &mut Layout,
     joins: &mut Joins,
     parts: &[(SetId, usize)],
     probes: &mut u64,
 ) -> Option<Held> {
-    if parts.len() > MAX_PARTS {
+    if parts.len() > HOLDERS_MOST * 4 {
         return None;
     }
-    let apart = known_apart(joins, parts);
-    // The pairs that may meet; each met at once when one of the two is
-    // small (a class's worth of words: what walking its words costs), else
-    // only once seen in another class before (noted now).
     let small = 4 * parts.len() as u64;
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut fresh = false;
-    for (i, &(a, from_a)) in parts.iter().enumerate() {
-        for (j, &(b, from_b)) in parts.iter().enumerate().skip(i + 1) {
-            if (apart[i] && apart[j]) || (from_a == from_b && from_a != 0) {
-                continue; // they share nothing
-            }
-            if pairs.len() == PAIRS_LOOKED_AT {
-                return None;
-            }
-            pairs.push((i, j));
-            *probes += 1;
-            if sets.words(a).min(sets.words(b)) <= small {
-                continue;
-            }
-            if let Entry::Vacant(at) = joins.pairs.entry((a.min(b), a.max(b))) {
-                at.insert(UNMET);
-                fresh = true;
-            }
+    for &(p, _) in parts {
+        *probes += 1;
+        let holders = &mut joins.holders;
+        let big = sets.words(p) > small || parts.len() > MAX_PARTS;
+        if !holders.walked.contains_key(&p) && big && holders.seen.insert(p, ()).is_none() {
+            fresh = true;
         }
     }
     if fresh {
         return None;
     }
-    // Per part, the meetings it is in; every meeting, once.
-    let mut meets: Vec<Vec<u32>> = vec![Vec::new(); parts.len()];
-    let mut found: Vec<u32> = Vec::new();
-    for (i, j) in pairs {
-        let m = pair_meeting(sets, layout, joins, parts[i].0, parts[j].0, probes);
-        let meeting = &joins.meetings[m as usize];
-        if meeting.whole {
+    // Two parts that hold one node of the sets (routes to the same tools:
+    // a hub's box and a box feeding it) are united at once, as before; split
+    // by holders, each class would take its share of every name they hold.
+    // Looked at per pair, once in the whole check, while pairs are few.
+    if parts.len() * (parts.len() - 1) / 2 <= PAIRS_LOOKED_AT {
+        let apart = known_apart(joins, parts);
+        let mut shared = Vec::new();
+        for (i, &(a, from_a)) in parts.iter().enumerate() {
+            for (j, &(b, from_b)) in parts.iter().enumerate().skip(i + 1) {
+                if (apart[i] && apart[j]) || (from_a == from_b && from_a != 0) {
+                    continue; // they share nothing
+                }
+                *probes += 1;
+                let whole = *joins.whole.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                    shared.clear();
+                    !sets.shared_words(a, b, &mut shared)
+                });
+                if whole {
+                    return None;
+                }
+            }
+        }
+    }
+    // A segment of more than `HOLDERS_MOST` holders is not followed: two
+    // parts holding one are united, as before (seen as soon as two are).
+    let mut crowded = 0;
+    for &(p, _) in parts {
+        joins.holders.walk(sets, layout, p, probes);
+        crowded += usize::from(joins.holders.crowded.contains_key(&p));
+        if crowded >= 2 {
             return None;
         }
-        if meeting.set != EMPTY {
-            meets[i].push(m);
-            meets[j].push(m);
+    }
+    // Per holder set of two or more parts, the class's parts in it: found
+    // through the holder sets of each part but the one in most (a hub whose
+    // tools many boxes share is in as many holder sets: any of them the
+    // class has two parts of holds another of its parts too).
+    let listed = |p: SetId| joins.holders.by_part.get(&p).map_or(0, |v| v.len());
+    let hub = (0..parts.len()).max_by_key(|&i| (listed(parts[i].0), std::cmp::Reverse(i)));
+    let mut in_sets: Vec<(u32, usize)> = Vec::new();
+    for (i, &(p, _)) in parts.iter().enumerate() {
+        if Some(i) == hub {
+            continue;
+        }
+        let slots = joins.holders.by_part.get(&p).map_or(&[][..], |v| v.as_slice());
+        *probes += slots.len() as u64;
+        in_sets.extend(slots.iter().map(|&slot| (slot, i)));
+    }
+    in_sets.sort_unstable();
+    let mut meets: Vec<Vec<u32>> = vec![Vec::new(); parts.len()];
+    let mut found: Vec<u32> = Vec::new();
+    let mut run_parts: Vec<usize> = Vec::new();
+    for run in in_sets.chunk_by(|a, b| a.0 == b.0) {
+        let slot = run[0].0;
+        run_parts.clear();
+        run_parts.extend(run.iter().map(|&(_, i)| i));
+        if let Some(h) = hub {
+            *probes += 1;
+            if joins.holders.slots[slot as usize]
+                .parts
+                .binary_search(&parts[h].0)
+                .is_ok()
+            {
+                run_parts.push(h);
+            }
+        }
+        if run_parts.len() < 2 {
+            continue;
+        }
+        let mut group: Vec<SetId> = run_parts.iter().map(|&i| parts[i].0).collect();
+        group.sort_unstable();
+        let m = meeting_of(sets, layout, joins, slot, group.into(), probes);
+        if joins.meetings[m as usize].set != EMPTY {
+            for &i in &run_parts {
+                meets[i].push(m);
+            }
             found.push(m);
         }
     }
     if found.is_empty() {
-        return None;
+        // No segment has two of them among its holders: they share
+        // nothing, and are held as they are.
+        let mut held: Vec<SetId> = parts.iter().map(|p| p.0).collect();
+        held.sort_unstable();
+        return (held.len() >= 2).then(|| Held::Parts(held.into()));
     }
     let mut held: Vec<SetId> = Vec::with_capacity(parts.len() + found.len());
     for (&(part, _), mut taken) in parts.iter().zip(meets) {
@@ -1095,7 +1175,7 @@ fn paired(
         }
     }
     held.extend(found.iter().map(|&m| joins.meetings[m as usize].set));
-    if held.len() > MAX_PARTS || held.len() < 2 {
+    if held.len() < 2 {
         return None;
     }
     joins.used.extend_from_slice(&found);
@@ -1105,73 +1185,196 @@ fn paired(
     Some(Held::Parts(held))
 }
 
-/// The union of `parts` (held by pairs' meetings: they share no token and
-/// no segment, so nothing forms), made once and kept; what the unions say
-/// is not said (the parts' meetings said what formed where).
-fn unite_quietly(sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, parts: &[SetId]) -> SetId {
-    let (events, watched) = (layout.events.len(), std::mem::take(&mut layout.watched));
-    let mut root = parts[0];
-    for &part in &parts[1..] {
-        root = sets.union(part, root, layout);
-    }
-    layout.events.truncate(events);
-    layout.watched = watched;
-    joins.paired.insert(parts.into(), root);
-    root
+/// Every segment held by the parts walked so far (`paired`), grouped by
+/// the parts that hold it (its *holders*). A part is walked once, O(its
+/// words): each segment it holds moves to the holder set with it added.
+/// A holder set keeps the segments it ever had, those moved on dropped
+/// when a meeting is made of it; its version changes whenever one moves
+/// on, so a meeting is never made of what it no longer holds.
+#[derive(Default)]
+struct Holders {
+    walked: Map<SetId, ()>,
+    /// Big parts seen once, not walked yet.
+    seen: Map<SetId, ()>,
+    /// Parts holding a segment of more than `HOLDERS_MOST` holders.
+    crowded: Map<SetId, ()>,
+    /// Per segment (its word and first bit; 64 for a giant's word), its
+    /// holder set.
+    at: Map<(u32, u8), u32>,
+    slots: Vec<HolderSet>,
+    by_parts: Map<Box<[SetId]>, u32>,
+    /// Per part, the holder sets of two or more parts it is in.
+    by_part: Map<SetId, Vec<u32>>,
+    /// Per holder set, version and parts of the class in it: a meeting.
+    meetings: Map<(u32, u32, Box<[SetId]>), u32>,
 }
 
-/// Where parts `a` and `b` meet (a place in `Joins::meetings`), made once
-/// for the pair: the words both hold walked (`Sets::shared_words`), per
-/// word the segments both hold tokens of, and their tokens of those united
-/// (a clash there neither holds whole forms where they are joined).
-fn pair_meeting(sets: &mut Sets, layout: &Layout, joins: &mut Joins, a: SetId, b: SetId, probes: &mut u64) -> u32 {
-    let key = (a.min(b), a.max(b));
-    if let Some(&m) = joins.pairs.get(&key).filter(|&&m| m != UNMET) {
+/// The most holders a segment is followed with (`Holders`): a holder set
+/// grows by a copy of its parts, so more would cost their square.
+const HOLDERS_MOST: usize = 16;
+
+/// In `Holders::at`, a segment of more than `HOLDERS_MOST` holders.
+const CROWDED: u32 = u32::MAX;
+
+struct HolderSet {
+    parts: Box<[SetId]>,
+    /// (word, first bit, bits) of its segments, some maybe moved on.
+    segments: Vec<(u32, u8, u64)>,
+    version: u32,
+}
+
+impl Holders {
+    fn walk(&mut self, sets: &Sets, layout: &Layout, part: SetId, probes: &mut u64) {
+        if self.walked.insert(part, ()).is_some() {
+            return;
+        }
+        let mut words = Vec::new();
+        sets.words_of(part, &mut words);
+        // Per holder set met, the one it becomes with `part` in it.
+        let mut grown: Map<u32, u32> = new_map();
+        let mut masks = Vec::new();
+        for &(word, value) in &words {
+            *probes += 1;
+            masks.clear();
+            let giant = !layout.held_segments(word, value, &mut masks);
+            if giant {
+                masks.push(u64::MAX);
+            }
+            for &mask in &masks {
+                *probes += 1;
+                let bit = if giant { 64 } else { mask.trailing_zeros() as u8 };
+                let slot = match self.at.get(&(word, bit)) {
+                    Some(&CROWDED) => {
+                        self.crowded.insert(part, ());
+                        continue;
+                    }
+                    Some(&old) if self.slots[old as usize].parts.len() >= HOLDERS_MOST => {
+                        let old = &mut self.slots[old as usize];
+                        old.version += 1;
+                        *probes += old.parts.len() as u64;
+                        for &p in old.parts.iter() {
+                            self.crowded.insert(p, ());
+                        }
+                        self.crowded.insert(part, ());
+                        self.at.insert((word, bit), CROWDED);
+                        continue;
+                    }
+                    Some(&old) => match grown.get(&old) {
+                        Some(&slot) => slot,
+                        None => {
+                            let mut parts = self.slots[old as usize].parts.to_vec();
+                            parts.push(part);
+                            parts.sort_unstable();
+                            *probes += parts.len() as u64;
+                            let slot = self.slot(parts.into());
+                            grown.insert(old, slot);
+                            slot
+                        }
+                    },
+                    None => self.slot(Box::new([part])),
+                };
+                if let Some(old) = self.at.insert((word, bit), slot) {
+                    self.slots[old as usize].version += 1;
+                }
+                self.slots[slot as usize].segments.push((word, bit, mask));
+                self.slots[slot as usize].version += 1;
+            }
+        }
+    }
+
+    /// The holder set of `parts`, made if new.
+    fn slot(&mut self, parts: Box<[SetId]>) -> u32 {
+        if let Some(&slot) = self.by_parts.get(&parts) {
+            return slot;
+        }
+        let slot = self.slots.len() as u32;
+        if parts.len() >= 2 {
+            for &p in parts.iter() {
+                self.by_part.entry(p).or_default().push(slot);
+            }
+        }
+        self.by_parts.insert(parts.clone(), slot);
+        self.slots.push(HolderSet {
+            parts,
+            segments: Vec::new(),
+            version: 0,
+        });
+        slot
+    }
+}
+
+/// The meeting (a place in `Joins::meetings`) of the parts `group` of a
+/// class in holder set `slot`: their tokens of its segments, united, made
+/// once per version of the set and such parts. O(its segments x parts x
+/// depth). A clash there none of them holds whole forms where they are
+/// joined.
+fn meeting_of(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    slot: u32,
+    group: Box<[SetId]>,
+    probes: &mut u64,
+) -> u32 {
+    let holders = &mut joins.holders;
+    let version = holders.slots[slot as usize].version;
+    let key = (slot, version, group);
+    *probes += 1;
+    if let Some(&m) = holders.meetings.get(&key) {
         return m;
     }
-    // Compared already and found to share no segment: nothing to walk.
-    let apart = joins.met.get(&key).is_some_and(|met| met.contested.is_empty());
-    let mut shared = Vec::new();
-    // One node of the sets held by both (two routes to the same tools): a
-    // union passes it at once, so the pair is not split (`whole`).
-    let mut whole = !apart && !sets.shared_words(a, b, &mut shared);
-    *probes += 1;
-    let (mut masks, mut words, mut formed) = (Vec::new(), Vec::new(), Vec::new());
-    for &(word, va, vb) in shared.iter().take_while(|_| !whole) {
-        *probes += 1;
-        let Some(mask) = layout.shared_segments(word, va, vb) else {
-            whole = true;
-            break;
-        };
-        if mask == 0 {
+    let at = &holders.at;
+    let set = &mut holders.slots[slot as usize];
+    *probes += set.segments.len() as u64;
+    set.segments
+        .retain(|&(word, bit, _)| at.get(&(word, bit)) == Some(&slot));
+    set.segments.sort_unstable();
+    let mut masks: Vec<(u32, u64)> = Vec::new();
+    for &(word, _, mask) in &set.segments {
+        match masks.last_mut() {
+            Some((w, bits)) if *w == word => *bits |= mask,
+            _ => masks.push((word, mask)),
+        }
+    }
+    let group = key.2.clone();
+    let (mut words, mut formed) = (Vec::new(), Vec::new());
+    let mut values = Vec::with_capacity(group.len());
+    for &(word, mask) in &masks {
+        values.clear();
+        let mut value = 0u64;
+        for &p in group.iter() {
+            *probes += 1;
+            let v = sets.value_at(p, word) & mask;
+            if v != 0 {
+                // A giant's word (all of it one segment): its contents
+                // united, as a union of the parts would.
+                value = if value == 0 { v } else { layout.combined(word, v, value) };
+            }
+            values.push(v);
+        }
+        if value == 0 {
             continue;
         }
-        let value = (va | vb) & mask;
         for (s, held) in layout.clashes_in(word, value) {
             *probes += 1;
-            if held != layout.held(s, va) && held != layout.held(s, vb) {
+            if values.iter().all(|&v| layout.held(s, v) != held) {
                 formed.push((word, s as u32, held));
             }
         }
-        masks.push((word, mask));
         words.push((word, value));
     }
-    let set = match whole {
-        true => EMPTY,
-        false => sets.of_words(&words, layout),
-    };
+    let set = sets.of_words(&words, layout);
     let m = joins.meetings.len() as u32;
-    joins.meetings.push(PairMeeting {
+    joins.meetings.push(PartsMeeting {
         set,
         masks: masks.into(),
-        whole,
         at: vec![(NONE, false); formed.len()],
         pending: (0..formed.len() as u32).collect(),
         formed: formed.into(),
         first: NONE,
         elsewhere: false,
     });
-    joins.pairs.insert(key, m);
+    joins.holders.meetings.insert(key, m);
     m
 }
 
@@ -1181,7 +1384,7 @@ fn pair_meeting(sets: &mut Sets, layout: &Layout, joins: &mut Joins, a: SetId, b
 fn rest_of(
     sets: &mut Sets,
     layout: &Layout,
-    meetings: &[PairMeeting],
+    meetings: &[PartsMeeting],
     part: SetId,
     taken: &[u32],
     probes: &mut u64,
@@ -1554,9 +1757,6 @@ fn walked_beside(
     Some(met)
 }
 
-/// In `Joins::pairs`, a pair seen in one class, not yet met.
-const UNMET: u32 = u32::MAX;
-
 /// Up to this many pairs of parts not known apart, pairs are compared (and
 /// remembered); beyond, their words are.
 const PAIRS_LOOKED_AT: usize = 64;
@@ -1833,6 +2033,97 @@ mod tests {
             // Before: 4x (each agent united its 8 boxes: n x n / 32 words).
             crate::work::assert_at_most_doubles(once, twice, if own { "own: " } else { "" });
         }
+    }
+
+    /// Session 28's rings: `boxes` boxes; name r * boxes + c (r < n /
+    /// boxes) is a tool in box c and in the `share - 1` boxes before it, so
+    /// every box holds tokens in every word. n agents each wired to `pick`
+    /// of the boxes (drawn by a fixed generator), and to `own` tools of
+    /// their own named as ring names spread over the rows. With the
+    /// violations that makes: per agent, one per name it holds twice.
+    fn ring(n: usize, boxes: usize, share: usize, pick: usize, own: usize) -> (Doc, u64) {
+        let mut doc = Doc::default();
+        let rows = n / boxes;
+        let boxes_named: Vec<String> = (0..boxes).map(|j| format!("B{j:02}")).collect();
+        for (j, b) in boxes_named.iter().enumerate() {
+            doc.node(b, "toolbox", b);
+            for r in 0..rows {
+                for d in 0..share {
+                    let name = r * boxes + (j + d) % boxes;
+                    doc.tool(&format!("b{j:02}.{name:07}"), &format!("N {name:07}"), b);
+                }
+            }
+        }
+        let mut seed = 28u64;
+        let mut violations = 0;
+        for k in 0..n {
+            let mut pick_bits = 0u64;
+            while (pick_bits.count_ones() as usize) < pick {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                pick_bits |= 1 << ((seed >> 33) % boxes as u64);
+            }
+            let a = format!("a{k:05}");
+            doc.node(&a, "agent", &a);
+            let mut held: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+            for (j, b) in boxes_named.iter().enumerate() {
+                if pick_bits >> j & 1 != 0 {
+                    doc.wire(b, &a);
+                    for r in 0..rows {
+                        for d in 0..share {
+                            *held.entry(r * boxes + (j + d) % boxes).or_default() += 1;
+                        }
+                    }
+                }
+            }
+            for t in 0..own {
+                let name = (t * rows / own) * boxes + (k + t) % boxes;
+                doc.tool(&format!("o{k:05}.{t:02}"), &format!("N {name:07}"), &a);
+                *held.entry(name).or_default() += 1;
+            }
+            violations += held.values().filter(|&&count| count >= 2).count() as u64;
+        }
+        (doc, violations)
+    }
+
+    /// `ring` at n and 2n: the violations as expected, the check's work at
+    /// most doubling.
+    fn ring_doubles(n: usize, boxes: usize, share: usize, pick: usize, own: usize) {
+        let (doc, expected) = ring(n, boxes, share, pick, own);
+        let (found, once) = total(&doc);
+        assert_eq!(found, expected);
+        let (doc, expected) = ring(2 * n, boxes, share, pick, own);
+        let (found, twice) = total(&doc);
+        assert_eq!(found, expected);
+        crate::work::assert_at_most_doubles(once, twice, "");
+    }
+
+    #[test]
+    fn cmp9_a_name_held_by_three_parts_is_held_by_their_holders_meeting() {
+        // Each agent holds 2 or 3 of a name's 3 boxes, or fewer. Before: 4x
+        // (a segment three parts hold: each agent united its boxes).
+        ring_doubles(512, 16, 3, 8, 0);
+    }
+
+    #[test]
+    fn cmp9_more_than_64_pairs_of_parts_are_held_by_holders() {
+        // 12 parts, 66 pairs. Before: 4x (past PAIRS_LOOKED_AT: united).
+        ring_doubles(640, 20, 2, 12, 0);
+    }
+
+    #[test]
+    fn cmp9_more_than_16_parts_are_held_by_holders() {
+        // 18 parts of 24. Before: 4x (past MAX_PARTS: united).
+        ring_doubles(768, 24, 2, 18, 0);
+    }
+
+    #[test]
+    fn cmp9_own_tools_meeting_parts_held_by_holders_are_carved_out() {
+        // 24 own tools per agent, named as ring names over the rows (many
+        // agents' own tools of one name: giants' words). Before: 3.5x (the
+        // inputs' union, once per combination).
+        ring_doubles(512, 16, 2, 8, 24);
     }
 
     #[test]

@@ -370,27 +370,44 @@ impl Layout {
         }
     }
 
-    /// The bits of the segments of `word` that values `a` and `b` both hold
-    /// tokens of (where their union may form a clash neither holds), or
-    /// None for a giant's word (its value is an id: no bits to split).
-    /// One look at a word, as `interact_at` is (its segments, at most 64).
-    pub fn shared_segments(&self, word: u32, a: u64, b: u64) -> Option<u64> {
+    /// The bits of each segment of `word` that `value` holds tokens of,
+    /// one mask per segment (per token for a word of singles: each is a
+    /// segment of its own), in `out`; false for a giant's word (its value
+    /// is an id: no bits to split). One look at a word, as
+    /// `shared_segments` is.
+    pub fn held_segments(&self, word: u32, value: u64, out: &mut Vec<u64>) -> bool {
         match self.words[word as usize] {
-            Word::Bits { singles: true, .. } => Some(a & b),
+            Word::Bits { singles: true, .. } => out.extend(ones(value).map(|b| 1u64 << b)),
             Word::Bits { .. } => {
-                let mut mask = 0u64;
                 for s in self.segments_of(word) {
-                    if self.held(s, a) != 0 && self.held(s, b) != 0 {
+                    if self.held(s, value) != 0 {
                         let seg = &self.segments[s];
-                        mask |= match seg.tokens {
+                        out.push(match seg.tokens {
                             64 => u64::MAX,
                             t => ((1u64 << t) - 1) << seg.shift,
-                        };
+                        });
                     }
                 }
-                Some(mask)
             }
-            Word::Giant(_) => None,
+            Word::Giant(_) => return false,
+        }
+        true
+    }
+
+    /// Values `a` and `b` of `word` combined, nothing said of what forms
+    /// (see `Words::union`): their bits, or a giant's contents united.
+    pub fn combined(&mut self, word: u32, a: u64, b: u64) -> u64 {
+        match self.words[word as usize] {
+            Word::Bits { .. } => a | b,
+            Word::Giant(segment) => {
+                let g = self.segments[segment as usize]
+                    .giant
+                    .expect("a giant word's segment is a giant");
+                let before = self.giants.steps;
+                let id = self.giants.union(g, (a - 1) as ContentId, (b - 1) as ContentId);
+                self.steps += self.giants.steps - before;
+                u64::from(id) + 1
+            }
         }
     }
 
@@ -451,18 +468,7 @@ impl Words for Layout {
     /// that neither holds whole forms here; one that `a` holds whole is an
     /// input's (see `events`).
     fn union(&mut self, word: u32, a: u64, b: u64) -> u64 {
-        let value = match self.words[word as usize] {
-            Word::Bits { .. } => a | b,
-            Word::Giant(segment) => {
-                let g = self.segments[segment as usize]
-                    .giant
-                    .expect("a giant word's segment is a giant");
-                let before = self.giants.steps;
-                let id = self.giants.union(g, (a - 1) as ContentId, (b - 1) as ContentId);
-                self.steps += self.giants.steps - before;
-                u64::from(id) + 1
-            }
-        };
+        let value = self.combined(word, a, b);
         let formed = value != a && value != b;
         if formed || self.watched.contains(&word) {
             // Said straight into `events` (taken out while the word's
