@@ -172,10 +172,10 @@ DOUBLING = {
     "two-way-cycle": 1_000,  # 0.76 MB
     "cycle-renames": 250,  # 0.24 MB (reading its paths reads n paths off a tree each, n boxes long: small keeps it quick)
     "lattice-renames": 500,  # 0.44 MB (reading its paths reads n paths off a tree each, n / 2 levels long on average)
-    "ring-three": 1_000,  # 1.1 MB (each agent's parts united, n * n / 64 words: small keeps it quick)
-    "ring-pairs": 1_000,  # 1.2 MB (as ring-three)
-    "ring-wide": 1_000,  # 1.7 MB (as ring-three)
-    "ring-own": 1_000,  # 4.5 MB (as ring-three)
+    "ring-three": 1_000,  # 1.1 MB
+    "ring-pairs": 1_000,  # 1.2 MB
+    "ring-wide": 1_000,  # 1.7 MB
+    "ring-own": 1_000,  # 4.5 MB
     "lattice-ladder": 500,  # 0.3 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
     "cycle-chained": 250,  # 0.2 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
     "cycle-fed-sides": 250,  # 0.2 MB (as cycle-chained)
@@ -199,12 +199,6 @@ READ_OFF_TREES = ["cycle-renames", "lattice-renames", "lattice-ladder", "cycle-c
                   "cycle-skip", "cycle-fanout"]  # fmt: skip
 READINGS = ("clashes", "violations", "scattered", "listing")
 READING_OVER_THEIR_FILE = {reading: dict.fromkeys(READ_OFF_TREES, TREES_OF_ROOTS) for reading in READINGS}
-PARTS_PAST_PAIRS = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: build.rs paired gives up on a class's parts (a segment of words held by three parts; "
-    "more than 64 pairs of parts; more than 16 parts; own tools meeting the inputs at many words), and the "
-    "parts are united per class, n * n / 64 words (3.4x to 3.9x the work for twice the file)",
-)
 
 
 def marked(reading: str) -> List[object]:
@@ -778,22 +772,18 @@ def test_cmp9_work_doubles_at_most_2_3x_lattice_renames() -> None:
     assert_work_at_most_doubles("lattice-renames")
 
 
-@PARTS_PAST_PAIRS
 def test_cmp9_work_doubles_at_most_2_3x_ring_three() -> None:
     assert_work_at_most_doubles("ring-three")
 
 
-@PARTS_PAST_PAIRS
 def test_cmp9_work_doubles_at_most_2_3x_ring_pairs() -> None:
     assert_work_at_most_doubles("ring-pairs")
 
 
-@PARTS_PAST_PAIRS
 def test_cmp9_work_doubles_at_most_2_3x_ring_wide() -> None:
     assert_work_at_most_doubles("ring-wide")
 
 
-@PARTS_PAST_PAIRS
 def test_cmp9_work_doubles_at_most_2_3x_ring_own() -> None:
     assert_work_at_most_doubles("ring-own")
 
