@@ -886,6 +886,11 @@ impl Paths {
         arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
         steps: &mut u64,
     ) -> bool {
+        // Only at the root's own chain (not at the top of a run of rungs
+        // just climbed: its rungs are no cycle's).
+        if !chains.last().is_some_and(|c| c.0 == root && c.3.is_none()) {
+            return false;
+        }
         let found = self.arc(w, leaf, root, steps);
         Self::lay(w.facts, found, root, chains, arc, steps)
     }
