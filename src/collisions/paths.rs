@@ -164,11 +164,24 @@
 //! once, each root looked at once. (Until session 28 such a path was read
 //! off the tree of the root it ended at, grown out to the tool and not
 //! shared: family 61 read n paths half round a ring of n at 1,128 us a
-//! tool at n = 1,000, n x n / 2 steps in all.) Two ways in as short into
-//! a one-way cycle (a tool wired into two members: ties), a member fed
-//! by two boxes that have providers of their own and are not a ring's
-//! (a chord), or a cycle with chain nodes between its roots are passed on
-//! and read off trees as before.
+//! tool at n = 1,000, n x n / 2 steps in all.) A cycle of roots may be
+//! joined by *chains* (a root fed by the one before down boxes of one
+//! provider box each, families 62 and 69): the chain boxes are members
+//! of the cycle at their places round it, found once (the chain crossed
+//! to its root in one step while the cycle is looked for, its boxes
+//! listed a step each once it is one), so positions and distances round
+//! count them, and an arc may end at a root reached from below by its
+//! chain (the rest of that chain laid under it, found by jumps). A tool
+//! wired into more than `FEW_RECEIVERS` boxes (family 72: 17 that feed
+//! nothing) has its relevant receivers picked out once, a step a
+//! receiver, and an arc looks only at those, at most `FEW_RECEIVERS`.
+//! (Until session 28 both were read off trees: families 62, 69 and 72 read
+//! n paths half round a cycle of n at 3.9x to 4.1x the work for twice the
+//! file, 6.2M steps at 1,000.) Two ways in as short into a one-way cycle
+//! (a tool wired into two members: ties), a member fed by two boxes that
+//! have providers of their own and are not a ring's (a chord, or a box
+//! beside a chain), or a tool of more than `FEW_RECEIVERS` relevant
+//! receivers are passed on and read off trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -564,6 +577,10 @@ pub(crate) struct Paths {
     /// Per path root asked about, the ring of roots it is a member of
     /// (`Ring`), or None; made when first asked for, each root once.
     rings: Mutex<Map<u32, Option<Arc<Ring>>>>,
+    /// Per leaf of more than `FEW_RECEIVERS` receivers an arc was asked
+    /// about, those of its receivers that are relevant nodes (see
+    /// `Paths::entrances`), made when first asked for, each leaf once.
+    entrances: Mutex<Map<NodeIx, Arc<[NodeIx]>>>,
 }
 
 impl Default for Paths {
@@ -577,6 +594,7 @@ impl Default for Paths {
             rungs: Mutex::new(new_map()),
             cycles: Mutex::new(new_map()),
             rings: Mutex::new(new_map()),
+            entrances: Mutex::new(new_map()),
         }
     }
 }
@@ -717,8 +735,7 @@ impl Paths {
             // root: a path of fewer roots costs no more than before, and a
             // longer one asks O(log) times, about a cycle it passes 16 to
             // 2x roots into (its walk so far) at most.
-            if bottom == root
-                && chains.len() >= ROOTS_PASSED
+            if chains.len() >= ROOTS_PASSED
                 && chains.len().is_power_of_two()
                 && self.lay_arc(w, leaf, root, &mut chains, &mut arc, steps)
             {
@@ -782,7 +799,7 @@ impl Paths {
                         // root to its own tree, grown out to the leaf.
                         if bottom == root {
                             let found = self.ring_arc(w, leaf, root, steps);
-                            if Self::lay(found, root, &mut chains, &mut arc) {
+                            if Self::lay(facts, found, root, &mut chains, &mut arc, steps) {
                                 break None;
                             }
                         }
@@ -808,7 +825,7 @@ impl Paths {
             // cycle), an arc, if the root is a member of a cycle of roots:
             // trees are not shared between roots, and each would grow out
             // to the leaf. Only there: no other root pays for asking.
-            if round && bottom == root && self.lay_arc(w, leaf, root, &mut chains, &mut arc, steps) {
+            if round && self.lay_arc(w, leaf, root, &mut chains, &mut arc, steps) {
                 break None;
             }
             let tree = self.tree(facts, root);
@@ -869,23 +886,38 @@ impl Paths {
         arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
         steps: &mut u64,
     ) -> bool {
+        // Only at the root's own chain (not at the top of a run of rungs
+        // just climbed: its rungs are no cycle's).
+        if !chains.last().is_some_and(|c| c.0 == root && c.3.is_none()) {
+            return false;
+        }
         let found = self.arc(w, leaf, root, steps);
-        Self::lay(found, root, chains, arc)
+        Self::lay(w.facts, found, root, chains, arc, steps)
     }
 
-    /// The walk's last piece (the chain of `root`, its own) made the arc
-    /// `found` ends at `root` with, if any, and the source the leaf comes
-    /// through added; true then: the walk ends there.
+    /// The walk's last piece (the chain of `root`, from the root down to
+    /// its bottom) made the arc `found` ends at `root` with, if any, and
+    /// the rest of the chain below the root (found by jumps) and the
+    /// source the leaf comes through added; true then: the walk ends
+    /// there.
     fn lay(
+        facts: &PathFacts,
         found: Option<(Arc<Cycle>, u32, u32, Option<u32>)>,
         root: u32,
         chains: &mut Vec<Piece>,
         arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
+        steps: &mut u64,
     ) -> bool {
         let Some((cycle, from, len, via)) = found else {
             return false;
         };
-        chains.pop();
+        let (_, bottom, _, _) = chains.pop().expect("the root's own chain");
+        if bottom != root {
+            // The root's chain below it: from the node under the root.
+            let depth = facts.depth[bottom as usize];
+            let top = facts.ancestor(bottom, depth - 1, steps);
+            chains.push((top, bottom, root, None));
+        }
         *arc = Some((chains.len(), cycle, from, len));
         chains.push((NONE, root, NONE, None));
         if let Some(side) = via {
@@ -1224,7 +1256,12 @@ impl Paths {
             cycles.get(&root).cloned().flatten()
         });
         if let Some(cycle) = cycle.flatten() {
-            let on_arc = path.link_of_root(cycle.min, steps).is_some_and(|l| {
+            // The arc, or the rest of the chain of the root it ends at,
+            // laid just below it, when that root is the cycle's smallest
+            // (the arc then lies next).
+            let link = path.link_of_root(cycle.min, steps);
+            let link = link.and_then(|l| if l.arc.is_some() { Some(l) } else { l.rest.as_deref() });
+            let on_arc = link.is_some_and(|l| {
                 let m = cycle.members.len() as u32;
                 matches!(&l.arc, Some((c, from)) if Arc::ptr_eq(c, &cycle)
                     && cycle.pos.get(&o).is_some_and(|&p| (p + m - from) % m < l.len() as u32))

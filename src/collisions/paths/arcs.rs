@@ -1,18 +1,26 @@
 //! Arcs (see the cost model of `paths`): inside a cycle of roots each fed
-//! by the one before it and otherwise only by boxes with no providers, a
-//! path is the shortest way in, then round, laid as one link read by its
-//! place in the cycle. Inside a ring of roots each fed by the two beside
-//! it (a cycle fed both ways round) and otherwise only by such boxes, a
-//! path is the walk's way in, then round the shorter way (half round, the
-//! way of the smaller id), an arc of the ring held one way round or the
-//! other, laid and read alike.
+//! by the one before it, straight or down a chain of boxes hanging below
+//! it, and otherwise only by boxes with no providers, a path is the
+//! shortest way in, then round, laid as one link read by its place in the
+//! cycle (chain boxes counted: positions run over every box of the
+//! cycle). Inside a ring of roots each fed by the two beside it (a cycle
+//! fed both ways round) and otherwise only by such boxes, a path is the
+//! walk's way in, then round the shorter way (half round, the way of the
+//! smaller id), an arc of the ring held one way round or the other, laid
+//! and read alike.
 //!
 //! Cost: a cycle or ring is found once, each root looked at once (its
-//! providers, a step each), whatever it turns out to be; an arc costs
+//! providers, a step each; a chain between two roots crossed in one step
+//! by its bottom's root), whatever it turns out to be, and a cycle's
+//! chain boxes listed once (a step each) when it is one; an arc costs
 //! O(receivers) steps to find (the leaf's few receivers, and each
-//! source's few receivers), O(1) to lay, one step per node read, one
-//! step to tell whether a box is on it.
+//! source's few receivers; a leaf of more than `FEW_RECEIVERS` has its
+//! relevant receivers picked out once, a step a receiver, then only
+//! those are looked at), O(1) to lay (O(log) for the rest of the chain
+//! below the root it ends at), one step per node read, one step to tell
+//! whether a box is on it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{Paths, Wiring, FEW_ENTRIES, FEW_RECEIVERS};
@@ -25,13 +33,19 @@ use crate::maps::{new_map, Map};
 /// `cycle-far`, `cycle-sides`): a tool reaches the cycle only where it is
 /// wired into a member or into a source, so its few receivers tell where
 /// it enters, and inside, every route to a member passes the member
-/// before it. The cycle is then its unit of boxes whole (a box upstream of
-/// a member is a member or a source), so its members' ordinals lie
-/// together, after every box above it and before every one below.
+/// before it. A root may be fed by the one before down a *chain*, boxes
+/// of one provider box each hanging below it (families 62 and 69,
+/// `cycle-renames`, `cycle-chained`: C_i -> D_i -> C_(i+1)): a chain box
+/// is entered only from the box above it or by a leaf wired straight in,
+/// so the chain is part of the cycle, its boxes members too, at their
+/// places round it (a tool wired into one enters there). The cycle is
+/// then its unit of boxes whole (a box upstream of a member is a member
+/// or a source), so its members' ordinals lie together, after every box
+/// above it and before every one below.
 #[derive(Debug)]
 pub(super) struct Cycle {
     /// The members, by ordinal, each fed by the one before (the first by
-    /// the last).
+    /// the last): the roots, each after the chain boxes that feed it.
     pub(super) members: Vec<u32>,
     /// Each member's place in `members`.
     pub(super) pos: Map<u32, u32>,
@@ -44,9 +58,37 @@ pub(super) struct Cycle {
 const ARC_AT_LEAST: u32 = 3;
 
 impl Paths {
+    /// The receivers of `leaf` that can lead it into a cycle or ring of
+    /// roots, if at most `FEW_RECEIVERS`: all its receivers when that few;
+    /// past that, those that are relevant nodes (a box no final leaf
+    /// reaches a consumer through, one that feeds nothing, leads nowhere),
+    /// picked out once per leaf, a step a receiver, and remembered. So an
+    /// arc still looks at `FEW_RECEIVERS` receivers at most, whatever the
+    /// leaf is wired into besides (family 72, `cycle-fanout`: each tool
+    /// also wired into 17 boxes that feed nothing), and the leaf's
+    /// receivers are looked at once in all, not once per path.
+    fn entrances<'g>(&self, w: Wiring<'g, '_>, leaf: NodeIx, steps: &mut u64) -> Option<Cow<'g, [NodeIx]>> {
+        let receivers = w.g.receivers.of(leaf);
+        if receivers.len() <= FEW_RECEIVERS {
+            return Some(Cow::Borrowed(receivers));
+        }
+        let mut entrances = self.entrances.lock().unwrap_or_else(|e| e.into_inner());
+        *steps += 1;
+        let relevant = entrances.entry(leaf).or_insert_with(|| {
+            *steps += receivers.len() as u64;
+            let relevant: Vec<NodeIx> = (receivers.iter().copied())
+                .filter(|&q| w.ordinal[q as usize] != NONE)
+                .collect();
+            relevant.into()
+        });
+        (relevant.len() <= FEW_RECEIVERS).then(|| Cow::Owned(relevant.to_vec()))
+    }
+
     /// The cycle of roots (`Cycle`) path root `r` is a member of, if any:
     /// the roots before it followed, each looked at once (its providers,
-    /// a step each) and remembered, whatever it turns out to be.
+    /// a step each; a chain above it crossed to its root in one step) and
+    /// remembered, whatever it turns out to be; a cycle's chain boxes
+    /// listed once, a step each.
     fn cycle(&self, w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Option<Arc<Cycle>> {
         let facts = w.facts;
         let mut cycles = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
@@ -54,9 +96,10 @@ impl Paths {
         if let Some(known) = cycles.get(&r) {
             return known.clone();
         }
-        // Roots met, each followed by the one box feeding it that has
-        // providers of its own.
-        let mut seen: Vec<u32> = Vec::new();
+        // Roots met, each with the one box feeding it that has providers
+        // of its own (a root, or the bottom of a chain hanging below the
+        // root before it), followed to that box's root.
+        let mut seen: Vec<(u32, u32)> = Vec::new();
         let mut at_of: Map<u32, usize> = new_map();
         let mut x = r;
         let found = loop {
@@ -87,20 +130,39 @@ impl Paths {
                 }
             }
             at_of.insert(x, seen.len());
-            seen.push(x);
+            seen.push((x, before));
             if !member || before == NONE {
                 break None;
             }
-            x = before;
+            // The box before is a root, or hangs on a chain below one:
+            // each of the chain's boxes has that one provider box (it is
+            // entered only from the box above it, or by a leaf wired
+            // straight in), so the chain is part of the cycle, crossed
+            // to its root in one step.
+            *steps += 1;
+            x = facts.root_of[before as usize];
         };
         let cycle = found.map(|i| {
-            // Met following feeders up: the cycle's order is the reverse.
-            let members: Vec<u32> = seen[i..].iter().rev().copied().collect();
+            // Met following feeders up: the cycle's order is the reverse,
+            // each member preceded by the chain that feeds it (from the
+            // root before down to its bottom), each chain box a step.
+            let mut members: Vec<u32> = Vec::new();
+            for &(x, before) in seen[i..].iter().rev() {
+                let at = members.len();
+                let mut o = before;
+                while facts.root_of[o as usize] != o {
+                    *steps += 1;
+                    members.push(o);
+                    o = facts.parent[o as usize];
+                }
+                members[at..].reverse();
+                members.push(x);
+            }
             let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
             let min = *members.iter().min().expect("a cycle has members");
             Arc::new(Cycle { members, pos, min })
         });
-        for (t, &x) in seen.iter().enumerate() {
+        for (t, &(x, _)) in seen.iter().enumerate() {
             let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
             cycles.insert(x, of.cloned());
         }
@@ -117,9 +179,11 @@ impl Paths {
     /// the only route into a member the leaf is not wired into, straight
     /// or through a source). So the path to `k` is the shortest way in,
     /// then round to `k`; when two ways in are as short, None (the walk
-    /// decides, by ids, as before). O(receivers) steps, the receivers of
-    /// each source looked at too, for a leaf of at most `FEW_RECEIVERS`
-    /// receivers, each source of at most `FEW_ENTRIES`.
+    /// decides, by ids, as before). Positions count chain boxes, so the
+    /// edges round are those of the boxes, chains included. O(receivers)
+    /// steps, the receivers of each source looked at too, for a leaf of
+    /// at most `FEW_RECEIVERS` relevant receivers (`Paths::entrances`),
+    /// each source of at most `FEW_ENTRIES`.
     pub(super) fn arc(
         &self,
         w: Wiring<'_, '_>,
@@ -129,10 +193,7 @@ impl Paths {
     ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
         let (g, facts) = (w.g, w.facts);
         let cycle = self.cycle(w, k, steps)?;
-        let receivers = g.receivers.of(leaf);
-        if receivers.len() > FEW_RECEIVERS {
-            return None;
-        }
+        let receivers = self.entrances(w, leaf, steps)?;
         let m = cycle.members.len() as u32;
         let at = cycle.pos[&k];
         // The best way in: (edges to `k`, position, source), and whether
@@ -147,7 +208,7 @@ impl Paths {
                 tie = false;
             }
         };
-        for &q in receivers {
+        for &q in receivers.iter() {
             *steps += 1;
             let o = w.ordinal[q as usize];
             if o == NONE {
@@ -301,7 +362,8 @@ impl Paths {
     /// as long (half round an even ring) to the smaller id of the two
     /// beside it, after which one way is shorter. O(receivers) steps, the
     /// receivers of each source looked at too, for a leaf of at most
-    /// `FEW_RECEIVERS` receivers, each source of at most `FEW_ENTRIES`;
+    /// `FEW_RECEIVERS` relevant receivers (`Paths::entrances`), each
+    /// source of at most `FEW_ENTRIES`;
     /// None past those (the search and trees decide, as before).
     pub(super) fn ring_arc(
         &self,
@@ -312,10 +374,7 @@ impl Paths {
     ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
         let (g, facts) = (w.g, w.facts);
         let ring = self.ring(w, k, steps)?;
-        let receivers = g.receivers.of(leaf);
-        if receivers.len() > FEW_RECEIVERS {
-            return None;
-        }
+        let receivers = self.entrances(w, leaf, steps)?;
         let forward = &ring.forward;
         let m = forward.members.len() as u32;
         let at = forward.pos[&k];
@@ -351,7 +410,7 @@ impl Paths {
         // The leaf's step: (distance to `k`, the receiver's ordinal, the
         // member the path enters at, the source it comes through).
         let mut best: Option<(u32, u32, u32, Option<u32>)> = None;
-        for &q in receivers {
+        for &q in receivers.iter() {
             *steps += 1;
             let o = w.ordinal[q as usize];
             if o == NONE {
@@ -860,5 +919,210 @@ mod tests {
     /// The path of tool `t` to agent `a` in `text`, however it is read.
     fn path_of(text: &str) -> Vec<String> {
         read_all(text).1[&("a".to_string(), "t".to_string())].clone()
+    }
+
+    /// A workflow given as its boxes and edges, with tool `t` "T" wired
+    /// into `into` and agent `a` fed by `at` and by a tool `t2` "T"
+    /// straight (so `t` clashes at `a`): (the text, the walk's path of `t`
+    /// to `a`, found here by the rule itself, SEMANTICS 6: distances to
+    /// `a` through boxes, then from `t` the nearest receiver, the smallest
+    /// id among equals).
+    fn wired(boxes: &[String], box_edges: &[(String, String)], into: &[&str], at: &str) -> (String, Vec<String>) {
+        let mut edges: Vec<(String, String)> = box_edges.to_vec();
+        edges.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
+        edges.extend([(at.to_string(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+        let mut nodes: Vec<String> = boxes.iter().map(|b| node(b, "toolbox", b)).collect();
+        nodes.extend([node("a", "agent", "a"), node("t", "tool", "T"), node("t2", "tool", "T")]);
+        // Tools "T" too, wired into boxes (so those boxes are relevant,
+        // and each a final leaf: its name clashes): each edge from what
+        // is not a box.
+        for (from, _) in box_edges.iter().filter(|(f, _)| !boxes.contains(f)) {
+            nodes.push(node(from, "tool", "T"));
+        }
+        let text = format!(
+            r#"{{"nodes": [{}], "edges": [{}]}}"#,
+            nodes.join(","),
+            edges.iter().map(|(x, y)| edge(x, y)).collect::<Vec<_>>().join(",")
+        );
+        // Distances to `a`, breadth first back along edges into boxes.
+        let mut dist: Map<String, u32> = new_map();
+        dist.insert("a".to_string(), 0);
+        let mut frontier = vec!["a".to_string()];
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for x in &frontier {
+                let d = dist[x];
+                for (from, to) in &edges {
+                    if to == x && boxes.contains(from) && !dist.contains_key(from) {
+                        dist.insert(from.clone(), d + 1);
+                        next.push(from.clone());
+                    }
+                }
+            }
+            frontier = next;
+        }
+        let mut path = vec!["t".to_string()];
+        while path.last().map(String::as_str) != Some("a") {
+            let from = path.last().expect("a node").clone();
+            let step = (edges.iter().filter(|(f, to)| *f == from && dist.contains_key(to)))
+                .map(|(_, to)| (dist[to], to.clone()))
+                .min()
+                .expect("a receiver nearer `a`");
+            path.push(step.1);
+        }
+        (text, path)
+    }
+
+    /// A cycle of roots C0..C(m-1), `chains[i]` boxes Di-0, Di-1, ...
+    /// between Ci and C(i+1) (Ci -> Di-0 -> ... -> C(i+1)), each Ci fed by
+    /// a source Si holding a tool Ui of a name of its own: its boxes and
+    /// edges.
+    fn chained(chains: &[usize]) -> (Vec<String>, Vec<(String, String)>) {
+        let m = chains.len();
+        let (mut boxes, mut edges) = (Vec::new(), Vec::new());
+        for (i, &len) in chains.iter().enumerate() {
+            let (c, s) = (format!("C{i}"), format!("S{i}"));
+            boxes.extend([c.clone(), s.clone()]);
+            edges.extend([(format!("U{i}"), s.clone()), (s, c.clone())]);
+            let mut before = c;
+            for j in 0..len {
+                let d = format!("D{i}-{j}");
+                boxes.push(d.clone());
+                edges.push((before, d.clone()));
+                before = d;
+            }
+            edges.push((before, format!("C{}", (i + 1) % m)));
+        }
+        (boxes, edges)
+    }
+
+    /// The path of `t` to `a` in `text`, read whole, checked against its
+    /// stretches read one position at a time and against `contains` for
+    /// every box; and whether a cycle of roots was found.
+    fn read_t(text: &str) -> (Vec<String>, bool) {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let g = &collisions.graph;
+        let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+        let violation = collisions.get(0).expect("a violation");
+        let tool = (violation.tools().into_iter()).find(|t| t.id() == "t").expect("tool t");
+        let len = tool.path_len();
+        let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
+        let path = tool.path_nodes();
+        let ids: Vec<String> = path.iter().map(|&n| g.id(n).to_string()).collect();
+        assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
+        for &b in &boxes {
+            assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
+        }
+        let cycles = collisions.paths.cycles.lock().unwrap();
+        (ids, cycles.values().any(Option::is_some))
+    }
+
+    #[test]
+    fn cmp9_a_cycle_of_roots_joined_by_chains_is_read_as_one_arc() {
+        // Chains of 0 to 5 boxes between the roots; the tool through a
+        // source, or wired straight into a root or a chain box, at every
+        // place round the cycle; the agent at several roots. Each path is
+        // the walk's, and the cycle is found (its arc laid).
+        let (boxes, edges) = chained(&[0, 1, 2, 3, 5, 1, 0, 4]);
+        for at in ["C0", "C3", "C5", "C7"] {
+            for into in boxes.iter().filter(|b| !b.starts_with('S') || b.as_str() != "S0") {
+                let (text, walked) = wired(&boxes, &edges, &[into], at);
+                let (path, found) = read_t(&text);
+                assert_eq!(path, walked, "into {into}, at {at}");
+                // Where the walk goes round past C0 (ordinals follow the
+                // boxes' order, so there it would go round).
+                if walked.iter().position(|x| x == "C0").is_some_and(|i| i >= 3) {
+                    assert!(found, "no cycle found: into {into}, at {at}: {path:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_entering_a_chained_cycle_at_several_places_takes_the_nearest_and_ties_go_by_ids() {
+        let (boxes, edges) = chained(&[2, 0, 3, 1, 2, 0, 1, 3]);
+        let cases: &[&[&str]] = &[
+            // A source and a chain box nearer round.
+            &["S1", "D4-1"],
+            &["D4-1", "S1"],
+            // A chain box and a root, the chain box nearer.
+            &["C2", "D3-0"],
+            // As near two ways in (ties: the walk decides by ids).
+            &["D0-1", "S1"],
+            &["C1", "D0-1"],
+            &["S2", "C2"],
+            &["D2-0", "S2"],
+            // Three ways in.
+            &["S5", "D6-0", "D2-2"],
+        ];
+        for into in cases {
+            for at in ["C0", "C4", "C6"] {
+                let (text, walked) = wired(&boxes, &edges, into, at);
+                assert_eq!(read_t(&text).0, walked, "into {into:?}, at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_chain_box_with_a_side_entry_is_no_chain_of_a_cycle() {
+        let (mut boxes, mut edges) = chained(&[1, 2, 3, 1, 2, 1]);
+        // A box E fed by C1 into D3-0: D3-0 is fed by two boxes with
+        // providers of their own, so no cycle of roots (the side way
+        // must not count as part of one); the paths are the walk's.
+        boxes.push("E".to_string());
+        edges.extend([
+            ("C1".to_string(), "E".to_string()),
+            ("E".to_string(), "D3-0".to_string()),
+        ]);
+        for into in ["S4", "D4-1", "S0", "E"] {
+            let (text, walked) = wired(&boxes, &edges, &[into], "C3");
+            let (path, found) = read_t(&text);
+            assert_eq!(path, walked, "into {into}");
+            assert!(!found, "a cycle found through a side entry: into {into}");
+        }
+        // A source F into D2-1: D2-1 becomes a root of the cycle (fed by
+        // D2-0 and a source), the chain split in two; paths the walk's.
+        let (mut boxes, mut edges) = chained(&[1, 2, 3, 1, 2, 1]);
+        boxes.push("F".to_string());
+        edges.extend([
+            ("UF".to_string(), "F".to_string()),
+            ("F".to_string(), "D2-1".to_string()),
+        ]);
+        for into in ["F", "S4", "D2-0", "S3"] {
+            for at in ["C3", "C1"] {
+                let (text, walked) = wired(&boxes, &edges, &[into], at);
+                let (path, found) = read_t(&text);
+                assert_eq!(path, walked, "into {into}, at {at}");
+                let round = walked.iter().position(|x| x == "C0").is_some_and(|i| i >= 3);
+                assert!(found || !round, "into {into}, at {at}: {path:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_wired_into_many_boxes_that_lead_nowhere_still_enters_by_an_arc() {
+        // Family 72's tool: 17 or 40 boxes that feed nothing besides its
+        // way in, more than `FEW_RECEIVERS`: only relevant receivers count.
+        let (mut boxes, edges) = chained(&[1, 0, 2, 1, 3, 0, 1, 1]);
+        let dead: Vec<String> = (0..40).map(|j| format!("X{j:02}")).collect();
+        boxes.extend(dead.iter().cloned());
+        for count in [17, 40] {
+            let mut into: Vec<&str> = dead[..count].iter().map(String::as_str).collect();
+            into.push("S5");
+            let (text, walked) = wired(&boxes, &edges, &into, "C2");
+            let (path, found) = read_t(&text);
+            assert_eq!(path, walked, "{count} dead boxes");
+            assert!(found, "{count} dead boxes: no arc");
+        }
+        // Seventeen boxes that do lead in (each into a root): too many to
+        // look at per path; the path is still the walk's.
+        let mut many = (boxes.clone(), edges.clone());
+        for j in 0..17 {
+            many.1.push((format!("X{j:02}"), format!("C{}", j % 8)));
+        }
+        let into: Vec<&str> = dead[..17].iter().map(String::as_str).collect();
+        let (text, walked) = wired(&many.0, &many.1, &into, "C2");
+        assert_eq!(read_t(&text).0, walked);
     }
 }
