@@ -65,7 +65,6 @@
 //! same inputs is told again (`tally`, `Inner::settle`). Split, the loop's
 //! bookkeeping would be kept in one file and relied on in the other.
 
-
 use crate::graph::{NodeIx, ToolGraph};
 use crate::maps::{new_map, Map};
 use crate::names::CandidateNames;
