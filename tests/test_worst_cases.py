@@ -105,6 +105,7 @@ TINY = {
     "cycle-fed-sides": 6,
     "cycle-skip": 6,
     "cycle-fanout": 6,
+    "ring-crowd": 40,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -181,6 +182,7 @@ DOUBLING = {
     "cycle-fed-sides": 250,  # 0.2 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
     "cycle-skip": 250,  # 0.19 MB (as cycle-fed-sides, over trees whose ways cross: more still)
     "cycle-fanout": 1_000,  # 2.6 MB
+    "ring-crowd": 250,  # 0.79 MB (its distinct clashes grow as n * n: small keeps it quick)
 }
 
 # Families whose work still grows faster than their file (found by the
@@ -807,6 +809,10 @@ def test_cmp9_work_doubles_at_most_2_3x_cycle_fanout() -> None:
     assert_work_at_most_doubles("cycle-fanout")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_ring_crowd() -> None:
+    assert_work_at_most_doubles("ring-crowd")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1132,6 +1138,7 @@ ISSUE_MB = {
     "cycle-fed-sides": 1.6,
     "cycle-skip": 0.76,  # small on purpose: reading its paths at 2,000 takes 449 million steps
     "cycle-fanout": 2.6,
+    "ring-crowd": 3.3,
 }
 
 

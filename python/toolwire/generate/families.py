@@ -92,6 +92,7 @@ from .family_parts import (
     parts_read,
     ring_own,
     ring_pairs,
+    ring_crowd,
     ring_parts,
     ring_three,
     ring_wide,
@@ -314,6 +315,8 @@ FAMILIES: Dict[str, Family] = {
                (1_000,), 40, 3, cycle_skip),  # small on purpose: reading its clashes' paths grows 4x with n
         Family("cycle-fanout", 72, "family 55 with each tool U i also wired into 17 boxes that feed nothing",
                (1_000,), 40, 2, cycle_fanout),
+        Family("ring-crowd", 73, "family 59 with 20 boxes, every name held by 17 neighbours, each agent wired to "
+               "a different 10 of them", (1_000,), 200, 20, ring_crowd),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""
