@@ -12,7 +12,7 @@ use crate::fixes::Renamer;
 use crate::flatten::{box_labels, wired_directly, LABELLED_PATH_NODES};
 use crate::graph::{NodeIx, ToolGraph};
 use crate::locate::Location;
-use crate::maps::{new_map, Map};
+use crate::maps::{new_map, Map, Set};
 use crate::quote::quote;
 use crate::report::Rename;
 use crate::work::{Step, Work};
@@ -506,15 +506,15 @@ impl<'a> Collisions<'a> {
             Some(providers)
         };
         let told = (|| {
-            let mut seen: Map<NodeIx, ()> = new_map();
-            seen.insert(consumer, ());
+            let mut seen: Set<NodeIx> = Set::default();
+            seen.insert(consumer);
             let mut layer = vec![consumer];
-            while !layer.contains(&node) {
+            while !seen.contains(&node) {
                 let mut next = Vec::new();
                 for &x in &layer {
                     for &p in providers_within(x)? {
-                        if !seen.contains_key(&p) && passable(p) {
-                            seen.insert(p, ());
+                        if !seen.contains(&p) && passable(p) {
+                            seen.insert(p);
                             next.push(p);
                         }
                     }
@@ -526,7 +526,7 @@ impl<'a> Collisions<'a> {
             }
             // Every node within `node`'s distance is in `seen`.
             let before = providers_within(node)?;
-            Some(before.iter().all(|&p| seen.contains_key(&p) || !passable(p)))
+            Some(before.iter().all(|&p| seen.contains(&p) || !passable(p)))
         })();
         self.work.add(Step::Probe, looked);
         told == Some(true)

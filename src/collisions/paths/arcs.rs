@@ -472,40 +472,7 @@ mod tests {
     /// "U i"; agent k fed by C_k and, through Q_k, by a twin u_i "u i",
     /// i = k + n / 2 mod n.
     fn cycle_far(n: usize, reversed: bool) -> String {
-        let id = |i: usize| if reversed { n - 1 - i } else { i };
-        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
-        for i in 0..n {
-            let (c, s, u) = (
-                format!("C{:04}", id(i)),
-                format!("S{:04}", id(i)),
-                format!("U{:04}", id(i)),
-            );
-            nodes.extend([
-                node(&c, "toolbox", &c),
-                node(&s, "toolbox", &s),
-                node(&u, "tool", &format!("U {i}")),
-            ]);
-            edges.extend([
-                edge(&c, &format!("C{:04}", id((i + 1) % n))),
-                edge(&s, &c),
-                edge(&u, &s),
-            ]);
-        }
-        for k in 0..n {
-            let i = (k + n / 2) % n;
-            let (a, q, u) = (
-                format!("a{:04}", id(k)),
-                format!("Q{:04}", id(k)),
-                format!("u{:04}", id(i)),
-            );
-            nodes.extend([
-                node(&a, "agent", &a),
-                node(&q, "toolbox", &q),
-                node(&u, "tool", &format!("u {i}")),
-            ]);
-            edges.extend([edge(&format!("C{:04}", id(k)), &a), edge(&q, &a), edge(&u, &q)]);
-        }
-        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+        cycle_of_roots(n, reversed, false, None)
     }
 
     /// The work of reading every violation's tools' paths as the formats
@@ -571,6 +538,11 @@ mod tests {
     /// C_k and, through Q_k, by a twin u_i "u i", i = k + n / 2 mod n.
     /// With `chord` (a, b), C_a feeds C_b too: no ring then.
     fn two_way(n: usize, reversed: bool, chord: Option<(usize, usize)>) -> String {
+        cycle_of_roots(n, reversed, true, chord)
+    }
+
+    /// `cycle_far`, and with `both_ways` `two_way`.
+    fn cycle_of_roots(n: usize, reversed: bool, both_ways: bool, chord: Option<(usize, usize)>) -> String {
         let id = |i: usize| if reversed { n - 1 - i } else { i };
         let c = |i: usize| format!("C{:04}", id(i % n));
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
@@ -581,12 +553,10 @@ mod tests {
                 node(&s, "toolbox", &s),
                 node(&u, "tool", &format!("U {i}")),
             ]);
-            edges.extend([
-                edge(&c(i), &c(i + 1)),
-                edge(&c(i + 1), &c(i)),
-                edge(&s, &c(i)),
-                edge(&u, &s),
-            ]);
+            edges.extend([edge(&c(i), &c(i + 1)), edge(&s, &c(i)), edge(&u, &s)]);
+            if both_ways {
+                edges.push(edge(&c(i + 1), &c(i)));
+            }
         }
         if let Some((a, b)) = chord {
             edges.push(edge(&c(a), &c(b)));
