@@ -77,12 +77,16 @@ from .family_fans import (
 )
 from .family_cycles import (
     cycle_chained,
+    cycle_fan_paths,
     cycle_fanout,
     cycle_far,
     cycle_fed_sides,
     cycle_renames,
     cycle_sides,
     cycle_skip,
+    renames_fan_hub,
+    renames_hub,
+    ring_chained,
     two_way_cycle,
 )
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
@@ -317,6 +321,15 @@ FAMILIES: Dict[str, Family] = {
                (1_000,), 40, 2, cycle_fanout),
         Family("ring-crowd", 73, "family 59 with 20 boxes, every name held by 17 neighbours, each agent wired to "
                "a different 10 of them", (1_000,), 200, 20, ring_crowd),
+        Family("renames-hub", 74, "family 71 with family 62's twins, each in a box also fed by the box before box "
+               "k; a hub fed by box 0 and 260 empty boxes into every agent", (1_000,), 40, 3,
+               renames_hub),  # small on purpose: its check grows 4x with n
+        Family("cycle-fan-paths", 75, "family 55 with each tool U i also wired into 17 boxes, each into one more "
+               "agent", (1_000,), 40, 2, cycle_fan_paths),
+        Family("ring-chained", 76, "family 61 with a box each way between each two boxes of the cycle", (1_000,),
+               40, 2, ring_chained),  # small on purpose: reading its clashes' paths grows 4.4x with n
+        Family("renames-fan-hub", 77, "family 62 with family 75's 17 boxes per tool into one more agent and family "
+               "74's hub", (1_000,), 40, 2, renames_fan_hub),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

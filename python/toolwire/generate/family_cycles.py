@@ -3,7 +3,10 @@ sees what every other one does. A path inside one was read off the tree of
 the root it ends at; now it is an arc of the cycle, or of the ring a cycle
 fed both ways round is (families 55, 56 and 61; paths/arcs.rs). Families 62
 and 69 to 72, found by the attack of session 28, are ``cycle-far`` with
-what an arc does not take: their paths are still read off trees.
+what an arc does not take: their paths are still read off trees. Families
+74 to 77, found by its second attack, add a hub whose providers outrun the
+walk that finds a renamed twin's way (74, 77), receivers of every tool that
+are path nodes (75, 77), and a ring whose members are joined by boxes (76).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -111,8 +114,9 @@ def cycle_skip(n: int) -> Generated:
 
 
 FANOUT = 17
-"""Dead boxes per tool in ``cycle-fanout``: one more receiver than an arc
-places (arcs.rs ``FEW_RECEIVERS``)."""
+"""Dead boxes per tool in ``cycle-fanout``, and boxes into agent ``Z`` per
+tool in ``cycle-fan-paths`` and ``renames-fan-hub``: one more receiver than
+an arc places (arcs.rs ``FEW_RECEIVERS``)."""
 
 
 def cycle_fanout(n: int) -> Generated:
@@ -127,6 +131,90 @@ def cycle_fanout(n: int) -> Generated:
     return _cycle_far(n, dead=FANOUT)
 
 
+HUB_EMPTIES = 260
+"""Empty boxes into the hub of ``renames-hub`` and ``renames-fan-hub``:
+with the box of the cycle that feeds it, more providers than the walk for
+a renamed twin's way reads (read.rs ``off_every_shortest_way``, 256
+adjacency entries)."""
+
+
+def renames_hub(n: int) -> Generated:
+    """Family 74: ``cycle-skip`` with ``cycle-renames``' twins and a hub
+    (found by the second attack of session 28). Agent ``a{k}`` is fed by
+    ``C{k}`` and by a box ``Q2{k}``, fed by ``Q{k}``, which holds the twin
+    ``u{t}`` of ``U{t}`` (``t = (k + n / 2) mod n``) and is also fed by
+    ``C{k - 1}``, the box before ``C{k}``; and by a box ``H``, fed by ``C0``
+    and by 260 empty boxes ``E000`` to ``E259``. ``Q{k}`` and ``H`` carry
+    every ``U`` too: ``Q{k}`` is off ``U{t}``'s path (``C{k}`` is nearer),
+    ``H`` on it for ``3 <= k <= (n + 1) // 2`` (through ``C0``, the shorter
+    way). ``n`` violations, ``n`` clashes, as in ``cycle-far``; ``7 * n +
+    261`` nodes (``4 * n + 261`` boxes), ``10 * n + 261`` edges; from ``n =
+    3`` on, as ``cycle-skip``.
+
+    Choosing the rename of ``u{t}`` asks whether ``Q{k}`` is on the path of
+    ``U{t}``, which the few probes cannot tell; the walk that looks for it
+    from the agent (read.rs ``off_every_shortest_way``) meets ``H``'s 261
+    providers in its first layer and runs out of its 256 adjacency entries
+    there, so the kept tool's path is found in the check, read off the tree
+    of ``C{k}``, a cycle no arc takes (members each fed by two members):
+    some ``100 * n * n`` steps in the check itself (107 million at ``n =
+    1,000``, 3.8x to 4.4x for twice ``n``), and as many again to read the
+    clashes' paths."""
+    return _cycle_far(n, skip=True, renames=True, hub=HUB_EMPTIES)
+
+
+def cycle_fan_paths(n: int) -> Generated:
+    """Family 75: ``cycle-far`` with every tool ``U{i}`` also wired into 17
+    boxes ``X{i}-{j}``, each feeding one more agent ``Z`` (found by the
+    second attack of session 28). ``Z`` sees every ``U``, no two of them
+    named alike: it has no violation, and ``a{k}`` still has one, ``n``
+    violations in ``n`` clashes; ``23 * n + 1`` nodes (``20 * n`` boxes, ``n +
+    1`` agents), ``40 * n`` edges.
+
+    Unlike ``cycle-fanout``'s dead boxes, the 17 receivers of each tool are
+    path nodes (on ``U{i}``'s way to ``Z``), and an arc does not place
+    more than 16 receivers (arcs.rs ``Paths::entrances``,
+    ``FEW_RECEIVERS``): each kept tool's path is read off the tree of
+    ``C{k}``, half round the cycle: some ``7 * n * n`` steps to read ``n``
+    clashes, 3.9x to 4.0x for twice ``n`` (the check holds)."""
+    return _cycle_far(n, fan=FANOUT)
+
+
+def ring_chained(n: int) -> Generated:
+    """Family 76: ``two-way-cycle`` with a box each way between neighbours:
+    ``C{i} -> D{i} -> C{i + 1}`` and ``C{i + 1} -> B{i} -> C{i}`` (found by
+    the second attack of session 28). The same ``n`` violations and ``n``
+    clashes; ``8 * n`` nodes (``5 * n`` boxes), ``9 * n`` edges.
+
+    A ring is a cycle of roots each fed by both neighbours (arcs.rs
+    ``Ring``); here the neighbours are joined by boxes, which are no
+    roots, so the cycle is no ring, and each kept tool's path is read off
+    the tree of ``C{k}``, grown half round the cycle both ways: some ``400
+    * n * n`` steps to read ``n`` clashes (412 million at ``n = 1,000``),
+    4.2x to 4.9x for twice ``n`` (the check holds)."""
+    return _cycle_far(n, both_ways=True, chained=True, back_chained=True)
+
+
+def renames_fan_hub(n: int) -> Generated:
+    """Family 77: ``cycle-renames`` with ``cycle-fan-paths``' 17 boxes
+    ``X{i}-{j}`` for every tool ``U{i}``, each into agent ``Z``, and
+    ``renames-hub``'s hub ``H`` (fed by ``C0`` and 260 empty boxes, into
+    every ``a{k}``), found by the second attack of session 28. ``Q{k}`` is
+    off ``U{t}``'s path, ``H`` on it for ``0 < k <= (n + 1) // 2`` (through
+    ``C0``, the shorter way); ``Z`` sees every ``U`` and no twin: no
+    violation of its own. ``n`` violations, ``n`` clashes; ``25 * n + 262``
+    nodes (``22 * n + 261`` boxes, ``n + 1`` agents), ``44 * n + 261``
+    edges; ``cycle-renames``' are ``8 * n`` nodes, ``9 * n`` edges.
+
+    As in ``renames-hub``, the walk for a renamed twin's way runs out at
+    ``H``'s providers, and the kept tool's path is found in the check, read
+    off the tree of ``C{k}``: a cycle with a box between each two roots and
+    17 receivers of every tool that are path nodes, past what an arc takes:
+    some ``9 * n * n`` steps in the check (3.7x to 3.9x for twice ``n``),
+    and as many again to read the clashes' paths."""
+    return _cycle_far(n, chained=True, renames=True, fan=FANOUT, hub=HUB_EMPTIES)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -135,15 +223,23 @@ def _cycle_far(
     skip: bool = False,
     renames: bool = False,
     dead: int = 0,
+    back_chained: bool = False,
+    fan: int = 0,
+    hub: int = 0,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
     ``C{i}`` and ``C{i + 1}``; ``fed_sides``, ``U{i}`` into ``S{i}`` through a
     box ``R{i}``; ``skip``, ``C{i}`` also into ``C{i + 2}``; ``renames``
-    (with ``chained``), each agent's twin in ``Q{k}``, fed by ``D{k - 1}``
-    too, into ``Q2{k}`` into the agent; ``dead`` boxes ``X{i}-{j}`` fed by
-    ``U{i}`` alone. Every variant keeps ``cycle-far``'s answer: agent
-    ``k`` sees every ``U`` and one twin."""
+    each agent's twin in ``Q{k}``, fed by the box before ``C{k}`` too
+    (``D{k - 1}``, or ``C{k - 1}`` unchained), into ``Q2{k}`` into the
+    agent; ``dead`` boxes ``X{i}-{j}`` fed by ``U{i}`` alone;
+    ``back_chained`` (with ``both_ways`` and ``chained``), a box ``B{i}``
+    on the way back from ``C{i + 1}`` to ``C{i}``; ``fan`` boxes
+    ``X{i}-{j}`` fed by ``U{i}``, each into one more agent ``Z``; ``hub``
+    empty boxes ``E{j}`` into a box ``H``, fed by ``C0`` too, into every
+    agent. Every variant keeps ``cycle-far``'s answer: agent ``k`` sees
+    every ``U`` and one twin (``Z`` every ``U``, no twin)."""
     w = id_width(n)
     nodes = []
     edges = []
@@ -163,10 +259,23 @@ def _cycle_far(
             edges += [edge_record(f"U{s}", f"R{s}"), edge_record(f"R{s}", f"S{s}")]
         else:
             edges.append(edge_record(f"U{s}", f"S{s}"))
-        if both_ways:
+        if both_ways and back_chained:
+            nodes.append(box_record(f"B{s}"))
+            edges += [edge_record(f"C{after}", f"B{s}"), edge_record(f"B{s}", f"C{s}")]
+        elif both_ways:
             edges.append(edge_record(f"C{after}", f"C{s}"))
         nodes += [box_record(f"X{s}-{j:02}") for j in range(dead)]
         edges += [edge_record(f"U{s}", f"X{s}-{j:02}") for j in range(dead)]
+        for j in range(fan):
+            nodes.append(box_record(f"X{s}-{j:02}"))
+            edges += [edge_record(f"U{s}", f"X{s}-{j:02}"), edge_record(f"X{s}-{j:02}", "Z")]
+    if fan:
+        nodes.append(agent_record("Z"))
+    if hub:
+        nodes.append(box_record("H"))
+        edges.append(edge_record(f"C{0:0{w}}", "H"))
+        nodes += [box_record(f"E{j:03}") for j in range(hub)]
+        edges += [edge_record(f"E{j:03}", "H") for j in range(hub)]
     for k in range(n):
         s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
         nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}")]
@@ -174,18 +283,24 @@ def _cycle_far(
             nodes.append(box_record(f"Q2{s}"))
             before = f"{(k - 1) % n:0{w}}"
             edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"Q2{s}", f"a{s}"), edge_record(f"Q{s}", f"Q2{s}")]
-            edges.append(edge_record(f"D{before}", f"Q{s}"))
+            edges.append(edge_record(f"{'D' if chained else 'C'}{before}", f"Q{s}"))
         else:
             edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"Q{s}", f"a{s}")]
         edges.append(edge_record(f"u{t}", f"Q{s}"))
+        if hub:
+            edges.append(edge_record("H", f"a{s}"))
     # Per box of the cycle: C, S, U and the agent's a, Q, u; C -> next, S ->
-    # C, U -> S, C -> a, u -> Q, Q -> a; and what each variant adds.
-    extra_boxes = chained + fed_sides + renames + dead
-    edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead) * n
+    # C, U -> S, C -> a, u -> Q, Q -> a; and what each variant adds. The
+    # hub is H and its empty boxes, C0 -> H and theirs into it; Z sees no
+    # twin, and sorts before every a{k}: the first violation is a0's.
+    back = both_ways and back_chained
+    extra_boxes = chained + fed_sides + renames + dead + back + fan
+    hub_boxes = hub + 1 if hub else 0
+    edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
-        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), (6 + extra_boxes) * n, edge_count, n,
-        (3 + extra_boxes) * n,
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), (6 + extra_boxes) * n + bool(fan) + hub_boxes,
+        edge_count + hub_boxes, n + bool(fan), (3 + extra_boxes) * n + hub_boxes,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
 
