@@ -17,9 +17,10 @@ use crate::quote::quote;
 use crate::report::Rename;
 use crate::work::{Step, Work};
 
+use std::cell::{Cell, OnceCell};
 use std::sync::Arc;
 
-use super::flow::{ClassIx, Flow, NONE};
+use super::flow::{ClassIx, Flow, PathFacts, NONE};
 use super::paths::{Paths, TreePath, Wiring};
 use super::sets::{FirstRanks, Held, SetId, Sets, Words};
 use super::tokens::Layout;
@@ -367,7 +368,7 @@ impl<'a> Collisions<'a> {
     /// node and of the consumer, and receivers of a predecessor, and at
     /// most `ADJACENCY_LOOKED_AT` adjacency entries in all (past them it
     /// cannot tell), each counted as a probe, as `carries` counts its own.
-    fn on_path_told(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx) -> Option<bool> {
+    fn on_path_told(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> Option<bool> {
         const FEW_LOOKED_AT: usize = 16;
         const ADJACENCY_LOOKED_AT: usize = 256;
         let g = &self.graph;
@@ -468,65 +469,69 @@ impl<'a> Collisions<'a> {
             Some(true)
         })();
         self.work.add(Step::Probe, looked);
-        told.or_else(|| self.off_every_shortest_way(leaf, node, consumer).then_some(false))
+        told.or_else(|| self.off_every_shortest_way(leaf, node, consumer, ways).then_some(false))
     }
 
-    /// Whether `node` is told to be on no shortest way from `leaf` to
-    /// `consumer` by a breadth-first walk back from the consumer through
-    /// the boxes the leaf reaches, of at most `ADJACENCY_LOOKED_AT`
-    /// adjacency entries (false past them: not told).
-    ///
-    /// The kept tool's path is a shortest way, so its part from any of its
-    /// nodes to the consumer is a shortest way too: were `node` on it, `d`
-    /// steps from the consumer, the box before it (or the leaf) would be
-    /// `d + 1` steps away. Once the walk has met `node`, every node within
-    /// `d` steps is known; when each box before `node` that the leaf
-    /// reaches is among them, `node` is on no shortest way. That is a
+    /// Whether `node`, `d` steps from `consumer` (the renamed tool's path
+    /// from it, a shortest way), is told to be on no shortest way from
+    /// `leaf` to `consumer`: every passthrough provider of `node` that the
+    /// leaf reaches (a *predecessor*) is itself within `d` steps of the
+    /// consumer (`within`). The kept tool's path is a shortest way, so its
+    /// part from any of its nodes to the consumer is one too: were `node`
+    /// on it, the box before it would be `d + 1` steps away. That is a
     /// renamed tool's box that reaches the consumer only the long way
     /// round, while the box feeding it is near (`cycle-renames`,
-    /// `lattice-renames`: a box between the renamed tool and the consumer,
-    /// also fed by a box one step from the consumer), where the steps
-    /// before it cannot tell and finding the kept path cost its length,
-    /// read off a tree.
-    fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx) -> bool {
-        const ADJACENCY_LOOKED_AT: usize = 256;
-        let g = &self.graph;
-        let ordinal = &self.flow.ordinal;
-        // A node a way from `leaf` can pass: the leaf, or a box it reaches.
-        let passable = |p: NodeIx| {
-            let op = ordinal[p as usize];
-            p == leaf || (g.is_passthrough(p) && op != NONE && self.carries(leaf, op))
+    /// `lattice-renames`, `renames-hub`: a box between the renamed tool
+    /// and the consumer, also fed by a box one step from the consumer),
+    /// where the steps before it cannot tell and finding the kept path
+    /// costs its length, read off a tree.
+    ///
+    /// Only relevant boxes are looked at (the path facts' providers, and
+    /// `Receivers` made from them once): a box that holds no tool or
+    /// reaches no consumer costs nothing, however many feed a hub. The
+    /// leaf wired into `node` is not told apart here (`on_path_told` does
+    /// not ask then; past its budget, looked for again). Cost: at most `ADJACENCY_LOOKED_AT` adjacency entries in
+    /// all, for every predecessor's search (false past them: not told),
+    /// each counted as a probe; once per check, the receivers made, one
+    /// entry per relevant provider entry.
+    fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
+        const ADJACENCY_LOOKED_AT: usize = 512;
+        let Some((second, nodes)) = ways.renamed.get() else {
+            return false;
         };
+        if second != node || nodes < 3 {
+            return false;
+        }
+        let d = (nodes - 2) as u32; // `node` is the second of `nodes`, the consumer the last
+        let ordinal = &self.flow.ordinal;
+        let facts = &self.flow.paths;
+        let (o, c) = (ordinal[node as usize], ordinal[consumer as usize]);
+        let receivers = ways.receivers.get_or_init(|| {
+            let made = Receivers::of(facts, ordinal);
+            self.work
+                .add(Step::Probe, made.targets.len() as u64 + facts.nodes.len() as u64);
+            made
+        });
         let mut budget = ADJACENCY_LOOKED_AT;
         let mut looked = 0u64;
-        let mut providers_within = |x: NodeIx| {
-            let providers = g.providers.of(x);
-            budget = budget.checked_sub(providers.len())?;
-            looked += providers.len().max(1) as u64;
-            Some(providers)
-        };
         let told = (|| {
-            let mut seen: Set<NodeIx> = Set::default();
-            seen.insert(consumer);
-            let mut layer = vec![consumer];
-            while !seen.contains(&node) {
-                let mut next = Vec::new();
-                for &x in &layer {
-                    for &p in providers_within(x)? {
-                        if !seen.contains(&p) && passable(p) {
-                            seen.insert(p);
-                            next.push(p);
-                        }
-                    }
-                }
-                if next.is_empty() {
-                    return Some(true); // `node` reaches the consumer by no way
-                }
-                layer = next;
+            let g = &self.graph;
+            let cost = g.receivers.of(leaf).len().min(g.providers.of(node).len());
+            budget = budget.checked_sub(cost)?;
+            looked += cost.max(1) as u64;
+            if wired_directly(g, leaf, node) {
+                return None;
             }
-            // Every node within `node`'s distance is in `seen`.
-            let before = providers_within(node)?;
-            Some(before.iter().all(|&p| seen.contains(&p) || !passable(p)))
+            let before = facts.providers_of(o);
+            budget = budget.checked_sub(before.len())?;
+            looked += before.len().max(1) as u64;
+            for &p in before {
+                let op = ordinal[p as usize];
+                if self.carries(leaf, op) && !within(facts, receivers, ordinal, op, c, d, &mut budget, &mut looked)? {
+                    return None;
+                }
+            }
+            Some(true)
         })();
         self.work.add(Step::Probe, looked);
         told == Some(true)
@@ -538,6 +543,7 @@ impl<'a> Collisions<'a> {
     /// gives, since settling the same tools again changes nothing.
     fn settle_renames(&mut self) {
         let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
+        let ways = Ways::default();
         for c in 0..self.clashes.len() {
             let first = self.first_violation(c as ClashIx);
             let consumer = self.node(first.consumer);
@@ -546,16 +552,23 @@ impl<'a> Collisions<'a> {
             // second node is on the kept one's is first asked of the node
             // and its providers (`on_path_told`), and only when they cannot
             // tell, of the kept tool's path, then found (not read off it).
-            let kept_tool = std::cell::OnceCell::new();
+            let kept_tool = OnceCell::new();
             renamer.settle(
                 leaves,
-                |i| first.tool(i).expect("a leaf of the clash").second(),
+                |i| {
+                    // The renamed tool's path is found anyway: its length
+                    // tells how far its second node is from the consumer.
+                    let tool = first.tool(i).expect("a leaf of the clash");
+                    let second = tool.second();
+                    ways.renamed.set(Some((second, tool.path_len())));
+                    second
+                },
                 |kept, node| {
                     // Once the kept tool's path is found, it is asked: on
                     // a path found, a node is found in O(log) steps.
                     let told = match kept_tool.get() {
                         Some(_) => None,
-                        None => self.on_path_told(leaves[kept], node, consumer),
+                        None => self.on_path_told(leaves[kept], node, consumer, &ways),
                     };
                     told.unwrap_or_else(|| {
                         let tool = kept_tool.get_or_init(|| first.tool(kept).expect("a leaf of the clash"));
@@ -608,6 +621,126 @@ impl<'a> Collisions<'a> {
             work: self.work,
         }
     }
+}
+
+/// What `off_every_shortest_way` reads, made or learnt while renames are
+/// settled.
+#[derive(Default)]
+struct Ways {
+    /// The relevant receivers of every relevant box, made when first asked.
+    receivers: OnceCell<Receivers>,
+    /// The renamed tool asked about: its second node, and its path's
+    /// number of nodes (so that node's distance to the consumer).
+    renamed: Cell<Option<(NodeIx, usize)>>,
+}
+
+/// Per ordinal, the ordinals of the relevant nodes it is a relevant
+/// provider box of (the path facts' providers, turned round), in CSR form.
+struct Receivers {
+    starts: Vec<u32>,
+    targets: Vec<u32>,
+}
+
+impl Receivers {
+    /// O(relevant nodes + their provider entries).
+    fn of(facts: &PathFacts, ordinal: &[u32]) -> Receivers {
+        let count = facts.nodes.len();
+        let mut starts = vec![0u32; count + 1];
+        for o in 0..count as u32 {
+            for &p in facts.providers_of(o) {
+                starts[ordinal[p as usize] as usize + 1] += 1;
+            }
+        }
+        for i in 0..count {
+            starts[i + 1] += starts[i];
+        }
+        let mut fill = starts.clone();
+        let mut targets = vec![0; starts[count] as usize];
+        for o in 0..count as u32 {
+            for &p in facts.providers_of(o) {
+                let slot = &mut fill[ordinal[p as usize] as usize];
+                targets[*slot as usize] = o;
+                *slot += 1;
+            }
+        }
+        Receivers { starts, targets }
+    }
+
+    fn of_ordinal(&self, o: u32) -> &[u32] {
+        &self.targets[self.starts[o as usize] as usize..self.starts[o as usize + 1] as usize]
+    }
+}
+
+/// Whether relevant box `from` (an ordinal) is within `d` steps of
+/// consumer `to` through relevant boxes, searched from both ends at once
+/// (a layer from the end whose next layer reads fewer adjacency entries,
+/// until the two meet or are `d` steps apart): None past `budget` entries.
+///
+/// No box need be asked whether the leaf reaches it: every box after
+/// `from`, a box the leaf reaches, is one the leaf reaches too, so a way
+/// from `from` passes only such boxes. A wide end is crossed from the
+/// other (a consumer fed by many boxes, from a box near it; a box feeding
+/// many, from the consumer), and a long way costs what the narrower end
+/// meets of it.
+#[allow(clippy::too_many_arguments)]
+fn within(
+    facts: &PathFacts,
+    receivers: &Receivers,
+    ordinal: &[u32],
+    from: u32,
+    to: u32,
+    d: u32,
+    budget: &mut usize,
+    looked: &mut u64,
+) -> Option<bool> {
+    if from == to {
+        return Some(true);
+    }
+    let (mut ahead, mut back): (Set<u32>, Set<u32>) = Default::default();
+    ahead.insert(from);
+    back.insert(to);
+    let (mut ahead_layer, mut back_layer) = (vec![from], vec![to]);
+    let mut apart = 0u32; // the layers' depths, added
+    while apart < d {
+        let ahead_cost: usize = ahead_layer.iter().map(|&o| receivers.of_ordinal(o).len()).sum();
+        let back_cost: usize = back_layer.iter().map(|&o| facts.providers_of(o).len()).sum();
+        *looked += (ahead_layer.len() + back_layer.len()) as u64;
+        let forwards = ahead_cost <= back_cost;
+        *budget = budget.checked_sub(ahead_cost.min(back_cost))?;
+        *looked += ahead_cost.min(back_cost) as u64;
+        let mut next = Vec::new();
+        if forwards {
+            for &x in &ahead_layer {
+                for &y in receivers.of_ordinal(x) {
+                    if back.contains(&y) {
+                        return Some(true);
+                    }
+                    if ahead.insert(y) {
+                        next.push(y);
+                    }
+                }
+            }
+            ahead_layer = next;
+        } else {
+            for &x in &back_layer {
+                for &p in facts.providers_of(x) {
+                    let y = ordinal[p as usize];
+                    if ahead.contains(&y) {
+                        return Some(true);
+                    }
+                    if back.insert(y) {
+                        next.push(y);
+                    }
+                }
+            }
+            back_layer = next;
+        }
+        if ahead_layer.is_empty() || back_layer.is_empty() {
+            return Some(false); // no way at all
+        }
+        apart += 1;
+    }
+    Some(false)
 }
 
 impl<'r> Collision<'r> {
