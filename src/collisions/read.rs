@@ -7,6 +7,18 @@
 //! violation's tools are its clash's), and all three use the same small lookups
 //! (`clash`, `node`, `wired`). Split, no one file would show how the views
 //! agree.
+//!
+//! Choosing renames (CONFORMANCE 15) asks, for each renamed tool, whether
+//! its second node is on the kept tool's path. Cost over the whole check:
+//! per question a bounded look at the node's and the consumer's few
+//! providers (`on_path_told`), then a search for each box before the node
+//! from both ends (`off_every_shortest_way`, `within`) that takes at most
+//! a fixed budget of adjacency entries, besides the first read of each
+//! relevant box's receivers and of its providers, charged to those entries
+//! once for the whole check; the receivers are made once, O(relevant
+//! nodes + their provider entries). So all but the kept paths found when
+//! neither tells cost O(nodes + edges + distinct clashes' tools); only
+//! such a path costs its length.
 
 use crate::fixes::Renamer;
 use crate::flatten::{box_labels, wired_directly, LABELLED_PATH_NODES};
@@ -17,7 +29,7 @@ use crate::quote::quote;
 use crate::report::Rename;
 use crate::work::{Step, Work};
 
-use std::cell::{Cell, OnceCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::Arc;
 
 use super::flow::{ClassIx, Flow, PathFacts, NONE};
@@ -490,9 +502,11 @@ impl<'a> Collisions<'a> {
     /// `Receivers` made from them once): a box that holds no tool or
     /// reaches no consumer costs nothing, however many feed a hub. The
     /// leaf wired into `node` is not told apart here (`on_path_told` does
-    /// not ask then; past its budget, looked for again). Cost: at most `ADJACENCY_LOOKED_AT` adjacency entries in
-    /// all, for every predecessor's search (false past them: not told),
-    /// each counted as a probe; once per check, the receivers made, one
+    /// not ask then; past its budget, looked for again). Cost: at most
+    /// `ADJACENCY_LOOKED_AT` adjacency entries of the budget for the node's
+    /// predecessors and all their searches (past them: not told), besides
+    /// the first reads `within` charges to the entries read; every entry
+    /// read counted as a probe; once per check, the receivers made, one
     /// entry per relevant provider entry.
     fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
         const ADJACENCY_LOOKED_AT: usize = 512;
@@ -506,10 +520,10 @@ impl<'a> Collisions<'a> {
         let ordinal = &self.flow.ordinal;
         let facts = &self.flow.paths;
         let (o, c) = (ordinal[node as usize], ordinal[consumer as usize]);
-        let receivers = ways.receivers.get_or_init(|| {
-            let made = Receivers::of(facts, ordinal);
+        let search = ways.search.get_or_init(|| {
+            let made = Search::of(facts, ordinal);
             self.work
-                .add(Step::Probe, made.targets.len() as u64 + facts.nodes.len() as u64);
+                .add(Step::Probe, (made.targets.len() + made.starts.len()) as u64);
             made
         });
         let mut budget = ADJACENCY_LOOKED_AT;
@@ -527,7 +541,7 @@ impl<'a> Collisions<'a> {
             looked += before.len().max(1) as u64;
             for &p in before {
                 let op = ordinal[p as usize];
-                if self.carries(leaf, op) && !within(facts, receivers, ordinal, op, c, d, &mut budget, &mut looked)? {
+                if self.carries(leaf, op) && !within(facts, ordinal, search, (op, c, d), &mut budget, &mut looked) {
                     return None;
                 }
             }
@@ -627,23 +641,28 @@ impl<'a> Collisions<'a> {
 /// settled.
 #[derive(Default)]
 struct Ways {
-    /// The relevant receivers of every relevant box, made when first asked.
-    receivers: OnceCell<Receivers>,
+    /// What the searches read, made when first asked.
+    search: OnceCell<Search>,
     /// The renamed tool asked about: its second node, and its path's
     /// number of nodes (so that node's distance to the consumer).
     renamed: Cell<Option<(NodeIx, usize)>>,
 }
 
-/// Per ordinal, the ordinals of the relevant nodes it is a relevant
-/// provider box of (the path facts' providers, turned round), in CSR form.
-struct Receivers {
+/// What `within` reads besides the path facts.
+struct Search {
+    /// Per ordinal, the ordinals of the relevant nodes it is a relevant
+    /// provider box of (the path facts' providers, turned round), in CSR
+    /// form.
     starts: Vec<u32>,
     targets: Vec<u32>,
+    /// Per ordinal: whether its receivers (`AHEAD_READ`) and its providers
+    /// (`BACK_READ`) were read by a search before.
+    first: RefCell<Vec<u8>>,
 }
 
-impl Receivers {
+impl Search {
     /// O(relevant nodes + their provider entries).
-    fn of(facts: &PathFacts, ordinal: &[u32]) -> Receivers {
+    fn of(facts: &PathFacts, ordinal: &[u32]) -> Search {
         let count = facts.nodes.len();
         let mut starts = vec![0u32; count + 1];
         for o in 0..count as u32 {
@@ -663,57 +682,81 @@ impl Receivers {
                 *slot += 1;
             }
         }
-        Receivers { starts, targets }
+        let first = RefCell::new(vec![0; count]);
+        Search { starts, targets, first }
     }
 
-    fn of_ordinal(&self, o: u32) -> &[u32] {
+    fn receivers_of(&self, o: u32) -> &[u32] {
         &self.targets[self.starts[o as usize] as usize..self.starts[o as usize + 1] as usize]
     }
 }
 
-/// Whether relevant box `from` (an ordinal) is within `d` steps of
-/// consumer `to` through relevant boxes, searched from both ends at once
-/// (a layer from the end whose next layer reads fewer adjacency entries,
-/// until the two meet or are `d` steps apart): None past `budget` entries.
+/// Whether relevant box `from` (an ordinal) is found within `d` steps of
+/// consumer `to` through relevant boxes, searched from both ends at once:
+/// a layer from the end whose next layer costs less, until the two meet
+/// (a box of one end's layers met by the other: a way of at most `d`
+/// steps, since the layers are at most `d` apart) or are `d` steps apart.
+/// False when no way is found, within `budget` or at all: either way the
+/// caller cannot tell.
 ///
 /// No box need be asked whether the leaf reaches it: every box after
 /// `from`, a box the leaf reaches, is one the leaf reaches too, so a way
-/// from `from` passes only such boxes. A wide end is crossed from the
-/// other (a consumer fed by many boxes, from a box near it; a box feeding
-/// many, from the consumer), and a long way costs what the narrower end
-/// meets of it.
-#[allow(clippy::too_many_arguments)]
+/// from `from` passes only such boxes.
+///
+/// Cost: the first time any box's receivers (or its providers) are read
+/// in the whole settling, the read is charged to those entries (`first`
+/// marks them), so all such reads cost at most twice the relevant
+/// provider entries; every later read comes out of `budget`. An end is
+/// expanded by what it takes from the budget, then by its entries: so a
+/// wide end is crossed from the other, and the first search from a box
+/// or into a consumer (a box before each agent's own box feeding many
+/// boxes, an agent fed by many) reads its own lists whole, meeting the
+/// other end by membership, whatever the boxes between them share.
 fn within(
     facts: &PathFacts,
-    receivers: &Receivers,
     ordinal: &[u32],
-    from: u32,
-    to: u32,
-    d: u32,
+    search: &Search,
+    (from, to, d): (u32, u32, u32),
     budget: &mut usize,
     looked: &mut u64,
-) -> Option<bool> {
-    if from == to {
-        return Some(true);
-    }
+) -> bool {
+    let mut first = search.first.borrow_mut();
     let (mut ahead, mut back): (Set<u32>, Set<u32>) = Default::default();
     ahead.insert(from);
     back.insert(to);
     let (mut ahead_layer, mut back_layer) = (vec![from], vec![to]);
-    let mut apart = 0u32; // the layers' depths, added
-    while apart < d {
-        let ahead_cost: usize = ahead_layer.iter().map(|&o| receivers.of_ordinal(o).len()).sum();
-        let back_cost: usize = back_layer.iter().map(|&o| facts.providers_of(o).len()).sum();
+    // What expanding a layer takes from the budget, and reads in all.
+    let cost = |layer: &[u32], mark: u8, degree: &dyn Fn(u32) -> usize, first: &[u8]| {
+        let (mut charged, mut all) = (0, 0);
+        for &o in layer {
+            let read = degree(o);
+            all += read;
+            if first[o as usize] & mark != 0 {
+                charged += read;
+            }
+        }
+        (charged, all)
+    };
+    let forward_degree = |o: u32| search.receivers_of(o).len();
+    let backward_degree = |o: u32| facts.providers_of(o).len();
+    for _ in 0..d {
+        let ahead_cost = cost(&ahead_layer, AHEAD_READ, &forward_degree, &first);
+        let back_cost = cost(&back_layer, BACK_READ, &backward_degree, &first);
         *looked += (ahead_layer.len() + back_layer.len()) as u64;
         let forwards = ahead_cost <= back_cost;
-        *budget = budget.checked_sub(ahead_cost.min(back_cost))?;
-        *looked += ahead_cost.min(back_cost) as u64;
+        let (charged, all) = if forwards { ahead_cost } else { back_cost };
+        let Some(left) = budget.checked_sub(charged) else {
+            return false;
+        };
+        *budget = left;
+        *looked += all as u64;
         let mut next = Vec::new();
         if forwards {
             for &x in &ahead_layer {
-                for &y in receivers.of_ordinal(x) {
+                first[x as usize] |= AHEAD_READ;
+                for &y in search.receivers_of(x) {
                     if back.contains(&y) {
-                        return Some(true);
+                        return true;
                     }
                     if ahead.insert(y) {
                         next.push(y);
@@ -723,10 +766,11 @@ fn within(
             ahead_layer = next;
         } else {
             for &x in &back_layer {
+                first[x as usize] |= BACK_READ;
                 for &p in facts.providers_of(x) {
                     let y = ordinal[p as usize];
                     if ahead.contains(&y) {
-                        return Some(true);
+                        return true;
                     }
                     if back.insert(y) {
                         next.push(y);
@@ -736,12 +780,15 @@ fn within(
             back_layer = next;
         }
         if ahead_layer.is_empty() || back_layer.is_empty() {
-            return Some(false); // no way at all
+            return false; // no way at all
         }
-        apart += 1;
     }
-    Some(false)
+    false
 }
+
+/// `Search::first` marks: a box's receivers, or its providers, were read.
+const AHEAD_READ: u8 = 1;
+const BACK_READ: u8 = 2;
 
 impl<'r> Collision<'r> {
     pub fn consumer(&self) -> &'r str {
@@ -1251,6 +1298,78 @@ mod tests {
         assert_eq!(qualified, 200, "each twin told apart by its own box");
         let (twice, _) = check_cycle_far(400, Own::FarFromAgent);
         crate::work::assert_at_most_doubles(once, twice, "");
+    }
+
+    /// `cycle-renames` on a cycle no arc takes (each box C_i also feeds
+    /// C_(i+2)), with a hub box H wired into every agent, fed by C_0 and by
+    /// `hub_fed` more boxes (each fed by C_0 too when `carrying`): agent k
+    /// is fed by C_k, by H, and by its own box Q_k (labelled) through one
+    /// more box, Q_k fed by the box before C_k and by u_i, the twin of U_i,
+    /// i = k + n / 2 (`renames-hub`, attack of session 29).
+    fn renames_past_a_hub(n: usize, hub_fed: usize, carrying: bool) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.extend([edge(&s, &c), edge(&u, &s)]);
+        }
+        nodes.push(node("H", "toolbox", "H"));
+        edges.push(edge("C00000", "H"));
+        for j in 0..hub_fed {
+            let e = format!("E{j:05}");
+            nodes.push(node(&e, "toolbox", &e));
+            edges.push(edge(&e, "H"));
+            if carrying {
+                edges.push(edge("C00000", &e));
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, r, u) = (
+                format!("a{k:05}"),
+                format!("Q{k:05}"),
+                format!("R{k:05}"),
+                format!("u{i:05}"),
+            );
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&r, "toolbox", &r));
+            nodes.push(node(&u, "tool", &format!("u {i:05}")));
+            let before = format!("C{:05}", (k + n - 1) % n);
+            edges.extend([edge(&format!("C{k:05}"), &a), edge("H", &a), edge(&q, &r), edge(&r, &a)]);
+            edges.extend([edge(&before, &q), edge(&u, &q)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_past_a_hub_cost_no_path_of_the_kept_tool() {
+        // The own box is on no shortest way from U_i (the box before it is
+        // two steps from the agent round the cycle, three through it):
+        // told by asking whether that box is within two steps of the
+        // agent, searched through relevant boxes from both ends. A walk
+        // back from the agent spent its budget on H's providers, and U_i's
+        // path, read off a tree for each agent, cost n x n (3.9x the work
+        // for twice the cycle).
+        for carrying in [false, true] {
+            let check = |n: usize| {
+                let text = renames_past_a_hub(n, 260, carrying);
+                let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+                let collisions = &report.collisions;
+                assert_eq!(collisions.len(), n as u64, "a clash at every agent");
+                let renames = collisions.renames.values();
+                assert!(renames.clone().all(|r| r.node.starts_with('u')), "U_i keeps its name");
+                let qualified = renames.filter(|r| r.new_label.contains("Own")).count();
+                assert_eq!(qualified, n, "each twin told apart by its own box");
+                total(&collisions.work())
+            };
+            crate::work::assert_at_most_doubles(check(200), check(400), "");
+        }
     }
 
     #[test]
