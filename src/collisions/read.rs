@@ -15,10 +15,9 @@
 //! from both ends (`off_every_shortest_way`, `within`) that takes at most
 //! a fixed budget of adjacency entries, besides the first read of each
 //! relevant box's receivers and of its providers, charged to those entries
-//! once for the whole check; the receivers are made once, O(relevant
-//! nodes + their provider entries). So all but the kept paths found when
-//! neither tells cost O(nodes + edges + distinct clashes' tools); only
-//! such a path costs its length.
+//! once for the whole check. So all but the kept paths found when neither
+//! tells cost O(nodes + edges + distinct clashes' tools); only such a path
+//! costs its length.
 
 use crate::fixes::Renamer;
 use crate::flatten::{box_labels, wired_directly, LABELLED_PATH_NODES};
@@ -32,7 +31,7 @@ use crate::work::{Step, Work};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::Arc;
 
-use super::flow::{ClassIx, Flow, PathFacts, NONE};
+use super::flow::{ClassIx, Flow, NONE};
 use super::paths::{Paths, TreePath, Wiring};
 use super::sets::{FirstRanks, Held, SetId, Sets, Words};
 use super::tokens::Layout;
@@ -498,16 +497,15 @@ impl<'a> Collisions<'a> {
     /// where the steps before it cannot tell and finding the kept path
     /// costs its length, read off a tree.
     ///
-    /// Only relevant boxes are looked at (the path facts' providers, and
-    /// `Receivers` made from them once): a box that holds no tool or
-    /// reaches no consumer costs nothing, however many feed a hub. The
-    /// leaf wired into `node` is not told apart here (`on_path_told` does
-    /// not ask then; past its budget, looked for again). Cost: at most
+    /// Only relevant boxes are stepped through: walking back, read off the
+    /// path facts' providers, a box that holds no tool or reaches no
+    /// consumer is not even looked at, however many feed a hub. The leaf
+    /// wired into `node` is not told apart here (`on_path_told` does not
+    /// ask then; past its budget, looked for again). Cost: at most
     /// `ADJACENCY_LOOKED_AT` adjacency entries of the budget for the node's
     /// predecessors and all their searches (past them: not told), besides
     /// the first reads `within` charges to the entries read; every entry
-    /// read counted as a probe; once per check, the receivers made, one
-    /// entry per relevant provider entry.
+    /// read counted as a probe.
     fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
         const ADJACENCY_LOOKED_AT: usize = 512;
         let Some((second, nodes)) = ways.renamed.get() else {
@@ -520,12 +518,6 @@ impl<'a> Collisions<'a> {
         let ordinal = &self.flow.ordinal;
         let facts = &self.flow.paths;
         let (o, c) = (ordinal[node as usize], ordinal[consumer as usize]);
-        let search = ways.search.get_or_init(|| {
-            let made = Search::of(facts, ordinal);
-            self.work
-                .add(Step::Probe, (made.targets.len() + made.starts.len()) as u64);
-            made
-        });
         let mut budget = ADJACENCY_LOOKED_AT;
         let mut looked = 0u64;
         let told = (|| {
@@ -541,7 +533,7 @@ impl<'a> Collisions<'a> {
             looked += before.len().max(1) as u64;
             for &p in before {
                 let op = ordinal[p as usize];
-                if self.carries(leaf, op) && !within(facts, ordinal, search, (op, c, d), &mut budget, &mut looked) {
+                if self.carries(leaf, op) && !self.within(&ways.read, (op, c, d), &mut budget, &mut looked) {
                     return None;
                 }
             }
@@ -549,6 +541,114 @@ impl<'a> Collisions<'a> {
         })();
         self.work.add(Step::Probe, looked);
         told == Some(true)
+    }
+
+    /// Whether relevant box `from` (an ordinal) is found within `d` steps of
+    /// consumer `to` through relevant boxes, searched from both ends at once:
+    /// a layer from the end whose next layer costs less, until the two meet
+    /// (a box of one end's layers met by the other: a way of at most `d`
+    /// steps, since the layers are at most `d` apart) or are `d` steps apart.
+    /// False when no way is found, within `budget` or at all: either way the
+    /// caller cannot tell.
+    ///
+    /// No box need be asked whether the leaf reaches it: every box after
+    /// `from`, a box the leaf reaches, is one the leaf reaches too, so a way
+    /// from `from` passes only such boxes.
+    ///
+    /// Cost: the first time any box's receivers (or its providers) are read
+    /// in the whole settling, the read is charged to those entries (`read`
+    /// marks them), so all such reads cost at most the tool edges twice;
+    /// every later read comes out of `budget`. An end is expanded by what
+    /// it takes from the budget, then by its entries: so a
+    /// wide end is crossed from the other, and the first search from a box
+    /// or into a consumer (a box before each agent's own box feeding many
+    /// boxes, an agent fed by many) reads its own lists whole, meeting the
+    /// other end by membership, whatever the boxes between them share.
+    fn within(
+        &self,
+        read: &RefCell<Set<(u32, u8)>>,
+        (from, to, d): (u32, u32, u32),
+        budget: &mut usize,
+        looked: &mut u64,
+    ) -> bool {
+        let (g, facts, ordinal) = (&self.graph, &self.flow.paths, &self.flow.ordinal);
+        let mut read = read.borrow_mut();
+        // The relevant receivers of `x`: boxes, and the consumer.
+        let receivers = |x: u32| {
+            (g.receivers.of(facts.nodes[x as usize]).iter())
+                .map(|&y| (y, ordinal[y as usize]))
+                .filter(move |&(y, o)| o != NONE && (o == to || g.is_passthrough(y)))
+                .map(|(_, o)| o)
+        };
+        let (mut ahead, mut back): (Set<u32>, Set<u32>) = Default::default();
+        ahead.insert(from);
+        back.insert(to);
+        let (mut ahead_layer, mut back_layer) = (vec![from], vec![to]);
+        // What expanding a layer takes from the budget, and reads in all.
+        let cost = |layer: &[u32], mark: u8, degree: &dyn Fn(u32) -> usize, read: &Set<(u32, u8)>| {
+            let (mut charged, mut all) = (0, 0);
+            for &o in layer {
+                let entries = degree(o);
+                all += entries;
+                if read.contains(&(o, mark)) {
+                    charged += entries;
+                }
+            }
+            (charged, all)
+        };
+        let forward_degree = |o: u32| g.receivers.of(facts.nodes[o as usize]).len();
+        let backward_degree = |o: u32| facts.providers_of(o).len();
+        // Each layer's cost is found once, when it is made: the marks of
+        // its own end change only as it is expanded, and then it is gone.
+        let mut ahead_cost = cost(&ahead_layer, AHEAD_READ, &forward_degree, &read);
+        let mut back_cost = cost(&back_layer, BACK_READ, &backward_degree, &read);
+        *looked += 2;
+        for _ in 0..d {
+            let forwards = ahead_cost <= back_cost;
+            let (charged, all) = if forwards { ahead_cost } else { back_cost };
+            let Some(left) = budget.checked_sub(charged) else {
+                return false;
+            };
+            *budget = left;
+            *looked += all as u64;
+            let mut next = Vec::new();
+            if forwards {
+                for &x in &ahead_layer {
+                    read.insert((x, AHEAD_READ));
+                    for y in receivers(x) {
+                        if back.contains(&y) {
+                            return true;
+                        }
+                        if ahead.insert(y) {
+                            next.push(y);
+                        }
+                    }
+                }
+                ahead_layer = next;
+                ahead_cost = cost(&ahead_layer, AHEAD_READ, &forward_degree, &read);
+                *looked += 2 * ahead_layer.len() as u64;
+            } else {
+                for &x in &back_layer {
+                    read.insert((x, BACK_READ));
+                    for &p in facts.providers_of(x) {
+                        let y = ordinal[p as usize];
+                        if ahead.contains(&y) {
+                            return true;
+                        }
+                        if back.insert(y) {
+                            next.push(y);
+                        }
+                    }
+                }
+                back_layer = next;
+                back_cost = cost(&back_layer, BACK_READ, &backward_degree, &read);
+                *looked += 2 * back_layer.len() as u64;
+            }
+            if ahead_layer.is_empty() || back_layer.is_empty() {
+                return false; // no way at all
+            }
+        }
+        false
     }
 
     /// Chooses the renames that fix every violation (CONFORMANCE 15), one
@@ -637,156 +737,18 @@ impl<'a> Collisions<'a> {
     }
 }
 
-/// What `off_every_shortest_way` reads, made or learnt while renames are
-/// settled.
+/// What `off_every_shortest_way` learns while renames are settled.
 #[derive(Default)]
 struct Ways {
-    /// What the searches read, made when first asked.
-    search: OnceCell<Search>,
+    /// The boxes whose receivers (`AHEAD_READ`) or providers (`BACK_READ`)
+    /// a search has read, by ordinal.
+    read: RefCell<Set<(u32, u8)>>,
     /// The renamed tool asked about: its second node, and its path's
     /// number of nodes (so that node's distance to the consumer).
     renamed: Cell<Option<(NodeIx, usize)>>,
 }
 
-/// What `within` reads besides the path facts.
-struct Search {
-    /// Per ordinal, the ordinals of the relevant nodes it is a relevant
-    /// provider box of (the path facts' providers, turned round), in CSR
-    /// form.
-    starts: Vec<u32>,
-    targets: Vec<u32>,
-    /// Per ordinal: whether its receivers (`AHEAD_READ`) and its providers
-    /// (`BACK_READ`) were read by a search before.
-    first: RefCell<Vec<u8>>,
-}
-
-impl Search {
-    /// O(relevant nodes + their provider entries).
-    fn of(facts: &PathFacts, ordinal: &[u32]) -> Search {
-        let count = facts.nodes.len();
-        let mut starts = vec![0u32; count + 1];
-        for o in 0..count as u32 {
-            for &p in facts.providers_of(o) {
-                starts[ordinal[p as usize] as usize + 1] += 1;
-            }
-        }
-        for i in 0..count {
-            starts[i + 1] += starts[i];
-        }
-        let mut fill = starts.clone();
-        let mut targets = vec![0; starts[count] as usize];
-        for o in 0..count as u32 {
-            for &p in facts.providers_of(o) {
-                let slot = &mut fill[ordinal[p as usize] as usize];
-                targets[*slot as usize] = o;
-                *slot += 1;
-            }
-        }
-        let first = RefCell::new(vec![0; count]);
-        Search { starts, targets, first }
-    }
-
-    fn receivers_of(&self, o: u32) -> &[u32] {
-        &self.targets[self.starts[o as usize] as usize..self.starts[o as usize + 1] as usize]
-    }
-}
-
-/// Whether relevant box `from` (an ordinal) is found within `d` steps of
-/// consumer `to` through relevant boxes, searched from both ends at once:
-/// a layer from the end whose next layer costs less, until the two meet
-/// (a box of one end's layers met by the other: a way of at most `d`
-/// steps, since the layers are at most `d` apart) or are `d` steps apart.
-/// False when no way is found, within `budget` or at all: either way the
-/// caller cannot tell.
-///
-/// No box need be asked whether the leaf reaches it: every box after
-/// `from`, a box the leaf reaches, is one the leaf reaches too, so a way
-/// from `from` passes only such boxes.
-///
-/// Cost: the first time any box's receivers (or its providers) are read
-/// in the whole settling, the read is charged to those entries (`first`
-/// marks them), so all such reads cost at most twice the relevant
-/// provider entries; every later read comes out of `budget`. An end is
-/// expanded by what it takes from the budget, then by its entries: so a
-/// wide end is crossed from the other, and the first search from a box
-/// or into a consumer (a box before each agent's own box feeding many
-/// boxes, an agent fed by many) reads its own lists whole, meeting the
-/// other end by membership, whatever the boxes between them share.
-fn within(
-    facts: &PathFacts,
-    ordinal: &[u32],
-    search: &Search,
-    (from, to, d): (u32, u32, u32),
-    budget: &mut usize,
-    looked: &mut u64,
-) -> bool {
-    let mut first = search.first.borrow_mut();
-    let (mut ahead, mut back): (Set<u32>, Set<u32>) = Default::default();
-    ahead.insert(from);
-    back.insert(to);
-    let (mut ahead_layer, mut back_layer) = (vec![from], vec![to]);
-    // What expanding a layer takes from the budget, and reads in all.
-    let cost = |layer: &[u32], mark: u8, degree: &dyn Fn(u32) -> usize, first: &[u8]| {
-        let (mut charged, mut all) = (0, 0);
-        for &o in layer {
-            let read = degree(o);
-            all += read;
-            if first[o as usize] & mark != 0 {
-                charged += read;
-            }
-        }
-        (charged, all)
-    };
-    let forward_degree = |o: u32| search.receivers_of(o).len();
-    let backward_degree = |o: u32| facts.providers_of(o).len();
-    for _ in 0..d {
-        let ahead_cost = cost(&ahead_layer, AHEAD_READ, &forward_degree, &first);
-        let back_cost = cost(&back_layer, BACK_READ, &backward_degree, &first);
-        *looked += (ahead_layer.len() + back_layer.len()) as u64;
-        let forwards = ahead_cost <= back_cost;
-        let (charged, all) = if forwards { ahead_cost } else { back_cost };
-        let Some(left) = budget.checked_sub(charged) else {
-            return false;
-        };
-        *budget = left;
-        *looked += all as u64;
-        let mut next = Vec::new();
-        if forwards {
-            for &x in &ahead_layer {
-                first[x as usize] |= AHEAD_READ;
-                for &y in search.receivers_of(x) {
-                    if back.contains(&y) {
-                        return true;
-                    }
-                    if ahead.insert(y) {
-                        next.push(y);
-                    }
-                }
-            }
-            ahead_layer = next;
-        } else {
-            for &x in &back_layer {
-                first[x as usize] |= BACK_READ;
-                for &p in facts.providers_of(x) {
-                    let y = ordinal[p as usize];
-                    if ahead.contains(&y) {
-                        return true;
-                    }
-                    if back.insert(y) {
-                        next.push(y);
-                    }
-                }
-            }
-            back_layer = next;
-        }
-        if ahead_layer.is_empty() || back_layer.is_empty() {
-            return false; // no way at all
-        }
-    }
-    false
-}
-
-/// `Search::first` marks: a box's receivers, or its providers, were read.
+/// `Ways::read` marks: a box's receivers, or its providers, were read.
 const AHEAD_READ: u8 = 1;
 const BACK_READ: u8 = 2;
 
