@@ -507,7 +507,7 @@ impl<'a> Collisions<'a> {
     /// the first reads `within` charges to the entries read; every entry
     /// read counted as a probe.
     fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
-        const ADJACENCY_LOOKED_AT: usize = 512;
+        const ADJACENCY_LOOKED_AT: usize = 256;
         let Some((second, nodes)) = ways.renamed.get() else {
             return false;
         };
@@ -533,8 +533,16 @@ impl<'a> Collisions<'a> {
             looked += before.len().max(1) as u64;
             for &p in before {
                 let op = ordinal[p as usize];
-                if self.carries(leaf, op) && !self.within(&ways.read, (op, c, d), &mut budget, &mut looked) {
-                    return None;
+                if !self.carries(leaf, op) {
+                    continue;
+                }
+                looked += 1;
+                let known = ways.near.borrow().get(&(op, c)).is_some_and(|&steps| steps <= d);
+                if !known {
+                    if !self.within(&ways.read, (op, c, d), &mut budget, &mut looked) {
+                        return None;
+                    }
+                    ways.near.borrow_mut().insert((op, c), d);
                 }
             }
             Some(true)
@@ -746,6 +754,10 @@ struct Ways {
     /// The renamed tool asked about: its second node, and its path's
     /// number of nodes (so that node's distance to the consumer).
     renamed: Cell<Option<(NodeIx, usize)>>,
+    /// Per box and consumer (ordinals) found within some steps of it, the
+    /// fewest steps: a box before many tools' own boxes, all wired into
+    /// one consumer, is searched from once.
+    near: RefCell<Map<(u32, u32), u32>>,
 }
 
 /// `Ways::read` marks: a box's receivers, or its providers, were read.
