@@ -552,26 +552,33 @@ impl<'a> Collisions<'a> {
     }
 
     /// Whether relevant box `from` (an ordinal) is found within `d` steps of
-    /// consumer `to` through relevant boxes, searched from both ends at once:
-    /// a layer from the end whose next layer costs less, until the two meet
-    /// (a box of one end's layers met by the other: a way of at most `d`
-    /// steps, since the layers are at most `d` apart) or are `d` steps apart.
-    /// False when no way is found, within `budget` or at all: either way the
-    /// caller cannot tell.
+    /// consumer `to` through relevant boxes, searched from both ends at
+    /// once: false when no way is found, within `budget` or at all (either
+    /// way the caller cannot tell).
     ///
     /// No box need be asked whether the leaf reaches it: every box after
     /// `from`, a box the leaf reaches, is one the leaf reaches too, so a way
     /// from `from` passes only such boxes.
     ///
+    /// Each end keeps the boxes it has met, with the steps to them; a box
+    /// met by one end `i` steps away that the other met `j` steps away is
+    /// a way of `i + j` steps, and one of at most `d` answers. Any way found
+    /// will do, not only the shortest, so the boxes are expanded (their
+    /// receivers read going ahead, their providers going back) cheapest
+    /// first, not layer by layer: a box is re-expanded only when met again
+    /// in fewer steps, and not once it is `d` steps from the end it is
+    /// met by.
+    ///
     /// Cost: the first time any box's receivers (or its providers) are read
     /// in the whole settling, the read is charged to those entries (`read`
     /// marks them), so all such reads cost at most the tool edges twice;
-    /// every later read comes out of `budget`. An end is expanded by what
-    /// it takes from the budget, then by its entries: so a
-    /// wide end is crossed from the other, and the first search from a box
-    /// or into a consumer (a box before each agent's own box feeding many
-    /// boxes, an agent fed by many) reads its own lists whole, meeting the
-    /// other end by membership, whatever the boxes between them share.
+    /// every later read comes out of `budget`. Boxes read for free go first,
+    /// then those of fewest entries: so a wide end is crossed from the
+    /// other, the first search from a box or into a consumer reads its own
+    /// lists whole, meeting the other end by membership, and a way of few
+    /// entries is found past boxes of many (an agent fed by boxes that every
+    /// agent shares, a box before an agent's own feeding boxes of its own
+    /// read before). Each box met costs a heap push and pop, counted.
     fn within(
         &self,
         read: &RefCell<Set<(u32, u8)>>,
@@ -579,81 +586,71 @@ impl<'a> Collisions<'a> {
         budget: &mut usize,
         looked: &mut u64,
     ) -> bool {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
         let (g, facts, ordinal) = (&self.graph, &self.flow.paths, &self.flow.ordinal);
         let mut read = read.borrow_mut();
-        // The relevant receivers of `x`: boxes, and the consumer.
-        let receivers = |x: u32| {
-            (g.receivers.of(facts.nodes[x as usize]).iter())
-                .map(|&y| (y, ordinal[y as usize]))
-                .filter(move |&(y, o)| o != NONE && (o == to || g.is_passthrough(y)))
-                .map(|(_, o)| o)
+        let entries = |o: u32, mark: u8| match mark {
+            AHEAD_READ => g.receivers.of(facts.nodes[o as usize]).len(),
+            _ => facts.providers_of(o).len(),
         };
-        let (mut ahead, mut back): (Set<u32>, Set<u32>) = Default::default();
-        ahead.insert(from);
-        back.insert(to);
-        let (mut ahead_layer, mut back_layer) = (vec![from], vec![to]);
-        // What expanding a layer takes from the budget, and reads in all.
-        let cost = |layer: &[u32], mark: u8, degree: &dyn Fn(u32) -> usize, read: &Set<(u32, u8)>| {
-            let (mut charged, mut all) = (0, 0);
-            for &o in layer {
-                let entries = degree(o);
-                all += entries;
-                if read.contains(&(o, mark)) {
-                    charged += entries;
-                }
+        // Per end, the boxes met and the fewest steps to each.
+        let mut met: [Map<u32, u32>; 2] = [new_map(), new_map()];
+        met[0].insert(from, 0);
+        met[1].insert(to, 0);
+        // (charged entries, all entries, steps, end, box), cheapest first.
+        let mut heap = BinaryHeap::new();
+        for (end, o) in [(0usize, from), (1, to)] {
+            let mark = [AHEAD_READ, BACK_READ][end];
+            let all = entries(o, mark);
+            let charged = if read.contains(&(o, mark)) { all } else { 0 };
+            heap.push(Reverse((charged, all, 0u32, end, o)));
+        }
+        let mut next = Vec::new();
+        while let Some(Reverse((charged, all, steps, end, x))) = heap.pop() {
+            *looked += 2;
+            if met[end].get(&x) != Some(&steps) || steps >= d {
+                continue; // met again in fewer steps since, or too far
             }
-            (charged, all)
-        };
-        let forward_degree = |o: u32| g.receivers.of(facts.nodes[o as usize]).len();
-        let backward_degree = |o: u32| facts.providers_of(o).len();
-        // Each layer's cost is found once, when it is made: the marks of
-        // its own end change only as it is expanded, and then it is gone.
-        let mut ahead_cost = cost(&ahead_layer, AHEAD_READ, &forward_degree, &read);
-        let mut back_cost = cost(&back_layer, BACK_READ, &backward_degree, &read);
-        *looked += 2;
-        for _ in 0..d {
-            let forwards = ahead_cost <= back_cost;
-            let (charged, all) = if forwards { ahead_cost } else { back_cost };
             let Some(left) = budget.checked_sub(charged) else {
-                return false;
+                return false; // every box left costs as much or more
             };
             *budget = left;
             *looked += all as u64;
-            let mut next = Vec::new();
-            if forwards {
-                for &x in &ahead_layer {
-                    read.insert((x, AHEAD_READ));
-                    for y in receivers(x) {
-                        if back.contains(&y) {
-                            return true;
-                        }
-                        if ahead.insert(y) {
-                            next.push(y);
-                        }
-                    }
-                }
-                ahead_layer = next;
-                ahead_cost = cost(&ahead_layer, AHEAD_READ, &forward_degree, &read);
-                *looked += 2 * ahead_layer.len() as u64;
+            let mark = [AHEAD_READ, BACK_READ][end];
+            read.insert((x, mark));
+            next.clear();
+            if end == 0 {
+                // Relevant receivers: boxes, and the consumer.
+                next.extend(
+                    (g.receivers.of(facts.nodes[x as usize]).iter())
+                        .map(|&y| (y, ordinal[y as usize]))
+                        .filter(|&(y, o)| o != NONE && (o == to || g.is_passthrough(y)))
+                        .map(|(_, o)| o),
+                );
             } else {
-                for &x in &back_layer {
-                    read.insert((x, BACK_READ));
-                    for &p in facts.providers_of(x) {
-                        let y = ordinal[p as usize];
-                        if ahead.contains(&y) {
-                            return true;
-                        }
-                        if back.insert(y) {
-                            next.push(y);
-                        }
-                    }
-                }
-                back_layer = next;
-                back_cost = cost(&back_layer, BACK_READ, &backward_degree, &read);
-                *looked += 2 * back_layer.len() as u64;
+                next.extend(facts.providers_of(x).iter().map(|&p| ordinal[p as usize]));
             }
-            if ahead_layer.is_empty() || back_layer.is_empty() {
-                return false; // no way at all
+            let (own, other) = if end == 0 {
+                let [a, b] = &mut met;
+                (a, &*b)
+            } else {
+                let [a, b] = &mut met;
+                (b, &*a)
+            };
+            for &y in &next {
+                let at = steps + 1;
+                if other.get(&y).is_some_and(|&there| at + there <= d) {
+                    return true;
+                }
+                if own.get(&y).is_some_and(|&before| before <= at) {
+                    continue;
+                }
+                own.insert(y, at);
+                let all = entries(y, mark);
+                let charged = if read.contains(&(y, mark)) { all } else { 0 };
+                *looked += 2;
+                heap.push(Reverse((charged, all, at, end, y)));
             }
         }
         false
