@@ -29,6 +29,8 @@ use crate::report::Rename;
 use crate::work::{Step, Work};
 
 use std::cell::{Cell, OnceCell, RefCell};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use super::flow::{ClassIx, Flow, NONE};
@@ -539,7 +541,7 @@ impl<'a> Collisions<'a> {
                 looked += 1;
                 let known = ways.near.borrow().get(&(op, c)).is_some_and(|&steps| steps <= d);
                 if !known {
-                    if !self.within(&ways.read, (op, c, d), &mut budget, &mut looked) {
+                    if !self.within(ways, (op, c, d), &mut budget, &mut looked) {
                         return None;
                     }
                     ways.near.borrow_mut().insert((op, c), d);
@@ -565,62 +567,99 @@ impl<'a> Collisions<'a> {
     /// a way of `i + j` steps, and one of at most `d` answers. Any way found
     /// will do, not only the shortest, so the boxes are expanded (their
     /// receivers read going ahead, their providers going back) cheapest
-    /// first, not layer by layer: a box is re-expanded only when met again
-    /// in fewer steps, and not once it is `d` steps from the end it is
-    /// met by.
+    /// first, not layer by layer: a box is expanded again only when met
+    /// again in fewer steps, and not while it is `d` steps or more from
+    /// its end. The end at the consumer does not depend on the leaf or on
+    /// `from`, so it is kept from one search to the next into the same
+    /// consumer (`Back`) and goes on where it stopped: a consumer's second
+    /// clash through a box of its own finds the boxes the first one met.
     ///
     /// Cost: the first time any box's receivers (or its providers) are read
     /// in the whole settling, the read is charged to those entries (`read`
     /// marks them), so all such reads cost at most the tool edges twice;
-    /// every later read comes out of `budget`. Boxes read for free go first,
-    /// then those of fewest entries: so a wide end is crossed from the
-    /// other, the first search from a box or into a consumer reads its own
-    /// lists whole, meeting the other end by membership, and a way of few
-    /// entries is found past boxes of many (an agent fed by boxes that every
-    /// agent shares, a box before an agent's own feeding boxes of its own
-    /// read before). Each box met costs a heap push and pop, counted.
-    fn within(
-        &self,
-        read: &RefCell<Set<(u32, u8)>>,
-        (from, to, d): (u32, u32, u32),
-        budget: &mut usize,
-        looked: &mut u64,
-    ) -> bool {
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
+    /// every later read comes out of `budget`, and so does every box put
+    /// aside as too far for this search. Boxes read for free go first, then
+    /// those of fewest entries: so a wide end is crossed from the other, the
+    /// first search from a box or into a consumer reads its own lists whole,
+    /// meeting the other end by membership, and a way of few entries is
+    /// found past boxes of many (an agent fed by boxes that every agent
+    /// shares, a box before an agent's own feeding boxes of its own read
+    /// before). Each box met costs a heap push and pop, counted; a box
+    /// whose read became charged since it was pushed is pushed once more.
+    fn within(&self, ways: &Ways, (from, to, d): (u32, u32, u32), budget: &mut usize, looked: &mut u64) -> bool {
         let (g, facts, ordinal) = (&self.graph, &self.flow.paths, &self.flow.ordinal);
-        let mut read = read.borrow_mut();
+        let mut read = ways.read.borrow_mut();
         let entries = |o: u32, mark: u8| match mark {
             AHEAD_READ => g.receivers.of(facts.nodes[o as usize]).len(),
             _ => facts.providers_of(o).len(),
         };
-        // Per end, the boxes met and the fewest steps to each.
-        let mut met: [Map<u32, u32>; 2] = [new_map(), new_map()];
-        met[0].insert(from, 0);
-        met[1].insert(to, 0);
-        // (charged entries, all entries, steps, end, box), cheapest first.
-        let mut heap = BinaryHeap::new();
-        for (end, o) in [(0usize, from), (1, to)] {
-            let mark = [AHEAD_READ, BACK_READ][end];
+        let key = |o: u32, mark: u8, steps: u32, read: &Set<(u32, u8)>| {
             let all = entries(o, mark);
             let charged = if read.contains(&(o, mark)) { all } else { 0 };
-            heap.push(Reverse((charged, all, 0u32, end, o)));
+            Reverse((charged, all, steps, o))
+        };
+        let mut backs = ways.backs.borrow_mut();
+        let back = backs.entry(to).or_insert_with(|| {
+            let mut back = Back::default();
+            back.met.insert(to, 0);
+            back.heap.push(key(to, BACK_READ, 0, &read));
+            back
+        });
+        *looked += 2;
+        if back.met.get(&from).is_some_and(|&there| there <= d) {
+            return true;
         }
+        let mut ahead = Back::default();
+        ahead.met.insert(from, 0);
+        ahead.heap.push(key(from, AHEAD_READ, 0, &read));
+        let mut aside = Vec::new();
         let mut next = Vec::new();
-        while let Some(Reverse((charged, all, steps, end, x))) = heap.pop() {
+        let found = loop {
+            // The cheaper top of the two ends (ahead on a tie).
+            let forwards = match (ahead.heap.peek(), back.heap.peek()) {
+                (None, None) => break false,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(a), Some(b)) => a >= b,
+            };
+            let (end, other, mark) = if forwards {
+                (&mut ahead, &*back, AHEAD_READ)
+            } else {
+                (&mut *back, &ahead, BACK_READ)
+            };
+            let Some(Reverse((charged, all, steps, x))) = end.heap.pop() else {
+                break false;
+            };
             *looked += 2;
-            if met[end].get(&x) != Some(&steps) || steps >= d {
-                continue; // met again in fewer steps since, or too far
+            if end.met.get(&x) != Some(&steps) {
+                continue; // met again in fewer steps since
+            }
+            if steps >= d {
+                if !forwards {
+                    // Too far for this search, not for a later one.
+                    let Some(left) = budget.checked_sub(1) else {
+                        aside.push(Reverse((charged, all, steps, x)));
+                        break false;
+                    };
+                    *budget = left;
+                    aside.push(Reverse((charged, all, steps, x)));
+                }
+                continue;
+            }
+            let now = key(x, mark, steps, &read);
+            if now.0 .0 > charged {
+                end.heap.push(now); // read by another search since
+                continue;
             }
             let Some(left) = budget.checked_sub(charged) else {
-                return false; // every box left costs as much or more
+                end.heap.push(now); // every box left costs as much or more
+                break false;
             };
             *budget = left;
             *looked += all as u64;
-            let mark = [AHEAD_READ, BACK_READ][end];
             read.insert((x, mark));
             next.clear();
-            if end == 0 {
+            if forwards {
                 // Relevant receivers: boxes, and the consumer.
                 next.extend(
                     (g.receivers.of(facts.nodes[x as usize]).iter())
@@ -631,29 +670,24 @@ impl<'a> Collisions<'a> {
             } else {
                 next.extend(facts.providers_of(x).iter().map(|&p| ordinal[p as usize]));
             }
-            let (own, other) = if end == 0 {
-                let [a, b] = &mut met;
-                (a, &*b)
-            } else {
-                let [a, b] = &mut met;
-                (b, &*a)
-            };
+            let at = steps + 1;
+            if next
+                .iter()
+                .any(|y| other.met.get(y).is_some_and(|&there| at + there <= d))
+            {
+                break true;
+            }
             for &y in &next {
-                let at = steps + 1;
-                if other.get(&y).is_some_and(|&there| at + there <= d) {
-                    return true;
-                }
-                if own.get(&y).is_some_and(|&before| before <= at) {
+                if end.met.get(&y).is_some_and(|&before| before <= at) {
                     continue;
                 }
-                own.insert(y, at);
-                let all = entries(y, mark);
-                let charged = if read.contains(&(y, mark)) { all } else { 0 };
+                end.met.insert(y, at);
                 *looked += 2;
-                heap.push(Reverse((charged, all, at, end, y)));
+                end.heap.push(key(y, mark, at, &read));
             }
-        }
-        false
+        };
+        back.heap.extend(aside);
+        found
     }
 
     /// Chooses the renames that fix every violation (CONFORMANCE 15), one
@@ -755,6 +789,17 @@ struct Ways {
     /// fewest steps: a box before many tools' own boxes, all wired into
     /// one consumer, is searched from once.
     near: RefCell<Map<(u32, u32), u32>>,
+    /// Per consumer (ordinal), the search's end at it, kept.
+    backs: RefCell<Map<u32, Back>>,
+}
+
+/// One end of a search: the boxes met, with the fewest steps to each from
+/// its start, and those not expanded yet, cheapest first (charged entries,
+/// all entries, steps, box).
+#[derive(Default)]
+struct Back {
+    met: Map<u32, u32>,
+    heap: BinaryHeap<Reverse<(usize, usize, u32, u32)>>,
 }
 
 /// `Ways::read` marks: a box's receivers, or its providers, were read.
