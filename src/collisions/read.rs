@@ -383,7 +383,6 @@ impl<'a> Collisions<'a> {
     /// cannot tell), each counted as a probe, as `carries` counts its own.
     fn on_path_told(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> Option<bool> {
         const FEW_LOOKED_AT: usize = 16;
-        const ADJACENCY_LOOKED_AT: usize = 256;
         let g = &self.graph;
         let ordinal = &self.flow.ordinal;
         if node == leaf || node == consumer || !g.is_passthrough(node) {
@@ -503,13 +502,12 @@ impl<'a> Collisions<'a> {
     /// path facts' providers, a box that holds no tool or reaches no
     /// consumer is not even looked at, however many feed a hub. The leaf
     /// wired into `node` is not told apart here (`on_path_told` does not
-    /// ask then; past its budget, looked for again). Cost: at most
+    /// ask then; past its budget, neither does this). Cost: at most
     /// `ADJACENCY_LOOKED_AT` adjacency entries of the budget for the node's
     /// predecessors and all their searches (past them: not told), besides
-    /// the first reads `within` charges to the entries read; every entry
-    /// read counted as a probe.
+    /// the first reads charged to the entries read (as `within` does);
+    /// every entry read counted as a probe.
     fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
-        const ADJACENCY_LOOKED_AT: usize = 256;
         let Some((second, nodes)) = ways.renamed.get() else {
             return false;
         };
@@ -523,16 +521,18 @@ impl<'a> Collisions<'a> {
         let mut budget = ADJACENCY_LOOKED_AT;
         let mut looked = 0u64;
         let told = (|| {
+            // `on_path_told` has looked whether the leaf is wired into
+            // `node` when that cost at most as much (and does not ask then).
             let g = &self.graph;
-            let cost = g.receivers.of(leaf).len().min(g.providers.of(node).len());
-            budget = budget.checked_sub(cost)?;
-            looked += cost.max(1) as u64;
-            if wired_directly(g, leaf, node) {
+            if g.receivers.of(leaf).len().min(g.providers.of(node).len()) > ADJACENCY_LOOKED_AT {
                 return None;
             }
+            // The node's providers, read as `within` reads a box's.
             let before = facts.providers_of(o);
-            budget = budget.checked_sub(before.len())?;
-            looked += before.len().max(1) as u64;
+            if !ways.read.borrow_mut().insert((o, BACK_READ)) {
+                budget = budget.checked_sub(before.len())?;
+            }
+            looked += 2 + before.len() as u64;
             for &p in before {
                 let op = ordinal[p as usize];
                 if !self.carries(leaf, op) {
@@ -801,6 +801,11 @@ struct Back {
     met: Map<u32, u32>,
     heap: BinaryHeap<Reverse<(usize, usize, u32, u32)>>,
 }
+
+/// The most adjacency entries one question of renames reads (past the
+/// first reads `within` charges to the entries), in `on_path_told`, and
+/// again in `off_every_shortest_way` and its searches.
+const ADJACENCY_LOOKED_AT: usize = 256;
 
 /// `Ways::read` marks: a box's receivers, or its providers, were read.
 const AHEAD_READ: u8 = 1;
