@@ -532,7 +532,7 @@ impl<'a> Collisions<'a> {
             if !ways.read.borrow_mut().insert((o, BACK_READ)) {
                 budget = budget.checked_sub(before.len())?;
             }
-            looked += 2 + before.len() as u64;
+            looked += 1 + before.len() as u64;
             for &p in before {
                 let op = ordinal[p as usize];
                 if !self.carries(leaf, op) {
@@ -584,8 +584,9 @@ impl<'a> Collisions<'a> {
     /// meeting the other end by membership, and a way of few entries is
     /// found past boxes of many (an agent fed by boxes that every agent
     /// shares, a box before an agent's own feeding boxes of its own read
-    /// before). Each box met costs a heap push and pop, counted; a box
-    /// whose read became charged since it was pushed is pushed once more.
+    /// before). Each box met is counted once as placed (in its end's map
+    /// and heap) and once as taken out; a box whose read became charged
+    /// since it was pushed is pushed once more.
     fn within(&self, ways: &Ways, (from, to, d): (u32, u32, u32), budget: &mut usize, looked: &mut u64) -> bool {
         let (g, facts, ordinal) = (&self.graph, &self.flow.paths, &self.flow.ordinal);
         let mut read = ways.read.borrow_mut();
@@ -605,7 +606,7 @@ impl<'a> Collisions<'a> {
             back.heap.push(key(to, BACK_READ, 0, &read));
             back
         });
-        *looked += 2;
+        *looked += 1;
         if back.met.get(&from).is_some_and(|&there| there <= d) {
             return true;
         }
@@ -630,7 +631,7 @@ impl<'a> Collisions<'a> {
             let Some(Reverse((charged, all, steps, x))) = end.heap.pop() else {
                 break false;
             };
-            *looked += 2;
+            *looked += 1;
             if end.met.get(&x) != Some(&steps) {
                 continue; // met again in fewer steps since
             }
@@ -682,7 +683,7 @@ impl<'a> Collisions<'a> {
                     continue;
                 }
                 end.met.insert(y, at);
-                *looked += 2;
+                *looked += 1;
                 end.heap.push(key(y, mark, at, &read));
             }
         };
