@@ -571,8 +571,8 @@ impl<'a> Collisions<'a> {
     /// again in fewer steps, and not while it is `d` steps or more from
     /// its end. The end at the consumer does not depend on the leaf or on
     /// `from`, so it is kept from one search to the next into the same
-    /// consumer (`Back`) and goes on where it stopped: a consumer's second
-    /// clash through a box of its own finds the boxes the first one met.
+    /// consumer (`Ways::backs`) and goes on where it stopped: a consumer's
+    /// second clash through a box of its own finds the boxes the first met.
     ///
     /// Cost: the first time any box's receivers (or its providers) are read
     /// in the whole settling, the read is charged to those entries (`read`
@@ -601,7 +601,7 @@ impl<'a> Collisions<'a> {
         };
         let mut backs = ways.backs.borrow_mut();
         let back = backs.entry(to).or_insert_with(|| {
-            let mut back = Back::default();
+            let mut back = End::default();
             back.met.insert(to, 0);
             back.heap.push(key(to, BACK_READ, 0, &read));
             back
@@ -610,7 +610,7 @@ impl<'a> Collisions<'a> {
         if back.met.get(&from).is_some_and(|&there| there <= d) {
             return true;
         }
-        let mut ahead = Back::default();
+        let mut ahead = End::default();
         ahead.met.insert(from, 0);
         ahead.heap.push(key(from, AHEAD_READ, 0, &read));
         let mut aside = Vec::new();
@@ -791,14 +791,14 @@ struct Ways {
     /// one consumer, is searched from once.
     near: RefCell<Map<(u32, u32), u32>>,
     /// Per consumer (ordinal), the search's end at it, kept.
-    backs: RefCell<Map<u32, Back>>,
+    backs: RefCell<Map<u32, End>>,
 }
 
 /// One end of a search: the boxes met, with the fewest steps to each from
 /// its start, and those not expanded yet, cheapest first (charged entries,
 /// all entries, steps, box).
 #[derive(Default)]
-struct Back {
+struct End {
     met: Map<u32, u32>,
     heap: BinaryHeap<Reverse<(usize, usize, u32, u32)>>,
 }
