@@ -1394,6 +1394,80 @@ mod tests {
         }
     }
 
+    /// `renames_past_a_hub`'s cycle without the hub, and two clashes at
+    /// each agent a_k: U_i / u_i through Q_k (fed by C_(k-1)) and V_i / v_i
+    /// through P_k (fed by C_(k-2)), each into the agent through one more
+    /// box; a_k also fed by `wide` boxes of its own (each fed by C_0), and
+    /// each C_i feeding `wide` boxes of its own, into one agent z (counter
+    /// to session 29's search).
+    fn two_clashes_an_agent(n: usize, wide: usize) -> String {
+        let (mut nodes, mut edges) = (vec![node("z", "agent", "z")], Vec::new());
+        for i in 0..n {
+            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.push(edge(&s, &c));
+            for t in ["U", "V"] {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.push(edge(&tool, &s));
+            }
+            for j in 0..wide {
+                let w = format!("W{i:05}.{j:03}");
+                nodes.push(node(&w, "toolbox", &w));
+                edges.extend([edge(&c, &w), edge(&w, "z")]);
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let a = format!("a{k:05}");
+            nodes.push(node(&a, "agent", &a));
+            edges.push(edge(&format!("C{k:05}"), &a));
+            for (own, label, tool, back) in [("Q", "Own", "u", 1), ("P", "Other", "v", 2)] {
+                let (b, r, t) = (format!("{own}{k:05}"), format!("{own}R{k:05}"), format!("{tool}{i:05}"));
+                nodes.push(node(&b, "toolbox", &format!("{label} {k}")));
+                nodes.push(node(&r, "toolbox", &r));
+                nodes.push(node(&t, "tool", &format!("{tool} {i:05}")));
+                let before = format!("C{:05}", (k + n - back) % n);
+                edges.extend([edge(&before, &b), edge(&t, &b), edge(&b, &r), edge(&r, &a)]);
+            }
+            for j in 0..wide {
+                let p = format!("F{k:05}.{j:03}");
+                nodes.push(node(&p, "toolbox", &p));
+                edges.extend([edge("C00000", &p), edge(&p, &a)]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_of_two_clashes_at_an_agent_fed_by_many_cost_no_path_of_the_kept_tools() {
+        // Each own box is on no shortest way of its kept tool: the box
+        // before it is within two steps of the agent round the cycle. The
+        // agent's providers and each cycle box's receivers are too many to
+        // read again for every clash: the first read of each list is
+        // charged to it, the search's end at the agent is kept for its
+        // second clash, and the boxes met are expanded fewest entries
+        // first. Finding U_i's and V_i's paths instead, read off a tree for
+        // each agent, cost n x n (3.5x the work for twice the cycle).
+        let check = |n: usize| {
+            let text = two_clashes_an_agent(n, 260);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), 2 * n as u64, "two clashes at every agent");
+            let renames = collisions.renames.values();
+            let qualified = renames
+                .filter(|r| r.new_label.contains("Own") || r.new_label.contains("Other"))
+                .count();
+            assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
     #[test]
     fn cmp9_a_box_on_the_kept_tools_path_round_a_cycle_is_told_so() {
         // Fed by the box before the agent's cycle box and first by id, the
