@@ -7,6 +7,17 @@
 //! violation's tools are its clash's), and all three use the same small lookups
 //! (`clash`, `node`, `wired`). Split, no one file would show how the views
 //! agree.
+//!
+//! Choosing renames (CONFORMANCE 15) asks, for each renamed tool, whether
+//! its second node is on the kept tool's path. Cost over the whole check:
+//! per question a bounded look at the node's and the consumer's few
+//! providers (`on_path_told`), then a search for each box before the node
+//! from both ends (`off_every_shortest_way`, `within`) that takes at most
+//! a fixed budget of adjacency entries, besides the first read of each
+//! relevant box's receivers and of its providers, charged to those entries
+//! once for the whole check. So all but the kept paths found when neither
+//! tells cost O(nodes + edges + distinct clashes' tools); only such a path
+//! costs its length.
 
 use crate::fixes::Renamer;
 use crate::flatten::{box_labels, wired_directly, LABELLED_PATH_NODES};
@@ -17,6 +28,9 @@ use crate::quote::quote;
 use crate::report::Rename;
 use crate::work::{Step, Work};
 
+use std::cell::{Cell, OnceCell, RefCell};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use super::flow::{ClassIx, Flow, NONE};
@@ -367,9 +381,8 @@ impl<'a> Collisions<'a> {
     /// node and of the consumer, and receivers of a predecessor, and at
     /// most `ADJACENCY_LOOKED_AT` adjacency entries in all (past them it
     /// cannot tell), each counted as a probe, as `carries` counts its own.
-    fn on_path_told(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx) -> Option<bool> {
+    fn on_path_told(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> Option<bool> {
         const FEW_LOOKED_AT: usize = 16;
-        const ADJACENCY_LOOKED_AT: usize = 256;
         let g = &self.graph;
         let ordinal = &self.flow.ordinal;
         if node == leaf || node == consumer || !g.is_passthrough(node) {
@@ -468,68 +481,214 @@ impl<'a> Collisions<'a> {
             Some(true)
         })();
         self.work.add(Step::Probe, looked);
-        told.or_else(|| self.off_every_shortest_way(leaf, node, consumer).then_some(false))
+        told.or_else(|| self.off_every_shortest_way(leaf, node, consumer, ways).then_some(false))
     }
 
-    /// Whether `node` is told to be on no shortest way from `leaf` to
-    /// `consumer` by a breadth-first walk back from the consumer through
-    /// the boxes the leaf reaches, of at most `ADJACENCY_LOOKED_AT`
-    /// adjacency entries (false past them: not told).
-    ///
-    /// The kept tool's path is a shortest way, so its part from any of its
-    /// nodes to the consumer is a shortest way too: were `node` on it, `d`
-    /// steps from the consumer, the box before it (or the leaf) would be
-    /// `d + 1` steps away. Once the walk has met `node`, every node within
-    /// `d` steps is known; when each box before `node` that the leaf
-    /// reaches is among them, `node` is on no shortest way. That is a
+    /// Whether `node`, `d` steps from `consumer` (the renamed tool's path
+    /// from it, a shortest way), is told to be on no shortest way from
+    /// `leaf` to `consumer`: every passthrough provider of `node` that the
+    /// leaf reaches (a *predecessor*) is itself within `d` steps of the
+    /// consumer (`within`). The kept tool's path is a shortest way, so its
+    /// part from any of its nodes to the consumer is one too: were `node`
+    /// on it, the box before it would be `d + 1` steps away. That is a
     /// renamed tool's box that reaches the consumer only the long way
     /// round, while the box feeding it is near (`cycle-renames`,
-    /// `lattice-renames`: a box between the renamed tool and the consumer,
-    /// also fed by a box one step from the consumer), where the steps
-    /// before it cannot tell and finding the kept path cost its length,
-    /// read off a tree.
-    fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx) -> bool {
-        const ADJACENCY_LOOKED_AT: usize = 256;
-        let g = &self.graph;
-        let ordinal = &self.flow.ordinal;
-        // A node a way from `leaf` can pass: the leaf, or a box it reaches.
-        let passable = |p: NodeIx| {
-            let op = ordinal[p as usize];
-            p == leaf || (g.is_passthrough(p) && op != NONE && self.carries(leaf, op))
+    /// `lattice-renames`, `renames-hub`: a box between the renamed tool
+    /// and the consumer, also fed by a box one step from the consumer),
+    /// where the steps before it cannot tell and finding the kept path
+    /// costs its length, read off a tree.
+    ///
+    /// Only relevant boxes are stepped through: walking back, read off the
+    /// path facts' providers, a box that holds no tool or reaches no
+    /// consumer is not even looked at, however many feed a hub. The leaf
+    /// wired into `node` is not told apart here (`on_path_told` does not
+    /// ask then; past its budget, neither does this). Cost: at most
+    /// `ADJACENCY_LOOKED_AT` adjacency entries of the budget for the node's
+    /// predecessors and all their searches (past them: not told), besides
+    /// the first reads charged to the entries read (as `within` does);
+    /// every entry read counted as a probe.
+    fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
+        let Some((second, nodes)) = ways.renamed.get() else {
+            return false;
         };
+        if second != node || nodes < 3 {
+            return false;
+        }
+        let d = (nodes - 2) as u32; // `node` is the second of `nodes`, the consumer the last
+        let ordinal = &self.flow.ordinal;
+        let facts = &self.flow.paths;
+        let (o, c) = (ordinal[node as usize], ordinal[consumer as usize]);
         let mut budget = ADJACENCY_LOOKED_AT;
         let mut looked = 0u64;
-        let mut providers_within = |x: NodeIx| {
-            let providers = g.providers.of(x);
-            budget = budget.checked_sub(providers.len())?;
-            looked += providers.len().max(1) as u64;
-            Some(providers)
-        };
         let told = (|| {
-            let mut seen: Set<NodeIx> = Set::default();
-            seen.insert(consumer);
-            let mut layer = vec![consumer];
-            while !seen.contains(&node) {
-                let mut next = Vec::new();
-                for &x in &layer {
-                    for &p in providers_within(x)? {
-                        if !seen.contains(&p) && passable(p) {
-                            seen.insert(p);
-                            next.push(p);
-                        }
-                    }
-                }
-                if next.is_empty() {
-                    return Some(true); // `node` reaches the consumer by no way
-                }
-                layer = next;
+            // `on_path_told` has looked whether the leaf is wired into
+            // `node` when that cost at most as much (and does not ask then).
+            let g = &self.graph;
+            if g.receivers.of(leaf).len().min(g.providers.of(node).len()) > ADJACENCY_LOOKED_AT {
+                return None;
             }
-            // Every node within `node`'s distance is in `seen`.
-            let before = providers_within(node)?;
-            Some(before.iter().all(|&p| seen.contains(&p) || !passable(p)))
+            // The node's providers, read as `within` reads a box's.
+            let before = facts.providers_of(o);
+            if !ways.read.borrow_mut().insert((o, BACK_READ)) {
+                budget = budget.checked_sub(before.len())?;
+            }
+            looked += 1 + before.len() as u64;
+            for &p in before {
+                let op = ordinal[p as usize];
+                if !self.carries(leaf, op) {
+                    continue;
+                }
+                looked += 1;
+                let known = ways.near.borrow().get(&(op, c)).is_some_and(|&steps| steps <= d);
+                if !known {
+                    if !self.within(ways, (op, c, d), &mut budget, &mut looked) {
+                        return None;
+                    }
+                    ways.near.borrow_mut().insert((op, c), d);
+                }
+            }
+            Some(true)
         })();
         self.work.add(Step::Probe, looked);
         told == Some(true)
+    }
+
+    /// Whether relevant box `from` (an ordinal) is found within `d` steps of
+    /// consumer `to` through relevant boxes, searched from both ends at
+    /// once: false when no way is found, within `budget` or at all (either
+    /// way the caller cannot tell).
+    ///
+    /// No box need be asked whether the leaf reaches it: every box after
+    /// `from`, a box the leaf reaches, is one the leaf reaches too, so a way
+    /// from `from` passes only such boxes.
+    ///
+    /// Each end keeps the boxes it has met, with the steps to them; a box
+    /// met by one end `i` steps away that the other met `j` steps away is
+    /// a way of `i + j` steps, and one of at most `d` answers. Any way found
+    /// will do, not only the shortest, so the boxes are expanded (their
+    /// receivers read going ahead, their providers going back) cheapest
+    /// first, not layer by layer: a box is expanded again only when met
+    /// again in fewer steps, and not while it is `d` steps or more from
+    /// its end. The end at the consumer does not depend on the leaf or on
+    /// `from`, so it is kept from one search to the next into the same
+    /// consumer (`Ways::backs`) and goes on where it stopped: a consumer's
+    /// second clash through a box of its own finds the boxes the first met.
+    ///
+    /// Cost: the first time any box's receivers (or its providers) are read
+    /// in the whole settling, the read is charged to those entries (`read`
+    /// marks them), so all such reads cost at most the tool edges twice;
+    /// every later read comes out of `budget`, and so does every box put
+    /// aside as too far for this search. Boxes read for free go first, then
+    /// those of fewest entries: so a wide end is crossed from the other, the
+    /// first search from a box or into a consumer reads its own lists whole,
+    /// meeting the other end by membership, and a way of few entries is
+    /// found past boxes of many (an agent fed by boxes that every agent
+    /// shares, a box before an agent's own feeding boxes of its own read
+    /// before). Each box met is counted once as placed (in its end's map
+    /// and heap) and once as taken out; a box whose read became charged
+    /// since it was pushed is pushed once more.
+    fn within(&self, ways: &Ways, (from, to, d): (u32, u32, u32), budget: &mut usize, looked: &mut u64) -> bool {
+        let (g, facts, ordinal) = (&self.graph, &self.flow.paths, &self.flow.ordinal);
+        let mut read = ways.read.borrow_mut();
+        let entries = |o: u32, mark: u8| match mark {
+            AHEAD_READ => g.receivers.of(facts.nodes[o as usize]).len(),
+            _ => facts.providers_of(o).len(),
+        };
+        let key = |o: u32, mark: u8, steps: u32, read: &Set<(u32, u8)>| {
+            let all = entries(o, mark);
+            let charged = if read.contains(&(o, mark)) { all } else { 0 };
+            Reverse((charged, all, steps, o))
+        };
+        let mut backs = ways.backs.borrow_mut();
+        let back = backs.entry(to).or_insert_with(|| {
+            let mut back = End::default();
+            back.met.insert(to, 0);
+            back.heap.push(key(to, BACK_READ, 0, &read));
+            back
+        });
+        *looked += 1;
+        if back.met.get(&from).is_some_and(|&there| there <= d) {
+            return true;
+        }
+        let mut ahead = End::default();
+        ahead.met.insert(from, 0);
+        ahead.heap.push(key(from, AHEAD_READ, 0, &read));
+        let mut aside = Vec::new();
+        let mut next = Vec::new();
+        let found = loop {
+            // The cheaper top of the two ends (ahead on a tie).
+            let forwards = match (ahead.heap.peek(), back.heap.peek()) {
+                (None, None) => break false,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(a), Some(b)) => a >= b,
+            };
+            let (end, other, mark) = if forwards {
+                (&mut ahead, &*back, AHEAD_READ)
+            } else {
+                (&mut *back, &ahead, BACK_READ)
+            };
+            let Some(Reverse((charged, all, steps, x))) = end.heap.pop() else {
+                break false;
+            };
+            *looked += 1;
+            if end.met.get(&x) != Some(&steps) {
+                continue; // met again in fewer steps since
+            }
+            if steps >= d {
+                if !forwards {
+                    // Too far for this search, not for a later one.
+                    let Some(left) = budget.checked_sub(1) else {
+                        aside.push(Reverse((charged, all, steps, x)));
+                        break false;
+                    };
+                    *budget = left;
+                    aside.push(Reverse((charged, all, steps, x)));
+                }
+                continue;
+            }
+            let now = key(x, mark, steps, &read);
+            if now.0 .0 > charged {
+                end.heap.push(now); // read by another search since
+                continue;
+            }
+            let Some(left) = budget.checked_sub(charged) else {
+                end.heap.push(now); // every box left costs as much or more
+                break false;
+            };
+            *budget = left;
+            *looked += all as u64;
+            read.insert((x, mark));
+            next.clear();
+            if forwards {
+                // Relevant receivers: boxes, and the consumer.
+                next.extend(
+                    (g.receivers.of(facts.nodes[x as usize]).iter())
+                        .map(|&y| (y, ordinal[y as usize]))
+                        .filter(|&(y, o)| o != NONE && (o == to || g.is_passthrough(y)))
+                        .map(|(_, o)| o),
+                );
+            } else {
+                next.extend(facts.providers_of(x).iter().map(|&p| ordinal[p as usize]));
+            }
+            let at = steps + 1;
+            if next
+                .iter()
+                .any(|y| other.met.get(y).is_some_and(|&there| at + there <= d))
+            {
+                break true;
+            }
+            for &y in &next {
+                if end.met.get(&y).is_some_and(|&before| before <= at) {
+                    continue;
+                }
+                end.met.insert(y, at);
+                *looked += 1;
+                end.heap.push(key(y, mark, at, &read));
+            }
+        };
+        back.heap.extend(aside);
+        found
     }
 
     /// Chooses the renames that fix every violation (CONFORMANCE 15), one
@@ -538,6 +697,7 @@ impl<'a> Collisions<'a> {
     /// gives, since settling the same tools again changes nothing.
     fn settle_renames(&mut self) {
         let mut renamer = Renamer::new(&self.graph, &self.names.by_hash);
+        let ways = Ways::default();
         for c in 0..self.clashes.len() {
             let first = self.first_violation(c as ClashIx);
             let consumer = self.node(first.consumer);
@@ -546,16 +706,23 @@ impl<'a> Collisions<'a> {
             // second node is on the kept one's is first asked of the node
             // and its providers (`on_path_told`), and only when they cannot
             // tell, of the kept tool's path, then found (not read off it).
-            let kept_tool = std::cell::OnceCell::new();
+            let kept_tool = OnceCell::new();
             renamer.settle(
                 leaves,
-                |i| first.tool(i).expect("a leaf of the clash").second(),
+                |i| {
+                    // The renamed tool's path is found anyway: its length
+                    // tells how far its second node is from the consumer.
+                    let tool = first.tool(i).expect("a leaf of the clash");
+                    let second = tool.second();
+                    ways.renamed.set(Some((second, tool.path_len())));
+                    second
+                },
                 |kept, node| {
                     // Once the kept tool's path is found, it is asked: on
                     // a path found, a node is found in O(log) steps.
                     let told = match kept_tool.get() {
                         Some(_) => None,
-                        None => self.on_path_told(leaves[kept], node, consumer),
+                        None => self.on_path_told(leaves[kept], node, consumer, &ways),
                     };
                     told.unwrap_or_else(|| {
                         let tool = kept_tool.get_or_init(|| first.tool(kept).expect("a leaf of the clash"));
@@ -609,6 +776,41 @@ impl<'a> Collisions<'a> {
         }
     }
 }
+
+/// What `off_every_shortest_way` learns while renames are settled.
+#[derive(Default)]
+struct Ways {
+    /// The boxes whose receivers (`AHEAD_READ`) or providers (`BACK_READ`)
+    /// a search has read, by ordinal.
+    read: RefCell<Set<(u32, u8)>>,
+    /// The renamed tool asked about: its second node, and its path's
+    /// number of nodes (so that node's distance to the consumer).
+    renamed: Cell<Option<(NodeIx, usize)>>,
+    /// Per box and consumer (ordinals) found within some steps of it, the
+    /// fewest steps: a box before many tools' own boxes, all wired into
+    /// one consumer, is searched from once.
+    near: RefCell<Map<(u32, u32), u32>>,
+    /// Per consumer (ordinal), the search's end at it, kept.
+    backs: RefCell<Map<u32, End>>,
+}
+
+/// One end of a search: the boxes met, with the fewest steps to each from
+/// its start, and those not expanded yet, cheapest first (charged entries,
+/// all entries, steps, box).
+#[derive(Default)]
+struct End {
+    met: Map<u32, u32>,
+    heap: BinaryHeap<Reverse<(usize, usize, u32, u32)>>,
+}
+
+/// The most adjacency entries one question of renames reads (past the
+/// first reads `within` charges to the entries), in `on_path_told`, and
+/// again in `off_every_shortest_way` and its searches.
+const ADJACENCY_LOOKED_AT: usize = 256;
+
+/// `Ways::read` marks: a box's receivers, or its providers, were read.
+const AHEAD_READ: u8 = 1;
+const BACK_READ: u8 = 2;
 
 impl<'r> Collision<'r> {
     pub fn consumer(&self) -> &'r str {
@@ -1118,6 +1320,152 @@ mod tests {
         assert_eq!(qualified, 200, "each twin told apart by its own box");
         let (twice, _) = check_cycle_far(400, Own::FarFromAgent);
         crate::work::assert_at_most_doubles(once, twice, "");
+    }
+
+    /// `cycle-renames` on a cycle no arc takes (each box C_i also feeds
+    /// C_(i+2)), with a hub box H wired into every agent, fed by C_0 and by
+    /// `hub_fed` more boxes (each fed by C_0 too when `carrying`): agent k
+    /// is fed by C_k, by H, and by its own box Q_k (labelled) through one
+    /// more box, Q_k fed by the box before C_k and by u_i, the twin of U_i,
+    /// i = k + n / 2 (`renames-hub`, attack of session 29).
+    fn renames_past_a_hub(n: usize, hub_fed: usize, carrying: bool) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.extend([edge(&s, &c), edge(&u, &s)]);
+        }
+        nodes.push(node("H", "toolbox", "H"));
+        edges.push(edge("C00000", "H"));
+        for j in 0..hub_fed {
+            let e = format!("E{j:05}");
+            nodes.push(node(&e, "toolbox", &e));
+            edges.push(edge(&e, "H"));
+            if carrying {
+                edges.push(edge("C00000", &e));
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, r, u) = (
+                format!("a{k:05}"),
+                format!("Q{k:05}"),
+                format!("R{k:05}"),
+                format!("u{i:05}"),
+            );
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&r, "toolbox", &r));
+            nodes.push(node(&u, "tool", &format!("u {i:05}")));
+            let before = format!("C{:05}", (k + n - 1) % n);
+            edges.extend([edge(&format!("C{k:05}"), &a), edge("H", &a), edge(&q, &r), edge(&r, &a)]);
+            edges.extend([edge(&before, &q), edge(&u, &q)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_past_a_hub_cost_no_path_of_the_kept_tool() {
+        // The own box is on no shortest way from U_i (the box before it is
+        // two steps from the agent round the cycle, three through it):
+        // told by asking whether that box is within two steps of the
+        // agent, searched through relevant boxes from both ends. A walk
+        // back from the agent spent its budget on H's providers, and U_i's
+        // path, read off a tree for each agent, cost n x n (3.9x the work
+        // for twice the cycle).
+        for carrying in [false, true] {
+            let check = |n: usize| {
+                let text = renames_past_a_hub(n, 260, carrying);
+                let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+                let collisions = &report.collisions;
+                assert_eq!(collisions.len(), n as u64, "a clash at every agent");
+                let renames = collisions.renames.values();
+                assert!(renames.clone().all(|r| r.node.starts_with('u')), "U_i keeps its name");
+                let qualified = renames.filter(|r| r.new_label.contains("Own")).count();
+                assert_eq!(qualified, n, "each twin told apart by its own box");
+                total(&collisions.work())
+            };
+            crate::work::assert_at_most_doubles(check(200), check(400), "");
+        }
+    }
+
+    /// `renames_past_a_hub`'s cycle without the hub, and two clashes at
+    /// each agent a_k: U_i / u_i through Q_k (fed by C_(k-1)) and V_i / v_i
+    /// through P_k (fed by C_(k-2)), each into the agent through one more
+    /// box; a_k also fed by `wide` boxes of its own (each fed by C_0), and
+    /// each C_i feeding `wide` boxes of its own, into one agent z (counter
+    /// to session 29's search).
+    fn two_clashes_an_agent(n: usize, wide: usize) -> String {
+        let (mut nodes, mut edges) = (vec![node("z", "agent", "z")], Vec::new());
+        for i in 0..n {
+            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.push(edge(&s, &c));
+            for t in ["U", "V"] {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.push(edge(&tool, &s));
+            }
+            for j in 0..wide {
+                let w = format!("W{i:05}.{j:03}");
+                nodes.push(node(&w, "toolbox", &w));
+                edges.extend([edge(&c, &w), edge(&w, "z")]);
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let a = format!("a{k:05}");
+            nodes.push(node(&a, "agent", &a));
+            edges.push(edge(&format!("C{k:05}"), &a));
+            for (own, label, tool, back) in [("Q", "Own", "u", 1), ("P", "Other", "v", 2)] {
+                let (b, r, t) = (format!("{own}{k:05}"), format!("{own}R{k:05}"), format!("{tool}{i:05}"));
+                nodes.push(node(&b, "toolbox", &format!("{label} {k}")));
+                nodes.push(node(&r, "toolbox", &r));
+                nodes.push(node(&t, "tool", &format!("{tool} {i:05}")));
+                let before = format!("C{:05}", (k + n - back) % n);
+                edges.extend([edge(&before, &b), edge(&t, &b), edge(&b, &r), edge(&r, &a)]);
+            }
+            for j in 0..wide {
+                let p = format!("F{k:05}.{j:03}");
+                nodes.push(node(&p, "toolbox", &p));
+                edges.extend([edge("C00000", &p), edge(&p, &a)]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_of_two_clashes_at_an_agent_fed_by_many_cost_no_path_of_the_kept_tools() {
+        // Each own box is on no shortest way of its kept tool: the box
+        // before it is within two steps of the agent round the cycle. The
+        // agent's providers and each cycle box's receivers are too many to
+        // read again for every clash: the first read of each list is
+        // charged to it, the search's end at the agent is kept for its
+        // second clash, and the boxes met are expanded fewest entries
+        // first. Finding U_i's and V_i's paths instead, read off a tree for
+        // each agent, cost n x n (3.5x the work for twice the cycle).
+        let check = |n: usize| {
+            let text = two_clashes_an_agent(n, 260);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), 2 * n as u64, "two clashes at every agent");
+            let renames = collisions.renames.values();
+            let qualified = renames
+                .filter(|r| r.new_label.contains("Own") || r.new_label.contains("Other"))
+                .count();
+            assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
 
     #[test]
