@@ -831,21 +831,6 @@ def test_cmp9_work_doubles_at_most_2_3x_ring_crowd() -> None:
     assert_work_at_most_doubles("ring-crowd")
 
 
-# The check of families 74 and 77 (found by the second attack of session
-# 28): strict, as TREES_OF_ROOTS. The check grows 3.7x to 3.8x for twice the
-# file.
-RENAMES_PAST_THE_WALK = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: choosing a twin's rename asks whether the box it comes through is on the kept tool's "
-    "path; the walk that tells it is not (read.rs off_every_shortest_way) runs out of its 256 adjacency entries "
-    "at the hub's 261 providers in its first layer, so the kept tool's path is found in the check, read off the "
-    "tree of a root of a cycle that is no arc (renames-hub: members each fed by two members; renames-fan-hub: "
-    "tools of more than 16 receivers that are path nodes), half round the cycle for each clash (3.7x to 3.8x "
-    "the work for twice the file)",
-)
-
-
-@RENAMES_PAST_THE_WALK
 def test_cmp9_work_doubles_at_most_2_3x_renames_hub() -> None:
     assert_work_at_most_doubles("renames-hub")
 
@@ -858,7 +843,6 @@ def test_cmp9_work_doubles_at_most_2_3x_ring_chained() -> None:
     assert_work_at_most_doubles("ring-chained")
 
 
-@RENAMES_PAST_THE_WALK
 def test_cmp9_work_doubles_at_most_2_3x_renames_fan_hub() -> None:
     assert_work_at_most_doubles("renames-fan-hub")
 
