@@ -127,10 +127,11 @@
 //! providers (`read`, `on_path_told`: whether the kept tool reaches the
 //! box, whether the boxes feeding it step elsewhere, whether one box that
 //! steps to it is on every way), a bounded number of probes, then of a
-//! walk back from the consumer of at most 256 adjacency entries
-//! (`off_every_shortest_way`: the box is on no shortest way when every
-//! box feeding it is nearer the consumer than it); only when they cannot
-//! tell is the kept tool's path found, once per clash. So a
+//! search from both ends for each box feeding it (`off_every_shortest_way`:
+//! the box is on no shortest way when every box feeding it that the kept
+//! tool reaches is as near the consumer as it; first reads of a box's
+//! lists charged to their entries, 256 entries a question besides); only
+//! when they cannot tell is the kept tool's path found, once per clash. So a
 //! kept tool far round a cycle of boxes, which no rename needs the path
 //! of, is not found by the check at all (`cycle-far`: n agents, each a
 //! path m / 2 boxes long, read off a tree of its own root, n x m / 2).
