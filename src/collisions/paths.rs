@@ -173,15 +173,20 @@
 //! count them, and an arc may end at a root reached from below by its
 //! chain (the rest of that chain laid under it, found by jumps). A tool
 //! wired into more than `FEW_RECEIVERS` boxes (family 72: 17 that feed
-//! nothing) has its relevant receivers picked out once, a step a
-//! receiver, and an arc looks only at those, at most `FEW_RECEIVERS`.
-//! (Until session 28 both were read off trees: families 62, 69 and 72 read
-//! n paths half round a cycle of n at 3.9x to 4.1x the work for twice the
-//! file, 6.2M steps at 1,000.) Two ways in as short into a one-way cycle
+//! nothing; family 75: 17 that lead to an agent elsewhere) has its ways
+//! into the cycle (members it is wired into, members its sources feed)
+//! picked out once per leaf and cycle, a step a receiver, sorted by place
+//! round it, and an arc finds the nearest by binary searches. A ring's
+//! roots may be joined by chains each way round too (family 76: the chain
+//! boxes members of the ring one way round, their places counted).
+//! (Until session 28 chains and family 72 were read off trees: families
+//! 62, 69 and 72 read n paths half round a cycle of n at 3.9x to 4.1x the
+//! work for twice the file, 6.2M steps at 1,000; until session 29,
+//! families 75 and 76 too, at 3.9x to 4.4x.) Two ways in as short into a one-way cycle
 //! (a tool wired into two members: ties), a member fed by two boxes that
 //! have providers of their own and are not a ring's (a chord, or a box
-//! beside a chain), or a tool of more than `FEW_RECEIVERS` relevant
-//! receivers are passed on and read off trees as before.
+//! beside a chain), or a tool of more than `FEW_RECEIVERS` receivers on
+//! a ring joined by chains are passed on and read off trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -203,7 +208,7 @@ use super::flow::{PathFacts, NONE};
 mod arcs;
 mod rungs;
 
-use arcs::{Cycle, Ring};
+use arcs::{Cycle, Entered, Ring, WaysIn};
 use rungs::{rung_ancestor, Rung};
 
 /// What a path is read from: the graph, the reduction's path facts, each
@@ -578,9 +583,12 @@ pub(crate) struct Paths {
     /// (`Ring`), or None; made when first asked for, each root once.
     rings: Mutex<Map<u32, Option<Arc<Ring>>>>,
     /// Per leaf of more than `FEW_RECEIVERS` receivers an arc was asked
-    /// about, those of its receivers that are relevant nodes (see
-    /// `Paths::entrances`), made when first asked for, each leaf once.
-    entrances: Mutex<Map<NodeIx, Arc<[NodeIx]>>>,
+    /// about, the boxes it may enter a cycle or ring of roots by (see
+    /// `Paths::entered`), made when first asked for, each leaf once.
+    entrances: Mutex<Map<NodeIx, Entered>>,
+    /// Per such leaf and cycle (by its smallest ordinal) an arc was asked
+    /// about, the leaf's ways into it by place (`WaysIn`), each once.
+    ways_in: Mutex<Map<(NodeIx, u32), Arc<WaysIn>>>,
 }
 
 impl Default for Paths {
@@ -595,6 +603,7 @@ impl Default for Paths {
             cycles: Mutex::new(new_map()),
             rings: Mutex::new(new_map()),
             entrances: Mutex::new(new_map()),
+            ways_in: Mutex::new(new_map()),
         }
     }
 }
