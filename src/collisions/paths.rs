@@ -806,7 +806,11 @@ impl Paths {
                         // and a search would follow: the search would go
                         // round the ring root by root, and then hand each
                         // root to its own tree, grown out to the leaf.
-                        if bottom == root {
+                        // At the root's own chain, whether the path ends
+                        // at the root or below it (a consumer hanging
+                        // below a member: every route to it passes the
+                        // root, the rest of the chain laid under the arc).
+                        if chains.last().is_some_and(|c| c.0 == root && c.3.is_none()) {
                             let found = self.ring_arc(w, leaf, root, steps);
                             if Self::lay(facts, found, root, &mut chains, &mut arc, steps) {
                                 break None;
@@ -1259,12 +1263,30 @@ impl Paths {
         // members the walk passed root by root before the arc (nearer the
         // consumer, their roots falling) may stop the jumps above before
         // the arc, whose root is the cycle's smallest; found by that.
-        let cycle = path.head.arcs.then(|| {
-            *steps += 1;
-            let cycles = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
-            cycles.get(&root).cloned().flatten()
+        // Alike a member of a ring of roots, held one way round or the
+        // other: the arc is of one of its two cycles.
+        let cycles = path.head.arcs.then(|| {
+            *steps += 2;
+            let cycle = self
+                .cycles
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&root)
+                .cloned()
+                .flatten();
+            let ring = self
+                .rings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&root)
+                .cloned()
+                .flatten();
+            let ways = ring.map(|r| [Arc::clone(&r.forward), Arc::clone(&r.backward)]);
+            (cycle.into_iter())
+                .chain(ways.into_iter().flatten())
+                .collect::<Vec<_>>()
         });
-        if let Some(cycle) = cycle.flatten() {
+        for cycle in cycles.into_iter().flatten() {
             // The arc, or the rest of the chain of the root it ends at,
             // laid just below it, when that root is the cycle's smallest
             // (the arc then lies next).

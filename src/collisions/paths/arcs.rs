@@ -29,9 +29,7 @@
 //! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
 //! receivers on a ring joined by chains, a source feeding more than
 //! `FEW_ENTRIES` boxes, a way in at a chain box of a ring whose bottom
-//! root turns back, and a ring member reached from a root it is not the
-//! bottom of (a consumer hanging below it: `Paths::ring_arc` is asked only
-//! where several providers of a root carry the leaf).
+//! root turns back.
 
 use std::sync::Arc;
 
@@ -903,14 +901,15 @@ mod tests {
 
     /// `cycle_far`, and with `both_ways` `two_way`.
     fn cycle_of_roots(n: usize, reversed: bool, both_ways: bool, chord: Option<(usize, usize)>) -> String {
-        roots_joined(n, reversed, both_ways, chord, 0, false)
+        roots_joined(n, reversed, both_ways, chord, 0, false, false)
     }
 
     /// `cycle_of_roots`, each U_i also wired into `fan` boxes X_i-j that
     /// each feed one agent Z (relevant receivers that lead elsewhere,
     /// family 75), and with `chains` a box between each two roots each
     /// way: C_i -> D_i -> C_(i+1), and both ways C_(i+1) -> E_i -> C_i
-    /// (family 76).
+    /// (family 76). With `below`, agent k is fed by C_k and u_i straight
+    /// (no Q_k), so it hangs below C_k in C_k's tree.
     fn roots_joined(
         n: usize,
         reversed: bool,
@@ -918,6 +917,7 @@ mod tests {
         chord: Option<(usize, usize)>,
         fan: usize,
         chains: bool,
+        below: bool,
     ) -> String {
         let id = |i: usize| if reversed { n - 1 - i } else { i };
         let c = |i: usize| format!("C{:04}", id(i % n));
@@ -962,12 +962,14 @@ mod tests {
                 format!("Q{:04}", id(k)),
                 format!("u{:04}", id(i)),
             );
-            nodes.extend([
-                node(&a, "agent", &a),
-                node(&q, "toolbox", &q),
-                node(&u, "tool", &format!("u {i}")),
-            ]);
-            edges.extend([edge(&c(k), &a), edge(&q, &a), edge(&u, &q)]);
+            nodes.extend([node(&a, "agent", &a), node(&u, "tool", &format!("u {i}"))]);
+            edges.push(edge(&c(k), &a));
+            if below {
+                edges.push(edge(&u, &a));
+            } else {
+                nodes.push(node(&q, "toolbox", &q));
+                edges.extend([edge(&q, &a), edge(&u, &q)]);
+            }
         }
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
     }
@@ -1538,7 +1540,7 @@ mod tests {
         // walk's, and reading them all at most doubles with the file
         // (until session 29, 3.9x to 4.4x: read off trees).
         for (both_ways, reversed) in [(false, false), (false, true), (true, false), (true, true)] {
-            let text = |n: usize| roots_joined(n, reversed, both_ways, None, 17, false);
+            let text = |n: usize| roots_joined(n, reversed, both_ways, None, 17, false, false);
             let (once, paths) = read_all(&text(200));
             let (twice, _) = read_all(&text(400));
             let what = format!("both ways {both_ways}, reversed {reversed}: reading paths round roots: ");
@@ -1558,7 +1560,7 @@ mod tests {
         // C_(i+1), C_(i+1) -> E_i -> C_i): a ring of roots joined by
         // chains, read as arcs (until session 29, 4.4x: read off trees).
         for reversed in [false, true] {
-            let text = |n: usize| roots_joined(n, reversed, true, None, 0, true);
+            let text = |n: usize| roots_joined(n, reversed, true, None, 0, true, false);
             let (once, paths) = read_all(&text(200));
             let (twice, _) = read_all(&text(400));
             crate::work::assert_at_most_doubles(once, twice, "reading paths round a chained ring: ");
@@ -1642,6 +1644,17 @@ mod tests {
         // (ties: the nearest, the smallest id); the agent at several
         // roots. Each path the walk's, and the ring found.
         let (boxes, edges) = ring_chained(&[0, 1, 2, 0, 3, 1, 0, 2], &[1, 0, 2, 2, 0, 1, 3, 0]);
+        // The agent a path root of its own (fed by Q too), or hanging
+        // below the member it is fed by.
+        let bare = |boxes: &[String], edges: &[(String, String)]| {
+            let boxes: Vec<String> = boxes.iter().filter(|b| *b != "Q").cloned().collect();
+            let edges: Vec<(String, String)> = edges
+                .iter()
+                .filter(|(x, y)| x != "Q" && y != "Q" && x != "tq")
+                .cloned()
+                .collect();
+            (boxes, edges)
+        };
         let mut cases: Vec<Vec<&str>> = boxes.iter().map(|b| vec![b.as_str()]).collect();
         cases.extend([
             vec!["S1", "S5"],
@@ -1650,13 +1663,20 @@ mod tests {
             vec!["C1", "D4-1"],
             vec!["E3-1", "S0"],
         ]);
-        for into in &cases {
-            for at in ["C0", "C3", "C5"] {
-                let (text, walked) = wired(&boxes, &edges, into, at);
-                let (path, ring, _) = read_t_on_ring(&text);
-                assert_eq!(path, walked, "into {into:?}, at {at}");
-                // Asked wherever the walk crosses three members or more.
-                assert!(ring || !round(&walked), "no ring: into {into:?}, at {at}");
+        let (bare_boxes, bare_edges) = bare(&boxes, &edges);
+        for into in cases.iter().filter(|into| !into.contains(&"Q")) {
+            for at in ["C0", "C3", "C5", "D2-1", "E6-2"] {
+                for (boxes, edges) in [(&boxes, &edges), (&bare_boxes, &bare_edges)] {
+                    let (text, walked) = wired(boxes, edges, into, at);
+                    let (path, ring, _) = read_t_on_ring(&text);
+                    assert_eq!(path, walked, "into {into:?}, at {at}");
+                    // Asked wherever the walk crosses three members or more
+                    // to a root.
+                    assert!(
+                        ring || !round(&walked) || !at.starts_with('C'),
+                        "no ring: into {into:?}, at {at}"
+                    );
+                }
             }
         }
         // Two boxes each way between each two roots: as long both ways
@@ -1721,6 +1741,43 @@ mod tests {
                 let (path, ring, ways) = read_t_on_ring(&text);
                 assert_eq!(path, walked, "into {into:?}, at {at}");
                 assert!((ring && ways) || !round(&walked), "no arc: into {into:?}, at {at}");
+            }
+        }
+    }
+    #[test]
+    fn cmp9_paths_round_a_ring_of_roots_to_a_consumer_below_a_member_cost_their_ends() {
+        // Family 61 with each agent fed by C_k and its twin straight (no
+        // Q_k): the agent hangs below C_k, the walk reaches C_k from it,
+        // and the arc ends there, the agent laid under it (until session
+        // 29, 3.9x: read off trees). Chained too; each path the walk's,
+        // read whole, position by position, and asked about every box.
+        for (chains, reversed) in [(false, false), (false, true), (true, false), (true, true)] {
+            let text = |n: usize| roots_joined(n, reversed, true, None, 0, chains, true);
+            let (once, paths) = read_all(&text(200));
+            let (twice, _) = read_all(&text(400));
+            crate::work::assert_at_most_doubles(once, twice, "reading paths round a ring to agents below it: ");
+            let id = |i: usize| if reversed { 199 - i } else { i };
+            for k in [0, 1, 100, 199] {
+                let t = (k + 100) % 200;
+                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
+                assert_eq!(path, &walked_joined(200, reversed, true, chains, k), "k = {k}");
+            }
+            let small = text(12);
+            let report = check_text(small.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            let g = &collisions.graph;
+            let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+            for v in (0..collisions.len()).rev() {
+                for tool in collisions.get(v).expect("a violation").tools() {
+                    let len = tool.path_len();
+                    let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
+                    let path = tool.path_nodes();
+                    let ids: Vec<&str> = path.iter().map(|&n| g.id(n)).collect();
+                    assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
+                    for &b in &boxes {
+                        assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
+                    }
+                }
             }
         }
     }
