@@ -185,8 +185,9 @@
 //! families 75 and 76 too, at 3.9x to 4.4x.) Two ways in as short into a one-way cycle
 //! (a tool wired into two members: ties), a member fed by two boxes that
 //! have providers of their own and are not a ring's (a chord, or a box
-//! beside a chain), or a tool of more than `FEW_RECEIVERS` receivers on
-//! a ring joined by chains are passed on and read off trees as before.
+//! beside a chain), or a tool of more than `FEW_RECEIVERS` receivers
+//! wired straight into a chain box of a ring are passed on and read off
+//! trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -586,9 +587,10 @@ pub(crate) struct Paths {
     /// about, the boxes it may enter a cycle or ring of roots by (see
     /// `Paths::entered`), made when first asked for, each leaf once.
     entrances: Mutex<Map<NodeIx, Entered>>,
-    /// Per such leaf and cycle (by its smallest ordinal) an arc was asked
-    /// about, the leaf's ways into it by place (`WaysIn`), each once.
-    ways_in: Mutex<Map<(NodeIx, u32), Arc<WaysIn>>>,
+    /// Per such leaf and cycle an arc was asked about (by its smallest
+    /// ordinal and its first member: a ring's two ways round are two),
+    /// the leaf's ways into it by place (`WaysIn`), each once.
+    ways_in: Mutex<Map<(NodeIx, u32, u32), Arc<WaysIn>>>,
 }
 
 impl Default for Paths {

@@ -19,17 +19,18 @@
 //! members its sources feed; boxes that lead elsewhere do not matter)
 //! are picked out once per leaf, a step a receiver and a step a source's
 //! receiver (`Paths::entered`), then once per leaf and cycle, a step a
-//! way in (`Paths::ways_in`), after which each arc costs O(log) steps (a
-//! binary search for the nearest way in before the member it ends at
-//! round a cycle, or each way round a ring without chains). Then O(1) to
-//! lay (O(log) for the rest of the chain below the root it ends at), one
-//! step per node read, one step to tell whether a box is on it.
+//! way in (`Paths::ways_in`; a ring's two ways round each), after which
+//! each arc costs O(log) steps (a binary search for the nearest way in
+//! before the member it ends at, round a cycle, or each way round a ring).
+//! Then O(1) to lay (O(log) for the rest of the chain below the root it
+//! ends at, as for a consumer hanging below a ring's root), one step per
+//! node read, one step to tell whether a box is on it.
 //!
 //! Not taken (the search and trees decide, as before): two ways in as
-//! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
-//! receivers on a ring joined by chains, a source feeding more than
-//! `FEW_ENTRIES` boxes, a way in at a chain box of a ring whose bottom
-//! root turns back.
+//! short into a one-way cycle, a source feeding more than `FEW_ENTRIES`
+//! boxes, a way in at a chain box of a ring whose bottom root turns back,
+//! and a leaf of more than `FEW_RECEIVERS` receivers wired straight into a
+//! chain box of a ring.
 
 use std::sync::Arc;
 
@@ -90,6 +91,8 @@ pub(super) struct WaysIn {
     /// once: (place, the source of smallest id feeding it, whether more
     /// than one source does).
     fed: Vec<(u32, u32, bool)>,
+    /// Whether a member entered straight is a chain box.
+    chain_box: bool,
 }
 
 /// The entry of `places` (sorted, not empty) nearest before `at` round a
@@ -99,15 +102,6 @@ fn before<T>(places: &[T], place: impl Fn(&T) -> u32, at: u32) -> usize {
     match places.partition_point(|x| place(x) <= at) {
         0 => places.len() - 1,
         i => i - 1,
-    }
-}
-
-/// The entry of `places` (sorted, not empty) nearest after `at` round a
-/// cycle (at `at` itself, or the first one when none is after).
-fn after<T>(places: &[T], place: impl Fn(&T) -> u32, at: u32) -> usize {
-    match places.partition_point(|x| place(x) < at) {
-        i if i == places.len() => 0,
-        i => i,
     }
 }
 
@@ -139,59 +133,40 @@ impl WaysIn {
             _ => None,
         }
     }
+}
 
-    /// The receiver the leaf steps to on a ring of `m` members (no chains
-    /// between them) whose path ends at the member at place `at`, as
-    /// `Paths::ring_arc` finds it from the receivers one by one: the
-    /// nearest (a member's distance its distance round the shorter way, a
-    /// source's one more than its nearest member's), the smallest id among
-    /// equals. Only the nearest place entered each way round of each kind
-    /// can be nearest (a binary search each); among the sources feeding
-    /// one place, the smallest id. (the receiver's ordinal, the place
-    /// entered when it is a member.)
-    fn nearest_on_ring<'a>(
-        &self,
-        at: u32,
-        m: u32,
-        member: impl Fn(u32) -> u32,
-        id: impl Fn(u32) -> &'a str,
-    ) -> Option<(u32, Option<u32>)> {
-        let dist = |p: u32| {
-            let ahead = (at + m - p) % m;
-            ahead.min(m - ahead)
-        };
-        // The nearest places of one kind, the one before `at` and the one
-        // after (either may be as near as the other): (distance, indices).
-        fn nearest<T>(
-            places: &[T],
-            place: impl Fn(&T) -> u32,
-            dist: impl Fn(u32) -> u32,
-            at: u32,
-        ) -> Option<(u32, [Option<usize>; 2])> {
-            if places.is_empty() {
-                return None;
-            }
-            let (b, a) = (before(places, &place, at), after(places, &place, at));
-            let (db, da) = (dist(place(&places[b])), dist(place(&places[a])));
-            let d = db.min(da);
-            Some((d, [(db == d).then_some(b), (da == d && a != b).then_some(a)]))
+/// The receiver a leaf of many receivers steps to on a ring of roots whose
+/// path ends at root `k`, as `Paths::ring_arc` finds it from the receivers
+/// one by one: the nearest (a root's distance its distance round to `k`
+/// the shorter way, a source's one more than its nearest root's), the
+/// smallest id among equals; given the leaf's ways into the ring each way
+/// round, (ways in, the ring that way round, the place of `k` in it), the
+/// leaf wired straight into roots only (sources feed roots only: a box
+/// fed by one and by the box above it is a root). A root's distance is
+/// the shorter of its distances forward and back, so only the nearest
+/// place entered before `k` each way round, of each kind, can be nearest
+/// (a binary search each): that one forward and that one back; among the
+/// sources feeding one place, the smallest id. (the receiver's ordinal,
+/// whether it is a member.)
+fn nearest_on_ring<'a>(ways: [(&WaysIn, &Cycle, u32); 2], id: impl Fn(u32) -> &'a str) -> Option<(u32, bool)> {
+    // (distance to `k`, the member entered straight, or the source).
+    let (mut straight, mut fed) = (Vec::new(), Vec::new());
+    for (ways, cycle, at) in ways {
+        let m = cycle.members.len() as u32;
+        let ahead = |p: u32| (at + m - p) % m;
+        if !ways.straight.is_empty() {
+            let p = ways.straight[before(&ways.straight, |&p| p, at)];
+            straight.push((ahead(p), cycle.members[p as usize]));
         }
-        let straight = nearest(&self.straight, |&p| p, dist, at);
-        let fed = nearest(&self.fed, |f| f.0, dist, at).map(|(d, i)| (d + 1, i));
-        let d = straight.iter().chain(fed.iter()).map(|s| s.0).min()?;
-        // Those as near: members straight in, and through each place fed
-        // the source of smallest id; the smallest id of all.
-        let members = (straight
-            .filter(|s| s.0 == d)
-            .map(|s| s.1)
-            .into_iter()
-            .flatten()
-            .flatten())
-        .map(|i| (member(self.straight[i]), Some(self.straight[i])));
-        let sources =
-            (fed.filter(|f| f.0 == d).map(|f| f.1).into_iter().flatten().flatten()).map(|i| (self.fed[i].1, None));
-        members.chain(sources).min_by(|x, y| id(x.0).cmp(id(y.0)))
+        if !ways.fed.is_empty() {
+            let (p, source, _) = ways.fed[before(&ways.fed, |f| f.0, at)];
+            fed.push((ahead(p) + 1, source));
+        }
     }
+    let d = straight.iter().chain(&fed).map(|x| x.0).min()?;
+    let members = straight.iter().filter(|x| x.0 == d).map(|x| (x.1, true));
+    let sources = fed.iter().filter(|x| x.0 == d).map(|x| (x.1, false));
+    members.chain(sources).min_by(|x, y| id(x.0).cmp(id(y.0)))
 }
 
 impl Paths {
@@ -254,15 +229,17 @@ impl Paths {
         let entered = self.entered(w, leaf, steps)?;
         let mut ways = self.ways_in.lock().unwrap_or_else(|e| e.into_inner());
         *steps += 1;
-        let ways = ways.entry((leaf, cycle.min)).or_insert_with(|| {
+        let ways = ways.entry((leaf, cycle.min, cycle.members[0])).or_insert_with(|| {
             let from = entered.partition_point(|e| e.0 < cycle.min);
             let to = entered.partition_point(|e| e.0 <= cycle.max);
             *steps += 2 * (usize::BITS - entered.len().leading_zeros()) as u64;
             let (mut straight, mut fed) = (Vec::new(), Vec::new());
+            let mut chain_box = false;
             for &(o, source) in &entered[from..to] {
                 *steps += 1;
                 let Some(&p) = cycle.pos.get(&o) else { continue };
                 if source == NONE {
+                    chain_box |= w.facts.root_of[o as usize] != o;
                     straight.push(p);
                 } else {
                     fed.push((p, source));
@@ -288,7 +265,11 @@ impl Paths {
                     _ => places.push((p, source, false)),
                 }
             }
-            Arc::new(WaysIn { straight, fed: places })
+            Arc::new(WaysIn {
+                straight,
+                fed: places,
+                chain_box,
+            })
         });
         Some(Arc::clone(ways))
     }
@@ -489,11 +470,6 @@ pub(super) struct Ring {
 }
 
 impl Ring {
-    /// Whether no chain joins two roots (each way round, only roots).
-    fn unchained(&self) -> bool {
-        self.forward.members.len() == self.roots.len() && self.backward.members.len() == self.roots.len()
-    }
-
     /// The root chain box `o` of the ring leads to: the next root round
     /// from the root it hangs below, forward or back.
     fn next_root(&self, facts: &super::PathFacts, o: u32, forwards: bool) -> u32 {
@@ -664,10 +640,11 @@ impl Paths {
     /// down its chain, and on round the same way only if its bottom root
     /// goes on so (else None: the path turns back, no arc). O(receivers)
     /// steps, the receivers of each source looked at too, each source of
-    /// at most `FEW_ENTRIES`; for a leaf of more than `FEW_RECEIVERS`, on
-    /// a ring with no chains, its ways in picked out once
-    /// (`Paths::ways_in`) and the nearest found by binary searches; None
-    /// past those (the search and trees decide, as before).
+    /// at most `FEW_ENTRIES`; for a leaf of more than `FEW_RECEIVERS`, its
+    /// ways in each way round picked out once (`Paths::ways_in`) and the
+    /// nearest found by binary searches (`nearest_on_ring`), when it is
+    /// wired straight into roots only; None past those (the search and
+    /// trees decide, as before).
     pub(super) fn ring_arc(
         &self,
         w: Wiring<'_, '_>,
@@ -739,15 +716,16 @@ impl Paths {
         let receivers = g.receivers.of(leaf);
         let (x, via) = if receivers.len() > FEW_RECEIVERS {
             // Many receivers (family 75's ring, `cycle-fan-paths`): its
-            // ways into this ring picked out once, the nearest found by
-            // binary searches; on a ring of roots alone.
-            if !ring.unchained() {
+            // ways into this ring each way round picked out once, the
+            // nearest found by binary searches; not when wired straight
+            // into a chain box (its distance may turn back at its bottom).
+            let (ahead, back) = (self.ways_in(w, leaf, fw, steps)?, self.ways_in(w, leaf, bw, steps)?);
+            if ahead.chain_box || back.chain_box {
                 return None;
             }
-            let ways = self.ways_in(w, leaf, fw, steps)?;
-            match ways.nearest_on_ring(atf, mf, |p| fw.members[p as usize], id)? {
-                (o, Some(_)) => (o, None),
-                (o, None) => (nearest_fed(facts.nodes[o as usize], steps)??.1, Some(o)),
+            match nearest_on_ring([(&ahead, fw, atf), (&back, bw, atb)], id)? {
+                (o, true) => (o, None),
+                (o, false) => (nearest_fed(facts.nodes[o as usize], steps)??.1, Some(o)),
             }
         } else {
             // (distance to `k`, the receiver's ordinal, the member the path
@@ -1559,8 +1537,9 @@ mod tests {
         // Family 76: a box each way between neighbours (C_i -> D_i ->
         // C_(i+1), C_(i+1) -> E_i -> C_i): a ring of roots joined by
         // chains, read as arcs (until session 29, 4.4x: read off trees).
-        for reversed in [false, true] {
-            let text = |n: usize| roots_joined(n, reversed, true, None, 0, true, false);
+        // With 17 boxes besides (family 75's tools) too.
+        for (reversed, fan) in [(false, 0), (true, 0), (false, 17), (true, 17)] {
+            let text = |n: usize| roots_joined(n, reversed, true, None, fan, true, false);
             let (once, paths) = read_all(&text(200));
             let (twice, _) = read_all(&text(400));
             crate::work::assert_at_most_doubles(once, twice, "reading paths round a chained ring: ");
@@ -1737,6 +1716,32 @@ mod tests {
         ];
         for into in cases {
             for at in ["C0", "C4", "C7"] {
+                let (text, walked) = wired_with_fan(&boxes, &edges, into, at, 17);
+                let (path, ring, ways) = read_t_on_ring(&text);
+                assert_eq!(path, walked, "into {into:?}, at {at}");
+                assert!((ring && ways) || !round(&walked), "no arc: into {into:?}, at {at}");
+            }
+        }
+        // On a ring joined by uneven chains, other lengths each way round
+        // (its distances forward and back found in its two cycles); into
+        // a chain box, no arc (the walk's path still).
+        let (mut boxes, mut edges) = ring_chained(&[0, 1, 2, 0, 3, 1, 0, 2], &[1, 0, 2, 2, 0, 1, 3, 0]);
+        boxes.push("F".to_string());
+        edges.extend([("UF".to_string(), "F".to_string()), ("F".to_string(), "C2".to_string())]);
+        edges.push(("F".to_string(), "C6".to_string()));
+        let cases: &[&[&str]] = &[
+            &["S1"],
+            &["C5"],
+            &["S1", "S6"],
+            &["S2", "F"],
+            &["F", "C4"],
+            &["C3", "S6", "S7"],
+            &["C0", "C7"],
+            &["S4", "D4-1"],
+            &["E3-1"],
+        ];
+        for into in cases {
+            for at in ["C0", "C3", "C5"] {
                 let (text, walked) = wired_with_fan(&boxes, &edges, into, at, 17);
                 let (path, ring, ways) = read_t_on_ring(&text);
                 assert_eq!(path, walked, "into {into:?}, at {at}");
