@@ -591,6 +591,13 @@ pub(crate) struct Paths {
     /// ordinal and its first member: a ring's two ways round are two),
     /// the leaf's ways into it by place (`WaysIn`), each once.
     ways_in: Mutex<Map<(NodeIx, u32, u32), Arc<WaysIn>>>,
+    /// Per source of more than `FEW_ENTRIES` receivers an arc was asked
+    /// about, its relevant receivers' ordinals, sorted (see
+    /// `Paths::fed_places`), each source once.
+    fed: Mutex<Map<u32, Arc<[u32]>>>,
+    /// Per such source and cycle, the places of the members it feeds,
+    /// sorted, each once.
+    fed_places: Mutex<Map<(u32, u32, u32), Arc<[u32]>>>,
 }
 
 impl Default for Paths {
@@ -606,6 +613,8 @@ impl Default for Paths {
             rings: Mutex::new(new_map()),
             entrances: Mutex::new(new_map()),
             ways_in: Mutex::new(new_map()),
+            fed: Mutex::new(new_map()),
+            fed_places: Mutex::new(new_map()),
         }
     }
 }

@@ -26,11 +26,19 @@
 //! ends at, as for a consumer hanging below a ring's root), one step per
 //! node read, one step to tell whether a box is on it.
 //!
+//! A source of more than `FEW_ENTRIES` receivers (a tool also wired into
+//! a box that feeds many agents) has the members it feeds in a cycle
+//! picked out once per source and cycle (`Paths::fed_places`: its
+//! receivers sorted once, a step each, then a binary search and a step a
+//! member), shared by every tool it holds; a path through it finds the
+//! nearest by a binary search.
+//!
 //! Not taken (the search and trees decide, as before): two ways in as
-//! short into a one-way cycle, a source feeding more than `FEW_ENTRIES`
-//! boxes, a way in at a chain box of a ring whose bottom root turns back,
-//! and a leaf of more than `FEW_RECEIVERS` receivers wired straight into a
-//! chain box of a ring.
+//! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
+//! receivers wired into a source of more than `FEW_ENTRIES`, a way in at
+//! a chain box of a ring whose bottom root turns back, and a leaf of more
+//! than `FEW_RECEIVERS` receivers wired straight into a chain box of a
+//! ring.
 
 use std::sync::Arc;
 
@@ -216,6 +224,51 @@ impl Paths {
         })();
         entrances.insert(leaf, found.clone());
         found
+    }
+
+    /// The places round `cycle` of the members source `source` (a box
+    /// with no provider box) feeds, sorted, for a source of more than
+    /// `FEW_ENTRIES` receivers: its relevant receivers' ordinals sorted
+    /// once per source (a step a receiver), then those between the
+    /// cycle's smallest and largest ordinals found by a binary search and
+    /// placed, a step each, once per source and cycle. Shared by every
+    /// leaf the source holds: each path then finds the nearest by a
+    /// binary search (a tool wired into a box that also feeds many
+    /// agents, or many boxes).
+    fn fed_places(&self, w: Wiring<'_, '_>, source: NodeIx, cycle: &Cycle, steps: &mut u64) -> Arc<[u32]> {
+        let o = w.ordinal[source as usize];
+        let sorted = {
+            let mut fed = self.fed.lock().unwrap_or_else(|e| e.into_inner());
+            *steps += 1;
+            let sorted = fed.entry(o).or_insert_with(|| {
+                let receivers = w.g.receivers.of(source);
+                *steps += receivers.len() as u64;
+                let mut sorted: Vec<u32> = (receivers.iter().map(|&r| w.ordinal[r as usize]))
+                    .filter(|&r| r != NONE)
+                    .collect();
+                sorted.sort_unstable();
+                sorted.dedup();
+                Arc::from(sorted)
+            });
+            Arc::clone(sorted)
+        };
+        let mut places = self.fed_places.lock().unwrap_or_else(|e| e.into_inner());
+        *steps += 1;
+        let places = places.entry((o, cycle.min, cycle.members[0])).or_insert_with(|| {
+            let from = sorted.partition_point(|&r| r < cycle.min);
+            let to = sorted.partition_point(|&r| r <= cycle.max);
+            *steps += 2 * (usize::BITS - sorted.len().leading_zeros()) as u64;
+            let mut places: Vec<u32> = Vec::new();
+            for r in &sorted[from..to] {
+                *steps += 1;
+                if let Some(&p) = cycle.pos.get(r) {
+                    places.push(p);
+                }
+            }
+            places.sort_unstable();
+            Arc::from(places)
+        });
+        Arc::clone(places)
     }
 
     /// The ways `leaf`, wired into more than `FEW_RECEIVERS` boxes, enters
@@ -423,7 +476,15 @@ impl Paths {
                 }
                 let fed = g.receivers.of(q);
                 if fed.len() > FEW_ENTRIES {
-                    return None;
+                    // A source of many receivers: the members it feeds,
+                    // by place, picked out once (`Paths::fed_places`);
+                    // only the nearest before `k` can be shortest.
+                    let places = self.fed_places(w, q, &cycle, steps);
+                    if !places.is_empty() {
+                        let p = places[before(&places, |&p| p, at)];
+                        consider((at + m - p) % m + 2, p, Some(o));
+                    }
+                    continue;
                 }
                 for &r in fed {
                     *steps += 1;
@@ -695,10 +756,27 @@ impl Paths {
         // equals, as (distance to `k`, ordinal); None if it feeds none.
         let nearest_fed = |s: NodeIx, steps: &mut u64| -> Option<Option<(u32, u32)>> {
             let fed = g.receivers.of(s);
-            if fed.len() > FEW_ENTRIES {
-                return None;
-            }
             let mut best: Option<(u32, u32)> = None;
+            if fed.len() > FEW_ENTRIES {
+                // A source of many receivers: the members it feeds, by
+                // place each way round, picked out once
+                // (`Paths::fed_places`). It feeds roots only (a box fed by
+                // a source and by the box above it is a root), each as
+                // near as the shorter way round: only the nearest before
+                // `k` each way can be nearest.
+                for (cycle, at) in [(fw, atf), (bw, atb)] {
+                    let places = self.fed_places(w, s, cycle, steps);
+                    if places.is_empty() {
+                        continue;
+                    }
+                    let x = cycle.members[places[before(&places, |&p| p, at)] as usize];
+                    let Some(d) = dist(x) else { continue };
+                    if best.is_none_or(|(bd, bo)| (d, id(x)) < (bd, id(bo))) {
+                        best = Some((d, x));
+                    }
+                }
+                return Some(best);
+            }
             for &r in fed {
                 *steps += 1;
                 let ro = w.ordinal[r as usize];
@@ -1783,6 +1861,70 @@ mod tests {
                         assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
                     }
                 }
+            }
+        }
+    }
+    /// `text` (of `roots_joined`, `n` roots) with each U_i also wired
+    /// into a box W_i that feeds 17 agents Y: a source of more than
+    /// `FEW_ENTRIES` receivers for the tool to pass.
+    fn wide_sources(text: &str, n: usize) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for z in 0..17 {
+            nodes.push(node(&format!("Y{z:02}"), "agent", "Y"));
+        }
+        for i in 0..n {
+            let (u, x) = (format!("U{i:04}"), format!("W{i:04}"));
+            nodes.push(node(&x, "toolbox", &x));
+            edges.push(edge(&u, &x));
+            edges.extend((0..17).map(|z| edge(&x, &format!("Y{z:02}"))));
+        }
+        let text = text.replacen(r#"{"nodes": ["#, &format!(r#"{{"nodes": [{},"#, nodes.join(",")), 1);
+        text.replacen(r#""edges": ["#, &format!(r#""edges": [{},"#, edges.join(",")), 1)
+    }
+
+    #[test]
+    fn cmp9_paths_round_roots_from_tools_wired_into_a_box_of_many_receivers_cost_their_ends() {
+        // Each tool also wired into one box that feeds 17 agents (a source
+        // of more than `FEW_ENTRIES` receivers): the members it feeds in
+        // this cycle picked out once, shared by its tools (until session
+        // 29, no arc past such a source: 3.9x to 4.4x, read off trees).
+        for (both_ways, reversed, chains) in [
+            (false, false, false),
+            (false, true, false),
+            (true, false, false),
+            (true, true, true),
+        ] {
+            let text = |n: usize| wide_sources(&roots_joined(n, reversed, both_ways, None, 0, chains, false), n);
+            let (once, paths) = read_all(&text(200));
+            let (twice, _) = read_all(&text(400));
+            crate::work::assert_at_most_doubles(once, twice, "reading paths round roots past a wide box: ");
+            let id = |i: usize| if reversed { 199 - i } else { i };
+            for k in [0, 1, 100, 199] {
+                let t = (k + 100) % 200;
+                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
+                assert_eq!(path, &walked_joined(200, reversed, both_ways, chains, k), "k = {k}");
+            }
+        }
+        // Such a box feeding members too: the walk's path, read and asked
+        // about every box alike.
+        let (mut boxes, mut edges) = chained(&[0, 1, 0, 2, 0, 1, 0, 0]);
+        boxes.push("W".to_string());
+        edges.extend([("W".to_string(), "C3".to_string()), ("W".to_string(), "C6".to_string())]);
+        let ys: Vec<String> = (0..17).map(|z| format!("Y{z:02}")).collect();
+        for y in &ys {
+            boxes.push(y.clone());
+            edges.push(("W".to_string(), y.clone()));
+            edges.push((y.clone(), "Z".to_string()));
+        }
+        for into in [&["W"][..], &["W", "S5"], &["W", "D3-1"], &["S1", "W"]] {
+            for at in ["C0", "C2", "C5"] {
+                let (text, walked) = wired_with_fan(&boxes, &edges, into, at, 0);
+                let text = text.replacen(
+                    r#"{"nodes": ["#,
+                    &format!(r#"{{"nodes": [{},"#, node("Z", "agent", "Z")),
+                    1,
+                );
+                assert_eq!(read_t(&text).0, walked, "into {into:?}, at {at}");
             }
         }
     }
