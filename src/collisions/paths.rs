@@ -209,7 +209,7 @@ use super::flow::{PathFacts, NONE};
 mod arcs;
 mod rungs;
 
-use arcs::{Cycle, Entered, Ring, WaysIn};
+use arcs::{Cycle, Entered, FedPlaces, Ring, WaysIn};
 use rungs::{rung_ancestor, Rung};
 
 /// What a path is read from: the graph, the reduction's path facts, each
@@ -597,7 +597,7 @@ pub(crate) struct Paths {
     fed: Mutex<Map<u32, Arc<[u32]>>>,
     /// Per such source and cycle, the places of the members it feeds,
     /// sorted, each once.
-    fed_places: Mutex<Map<(u32, u32, u32), Arc<[u32]>>>,
+    fed_places: Mutex<FedPlaces>,
 }
 
 impl Default for Paths {

@@ -84,6 +84,10 @@ const ARC_AT_LEAST: u32 = 3;
 /// of the leaf feeds more than `FEW_ENTRIES` boxes (no arc then).
 pub(super) type Entered = Option<Arc<[(u32, u32)]>>;
 
+/// Per source of many receivers and cycle (its smallest ordinal and first
+/// member), the places of the members the source feeds (`Paths::fed_places`).
+pub(super) type FedPlaces = Map<(u32, u32, u32), Arc<[u32]>>;
+
 /// The ways a leaf wired into more than `FEW_RECEIVERS` boxes enters one
 /// cycle or ring of roots (`Paths::ways_in`), by place round it (its
 /// `Cycle::pos`; a ring's `forward`): where it is wired straight into a
