@@ -31,14 +31,15 @@
 //! picked out once per source and cycle (`Paths::fed_places`: its
 //! receivers sorted once, a step each, then a binary search and a step a
 //! member), shared by every tool it holds; a path through it finds the
-//! nearest by a binary search.
+//! nearest by a binary search (a leaf of many receivers: one for each
+//! such source it is wired into, at most `FEW_RECEIVERS` of them).
 //!
 //! Not taken (the search and trees decide, as before): two ways in as
-//! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
-//! receivers wired into a source of more than `FEW_ENTRIES`, a way in at
-//! a chain box of a ring whose bottom root turns back, and a leaf of more
-//! than `FEW_RECEIVERS` receivers wired straight into a chain box of a
-//! ring.
+//! short into a one-way cycle, a leaf wired into more than
+//! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
+//! at a chain box of a ring whose bottom root turns back, and a leaf of
+//! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
+//! a ring.
 
 use std::sync::Arc;
 
@@ -82,7 +83,19 @@ const ARC_AT_LEAST: u32 = 3;
 /// cycle or ring of roots by (`Paths::entered`): (the ordinal of a box
 /// entered, the source come through or NONE), sorted; None when a source
 /// of the leaf feeds more than `FEW_ENTRIES` boxes (no arc then).
-pub(super) type Entered = Option<Arc<[(u32, u32)]>>;
+pub(super) type Entered = Option<Arc<Entrances>>;
+
+/// What `Paths::entered` picks out of a leaf's receivers.
+#[derive(Debug)]
+pub(super) struct Entrances {
+    /// (the ordinal of a box entered, the source come through or NONE),
+    /// sorted.
+    boxes: Vec<(u32, u32)>,
+    /// The sources of more than `FEW_ENTRIES` receivers (at most
+    /// `FEW_RECEIVERS`), not expanded: the members each feeds are picked
+    /// out once per source and cycle (`Paths::fed_places`).
+    wide: Vec<NodeIx>,
+}
 
 /// Per source of many receivers and cycle (its smallest ordinal and first
 /// member), the places of the members the source feeds (`Paths::fed_places`).
@@ -105,6 +118,9 @@ pub(super) struct WaysIn {
     fed: Vec<(u32, u32, bool)>,
     /// Whether a member entered straight is a chain box.
     chain_box: bool,
+    /// The sources of many receivers the leaf is wired into that feed
+    /// members: (the source, the places it feeds, sorted).
+    wide: Vec<(u32, Arc<[u32]>)>,
 }
 
 /// The entry of `places` (sorted, not empty) nearest before `at` round a
@@ -133,10 +149,22 @@ impl WaysIn {
             let p = self.straight[before(&self.straight, |&p| p, at)];
             (ahead(p) + 1, p)
         });
-        let fed = (!self.fed.is_empty()).then(|| {
+        // The nearest place fed, and through a source of many receivers
+        // each, the nearest it feeds: those as near, through more than one
+        // source, are a tie.
+        let mut fed = (!self.fed.is_empty()).then(|| {
             let (p, source, several) = self.fed[before(&self.fed, |f| f.0, at)];
             (ahead(p) + 2, p, source, several)
         });
+        for (source, places) in &self.wide {
+            let p = places[before(places, |&p| p, at)];
+            let e = ahead(p) + 2;
+            fed = match fed {
+                Some(f) if f.0 < e => Some(f),
+                Some(f) if f.0 == e => Some((e, f.1, f.2, true)),
+                _ => Some((e, p, *source, false)),
+            };
+        }
         match (straight, fed) {
             (Some((e, p)), fed) if fed.is_none_or(|f| e < f.0) => Some((e, p, None)),
             (straight, Some((e, p, source, several))) if straight.is_none_or(|s| e < s.0) => {
@@ -174,6 +202,9 @@ fn nearest_on_ring<'a>(ways: [(&WaysIn, &Cycle, u32); 2], id: impl Fn(u32) -> &'
             let (p, source, _) = ways.fed[before(&ways.fed, |f| f.0, at)];
             fed.push((ahead(p) + 1, source));
         }
+        for (source, places) in &ways.wide {
+            fed.push((ahead(places[before(places, |&p| p, at)]) + 1, *source));
+        }
     }
     let d = straight.iter().chain(&fed).map(|x| x.0).min()?;
     let members = straight.iter().filter(|x| x.0 == d).map(|x| (x.1, true));
@@ -199,7 +230,7 @@ impl Paths {
         }
         let (g, facts) = (w.g, w.facts);
         let found = (|| {
-            let mut entered: Vec<(u32, u32)> = Vec::new();
+            let (mut entered, mut wide): (Vec<(u32, u32)>, Vec<NodeIx>) = (Vec::new(), Vec::new());
             for &q in g.receivers.of(leaf) {
                 *steps += 1;
                 let o = w.ordinal[q as usize];
@@ -212,7 +243,11 @@ impl Paths {
                 }
                 let fed = g.receivers.of(q);
                 if fed.len() > FEW_ENTRIES {
-                    return None;
+                    if wide.len() == FEW_RECEIVERS {
+                        return None;
+                    }
+                    wide.push(q);
+                    continue;
                 }
                 for &r in fed {
                     *steps += 1;
@@ -224,7 +259,9 @@ impl Paths {
             }
             entered.sort_unstable();
             entered.dedup();
-            Some(Arc::from(entered))
+            wide.sort_unstable();
+            wide.dedup();
+            Some(Arc::new(Entrances { boxes: entered, wide }))
         })();
         entrances.insert(leaf, found.clone());
         found
@@ -287,6 +324,7 @@ impl Paths {
         let mut ways = self.ways_in.lock().unwrap_or_else(|e| e.into_inner());
         *steps += 1;
         let ways = ways.entry((leaf, cycle.min, cycle.members[0])).or_insert_with(|| {
+            let (wide_sources, entered) = (&entered.wide, &entered.boxes);
             let from = entered.partition_point(|e| e.0 < cycle.min);
             let to = entered.partition_point(|e| e.0 <= cycle.max);
             *steps += 2 * (usize::BITS - entered.len().leading_zeros()) as u64;
@@ -322,10 +360,16 @@ impl Paths {
                     _ => places.push((p, source, false)),
                 }
             }
+            // Each source of many receivers, the places it feeds.
+            let wide = (wide_sources.iter())
+                .map(|&q| (w.ordinal[q as usize], self.fed_places(w, q, cycle, steps)))
+                .filter(|(_, places)| !places.is_empty())
+                .collect();
             Arc::new(WaysIn {
                 straight,
                 fed: places,
                 chain_box,
+                wide,
             })
         });
         Some(Arc::clone(ways))
@@ -1920,16 +1964,29 @@ mod tests {
             edges.push(("W".to_string(), y.clone()));
             edges.push((y.clone(), "Z".to_string()));
         }
-        for into in [&["W"][..], &["W", "S5"], &["W", "D3-1"], &["S1", "W"]] {
-            for at in ["C0", "C2", "C5"] {
-                let (text, walked) = wired_with_fan(&boxes, &edges, into, at, 0);
-                let text = text.replacen(
-                    r#"{"nodes": ["#,
-                    &format!(r#"{{"nodes": [{},"#, node("Z", "agent", "Z")),
-                    1,
-                );
-                assert_eq!(read_t(&text).0, walked, "into {into:?}, at {at}");
+        // With 17 boxes besides too (a leaf of many receivers, its ways
+        // in picked out with the wide box's places).
+        for fan in [0, 17] {
+            for into in [&["W"][..], &["W", "S5"], &["W", "D3-1"], &["S1", "W"], &["S2", "W"]] {
+                for at in ["C0", "C2", "C5"] {
+                    let (text, walked) = wired_with_fan(&boxes, &edges, into, at, fan);
+                    let z = format!(r#"{{"nodes": [{},"#, node("Z", "agent", "Z"));
+                    let text = if fan == 0 {
+                        text.replacen(r#"{"nodes": ["#, &z, 1)
+                    } else {
+                        text
+                    };
+                    assert_eq!(read_t(&text).0, walked, "into {into:?}, at {at}, {fan} boxes besides");
+                }
             }
+        }
+        // Tools of many receivers each also into a wide box, round a cycle
+        // and a ring: reading at most doubles.
+        for both_ways in [false, true] {
+            let text = |n: usize| wide_sources(&roots_joined(n, false, both_ways, None, 17, false, false), n);
+            let (once, _) = read_all(&text(200));
+            let (twice, _) = read_all(&text(400));
+            crate::work::assert_at_most_doubles(once, twice, "reading paths of many receivers past a wide box: ");
         }
     }
 }
