@@ -173,15 +173,21 @@
 //! count them, and an arc may end at a root reached from below by its
 //! chain (the rest of that chain laid under it, found by jumps). A tool
 //! wired into more than `FEW_RECEIVERS` boxes (family 72: 17 that feed
-//! nothing) has its relevant receivers picked out once, a step a
-//! receiver, and an arc looks only at those, at most `FEW_RECEIVERS`.
-//! (Until session 28 both were read off trees: families 62, 69 and 72 read
-//! n paths half round a cycle of n at 3.9x to 4.1x the work for twice the
-//! file, 6.2M steps at 1,000.) Two ways in as short into a one-way cycle
+//! nothing; family 75: 17 that lead to an agent elsewhere) has its ways
+//! into the cycle (members it is wired into, members its sources feed)
+//! picked out once per leaf and cycle, a step a receiver, sorted by place
+//! round it, and an arc finds the nearest by binary searches. A ring's
+//! roots may be joined by chains each way round too (family 76: the chain
+//! boxes members of the ring one way round, their places counted).
+//! (Until session 28 chains and family 72 were read off trees: families
+//! 62, 69 and 72 read n paths half round a cycle of n at 3.9x to 4.1x the
+//! work for twice the file, 6.2M steps at 1,000; until session 29,
+//! families 75 and 76 too, at 3.9x to 4.4x.) Two ways in as short into a one-way cycle
 //! (a tool wired into two members: ties), a member fed by two boxes that
 //! have providers of their own and are not a ring's (a chord, or a box
-//! beside a chain), or a tool of more than `FEW_RECEIVERS` relevant
-//! receivers are passed on and read off trees as before.
+//! beside a chain), or a tool of more than `FEW_RECEIVERS` receivers
+//! wired straight into a chain box of a ring are passed on and read off
+//! trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
@@ -203,7 +209,7 @@ use super::flow::{PathFacts, NONE};
 mod arcs;
 mod rungs;
 
-use arcs::{Cycle, Ring};
+use arcs::{Cycle, Entered, FedPlaces, Ring, WaysIn};
 use rungs::{rung_ancestor, Rung};
 
 /// What a path is read from: the graph, the reduction's path facts, each
@@ -578,9 +584,20 @@ pub(crate) struct Paths {
     /// (`Ring`), or None; made when first asked for, each root once.
     rings: Mutex<Map<u32, Option<Arc<Ring>>>>,
     /// Per leaf of more than `FEW_RECEIVERS` receivers an arc was asked
-    /// about, those of its receivers that are relevant nodes (see
-    /// `Paths::entrances`), made when first asked for, each leaf once.
-    entrances: Mutex<Map<NodeIx, Arc<[NodeIx]>>>,
+    /// about, the boxes it may enter a cycle or ring of roots by (see
+    /// `Paths::entered`), made when first asked for, each leaf once.
+    entrances: Mutex<Map<NodeIx, Entered>>,
+    /// Per such leaf and cycle an arc was asked about (by its smallest
+    /// ordinal and its first member: a ring's two ways round are two),
+    /// the leaf's ways into it by place (`WaysIn`), each once.
+    ways_in: Mutex<Map<(NodeIx, u32, u32), Arc<WaysIn>>>,
+    /// Per source of more than `FEW_ENTRIES` receivers an arc was asked
+    /// about, its relevant receivers' ordinals, sorted (see
+    /// `Paths::fed_places`), each source once.
+    fed: Mutex<Map<u32, Arc<[u32]>>>,
+    /// Per such source and cycle, the places of the members it feeds,
+    /// sorted, each once.
+    fed_places: Mutex<FedPlaces>,
 }
 
 impl Default for Paths {
@@ -595,6 +612,9 @@ impl Default for Paths {
             cycles: Mutex::new(new_map()),
             rings: Mutex::new(new_map()),
             entrances: Mutex::new(new_map()),
+            ways_in: Mutex::new(new_map()),
+            fed: Mutex::new(new_map()),
+            fed_places: Mutex::new(new_map()),
         }
     }
 }
@@ -797,7 +817,11 @@ impl Paths {
                         // and a search would follow: the search would go
                         // round the ring root by root, and then hand each
                         // root to its own tree, grown out to the leaf.
-                        if bottom == root {
+                        // At the root's own chain, whether the path ends
+                        // at the root or below it (a consumer hanging
+                        // below a member: every route to it passes the
+                        // root, the rest of the chain laid under the arc).
+                        if chains.last().is_some_and(|c| c.0 == root && c.3.is_none()) {
                             let found = self.ring_arc(w, leaf, root, steps);
                             if Self::lay(facts, found, root, &mut chains, &mut arc, steps) {
                                 break None;
@@ -1250,12 +1274,30 @@ impl Paths {
         // members the walk passed root by root before the arc (nearer the
         // consumer, their roots falling) may stop the jumps above before
         // the arc, whose root is the cycle's smallest; found by that.
-        let cycle = path.head.arcs.then(|| {
-            *steps += 1;
-            let cycles = self.cycles.lock().unwrap_or_else(|e| e.into_inner());
-            cycles.get(&root).cloned().flatten()
+        // Alike a member of a ring of roots, held one way round or the
+        // other: the arc is of one of its two cycles.
+        let cycles = path.head.arcs.then(|| {
+            *steps += 2;
+            let cycle = self
+                .cycles
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&root)
+                .cloned()
+                .flatten();
+            let ring = self
+                .rings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&root)
+                .cloned()
+                .flatten();
+            let ways = ring.map(|r| [Arc::clone(&r.forward), Arc::clone(&r.backward)]);
+            (cycle.into_iter())
+                .chain(ways.into_iter().flatten())
+                .collect::<Vec<_>>()
         });
-        if let Some(cycle) = cycle.flatten() {
+        for cycle in cycles.into_iter().flatten() {
             // The arc, or the rest of the chain of the root it ends at,
             // laid just below it, when that root is the cycle's smallest
             // (the arc then lies next).
