@@ -323,11 +323,11 @@ FAMILIES: Dict[str, Family] = {
                "a different 10 of them", (1_000,), 200, 20, ring_crowd),
         Family("renames-hub", 74, "family 71 with family 62's twins, each in a box also fed by the box before box "
                "k; a hub fed by box 0 and 260 empty boxes into every agent", (1_000,), 40, 3,
-               renames_hub),  # small on purpose: its check grows 4x with n
+               renames_hub),  # small on purpose: reading its clashes' paths grows 4x with n (as cycle-skip's)
         Family("cycle-fan-paths", 75, "family 55 with each tool U i also wired into 17 boxes, each into one more "
                "agent", (1_000,), 40, 2, cycle_fan_paths),
-        Family("ring-chained", 76, "family 61 with a box each way between each two boxes of the cycle", (1_000,),
-               40, 2, ring_chained),  # small on purpose: reading its clashes' paths grows 4.4x with n
+        Family("ring-chained", 76, "family 61 with a box each way between each two boxes of the cycle", (4_000,),
+               40, 2, ring_chained),
         Family("renames-fan-hub", 77, "family 62 with family 75's 17 boxes per tool into one more agent and family "
                "74's hub", (1_000,), 40, 2, renames_fan_hub),
     )
