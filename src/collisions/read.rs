@@ -527,25 +527,39 @@ impl<'a> Collisions<'a> {
             if g.receivers.of(leaf).len().min(g.providers.of(node).len()) > ADJACENCY_LOOKED_AT {
                 return None;
             }
+            // Every relevant provider of `node` found within `d` steps by
+            // an earlier question: the predecessors for this leaf are some
+            // of them (`twice-asked`: two clashes through one box of many
+            // providers, whose list the second would pay past the budget).
+            looked += 1;
+            if ways.all_near.borrow().get(&(o, c)).is_some_and(|&steps| steps <= d) {
+                return Some(true);
+            }
             // The node's providers, read as `within` reads a box's.
             let before = facts.providers_of(o);
             if !ways.read.borrow_mut().insert((o, BACK_READ)) {
                 budget = budget.checked_sub(before.len())?;
             }
             looked += 1 + before.len() as u64;
+            let mut all = true;
             for &p in before {
                 let op = ordinal[p as usize];
-                if !self.carries(leaf, op) {
-                    continue;
-                }
                 looked += 1;
                 let known = ways.near.borrow().get(&(op, c)).is_some_and(|&steps| steps <= d);
-                if !known {
-                    if !self.within(ways, (op, c, d), &mut budget, &mut looked) {
-                        return None;
-                    }
-                    ways.near.borrow_mut().insert((op, c), d);
+                if known {
+                    continue;
                 }
+                if !self.carries(leaf, op) {
+                    all = false; // not a predecessor: not searched from
+                    continue;
+                }
+                if !self.within(ways, (op, c, d), &mut budget, &mut looked) {
+                    return None;
+                }
+                ways.near.borrow_mut().insert((op, c), d);
+            }
+            if all {
+                ways.all_near.borrow_mut().insert((o, c), d);
             }
             Some(true)
         })();
@@ -790,6 +804,12 @@ struct Ways {
     /// fewest steps: a box before many tools' own boxes, all wired into
     /// one consumer, is searched from once.
     near: RefCell<Map<(u32, u32), u32>>,
+    /// Per box and consumer (ordinals), the fewest steps within which every
+    /// relevant provider of the box was found of the consumer: whatever
+    /// leaf is asked about later, its predecessors of the box are among
+    /// them, so the answer holds (a box that two clashes pass, with more
+    /// providers than the budget).
+    all_near: RefCell<Map<(u32, u32), u32>>,
     /// Per consumer (ordinal), the search's end at it, kept.
     backs: RefCell<Map<u32, End>>,
 }
