@@ -1488,6 +1488,78 @@ mod tests {
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
 
+    /// `two_clashes_an_agent`'s cycle, with both clashes at each agent a_k
+    /// through one box Q_k (fed by C_(k-1) and the twins u_i, v_i of U_i,
+    /// V_i), into the agent through one more box; Q_k also fed by `wide`
+    /// boxes of its own, each fed by C_(k-1) and wired into the agent
+    /// (session 29's `twice-asked`).
+    fn two_clashes_through_one_box(n: usize, wide: usize) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.push(edge(&s, &c));
+            for t in ["U", "V"] {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.push(edge(&tool, &s));
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, r) = (format!("a{k:05}"), format!("Q{k:05}"), format!("R{k:05}"));
+            let before = format!("C{:05}", (k + n - 1) % n);
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&r, "toolbox", &r));
+            edges.extend([
+                edge(&format!("C{k:05}"), &a),
+                edge(&before, &q),
+                edge(&q, &r),
+                edge(&r, &a),
+            ]);
+            for t in ["u", "v"] {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{} {i:05}", t.to_uppercase())));
+                edges.push(edge(&tool, &q));
+            }
+            for j in 0..wide {
+                let p = format!("P{k:05}.{j:03}");
+                nodes.push(node(&p, "toolbox", &p));
+                edges.extend([edge(&before, &p), edge(&p, &q), edge(&p, &a)]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_of_two_clashes_through_a_box_of_many_providers_cost_no_path_of_the_kept_tools() {
+        // Q_k is on no shortest way of U_i or V_i: each of its providers is
+        // within two steps of the agent. The first clash reads Q_k's 261
+        // providers for free; the second would pay them past the budget,
+        // so it is answered by the first having found every one of them
+        // near. Finding V_i's path instead, read off a tree for each agent,
+        // cost n x n (3.6x the work for twice the cycle).
+        let check = |n: usize| {
+            let text = two_clashes_through_one_box(n, 260);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), 2 * n as u64, "two clashes at every agent");
+            let qualified = collisions
+                .renames
+                .values()
+                .filter(|r| r.new_label.contains("Own"))
+                .count();
+            assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
     #[test]
     fn cmp9_a_box_on_the_kept_tools_path_round_a_cycle_is_told_so() {
         // Fed by the box before the agent's cycle box and first by id, the
