@@ -591,8 +591,10 @@ impl<'a> Collisions<'a> {
     /// Cost: the first time any box's receivers (or its providers) are read
     /// in the whole settling, the read is charged to those entries (`read`
     /// marks them), so all such reads cost at most the tool edges twice;
-    /// every later read comes out of `budget`, and so does every box put
-    /// aside as too far for this search. Boxes read for free go first, then
+    /// every later read comes out of `budget`. A box of the consumer's end
+    /// too far for this search is put aside, by steps, until a search that
+    /// allows more (charged to its placing: it is put aside once, and taken
+    /// back once). Boxes read for free go first, then
     /// those of fewest entries: so a wide end is crossed from the other, the
     /// first search from a box or into a consumer reads its own lists whole,
     /// meeting the other end by membership, and a way of few entries is
@@ -624,10 +626,18 @@ impl<'a> Collisions<'a> {
         if back.met.get(&from).is_some_and(|&there| there <= d) {
             return true;
         }
+        // Boxes put aside by earlier searches as too far, near enough now.
+        while let Some(&Reverse((steps, charged, all, x))) = back.aside.peek() {
+            if steps >= d {
+                break;
+            }
+            back.aside.pop();
+            *looked += 1;
+            back.heap.push(Reverse((charged, all, steps, x)));
+        }
         let mut ahead = End::default();
         ahead.met.insert(from, 0);
         ahead.heap.push(key(from, AHEAD_READ, 0, &read));
-        let mut aside = Vec::new();
         let mut next = Vec::new();
         let found = loop {
             // The cheaper top of the two ends (ahead on a tie).
@@ -651,13 +661,11 @@ impl<'a> Collisions<'a> {
             }
             if steps >= d {
                 if !forwards {
-                    // Too far for this search, not for a later one.
-                    let Some(left) = budget.checked_sub(1) else {
-                        aside.push(Reverse((charged, all, steps, x)));
-                        break false;
-                    };
-                    *budget = left;
-                    aside.push(Reverse((charged, all, steps, x)));
+                    // Too far for this search, not for a later one: kept
+                    // apart until a search from further away, charged to
+                    // its placing (`asides`: an agent fed by many boxes,
+                    // each fed by one more, all one step too far).
+                    end.aside.push(Reverse((steps, charged, all, x)));
                 }
                 continue;
             }
@@ -701,7 +709,6 @@ impl<'a> Collisions<'a> {
                 end.heap.push(key(y, mark, at, &read));
             }
         };
-        back.heap.extend(aside);
         found
     }
 
@@ -821,6 +828,10 @@ struct Ways {
 struct End {
     met: Map<u32, u32>,
     heap: BinaryHeap<Reverse<(usize, usize, u32, u32)>>,
+    /// Boxes taken out too far for the search then (the end at a consumer
+    /// only), nearest first (steps, charged entries, all entries, box):
+    /// back in `heap` when a search allows more steps.
+    aside: BinaryHeap<Reverse<(u32, usize, usize, u32)>>,
 }
 
 /// The most adjacency entries one question of renames reads (past the
