@@ -1571,6 +1571,77 @@ mod tests {
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
 
+    /// `two_clashes_an_agent`'s cycle with one clash at each agent a_k,
+    /// through its own box Q_k (fed by C_(k-1) and the twin u_i of U_i)
+    /// into the agent through one more box; a_k also fed by `wide` boxes
+    /// G, each fed by a box H of its own fed by S_k (session 29's
+    /// `asides`): the search's end at the agent meets `wide` boxes two
+    /// steps away, too far for a question of two steps.
+    fn an_agent_fed_by_many_boxes_too_far(n: usize, wide: usize) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.extend([edge(&s, &c), edge(&u, &s)]);
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, r, u) = (
+                format!("a{k:05}"),
+                format!("Q{k:05}"),
+                format!("R{k:05}"),
+                format!("u{i:05}"),
+            );
+            let before = format!("C{:05}", (k + n - 1) % n);
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&r, "toolbox", &r));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            edges.extend([
+                edge(&format!("C{k:05}"), &a),
+                edge(&before, &q),
+                edge(&u, &q),
+                edge(&q, &r),
+                edge(&r, &a),
+            ]);
+            for j in 0..wide {
+                let (g, h) = (format!("G{k:05}.{j:03}"), format!("H{k:05}.{j:03}"));
+                nodes.push(node(&g, "toolbox", &g));
+                nodes.push(node(&h, "toolbox", &h));
+                edges.extend([edge(&g, &a), edge(&h, &g), edge(&format!("S{k:05}"), &h)]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_at_an_agent_fed_by_many_boxes_too_far_cost_no_path_of_the_kept_tool() {
+        // Q_k is on no shortest way of U_i: C_(k-1) is within two steps of
+        // the agent. The search's end at the agent meets 300 boxes H two
+        // steps away: each put aside at a unit of the budget, they spent
+        // it, and U_i's path, read off a tree for each agent, cost n x n
+        // (3.7x the work for twice the cycle).
+        let check = |n: usize| {
+            let text = an_agent_fed_by_many_boxes_too_far(n, 300);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), n as u64, "a clash at every agent");
+            let qualified = collisions
+                .renames
+                .values()
+                .filter(|r| r.new_label.contains("Own"))
+                .count();
+            assert_eq!(qualified, n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
     #[test]
     fn cmp9_a_box_on_the_kept_tools_path_round_a_cycle_is_told_so() {
         // Fed by the box before the agent's cycle box and first by id, the
