@@ -622,22 +622,43 @@ impl<'a> Collisions<'a> {
             back.heap.push(key(to, BACK_READ, 0, &read));
             back
         });
+        let mut aheads = ways.aheads.borrow_mut();
+        let ahead = aheads.entry(from).or_insert_with(|| {
+            let mut ahead = End::default();
+            ahead.met.insert(from, 0);
+            ahead.heap.push(key(from, AHEAD_READ, 0, &read));
+            ahead
+        });
         *looked += 1;
         if back.met.get(&from).is_some_and(|&there| there <= d) {
             return true;
         }
-        // Boxes put aside by earlier searches as too far, near enough now.
-        while let Some(&Reverse((steps, charged, all, x))) = back.aside.peek() {
-            if steps >= d {
-                break;
+        // Both ends kept: a way may be there already, met by neither when
+        // it was expanded (the other end was another's then). Looked for
+        // through the smaller end, out of the budget (not at all past it).
+        let (small, large) = if ahead.met.len() <= back.met.len() {
+            (&ahead.met, &back.met)
+        } else {
+            (&back.met, &ahead.met)
+        };
+        if small.len() > 1 && small.len() <= *budget {
+            *budget -= small.len();
+            *looked += small.len() as u64;
+            if small.iter().any(|(y, &i)| large.get(y).is_some_and(|&j| i + j <= d)) {
+                return true;
             }
-            back.aside.pop();
-            *looked += 1;
-            back.heap.push(Reverse((charged, all, steps, x)));
         }
-        let mut ahead = End::default();
-        ahead.met.insert(from, 0);
-        ahead.heap.push(key(from, AHEAD_READ, 0, &read));
+        // Boxes put aside by earlier searches as too far, near enough now.
+        for end in [&mut *ahead, &mut *back] {
+            while let Some(&Reverse((steps, charged, all, x))) = end.aside.peek() {
+                if steps >= d {
+                    break;
+                }
+                end.aside.pop();
+                *looked += 1;
+                end.heap.push(Reverse((charged, all, steps, x)));
+            }
+        }
         let mut next = Vec::new();
         let found = loop {
             // The cheaper top of the two ends (ahead on a tie).
@@ -648,9 +669,9 @@ impl<'a> Collisions<'a> {
                 (Some(a), Some(b)) => a >= b,
             };
             let (end, other, mark) = if forwards {
-                (&mut ahead, &*back, AHEAD_READ)
+                (&mut *ahead, &*back, AHEAD_READ)
             } else {
-                (&mut *back, &ahead, BACK_READ)
+                (&mut *back, &*ahead, BACK_READ)
             };
             let Some(Reverse((charged, all, steps, x))) = end.heap.pop() else {
                 break false;
@@ -660,13 +681,11 @@ impl<'a> Collisions<'a> {
                 continue; // met again in fewer steps since
             }
             if steps >= d {
-                if !forwards {
-                    // Too far for this search, not for a later one: kept
-                    // apart until a search from further away, charged to
-                    // its placing (`asides`: an agent fed by many boxes,
-                    // each fed by one more, all one step too far).
-                    end.aside.push(Reverse((steps, charged, all, x)));
-                }
+                // Too far for this search, not for a later one: kept apart
+                // until a search that allows more steps, charged to its
+                // placing (`asides`: an agent fed by many boxes, each fed
+                // by one more, all one step too far).
+                end.aside.push(Reverse((steps, charged, all, x)));
                 continue;
             }
             let now = key(x, mark, steps, &read);
@@ -694,19 +713,22 @@ impl<'a> Collisions<'a> {
                 next.extend(facts.providers_of(x).iter().map(|&p| ordinal[p as usize]));
             }
             let at = steps + 1;
-            if next
+            let met = next
                 .iter()
-                .any(|y| other.met.get(y).is_some_and(|&there| at + there <= d))
-            {
-                break true;
-            }
+                .any(|y| other.met.get(y).is_some_and(|&there| at + there <= d));
+            // Placed even when the way is found: both ends are kept, and a
+            // box read and marked is not read again for free (`thrice-260`:
+            // a third consumer asking about the box the second expanded).
             for &y in &next {
-                if end.met.get(&y).is_some_and(|&before| before <= at) {
-                    continue;
+                if (forwards && y == to) || end.met.get(&y).is_some_and(|&before| before <= at) {
+                    continue; // the ahead end steps through boxes only
                 }
                 end.met.insert(y, at);
                 *looked += 1;
                 end.heap.push(key(y, mark, at, &read));
+            }
+            if met {
+                break true;
             }
         };
         found
@@ -819,6 +841,9 @@ struct Ways {
     all_near: RefCell<Map<(u32, u32), u32>>,
     /// Per consumer (ordinal), the search's end at it, kept.
     backs: RefCell<Map<u32, End>>,
+    /// Per box searched from (ordinal), the search's end at it, kept: it
+    /// steps through boxes only, whatever the consumer.
+    aheads: RefCell<Map<u32, End>>,
 }
 
 /// One end of a search: the boxes met, with the fewest steps to each from
