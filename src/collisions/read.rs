@@ -1667,6 +1667,86 @@ mod tests {
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
 
+    /// `two_clashes_an_agent`'s cycle with three agents a_k, b_k, d_k, each
+    /// fed by C_k and with a clash of its own through its own box (fed by
+    /// C_(k-1) and a twin), into it through one more box: three questions
+    /// about C_(k-1). Each C_i also feeds `wide` boxes into one agent z,
+    /// and is fed by `wide` boxes, each fed by S_i (session 29's
+    /// `thrice-260`): both ends of the way from C_(k-1) are wide.
+    fn three_agents_asking_about_one_box(n: usize, wide: usize) -> String {
+        let letters = ["A", "B", "D"];
+        let (mut nodes, mut edges) = (vec![node("z", "agent", "z")], Vec::new());
+        for i in 0..n {
+            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.push(edge(&s, &c));
+            for t in letters {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.push(edge(&tool, &s));
+            }
+            for j in 0..wide {
+                let (w, f) = (format!("W{i:05}.{j:03}"), format!("F{i:05}.{j:03}"));
+                nodes.push(node(&w, "toolbox", &w));
+                nodes.push(node(&f, "toolbox", &f));
+                edges.extend([edge(&c, &w), edge(&w, "z"), edge(&s, &f), edge(&f, &c)]);
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let before = format!("C{:05}", (k + n - 1) % n);
+            for t in letters {
+                let (a, q, r, tool) = (
+                    format!("a{t}{k:05}"),
+                    format!("Q{t}{k:05}"),
+                    format!("R{t}{k:05}"),
+                    format!("{t}t{i:05}"),
+                );
+                nodes.push(node(&a, "agent", &a));
+                nodes.push(node(&q, "toolbox", &format!("Own {t} {k}")));
+                nodes.push(node(&r, "toolbox", &r));
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.extend([
+                    edge(&format!("C{k:05}"), &a),
+                    edge(&before, &q),
+                    edge(&tool, &q),
+                    edge(&q, &r),
+                    edge(&r, &a),
+                ]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_of_three_agents_asking_about_one_wide_box_cost_no_path_of_the_kept_tools() {
+        // Each own box is on no shortest way of its kept tool: C_(k-1) is
+        // two steps from each agent. The first question reads C_k's 263
+        // providers, the second C_(k-1)'s 265 receivers; the third would
+        // pay both past the budget, so the end at C_(k-1) is kept, with the
+        // boxes it met. Finding the kept tools' paths instead, read off a
+        // tree for each agent, cost n x n (4.0x the work for twice the
+        // cycle).
+        let check = |n: usize| {
+            let text = three_agents_asking_about_one_box(n, 260);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), 3 * n as u64, "a clash at every agent");
+            let qualified = collisions
+                .renames
+                .values()
+                .filter(|r| r.new_label.contains("Own"))
+                .count();
+            assert_eq!(qualified, 3 * n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
     #[test]
     fn cmp9_a_box_on_the_kept_tools_path_round_a_cycle_is_told_so() {
         // Fed by the box before the agent's cycle box and first by id, the
