@@ -587,14 +587,20 @@ impl<'a> Collisions<'a> {
     /// `from`, so it is kept from one search to the next into the same
     /// consumer (`Ways::backs`) and goes on where it stopped: a consumer's
     /// second clash through a box of its own finds the boxes the first met.
+    /// So is the end at `from`, which steps through boxes only, whatever
+    /// the consumer (`Ways::aheads`): a third consumer asking about a box
+    /// whose receivers a second read meets the boxes that read found. Two
+    /// ends kept may hold a way neither met when expanded (each was
+    /// another's partner then): it is looked for through the smaller end's
+    /// boxes, out of the budget, and not at all past it.
     ///
     /// Cost: the first time any box's receivers (or its providers) are read
     /// in the whole settling, the read is charged to those entries (`read`
     /// marks them), so all such reads cost at most the tool edges twice;
-    /// every later read comes out of `budget`. A box of the consumer's end
-    /// too far for this search is put aside, by steps, until a search that
-    /// allows more (charged to its placing: it is put aside once, and taken
-    /// back once). Boxes read for free go first, then
+    /// every later read comes out of `budget`. A box too far for this
+    /// search is put aside, by steps, until a search that allows more
+    /// (charged to its placing: it is put aside once, and taken back once).
+    /// Boxes read for free go first, then
     /// those of fewest entries: so a wide end is crossed from the other, the
     /// first search from a box or into a consumer reads its own lists whole,
     /// meeting the other end by membership, and a way of few entries is
