@@ -506,7 +506,9 @@ impl<'a> Collisions<'a> {
     /// `ADJACENCY_LOOKED_AT` adjacency entries of the budget for the node's
     /// predecessors and all their searches (past them: not told), besides
     /// the first reads charged to the entries read (as `within` does);
-    /// every entry read counted as a probe.
+    /// every entry read counted as a probe. A box all of whose relevant
+    /// providers were once found within `d` steps of the consumer answers
+    /// at once, for any leaf (`Ways::all_near`): its list is not read again.
     fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
         let Some((second, nodes)) = ways.renamed.get() else {
             return false;
