@@ -506,7 +506,9 @@ impl<'a> Collisions<'a> {
     /// `ADJACENCY_LOOKED_AT` adjacency entries of the budget for the node's
     /// predecessors and all their searches (past them: not told), besides
     /// the first reads charged to the entries read (as `within` does);
-    /// every entry read counted as a probe.
+    /// every entry read counted as a probe. A box all of whose relevant
+    /// providers were once found within `d` steps of the consumer answers
+    /// at once, for any leaf (`Ways::all_near`): its list is not read again.
     fn off_every_shortest_way(&self, leaf: NodeIx, node: NodeIx, consumer: NodeIx, ways: &Ways) -> bool {
         let Some((second, nodes)) = ways.renamed.get() else {
             return false;
@@ -527,25 +529,39 @@ impl<'a> Collisions<'a> {
             if g.receivers.of(leaf).len().min(g.providers.of(node).len()) > ADJACENCY_LOOKED_AT {
                 return None;
             }
+            // Every relevant provider of `node` found within `d` steps by
+            // an earlier question: the predecessors for this leaf are some
+            // of them (`twice-asked`: two clashes through one box of many
+            // providers, whose list the second would pay past the budget).
+            looked += 1;
+            if ways.all_near.borrow().get(&(o, c)).is_some_and(|&steps| steps <= d) {
+                return Some(true);
+            }
             // The node's providers, read as `within` reads a box's.
             let before = facts.providers_of(o);
             if !ways.read.borrow_mut().insert((o, BACK_READ)) {
                 budget = budget.checked_sub(before.len())?;
             }
             looked += 1 + before.len() as u64;
+            let mut all = true;
             for &p in before {
                 let op = ordinal[p as usize];
-                if !self.carries(leaf, op) {
-                    continue;
-                }
                 looked += 1;
                 let known = ways.near.borrow().get(&(op, c)).is_some_and(|&steps| steps <= d);
-                if !known {
-                    if !self.within(ways, (op, c, d), &mut budget, &mut looked) {
-                        return None;
-                    }
-                    ways.near.borrow_mut().insert((op, c), d);
+                if known {
+                    continue;
                 }
+                if !self.carries(leaf, op) {
+                    all = false; // not a predecessor: not searched from
+                    continue;
+                }
+                if !self.within(ways, (op, c, d), &mut budget, &mut looked) {
+                    return None;
+                }
+                ways.near.borrow_mut().insert((op, c), d);
+            }
+            if all {
+                ways.all_near.borrow_mut().insert((o, c), d);
             }
             Some(true)
         })();
@@ -573,12 +589,20 @@ impl<'a> Collisions<'a> {
     /// `from`, so it is kept from one search to the next into the same
     /// consumer (`Ways::backs`) and goes on where it stopped: a consumer's
     /// second clash through a box of its own finds the boxes the first met.
+    /// So is the end at `from`, which steps through boxes only, whatever
+    /// the consumer (`Ways::aheads`): a third consumer asking about a box
+    /// whose receivers a second read meets the boxes that read found. Two
+    /// ends kept may hold a way neither met when expanded (each was
+    /// another's partner then): it is looked for through the smaller end's
+    /// boxes, out of the budget, and not at all past it.
     ///
     /// Cost: the first time any box's receivers (or its providers) are read
     /// in the whole settling, the read is charged to those entries (`read`
     /// marks them), so all such reads cost at most the tool edges twice;
-    /// every later read comes out of `budget`, and so does every box put
-    /// aside as too far for this search. Boxes read for free go first, then
+    /// every later read comes out of `budget`. A box too far for this
+    /// search is put aside, by steps, until a search that allows more
+    /// (charged to its placing: it is put aside once, and taken back once).
+    /// Boxes read for free go first, then
     /// those of fewest entries: so a wide end is crossed from the other, the
     /// first search from a box or into a consumer reads its own lists whole,
     /// meeting the other end by membership, and a way of few entries is
@@ -606,14 +630,43 @@ impl<'a> Collisions<'a> {
             back.heap.push(key(to, BACK_READ, 0, &read));
             back
         });
+        let mut aheads = ways.aheads.borrow_mut();
+        let ahead = aheads.entry(from).or_insert_with(|| {
+            let mut ahead = End::default();
+            ahead.met.insert(from, 0);
+            ahead.heap.push(key(from, AHEAD_READ, 0, &read));
+            ahead
+        });
         *looked += 1;
         if back.met.get(&from).is_some_and(|&there| there <= d) {
             return true;
         }
-        let mut ahead = End::default();
-        ahead.met.insert(from, 0);
-        ahead.heap.push(key(from, AHEAD_READ, 0, &read));
-        let mut aside = Vec::new();
+        // Both ends kept: a way may be there already, met by neither when
+        // it was expanded (the other end was another's then). Looked for
+        // through the smaller end, out of the budget (not at all past it).
+        let (small, large) = if ahead.met.len() <= back.met.len() {
+            (&ahead.met, &back.met)
+        } else {
+            (&back.met, &ahead.met)
+        };
+        if small.len() > 1 && small.len() <= *budget {
+            *budget -= small.len();
+            *looked += small.len() as u64;
+            if small.iter().any(|(y, &i)| large.get(y).is_some_and(|&j| i + j <= d)) {
+                return true;
+            }
+        }
+        // Boxes put aside by earlier searches as too far, near enough now.
+        for end in [&mut *ahead, &mut *back] {
+            while let Some(&Reverse((steps, charged, all, x))) = end.aside.peek() {
+                if steps >= d {
+                    break;
+                }
+                end.aside.pop();
+                *looked += 1;
+                end.heap.push(Reverse((charged, all, steps, x)));
+            }
+        }
         let mut next = Vec::new();
         let found = loop {
             // The cheaper top of the two ends (ahead on a tie).
@@ -624,9 +677,9 @@ impl<'a> Collisions<'a> {
                 (Some(a), Some(b)) => a >= b,
             };
             let (end, other, mark) = if forwards {
-                (&mut ahead, &*back, AHEAD_READ)
+                (&mut *ahead, &*back, AHEAD_READ)
             } else {
-                (&mut *back, &ahead, BACK_READ)
+                (&mut *back, &*ahead, BACK_READ)
             };
             let Some(Reverse((charged, all, steps, x))) = end.heap.pop() else {
                 break false;
@@ -636,15 +689,11 @@ impl<'a> Collisions<'a> {
                 continue; // met again in fewer steps since
             }
             if steps >= d {
-                if !forwards {
-                    // Too far for this search, not for a later one.
-                    let Some(left) = budget.checked_sub(1) else {
-                        aside.push(Reverse((charged, all, steps, x)));
-                        break false;
-                    };
-                    *budget = left;
-                    aside.push(Reverse((charged, all, steps, x)));
-                }
+                // Too far for this search, not for a later one: kept apart
+                // until a search that allows more steps, charged to its
+                // placing (`asides`: an agent fed by many boxes, each fed
+                // by one more, all one step too far).
+                end.aside.push(Reverse((steps, charged, all, x)));
                 continue;
             }
             let now = key(x, mark, steps, &read);
@@ -672,22 +721,24 @@ impl<'a> Collisions<'a> {
                 next.extend(facts.providers_of(x).iter().map(|&p| ordinal[p as usize]));
             }
             let at = steps + 1;
-            if next
+            let met = next
                 .iter()
-                .any(|y| other.met.get(y).is_some_and(|&there| at + there <= d))
-            {
-                break true;
-            }
+                .any(|y| other.met.get(y).is_some_and(|&there| at + there <= d));
+            // Placed even when the way is found: both ends are kept, and a
+            // box read and marked is not read again for free (`thrice-260`:
+            // a third consumer asking about the box the second expanded).
             for &y in &next {
-                if end.met.get(&y).is_some_and(|&before| before <= at) {
-                    continue;
+                if (forwards && y == to) || end.met.get(&y).is_some_and(|&before| before <= at) {
+                    continue; // the ahead end steps through boxes only
                 }
                 end.met.insert(y, at);
                 *looked += 1;
                 end.heap.push(key(y, mark, at, &read));
             }
+            if met {
+                break true;
+            }
         };
-        back.heap.extend(aside);
         found
     }
 
@@ -790,8 +841,17 @@ struct Ways {
     /// fewest steps: a box before many tools' own boxes, all wired into
     /// one consumer, is searched from once.
     near: RefCell<Map<(u32, u32), u32>>,
+    /// Per box and consumer (ordinals), the fewest steps within which every
+    /// relevant provider of the box was found of the consumer: whatever
+    /// leaf is asked about later, its predecessors of the box are among
+    /// them, so the answer holds (a box that two clashes pass, with more
+    /// providers than the budget).
+    all_near: RefCell<Map<(u32, u32), u32>>,
     /// Per consumer (ordinal), the search's end at it, kept.
     backs: RefCell<Map<u32, End>>,
+    /// Per box searched from (ordinal), the search's end at it, kept: it
+    /// steps through boxes only, whatever the consumer.
+    aheads: RefCell<Map<u32, End>>,
 }
 
 /// One end of a search: the boxes met, with the fewest steps to each from
@@ -801,6 +861,10 @@ struct Ways {
 struct End {
     met: Map<u32, u32>,
     heap: BinaryHeap<Reverse<(usize, usize, u32, u32)>>,
+    /// Boxes taken out too far for the search then (the end at a consumer
+    /// only), nearest first (steps, charged entries, all entries, box):
+    /// back in `heap` when a search allows more steps.
+    aside: BinaryHeap<Reverse<(u32, usize, usize, u32)>>,
 }
 
 /// The most adjacency entries one question of renames reads (past the
@@ -1463,6 +1527,229 @@ mod tests {
                 .filter(|r| r.new_label.contains("Own") || r.new_label.contains("Other"))
                 .count();
             assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
+    /// `two_clashes_an_agent`'s cycle, with both clashes at each agent a_k
+    /// through one box Q_k (fed by C_(k-1) and the twins u_i, v_i of U_i,
+    /// V_i), into the agent through one more box; Q_k also fed by `wide`
+    /// boxes of its own, each fed by C_(k-1) and wired into the agent
+    /// (session 29's `twice-asked`).
+    fn two_clashes_through_one_box(n: usize, wide: usize) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.push(edge(&s, &c));
+            for t in ["U", "V"] {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.push(edge(&tool, &s));
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, r) = (format!("a{k:05}"), format!("Q{k:05}"), format!("R{k:05}"));
+            let before = format!("C{:05}", (k + n - 1) % n);
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&r, "toolbox", &r));
+            edges.extend([
+                edge(&format!("C{k:05}"), &a),
+                edge(&before, &q),
+                edge(&q, &r),
+                edge(&r, &a),
+            ]);
+            for t in ["u", "v"] {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{} {i:05}", t.to_uppercase())));
+                edges.push(edge(&tool, &q));
+            }
+            for j in 0..wide {
+                let p = format!("P{k:05}.{j:03}");
+                nodes.push(node(&p, "toolbox", &p));
+                edges.extend([edge(&before, &p), edge(&p, &q), edge(&p, &a)]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_of_two_clashes_through_a_box_of_many_providers_cost_no_path_of_the_kept_tools() {
+        // Q_k is on no shortest way of U_i or V_i: each of its providers is
+        // within two steps of the agent. The first clash reads Q_k's 261
+        // providers for free; the second would pay them past the budget,
+        // so it is answered by the first having found every one of them
+        // near. Finding V_i's path instead, read off a tree for each agent,
+        // cost n x n (2.8x the work from 100 to 200 agents, 3.9x by 800).
+        let check = |n: usize| {
+            let text = two_clashes_through_one_box(n, 260);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), 2 * n as u64, "two clashes at every agent");
+            let qualified = collisions
+                .renames
+                .values()
+                .filter(|r| r.new_label.contains("Own"))
+                .count();
+            assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
+    /// `two_clashes_an_agent`'s cycle with one clash at each agent a_k,
+    /// through its own box Q_k (fed by C_(k-1) and the twin u_i of U_i)
+    /// into the agent through one more box; a_k also fed by `wide` boxes
+    /// G, each fed by a box H of its own fed by S_k (session 29's
+    /// `asides`): the search's end at the agent meets `wide` boxes two
+    /// steps away, too far for a question of two steps.
+    fn an_agent_fed_by_many_boxes_too_far(n: usize, wide: usize) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.extend([edge(&s, &c), edge(&u, &s)]);
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, r, u) = (
+                format!("a{k:05}"),
+                format!("Q{k:05}"),
+                format!("R{k:05}"),
+                format!("u{i:05}"),
+            );
+            let before = format!("C{:05}", (k + n - 1) % n);
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&r, "toolbox", &r));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            edges.extend([
+                edge(&format!("C{k:05}"), &a),
+                edge(&before, &q),
+                edge(&u, &q),
+                edge(&q, &r),
+                edge(&r, &a),
+            ]);
+            for j in 0..wide {
+                let (g, h) = (format!("G{k:05}.{j:03}"), format!("H{k:05}.{j:03}"));
+                nodes.push(node(&g, "toolbox", &g));
+                nodes.push(node(&h, "toolbox", &h));
+                edges.extend([edge(&g, &a), edge(&h, &g), edge(&format!("S{k:05}"), &h)]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_at_an_agent_fed_by_many_boxes_too_far_cost_no_path_of_the_kept_tool() {
+        // Q_k is on no shortest way of U_i: C_(k-1) is within two steps of
+        // the agent. The search's end at the agent meets 300 boxes H two
+        // steps away: each put aside at a unit of the budget, they spent
+        // it, and U_i's path, read off a tree for each agent, cost n x n
+        // (2.7x the work from 100 to 200 agents, 3.7x by 800).
+        let check = |n: usize| {
+            let text = an_agent_fed_by_many_boxes_too_far(n, 300);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), n as u64, "a clash at every agent");
+            let qualified = collisions
+                .renames
+                .values()
+                .filter(|r| r.new_label.contains("Own"))
+                .count();
+            assert_eq!(qualified, n, "each twin told apart by its own box");
+            total(&collisions.work())
+        };
+        crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
+    /// `two_clashes_an_agent`'s cycle with three agents a_k, b_k, d_k, each
+    /// fed by C_k and with a clash of its own through its own box (fed by
+    /// C_(k-1) and a twin), into it through one more box: three questions
+    /// about C_(k-1). Each C_i also feeds `wide` boxes into one agent z,
+    /// and is fed by `wide` boxes, each fed by S_i (session 29's
+    /// `thrice-260`): both ends of the way from C_(k-1) are wide.
+    fn three_agents_asking_about_one_box(n: usize, wide: usize) -> String {
+        let letters = ["A", "B", "D"];
+        let (mut nodes, mut edges) = (vec![node("z", "agent", "z")], Vec::new());
+        for i in 0..n {
+            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.push(edge(&s, &c));
+            for t in letters {
+                let tool = format!("{t}{i:05}");
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.push(edge(&tool, &s));
+            }
+            for j in 0..wide {
+                let (w, f) = (format!("W{i:05}.{j:03}"), format!("F{i:05}.{j:03}"));
+                nodes.push(node(&w, "toolbox", &w));
+                nodes.push(node(&f, "toolbox", &f));
+                edges.extend([edge(&c, &w), edge(&w, "z"), edge(&s, &f), edge(&f, &c)]);
+            }
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let before = format!("C{:05}", (k + n - 1) % n);
+            for t in letters {
+                let (a, q, r, tool) = (
+                    format!("a{t}{k:05}"),
+                    format!("Q{t}{k:05}"),
+                    format!("R{t}{k:05}"),
+                    format!("{t}t{i:05}"),
+                );
+                nodes.push(node(&a, "agent", &a));
+                nodes.push(node(&q, "toolbox", &format!("Own {t} {k}")));
+                nodes.push(node(&r, "toolbox", &r));
+                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+                edges.extend([
+                    edge(&format!("C{k:05}"), &a),
+                    edge(&before, &q),
+                    edge(&tool, &q),
+                    edge(&q, &r),
+                    edge(&r, &a),
+                ]);
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_of_three_agents_asking_about_one_wide_box_cost_no_path_of_the_kept_tools() {
+        // Each own box is on no shortest way of its kept tool: C_(k-1) is
+        // two steps from each agent. The first question reads C_k's 263
+        // providers, the second C_(k-1)'s 265 receivers; the third would
+        // pay both past the budget, so the end at C_(k-1) is kept, with the
+        // boxes it met. Finding the kept tools' paths instead, read off a
+        // tree for each agent, cost n x n (3.4x the work from 100 to 200
+        // agents, 4.0x from 200 to 400).
+        let check = |n: usize| {
+            let text = three_agents_asking_about_one_box(n, 260);
+            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), 3 * n as u64, "a clash at every agent");
+            let qualified = collisions
+                .renames
+                .values()
+                .filter(|r| r.new_label.contains("Own"))
+                .count();
+            assert_eq!(qualified, 3 * n, "each twin told apart by its own box");
             total(&collisions.work())
         };
         crate::work::assert_at_most_doubles(check(100), check(200), "");
