@@ -84,8 +84,11 @@ from .family_cycles import (
     cycle_renames,
     cycle_sides,
     cycle_skip,
+    renames_aside,
     renames_fan_hub,
     renames_hub,
+    renames_thrice,
+    renames_twice,
     ring_chained,
     two_way_cycle,
 )
@@ -330,6 +333,16 @@ FAMILIES: Dict[str, Family] = {
                40, 2, ring_chained),
         Family("renames-fan-hub", 77, "family 62 with family 75's 17 boxes per tool into one more agent and family "
                "74's hub", (1_000,), 40, 2, renames_fan_hub),
+        Family("renames-thrice", 78, "family 71 with family 62's twins for three agents per box, each fed by the box "
+               "before box k; 260 boxes from each box of the cycle into one more agent, 260 into it from its side "
+               "box", (50,), 10, 3,
+               renames_thrice),  # 5.0 MB at 50: some 540 nodes and 1,060 edges per box of the cycle
+        Family("renames-aside", 79, "family 71 with family 62's twins, each in a box also fed by the box before box "
+               "k; 300 boxes into every agent, each fed by a box of its own fed by side box k", (50,), 10, 3,
+               renames_aside),  # 4.6 MB at 50: some 600 boxes per agent
+        Family("renames-twice", 80, "family 71 with two tools per side box and their twins in one box per agent, "
+               "fed by the box before box k and by 260 boxes it feeds, each also into the agent", (50,), 10, 3,
+               renames_twice),  # 3.5 MB at 50: some 260 boxes per agent
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

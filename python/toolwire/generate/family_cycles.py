@@ -215,6 +215,110 @@ def renames_fan_hub(n: int) -> Generated:
     return _cycle_far(n, chained=True, renames=True, fan=FANOUT, hub=HUB_EMPTIES)
 
 
+SIDE_BOXES = 260
+"""Boxes on either side of the attack's constructions of session 29 (the
+boxes ``W`` and ``F`` of ``renames-thrice``, ``P`` of ``renames-twice``):
+more providers, or receivers, than the walk for a renamed twin's way reads
+(read.rs ``off_every_shortest_way``, 256 adjacency entries)."""
+
+ASIDES = 300
+"""Boxes ``G{k}-{j}`` into each agent of ``renames-aside``, two steps from
+the tool they carry, each put aside by the search for a renamed twin's way
+(read.rs ``within``) for one unit of its budget."""
+
+
+def renames_thrice(n: int) -> Generated:
+    """Family 78: ``cycle-skip`` with ``cycle-renames``' twins three times
+    over, both ends of the way wide (found by the attack of session 29 on
+    renames). Box ``S{i}`` holds three tools ``A{i}``, ``B{i}``, ``D{i}``
+    ("A i", "B i", "D i") and feeds ``C{i}`` directly and through 260 boxes
+    ``F{i}-{j}``; ``C{i}`` feeds 260 boxes ``W{i}-{j}``, each into one agent
+    ``Z``. For each letter ``L`` of ``a``, ``b``, ``d``, agent ``L{k}`` is fed
+    by ``C{k}`` and by ``Q2L{k}``, fed by ``QL{k}``, which holds the twin
+    ``Lt{t}`` ("l t", ``t = (k + n / 2) mod n``) and is fed by ``C{k - 1}``
+    too. Each agent sees every tool and one twin, ``Z`` every tool and no
+    twin: ``3 * n`` violations, ``3 * n`` clashes, the first ``a0``'s;
+    ``537 * n + 1`` nodes (``528 * n`` boxes, ``3 * n + 1`` agents), ``1061 *
+    n`` edges; from ``n = 3`` on, as ``cycle-skip``.
+
+    Each ``C{k - 1}`` is asked about three times, once per consumer, whether
+    it is on the kept tool's way; the searches after the first read its
+    receivers and ``C{k}``'s providers, both wide, charged (3.2x to 4.0x
+    the work for twice ``n`` before session 29's fix)."""
+    w = id_width(n)
+    letters = "abd"
+    nodes = [agent_record("Z")]
+    edges = []
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [box_record(f"C{s}"), box_record(f"S{s}")]
+        edges += [edge_record(f"C{s}", f"C{(i + 1) % n:0{w}}"), edge_record(f"S{s}", f"C{s}")]
+        edges.append(edge_record(f"C{s}", f"C{(i + 2) % n:0{w}}"))
+        for letter in letters:
+            tool = f"{letter.upper()}{s}"
+            nodes.append(tool_record(tool, f"{letter.upper()} {s}"))
+            edges.append(edge_record(tool, f"S{s}"))
+        for j in range(SIDE_BOXES):
+            x = f"W{s}-{j:03}"
+            nodes.append(box_record(x))
+            edges += [edge_record(f"C{s}", x), edge_record(x, "Z")]
+        for j in range(SIDE_BOXES):
+            x = f"F{s}-{j:03}"
+            nodes.append(box_record(x))
+            edges += [edge_record(f"S{s}", x), edge_record(x, f"C{s}")]
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        before = f"C{(k - 1) % n:0{w}}"
+        for letter in letters:
+            a, q, q2, twin = f"{letter}{s}", f"Q{letter}{s}", f"Q2{letter}{s}", f"{letter}t{t}"
+            nodes += [agent_record(a), box_record(q), box_record(q2), tool_record(twin, f"{letter} {t}")]
+            edges += [edge_record(f"C{s}", a), edge_record(q2, a), edge_record(q, q2)]
+            edges += [edge_record(before, q), edge_record(twin, q)]
+    # Per box of the cycle: C, S, the three tools, 2 * 260 side boxes; per
+    # agent: itself, Q, Q2, the twin: 9 * n nodes that are no box, and Z. Edges: 3 of the cycle (next, skip,
+    # S -> C), 3 tools, 2 per side box, 5 per agent. Z sorts before every
+    # agent and has no violation: the first is a0's ("a_t" for t = n / 2).
+    boxes = (2 + 2 * SIDE_BOXES + 3 * 2) * n
+    zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    expected = family_expected(
+        3 * n, 3 * n, (f"a{zero}", f"a_{half}", (f"A{half}", f"at{half}")), boxes + 9 * n + 1,
+        (6 + 4 * SIDE_BOXES + 15) * n, 3 * n + 1, boxes,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+def renames_aside(n: int) -> Generated:
+    """Family 79: ``cycle-skip`` with ``cycle-renames``' twins (``Q{k}`` fed
+    by ``C{k - 1}``), and 300 boxes ``G{k}-{j}`` into each agent ``a{k}``,
+    each fed by a box ``H{k}-{j}`` of its own, fed by ``S{k}`` (found by the
+    attack of session 29 on renames). The boxes carry ``U{k}``, which
+    ``a{k}`` sees anyway: ``n`` violations, ``n`` clashes, as in
+    ``cycle-far``; ``607 * n`` nodes (``604 * n`` boxes), ``909 * n`` edges;
+    from ``n = 3`` on.
+
+    The search for a renamed twin's way (read.rs ``within``) meets, at the
+    agent's end, 300 boxes two steps away, each put aside for one unit of
+    its budget, which runs out before the way is told (3.2x to 4.0x the
+    work for twice ``n`` before session 29's fix)."""
+    return _cycle_far(n, skip=True, renames=True, asides=ASIDES)
+
+
+def renames_twice(n: int) -> Generated:
+    """Family 80: ``cycle-skip`` with ``cycle-renames``' twins asked about
+    twice (found by the attack of session 29 on renames): ``S{i}`` holds
+    ``U{i}`` and ``V{i}`` ("V i"), ``Q{k}`` (fed by ``C{k - 1}``) both twins
+    ``u{t}`` and ``v{t}`` ("v t"), and 260 boxes ``P{k}-{j}``, each fed by
+    ``C{k - 1}``, feed ``Q{k}`` and ``a{k}``. Each agent has two clashes:
+    ``2 * n`` violations, ``2 * n`` clashes, the first ``a0``'s on ``u_t``;
+    ``269 * n`` nodes (``264 * n`` boxes), ``791 * n`` edges; from ``n = 3``
+    on.
+
+    ``Q{k}``'s 261 providers are read free for the first clash and charged,
+    past the budget, for the second (3.2x to 4.0x the work for twice ``n``
+    before session 29's fix)."""
+    return _cycle_far(n, skip=True, renames=True, asked=SIDE_BOXES)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -226,6 +330,8 @@ def _cycle_far(
     back_chained: bool = False,
     fan: int = 0,
     hub: int = 0,
+    asides: int = 0,
+    asked: int = 0,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
@@ -238,8 +344,14 @@ def _cycle_far(
     on the way back from ``C{i + 1}`` to ``C{i}``; ``fan`` boxes
     ``X{i}-{j}`` fed by ``U{i}``, each into one more agent ``Z``; ``hub``
     empty boxes ``E{j}`` into a box ``H``, fed by ``C0`` too, into every
-    agent. Every variant keeps ``cycle-far``'s answer: agent ``k`` sees
-    every ``U`` and one twin (``Z`` every ``U``, no twin)."""
+    agent; ``asides`` (with ``renames``) boxes ``G{k}-{j}`` into agent
+    ``k``, each fed by a box ``H{k}-{j}`` of its own fed by ``S{k}``;
+    ``asked`` (with ``renames``) a second tool ``V{i}`` in ``S{i}``, its twin
+    ``v{t}`` in ``Q{k}`` beside ``u{t}``, and boxes ``P{k}-{j}``, each fed
+    by the box before ``C{k}``, into ``Q{k}`` and into the agent. Every
+    variant keeps ``cycle-far``'s answer: agent ``k`` sees every ``U`` and
+    one twin (``Z`` every ``U``, no twin; with ``asked`` every ``V`` and its
+    twin too)."""
     w = id_width(n)
     nodes = []
     edges = []
@@ -259,6 +371,9 @@ def _cycle_far(
             edges += [edge_record(f"U{s}", f"R{s}"), edge_record(f"R{s}", f"S{s}")]
         else:
             edges.append(edge_record(f"U{s}", f"S{s}"))
+        if asked:
+            nodes.append(tool_record(f"V{s}", f"V {s}"))
+            edges.append(edge_record(f"V{s}", f"S{s}"))
         if both_ways and back_chained:
             nodes.append(box_record(f"B{s}"))
             edges += [edge_record(f"C{after}", f"B{s}"), edge_record(f"B{s}", f"C{s}")]
@@ -284,6 +399,21 @@ def _cycle_far(
             before = f"{(k - 1) % n:0{w}}"
             edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"Q2{s}", f"a{s}"), edge_record(f"Q{s}", f"Q2{s}")]
             edges.append(edge_record(f"{'D' if chained else 'C'}{before}", f"Q{s}"))
+            for j in range(asides):
+                g, h = f"G{s}-{j:03}", f"H{s}-{j:03}"
+                nodes += [box_record(g), box_record(h)]
+                edges += [edge_record(g, f"a{s}"), edge_record(h, g), edge_record(f"S{s}", h)]
+            if asked:
+                nodes.append(tool_record(f"v{t}", f"v {t}"))
+                edges.append(edge_record(f"v{t}", f"Q{s}"))
+            for j in range(asked):
+                p = f"P{s}-{j:03}"
+                nodes.append(box_record(p))
+                edges += [
+                    edge_record(f"{'D' if chained else 'C'}{before}", p),
+                    edge_record(p, f"Q{s}"),
+                    edge_record(p, f"a{s}"),
+                ]
         else:
             edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"Q{s}", f"a{s}")]
         edges.append(edge_record(f"u{t}", f"Q{s}"))
@@ -292,15 +422,21 @@ def _cycle_far(
     # Per box of the cycle: C, S, U and the agent's a, Q, u; C -> next, S ->
     # C, U -> S, C -> a, u -> Q, Q -> a; and what each variant adds. The
     # hub is H and its empty boxes, C0 -> H and theirs into it; Z sees no
-    # twin, and sorts before every a{k}: the first violation is a0's.
+    # twin, and sorts before every a{k}: the first violation is a0's. The
+    # asides are G and H, G -> a, H -> G, S -> H; the asked V and v, V -> S,
+    # v -> Q, and per P three edges: a second clash per agent, whose name
+    # v_{t} sorts after u_{t}.
     back = both_ways and back_chained
-    extra_boxes = chained + fed_sides + renames + dead + back + fan
+    extra_boxes = chained + fed_sides + renames + dead + back + fan + 2 * asides + asked
     hub_boxes = hub + 1 if hub else 0
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
+    edge_count += (3 * asides + 2 * bool(asked) + 3 * asked) * n
+    clashes = (1 + bool(asked)) * n
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
-        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), (6 + extra_boxes) * n + bool(fan) + hub_boxes,
-        edge_count + hub_boxes, n + bool(fan), (3 + extra_boxes) * n + hub_boxes,
+        clashes, clashes, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")),
+        (6 + extra_boxes + 2 * bool(asked)) * n + bool(fan) + hub_boxes, edge_count + hub_boxes, n + bool(fan),
+        (3 + extra_boxes) * n + hub_boxes,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
 
