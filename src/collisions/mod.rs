@@ -124,7 +124,7 @@
 //! first violation: each tool renamed there asks whether the box it comes
 //! through is on the kept tool's path. At a consumer of several provider
 //! boxes that is first asked of the box, the consumer and their few
-//! providers (`read`, `on_path_told`: whether the kept tool reaches the
+//! providers (`renames`, `on_path_told`: whether the kept tool reaches the
 //! box, whether the boxes feeding it step elsewhere, whether one box that
 //! steps to it is on every way), a bounded number of probes, then of a
 //! search from both ends for each box feeding it (`off_every_shortest_way`:
@@ -142,6 +142,7 @@ mod giants;
 mod intern;
 mod paths;
 mod read;
+mod renames;
 mod sets;
 mod tokens;
 mod upstream;

@@ -54,7 +54,7 @@ def deep_roots(n: int) -> Generated:
     Each agent has a leaf of its own, so each is a path root (paths.rs), and
     ``s{g}``'s path to it climbs the whole chain: the root's tree is grown
     breadth first over all ``n`` boxes, for each of the ``n`` roots, once
-    when the check chooses renames (read.rs ``settle_renames`` reads every
+    when the check chooses renames (renames.rs ``settle_renames`` reads every
     clash's first violation) and again when the clashes are read."""
     w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
@@ -77,7 +77,7 @@ def chain_of_pairs(n: int) -> Generated:
     ``q{g}`` "tool-g") wired into ``c0``. ``n`` violations, ``n`` clashes,
     every path ``n + 2`` nodes long.
 
-    Choosing renames (read.rs ``settle_renames``, during the check) asks for
+    Choosing renames (renames.rs ``settle_renames``, during the check) asks for
     each clash whether the renamed tool's box is on the kept tool's path,
     and answers by reading the kept tool's whole path (``path_nodes``), one
     ancestor lookup per node (paths.rs ``Paths::nodes``): ``n`` paths of
@@ -109,7 +109,7 @@ def forked_roots(n: int) -> Generated:
     ``s{g}``'s path to it is found from the root's own tree, grown breadth
     first (``Tree::first_step`` -> ``Tree::grow``) level by level over the
     whole chain, ``n`` levels, for each of the ``n`` roots: once when the
-    check chooses renames (read.rs ``settle_renames`` reads every clash's
+    check chooses renames (renames.rs ``settle_renames`` reads every clash's
     first violation) and again on reading. Trees are per root, so nothing
     one root's tree found serves the next."""
     w = id_width(n)
@@ -148,7 +148,7 @@ def entry_walk(n: int) -> Generated:
     walking up the chain's nodes that have leaves of their own
     (``own_up``), from the agent up to ``c0``, asking each whether the tool
     is wired into it: ``n`` steps per path, for ``2 * n`` paths, when the
-    check chooses renames (read.rs ``settle_renames``) and again each time
+    check chooses renames (renames.rs ``settle_renames``) and again each time
     a path is read."""
     w = id_width(n)
     chain = [f"c{i:0{w}}" for i in range(n)]
@@ -221,7 +221,7 @@ def giant_taps(n: int) -> Generated:
     violation's tools lists. But a check need not list them, and here it
     does, twice: every clash's tools are made when the clashes are
     (build.rs ``collisions``, ``Layout::leaves_of`` for each clash), and
-    choosing renames (read.rs ``settle_renames``) builds the path of every
+    choosing renames (renames.rs ``settle_renames``) builds the path of every
     tool of every clash's first violation (``Collision::tools``), though
     each clash has one tool to rename, the one not seen before. Reading
     the clashes costs little per tool; the check costs ``n * n`` paths from
@@ -265,7 +265,7 @@ def wide_roots(n: int) -> Generated:
     agent (``Tree::first_step``, ``Tree::grow``) until it meets ``c0``: the
     whole chain, ``m`` boxes, for each agent. ``t{g}`` sorts after ``e{g}``,
     so it is the tool renamed, and its path is found when renames are
-    chosen (read.rs ``settle_renames``), then again on reading (8 trees are
+    chosen (renames.rs ``settle_renames``), then again on reading (8 trees are
     kept, one per agent): ``n * m`` steps from a file of ``n`` agents and
     ``m`` boxes."""
     m = 10 * n
@@ -312,7 +312,7 @@ def twin_carriers(n: int) -> Generated:
     the whole chain, ``m`` boxes, for each agent (8 trees are kept, one
     per agent). ``t{g}`` sorts after ``e{g}``, so it is the tool renamed,
     and its path is found when renames are chosen during the check
-    (read.rs ``settle_renames``), then again when the first violation of
+    (renames.rs ``settle_renames``), then again when the first violation of
     each clash is read (``clash_groups()``) and on every read of its path:
     ``n * m`` steps from a file of ``n`` agents and ``m`` boxes."""
     m = 10 * n
@@ -398,7 +398,7 @@ def nine_roots(n: int) -> Generated:
     chain (paths.rs ``Paths::path``, ``Tree::first_step``,
     ``Tree::grow``): ``m`` steps, but once per root, while its tree is
     kept. Only 8 trees are kept (``Paths::tree``, least recently read
-    dropped), and both choosing renames (read.rs ``settle_renames``, in the
+    dropped), and both choosing renames (renames.rs ``settle_renames``, in the
     order of the clashes' first violations: ``t{g}`` sorts after ``e{g}``,
     so it is renamed and given a path) and reading in report order go
     round the nine roots by agent id, so every path grows its root's tree

@@ -67,7 +67,7 @@ def cycle_renames(n: int) -> Generated:
 
     Choosing the rename of ``u{t}`` asks whether ``Q{k}`` is on the path of
     ``U{t}``; ``Q{k}`` is not wired into the agent, so the few probes
-    (read.rs ``on_path_told``) cannot tell, and the kept tool's path is
+    (renames.rs ``on_path_told``) cannot tell, and the kept tool's path is
     found in the check (fixes.rs ``Renamer::settle``). With a box between
     each two roots the cycle is no arc (paths.rs ``Cycle``), so each path
     is read off the tree of ``C{k}``, ``n`` boxes half round the cycle:
@@ -134,7 +134,7 @@ def cycle_fanout(n: int) -> Generated:
 HUB_EMPTIES = 260
 """Empty boxes into the hub of ``renames-hub`` and ``renames-fan-hub``:
 with the box of the cycle that feeds it, more providers than the walk for
-a renamed twin's way reads (read.rs ``off_every_shortest_way``, 256
+a renamed twin's way reads (renames.rs ``off_every_shortest_way``, 256
 adjacency entries)."""
 
 
@@ -153,7 +153,7 @@ def renames_hub(n: int) -> Generated:
 
     Choosing the rename of ``u{t}`` asks whether ``Q{k}`` is on the path of
     ``U{t}``, which the few probes cannot tell; the walk that looks for it
-    from the agent (read.rs ``off_every_shortest_way``) meets ``H``'s 261
+    from the agent (renames.rs ``off_every_shortest_way``) meets ``H``'s 261
     providers in its first layer and runs out of its 256 adjacency entries
     there, so the kept tool's path is found in the check, read off the tree
     of ``C{k}``, a cycle no arc takes (members each fed by two members):
@@ -219,12 +219,12 @@ SIDE_BOXES = 260
 """Boxes on either side of the attack's constructions of session 29 (the
 boxes ``W`` and ``F`` of ``renames-thrice``, ``P`` of ``renames-twice``):
 more providers, or receivers, than the walk for a renamed twin's way reads
-(read.rs ``off_every_shortest_way``, 256 adjacency entries)."""
+(renames.rs ``off_every_shortest_way``, 256 adjacency entries)."""
 
 ASIDES = 300
 """Boxes ``G{k}-{j}`` into each agent of ``renames-aside``, two steps from
 the tool they carry, each put aside by the search for a renamed twin's way
-(read.rs ``within``) for one unit of its budget."""
+(renames.rs ``within``) for one unit of its budget."""
 
 
 def renames_thrice(n: int) -> Generated:
@@ -296,7 +296,7 @@ def renames_aside(n: int) -> Generated:
     ``cycle-far``; ``607 * n`` nodes (``604 * n`` boxes), ``909 * n`` edges;
     from ``n = 3`` on.
 
-    The search for a renamed twin's way (read.rs ``within``) meets, at the
+    The search for a renamed twin's way (renames.rs ``within``) meets, at the
     agent's end, 300 boxes two steps away, each put aside for one unit of
     its budget, which runs out before the way is told (3.2x to 4.0x the
     work for twice ``n`` before session 29's fix)."""

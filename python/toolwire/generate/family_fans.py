@@ -238,7 +238,7 @@ def hub_tool(n: int) -> Generated:
 
     Each agent, fed by two boxes, is a path root with a tree of two boxes.
     But each time ``t``'s path to an agent is found (paths.rs
-    ``Tree::first_step``, from read.rs ``settle_renames`` during the check,
+    ``Tree::first_step``, from renames.rs ``settle_renames`` during the check,
     and again on every read of it), every one of ``t``'s ``n`` receivers is
     looked up in the root's tree, and a map of them made, to find the one
     nearest the root: ``n`` steps per path, ``n`` paths, from a file of

@@ -35,7 +35,7 @@ def root_ladder(n: int) -> Generated:
     (read.rs ``carries``), but no two are alike: ``n * n`` questions, each
     a set lookup in every part of a class (the chain's classes are held as
     up to 16 parts), and as many entries in the remembered map. The path
-    is found when renames are chosen (read.rs ``settle_renames``) and again
+    is found when renames are chosen (renames.rs ``settle_renames``) and again
     on every read, and holds a chain per root, so reading even its ends
     walks them all (``TreePath::len``, ``Paths::nodes``): ``n * n`` steps
     and ``n * n`` map entries from a file of ``n`` boxes."""
@@ -260,7 +260,7 @@ def lattice_renames(n: int) -> Generated:
     edges.
 
     Choosing the rename of ``t{j}`` asks whether ``Q{j}`` is on ``T``'s path;
-    ``Q{j}`` is not wired into the agent, so the few probes (read.rs
+    ``Q{j}`` is not wired into the agent, so the few probes (renames.rs
     ``on_path_told``) cannot tell, and the check finds ``T``'s kept path to
     every agent (fixes.rs ``Renamer::settle``), past the 32 carrier
     searches off a tree per root: ``n * n / 2`` in the check itself."""
