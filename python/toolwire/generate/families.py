@@ -84,12 +84,14 @@ from .family_cycles import (
     cycle_renames,
     cycle_sides,
     cycle_skip,
+    cycle_wide_source,
     renames_aside,
     renames_fan_hub,
     renames_hub,
     renames_thrice,
     renames_twice,
     ring_chained,
+    ring_direct,
     two_way_cycle,
 )
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
@@ -343,6 +345,10 @@ FAMILIES: Dict[str, Family] = {
         Family("renames-twice", 80, "family 71 with two tools per side box and their twins in one box per agent, "
                "fed by the box before box k and by 260 boxes it feeds, each also into the agent", (50,), 10, 3,
                renames_twice),  # 3.5 MB at 50: some 260 boxes per agent
+        Family("ring-direct", 81, "family 61 with each agent's twin wired straight into the agent, no box of its "
+               "own", (4_000,), 40, 3, ring_direct),
+        Family("cycle-wide-source", 82, "family 55 with each tool U i also wired into a box of its own, into 17 "
+               "more agents", (2_000,), 40, 2, cycle_wide_source),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -319,6 +319,31 @@ def renames_twice(n: int) -> Generated:
     return _cycle_far(n, skip=True, renames=True, asked=SIDE_BOXES)
 
 
+
+def ring_direct(n: int) -> Generated:
+    """Family 81: ``two-way-cycle`` with each agent's twin ``u{t}`` wired
+    straight into agent ``a{k}`` (``t = (k + n / 2) mod n``), no box
+    ``Q{k}`` (found in session 29, on arcs). The same ``n`` violations and
+    ``n`` clashes; ``5 * n`` nodes (``2 * n`` boxes), ``6 * n`` edges.
+
+    Reading the clashes' paths read 3.9x the work for twice ``n`` before
+    session 29's fix to arcs."""
+    return _cycle_far(n, both_ways=True, twin_direct=True)
+
+
+def cycle_wide_source(n: int) -> Generated:
+    """Family 82: ``cycle-far`` with each tool ``U{i}`` also wired into a box
+    ``X{i}`` that feeds 17 agents ``Z00`` to ``Z16`` (found in session 29,
+    on arcs). Each ``Z{j}`` sees every ``U``, no two of them named alike: no
+    violation of its own; ``n`` violations, ``n`` clashes, as in
+    ``cycle-far``; ``7 * n + 17`` nodes (``4 * n`` boxes, ``n + 17`` agents),
+    ``24 * n`` edges.
+
+    Reading the clashes' paths read 3.9x the work for twice ``n`` before
+    session 29's fix to arcs."""
+    return _cycle_far(n, wide_source=FANOUT)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -332,6 +357,8 @@ def _cycle_far(
     hub: int = 0,
     asides: int = 0,
     asked: int = 0,
+    twin_direct: bool = False,
+    wide_source: int = 0,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
@@ -348,10 +375,13 @@ def _cycle_far(
     ``k``, each fed by a box ``H{k}-{j}`` of its own fed by ``S{k}``;
     ``asked`` (with ``renames``) a second tool ``V{i}`` in ``S{i}``, its twin
     ``v{t}`` in ``Q{k}`` beside ``u{t}``, and boxes ``P{k}-{j}``, each fed
-    by the box before ``C{k}``, into ``Q{k}`` and into the agent. Every
+    by the box before ``C{k}``, into ``Q{k}`` and into the agent;
+    ``twin_direct`` (without ``renames``) each twin ``u{t}`` wired straight
+    into its agent, no box ``Q{k}``; ``wide_source`` a box ``X{i}`` fed by
+    ``U{i}``, into as many more agents ``Z00``, ``Z01``, ... Every
     variant keeps ``cycle-far``'s answer: agent ``k`` sees every ``U`` and
-    one twin (``Z`` every ``U``, no twin; with ``asked`` every ``V`` and its
-    twin too)."""
+    one twin (``Z`` and the ``Z{j}`` every ``U``, no twin; with ``asked``
+    every ``V`` and its twin too)."""
     w = id_width(n)
     nodes = []
     edges = []
@@ -384,8 +414,13 @@ def _cycle_far(
         for j in range(fan):
             nodes.append(box_record(f"X{s}-{j:02}"))
             edges += [edge_record(f"U{s}", f"X{s}-{j:02}"), edge_record(f"X{s}-{j:02}", "Z")]
+        if wide_source:
+            nodes.append(box_record(f"X{s}"))
+            edges.append(edge_record(f"U{s}", f"X{s}"))
+            edges += [edge_record(f"X{s}", f"Z{z:02}") for z in range(wide_source)]
     if fan:
         nodes.append(agent_record("Z"))
+    nodes += [agent_record(f"Z{z:02}") for z in range(wide_source)]
     if hub:
         nodes.append(box_record("H"))
         edges.append(edge_record(f"C{0:0{w}}", "H"))
@@ -393,7 +428,11 @@ def _cycle_far(
         edges += [edge_record(f"E{j:03}", "H") for j in range(hub)]
     for k in range(n):
         s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
-        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}")]
+        if twin_direct:
+            nodes += [agent_record(f"a{s}"), tool_record(f"u{t}", f"u {t}")]
+            edges.append(edge_record(f"C{s}", f"a{s}"))
+        else:
+            nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}")]
         if renames:
             nodes.append(box_record(f"Q2{s}"))
             before = f"{(k - 1) % n:0{w}}"
@@ -414,9 +453,9 @@ def _cycle_far(
                     edge_record(p, f"Q{s}"),
                     edge_record(p, f"a{s}"),
                 ]
-        else:
+        elif not twin_direct:
             edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"Q{s}", f"a{s}")]
-        edges.append(edge_record(f"u{t}", f"Q{s}"))
+        edges.append(edge_record(f"u{t}", f"a{s}" if twin_direct else f"Q{s}"))
         if hub:
             edges.append(edge_record("H", f"a{s}"))
     # Per box of the cycle: C, S, U and the agent's a, Q, u; C -> next, S ->
@@ -425,17 +464,21 @@ def _cycle_far(
     # twin, and sorts before every a{k}: the first violation is a0's. The
     # asides are G and H, G -> a, H -> G, S -> H; the asked V and v, V -> S,
     # v -> Q, and per P three edges: a second clash per agent, whose name
-    # v_{t} sorts after u_{t}.
+    # v_{t} sorts after u_{t}. A direct twin drops Q and Q -> a (u -> a
+    # for u -> Q); a wide source is X, U -> X and X -> Z{j} per Z{j}, the
+    # Z{j} sorting before every a{k} and seeing no twin.
     back = both_ways and back_chained
-    extra_boxes = chained + fed_sides + renames + dead + back + fan + 2 * asides + asked
+    extra_boxes = chained + fed_sides + renames + dead + back + fan + 2 * asides + asked + bool(wide_source)
+    extra_boxes -= twin_direct
     hub_boxes = hub + 1 if hub else 0
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
-    edge_count += (3 * asides + 2 * bool(asked) + 3 * asked) * n
+    edge_count += (3 * asides + 2 * bool(asked) + 3 * asked - twin_direct + bool(wide_source) + wide_source) * n
     clashes = (1 + bool(asked)) * n
+    agents = bool(fan) + wide_source
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
         clashes, clashes, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")),
-        (6 + extra_boxes + 2 * bool(asked)) * n + bool(fan) + hub_boxes, edge_count + hub_boxes, n + bool(fan),
+        (6 + extra_boxes + 2 * bool(asked)) * n + agents + hub_boxes, edge_count + hub_boxes, n + agents,
         (3 + extra_boxes) * n + hub_boxes,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
