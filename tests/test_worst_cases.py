@@ -113,6 +113,8 @@ TINY = {
     "renames-thrice": 6,
     "renames-aside": 6,
     "renames-twice": 6,
+    "ring-direct": 6,
+    "cycle-wide-source": 6,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -200,6 +202,10 @@ DOUBLING = {
     "renames-thrice": 25,  # 2.5 MB
     "renames-aside": 50,  # 4.6 MB
     "renames-twice": 100,  # 7.0 MB
+    # Families 81 and 82: reading their clashes' paths grew 3.9x to 4.0x at
+    # every doubling from 250 before session 29's fix to arcs.
+    "ring-direct": 1_000,  # 0.65 MB (as two-way-cycle)
+    "cycle-wide-source": 500,  # 1.0 MB
 }
 
 # Families whose work still grows faster than their file (found by the
@@ -867,6 +873,14 @@ def test_cmp9_work_doubles_at_most_2_3x_renames_twice() -> None:
     assert_work_at_most_doubles("renames-twice")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_ring_direct() -> None:
+    assert_work_at_most_doubles("ring-direct")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_cycle_wide_source() -> None:
+    assert_work_at_most_doubles("cycle-wide-source")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1200,6 +1214,8 @@ ISSUE_MB = {
     "renames-thrice": 5.0,
     "renames-aside": 4.62,
     "renames-twice": 3.52,
+    "ring-direct": 2.68,
+    "cycle-wide-source": 4.18,
 }
 
 
