@@ -3,10 +3,15 @@ sees what every other one does. A path inside one was read off the tree of
 the root it ends at; now it is an arc of the cycle, or of the ring a cycle
 fed both ways round is (families 55, 56 and 61; paths/arcs.rs). Families 62
 and 69 to 72, found by the attack of session 28, are ``cycle-far`` with
-what an arc does not take: their paths are still read off trees. Families
-74 to 77, found by its second attack, add a hub whose providers outrun the
-walk that finds a renamed twin's way (74, 77), receivers of every tool that
-are path nodes (75, 77), and a ring whose members are joined by boxes (76).
+what an arc took only later (62, 69, 72) or does not take (70, 71: their
+paths are still read off trees). Families 74 to 77, found by its second
+attack, add a hub whose providers outran the walk that told a renamed
+twin's way (74, 77), receivers of every tool that are path nodes (75, 77),
+and a ring whose members are joined by boxes (76). Families 78 to 80, from
+session 29's attack on the search that replaced that walk, spend its budget
+in three ways; 81 and 82 are two more ways past arcs that session's fix to
+them answered (a twin wired straight into its agent below a ring; a box of
+many receivers fed by every tool).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
