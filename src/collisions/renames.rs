@@ -525,7 +525,33 @@ mod tests {
 
     use super::super::read::tests::{edge, node, total};
     use crate::engine::check_text;
+    use crate::report::Rename;
     use crate::{Budget, Config};
+
+    /// The check of `text`, which must find `clashes` clashes (`what`):
+    /// its work, and its renames.
+    fn check_renames(text: &str, clashes: u64, what: &str) -> (u64, Vec<Rename>) {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        assert_eq!(collisions.len(), clashes, "{what}");
+        (
+            total(&collisions.work()),
+            collisions.renames.values().cloned().collect(),
+        )
+    }
+
+    /// How many of `renames` are qualified by a box whose label holds one
+    /// of `labels`.
+    fn qualified_by(renames: &[Rename], labels: &[&str]) -> usize {
+        (renames.iter())
+            .filter(|r| labels.iter().any(|label| r.new_label.contains(label)))
+            .count()
+    }
+
+    /// Whether every tool renamed is a twin u_i (so every U_i keeps its name).
+    fn only_twins_renamed(renames: &[Rename]) -> bool {
+        renames.iter().all(|r| r.node.starts_with('u'))
+    }
 
     /// How the box of each agent's own in `cycle_far` is fed besides its
     /// tool: by nothing else, by the agent's cycle box, or by the one
@@ -597,15 +623,9 @@ mod tests {
     /// The check's work on `cycle_far`, and how many of the renames (every
     /// u_i's) are qualified by the agent's own box.
     fn check_cycle_far(n: usize, own: Own) -> (u64, usize) {
-        let report = check_text(cycle_far(n, own).as_bytes(), &Config::default(), Budget::full()).unwrap();
-        let collisions = &report.collisions;
-        assert_eq!(collisions.len(), n as u64, "a clash at every agent");
-        let renames = collisions.renames.values();
-        assert!(renames.clone().all(|r| r.node.starts_with('u')), "U_i keeps its name");
-        (
-            total(&collisions.work()),
-            renames.filter(|r| r.new_label.contains("Own")).count(),
-        )
+        let (work, renames) = check_renames(&cycle_far(n, own), n as u64, "a clash at every agent");
+        assert!(only_twins_renamed(&renames), "U_i keeps its name");
+        (work, qualified_by(&renames, &["Own"]))
     }
 
     #[test]
@@ -702,14 +722,11 @@ mod tests {
         for carrying in [false, true] {
             let check = |n: usize| {
                 let text = renames_past_a_hub(n, 260, carrying);
-                let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
-                let collisions = &report.collisions;
-                assert_eq!(collisions.len(), n as u64, "a clash at every agent");
-                let renames = collisions.renames.values();
-                assert!(renames.clone().all(|r| r.node.starts_with('u')), "U_i keeps its name");
-                let qualified = renames.filter(|r| r.new_label.contains("Own")).count();
+                let (work, renames) = check_renames(&text, n as u64, "a clash at every agent");
+                assert!(only_twins_renamed(&renames), "U_i keeps its name");
+                let qualified = qualified_by(&renames, &["Own"]);
                 assert_eq!(qualified, n, "each twin told apart by its own box");
-                total(&collisions.work())
+                work
             };
             crate::work::assert_at_most_doubles(check(200), check(400), "");
         }
@@ -776,15 +793,10 @@ mod tests {
         // each agent, cost n x n (3.5x the work for twice the cycle).
         let check = |n: usize| {
             let text = two_clashes_an_agent(n, 260);
-            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
-            let collisions = &report.collisions;
-            assert_eq!(collisions.len(), 2 * n as u64, "two clashes at every agent");
-            let renames = collisions.renames.values();
-            let qualified = renames
-                .filter(|r| r.new_label.contains("Own") || r.new_label.contains("Other"))
-                .count();
+            let (work, renames) = check_renames(&text, 2 * n as u64, "two clashes at every agent");
+            let qualified = qualified_by(&renames, &["Own", "Other"]);
             assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
-            total(&collisions.work())
+            work
         };
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
@@ -847,16 +859,10 @@ mod tests {
         // cost n x n (2.8x the work from 100 to 200 agents, 3.9x by 800).
         let check = |n: usize| {
             let text = two_clashes_through_one_box(n, 260);
-            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
-            let collisions = &report.collisions;
-            assert_eq!(collisions.len(), 2 * n as u64, "two clashes at every agent");
-            let qualified = collisions
-                .renames
-                .values()
-                .filter(|r| r.new_label.contains("Own"))
-                .count();
+            let (work, renames) = check_renames(&text, 2 * n as u64, "two clashes at every agent");
+            let qualified = qualified_by(&renames, &["Own"]);
             assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
-            total(&collisions.work())
+            work
         };
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
@@ -918,16 +924,10 @@ mod tests {
         // (2.7x the work from 100 to 200 agents, 3.7x by 800).
         let check = |n: usize| {
             let text = an_agent_fed_by_many_boxes_too_far(n, 300);
-            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
-            let collisions = &report.collisions;
-            assert_eq!(collisions.len(), n as u64, "a clash at every agent");
-            let qualified = collisions
-                .renames
-                .values()
-                .filter(|r| r.new_label.contains("Own"))
-                .count();
+            let (work, renames) = check_renames(&text, n as u64, "a clash at every agent");
+            let qualified = qualified_by(&renames, &["Own"]);
             assert_eq!(qualified, n, "each twin told apart by its own box");
-            total(&collisions.work())
+            work
         };
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
@@ -998,16 +998,10 @@ mod tests {
         // agents, 4.0x from 200 to 400).
         let check = |n: usize| {
             let text = three_agents_asking_about_one_box(n, 260);
-            let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
-            let collisions = &report.collisions;
-            assert_eq!(collisions.len(), 3 * n as u64, "a clash at every agent");
-            let qualified = collisions
-                .renames
-                .values()
-                .filter(|r| r.new_label.contains("Own"))
-                .count();
+            let (work, renames) = check_renames(&text, 3 * n as u64, "a clash at every agent");
+            let qualified = qualified_by(&renames, &["Own"]);
             assert_eq!(qualified, 3 * n, "each twin told apart by its own box");
-            total(&collisions.work())
+            work
         };
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
