@@ -923,10 +923,31 @@ impl Paths {
 #[cfg(test)]
 mod tests {
     use super::super::hub_tests::{edge, node, total};
+    use crate::collisions::read::CollidingTool;
     use crate::engine::check_text;
-    use crate::graph::NodeIx;
+    use crate::graph::{NodeIx, ToolGraph};
     use crate::maps::{new_map, Map};
     use crate::{Budget, Config};
+
+    /// The boxes of `g`: each is asked about every path read.
+    fn boxes_of(g: &ToolGraph<'_>) -> Vec<NodeIx> {
+        (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect()
+    }
+
+    /// Asserts that `tool`'s path read a position at a time, from the far
+    /// end, is the path read whole, and that `contains` (as renames ask it)
+    /// agrees with it on each of `boxes`; returns the path's ids.
+    fn read_alike(g: &ToolGraph<'_>, boxes: &[NodeIx], tool: &CollidingTool<'_>) -> Vec<String> {
+        let len = tool.path_len();
+        let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
+        let path = tool.path_nodes();
+        let ids: Vec<String> = path.iter().map(|&n| g.id(n).to_string()).collect();
+        assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
+        for &b in boxes {
+            assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
+        }
+        ids
+    }
 
     /// Family 55 (`cycle-far`) at `n`, its box ids numbered from `n - 1`
     /// down when `reversed` (so ordinals fall the other way round the
@@ -978,17 +999,10 @@ mod tests {
             let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
             let collisions = &report.collisions;
             let g = &collisions.graph;
-            let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+            let boxes = boxes_of(g);
             for v in (0..collisions.len()).rev() {
                 for tool in collisions.get(v).expect("a violation").tools() {
-                    let len = tool.path_len();
-                    let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
-                    let path = tool.path_nodes();
-                    let ids: Vec<&str> = path.iter().map(|&n| g.id(n)).collect();
-                    assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
-                    for &b in &boxes {
-                        assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
-                    }
+                    read_alike(g, &boxes, &tool);
                 }
             }
         }
@@ -1154,19 +1168,12 @@ mod tests {
             let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
             let collisions = &report.collisions;
             let g = &collisions.graph;
-            let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+            let boxes = boxes_of(g);
             let id = |i: usize| if reversed { n - 1 - i } else { i };
             for v in (0..collisions.len()).rev() {
                 let violation = collisions.get(v).expect("a violation");
                 for tool in violation.tools() {
-                    let len = tool.path_len();
-                    let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
-                    let path = tool.path_nodes();
-                    let ids: Vec<&str> = path.iter().map(|&n| g.id(n)).collect();
-                    assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
-                    for &b in &boxes {
-                        assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
-                    }
+                    let ids = read_alike(g, &boxes, &tool);
                     if tool.id().starts_with('U') {
                         let k = (0..n)
                             .find(|&k| format!("a{:04}", id(k)) == violation.consumer())
@@ -1473,17 +1480,10 @@ mod tests {
         let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
         let collisions = &report.collisions;
         let g = &collisions.graph;
-        let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+        let boxes = boxes_of(g);
         let violation = collisions.get(0).expect("a violation");
         let tool = (violation.tools().into_iter()).find(|t| t.id() == "t").expect("tool t");
-        let len = tool.path_len();
-        let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
-        let path = tool.path_nodes();
-        let ids: Vec<String> = path.iter().map(|&n| g.id(n).to_string()).collect();
-        assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
-        for &b in &boxes {
-            assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
-        }
+        let ids = read_alike(g, &boxes, &tool);
         let cycles = collisions.paths.cycles.lock().unwrap();
         (ids, cycles.values().any(Option::is_some))
     }
@@ -1897,17 +1897,10 @@ mod tests {
             let report = check_text(small.as_bytes(), &Config::default(), Budget::full()).unwrap();
             let collisions = &report.collisions;
             let g = &collisions.graph;
-            let boxes: Vec<NodeIx> = (0..g.node_count() as NodeIx).filter(|&n| g.is_passthrough(n)).collect();
+            let boxes = boxes_of(g);
             for v in (0..collisions.len()).rev() {
                 for tool in collisions.get(v).expect("a violation").tools() {
-                    let len = tool.path_len();
-                    let one_by_one: Vec<&str> = (0..len).rev().flat_map(|p| tool.path_ids(p, p + 1)).collect();
-                    let path = tool.path_nodes();
-                    let ids: Vec<&str> = path.iter().map(|&n| g.id(n)).collect();
-                    assert_eq!(one_by_one.into_iter().rev().collect::<Vec<_>>(), ids);
-                    for &b in &boxes {
-                        assert_eq!(tool.path_contains(b), path.contains(&b), "{} on {:?}", g.id(b), ids);
-                    }
+                    read_alike(g, &boxes, &tool);
                 }
             }
         }
