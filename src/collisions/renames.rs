@@ -268,7 +268,10 @@ impl<'a> Collisions<'a> {
     /// receivers read going ahead, their providers going back) cheapest
     /// first, not layer by layer: a box is expanded again only when met
     /// again in fewer steps, and not while it is `d` steps or more from
-    /// its end. The end at the consumer does not depend on the leaf or on
+    /// its end. Going back, a chain (boxes of one relevant provider each)
+    /// is crossed to its path root in one step, read off the parent
+    /// forest: the only way back from any of its boxes climbs it. The end
+    /// at the consumer does not depend on the leaf or on
     /// `from`, so it is kept from one search to the next into the same
     /// consumer (`Ways::backs`) and goes on where it stopped: a consumer's
     /// second clash through a box of its own finds the boxes the first met.
@@ -392,25 +395,43 @@ impl<'a> Collisions<'a> {
             *looked += all as u64;
             read.insert((x, mark));
             next.clear();
+            let at = steps + 1;
             if forwards {
                 // Relevant receivers: boxes, and the consumer.
                 next.extend(
                     (g.receivers.of(facts.nodes[x as usize]).iter())
                         .map(|&y| (y, ordinal[y as usize]))
                         .filter(|&(y, o)| o != NONE && (o == to || g.is_passthrough(y)))
-                        .map(|(_, o)| o),
+                        .map(|(_, o)| (o, at)),
                 );
             } else {
-                next.extend(facts.providers_of(x).iter().map(|&p| ordinal[p as usize]));
+                for &p in facts.providers_of(x) {
+                    let y = ordinal[p as usize];
+                    if facts.parent[y as usize] == NONE {
+                        next.push((y, at));
+                        continue;
+                    }
+                    // A chain: every box on it has one relevant provider,
+                    // its parent, so the only way back from `y` climbs to
+                    // its path root, crossed in one step (`shared-chain`:
+                    // every agent fed by one long chain, each agent's own
+                    // box as far; box by box, each consumer's end climbed
+                    // it). `from` on the chain is met on the way.
+                    let (mut jumps, depth) = (0u64, facts.depth[y as usize]);
+                    if facts.is_ancestor(from, y, &mut jumps) {
+                        next.push((from, at + depth - facts.depth[from as usize]));
+                    }
+                    next.push((facts.root(y, &mut jumps), at + depth));
+                    *looked += jumps;
+                }
             }
-            let at = steps + 1;
             let met = next
                 .iter()
-                .any(|y| other.met.get(y).is_some_and(|&there| at + there <= d));
+                .any(|&(y, at)| other.met.get(&y).is_some_and(|&there| at + there <= d));
             // Placed even when the way is found: both ends are kept, and a
             // box read and marked is not read again for free (`thrice-260`:
             // a third consumer asking about the box the second expanded).
-            for &y in &next {
+            for &(y, at) in &next {
                 if (forwards && y == to) || end.met.get(&y).is_some_and(|&before| before <= at) {
                     continue; // the ahead end steps through boxes only
                 }
@@ -1004,6 +1025,85 @@ mod tests {
             work
         };
         crate::work::assert_at_most_doubles(check(100), check(200), "");
+    }
+
+    /// The cycle of `renames_past_a_hub` (C_i into C_(i+1) and C_(i+2),
+    /// S_i holding U_i "U i"), every C_i feeding the top X_0 of a chain of
+    /// `length` boxes wired into every agent; agent k fed by it and by its
+    /// own box Q_k (labelled) through `length` boxes of its own, Q_k
+    /// holding u_i, the twin of U_i, i = k + n / 2, and fed by C_(k-1)
+    /// (`shared-chain`, left by session 29's renames search) or, with
+    /// `fed_mid_chain`, by the chain's middle box.
+    fn shared_chain(n: usize, length: usize, fed_mid_chain: bool) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for j in 0..length {
+            let x = format!("X{j:05}");
+            nodes.push(node(&x, "toolbox", &x));
+            if j > 0 {
+                edges.push(edge(&format!("X{:05}", j - 1), &x));
+            }
+        }
+        for i in 0..n {
+            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
+            nodes.push(node(&c, "toolbox", &c));
+            nodes.push(node(&s, "toolbox", &s));
+            nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            for step in [1, 2] {
+                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+            }
+            edges.extend([edge(&s, &c), edge(&u, &s), edge(&c, "X00000")]);
+        }
+        for k in 0..n {
+            let i = (k + n / 2) % n;
+            let (a, q, u) = (format!("a{k:05}"), format!("Q{k:05}"), format!("u{i:05}"));
+            nodes.push(node(&a, "agent", &a));
+            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
+            nodes.push(node(&u, "tool", &format!("u {i:05}")));
+            let feeding = match fed_mid_chain {
+                true => format!("X{:05}", length / 2),
+                false => format!("C{:05}", (k + n - 1) % n),
+            };
+            edges.extend([
+                edge(&format!("X{:05}", length - 1), &a),
+                edge(&feeding, &q),
+                edge(&u, &q),
+            ]);
+            let mut before = q;
+            for j in 0..length {
+                let y = format!("Y{k:05}_{j:05}");
+                nodes.push(node(&y, "toolbox", &y));
+                edges.push(edge(&before, &y));
+                before = y;
+            }
+            edges.push(edge(&before, &a));
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_renames_past_a_shared_chain_cost_no_path_of_the_kept_tool() {
+        // Each own box is as far from its agent as the box feeding it: on
+        // no shortest way. The end at each agent crosses the shared chain
+        // (and the agent's own) in one step to its root; climbed box by
+        // box, each search spent its budget on the 300 boxes, and the kept
+        // tool's path was found round the cycle, read off a tree for each
+        // agent: n x n (3.7x the work from 100 to 200 agents, 4.3x from 200
+        // to 400). Fed by the chain's middle box, the own box's feeder is
+        // met on the chain.
+        for fed_mid_chain in [false, true] {
+            let check = |n: usize| {
+                let text = shared_chain(n, 300, fed_mid_chain);
+                let (work, renames) = check_renames(&text, n as u64, "a clash at every agent");
+                assert!(only_twins_renamed(&renames), "U_i keeps its name");
+                assert_eq!(
+                    qualified_by(&renames, &["Own"]),
+                    n,
+                    "each twin told apart by its own box"
+                );
+                work
+            };
+            crate::work::assert_at_most_doubles(check(100), check(200), "");
+        }
     }
 
     #[test]
