@@ -327,6 +327,21 @@ impl<'a> Collisions<'a> {
         if back.met.get(&from).is_some_and(|&there| there <= d) {
             return true;
         }
+        // `from` on a chain this end climbed in one step for an earlier
+        // search, from a box below it: met on the way, out of the budget.
+        if facts.parent[from as usize] != NONE {
+            let climbed = back.climbed.get(&facts.root(from, looked));
+            for &(y, at) in climbed.map_or(&[][..], Vec::as_slice) {
+                let Some(left) = budget.checked_sub(1) else {
+                    break;
+                };
+                *budget = left;
+                if facts.is_ancestor(from, y, looked) && at + facts.depth[y as usize] - facts.depth[from as usize] <= d
+                {
+                    return true;
+                }
+            }
+        }
         // Both ends kept: a way may be there already, met by neither when
         // it was expanded (the other end was another's then). Looked for
         // through the smaller end, out of the budget (not at all past it).
@@ -421,7 +436,9 @@ impl<'a> Collisions<'a> {
                     if facts.is_ancestor(from, y, &mut jumps) {
                         next.push((from, at + depth - facts.depth[from as usize]));
                     }
-                    next.push((facts.root(y, &mut jumps), at + depth));
+                    let root = facts.root(y, &mut jumps);
+                    next.push((root, at + depth));
+                    end.climbed.entry(root).or_default().push((y, at));
                     *looked += jumps;
                 }
             }
@@ -527,6 +544,10 @@ struct End {
     /// only), nearest first (steps, charged entries, all entries, box):
     /// back in `heap` when a search allows more steps.
     aside: BinaryHeap<Reverse<(u32, usize, usize, u32)>>,
+    /// Per path root, the chain boxes this end (at a consumer) climbed to
+    /// it from in one step, with the steps to each: a later search from a
+    /// box on the chain is met there.
+    climbed: Map<u32, Vec<(u32, u32)>>,
 }
 
 /// The most adjacency entries one question of renames reads (past the
@@ -1027,14 +1048,27 @@ mod tests {
         crate::work::assert_at_most_doubles(check(100), check(200), "");
     }
 
+    /// What feeds each agent's own box in `shared_chain`, besides its twin.
+    #[derive(Clone, Copy)]
+    enum Fed {
+        /// The box before the agent's own box of the cycle.
+        ByCycleBox,
+        /// The shared chain's middle box.
+        MidChain,
+        /// Both, each box of its own, holding the twins of two clashes
+        /// (the cycle's asked first: its name sorts first).
+        Both,
+    }
+
     /// The cycle of `renames_past_a_hub` (C_i into C_(i+1) and C_(i+2),
-    /// S_i holding U_i "U i"), every C_i feeding the top X_0 of a chain of
-    /// `length` boxes wired into every agent; agent k fed by it and by its
-    /// own box Q_k (labelled) through `length` boxes of its own, Q_k
-    /// holding u_i, the twin of U_i, i = k + n / 2, and fed by C_(k-1)
-    /// (`shared-chain`, left by session 29's renames search) or, with
-    /// `fed_mid_chain`, by the chain's middle box.
-    fn shared_chain(n: usize, length: usize, fed_mid_chain: bool) -> String {
+    /// S_i holding U_i "U i" and V_i "V i"), every C_i feeding the top X_0
+    /// of a chain of `length` boxes wired into every agent; agent k fed by
+    /// it and by its own box Q_k (labelled) through `length` boxes of its
+    /// own, Q_k holding u_i, the twin of U_i, i = k + n / 2, and fed as
+    /// `fed` says (`shared-chain`, left by session 29's renames search);
+    /// with `Fed::Both`, a second own box P_k holding v_i (V_i's twin)
+    /// the same way.
+    fn shared_chain(n: usize, length: usize, fed: Fed) -> String {
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
         for j in 0..length {
             let x = format!("X{j:05}");
@@ -1044,38 +1078,49 @@ mod tests {
             }
         }
         for i in 0..n {
-            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
+            let (c, s, u, v) = (
+                format!("C{i:05}"),
+                format!("S{i:05}"),
+                format!("U{i:05}"),
+                format!("V{i:05}"),
+            );
             nodes.push(node(&c, "toolbox", &c));
             nodes.push(node(&s, "toolbox", &s));
             nodes.push(node(&u, "tool", &format!("U {i:05}")));
+            nodes.push(node(&v, "tool", &format!("V {i:05}")));
             for step in [1, 2] {
                 edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
             }
-            edges.extend([edge(&s, &c), edge(&u, &s), edge(&c, "X00000")]);
+            edges.extend([edge(&s, &c), edge(&u, &s), edge(&v, &s), edge(&c, "X00000")]);
         }
+        let (cycle_box, mid_chain) = match fed {
+            Fed::ByCycleBox => (Some("u"), None),
+            Fed::MidChain => (None, Some("u")),
+            Fed::Both => (Some("u"), Some("v")),
+        };
         for k in 0..n {
             let i = (k + n / 2) % n;
-            let (a, q, u) = (format!("a{k:05}"), format!("Q{k:05}"), format!("u{i:05}"));
+            let a = format!("a{k:05}");
             nodes.push(node(&a, "agent", &a));
-            nodes.push(node(&q, "toolbox", &format!("Own {k}")));
-            nodes.push(node(&u, "tool", &format!("u {i:05}")));
-            let feeding = match fed_mid_chain {
-                true => format!("X{:05}", length / 2),
-                false => format!("C{:05}", (k + n - 1) % n),
-            };
-            edges.extend([
-                edge(&format!("X{:05}", length - 1), &a),
-                edge(&feeding, &q),
-                edge(&u, &q),
-            ]);
-            let mut before = q;
-            for j in 0..length {
-                let y = format!("Y{k:05}_{j:05}");
-                nodes.push(node(&y, "toolbox", &y));
-                edges.push(edge(&before, &y));
-                before = y;
+            edges.push(edge(&format!("X{:05}", length - 1), &a));
+            let owns = [
+                (cycle_box, "Q", format!("C{:05}", (k + n - 1) % n)),
+                (mid_chain, "P", format!("X{:05}", length / 2)),
+            ];
+            for (twin, name, feeding) in owns.iter().filter_map(|(t, name, f)| Some((t.as_ref()?, name, f))) {
+                let (q, u) = (format!("{name}{k:05}"), format!("{twin}{i:05}"));
+                nodes.push(node(&q, "toolbox", &format!("Own {name} {k}")));
+                nodes.push(node(&u, "tool", &format!("{twin} {i:05}")));
+                edges.extend([edge(feeding, &q), edge(&u, &q)]);
+                let mut before = q;
+                for j in 0..length {
+                    let y = format!("Y{name}{k:05}_{j:05}");
+                    nodes.push(node(&y, "toolbox", &y));
+                    edges.push(edge(&before, &y));
+                    before = y;
+                }
+                edges.push(edge(&before, &a));
             }
-            edges.push(edge(&before, &a));
         }
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
     }
@@ -1089,15 +1134,19 @@ mod tests {
         // tool's path was found round the cycle, read off a tree for each
         // agent: n x n (3.7x the work from 100 to 200 agents, 4.3x from 200
         // to 400). Fed by the chain's middle box, the own box's feeder is
-        // met on the chain.
-        for fed_mid_chain in [false, true] {
+        // met on the way up; asked after a search that climbed the chain
+        // from elsewhere, among the boxes that search climbed from.
+        for (fed, clashes) in [(Fed::ByCycleBox, 1), (Fed::MidChain, 1), (Fed::Both, 2)] {
             let check = |n: usize| {
-                let text = shared_chain(n, 300, fed_mid_chain);
-                let (work, renames) = check_renames(&text, n as u64, "a clash at every agent");
-                assert!(only_twins_renamed(&renames), "U_i keeps its name");
+                let text = shared_chain(n, 300, fed);
+                let (work, renames) = check_renames(&text, (clashes * n) as u64, "each twin's clash at its agent");
+                assert!(
+                    renames.iter().all(|r| r.node.starts_with(['u', 'v'])),
+                    "U_i, V_i keep their names"
+                );
                 assert_eq!(
                     qualified_by(&renames, &["Own"]),
-                    n,
+                    clashes * n,
                     "each twin told apart by its own box"
                 );
                 work
