@@ -417,13 +417,13 @@ impl<'a> Collisions<'a> {
                     (g.receivers.of(facts.nodes[x as usize]).iter())
                         .map(|&y| (y, ordinal[y as usize]))
                         .filter(|&(y, o)| o != NONE && (o == to || g.is_passthrough(y)))
-                        .map(|(_, o)| (o, at)),
+                        .map(|(_, o)| (o, at, true)),
                 );
             } else {
                 for &p in facts.providers_of(x) {
                     let y = ordinal[p as usize];
                     if facts.parent[y as usize] == NONE {
-                        next.push((y, at));
+                        next.push((y, at, true));
                         continue;
                     }
                     // A chain: every box on it has one relevant provider,
@@ -431,30 +431,34 @@ impl<'a> Collisions<'a> {
                     // its path root, crossed in one step (`shared-chain`:
                     // every agent fed by one long chain, each agent's own
                     // box as far; box by box, each consumer's end climbed
-                    // it). `from` on the chain is met on the way.
+                    // it). `y` is met, not expanded, and so is `from` on
+                    // the chain, met on the way.
                     let (mut jumps, depth) = (0u64, facts.depth[y as usize]);
+                    next.push((y, at, false));
                     if facts.is_ancestor(from, y, &mut jumps) {
-                        next.push((from, at + depth - facts.depth[from as usize]));
+                        next.push((from, at + depth - facts.depth[from as usize], false));
                     }
                     let root = facts.root(y, &mut jumps);
-                    next.push((root, at + depth));
+                    next.push((root, at + depth, true));
                     end.climbed.entry(root).or_default().push((y, at));
                     *looked += jumps;
                 }
             }
             let met = next
                 .iter()
-                .any(|&(y, at)| other.met.get(&y).is_some_and(|&there| at + there <= d));
+                .any(|&(y, at, _)| other.met.get(&y).is_some_and(|&there| at + there <= d));
             // Placed even when the way is found: both ends are kept, and a
             // box read and marked is not read again for free (`thrice-260`:
             // a third consumer asking about the box the second expanded).
-            for &(y, at) in &next {
+            for &(y, at, expanded) in &next {
                 if (forwards && y == to) || end.met.get(&y).is_some_and(|&before| before <= at) {
                     continue; // the ahead end steps through boxes only
                 }
                 end.met.insert(y, at);
                 *looked += 1;
-                end.heap.push(key(y, mark, at, &read));
+                if expanded {
+                    end.heap.push(key(y, mark, at, &read));
+                }
             }
             if met {
                 break true;
