@@ -92,6 +92,7 @@ from .family_cycles import (
     renames_twice,
     ring_chained,
     ring_direct,
+    shared_chain,
     two_way_cycle,
 )
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
@@ -349,6 +350,9 @@ FAMILIES: Dict[str, Family] = {
                "own", (4_000,), 40, 3, ring_direct),
         Family("cycle-wide-source", 82, "family 55 with each tool U i also wired into a box of its own, into 17 "
                "more agents", (2_000,), 40, 2, cycle_wide_source),
+        Family("shared-chain", 83, "family 71 with every box of the cycle into a chain of 300 boxes into every "
+               "agent, no box k into agent k; agent k's twin in a box also fed by the box before box k, through 300 "
+               "boxes of its own", (100,), 10, 3, shared_chain),  # 3.6 MB at 100: some 300 boxes per agent
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -11,7 +11,9 @@ and a ring whose members are joined by boxes (76). Families 78 to 80, from
 session 29's attack on the search that replaced that walk, spend its budget
 in three ways; 81 and 82 are two more ways past arcs that session's fix to
 them answered (a twin wired straight into its agent below a ring; a box of
-many receivers fed by every tool).
+many receivers fed by every tool). Family 83, from session 30, is a fourth
+way past that search's budget: a long chain every agent is fed by, and
+each agent's own box as far from it as that chain's top.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -485,6 +487,79 @@ def _cycle_far(
         clashes, clashes, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")),
         (6 + extra_boxes + 2 * bool(asked)) * n + agents + hub_boxes, edge_count + hub_boxes, n + agents,
         (3 + extra_boxes) * n + hub_boxes,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+SHARED_CHAIN = 300
+"""Boxes in ``shared-chain``'s chain into every agent, and in each agent's
+own chain: more than the 256 adjacency entries the search for a renamed
+twin's way may take (renames.rs ``within``, ``ADJACENCY_LOOKED_AT``), had
+it to climb either chain box by box."""
+
+
+def shared_chain(n: int) -> Generated:
+    """Family 83: ``cycle-skip`` with every box of the cycle also feeding
+    ``X000``, the top of a chain of 300 boxes ``X000 -> ... -> X299``
+    wired into every agent, and no ``C{k} -> a{k}`` (found in session 30,
+    on renames). Agent ``a{k}``'s twin ``u{t}`` of ``U{t}`` (``t = (k + n /
+    2) mod n``) is in a box ``Q{k}`` of its own, also fed by ``C{k - 1}``,
+    that reaches the agent through a chain of 300 boxes of its own,
+    ``Y{k}-000`` to ``Y{k}-299``: ``Q{k}`` is as far from ``a{k}`` as
+    ``C{k - 1}`` is, so on no shortest way. ``n`` violations, ``n``
+    clashes, as in ``cycle-far``; ``306 * n + 300`` nodes (``303 * n +
+    300`` boxes), ``309 * n + 299`` edges; from ``n = 3`` on, as
+    ``cycle-skip``.
+
+    Choosing the rename of ``u{t}`` asks whether ``Q{k}`` is on the path of
+    ``U{t}``; climbed box by box, either chain is longer than the search
+    for the way may take (renames.rs ``within``, 256 adjacency entries),
+    and the kept tool's path was found in the check for every agent (3.7x
+    and 4.3x the work for twice ``n``, from 100 to 400, before session
+    30's fix). Reading the clashes' paths still reads each off a tree, as
+    ``cycle-skip``'s (4.8x for twice ``n`` from 100; 2.0x without the
+    skips)."""
+    return _shared_chain(n, SHARED_CHAIN)
+
+
+def _shared_chain(n: int, length: int) -> Generated:
+    """``shared-chain`` with chains of ``length`` boxes (at least 1)."""
+    w, lw = id_width(n), id_width(length)
+    top, end = f"X{0:0{lw}}", f"X{length - 1:0{lw}}"
+    nodes = [box_record(f"X{j:0{lw}}") for j in range(length)]
+    edges = [edge_record(f"X{j - 1:0{lw}}", f"X{j:0{lw}}") for j in range(1, length)]
+    for i in range(n):
+        s = f"{i:0{w}}"
+        nodes += [box_record(f"C{s}"), box_record(f"S{s}"), tool_record(f"U{s}", f"U {s}")]
+        edges += [
+            edge_record(f"C{s}", f"C{(i + 1) % n:0{w}}"),
+            edge_record(f"C{s}", f"C{(i + 2) % n:0{w}}"),
+            edge_record(f"S{s}", f"C{s}"),
+            edge_record(f"U{s}", f"S{s}"),
+            edge_record(f"C{s}", top),
+        ]
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}")]
+        edges += [
+            edge_record(end, f"a{s}"),
+            edge_record(f"C{(k - 1) % n:0{w}}", f"Q{s}"),
+            edge_record(f"u{t}", f"Q{s}"),
+        ]
+        own = [f"Q{s}"] + [f"Y{s}-{j:0{lw}}" for j in range(length)] + [f"a{s}"]
+        nodes += [box_record(y) for y in own[1:-1]]
+        edges += [edge_record(before, after) for before, after in zip(own, own[1:])]
+    # The shared chain: its boxes and the edges between them. Per box of the
+    # cycle: C, S, U; C -> next, C -> the one after, S -> C, U -> S, C ->
+    # the chain's top. Per agent: a, Q, u and the boxes of its own chain;
+    # the chain's end -> a, C{k - 1} -> Q, u -> Q, and one edge per step from
+    # Q to a. Every agent sees every U (over the shared chain, and through
+    # Q{k}) and one twin, u{t} named as U{t}: its only clash. No other
+    # consumer: the first violation is a0's.
+    zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), length + (6 + length) * n,
+        length - 1 + (9 + length) * n, n, length + (3 + length) * n,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
 
