@@ -202,7 +202,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::flatten::wired_directly;
 use crate::graph::{NodeIx, ToolGraph};
-use crate::maps::{new_map, Map};
+use crate::maps::{new_map, Map, Set};
 
 use super::flow::{PathFacts, NONE};
 
@@ -438,11 +438,12 @@ impl TreePath {
     }
 
     /// Its chains from the leaf's side, (top, bottom), runs of rungs laid
-    /// out rung by rung; `steps` counts them.
-    fn chains(&self, rungs: &Map<u32, Rung>, steps: &mut u64) -> Vec<(u32, u32)> {
+    /// out rung by rung, from the chain after `shared` (a link of its list,
+    /// or None: all); `steps` counts them.
+    fn chains_after(&self, shared: Option<&Arc<Link>>, rungs: &Map<u32, Rung>, steps: &mut u64) -> Vec<(u32, u32)> {
         let mut out = Vec::with_capacity(self.head.count as usize);
         let mut at = Some(&self.head);
-        while let Some(link) = at {
+        while let Some(link) = at.filter(|&l| !shared.is_some_and(|s| Arc::ptr_eq(l, s))) {
             *steps += 1;
             match link.run {
                 None if link.arc.is_some() => {
@@ -553,6 +554,9 @@ const TREES_KEPT: usize = 8;
 /// The rent a root first grows its tree by (see `Paths::pay_rent`).
 const FIRST_RENT: u64 = 64;
 
+/// The most work a leaf's first warm-up may take (`Paths::warm_up`).
+const FIRST_WARM_UP: u64 = 1024;
+
 /// Path trees, shared by every read of a report's paths.
 pub(crate) struct Paths {
     /// The trees read most recently, the last the latest.
@@ -598,6 +602,10 @@ pub(crate) struct Paths {
     /// Per such source and cycle, the places of the members it feeds,
     /// sorted, each once.
     fed_places: Mutex<FedPlaces>,
+    /// Per leaf that warmed up the roots above a root (`Paths::warm_up`),
+    /// the most work its next warm-up may take: doubled each time one
+    /// runs past it.
+    warm_caps: Mutex<Map<NodeIx, u64>>,
 }
 
 impl Default for Paths {
@@ -615,6 +623,7 @@ impl Default for Paths {
             ways_in: Mutex::new(new_map()),
             fed: Mutex::new(new_map()),
             fed_places: Mutex::new(new_map()),
+            warm_caps: Mutex::new(new_map()),
         }
     }
 }
@@ -697,7 +706,7 @@ impl Paths {
     /// The path of `leaf` to the consumer of ordinal `consumer`; `steps`
     /// counts the work.
     pub fn path(&self, w: Wiring<'_, '_>, leaf: NodeIx, consumer: u32, steps: &mut u64) -> TreePath {
-        let mut budget = CARRIER_SEARCHES;
+        let mut budget = Searches::new(false);
         self.path_within(w, leaf, consumer, steps, &mut budget)
     }
 
@@ -709,7 +718,7 @@ impl Paths {
         leaf: NodeIx,
         consumer: u32,
         steps: &mut u64,
-        budget: &mut u32,
+        budget: &mut Searches,
     ) -> TreePath {
         let facts = w.facts;
         // The chains met, from the consumer's side: (top, bottom, root,
@@ -982,7 +991,7 @@ impl Paths {
         leaf: NodeIx,
         root: u32,
         steps: &mut u64,
-        budget: &mut u32,
+        budget: &mut Searches,
     ) -> Option<TreePath> {
         let facts = w.facts;
         let providers = facts.providers_of(root);
@@ -1014,10 +1023,13 @@ impl Paths {
         // can multiply (a lattice of such roots), never past the budget;
         // a root searched before is remembered (`Paths::above`), so a
         // search is made once per leaf and root while it is.
-        if *budget == 0 {
-            return None;
+        if budget.left == 0 {
+            if !self.warm_up(w, leaf, root, budget.warming, steps) {
+                return None;
+            }
+        } else {
+            budget.left -= 1;
         }
-        *budget -= 1;
         let mut best: Option<TreePath> = None;
         for &p in providers {
             let o = w.ordinal[p as usize];
@@ -1042,6 +1054,96 @@ impl Paths {
             };
         }
         best
+    }
+
+    /// When the searches a path may nest are spent at `root`: the paths of
+    /// `leaf` to the roots above it that its search needs (the roots of
+    /// its carrying providers, and theirs in turn, not remembered yet),
+    /// found one by one, each root after those its providers hang below
+    /// (a walk up through carrying providers, in post-order), each with
+    /// searches of its own and then remembered, so that the search at
+    /// `root` finds its providers' paths at once. False, for the tree to
+    /// decide, while warming up already, once the root's tree is whole,
+    /// where a provider leads round a cycle of boxes (as the search
+    /// itself), or past the leaf's cap: its first warm-up may take
+    /// `FIRST_WARM_UP` steps, and each that runs past its cap doubles it
+    /// (what it found stays remembered).
+    ///
+    /// Read from the bottom up, a lattice of levels deeper than the
+    /// searches, each box fed by both above (`lattice-ladder`), handed
+    /// each level's root to its own tree, grown out to the tool: n x n
+    /// for the paths to n levels. Warmed up, each root above is searched
+    /// once per leaf while remembered. Paid for as rent to `root`, so that
+    /// many leaves warming up through one region soon have its tree whole
+    /// and read off it instead (a tree serves every leaf; a warm-up, one);
+    /// and capped per leaf, so that leaves whose trees would stop near
+    /// them do not each walk a wide region their searches could reach:
+    /// each pays at most its first cap and trees as before, and a leaf
+    /// whose warm-ups do succeed pays O(log) trees and twice its region.
+    fn warm_up(&self, w: Wiring<'_, '_>, leaf: NodeIx, root: u32, warming: bool, steps: &mut u64) -> bool {
+        if warming || self.tree_whole(root) {
+            return false;
+        }
+        let facts = w.facts;
+        let cap = *self
+            .warm_caps
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(leaf)
+            .or_insert(FIRST_WARM_UP);
+        let at = *steps;
+        let mut seen: Set<u32> = Set::default();
+        seen.insert(root);
+        let mut order = Vec::new();
+        let mut stack = vec![(root, 0usize)];
+        let (mut round, mut over) = (false, false);
+        while let Some((x, next)) = stack.last_mut() {
+            if *steps - at > cap {
+                over = true;
+                break;
+            }
+            let (x, providers) = (*x, facts.providers_of(*x));
+            let Some(&p) = providers.get(*next) else {
+                stack.pop();
+                order.push(x);
+                continue;
+            };
+            *next += 1;
+            *steps += 1;
+            let o = w.ordinal[p as usize];
+            if !(w.carries)(leaf, o) {
+                continue;
+            }
+            let above = facts.root(o, steps);
+            if above >= x {
+                round = true;
+                break;
+            }
+            if seen.insert(above) && self.remembered(leaf, above).is_none() {
+                stack.push((above, 0));
+            }
+        }
+        if !round && !over {
+            order.pop(); // `root` itself, searched by the caller
+            for x in order {
+                if *steps - at > cap {
+                    over = true;
+                    break;
+                }
+                self.path_within(w, leaf, x, steps, &mut Searches::new(true));
+            }
+        }
+        if over {
+            // What was found is remembered for the next, which may take
+            // twice as long.
+            self.warm_caps
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(leaf, 2 * cap);
+        }
+        let rent = *steps - at;
+        self.pay_rent(w, root, rent, steps);
+        !round && !over
     }
 
     /// Whether the walk takes `a` rather than `b`, two paths of one leaf
@@ -1345,8 +1447,27 @@ const REMEMBERED_AT_LEAST: usize = 4096;
 
 /// How many times one path may search the paths to a root's carrying
 /// providers (`Paths::nearest_carrier`), nested searches included;
-/// beyond, trees decide.
+/// beyond, the roots above are warmed up (`Paths::warm_up`), or trees
+/// decide.
 const CARRIER_SEARCHES: u32 = 32;
+
+/// The searches a path may still nest (`Paths::nearest_carrier`), and
+/// whether it is found to warm up the roots above another's (then none
+/// is warmed up again: no nesting past two budgets).
+#[derive(Clone, Copy)]
+struct Searches {
+    left: u32,
+    warming: bool,
+}
+
+impl Searches {
+    fn new(warming: bool) -> Searches {
+        Searches {
+            left: CARRIER_SEARCHES,
+            warming,
+        }
+    }
+}
 
 /// Up to this many provider boxes of a root, when several carry a tool,
 /// each is looked at for free; beyond, for rent, until the root's tree is
@@ -1560,7 +1681,17 @@ fn walked_before(
     }
     let id = |o: u32| w.g.id(facts.nodes[o as usize]);
     let (a_path, b_path) = (a, b);
-    let (a, b) = (a.chains(rungs, steps), b.chains(rungs, steps));
+    // The chains nearest the leaf that the two share, laid once (one path
+    // to a root, two chains laid on it): alike, so only the chains after
+    // them are compared (a lattice of levels, each box fed by both above:
+    // the paths to the two boxes of a level, each the path above plus a
+    // box, were compared chain by chain all the way up, `lattice-ladder`).
+    let shared = shared_links(a_path, b_path, steps);
+    let shared_nodes = shared.map_or(0, |l| l.nodes as usize);
+    let (a, b) = (
+        a.chains_after(shared, rungs, steps),
+        b.chains_after(shared, rungs, steps),
+    );
     let (a, b) = (&a, &b);
     // A place on a path: its chain and how far below the chain's top.
     let at = |p: &Vec<(u32, u32)>, (chain, down): (usize, u32), steps: &mut u64| -> u32 {
@@ -1583,7 +1714,7 @@ fn walked_before(
     // Where each compares from: position `skip + 1`, the first chain
     // starting at its descent's end (each chain passed counted).
     let from = |p: &Vec<(u32, u32)>, descent: usize, steps: &mut u64| -> (usize, u32) {
-        let (mut chain, mut left) = (0, skip - descent);
+        let (mut chain, mut left) = (0, (skip - descent).saturating_sub(shared_nodes));
         while chain < p.len() {
             let (top, bottom) = p[chain];
             let len = chain_len(facts, top, bottom);
@@ -1634,6 +1765,30 @@ fn walked_before(
         pb = step(b, pb, together + 1);
     }
     false
+}
+
+/// The link nearest the consumer that `a` and `b`, two paths of one leaf,
+/// both hold (the same one, laid once), if any: the two are alike from the
+/// leaf through its chain. Found walking both lists from the consumer's
+/// side, the one with more chains to go first, a step a link.
+fn shared_links<'p>(a: &'p TreePath, b: &'p TreePath, steps: &mut u64) -> Option<&'p Arc<Link>> {
+    if a.leaf != b.leaf || a.first != b.first {
+        return None;
+    }
+    let (mut x, mut y) = (Some(&a.head), Some(&b.head));
+    while let (Some(l), Some(m)) = (x, y) {
+        *steps += 1;
+        if Arc::ptr_eq(l, m) {
+            return Some(l);
+        }
+        if l.count >= m.count {
+            x = l.rest.as_ref();
+        }
+        if m.count >= l.count {
+            y = m.rest.as_ref();
+        }
+    }
+    None
 }
 
 impl TreePath {
@@ -2129,6 +2284,101 @@ mod tie_tests {
             }
             let (twice, _) = read_tie(200, chain, hub, team);
             crate::work::assert_at_most_doubles(once, twice, &format!("chain {chain}, hub {hub}, team boxes {team}: "));
+        }
+    }
+}
+
+#[cfg(test)]
+mod lattice_tests {
+    //! Paths down a lattice of levels deeper than a path's nested searches
+    //! (`lattice-ladder`, family 68).
+
+    use super::hub_tests::{edge, node, total};
+    use crate::engine::check_text;
+    use crate::{Budget, Config};
+
+    /// `n` levels of two boxes A_j, B_j, each fed by both boxes of the
+    /// level above; a tool T "Top" into A_0 and B_0; agent a_j fed by A_j
+    /// and by a twin t_j "top" of T: a clash at every agent, T's path to
+    /// a_j down j + 1 levels, every box below the top a root of two
+    /// providers that both carry T, as near.
+    fn lattice(n: usize) -> String {
+        let mut nodes = vec![node("T", "tool", "Top")];
+        let mut edges = Vec::new();
+        for j in 0..n {
+            let (a, b, agent, twin) = (
+                format!("A{j:05}"),
+                format!("B{j:05}"),
+                format!("a{j:05}"),
+                format!("t{j:05}"),
+            );
+            nodes.extend([
+                node(&a, "toolbox", &a),
+                node(&b, "toolbox", &b),
+                node(&agent, "agent", &agent),
+            ]);
+            nodes.push(node(&twin, "tool", "top"));
+            let above = match j {
+                0 => vec!["T".to_string()],
+                _ => vec![format!("A{:05}", j - 1), format!("B{:05}", j - 1)],
+            };
+            for from in &above {
+                edges.extend([edge(from, &a), edge(from, &b)]);
+            }
+            edges.extend([edge(&a, &agent), edge(&twin, &agent)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The work of reading every violation's T path as the report formats
+    /// do (its length and 32 nodes at each end), from the top level down
+    /// or from the bottom up, each checked to be the walk's: T, A_0 to A_j
+    /// (ties go to the smaller id), a_j.
+    fn read_lattice(n: usize, bottom_up: bool) -> u64 {
+        let text = lattice(n);
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        assert_eq!(collisions.len(), n as u64, "a clash at every agent");
+        let before = total(&collisions.work());
+        let mut levels: Vec<usize> = (0..n).collect();
+        if bottom_up {
+            levels.reverse();
+        }
+        for j in levels {
+            let violation = collisions.get(j as u64).expect("a violation at agent j");
+            let tool = violation
+                .tools()
+                .into_iter()
+                .find(|t| t.id() == "T")
+                .expect("T clashes");
+            let walk: Vec<String> = std::iter::once("T".to_string())
+                .chain((0..=j).map(|i| format!("A{i:05}")))
+                .chain([format!("a{j:05}")])
+                .collect();
+            let len = tool.path_len();
+            assert_eq!(len, walk.len(), "T's path to a{j:05}");
+            let (head, tail) = (len.min(32), len.saturating_sub(32));
+            assert_eq!(tool.path_ids(0, head), walk[..head], "T's path to a{j:05}, first nodes");
+            assert_eq!(
+                tool.path_ids(tail, len),
+                walk[tail..],
+                "T's path to a{j:05}, last nodes"
+            );
+        }
+        total(&collisions.work()) - before
+    }
+
+    #[test]
+    fn cmp9_paths_down_a_lattice_deeper_than_the_searches_cost_their_number_in_any_order() {
+        // From the top down, each path is the level above's and a box: the
+        // paths to a level's two boxes share all but their last chain, and
+        // only that is compared (compared chain by chain, 3.7x the work
+        // for twice the levels). From the bottom up, the first path's
+        // searches ran out 32 levels down and each level's root was read
+        // off a tree of its own, grown to the top (3.8x); the roots above
+        // are warmed up once instead.
+        for bottom_up in [false, true] {
+            crate::work::assert_at_most_doubles(read_lattice(150, bottom_up), read_lattice(300, bottom_up), "");
         }
     }
 }
