@@ -111,9 +111,25 @@
 //! each tool costs more than one tree shared by all once many tools come
 //! through the root, so the search's work grows the root's tree, and once
 //! the tree is whole it decides (family 44, `wider-splits`, 65 chains, was
-//! read off trees until then).
+//! read off trees until then). Two carrying providers' paths laid on one
+//! path above a root share its links: they are alike from the leaf
+//! through them, so only the chains after them are compared
+//! (`shared_links`, a step a link not shared). When the 32 searches run
+//! out at a root, the roots above it that its search needs are *warmed
+//! up* (`Paths::warm_up`): found by a walk up through carrying providers
+//! and searched one by one, each after those its providers hang below,
+//! each then remembered, so the search at the root finds its providers'
+//! paths at once. A warm-up is paid for as rent to that root, and
+//! capped per leaf (doubled each time one runs past it, what it found
+//! kept), so a leaf pays at most O(log) trees on the way to warm-ups that
+//! cost twice its region, and leaves whose trees would stop near them
+//! pay their first cap. (A lattice of levels, each box fed by both above,
+//! `lattice-ladder`: compared chain by chain, the paths to a level's two
+//! boxes cost the levels above, n x n read from the top; read from the
+//! bottom, each level's root handed to a tree of its own, grown to the
+//! top, n x n again.)
 //!
-//! Only past that (a cycle of boxes, the 32 searches spent), or once a
+//! Only past that (a cycle of boxes, a warm-up refused), or once a
 //! root's tree is whole, is the root's
 //! *tree* read: the relevant boxes upstream of the
 //! root by distance, found breadth first and only as far as a path asks
@@ -131,7 +147,7 @@
 //! one step, would rule it out; they are not built. (A hub's tree read
 //! for each agent's tool, alike with the agent's other path for more than
 //! 64 nodes, reached it until `Paths::parted`, see above.) What remains:
-//! a search spent (32 nested searches, a lattice of hubs) or a cycle of
+//! a search spent and its warm-up refused, or a cycle of
 //! boxes still hands the root to its own tree, but for a *cycle of roots*
 //! (`Cycle`: members each fed by the one before and otherwise only by
 //! boxes with no provider box, families 55 and 56). There a tool enters

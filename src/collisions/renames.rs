@@ -287,7 +287,8 @@ impl<'a> Collisions<'a> {
     /// marks them), so all such reads cost at most the tool edges twice;
     /// every later read comes out of `budget`. A box too far for this
     /// search is put aside, by steps, until a search that allows more
-    /// (charged to its placing: it is put aside once, and taken back once).
+    /// (charged to its placing: it is put aside once, and taken back once;
+    /// put aside or taken back again, out of the budget).
     /// Boxes read for free go first, then
     /// those of fewest entries: so a wide end is crossed from the other, the
     /// first search from a box or into a consumer reads its own lists whole,
