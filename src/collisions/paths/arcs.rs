@@ -73,6 +73,49 @@ pub(super) struct Cycle {
     pub(super) min: u32,
     /// The largest member ordinal.
     pub(super) max: u32,
+    /// For a cycle of roots each fed by the two before (`Paths::skip_cycle`),
+    /// per place, how many steps of two on from it the walk first turns
+    /// (steps one) when tied, NONE if never; None for any other cycle.
+    pub(super) turns: Option<Vec<u32>>,
+}
+
+/// An arc a path runs along inside a cycle, ring or skip cycle of roots,
+/// ending at the member asked about: (the cycle, or the ring one way
+/// round; where it starts; its members; the source the leaf comes
+/// through, if not wired straight into its top).
+pub(super) type Found = Option<(Arc<Cycle>, Start, u32, Option<u32>)>;
+
+/// Where an arc starts: the place of its top round its cycle, and for a
+/// cycle fed by the two before each member, the member of the arc after
+/// which it steps one, not two (NONE: never, or any other cycle).
+pub(super) type Start = (u32, u32);
+
+impl Cycle {
+    /// The place round the cycle of the `t`-th member of the arc from
+    /// `start`: the next each time, or in a cycle fed by the two before
+    /// each member, two on each time, but one after its turn.
+    pub(super) fn place(&self, (from, turn): Start, t: u32) -> usize {
+        let m = self.members.len() as u64;
+        let ahead = match self.turns {
+            None => u64::from(t),
+            Some(_) => 2 * u64::from(t) - u64::from(t > turn),
+        };
+        ((u64::from(from) + ahead) % m) as usize
+    }
+
+    /// Whether the arc from `start` of `len` members holds the member at
+    /// place `p`. In a cycle fed by the two before, the arc's members lie
+    /// 0, 2, .., 2 turn places on from its top, then 2 turn + 1, 2 turn +
+    /// 3, .. up to its last: even places up to its turn, odd ones past it.
+    pub(super) fn holds(&self, (from, turn): Start, len: u32, p: u32) -> bool {
+        let m = self.members.len() as u32;
+        let d = (p + m - from) % m;
+        if self.turns.is_none() {
+            return d < len;
+        }
+        let last = 2 * (len - 1) - u32::from(len - 1 > turn);
+        d <= last && if d % 2 == 0 { d / 2 <= turn } else { d / 2 >= turn }
+    }
 }
 
 /// Up to this many members of a cycle, the path inside it is passed on
@@ -452,7 +495,13 @@ impl Paths {
             let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
             let min = *members.iter().min().expect("a cycle has members");
             let max = *members.iter().max().expect("a cycle has members");
-            Arc::new(Cycle { members, pos, min, max })
+            Arc::new(Cycle {
+                members,
+                pos,
+                min,
+                max,
+                turns: None,
+            })
         });
         for (t, &(x, _)) in seen.iter().enumerate() {
             let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
@@ -476,13 +525,7 @@ impl Paths {
     /// steps, the receivers of each source looked at too, for a leaf of
     /// at most `FEW_RECEIVERS` relevant receivers (`Paths::entrances`),
     /// each source of at most `FEW_ENTRIES`.
-    pub(super) fn arc(
-        &self,
-        w: Wiring<'_, '_>,
-        leaf: NodeIx,
-        k: u32,
-        steps: &mut u64,
-    ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
+    pub(super) fn arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
         let (g, facts) = (w.g, w.facts);
         let cycle = self.cycle(w, k, steps)?;
         let m = cycle.members.len() as u32;
@@ -545,7 +588,7 @@ impl Paths {
             best.filter(|_| !tie)?
         };
         let len = edges - if via.is_some() { 1 } else { 0 };
-        (len >= ARC_AT_LEAST).then_some((cycle, p, len, via))
+        (len >= ARC_AT_LEAST).then_some((cycle, (p, NONE), len, via))
     }
 }
 
@@ -715,7 +758,13 @@ impl Paths {
                 let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
                 let min = *members.iter().min().expect("a ring has members");
                 let max = *members.iter().max().expect("a ring has members");
-                Arc::new(Cycle { members, pos, min, max })
+                Arc::new(Cycle {
+                    members,
+                    pos,
+                    min,
+                    max,
+                    turns: None,
+                })
             };
             let root_at = (members.iter().enumerate()).map(|(t, &x)| (x, t as u32)).collect();
             Some(Arc::new(Ring {
@@ -754,13 +803,7 @@ impl Paths {
     /// nearest found by binary searches (`nearest_on_ring`), when it is
     /// wired straight into roots only; None past those (the search and
     /// trees decide, as before).
-    pub(super) fn ring_arc(
-        &self,
-        w: Wiring<'_, '_>,
-        leaf: NodeIx,
-        k: u32,
-        steps: &mut u64,
-    ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
+    pub(super) fn ring_arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
         let (g, facts) = (w.g, w.facts);
         let ring = self.ring(w, k, steps)?;
         let (fw, bw) = (&ring.forward, &ring.backward);
@@ -913,10 +956,271 @@ impl Paths {
             return None;
         }
         Some(if forwards {
-            (Arc::clone(fw), fw.pos[&x], len, via)
+            (Arc::clone(fw), (fw.pos[&x], NONE), len, via)
         } else {
-            (Arc::clone(bw), bw.pos[&x], len, via)
+            (Arc::clone(bw), (bw.pos[&x], NONE), len, via)
         })
+    }
+}
+
+/// A cycle of path roots each fed by the two before it one way round (C_i
+/// by C_(i-1) and C_(i-2)), and otherwise only by sources, boxes with no
+/// provider box (family 71, `cycle-skip`): as in a `Cycle`, a tool reaches
+/// it only where it is wired into a member or into a source of one, and
+/// no route leaves it and comes back (a box outside feeding a member
+/// would be a third provider with providers of its own). Inside, from a
+/// member `g` members before the one the path ends at, the walk is
+/// `ceil(g / 2)` steps away (steps of one or two round): with `g` even, a
+/// step of two is strictly nearer; with `g` odd a step of one or of two
+/// is as near, the smaller id decides (SEMANTICS 6), and after a step of
+/// one `g` is even. So a path inside is steps of two up to its *turn*,
+/// the first member at an even number of places from its top whose next
+/// has the smaller id than the one after (or the member just before the
+/// end), then one step of one, then steps of two: fixed by where it
+/// starts, the place of its end and the first turn on from its top. Per
+/// place, that first turn (`Cycle::turns`) is found for every member in
+/// O(members) once per cycle (the places two apart round the cycle: one
+/// class when its length is odd, two when even), so an arc is laid in
+/// O(receivers) and any of its members found by its place
+/// (`Cycle::place`, `Cycle::holds`) in O(1). Held as a `Cycle` with
+/// turns; found and remembered apart (`Skips`).
+#[derive(Debug, Default)]
+pub(super) struct Skips {
+    /// Per root asked about or met, its skip cycle, or None.
+    cycles: Map<u32, Option<Arc<Cycle>>>,
+    /// Per root looked at, the two boxes feeding it that have providers
+    /// of their own, when those are two roots and the rest sources
+    /// (`beside`, no chain): its providers looked at once.
+    pairs: Map<u32, Option<(u32, u32)>>,
+}
+
+impl Skips {
+    /// The skip cycle root `r` is known to be a member of.
+    pub(super) fn known(&self, r: u32) -> Option<Arc<Cycle>> {
+        self.cycles.get(&r).cloned().flatten()
+    }
+}
+
+/// Fewest members of a skip cycle: of three, each is fed by both others,
+/// a ring (`Ring`), and which feeds which first cannot be told.
+const SKIP_AT_LEAST: usize = 4;
+
+impl Paths {
+    /// The cycle of roots each fed by the two before it (`Skips`) path root
+    /// `r` is a member of, if any. Of the two boxes feeding a root that
+    /// have providers (both roots, the rest sources), the member before
+    /// it is the one the other feeds (not both ways round): followed from
+    /// `r`, member before member, each checked to be fed by the one its
+    /// receiver has two before, until a root met again. Each root's
+    /// providers looked at once (`Skips::pairs`), a step each, and each
+    /// root met remembered, whatever it turns out to be; the turns of a
+    /// cycle found, O(members), once. The member before a root is its
+    /// own (of the root's providers and theirs), so the walk from any
+    /// member of a skip cycle goes round it: a walk that fails, or comes
+    /// round to a root met after `r`, leaves every root met before where
+    /// it failed, or before that root, outside any skip cycle.
+    pub(super) fn skip_cycle(&self, w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Option<Arc<Cycle>> {
+        let facts = w.facts;
+        let mut skips = self.skips.lock().unwrap_or_else(|e| e.into_inner());
+        *steps += 1;
+        if let Some(known) = skips.cycles.get(&r) {
+            return known.clone();
+        }
+        let Skips { cycles, pairs } = &mut *skips;
+        let is_root = |o: u32| facts.root_of[o as usize] == o;
+        let mut pair = |x: u32, steps: &mut u64| -> Option<(u32, u32)> {
+            *pairs.entry(x).or_insert_with(|| {
+                beside(w, x, steps).filter(|&(a, b)| is_root(a) && is_root(b) && a != b && a != x && b != x)
+            })
+        };
+        // The member before `x` and the one before that: of the two
+        // feeding it, the one the other feeds, and not both ways.
+        let mut ordered = |x: u32, steps: &mut u64| -> Option<(u32, u32)> {
+            let (a, b) = pair(x, steps)?;
+            let feeds = |p: Option<(u32, u32)>, y: u32| p.is_some_and(|(c, d)| c == y || d == y);
+            match (feeds(pair(a, steps), b), feeds(pair(b, steps), a)) {
+                (true, false) => Some((a, b)),
+                (false, true) => Some((b, a)),
+                _ => None,
+            }
+        };
+        // Roots met, each with the member before it and the one before
+        // that; the member before `x` as the root met last has it.
+        let mut seen: Vec<(u32, u32, u32)> = Vec::new();
+        let mut at_of: Map<u32, usize> = new_map();
+        let (mut x, mut expected) = (r, NONE);
+        let found = loop {
+            if let Some(&i) = at_of.get(&x) {
+                // Round to a root met: those from it on make a cycle, if
+                // it is fed as the root before it says.
+                break (seen[i].1 == expected).then_some(i);
+            }
+            if cycles.contains_key(&x) {
+                break None;
+            }
+            let Some((a, b)) = ordered(x, steps) else {
+                seen.push((x, NONE, NONE));
+                break None;
+            };
+            if expected != NONE && a != expected {
+                // `x` may be a member, reached from outside: not
+                // remembered.
+                break None;
+            }
+            at_of.insert(x, seen.len());
+            seen.push((x, a, b));
+            (x, expected) = (a, b);
+        };
+        let found = found.filter(|&i| seen.len() - i >= SKIP_AT_LEAST);
+        let cycle = found.map(|i| {
+            // Met following members before: the cycle's order is the
+            // reverse.
+            let members: Vec<u32> = seen[i..].iter().rev().map(|s| s.0).collect();
+            let m = members.len();
+            let id = |o: u32| w.g.id(facts.nodes[o as usize]);
+            // Where the walk turns when tied: at place j, to the next
+            // member when its id is the smaller of the next two.
+            let turns_at: Vec<bool> = (0..m)
+                .map(|j| {
+                    *steps += 1;
+                    id(members[(j + 1) % m]) < id(members[(j + 2) % m])
+                })
+                .collect();
+            // Per place, the first turn on from it in steps of two, round
+            // its class (places two apart) twice backwards, so that each
+            // place sees every turn after it.
+            let mut turns = vec![NONE; m];
+            let classes = if m % 2 == 0 { 2 } else { 1 };
+            let class_len = m / classes;
+            for c in 0..classes {
+                let mut next = NONE;
+                for t in (0..2 * class_len).rev() {
+                    *steps += 1;
+                    let j = (c + 2 * (t % class_len)) % m;
+                    next = if turns_at[j] {
+                        0
+                    } else if next == NONE {
+                        NONE
+                    } else {
+                        next + 1
+                    };
+                    turns[j] = next;
+                }
+            }
+            let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
+            let min = *members.iter().min().expect("a cycle has members");
+            let max = *members.iter().max().expect("a cycle has members");
+            Arc::new(Cycle {
+                members,
+                pos,
+                min,
+                max,
+                turns: Some(turns),
+            })
+        });
+        for (t, &(x, _, _)) in seen.iter().enumerate() {
+            let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
+            cycles.insert(x, of.cloned());
+        }
+        // `r` itself not met again: reached from nowhere, a member or not
+        // as the walk found it.
+        cycles.entry(r).or_insert(None).clone()
+    }
+
+    /// The path of `leaf` inside the skip cycle member `k` belongs to
+    /// (`Skips`), when it is an arc of at least `ARC_AT_LEAST` members
+    /// ending at `k`: (the cycle, where the arc starts and turns, its
+    /// members, the source the leaf comes through). The walk's own
+    /// choices, where it makes them: the leaf steps to its nearest
+    /// receiver (a member `g` places before `k` is `ceil(g / 2)` away, a
+    /// source one more than its nearest member), the smallest id among
+    /// equals, a source to its nearest member alike; inside, steps of two
+    /// up to the turn (`Cycle::turns`). O(receivers) steps for a leaf of
+    /// at most `FEW_RECEIVERS` receivers, the receivers of each source of
+    /// at most `FEW_ENTRIES` looked at too; a source of more has the
+    /// members it feeds picked out once (`Paths::fed_places`), the
+    /// nearest two before `k` found by a binary search (a place one
+    /// further on is as near when the nearest is an odd number of places
+    /// before). None for a leaf of more receivers (the search and trees
+    /// decide, as before).
+    pub(super) fn skip_arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
+        let (g, facts) = (w.g, w.facts);
+        let receivers = g.receivers.of(leaf);
+        if receivers.len() > FEW_RECEIVERS {
+            return None;
+        }
+        let cycle = self.skip_cycle(w, k, steps)?;
+        let turns = cycle.turns.as_ref().expect("a skip cycle has turns");
+        let m = cycle.members.len() as u32;
+        let at = cycle.pos[&k];
+        let id = |p: u32| g.id(facts.nodes[cycle.members[p as usize] as usize]);
+        let gap = |p: u32| (at + m - p) % m;
+        // The member a source steps to: its nearest, the smallest id among
+        // equals, as (distance to `k`, place).
+        let nearest_fed = |s: NodeIx, steps: &mut u64| -> Option<(u32, u32)> {
+            let mut best: Option<(u32, u32)> = None;
+            let mut consider = |p: u32| {
+                let d = gap(p).div_ceil(2);
+                if best.is_none_or(|(bd, bp)| (d, id(p)) < (bd, id(bp))) {
+                    best = Some((d, p));
+                }
+            };
+            let fed = g.receivers.of(s);
+            if fed.len() > FEW_ENTRIES {
+                let places = self.fed_places(w, s, &cycle, steps);
+                if places.is_empty() {
+                    return None;
+                }
+                let i = before(&places, |&p| p, at);
+                *steps += 2;
+                consider(places[i]);
+                consider(places[if i == 0 { places.len() - 1 } else { i - 1 }]);
+                return best;
+            }
+            for &r in fed {
+                *steps += 1;
+                let ro = w.ordinal[r as usize];
+                if let Some(&p) = (ro != NONE).then(|| cycle.pos.get(&ro)).flatten() {
+                    consider(p);
+                }
+            }
+            best
+        };
+        // (distance to `k`, the receiver's ordinal, the place entered, the
+        // source come through).
+        let mut best: Option<(u32, u32, u32, Option<u32>)> = None;
+        for &q in receivers {
+            *steps += 1;
+            let o = w.ordinal[q as usize];
+            if o == NONE {
+                continue;
+            }
+            let step = if let Some(&p) = cycle.pos.get(&o) {
+                (gap(p).div_ceil(2), o, p, None)
+            } else if facts.providers_of(o).is_empty() {
+                // A box with providers of its own feeds no member (it is
+                // no source, and only sources and members do).
+                match nearest_fed(q, steps) {
+                    Some((d, p)) => (d + 1, o, p, Some(o)),
+                    None => continue,
+                }
+            } else {
+                continue;
+            };
+            let ord = |o: u32| g.id(facts.nodes[o as usize]);
+            if best.is_none_or(|(d, bo, _, _)| (step.0, ord(step.1)) < (d, ord(bo))) {
+                best = Some(step);
+            }
+        }
+        let (_, _, p, via) = best?;
+        let g_p = gap(p);
+        let turn = if g_p % 2 == 0 {
+            NONE
+        } else {
+            turns[p as usize].min((g_p - 1) / 2)
+        };
+        let len = g_p.div_ceil(2) + 1;
+        (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
     }
 }
 
