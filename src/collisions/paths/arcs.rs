@@ -1725,15 +1725,22 @@ mod tests {
             nodes.join(","),
             edges.iter().map(|(x, y)| edge(x, y)).collect::<Vec<_>>().join(",")
         );
-        // Distances to `a`, breadth first back along edges into boxes.
+        (text, walk_in(boxes, &edges, "t", "a"))
+    }
+
+    /// The walk's path of `leaf` to `consumer` over `edges`, found by the
+    /// rule itself (SEMANTICS 6): distances to `consumer` through `boxes`,
+    /// then from `leaf` the nearest receiver, the smallest id among equals.
+    fn walk_in(boxes: &[String], edges: &[(String, String)], leaf: &str, consumer: &str) -> Vec<String> {
+        // Distances to `consumer`, breadth first back along edges into boxes.
         let mut dist: Map<String, u32> = new_map();
-        dist.insert("a".to_string(), 0);
-        let mut frontier = vec!["a".to_string()];
+        dist.insert(consumer.to_string(), 0);
+        let mut frontier = vec![consumer.to_string()];
         while !frontier.is_empty() {
             let mut next = Vec::new();
             for x in &frontier {
                 let d = dist[x];
-                for (from, to) in &edges {
+                for (from, to) in edges {
                     if to == x && boxes.contains(from) && !dist.contains_key(from) {
                         dist.insert(from.clone(), d + 1);
                         next.push(from.clone());
@@ -1742,16 +1749,16 @@ mod tests {
             }
             frontier = next;
         }
-        let mut path = vec!["t".to_string()];
-        while path.last().map(String::as_str) != Some("a") {
+        let mut path = vec![leaf.to_string()];
+        while path.last().map(String::as_str) != Some(consumer) {
             let from = path.last().expect("a node").clone();
             let step = (edges.iter().filter(|(f, to)| *f == from && dist.contains_key(to)))
                 .map(|(_, to)| (dist[to], to.clone()))
                 .min()
-                .expect("a receiver nearer `a`");
+                .expect("a receiver nearer the consumer");
             path.push(step.1);
         }
-        (text, path)
+        path
     }
 
     /// A cycle of roots C0..C(m-1), `chains[i]` boxes Di-0, Di-1, ...
@@ -2284,6 +2291,200 @@ mod tests {
             let (once, _) = read_all(&text(200));
             let (twice, _) = read_all(&text(400));
             crate::work::assert_at_most_doubles(once, twice, "reading paths of many receivers past a wide box: ");
+        }
+    }
+
+    /// A cycle of roots each fed by the two before it: boxes C0..C(m-1)
+    /// round, Ci -> C(i+1) and Ci -> C(i+2), each Ci fed by a source Si
+    /// holding a tool Ui "T"; ids by `name(i)`, the number each box of
+    /// place `i` is called by (so ids may follow the cycle, fall round
+    /// it, or be shuffled). With `chord` (a, b), Ca feeds Cb too: no such
+    /// cycle then. Its boxes, edges and the id of the box at each place.
+    fn skip_boxes(
+        m: usize,
+        name: &dyn Fn(usize) -> usize,
+        chord: Option<(usize, usize)>,
+    ) -> (Vec<String>, Vec<(String, String)>, Vec<String>) {
+        let c: Vec<String> = (0..m).map(|i| format!("C{:02}", name(i))).collect();
+        let (mut boxes, mut edges) = (c.clone(), Vec::new());
+        for i in 0..m {
+            let (s, u) = (format!("S{:02}", name(i)), format!("U{:02}", name(i)));
+            boxes.push(s.clone());
+            edges.extend([(u, s.clone()), (s, c[i].clone())]);
+            edges.extend([
+                (c[i].clone(), c[(i + 1) % m].clone()),
+                (c[i].clone(), c[(i + 2) % m].clone()),
+            ]);
+        }
+        if let Some((a, b)) = chord {
+            edges.push((c[a].clone(), c[b].clone()));
+        }
+        (boxes, edges, c)
+    }
+
+    /// Ids in order round the cycle, falling, and shuffled (a fixed
+    /// permutation of `m`).
+    fn namings(m: usize) -> [Vec<usize>; 3] {
+        let mut shuffled: Vec<usize> = (0..m).collect();
+        shuffled.sort_by_key(|&i| (i * 2_654_435_761) % 1_000_003);
+        [(0..m).collect(), (0..m).rev().collect(), shuffled]
+    }
+
+    /// Every path of `text` read whole against the walk over `boxes` and
+    /// `edges` (one position at a time from the far end, and `contains`
+    /// for every box, alike), and whether a skip cycle was found.
+    fn read_against_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> bool {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let g = &collisions.graph;
+        let all = boxes_of(g);
+        for v in 0..collisions.len() {
+            let violation = collisions.get(v).expect("a violation");
+            for tool in violation.tools() {
+                let ids = read_alike(g, &all, &tool);
+                assert_eq!(
+                    ids,
+                    walk_in(boxes, edges, tool.id(), violation.consumer()),
+                    "{}",
+                    tool.id()
+                );
+            }
+        }
+        let skips = collisions.paths.skips.lock().unwrap();
+        skips.cycles.values().any(Option::is_some)
+    }
+
+    #[test]
+    fn cmp9_a_path_round_a_cycle_of_roots_fed_by_the_two_before_is_the_walk() {
+        // Odd and even cycles, ids any way round: tool t wired into each
+        // member and into each source, agent a fed by member `at`; every
+        // path (t's and each Ui's) node by node the walk's.
+        for m in 4..=11 {
+            for name in namings(m) {
+                let (boxes, edges, c) = skip_boxes(m, &|i| name[i], None);
+                let mut found = false;
+                for at in [0, m / 2, m - 1] {
+                    for e in 0..m {
+                        let source = format!("S{:02}", name[e]);
+                        for into in [c[e].as_str(), source.as_str()] {
+                            let (text, _) = wired(&boxes, &edges, &[into], &c[at]);
+                            let mut all = edges.clone();
+                            all.extend([("t".to_string(), into.to_string()), (c[at].clone(), "a".to_string())]);
+                            all.push(("t2".to_string(), "a".to_string()));
+                            found |= read_against_walks(&text, &boxes, &all);
+                        }
+                    }
+                }
+                assert!(found, "no skip cycle of {m} found");
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_entering_a_cycle_fed_by_the_two_before_at_several_places_takes_the_walks_way() {
+        // Wired into two members, or a member and a source, or a source
+        // of two members and of 17 boxes more into agent z (so its
+        // members are picked out by place, `Paths::fed_places`): ties by
+        // ids where the walk has them.
+        for m in [7, 8] {
+            for name in namings(m) {
+                let (mut boxes, mut edges, c) = skip_boxes(m, &|i| name[i], None);
+                boxes.push("W".to_string());
+                for j in 0..17 {
+                    let x = format!("X{j:02}");
+                    boxes.push(x.clone());
+                    edges.extend([("W".to_string(), x.clone()), (x, "z".to_string())]);
+                }
+                for x in 0..m {
+                    for y in 0..m {
+                        let mut wide = edges.clone();
+                        wide.extend([("W".to_string(), c[x].clone()), ("W".to_string(), c[y].clone())]);
+                        let sx = format!("S{:02}", name[x]);
+                        for (box_edges, into) in [
+                            (&edges, [c[x].as_str(), c[y].as_str()]),
+                            (&edges, [c[x].as_str(), sx.as_str()]),
+                            (&wide, ["W", "W"]),
+                        ] {
+                            let (text, _) = wired(&boxes, box_edges, &into, &c[0]);
+                            let mut all = box_edges.clone();
+                            all.extend(into.iter().map(|&i| ("t".to_string(), i.to_string())));
+                            all.extend([(c[0].clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+                            let text = text.replace(
+                                r#"{"id": "a", "type": "agent""#,
+                                r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#,
+                            );
+                            read_against_walks(&text, &boxes, &all);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_cycle_fed_by_the_two_before_with_a_chord_is_none_and_its_paths_are_the_walks() {
+        for (m, chord) in [(9, (0, 4)), (8, (3, 2)), (10, (5, 8))] {
+            for name in namings(m) {
+                let (boxes, edges, c) = skip_boxes(m, &|i| name[i], Some(chord));
+                let (text, _) = wired(&boxes, &edges, &[c[m / 2].as_str()], &c[0]);
+                let mut all = edges.clone();
+                all.extend([("t".to_string(), c[m / 2].clone()), (c[0].clone(), "a".to_string())]);
+                all.push(("t2".to_string(), "a".to_string()));
+                assert!(!read_against_walks(&text, &boxes, &all), "m = {m}, chord {chord:?}");
+            }
+        }
+    }
+
+    /// Family 71 (`cycle-skip`) at `n`, ids by `name`: `cycle_far` with each
+    /// C_i also feeding C_(i+2); agent k fed by C_k and, through Q_k, by
+    /// the twin u_t of U_t, t = k + n / 2 mod n.
+    fn cycle_skip(n: usize, name: &dyn Fn(usize) -> usize) -> String {
+        let c = |i: usize| format!("C{:04}", name(i % n));
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let (s, u) = (format!("S{:04}", name(i)), format!("U{:04}", name(i)));
+            nodes.extend([
+                node(&c(i), "toolbox", &c(i)),
+                node(&s, "toolbox", &s),
+                node(&u, "tool", &format!("U {i}")),
+            ]);
+            edges.extend([
+                edge(&u, &s),
+                edge(&s, &c(i)),
+                edge(&c(i), &c(i + 1)),
+                edge(&c(i), &c(i + 2)),
+            ]);
+        }
+        for k in 0..n {
+            let t = (k + n / 2) % n;
+            let (a, q, u) = (
+                format!("a{:04}", name(k)),
+                format!("Q{:04}", name(k)),
+                format!("u{:04}", name(t)),
+            );
+            nodes.extend([
+                node(&a, "agent", &a),
+                node(&q, "toolbox", &q),
+                node(&u, "tool", &format!("u {t}")),
+            ]);
+            edges.extend([edge(&c(k), &a), edge(&q, &a), edge(&u, &q)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_paths_round_a_cycle_of_roots_fed_by_the_two_before_cost_their_ends_not_their_length() {
+        // Ids in order, falling and shuffled round the cycle, odd and even.
+        for n in [200, 201] {
+            for order in 0..3 {
+                let text = |n: usize| {
+                    let name = &namings(n)[order];
+                    cycle_skip(n, &|i| name[i])
+                };
+                let (once, _) = read_all(&text(n));
+                let (twice, _) = read_all(&text(2 * n - n % 2));
+                crate::work::assert_at_most_doubles(once, twice, "reading paths round a skip cycle: ");
+            }
         }
     }
 }
