@@ -1001,6 +1001,54 @@ impl Skips {
     }
 }
 
+/// The two boxes feeding path root `x` from the members before it, if `x`
+/// can be a member of a skip cycle: of its relevant providers, two roots
+/// with providers of their own, and the rest *outside*: sources, or boxes
+/// hanging below a source on a chain (each entered only from the box above
+/// it, or by a leaf wired straight in) whose source feeds `x` straight too
+/// (family 78, `renames-thrice`: S_i -> F_i-j -> C_i beside S_i -> C_i).
+/// No route from the cycle reaches an outside box, and from a source a
+/// route down its chains to a member it feeds straight is longer than the
+/// straight one, so its nearest member is among those it feeds straight.
+/// Its providers are looked at, a step each (a binary search for a
+/// chain's source among them).
+fn two_before(w: Wiring<'_, '_>, x: u32, steps: &mut u64) -> Option<(u32, u32)> {
+    let facts = w.facts;
+    if facts.root_of[x as usize] != x {
+        return None;
+    }
+    let providers = facts.providers_of(x);
+    let mut two = [NONE; 2];
+    let mut found = 0;
+    for &p in providers {
+        *steps += 1;
+        let o = w.ordinal[p as usize];
+        if o == NONE {
+            return None;
+        }
+        if facts.providers_of(o).is_empty() {
+            continue;
+        }
+        let root = facts.root_of[o as usize];
+        if root != o {
+            // A chain box: below a source that feeds `x` straight, or no
+            // skip cycle.
+            *steps += 1;
+            let source = facts.nodes[root as usize];
+            if !facts.providers_of(root).is_empty() || providers.binary_search(&source).is_err() {
+                return None;
+            }
+            continue;
+        }
+        if found == 2 {
+            return None;
+        }
+        two[found] = o;
+        found += 1;
+    }
+    (found == 2 && two[0] != x && two[1] != x).then_some((two[0], two[1]))
+}
+
 /// Fewest members of a skip cycle: of three, each is fed by both others,
 /// a ring (`Ring`), and which feeds which first cannot be told.
 const SKIP_AT_LEAST: usize = 4;
@@ -1027,11 +1075,8 @@ impl Paths {
             return known.clone();
         }
         let Skips { cycles, pairs } = &mut *skips;
-        let is_root = |o: u32| facts.root_of[o as usize] == o;
         let mut pair = |x: u32, steps: &mut u64| -> Option<(u32, u32)> {
-            *pairs.entry(x).or_insert_with(|| {
-                beside(w, x, steps).filter(|&(a, b)| is_root(a) && is_root(b) && a != b && a != x && b != x)
-            })
+            *pairs.entry(x).or_insert_with(|| two_before(w, x, steps))
         };
         // The member before `x` and the one before that: of the two
         // feeding it, the one the other feeds, and not both ways.
@@ -1198,13 +1243,18 @@ impl Paths {
             let step = if let Some(&p) = cycle.pos.get(&o) {
                 (gap(p).div_ceil(2), o, p, None)
             } else if facts.providers_of(o).is_empty() {
-                // A box with providers of its own feeds no member (it is
-                // no source, and only sources and members do).
                 match nearest_fed(q, steps) {
                     Some((d, p)) => (d + 1, o, p, Some(o)),
                     None => continue,
                 }
+            } else if facts.providers_of(facts.root_of[o as usize]).is_empty() {
+                // Wired straight into a box hanging below a source: it may
+                // enter down that chain (the search and trees decide).
+                return None;
             } else {
+                // Any other box with providers of its own feeds no member
+                // (only members before, sources and chains below them
+                // do).
                 continue;
             };
             let ord = |o: u32| g.id(facts.nodes[o as usize]);
@@ -2484,6 +2534,35 @@ mod tests {
                 let (once, _) = read_all(&text(n));
                 let (twice, _) = read_all(&text(2 * n - n % 2));
                 crate::work::assert_at_most_doubles(once, twice, "reading paths round a skip cycle: ");
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_skip_cycle_may_be_fed_down_chains_below_its_sources_into_members_they_feed_straight() {
+        // Each Si also feeds Ci through Fi (family 78's F boxes): still a
+        // skip cycle, paths the walk's; Fi into C(i+1) instead for one i
+        // (its source does not feed C(i+1)), or t wired straight into an
+        // F box: none, or no arc, and paths the walk's all the same.
+        let m = 9;
+        for name in namings(m) {
+            let (mut boxes, mut edges, c) = skip_boxes(m, &|i| name[i], None);
+            let f: Vec<String> = (0..m).map(|i| format!("F{:02}", name[i])).collect();
+            for i in 0..m {
+                boxes.push(f[i].clone());
+                edges.push((format!("S{:02}", name[i]), f[i].clone()));
+            }
+            for (off, into) in [(None, c[4].clone()), (Some(3), c[4].clone()), (None, f[5].clone())] {
+                let mut all = edges.clone();
+                all.extend((0..m).map(|i| (f[i].clone(), c[(i + usize::from(off == Some(i))) % m].clone())));
+                let (text, _) = wired(&boxes, &all, &[into.as_str()], &c[0]);
+                all.extend([("t".to_string(), into.clone()), (c[0].clone(), "a".to_string())]);
+                all.push(("t2".to_string(), "a".to_string()));
+                assert_eq!(
+                    read_against_walks(&text, &boxes, &all),
+                    off.is_none(),
+                    "{off:?}, into {into}"
+                );
             }
         }
     }
