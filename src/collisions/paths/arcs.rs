@@ -138,6 +138,9 @@ pub(super) struct Entrances {
     /// `FEW_RECEIVERS`), not expanded: the members each feeds are picked
     /// out once per source and cycle (`Paths::fed_places`).
     wide: Vec<NodeIx>,
+    /// Whether a box entered hangs on a chain below a source (it may lead
+    /// into a skip cycle down that chain, `two_before`).
+    below_source: bool,
 }
 
 /// Per source of many receivers and cycle (its smallest ordinal and first
@@ -274,6 +277,7 @@ impl Paths {
         let (g, facts) = (w.g, w.facts);
         let found = (|| {
             let (mut entered, mut wide): (Vec<(u32, u32)>, Vec<NodeIx>) = (Vec::new(), Vec::new());
+            let mut below_source = false;
             for &q in g.receivers.of(leaf) {
                 *steps += 1;
                 let o = w.ordinal[q as usize];
@@ -281,6 +285,7 @@ impl Paths {
                     continue;
                 }
                 if !facts.providers_of(o).is_empty() {
+                    below_source |= facts.providers_of(facts.root_of[o as usize]).is_empty();
                     entered.push((o, NONE));
                     continue;
                 }
@@ -304,7 +309,11 @@ impl Paths {
             entered.dedup();
             wide.sort_unstable();
             wide.dedup();
-            Some(Arc::new(Entrances { boxes: entered, wide }))
+            Some(Arc::new(Entrances {
+                boxes: entered,
+                wide,
+                below_source,
+            }))
         })();
         entrances.insert(leaf, found.clone());
         found
@@ -1191,11 +1200,7 @@ impl Paths {
     pub(super) fn skip_arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
         let (g, facts) = (w.g, w.facts);
         let receivers = g.receivers.of(leaf);
-        if receivers.len() > FEW_RECEIVERS {
-            return None;
-        }
         let cycle = self.skip_cycle(w, k, steps)?;
-        let turns = cycle.turns.as_ref().expect("a skip cycle has turns");
         let m = cycle.members.len() as u32;
         let at = cycle.pos[&k];
         let id = |p: u32| g.id(facts.nodes[cycle.members[p as usize] as usize]);
@@ -1231,6 +1236,21 @@ impl Paths {
             }
             best
         };
+        let ord = |o: u32| g.id(facts.nodes[o as usize]);
+        if receivers.len() > FEW_RECEIVERS {
+            // Many receivers: its ways into this cycle picked out once
+            // (`Paths::ways_in`), the nearest found by binary searches; not
+            // when wired into a box hanging below a source.
+            if self.entered(w, leaf, steps)?.below_source {
+                return None;
+            }
+            let ways = self.ways_in(w, leaf, &cycle, steps)?;
+            let (p, via) = match nearest_on_skip(&ways, &cycle, at, ord)? {
+                (o, true) => (cycle.pos[&o], None),
+                (o, false) => (nearest_fed(facts.nodes[o as usize], steps)?.1, Some(o)),
+            };
+            return skip_laid(cycle, p, at, via);
+        }
         // (distance to `k`, the receiver's ordinal, the place entered, the
         // source come through).
         let mut best: Option<(u32, u32, u32, Option<u32>)> = None;
@@ -1257,21 +1277,71 @@ impl Paths {
                 // do).
                 continue;
             };
-            let ord = |o: u32| g.id(facts.nodes[o as usize]);
             if best.is_none_or(|(d, bo, _, _)| (step.0, ord(step.1)) < (d, ord(bo))) {
                 best = Some(step);
             }
         }
         let (_, _, p, via) = best?;
-        let g_p = gap(p);
-        let turn = if g_p % 2 == 0 {
-            NONE
-        } else {
-            turns[p as usize].min((g_p - 1) / 2)
-        };
-        let len = g_p.div_ceil(2) + 1;
-        (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
+        skip_laid(cycle, p, at, via)
     }
+}
+
+/// The arc of skip cycle `cycle` from place `p` to place `at`, entered
+/// through `via`: steps of two up to its turn (the first on from `p`,
+/// `Cycle::turns`, or the member just before `at`), when `at` is an odd
+/// number of places on; if at least `ARC_AT_LEAST` members.
+fn skip_laid(cycle: Arc<Cycle>, p: u32, at: u32, via: Option<u32>) -> Found {
+    let m = cycle.members.len() as u32;
+    let g = (at + m - p) % m;
+    let turn = if g % 2 == 0 {
+        NONE
+    } else {
+        cycle.turns.as_ref().expect("a skip cycle has turns")[p as usize].min((g - 1) / 2)
+    };
+    let len = g.div_ceil(2) + 1;
+    (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
+}
+
+/// The receiver a leaf of many receivers steps to on a skip cycle whose
+/// path ends at place `at`, as `Paths::skip_arc` finds it from the
+/// receivers one by one: the nearest (a member `g` places before `at` is
+/// `ceil(g / 2)` away, a source one more than its nearest member), the
+/// smallest id among equals; given the leaf's ways in (`WaysIn`). Only the
+/// nearest place before `at` of each kind, and the one before it (as near
+/// when the nearest is an odd number of places before), can be nearest
+/// (a binary search each); of a place fed, the source of smallest id.
+/// (The receiver's ordinal, whether it is a member.)
+fn nearest_on_skip<'a>(ways: &WaysIn, cycle: &Cycle, at: u32, id: impl Fn(u32) -> &'a str) -> Option<(u32, bool)> {
+    let m = cycle.members.len() as u32;
+    let away = |p: u32| ((at + m - p) % m).div_ceil(2);
+    // The nearest two entries of `len` sorted by place, given the nearest.
+    let two = |len: usize, i: usize| [i, if i == 0 { len - 1 } else { i - 1 }];
+    // (distance to `at`, ordinal, whether a member).
+    let mut near: Vec<(u32, u32, bool)> = Vec::new();
+    if !ways.straight.is_empty() {
+        let i = before(&ways.straight, |&p| p, at);
+        for j in two(ways.straight.len(), i) {
+            let p = ways.straight[j];
+            near.push((away(p), cycle.members[p as usize], true));
+        }
+    }
+    if !ways.fed.is_empty() {
+        let i = before(&ways.fed, |f| f.0, at);
+        for j in two(ways.fed.len(), i) {
+            let (p, source, _) = ways.fed[j];
+            near.push((away(p) + 1, source, false));
+        }
+    }
+    for (source, places) in &ways.wide {
+        let i = before(places, |&p| p, at);
+        for j in two(places.len(), i) {
+            near.push((away(places[j]) + 1, *source, false));
+        }
+    }
+    let d = near.iter().map(|x| x.0).min()?;
+    (near.into_iter().filter(|x| x.0 == d))
+        .min_by(|x, y| id(x.1).cmp(id(y.1)))
+        .map(|x| (x.1, x.2))
 }
 
 #[cfg(test)]
@@ -2488,10 +2558,20 @@ mod tests {
     /// Family 71 (`cycle-skip`) at `n`, ids by `name`: `cycle_far` with each
     /// C_i also feeding C_(i+2); agent k fed by C_k and, through Q_k, by
     /// the twin u_t of U_t, t = k + n / 2 mod n.
-    fn cycle_skip(n: usize, name: &dyn Fn(usize) -> usize) -> String {
+    /// With `fan`, each U_i also wired into `fan` boxes X_i-j, each into
+    /// one more agent Z (family 75's way: receivers that lead elsewhere).
+    fn cycle_skip(n: usize, name: &dyn Fn(usize) -> usize, fan: usize) -> String {
         let c = |i: usize| format!("C{:04}", name(i % n));
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        if fan > 0 {
+            nodes.push(node("Z", "agent", "Z"));
+        }
         for i in 0..n {
+            for j in 0..fan {
+                let x = format!("X{:04}-{j:02}", name(i));
+                nodes.push(node(&x, "toolbox", &x));
+                edges.extend([edge(&format!("U{:04}", name(i)), &x), edge(&x, "Z")]);
+            }
             let (s, u) = (format!("S{:04}", name(i)), format!("U{:04}", name(i)));
             nodes.extend([
                 node(&c(i), "toolbox", &c(i)),
@@ -2525,11 +2605,12 @@ mod tests {
     #[test]
     fn cmp9_paths_round_a_cycle_of_roots_fed_by_the_two_before_cost_their_ends_not_their_length() {
         // Ids in order, falling and shuffled round the cycle, odd and even.
-        for n in [200, 201] {
+        // Tools of few receivers, and of 17 (ways in picked out once).
+        for (n, fan) in [(200, 0), (201, 0), (200, 17)] {
             for order in 0..3 {
                 let text = |n: usize| {
                     let name = &namings(n)[order];
-                    cycle_skip(n, &|i| name[i])
+                    cycle_skip(n, &|i| name[i], fan)
                 };
                 let (once, _) = read_all(&text(n));
                 let (twice, _) = read_all(&text(2 * n - n % 2));
@@ -2563,6 +2644,38 @@ mod tests {
                     off.is_none(),
                     "{off:?}, into {into}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_of_many_receivers_enters_a_skip_cycle_where_the_walk_does() {
+        // t also wired into 17 boxes into agent z: into a member, two, a
+        // member and a source, or a box below a source (no arc then); every
+        // path the walk's.
+        let m = 9;
+        for name in namings(m) {
+            let (mut boxes, mut edges, c) = skip_boxes(m, &|i| name[i], None);
+            let f = format!("F{:02}", name[2]);
+            boxes.push(f.clone());
+            edges.extend([(format!("S{:02}", name[2]), f.clone()), (f.clone(), c[2].clone())]);
+            let xs: Vec<String> = (0..17).map(|j| format!("X{j:02}")).collect();
+            for x in &xs {
+                boxes.push(x.clone());
+                edges.push((x.clone(), "z".to_string()));
+            }
+            for e in 0..m {
+                let (s, o) = (format!("S{:02}", name[e]), c[(e + 4) % m].clone());
+                for into in [vec![c[e].as_str()], vec![c[e].as_str(), &o], vec![&s, &o], vec![&f, &o]] {
+                    let into: Vec<&str> = into.into_iter().chain(xs.iter().map(String::as_str)).collect();
+                    let (text, _) = wired(&boxes, &edges, &into, &c[0]);
+                    let mut all = edges.clone();
+                    all.extend(into.iter().map(|&i| ("t".to_string(), i.to_string())));
+                    all.extend([(c[0].clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+                    let z = r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#;
+                    let text = text.replace(r#"{"id": "a", "type": "agent""#, z);
+                    read_against_walks(&text, &boxes, &all);
+                }
             }
         }
     }
