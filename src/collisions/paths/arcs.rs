@@ -7,11 +7,17 @@
 //! fed both ways round), straight or down a chain each way, and otherwise
 //! only by such boxes, a path is the walk's way in, then round the
 //! shorter way (half round, the way of the smaller id first), an arc of
-//! the ring held one way round or the other, laid and read alike.
+//! the ring held one way round or the other, laid and read alike. Inside
+//! a skip cycle, roots each fed by the two before it one way round and
+//! otherwise only by sources (or chains below a source into a member it
+//! feeds straight too), a path is the walk's way in, then steps of two
+//! up to its turn, one step of one, steps of two to its end (`Skips`):
+//! one link too, its `k`-th member at place `from + 2k`, or `from + 2k -
+//! 1` past the turn (`Cycle::place`, `Cycle::holds`).
 //!
-//! Cost: a cycle or ring is found once, each root looked at once (its
-//! providers, a step each; a chain between two roots crossed in one step
-//! by its bottom's root), whatever it turns out to be, and its chain
+//! Cost: a cycle, ring or skip cycle is found once, each root looked at
+//! once (its providers, a step each; a chain between two roots crossed in
+//! one step by its bottom's root), whatever it turns out to be, and its chain
 //! boxes listed once (a step each) when it is one. An arc costs, for a
 //! leaf of at most `FEW_RECEIVERS` receivers, O(receivers) steps to find
 //! (its receivers, and each source's at most `FEW_ENTRIES`); for a leaf
@@ -24,7 +30,10 @@
 //! before the member it ends at, round a cycle, or each way round a ring).
 //! Then O(1) to lay (O(log) for the rest of the chain below the root it
 //! ends at, as for a consumer hanging below a ring's root), one step per
-//! node read, one step to tell whether a box is on it.
+//! node read, one step to tell whether a box is on it. A skip cycle's
+//! turns are found once, O(members) (`Paths::skip_cycle`), so its arcs
+//! cost alike: O(receivers), or O(log) past the ways in picked out once;
+//! then O(1) to lay, a step a node read, a step to tell a box.
 //!
 //! A source of more than `FEW_ENTRIES` receivers (a tool also wired into
 //! a box that feeds many agents) has the members it feeds in a cycle
@@ -39,7 +48,10 @@
 //! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
 //! at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
-//! a ring.
+//! a ring; a skip cycle whose roots are joined by chains, or fed by a box
+//! with providers of its own that is no chain below a source feeding the
+//! same member straight, and a leaf wired into a box hanging below a
+//! source of a skip cycle.
 
 use std::sync::Arc;
 
