@@ -198,7 +198,21 @@
 //! (Until session 28 chains and family 72 were read off trees: families
 //! 62, 69 and 72 read n paths half round a cycle of n at 3.9x to 4.1x the
 //! work for twice the file, 6.2M steps at 1,000; until session 29,
-//! families 75 and 76 too, at 3.9x to 4.4x.) Two ways in as short into a one-way cycle
+//! families 75 and 76 too, at 3.9x to 4.4x.) A *skip cycle* (`Skips`:
+//! roots each fed by the two before it one way round, family 71) is read
+//! alike: from a member `g` before the one the path ends at, the walk is
+//! `ceil(g / 2)` steps away, so it steps two at a time, and where `g` is
+//! odd (a step of one as near as a step of two) the smaller id of the
+//! two next decides; after one step of one, `g` is even. So the path is
+//! steps of two up to its *turn*, the first member, an even number of
+//! places on, whose next has the smaller id of the next two, then steps
+//! of two after one of one: the first turn on from each place is found
+//! for the whole cycle once (O(members)), and the path is one link, laid
+//! in O(receivers), its members read by place (`Paths::skip_arc`, asked
+//! where a ring's arc is, at the same root). (Until session 30 such a path
+//! was read off the tree of its root, grown out to the tool: families 71,
+//! 74, 78, 79 and 80 read their clashes' paths at 3.3x to 4.5x the work
+//! for twice the file, 1.84 billion steps at 4,000.) Two ways in as short into a one-way cycle
 //! (a tool wired into two members: ties), a member fed by two boxes that
 //! have providers of their own and are not a ring's (a chord, or a box
 //! beside a chain), or a tool of more than `FEW_RECEIVERS` receivers
@@ -225,7 +239,7 @@ use super::flow::{PathFacts, NONE};
 mod arcs;
 mod rungs;
 
-use arcs::{Cycle, Entered, FedPlaces, Ring, WaysIn};
+use arcs::{Cycle, Entered, FedPlaces, Found, Ring, Skips, Start, WaysIn};
 use rungs::{rung_ancestor, Rung};
 
 /// What a path is read from: the graph, the reduction's path facts, each
@@ -275,10 +289,11 @@ struct Link {
     /// nearest the leaf, (low, high): one chain per rung, from `up(high)`
     /// down to `star(low)`, read only when asked for.
     run: Option<(u32, u32)>,
-    /// An arc of a cycle of roots (`Cycle`), as the cycle and the position
-    /// of its top: its nodes are the cycle's members from there on, read
-    /// only when asked for.
-    arc: Option<(Arc<Cycle>, u32)>,
+    /// An arc of a cycle of roots (`Cycle`), as the cycle and where it
+    /// starts (its top's place, and in a skip cycle its turn): its nodes
+    /// are the cycle's members from there on (`Cycle::place`), read only
+    /// when asked for.
+    arc: Option<(Arc<Cycle>, Start)>,
     /// Whether this link or one nearer the leaf is an arc.
     arcs: bool,
     /// Nodes of this chain and of every chain nearer the leaf.
@@ -353,10 +368,10 @@ impl Below {
         }
     }
 
-    /// This, with the arc of `cycle` from position `from`, `len` members,
-    /// laid on it, as a path of `leaf`: one link, however long.
-    fn with_arc(&self, leaf: NodeIx, cycle: &Arc<Cycle>, from: u32, len: u32) -> TreePath {
-        let head = Link::arc_on(self.links.as_ref(), cycle, from, len);
+    /// This, with the arc of `cycle` from `start`, `len` members, laid on
+    /// it, as a path of `leaf`: one link, however long.
+    fn with_arc(&self, leaf: NodeIx, cycle: &Arc<Cycle>, start: Start, len: u32) -> TreePath {
+        let head = Link::arc_on(self.links.as_ref(), cycle, start, len);
         TreePath {
             leaf,
             first: self.first,
@@ -383,19 +398,17 @@ impl Below {
 }
 
 impl Link {
-    /// An arc of `cycle` from position `from`, `len` members, laid on
-    /// `rest`: its root the cycle's smallest (roots still fall: those
-    /// nearer the leaf are above the cycle, those nearer the consumer
-    /// below it).
-    fn arc_on(rest: Option<&Arc<Link>>, cycle: &Arc<Cycle>, from: u32, len: u32) -> Arc<Link> {
-        let m = cycle.members.len() as u32;
+    /// An arc of `cycle` from `start`, `len` members, laid on `rest`: its
+    /// root the cycle's smallest (roots still fall: those nearer the leaf
+    /// are above the cycle, those nearer the consumer below it).
+    fn arc_on(rest: Option<&Arc<Link>>, cycle: &Arc<Cycle>, start: Start, len: u32) -> Arc<Link> {
         let (top, bottom) = (
-            cycle.members[from as usize],
-            cycle.members[((from + len - 1) % m) as usize],
+            cycle.members[cycle.place(start, 0)],
+            cycle.members[cycle.place(start, len - 1)],
         );
         let link = Link::laid(rest, (top, bottom), (cycle.min, bottom), None, len);
         let mut link = Arc::try_unwrap(link).expect("a link just made");
-        link.arc = Some((Arc::clone(cycle), from));
+        link.arc = Some((Arc::clone(cycle), start));
         link.arcs = true;
         Arc::new(link)
     }
@@ -465,11 +478,10 @@ impl TreePath {
                 None if link.arc.is_some() => {
                     // An arc, member by member (each counted): read so
                     // only where two paths as long are told apart.
-                    let (cycle, from) = link.arc.as_ref().expect("an arc");
-                    let m = cycle.members.len() as u32;
+                    let (cycle, start) = link.arc.as_ref().expect("an arc");
                     for t in (0..link.len() as u32).rev() {
                         *steps += 1;
-                        let o = cycle.members[((from + t) % m) as usize];
+                        let o = cycle.members[cycle.place(*start, t)];
                         out.push((o, o));
                     }
                 }
@@ -603,6 +615,10 @@ pub(crate) struct Paths {
     /// Per path root asked about, the ring of roots it is a member of
     /// (`Ring`), or None; made when first asked for, each root once.
     rings: Mutex<Map<u32, Option<Arc<Ring>>>>,
+    /// Per path root asked about, the cycle of roots each fed by the two
+    /// before it that it is a member of (`Paths::skip_cycle`), or None;
+    /// each root once.
+    skips: Mutex<Skips>,
     /// Per leaf of more than `FEW_RECEIVERS` receivers an arc was asked
     /// about, the boxes it may enter a cycle or ring of roots by (see
     /// `Paths::entered`), made when first asked for, each leaf once.
@@ -635,6 +651,7 @@ impl Default for Paths {
             rungs: Mutex::new(new_map()),
             cycles: Mutex::new(new_map()),
             rings: Mutex::new(new_map()),
+            skips: Mutex::new(Skips::default()),
             entrances: Mutex::new(new_map()),
             ways_in: Mutex::new(new_map()),
             fed: Mutex::new(new_map()),
@@ -755,7 +772,7 @@ impl Paths {
         let mut tied = false;
         // An arc of a cycle of roots, (its piece in `chains`, the cycle,
         // its top's position, its members), at most one: it ends the walk.
-        let mut arc: Option<(usize, Arc<Cycle>, u32, u32)> = None;
+        let mut arc: Option<(usize, Arc<Cycle>, Start, u32)> = None;
         let first = loop {
             if let Some(entry) = self.entry(w, leaf, bottom, steps) {
                 // Its root looked up, as everything below, in the time of
@@ -846,8 +863,15 @@ impl Paths {
                         // at the root or below it (a consumer hanging
                         // below a member: every route to it passes the
                         // root, the rest of the chain laid under the arc).
+                        // Alike a member of a cycle of roots each fed by the
+                        // two before it (`Paths::skip_arc`): the walk's ties
+                        // there decided by ids, in O(receivers) steps.
                         if chains.last().is_some_and(|c| c.0 == root && c.3.is_none()) {
                             let found = self.ring_arc(w, leaf, root, steps);
+                            if Self::lay(facts, found, root, &mut chains, &mut arc, steps) {
+                                break None;
+                            }
+                            let found = self.skip_arc(w, leaf, root, steps);
                             if Self::lay(facts, found, root, &mut chains, &mut arc, steps) {
                                 break None;
                             }
@@ -932,7 +956,7 @@ impl Paths {
         leaf: NodeIx,
         root: u32,
         chains: &mut Vec<Piece>,
-        arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
+        arc: &mut Option<(usize, Arc<Cycle>, Start, u32)>,
         steps: &mut u64,
     ) -> bool {
         // Only at the root's own chain (not at the top of a run of rungs
@@ -951,10 +975,10 @@ impl Paths {
     /// there.
     fn lay(
         facts: &PathFacts,
-        found: Option<(Arc<Cycle>, u32, u32, Option<u32>)>,
+        found: Found,
         root: u32,
         chains: &mut Vec<Piece>,
-        arc: &mut Option<(usize, Arc<Cycle>, u32, u32)>,
+        arc: &mut Option<(usize, Arc<Cycle>, Start, u32)>,
         steps: &mut u64,
     ) -> bool {
         let Some((cycle, from, len, via)) = found else {
@@ -1168,9 +1192,10 @@ impl Paths {
     /// from the leaf. The nodes read off trees (`first`) are compared
     /// first: up to `DESCENT_COMPARED` of them one by one, and past that,
     /// where the two part is found by halving (`Paths::parted`), then the
-    /// chains chain by chain (`walked_before`). So a comparison costs its
-    /// chains, at most `DESCENT_COMPARED` nodes, and O(log^2 length) past
-    /// them, however long the two stay alike.
+    /// chains chain by chain (`walked_before`), or where either holds an
+    /// arc, halving again. So a comparison costs its chains, at most
+    /// `DESCENT_COMPARED` nodes, and O(log^2 length) past them, however
+    /// long the two stay alike.
     fn taken_before(&self, w: Wiring<'_, '_>, a: &TreePath, b: &TreePath, steps: &mut u64) -> bool {
         let facts = w.facts;
         // Lengths are held whole: told apart in the step that found them.
@@ -1193,6 +1218,18 @@ impl Paths {
                 if let Some((x, y)) = self.parted(w, a, b, DESCENT_COMPARED, d, steps) {
                     return w.g.id(x) < w.g.id(y);
                 }
+            }
+        }
+        // An arc on either (a cycle, ring or skip cycle of roots) would be
+        // read member by member chain by chain: where the two part is
+        // found by halving instead, past the descent up to the providers
+        // (which differ), each node by its place in O(log chains) steps.
+        // (Two paths as long into a skip cycle's member and the member
+        // before it, `renames-twice`: each compared read both arcs, some
+        // n / 4 members each, for each of n agents' 260 boxes' ties.)
+        if a.head.arcs || b.head.arcs {
+            if let Some((x, y)) = self.parted(w, a, b, d, la - 1, steps) {
+                return w.g.id(x) < w.g.id(y);
             }
         }
         let rungs = self.rungs.lock().unwrap_or_else(|e| e.into_inner());
@@ -1293,14 +1330,13 @@ impl Paths {
                 let end = base + link.nodes as usize;
                 let last = to.min(end) - 1;
                 let at = out.len();
-                if let Some((cycle, from)) = &link.arc {
+                if let Some((cycle, start)) = &link.arc {
                     // An arc: the member at each position, by its place
                     // in the cycle, from `last` back (one step a node).
-                    let m = cycle.members.len();
                     let first = end - link.len();
                     for p in (position..=last).rev() {
                         *steps += 1;
-                        out.push(facts.nodes[cycle.members[(*from as usize + p - first) % m] as usize]);
+                        out.push(facts.nodes[cycle.members[cycle.place(*start, (p - first) as u32)] as usize]);
                     }
                     out[at..].reverse();
                     position = last + 1;
@@ -1364,12 +1400,11 @@ impl Paths {
         let on_chain = path.link_of_root(root, steps).is_some_and(|l| {
             // Of a run, the chain of the rung just below `root`, if the
             // run climbs from it (found by jumps).
-            if let Some((cycle, from)) = &l.arc {
+            if let Some((cycle, start)) = &l.arc {
                 // Of an arc, the members from its top on: the node's
                 // place in the cycle tells.
                 *steps += 1;
-                let m = cycle.members.len() as u32;
-                return (cycle.pos.get(&o)).is_some_and(|&p| (p + m - from) % m < l.len() as u32);
+                return (cycle.pos.get(&o)).is_some_and(|&p| cycle.holds(*start, l.len() as u32, p));
             }
             let chain = match l.run {
                 None => Some((l.top, l.bottom)),
@@ -1393,9 +1428,9 @@ impl Paths {
         // consumer, their roots falling) may stop the jumps above before
         // the arc, whose root is the cycle's smallest; found by that.
         // Alike a member of a ring of roots, held one way round or the
-        // other: the arc is of one of its two cycles.
+        // other: the arc is of one of its two cycles; and of a skip cycle.
         let cycles = path.head.arcs.then(|| {
-            *steps += 2;
+            *steps += 3;
             let cycle = self
                 .cycles
                 .lock()
@@ -1411,8 +1446,10 @@ impl Paths {
                 .cloned()
                 .flatten();
             let ways = ring.map(|r| [Arc::clone(&r.forward), Arc::clone(&r.backward)]);
+            let skip = self.skips.lock().unwrap_or_else(|e| e.into_inner()).known(root);
             (cycle.into_iter())
                 .chain(ways.into_iter().flatten())
+                .chain(skip)
                 .collect::<Vec<_>>()
         });
         for cycle in cycles.into_iter().flatten() {
@@ -1422,9 +1459,8 @@ impl Paths {
             let link = path.link_of_root(cycle.min, steps);
             let link = link.and_then(|l| if l.arc.is_some() { Some(l) } else { l.rest.as_deref() });
             let on_arc = link.is_some_and(|l| {
-                let m = cycle.members.len() as u32;
-                matches!(&l.arc, Some((c, from)) if Arc::ptr_eq(c, &cycle)
-                    && cycle.pos.get(&o).is_some_and(|&p| (p + m - from) % m < l.len() as u32))
+                matches!(&l.arc, Some((c, start)) if Arc::ptr_eq(c, &cycle)
+                    && cycle.pos.get(&o).is_some_and(|&p| cycle.holds(*start, l.len() as u32, p)))
             });
             if on_arc {
                 return true;

@@ -7,11 +7,17 @@
 //! fed both ways round), straight or down a chain each way, and otherwise
 //! only by such boxes, a path is the walk's way in, then round the
 //! shorter way (half round, the way of the smaller id first), an arc of
-//! the ring held one way round or the other, laid and read alike.
+//! the ring held one way round or the other, laid and read alike. Inside
+//! a skip cycle, roots each fed by the two before it one way round and
+//! otherwise only by sources (or chains below a source into a member it
+//! feeds straight too), a path is the walk's way in, then steps of two
+//! up to its turn, one step of one, steps of two to its end (`Skips`):
+//! one link too, its `k`-th member at place `from + 2k`, or `from + 2k -
+//! 1` past the turn (`Cycle::place`, `Cycle::holds`).
 //!
-//! Cost: a cycle or ring is found once, each root looked at once (its
-//! providers, a step each; a chain between two roots crossed in one step
-//! by its bottom's root), whatever it turns out to be, and its chain
+//! Cost: a cycle, ring or skip cycle is found once, each root looked at
+//! once (its providers, a step each; a chain between two roots crossed in
+//! one step by its bottom's root), whatever it turns out to be, and its chain
 //! boxes listed once (a step each) when it is one. An arc costs, for a
 //! leaf of at most `FEW_RECEIVERS` receivers, O(receivers) steps to find
 //! (its receivers, and each source's at most `FEW_ENTRIES`); for a leaf
@@ -24,7 +30,10 @@
 //! before the member it ends at, round a cycle, or each way round a ring).
 //! Then O(1) to lay (O(log) for the rest of the chain below the root it
 //! ends at, as for a consumer hanging below a ring's root), one step per
-//! node read, one step to tell whether a box is on it.
+//! node read, one step to tell whether a box is on it. A skip cycle's
+//! turns are found once, O(members) (`Paths::skip_cycle`), so its arcs
+//! cost alike: O(receivers), or O(log) past the ways in picked out once;
+//! then O(1) to lay, a step a node read, a step to tell a box.
 //!
 //! A source of more than `FEW_ENTRIES` receivers (a tool also wired into
 //! a box that feeds many agents) has the members it feeds in a cycle
@@ -39,7 +48,10 @@
 //! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
 //! at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
-//! a ring.
+//! a ring; a skip cycle whose roots are joined by chains, or fed by a box
+//! with providers of its own that is no chain below a source feeding the
+//! same member straight, and a leaf wired into a box hanging below a
+//! source of a skip cycle.
 
 use std::sync::Arc;
 
@@ -73,6 +85,49 @@ pub(super) struct Cycle {
     pub(super) min: u32,
     /// The largest member ordinal.
     pub(super) max: u32,
+    /// For a cycle of roots each fed by the two before (`Paths::skip_cycle`),
+    /// per place, how many steps of two on from it the walk first turns
+    /// (steps one) when tied, NONE if never; None for any other cycle.
+    pub(super) turns: Option<Vec<u32>>,
+}
+
+/// An arc a path runs along inside a cycle, ring or skip cycle of roots,
+/// ending at the member asked about: (the cycle, or the ring one way
+/// round; where it starts; its members; the source the leaf comes
+/// through, if not wired straight into its top).
+pub(super) type Found = Option<(Arc<Cycle>, Start, u32, Option<u32>)>;
+
+/// Where an arc starts: the place of its top round its cycle, and for a
+/// cycle fed by the two before each member, the member of the arc after
+/// which it steps one, not two (NONE: never, or any other cycle).
+pub(super) type Start = (u32, u32);
+
+impl Cycle {
+    /// The place round the cycle of the `t`-th member of the arc from
+    /// `start`: the next each time, or in a cycle fed by the two before
+    /// each member, two on each time, but one after its turn.
+    pub(super) fn place(&self, (from, turn): Start, t: u32) -> usize {
+        let m = self.members.len() as u64;
+        let ahead = match self.turns {
+            None => u64::from(t),
+            Some(_) => 2 * u64::from(t) - u64::from(t > turn),
+        };
+        ((u64::from(from) + ahead) % m) as usize
+    }
+
+    /// Whether the arc from `start` of `len` members holds the member at
+    /// place `p`. In a cycle fed by the two before, the arc's members lie
+    /// 0, 2, .., 2 turn places on from its top, then 2 turn + 1, 2 turn +
+    /// 3, .. up to its last: even places up to its turn, odd ones past it.
+    pub(super) fn holds(&self, (from, turn): Start, len: u32, p: u32) -> bool {
+        let m = self.members.len() as u32;
+        let d = (p + m - from) % m;
+        if self.turns.is_none() {
+            return d < len;
+        }
+        let last = 2 * (len - 1) - u32::from(len - 1 > turn);
+        d <= last && if d % 2 == 0 { d / 2 <= turn } else { d / 2 >= turn }
+    }
 }
 
 /// Up to this many members of a cycle, the path inside it is passed on
@@ -95,6 +150,9 @@ pub(super) struct Entrances {
     /// `FEW_RECEIVERS`), not expanded: the members each feeds are picked
     /// out once per source and cycle (`Paths::fed_places`).
     wide: Vec<NodeIx>,
+    /// Whether a box entered hangs on a chain below a source (it may lead
+    /// into a skip cycle down that chain, `two_before`).
+    below_source: bool,
 }
 
 /// Per source of many receivers and cycle (its smallest ordinal and first
@@ -231,6 +289,7 @@ impl Paths {
         let (g, facts) = (w.g, w.facts);
         let found = (|| {
             let (mut entered, mut wide): (Vec<(u32, u32)>, Vec<NodeIx>) = (Vec::new(), Vec::new());
+            let mut below_source = false;
             for &q in g.receivers.of(leaf) {
                 *steps += 1;
                 let o = w.ordinal[q as usize];
@@ -238,6 +297,7 @@ impl Paths {
                     continue;
                 }
                 if !facts.providers_of(o).is_empty() {
+                    below_source |= facts.providers_of(facts.root_of[o as usize]).is_empty();
                     entered.push((o, NONE));
                     continue;
                 }
@@ -261,7 +321,11 @@ impl Paths {
             entered.dedup();
             wide.sort_unstable();
             wide.dedup();
-            Some(Arc::new(Entrances { boxes: entered, wide }))
+            Some(Arc::new(Entrances {
+                boxes: entered,
+                wide,
+                below_source,
+            }))
         })();
         entrances.insert(leaf, found.clone());
         found
@@ -452,7 +516,13 @@ impl Paths {
             let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
             let min = *members.iter().min().expect("a cycle has members");
             let max = *members.iter().max().expect("a cycle has members");
-            Arc::new(Cycle { members, pos, min, max })
+            Arc::new(Cycle {
+                members,
+                pos,
+                min,
+                max,
+                turns: None,
+            })
         });
         for (t, &(x, _)) in seen.iter().enumerate() {
             let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
@@ -476,13 +546,7 @@ impl Paths {
     /// steps, the receivers of each source looked at too, for a leaf of
     /// at most `FEW_RECEIVERS` relevant receivers (`Paths::entrances`),
     /// each source of at most `FEW_ENTRIES`.
-    pub(super) fn arc(
-        &self,
-        w: Wiring<'_, '_>,
-        leaf: NodeIx,
-        k: u32,
-        steps: &mut u64,
-    ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
+    pub(super) fn arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
         let (g, facts) = (w.g, w.facts);
         let cycle = self.cycle(w, k, steps)?;
         let m = cycle.members.len() as u32;
@@ -545,7 +609,7 @@ impl Paths {
             best.filter(|_| !tie)?
         };
         let len = edges - if via.is_some() { 1 } else { 0 };
-        (len >= ARC_AT_LEAST).then_some((cycle, p, len, via))
+        (len >= ARC_AT_LEAST).then_some((cycle, (p, NONE), len, via))
     }
 }
 
@@ -715,7 +779,13 @@ impl Paths {
                 let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
                 let min = *members.iter().min().expect("a ring has members");
                 let max = *members.iter().max().expect("a ring has members");
-                Arc::new(Cycle { members, pos, min, max })
+                Arc::new(Cycle {
+                    members,
+                    pos,
+                    min,
+                    max,
+                    turns: None,
+                })
             };
             let root_at = (members.iter().enumerate()).map(|(t, &x)| (x, t as u32)).collect();
             Some(Arc::new(Ring {
@@ -754,13 +824,7 @@ impl Paths {
     /// nearest found by binary searches (`nearest_on_ring`), when it is
     /// wired straight into roots only; None past those (the search and
     /// trees decide, as before).
-    pub(super) fn ring_arc(
-        &self,
-        w: Wiring<'_, '_>,
-        leaf: NodeIx,
-        k: u32,
-        steps: &mut u64,
-    ) -> Option<(Arc<Cycle>, u32, u32, Option<u32>)> {
+    pub(super) fn ring_arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
         let (g, facts) = (w.g, w.facts);
         let ring = self.ring(w, k, steps)?;
         let (fw, bw) = (&ring.forward, &ring.backward);
@@ -913,11 +977,383 @@ impl Paths {
             return None;
         }
         Some(if forwards {
-            (Arc::clone(fw), fw.pos[&x], len, via)
+            (Arc::clone(fw), (fw.pos[&x], NONE), len, via)
         } else {
-            (Arc::clone(bw), bw.pos[&x], len, via)
+            (Arc::clone(bw), (bw.pos[&x], NONE), len, via)
         })
     }
+}
+
+/// A cycle of path roots each fed by the two before it one way round (C_i
+/// by C_(i-1) and C_(i-2)), and otherwise only by sources, boxes with no
+/// provider box (family 71, `cycle-skip`): as in a `Cycle`, a tool reaches
+/// it only where it is wired into a member or into a source of one, and
+/// no route leaves it and comes back (a box outside feeding a member
+/// would be a third provider with providers of its own). Inside, from a
+/// member `g` members before the one the path ends at, the walk is
+/// `ceil(g / 2)` steps away (steps of one or two round): with `g` even, a
+/// step of two is strictly nearer; with `g` odd a step of one or of two
+/// is as near, the smaller id decides (SEMANTICS 6), and after a step of
+/// one `g` is even. So a path inside is steps of two up to its *turn*,
+/// the first member at an even number of places from its top whose next
+/// has the smaller id than the one after (or the member just before the
+/// end), then one step of one, then steps of two: fixed by where it
+/// starts, the place of its end and the first turn on from its top. Per
+/// place, that first turn (`Cycle::turns`) is found for every member in
+/// O(members) once per cycle (the places two apart round the cycle: one
+/// class when its length is odd, two when even), so an arc is laid in
+/// O(receivers) and any of its members found by its place
+/// (`Cycle::place`, `Cycle::holds`) in O(1). Held as a `Cycle` with
+/// turns; found and remembered apart (`Skips`).
+#[derive(Debug, Default)]
+pub(super) struct Skips {
+    /// Per root asked about or met, its skip cycle, or None.
+    cycles: Map<u32, Option<Arc<Cycle>>>,
+    /// Per root looked at, the two boxes feeding it that have providers
+    /// of their own, when those are two roots and the rest sources
+    /// (`beside`, no chain): its providers looked at once.
+    pairs: Map<u32, Option<(u32, u32)>>,
+}
+
+impl Skips {
+    /// The skip cycle root `r` is known to be a member of.
+    pub(super) fn known(&self, r: u32) -> Option<Arc<Cycle>> {
+        self.cycles.get(&r).cloned().flatten()
+    }
+}
+
+/// The two boxes feeding path root `x` from the members before it, if `x`
+/// can be a member of a skip cycle: of its relevant providers, two roots
+/// with providers of their own, and the rest *outside*: sources, or boxes
+/// hanging below a source on a chain (each entered only from the box above
+/// it, or by a leaf wired straight in) whose source feeds `x` straight too
+/// (family 78, `renames-thrice`: S_i -> F_i-j -> C_i beside S_i -> C_i).
+/// No route from the cycle reaches an outside box, and from a source a
+/// route down its chains to a member it feeds straight is longer than the
+/// straight one, so its nearest member is among those it feeds straight.
+/// Its providers are looked at, a step each (a binary search for a
+/// chain's source among them).
+fn two_before(w: Wiring<'_, '_>, x: u32, steps: &mut u64) -> Option<(u32, u32)> {
+    let facts = w.facts;
+    if facts.root_of[x as usize] != x {
+        return None;
+    }
+    let providers = facts.providers_of(x);
+    let mut two = [NONE; 2];
+    let mut found = 0;
+    for &p in providers {
+        *steps += 1;
+        let o = w.ordinal[p as usize];
+        if o == NONE {
+            return None;
+        }
+        if facts.providers_of(o).is_empty() {
+            continue;
+        }
+        let root = facts.root_of[o as usize];
+        if root != o {
+            // A chain box: below a source that feeds `x` straight, or no
+            // skip cycle.
+            *steps += 1;
+            let source = facts.nodes[root as usize];
+            if !facts.providers_of(root).is_empty() || providers.binary_search(&source).is_err() {
+                return None;
+            }
+            continue;
+        }
+        if found == 2 {
+            return None;
+        }
+        two[found] = o;
+        found += 1;
+    }
+    (found == 2 && two[0] != x && two[1] != x).then_some((two[0], two[1]))
+}
+
+/// Fewest members of a skip cycle: of three, each is fed by both others,
+/// a ring (`Ring`), and which feeds which first cannot be told.
+const SKIP_AT_LEAST: usize = 4;
+
+impl Paths {
+    /// The cycle of roots each fed by the two before it (`Skips`) path root
+    /// `r` is a member of, if any. Of the two boxes feeding a root that
+    /// have providers (both roots, the rest sources), the member before
+    /// it is the one the other feeds (not both ways round): followed from
+    /// `r`, member before member, each checked to be fed by the one its
+    /// receiver has two before, until a root met again. Each root's
+    /// providers looked at once (`Skips::pairs`), a step each, and each
+    /// root met remembered, whatever it turns out to be; the turns of a
+    /// cycle found, O(members), once. The member before a root is its
+    /// own (of the root's providers and theirs), so the walk from any
+    /// member of a skip cycle goes round it: a walk that fails, or comes
+    /// round to a root met after `r`, leaves every root met before where
+    /// it failed, or before that root, outside any skip cycle.
+    pub(super) fn skip_cycle(&self, w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Option<Arc<Cycle>> {
+        let facts = w.facts;
+        let mut skips = self.skips.lock().unwrap_or_else(|e| e.into_inner());
+        *steps += 1;
+        if let Some(known) = skips.cycles.get(&r) {
+            return known.clone();
+        }
+        let Skips { cycles, pairs } = &mut *skips;
+        let mut pair = |x: u32, steps: &mut u64| -> Option<(u32, u32)> {
+            *pairs.entry(x).or_insert_with(|| two_before(w, x, steps))
+        };
+        // The member before `x` and the one before that: of the two
+        // feeding it, the one the other feeds, and not both ways.
+        let mut ordered = |x: u32, steps: &mut u64| -> Option<(u32, u32)> {
+            let (a, b) = pair(x, steps)?;
+            let feeds = |p: Option<(u32, u32)>, y: u32| p.is_some_and(|(c, d)| c == y || d == y);
+            match (feeds(pair(a, steps), b), feeds(pair(b, steps), a)) {
+                (true, false) => Some((a, b)),
+                (false, true) => Some((b, a)),
+                _ => None,
+            }
+        };
+        // Roots met, each with the member before it and the one before
+        // that; the member before `x` as the root met last has it.
+        let mut seen: Vec<(u32, u32, u32)> = Vec::new();
+        let mut at_of: Map<u32, usize> = new_map();
+        let (mut x, mut expected) = (r, NONE);
+        let found = loop {
+            if let Some(&i) = at_of.get(&x) {
+                // Round to a root met: those from it on make a cycle, if
+                // it is fed as the root before it says.
+                break (seen[i].1 == expected).then_some(i);
+            }
+            if cycles.contains_key(&x) {
+                break None;
+            }
+            let Some((a, b)) = ordered(x, steps) else {
+                seen.push((x, NONE, NONE));
+                break None;
+            };
+            if expected != NONE && a != expected {
+                // `x` may be a member, reached from outside: not
+                // remembered.
+                break None;
+            }
+            at_of.insert(x, seen.len());
+            seen.push((x, a, b));
+            (x, expected) = (a, b);
+        };
+        let found = found.filter(|&i| seen.len() - i >= SKIP_AT_LEAST);
+        let cycle = found.map(|i| {
+            // Met following members before: the cycle's order is the
+            // reverse.
+            let members: Vec<u32> = seen[i..].iter().rev().map(|s| s.0).collect();
+            let m = members.len();
+            let id = |o: u32| w.g.id(facts.nodes[o as usize]);
+            // Where the walk turns when tied: at place j, to the next
+            // member when its id is the smaller of the next two.
+            let turns_at: Vec<bool> = (0..m)
+                .map(|j| {
+                    *steps += 1;
+                    id(members[(j + 1) % m]) < id(members[(j + 2) % m])
+                })
+                .collect();
+            // Per place, the first turn on from it in steps of two, round
+            // its class (places two apart) twice backwards, so that each
+            // place sees every turn after it.
+            let mut turns = vec![NONE; m];
+            let classes = if m % 2 == 0 { 2 } else { 1 };
+            let class_len = m / classes;
+            for c in 0..classes {
+                let mut next = NONE;
+                for t in (0..2 * class_len).rev() {
+                    *steps += 1;
+                    let j = (c + 2 * (t % class_len)) % m;
+                    next = if turns_at[j] {
+                        0
+                    } else if next == NONE {
+                        NONE
+                    } else {
+                        next + 1
+                    };
+                    turns[j] = next;
+                }
+            }
+            let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
+            let min = *members.iter().min().expect("a cycle has members");
+            let max = *members.iter().max().expect("a cycle has members");
+            Arc::new(Cycle {
+                members,
+                pos,
+                min,
+                max,
+                turns: Some(turns),
+            })
+        });
+        for (t, &(x, _, _)) in seen.iter().enumerate() {
+            let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
+            cycles.insert(x, of.cloned());
+        }
+        // `r` itself not met again: reached from nowhere, a member or not
+        // as the walk found it.
+        cycles.entry(r).or_insert(None).clone()
+    }
+
+    /// The path of `leaf` inside the skip cycle member `k` belongs to
+    /// (`Skips`), when it is an arc of at least `ARC_AT_LEAST` members
+    /// ending at `k`: (the cycle, where the arc starts and turns, its
+    /// members, the source the leaf comes through). The walk's own
+    /// choices, where it makes them: the leaf steps to its nearest
+    /// receiver (a member `g` places before `k` is `ceil(g / 2)` away, a
+    /// source one more than its nearest member), the smallest id among
+    /// equals, a source to its nearest member alike; inside, steps of two
+    /// up to the turn (`Cycle::turns`). O(receivers) steps for a leaf of
+    /// at most `FEW_RECEIVERS` receivers, the receivers of each source of
+    /// at most `FEW_ENTRIES` looked at too; a source of more has the
+    /// members it feeds picked out once (`Paths::fed_places`), the
+    /// nearest two before `k` found by a binary search (a place one
+    /// further on is as near when the nearest is an odd number of places
+    /// before). None for a leaf of more receivers (the search and trees
+    /// decide, as before).
+    pub(super) fn skip_arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
+        let (g, facts) = (w.g, w.facts);
+        let receivers = g.receivers.of(leaf);
+        let cycle = self.skip_cycle(w, k, steps)?;
+        let m = cycle.members.len() as u32;
+        let at = cycle.pos[&k];
+        let id = |p: u32| g.id(facts.nodes[cycle.members[p as usize] as usize]);
+        let gap = |p: u32| (at + m - p) % m;
+        // The member a source steps to: its nearest, the smallest id among
+        // equals, as (distance to `k`, place).
+        let nearest_fed = |s: NodeIx, steps: &mut u64| -> Option<(u32, u32)> {
+            let mut best: Option<(u32, u32)> = None;
+            let mut consider = |p: u32| {
+                let d = gap(p).div_ceil(2);
+                if best.is_none_or(|(bd, bp)| (d, id(p)) < (bd, id(bp))) {
+                    best = Some((d, p));
+                }
+            };
+            let fed = g.receivers.of(s);
+            if fed.len() > FEW_ENTRIES {
+                let places = self.fed_places(w, s, &cycle, steps);
+                if places.is_empty() {
+                    return None;
+                }
+                let i = before(&places, |&p| p, at);
+                *steps += 2;
+                consider(places[i]);
+                consider(places[if i == 0 { places.len() - 1 } else { i - 1 }]);
+                return best;
+            }
+            for &r in fed {
+                *steps += 1;
+                let ro = w.ordinal[r as usize];
+                if let Some(&p) = (ro != NONE).then(|| cycle.pos.get(&ro)).flatten() {
+                    consider(p);
+                }
+            }
+            best
+        };
+        let ord = |o: u32| g.id(facts.nodes[o as usize]);
+        if receivers.len() > FEW_RECEIVERS {
+            // Many receivers: its ways into this cycle picked out once
+            // (`Paths::ways_in`), the nearest found by binary searches; not
+            // when wired into a box hanging below a source.
+            if self.entered(w, leaf, steps)?.below_source {
+                return None;
+            }
+            let ways = self.ways_in(w, leaf, &cycle, steps)?;
+            let (p, via) = match nearest_on_skip(&ways, &cycle, at, ord)? {
+                (o, true) => (cycle.pos[&o], None),
+                (o, false) => (nearest_fed(facts.nodes[o as usize], steps)?.1, Some(o)),
+            };
+            return skip_laid(cycle, p, at, via);
+        }
+        // (distance to `k`, the receiver's ordinal, the place entered, the
+        // source come through).
+        let mut best: Option<(u32, u32, u32, Option<u32>)> = None;
+        for &q in receivers {
+            *steps += 1;
+            let o = w.ordinal[q as usize];
+            if o == NONE {
+                continue;
+            }
+            let step = if let Some(&p) = cycle.pos.get(&o) {
+                (gap(p).div_ceil(2), o, p, None)
+            } else if facts.providers_of(o).is_empty() {
+                match nearest_fed(q, steps) {
+                    Some((d, p)) => (d + 1, o, p, Some(o)),
+                    None => continue,
+                }
+            } else if facts.providers_of(facts.root_of[o as usize]).is_empty() {
+                // Wired straight into a box hanging below a source: it may
+                // enter down that chain (the search and trees decide).
+                return None;
+            } else {
+                // Any other box with providers of its own feeds no member
+                // (only members before, sources and chains below them
+                // do).
+                continue;
+            };
+            if best.is_none_or(|(d, bo, _, _)| (step.0, ord(step.1)) < (d, ord(bo))) {
+                best = Some(step);
+            }
+        }
+        let (_, _, p, via) = best?;
+        skip_laid(cycle, p, at, via)
+    }
+}
+
+/// The arc of skip cycle `cycle` from place `p` to place `at`, entered
+/// through `via`: steps of two up to its turn (the first on from `p`,
+/// `Cycle::turns`, or the member just before `at`), when `at` is an odd
+/// number of places on; if at least `ARC_AT_LEAST` members.
+fn skip_laid(cycle: Arc<Cycle>, p: u32, at: u32, via: Option<u32>) -> Found {
+    let m = cycle.members.len() as u32;
+    let g = (at + m - p) % m;
+    let turn = if g % 2 == 0 {
+        NONE
+    } else {
+        cycle.turns.as_ref().expect("a skip cycle has turns")[p as usize].min((g - 1) / 2)
+    };
+    let len = g.div_ceil(2) + 1;
+    (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
+}
+
+/// The receiver a leaf of many receivers steps to on a skip cycle whose
+/// path ends at place `at`, as `Paths::skip_arc` finds it from the
+/// receivers one by one: the nearest (a member `g` places before `at` is
+/// `ceil(g / 2)` away, a source one more than its nearest member), the
+/// smallest id among equals; given the leaf's ways in (`WaysIn`). Only the
+/// nearest place before `at` of each kind, and the one before it (as near
+/// when the nearest is an odd number of places before), can be nearest
+/// (a binary search each); of a place fed, the source of smallest id.
+/// (The receiver's ordinal, whether it is a member.)
+fn nearest_on_skip<'a>(ways: &WaysIn, cycle: &Cycle, at: u32, id: impl Fn(u32) -> &'a str) -> Option<(u32, bool)> {
+    let m = cycle.members.len() as u32;
+    let away = |p: u32| ((at + m - p) % m).div_ceil(2);
+    // The nearest two entries of `len` sorted by place, given the nearest.
+    let two = |len: usize, i: usize| [i, if i == 0 { len - 1 } else { i - 1 }];
+    // (distance to `at`, ordinal, whether a member).
+    let mut near: Vec<(u32, u32, bool)> = Vec::new();
+    if !ways.straight.is_empty() {
+        let i = before(&ways.straight, |&p| p, at);
+        for j in two(ways.straight.len(), i) {
+            let p = ways.straight[j];
+            near.push((away(p), cycle.members[p as usize], true));
+        }
+    }
+    if !ways.fed.is_empty() {
+        let i = before(&ways.fed, |f| f.0, at);
+        for j in two(ways.fed.len(), i) {
+            let (p, source, _) = ways.fed[j];
+            near.push((away(p) + 1, source, false));
+        }
+    }
+    for (source, places) in &ways.wide {
+        let i = before(places, |&p| p, at);
+        for j in two(places.len(), i) {
+            near.push((away(places[j]) + 1, *source, false));
+        }
+    }
+    let d = near.iter().map(|x| x.0).min()?;
+    (near.into_iter().filter(|x| x.0 == d))
+        .min_by(|x, y| id(x.1).cmp(id(y.1)))
+        .map(|x| (x.1, x.2))
 }
 
 #[cfg(test)]
@@ -1421,15 +1857,22 @@ mod tests {
             nodes.join(","),
             edges.iter().map(|(x, y)| edge(x, y)).collect::<Vec<_>>().join(",")
         );
-        // Distances to `a`, breadth first back along edges into boxes.
+        (text, walk_in(boxes, &edges, "t", "a"))
+    }
+
+    /// The walk's path of `leaf` to `consumer` over `edges`, found by the
+    /// rule itself (SEMANTICS 6): distances to `consumer` through `boxes`,
+    /// then from `leaf` the nearest receiver, the smallest id among equals.
+    fn walk_in(boxes: &[String], edges: &[(String, String)], leaf: &str, consumer: &str) -> Vec<String> {
+        // Distances to `consumer`, breadth first back along edges into boxes.
         let mut dist: Map<String, u32> = new_map();
-        dist.insert("a".to_string(), 0);
-        let mut frontier = vec!["a".to_string()];
+        dist.insert(consumer.to_string(), 0);
+        let mut frontier = vec![consumer.to_string()];
         while !frontier.is_empty() {
             let mut next = Vec::new();
             for x in &frontier {
                 let d = dist[x];
-                for (from, to) in &edges {
+                for (from, to) in edges {
                     if to == x && boxes.contains(from) && !dist.contains_key(from) {
                         dist.insert(from.clone(), d + 1);
                         next.push(from.clone());
@@ -1438,16 +1881,16 @@ mod tests {
             }
             frontier = next;
         }
-        let mut path = vec!["t".to_string()];
-        while path.last().map(String::as_str) != Some("a") {
+        let mut path = vec![leaf.to_string()];
+        while path.last().map(String::as_str) != Some(consumer) {
             let from = path.last().expect("a node").clone();
             let step = (edges.iter().filter(|(f, to)| *f == from && dist.contains_key(to)))
                 .map(|(_, to)| (dist[to], to.clone()))
                 .min()
-                .expect("a receiver nearer `a`");
+                .expect("a receiver nearer the consumer");
             path.push(step.1);
         }
-        (text, path)
+        path
     }
 
     /// A cycle of roots C0..C(m-1), `chains[i]` boxes Di-0, Di-1, ...
@@ -1980,6 +2423,272 @@ mod tests {
             let (once, _) = read_all(&text(200));
             let (twice, _) = read_all(&text(400));
             crate::work::assert_at_most_doubles(once, twice, "reading paths of many receivers past a wide box: ");
+        }
+    }
+
+    /// A cycle of roots each fed by the two before it: boxes C0..C(m-1)
+    /// round, Ci -> C(i+1) and Ci -> C(i+2), each Ci fed by a source Si
+    /// holding a tool Ui "T"; ids by `name(i)`, the number each box of
+    /// place `i` is called by (so ids may follow the cycle, fall round
+    /// it, or be shuffled). With `chord` (a, b), Ca feeds Cb too: no such
+    /// cycle then. Its boxes, edges and the id of the box at each place.
+    fn skip_boxes(
+        m: usize,
+        name: &dyn Fn(usize) -> usize,
+        chord: Option<(usize, usize)>,
+    ) -> (Vec<String>, Vec<(String, String)>, Vec<String>) {
+        let c: Vec<String> = (0..m).map(|i| format!("C{:02}", name(i))).collect();
+        let (mut boxes, mut edges) = (c.clone(), Vec::new());
+        for i in 0..m {
+            let (s, u) = (format!("S{:02}", name(i)), format!("U{:02}", name(i)));
+            boxes.push(s.clone());
+            edges.extend([(u, s.clone()), (s, c[i].clone())]);
+            edges.extend([
+                (c[i].clone(), c[(i + 1) % m].clone()),
+                (c[i].clone(), c[(i + 2) % m].clone()),
+            ]);
+        }
+        if let Some((a, b)) = chord {
+            edges.push((c[a].clone(), c[b].clone()));
+        }
+        (boxes, edges, c)
+    }
+
+    /// Ids in order round the cycle, falling, and shuffled (a fixed
+    /// permutation of `m`).
+    fn namings(m: usize) -> [Vec<usize>; 3] {
+        let mut shuffled: Vec<usize> = (0..m).collect();
+        shuffled.sort_by_key(|&i| (i * 2_654_435_761) % 1_000_003);
+        [(0..m).collect(), (0..m).rev().collect(), shuffled]
+    }
+
+    /// Every path of `text` read whole against the walk over `boxes` and
+    /// `edges` (one position at a time from the far end, and `contains`
+    /// for every box, alike), and whether a skip cycle was found.
+    fn read_against_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> bool {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let g = &collisions.graph;
+        let all = boxes_of(g);
+        for v in 0..collisions.len() {
+            let violation = collisions.get(v).expect("a violation");
+            for tool in violation.tools() {
+                let ids = read_alike(g, &all, &tool);
+                assert_eq!(
+                    ids,
+                    walk_in(boxes, edges, tool.id(), violation.consumer()),
+                    "{}",
+                    tool.id()
+                );
+            }
+        }
+        let skips = collisions.paths.skips.lock().unwrap();
+        skips.cycles.values().any(Option::is_some)
+    }
+
+    #[test]
+    fn cmp9_a_path_round_a_cycle_of_roots_fed_by_the_two_before_is_the_walk() {
+        // Odd and even cycles, ids any way round: tool t wired into each
+        // member and into each source, agent a fed by member `at`; every
+        // path (t's and each Ui's) node by node the walk's.
+        for m in 4..=11 {
+            for name in namings(m) {
+                let (boxes, edges, c) = skip_boxes(m, &|i| name[i], None);
+                let mut found = false;
+                for at in [0, m / 2, m - 1] {
+                    for e in 0..m {
+                        let source = format!("S{:02}", name[e]);
+                        for into in [c[e].as_str(), source.as_str()] {
+                            let (text, _) = wired(&boxes, &edges, &[into], &c[at]);
+                            let mut all = edges.clone();
+                            all.extend([("t".to_string(), into.to_string()), (c[at].clone(), "a".to_string())]);
+                            all.push(("t2".to_string(), "a".to_string()));
+                            found |= read_against_walks(&text, &boxes, &all);
+                        }
+                    }
+                }
+                assert!(found, "no skip cycle of {m} found");
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_entering_a_cycle_fed_by_the_two_before_at_several_places_takes_the_walks_way() {
+        // Wired into two members, or a member and a source, or a source
+        // of two members and of 17 boxes more into agent z (so its
+        // members are picked out by place, `Paths::fed_places`): ties by
+        // ids where the walk has them.
+        for m in [7, 8] {
+            for name in namings(m) {
+                let (mut boxes, mut edges, c) = skip_boxes(m, &|i| name[i], None);
+                boxes.push("W".to_string());
+                for j in 0..17 {
+                    let x = format!("X{j:02}");
+                    boxes.push(x.clone());
+                    edges.extend([("W".to_string(), x.clone()), (x, "z".to_string())]);
+                }
+                for x in 0..m {
+                    for y in 0..m {
+                        let mut wide = edges.clone();
+                        wide.extend([("W".to_string(), c[x].clone()), ("W".to_string(), c[y].clone())]);
+                        let sx = format!("S{:02}", name[x]);
+                        for (box_edges, into) in [
+                            (&edges, [c[x].as_str(), c[y].as_str()]),
+                            (&edges, [c[x].as_str(), sx.as_str()]),
+                            (&wide, ["W", "W"]),
+                        ] {
+                            let (text, _) = wired(&boxes, box_edges, &into, &c[0]);
+                            let mut all = box_edges.clone();
+                            all.extend(into.iter().map(|&i| ("t".to_string(), i.to_string())));
+                            all.extend([(c[0].clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+                            let text = text.replace(
+                                r#"{"id": "a", "type": "agent""#,
+                                r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#,
+                            );
+                            read_against_walks(&text, &boxes, &all);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_cycle_fed_by_the_two_before_with_a_chord_is_none_and_its_paths_are_the_walks() {
+        for (m, chord) in [(9, (0, 4)), (8, (3, 2)), (10, (5, 8))] {
+            for name in namings(m) {
+                let (boxes, edges, c) = skip_boxes(m, &|i| name[i], Some(chord));
+                let (text, _) = wired(&boxes, &edges, &[c[m / 2].as_str()], &c[0]);
+                let mut all = edges.clone();
+                all.extend([("t".to_string(), c[m / 2].clone()), (c[0].clone(), "a".to_string())]);
+                all.push(("t2".to_string(), "a".to_string()));
+                assert!(!read_against_walks(&text, &boxes, &all), "m = {m}, chord {chord:?}");
+            }
+        }
+    }
+
+    /// Family 71 (`cycle-skip`) at `n`, ids by `name`: `cycle_far` with each
+    /// C_i also feeding C_(i+2); agent k fed by C_k and, through Q_k, by
+    /// the twin u_t of U_t, t = k + n / 2 mod n.
+    /// With `fan`, each U_i also wired into `fan` boxes X_i-j, each into
+    /// one more agent Z (family 75's way: receivers that lead elsewhere).
+    fn cycle_skip(n: usize, name: &dyn Fn(usize) -> usize, fan: usize) -> String {
+        let c = |i: usize| format!("C{:04}", name(i % n));
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        if fan > 0 {
+            nodes.push(node("Z", "agent", "Z"));
+        }
+        for i in 0..n {
+            for j in 0..fan {
+                let x = format!("X{:04}-{j:02}", name(i));
+                nodes.push(node(&x, "toolbox", &x));
+                edges.extend([edge(&format!("U{:04}", name(i)), &x), edge(&x, "Z")]);
+            }
+            let (s, u) = (format!("S{:04}", name(i)), format!("U{:04}", name(i)));
+            nodes.extend([
+                node(&c(i), "toolbox", &c(i)),
+                node(&s, "toolbox", &s),
+                node(&u, "tool", &format!("U {i}")),
+            ]);
+            edges.extend([
+                edge(&u, &s),
+                edge(&s, &c(i)),
+                edge(&c(i), &c(i + 1)),
+                edge(&c(i), &c(i + 2)),
+            ]);
+        }
+        for k in 0..n {
+            let t = (k + n / 2) % n;
+            let (a, q, u) = (
+                format!("a{:04}", name(k)),
+                format!("Q{:04}", name(k)),
+                format!("u{:04}", name(t)),
+            );
+            nodes.extend([
+                node(&a, "agent", &a),
+                node(&q, "toolbox", &q),
+                node(&u, "tool", &format!("u {t}")),
+            ]);
+            edges.extend([edge(&c(k), &a), edge(&q, &a), edge(&u, &q)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    #[test]
+    fn cmp9_paths_round_a_cycle_of_roots_fed_by_the_two_before_cost_their_ends_not_their_length() {
+        // Ids in order, falling and shuffled round the cycle, odd and even.
+        // Tools of few receivers, and of 17 (ways in picked out once).
+        for (n, fan) in [(200, 0), (201, 0), (200, 17)] {
+            for order in 0..3 {
+                let text = |n: usize| {
+                    let name = &namings(n)[order];
+                    cycle_skip(n, &|i| name[i], fan)
+                };
+                let (once, _) = read_all(&text(n));
+                let (twice, _) = read_all(&text(2 * n - n % 2));
+                crate::work::assert_at_most_doubles(once, twice, "reading paths round a skip cycle: ");
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_skip_cycle_may_be_fed_down_chains_below_its_sources_into_members_they_feed_straight() {
+        // Each Si also feeds Ci through Fi (family 78's F boxes): still a
+        // skip cycle, paths the walk's; Fi into C(i+1) instead for one i
+        // (its source does not feed C(i+1)), or t wired straight into an
+        // F box: none, or no arc, and paths the walk's all the same.
+        let m = 9;
+        for name in namings(m) {
+            let (mut boxes, mut edges, c) = skip_boxes(m, &|i| name[i], None);
+            let f: Vec<String> = (0..m).map(|i| format!("F{:02}", name[i])).collect();
+            for i in 0..m {
+                boxes.push(f[i].clone());
+                edges.push((format!("S{:02}", name[i]), f[i].clone()));
+            }
+            for (off, into) in [(None, c[4].clone()), (Some(3), c[4].clone()), (None, f[5].clone())] {
+                let mut all = edges.clone();
+                all.extend((0..m).map(|i| (f[i].clone(), c[(i + usize::from(off == Some(i))) % m].clone())));
+                let (text, _) = wired(&boxes, &all, &[into.as_str()], &c[0]);
+                all.extend([("t".to_string(), into.clone()), (c[0].clone(), "a".to_string())]);
+                all.push(("t2".to_string(), "a".to_string()));
+                assert_eq!(
+                    read_against_walks(&text, &boxes, &all),
+                    off.is_none(),
+                    "{off:?}, into {into}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_of_many_receivers_enters_a_skip_cycle_where_the_walk_does() {
+        // t also wired into 17 boxes into agent z: into a member, two, a
+        // member and a source, or a box below a source (no arc then); every
+        // path the walk's.
+        let m = 9;
+        for name in namings(m) {
+            let (mut boxes, mut edges, c) = skip_boxes(m, &|i| name[i], None);
+            let f = format!("F{:02}", name[2]);
+            boxes.push(f.clone());
+            edges.extend([(format!("S{:02}", name[2]), f.clone()), (f.clone(), c[2].clone())]);
+            let xs: Vec<String> = (0..17).map(|j| format!("X{j:02}")).collect();
+            for x in &xs {
+                boxes.push(x.clone());
+                edges.push((x.clone(), "z".to_string()));
+            }
+            for e in 0..m {
+                let (s, o) = (format!("S{:02}", name[e]), c[(e + 4) % m].clone());
+                for into in [vec![c[e].as_str()], vec![c[e].as_str(), &o], vec![&s, &o], vec![&f, &o]] {
+                    let into: Vec<&str> = into.into_iter().chain(xs.iter().map(String::as_str)).collect();
+                    let (text, _) = wired(&boxes, &edges, &into, &c[0]);
+                    let mut all = edges.clone();
+                    all.extend(into.iter().map(|&i| ("t".to_string(), i.to_string())));
+                    all.extend([(c[0].clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+                    let z = r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#;
+                    let text = text.replace(r#"{"id": "a", "type": "agent""#, z);
+                    read_against_walks(&text, &boxes, &all);
+                }
+            }
         }
     }
 }
