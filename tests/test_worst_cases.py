@@ -215,22 +215,16 @@ DOUBLING = {
 # Families whose work still grows faster than their file (found by the
 # attacks of sessions 28 to 30, docs/RELIABILITY.md "Known limits"):
 # strict, so a fix shows up as a failure until its mark is taken away.
-# Reading grows 2.5x to 4.8x for twice the file (shared-chain's 4.8x).
+# Reading grows 3.2x to 3.8x for twice the file.
 TREES_OF_ROOTS = pytest.mark.xfail(
     strict=True,
-    reason="known limit: a path inside a cycle that is no arc or ring (a member's side box fed by a box with "
-    "providers of its own, members each fed by two members one way round: paths/arcs.rs) is read off the tree of "
-    "the root it ends at, grown box by box out to the tool and not shared between roots, so even listing its tools "
-    "costs its length (2.5x to 4.8x the work for twice the file)",
+    reason="known limit: a path inside a cycle that is no arc, ring or skip cycle (a member's side box fed by a "
+    "box of its own: paths/arcs.rs) is read off the tree of the root it ends at, grown box by box out to the tool "
+    "and not shared between roots, so even listing its tools costs its length (3.2x to 3.8x the work for twice "
+    "the file)",
 )
 READ_OFF_TREES = [
     "cycle-fed-sides",
-    "cycle-skip",
-    "renames-hub",
-    "renames-thrice",
-    "renames-aside",
-    "renames-twice",
-    "shared-chain",  # as cycle-skip's: without the skips (C i -> C i + 2) its readings grow 2.0x
 ]
 READINGS = ("clashes", "violations", "scattered", "reversed", "listing")
 READING_OVER_THEIR_FILE = {reading: dict.fromkeys(READ_OFF_TREES, TREES_OF_ROOTS) for reading in READINGS}
