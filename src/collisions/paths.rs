@@ -582,8 +582,15 @@ const TREES_KEPT: usize = 8;
 /// The rent a root first grows its tree by (see `Paths::pay_rent`).
 const FIRST_RENT: u64 = 64;
 
-/// The most work a leaf's first warm-up may take (`Paths::warm_up`).
-const FIRST_WARM_UP: u64 = 1024;
+/// The steps of a warm-up between two growths of the root's tree
+/// (`Paths::warm_up`).
+const WARM_SLICE: u64 = 64;
+
+/// How many steps a warm-up may take for each step the root's tree is
+/// grown alongside it: searching a root costs some tens of steps where
+/// the tree crosses a box in one or two, so a warm-up through a region
+/// is let run that much ahead of the tree growing through it.
+const WARM_AHEAD: u64 = 128;
 
 /// Path trees, shared by every read of a report's paths.
 pub(crate) struct Paths {
@@ -634,10 +641,6 @@ pub(crate) struct Paths {
     /// Per such source and cycle, the places of the members it feeds,
     /// sorted, each once.
     fed_places: Mutex<FedPlaces>,
-    /// Per leaf that warmed up the roots above a root (`Paths::warm_up`),
-    /// the most work its next warm-up may take: doubled each time one
-    /// runs past it.
-    warm_caps: Mutex<Map<NodeIx, u64>>,
 }
 
 impl Default for Paths {
@@ -656,7 +659,6 @@ impl Default for Paths {
             ways_in: Mutex::new(new_map()),
             fed: Mutex::new(new_map()),
             fed_places: Mutex::new(new_map()),
-            warm_caps: Mutex::new(new_map()),
         }
     }
 }
@@ -1102,45 +1104,67 @@ impl Paths {
     /// found one by one, each root after those its providers hang below
     /// (a walk up through carrying providers, in post-order), each with
     /// searches of its own and then remembered, so that the search at
-    /// `root` finds its providers' paths at once. False, for the tree to
-    /// decide, while warming up already, once the root's tree is whole,
-    /// where a provider leads round a cycle of boxes (as the search
-    /// itself), or past the leaf's cap: its first warm-up may take
-    /// `FIRST_WARM_UP` steps, and each that runs past its cap doubles it
-    /// (what it found stays remembered).
+    /// `root` finds its providers' paths at once. A provider round a cycle
+    /// of boxes is not followed (its root's own search leaves it to its
+    /// tree). False, for the tree to decide, while warming up already, for
+    /// a leaf of more than `FEW_RECEIVERS` receivers, or once the root's
+    /// tree reaches the leaf.
     ///
     /// Read from the bottom up, a lattice of levels deeper than the
     /// searches, each box fed by both above (`lattice-ladder`), handed
     /// each level's root to its own tree, grown out to the tool: n x n
     /// for the paths to n levels. Warmed up, each root above is searched
-    /// once per leaf while remembered. Paid for as rent to `root`, so that
-    /// many leaves warming up through one region soon have its tree whole
-    /// and read off it instead (a tree serves every leaf; a warm-up, one);
-    /// and capped per leaf, so that leaves whose trees would stop near
-    /// them do not each walk a wide region their searches could reach:
-    /// each pays at most its first cap and trees as before, and a leaf
-    /// whose warm-ups do succeed pays O(log) trees and twice its region.
+    /// once per leaf while remembered. The root's tree is grown alongside,
+    /// a step for every `WARM_AHEAD` the warm-up takes (`WARM_SLICE` at a
+    /// time), and paid as much rent; the warm-up stops once the tree
+    /// reaches the leaf: so a warm-up costs at most `WARM_AHEAD` times what
+    /// the tree it stands in for would, and many leaves warming up through
+    /// one region soon have its tree whole, read off it instead (a root
+    /// whose tree would stop a few boxes up, below a region its search
+    /// could climb, `near-roots`, attack of session 30: each tool walked
+    /// the whole region, n x n), and what it found stays remembered.
     fn warm_up(&self, w: Wiring<'_, '_>, leaf: NodeIx, root: u32, warming: bool, steps: &mut u64) -> bool {
-        if warming || self.tree_whole(root) {
+        let receivers = w.g.passthrough_receivers.of(leaf);
+        if warming || receivers.len() > FEW_RECEIVERS || self.tree_whole(root) {
             return false;
         }
         let facts = w.facts;
-        let cap = *self
-            .warm_caps
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(leaf)
-            .or_insert(FIRST_WARM_UP);
-        let at = *steps;
+        // Grows the root's tree by a step for every `WARM_AHEAD` the
+        // warm-up took since the last call, and pays the root as much
+        // rent (which regrows a tree made again, and keeps it for good
+        // once whole: many leaves warming up through one region soon
+        // have it decide); whether the tree reaches the leaf.
+        let mut raced = *steps;
+        let mut tree_reaches = |steps: &mut u64| {
+            let due = ((*steps - raced) / WARM_AHEAD).max(1);
+            {
+                let tree = self.tree(facts, root);
+                tree.lock().unwrap_or_else(|e| e.into_inner()).grow_by(w, due, steps);
+            }
+            self.pay_rent(w, root, due, steps);
+            raced = *steps;
+            if self.tree_whole(root) {
+                return true;
+            }
+            let tree = self.tree(facts, root);
+            let grown = tree.lock().unwrap_or_else(|e| e.into_inner());
+            *steps += receivers.len() as u64;
+            receivers.iter().any(|r| grown.dist.contains_key(r))
+        };
+        if tree_reaches(steps) {
+            return false;
+        }
         let mut seen: Set<u32> = Set::default();
         seen.insert(root);
         let mut order = Vec::new();
         let mut stack = vec![(root, 0usize)];
-        let (mut round, mut over) = (false, false);
+        let mut slice = *steps;
         while let Some((x, next)) = stack.last_mut() {
-            if *steps - at > cap {
-                over = true;
-                break;
+            if *steps - slice >= WARM_SLICE {
+                if tree_reaches(steps) {
+                    return false;
+                }
+                slice = *steps;
             }
             let (x, providers) = (*x, facts.providers_of(*x));
             let Some(&p) = providers.get(*next) else {
@@ -1155,35 +1179,21 @@ impl Paths {
                 continue;
             }
             let above = facts.root(o, steps);
-            if above >= x {
-                round = true;
-                break;
-            }
-            if seen.insert(above) && self.remembered(leaf, above).is_none() {
+            if above < x && seen.insert(above) && self.remembered(leaf, above).is_none() {
                 stack.push((above, 0));
             }
         }
-        if !round && !over {
-            order.pop(); // `root` itself, searched by the caller
-            for x in order {
-                if *steps - at > cap {
-                    over = true;
-                    break;
+        order.pop(); // `root` itself, searched by the caller
+        for x in order {
+            if *steps - slice >= WARM_SLICE {
+                if tree_reaches(steps) {
+                    return false;
                 }
-                self.path_within(w, leaf, x, steps, &mut Searches::new(true));
+                slice = *steps;
             }
+            self.path_within(w, leaf, x, steps, &mut Searches::new(true));
         }
-        if over {
-            // What was found is remembered for the next, which may take
-            // twice as long.
-            self.warm_caps
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(leaf, 2 * cap);
-        }
-        let rent = *steps - at;
-        self.pay_rent(w, root, rent, steps);
-        !round && !over
+        true
     }
 
     /// Whether the walk takes `a` rather than `b`, two paths of one leaf
