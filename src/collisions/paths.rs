@@ -2430,6 +2430,118 @@ mod lattice_tests {
         total(&collisions.work()) - before
     }
 
+    /// Boxes `{prefix}{l}_{c}`, `levels` levels of two, each fed by both
+    /// boxes above, the first level by `top`; the last level's boxes.
+    fn levels(nodes: &mut Vec<String>, edges: &mut Vec<String>, prefix: &str, levels: usize, top: &str) -> [String; 2] {
+        let mut above = vec![top.to_string()];
+        for l in 0..levels {
+            let level = [format!("{prefix}{l:05}_0"), format!("{prefix}{l:05}_1")];
+            for b in &level {
+                nodes.push(node(b, "toolbox", b));
+                edges.extend(above.iter().map(|a| edge(a, b)));
+            }
+            above = level.to_vec();
+        }
+        [above[0].clone(), above[1].clone()]
+    }
+
+    /// Warm-ups a tree would answer at once (attack of session 30). A
+    /// lattice L of `n` levels below a box H; with `cycle_above`, one tool
+    /// T into H, H and H2 a cycle of boxes (`cycle-top`), else `n` tools,
+    /// each into H (`near-roots`). Per tool i (or per consumer i, of T),
+    /// agent a_i fed by the twin and by C_i, a root of the bottom of a
+    /// private lattice of 18 levels (36 roots: the tool's 32 nested
+    /// searches spent there) fed by the tool, and of `roots` roots R_i_j,
+    /// each fed by L's bottom and by the tool down two boxes D, E: each
+    /// R's tree stops three boxes up, but its search, out of searches,
+    /// would warm up through L.
+    fn near_roots(n: usize, roots: usize, cycle_above: bool) -> String {
+        let (mut nodes, mut edges) = (vec![node("H", "toolbox", "H")], Vec::new());
+        let tool = |i: usize| {
+            if cycle_above {
+                "T".to_string()
+            } else {
+                format!("t{i:05}")
+            }
+        };
+        if cycle_above {
+            nodes.extend([node("T", "tool", "Top"), node("H2", "toolbox", "H2")]);
+            edges.extend([edge("T", "H"), edge("H", "H2"), edge("H2", "H")]);
+        }
+        let bottom = levels(&mut nodes, &mut edges, "L", n, "H");
+        for i in 0..n {
+            if !cycle_above {
+                nodes.push(node(&tool(i), "tool", &format!("Tool {i:05}")));
+                edges.push(edge(&tool(i), "H"));
+            }
+            let private = levels(&mut nodes, &mut edges, &format!("G{i:05}_"), 18, &tool(i));
+            let (c, a, u) = (format!("C{i:05}"), format!("a{i:05}"), format!("u{i:05}"));
+            nodes.extend([node(&c, "toolbox", &c), node(&a, "agent", &a)]);
+            let twin = if cycle_above {
+                "top".to_string()
+            } else {
+                format!("tool-{i:05}")
+            };
+            nodes.push(node(&u, "tool", &twin));
+            edges.extend([edge(&private[0], &c), edge(&c, &a), edge(&u, &a)]);
+            for j in 0..roots {
+                let (d, e, r) = (format!("D{i:05}_{j}"), format!("E{i:05}_{j}"), format!("R{i:05}_{j}"));
+                for b in [&d, &e, &r] {
+                    nodes.push(node(b, "toolbox", b));
+                }
+                edges.extend([edge(&tool(i), &d), edge(&d, &e), edge(&e, &r), edge(&r, &c)]);
+                edges.extend(bottom.iter().map(|b| edge(b, &r)));
+            }
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
+    /// The work of reading every violation's tools' paths as the formats
+    /// do, each tool's checked: down D, E and R_i_0 into C_i (three boxes
+    /// where its private lattice is 18 levels), then the agent.
+    fn read_near_roots(n: usize, roots: usize, cycle_above: bool) -> u64 {
+        let text = near_roots(n, roots, cycle_above);
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        assert_eq!(collisions.len(), n as u64, "a clash at every agent");
+        let before = total(&collisions.work());
+        for i in 0..n {
+            for tool in collisions.get(i as u64).expect("a violation").tools() {
+                let len = tool.path_len();
+                let (head, tail) = (
+                    tool.path_ids(0, len.min(32)),
+                    tool.path_ids(len.saturating_sub(32), len),
+                );
+                assert_eq!(head, tail, "a short path, read whole from either end");
+                if tool.id().starts_with(['t', 'T']) {
+                    let walk: Vec<String> = [tool.id().to_string()]
+                        .into_iter()
+                        .chain(["D", "E", "R"].map(|b| format!("{b}{i:05}_0")))
+                        .chain([format!("C{i:05}"), format!("a{i:05}")])
+                        .collect();
+                    assert_eq!(head, walk, "the path through R_i_0 (the smallest id)");
+                }
+            }
+        }
+        total(&collisions.work()) - before
+    }
+
+    #[test]
+    fn cmp9_warm_ups_cost_no_more_than_the_trees_they_stand_in_for() {
+        // Each R's search, out of searches, warmed up through all of L
+        // (capped per tool, doubled per overrun: each tool paid twice L,
+        // 4x the work for twice n), or climbed L to the cycle atop it and
+        // gave up, finding nothing to keep (3.2x to 3.7x). Raced against
+        // R's own tree, which stops three boxes up, a warm-up stops there.
+        for (roots, cycle_above) in [(8, false), (1, true)] {
+            let (once, twice) = (
+                read_near_roots(60, roots, cycle_above),
+                read_near_roots(120, roots, cycle_above),
+            );
+            crate::work::assert_at_most_doubles(once, twice, "");
+        }
+    }
+
     #[test]
     fn cmp9_paths_down_a_lattice_deeper_than_the_searches_cost_their_number_in_any_order() {
         // From the top down, each path is the level above's and a box: the
