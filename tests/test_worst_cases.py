@@ -187,13 +187,13 @@ DOUBLING = {
     "ring-pairs": 1_000,  # 1.2 MB
     "ring-wide": 1_000,  # 1.7 MB
     "ring-own": 1_000,  # 4.5 MB
-    "lattice-ladder": 500,  # 0.3 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
+    "lattice-ladder": 500,  # 0.3 MB (its paths were read off a tree each, n * n / 2 boxes, until session 30)
     "cycle-chained": 1_000,  # 0.8 MB
     "cycle-fed-sides": 250,  # 0.2 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
     "cycle-skip": 250,  # 0.19 MB (as cycle-fed-sides, over trees whose ways cross: more still)
     "cycle-fanout": 1_000,  # 2.6 MB
     "ring-crowd": 250,  # 0.79 MB (its distinct clashes grow as n * n: small keeps it quick)
-    "renames-hub": 250,  # 0.28 MB (its paths, read off a tree each as cycle-skip's: small keeps it quick)
+    "renames-hub": 250,  # 0.28 MB (its paths were read off a tree each, as cycle-skip's, until session 30)
     "cycle-fan-paths": 500,  # 1.9 MB
     "ring-chained": 1_000,  # 0.97 MB
     "renames-fan-hub": 250,  # 1.1 MB (as renames-hub)

@@ -322,14 +322,13 @@ FAMILIES: Dict[str, Family] = {
         Family("cycle-fed-sides", 70, "family 55 with each tool U i into its side box through a box of its own",
                (2_000,), 40, 2, cycle_fed_sides),
         Family("cycle-skip", 71, "family 55 with each box of the cycle also feeding the one two after it",
-               (1_000,), 40, 3, cycle_skip),  # small on purpose: reading its clashes' paths grows 4x with n
+               (4_000,), 40, 3, cycle_skip),
         Family("cycle-fanout", 72, "family 55 with each tool U i also wired into 17 boxes that feed nothing",
                (1_000,), 40, 2, cycle_fanout),
         Family("ring-crowd", 73, "family 59 with 20 boxes, every name held by 17 neighbours, each agent wired to "
                "a different 10 of them", (1_000,), 200, 20, ring_crowd),
         Family("renames-hub", 74, "family 71 with family 62's twins, each in a box also fed by the box before box "
-               "k; a hub fed by box 0 and 260 empty boxes into every agent", (1_000,), 40, 3,
-               renames_hub),  # small on purpose: reading its clashes' paths grows 4x with n (as cycle-skip's)
+               "k; a hub fed by box 0 and 260 empty boxes into every agent", (4_000,), 40, 3, renames_hub),
         Family("cycle-fan-paths", 75, "family 55 with each tool U i also wired into 17 boxes, each into one more "
                "agent", (1_000,), 40, 2, cycle_fan_paths),
         Family("ring-chained", 76, "family 61 with a box each way between each two boxes of the cycle", (4_000,),

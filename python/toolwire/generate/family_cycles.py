@@ -3,8 +3,9 @@ sees what every other one does. A path inside one was read off the tree of
 the root it ends at; now it is an arc of the cycle, or of the ring a cycle
 fed both ways round is (families 55, 56 and 61; paths/arcs.rs). Families 62
 and 69 to 72, found by the attack of session 28, are ``cycle-far`` with
-what an arc took only later (62, 69, 72) or does not take (70, 71: their
-paths are still read off trees). Families 74 to 77, found by its second
+what an arc took only later (62, 69, 72; 71, whose members are each fed
+by the two before, is a skip cycle since session 30) or does not take (70:
+its paths are still read off trees). Families 74 to 77, found by its second
 attack, add a hub whose providers outran the walk that told a renamed
 twin's way (74, 77), receivers of every tool that are path nodes (75, 77),
 and a ring whose members are joined by boxes (76). Families 78 to 80, from
@@ -112,11 +113,13 @@ def cycle_skip(n: int) -> Generated:
     feeds itself): the same ``n`` violations and ``n`` clashes; ``6 * n``
     nodes, ``7 * n`` edges.
 
-    Every member is fed by two members, one way round: no arc, and each
-    kept tool's path, some ``n / 4`` boxes long, is read off the tree of
-    ``C{k}``, grown out to the tool over ways that cross and not shared
-    between roots: some ``100 * n * n`` steps to read ``n`` clashes at ``n =
-    250``, 4x for twice ``n`` (the check holds)."""
+    Every member is fed by two members, one way round: no arc until
+    session 30, and each kept tool's path, some ``n / 4`` boxes long, was
+    read off the tree of ``C{k}``, grown out to the tool over ways that
+    cross and not shared between roots: some ``100 * n * n`` steps to read
+    ``n`` clashes at ``n = 250``, 4x for twice ``n`` (the check holds). Now
+    it is an arc of a *skip cycle* (paths/arcs.rs): steps of two up to the
+    one place where ids turn the walk by one."""
     return _cycle_far(n, skip=True)
 
 
@@ -162,11 +165,12 @@ def renames_hub(n: int) -> Generated:
     ``U{t}``, which the few probes cannot tell; the walk that looks for it
     from the agent (renames.rs ``off_every_shortest_way``) meets ``H``'s 261
     providers in its first layer and runs out of its 256 adjacency entries
-    there, so the kept tool's path is found in the check, read off the tree
-    of ``C{k}``, a cycle no arc takes (members each fed by two members):
+    there, so the kept tool's path was found in the check, read off the tree
+    of ``C{k}``, a cycle no arc took (members each fed by two members):
     some ``100 * n * n`` steps in the check itself (107 million at ``n =
     1,000``, 3.8x to 4.4x for twice ``n``), and as many again to read the
-    clashes' paths."""
+    clashes' paths, until session 29's search (the check) and session 30's
+    skip cycles (reading)."""
     return _cycle_far(n, skip=True, renames=True, hub=HUB_EMPTIES)
 
 
@@ -516,9 +520,9 @@ def shared_chain(n: int) -> Generated:
     for the way may take (renames.rs ``within``, 256 adjacency entries),
     and the kept tool's path was found in the check for every agent (3.7x
     and 4.3x the work for twice ``n``, from 100 to 400, before session
-    30's fix). Reading the clashes' paths still reads each off a tree, as
-    ``cycle-skip``'s (4.8x for twice ``n`` from 100; 2.0x without the
-    skips)."""
+    30's fix). Reading the clashes' paths read each off a tree, as
+    ``cycle-skip``'s did (4.8x for twice ``n`` from 100), until that cycle
+    became a skip cycle (session 30)."""
     return _shared_chain(n, SHARED_CHAIN)
 
 
