@@ -1218,10 +1218,10 @@ ISSUE_MB = {
     "lattice-ladder": 2.5,
     "cycle-chained": 1.6,
     "cycle-fed-sides": 1.6,
-    "cycle-skip": 0.76,  # small on purpose: reading its paths at 2,000 takes 449 million steps
+    "cycle-skip": 3.1,
     "cycle-fanout": 2.6,
     "ring-crowd": 3.3,
-    "renames-hub": 1.04,  # small on purpose: reading its paths at 2,000 takes 447 million steps
+    "renames-hub": 4.2,
     "cycle-fan-paths": 3.9,
     "ring-chained": 3.9,
     "renames-fan-hub": 4.3,
