@@ -1221,7 +1221,7 @@ ISSUE_MB = {
     "cycle-skip": 3.1,
     "cycle-fanout": 2.6,
     "ring-crowd": 3.3,
-    "renames-hub": 4.2,
+    "renames-hub": 1.04,
     "cycle-fan-paths": 3.9,
     "ring-chained": 3.9,
     "renames-fan-hub": 4.3,
