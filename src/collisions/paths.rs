@@ -993,8 +993,10 @@ impl Paths {
         }
         *arc = Some((chains.len(), cycle, from, len));
         chains.push((NONE, root, NONE, None));
-        if let Some(side) = via {
-            chains.push((side, side, side, None));
+        if let Some((top, side)) = via {
+            // The source the leaf comes through, or the chain from the box
+            // it is wired into down to the fed side (family 70).
+            chains.push((top, side, facts.root_of[top as usize], None));
         }
         true
     }
