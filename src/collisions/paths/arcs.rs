@@ -1,9 +1,10 @@
 //! Arcs (see the cost model of `paths`): inside a cycle of roots each fed
 //! by the one before it, straight or down a chain of boxes hanging below
-//! it, and otherwise only by boxes with no providers, a path is the
+//! it, and otherwise only by boxes with no providers (sources) and by
+//! boxes down chains hanging below sources (fed sides), a path is the
 //! shortest way in, then round, laid as one link read by its place in the
 //! cycle (chain boxes counted: positions run over every box of the
-//! cycle). Inside a ring of roots each fed by the two beside it (a cycle
+//! cycle), the way in down a fed side's chain one more. Inside a ring of roots each fed by the two beside it (a cycle
 //! fed both ways round), straight or down a chain each way, and otherwise
 //! only by such boxes, a path is the walk's way in, then round the
 //! shorter way (half round, the way of the smaller id first), an arc of
@@ -20,7 +21,9 @@
 //! one step by its bottom's root), whatever it turns out to be, and its chain
 //! boxes listed once (a step each) when it is one. An arc costs, for a
 //! leaf of at most `FEW_RECEIVERS` receivers, O(receivers) steps to find
-//! (its receivers, and each source's at most `FEW_ENTRIES`); for a leaf
+//! (its receivers, each source's at most `FEW_ENTRIES`, and the fed sides
+//! below each box hanging below a source it is wired into, at most
+//! `FEW_ENTRIES`, found by two binary searches); for a leaf
 //! of more, its ways into the cycle (receivers that are members, and the
 //! members its sources feed; boxes that lead elsewhere do not matter)
 //! are picked out once per leaf, a step a receiver and a step a source's
@@ -44,7 +47,10 @@
 //! such source it is wired into, at most `FEW_RECEIVERS` of them).
 //!
 //! Not taken (the search and trees decide, as before): two ways in as
-//! short into a one-way cycle, a leaf wired into more than
+//! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
+//! receivers into a cycle with fed sides, a box of a source's tree with
+//! more than `FEW_ENTRIES` fed sides below it, fed sides of a ring or a
+//! skip cycle (but those `two_before` takes), a leaf wired into more than
 //! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
 //! at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
@@ -70,10 +76,17 @@ use crate::maps::{new_map, Map};
 /// `cycle-renames`, `cycle-chained`: C_i -> D_i -> C_(i+1)): a chain box
 /// is entered only from the box above it or by a leaf wired straight in,
 /// so the chain is part of the cycle, its boxes members too, at their
-/// places round it (a tool wired into one enters there). The cycle is
-/// then its unit of boxes whole (a box upstream of a member is a member
-/// or a source), so its members' ordinals lie together, after every box
-/// above it and before every one below.
+/// places round it (a tool wired into one enters there). A member may be
+/// fed too by a box hanging on a chain below a source (a *fed side*,
+/// family 70, `cycle-fed-sides`: U_i -> R_i -> S_i -> C_i): each box of
+/// such a chain is entered only from the box above it (up to the source,
+/// which no box feeds) or by a leaf wired straight in, so no route from
+/// the cycle reaches it, and a leaf wired into any box of a source's tree
+/// enters the cycle only down that tree to a fed side (or from the source
+/// straight), as many more edges as the fed side lies below the box. The
+/// cycle is then its unit of boxes whole (a box upstream of a member is a
+/// member, a source or in a source's tree), so its members' ordinals lie
+/// together, after every box above it and before every one below.
 #[derive(Debug)]
 pub(super) struct Cycle {
     /// The members, by ordinal, each fed by the one before (the first by
@@ -575,10 +588,13 @@ impl Paths {
     /// ending at `k`: (the cycle, the position of its top, its members,
     /// the source the leaf comes through, if not wired straight into the
     /// top). The leaf enters where it is wired into a member, or into a
-    /// source of one, nothing else upstream of the cycle feeding it; from
-    /// there each member passes it on to the next (the member before is
-    /// the only route into a member the leaf is not wired into, straight
-    /// or through a source). So the path to `k` is the shortest way in,
+    /// source of one, or into a box of a source's tree with fed sides
+    /// below it (down the tree to one: `Cycle::sides`, those below a box
+    /// one range of them), nothing else upstream of the cycle feeding it;
+    /// from there each member passes it on to the next (the member before
+    /// is the only route into a member the leaf is not wired into,
+    /// straight, through a source or down a fed side: no route from the
+    /// cycle reaches those). So the path to `k` is the shortest way in,
     /// then round to `k`; when two ways in are as short, None (the walk
     /// decides, by ids, as before). Positions count chain boxes, so the
     /// edges round are those of the boxes, chains included. O(receivers)
@@ -2766,6 +2782,11 @@ mod tests {
         }
     }
 
+    /// A source of fed sides (`fed_cycle`): (its place, its chains, each
+    /// (the member its bottom feeds, its boxes), the members it feeds
+    /// straight).
+    type FedSide<'a> = (usize, &'a [(usize, usize)], &'a [usize]);
+
     /// A cycle of roots C0..C(m-1), `between[i]` chain boxes Di-j from Ci
     /// to C(i+1), each Ci fed by a source Si holding a tool Ui; and fed
     /// sides: per `(source, chains, straight)`, a source Rs holding a tool
@@ -2774,10 +2795,9 @@ mod tests {
     /// each below the one before), and Rs into each member of `straight`.
     /// Boxes named by `name` (place -> number), so ids may fall any way
     /// round. Its boxes and edges, and the members' names.
-    #[allow(clippy::type_complexity)]
     fn fed_cycle(
         between: &[usize],
-        sides: &[(usize, &[(usize, usize)], &[usize])],
+        sides: &[FedSide<'_>],
         name: &dyn Fn(usize) -> usize,
     ) -> (Vec<String>, Vec<(String, String)>, Vec<String>) {
         let m = between.len();
@@ -2855,7 +2875,7 @@ mod tests {
         // in, some as short: the walk's ties); every path (t's, each Ui's
         // and Vs's) node by node the walk's.
         let between = [0, 1, 0, 2, 0, 0, 1, 0];
-        let sides: &[(usize, &[(usize, usize)], &[usize])] = &[
+        let sides: &[FedSide<'_>] = &[
             (0, &[(3, 1)], &[]),
             (1, &[(5, 2), (6, 1)], &[1]),
             (2, &[(0, 3), (0, 1)], &[]),
@@ -2886,7 +2906,10 @@ mod tests {
             // A side box with a receiver besides that leads to the agent
             // another way (a box O into the agent): the walk's still.
             boxes.push("O".to_string());
-            edges.extend([(format!("F{:02}-0-1", name[1]), "O".to_string()), ("O".to_string(), "a".to_string())]);
+            edges.extend([
+                (format!("F{:02}-0-1", name[1]), "O".to_string()),
+                ("O".to_string(), "a".to_string()),
+            ]);
             for at in [0, 4] {
                 for into in &boxes {
                     fed_walks(&boxes, &edges, &[into], &c[at]);
@@ -2904,7 +2927,11 @@ mod tests {
         let id = |i: usize| if reversed { n - 1 - i } else { i };
         let mut text = text;
         for i in 0..n {
-            let (u, s, r) = (format!("U{:04}", id(i)), format!("S{:04}", id(i)), format!("R{:04}", id(i)));
+            let (u, s, r) = (
+                format!("U{:04}", id(i)),
+                format!("S{:04}", id(i)),
+                format!("R{:04}", id(i)),
+            );
             text = text.replace(&edge(&u, &s), &format!("{}, {}", edge(&u, &r), edge(&r, &s)));
             text = text.replacen("\"nodes\": [", &format!("\"nodes\": [{}, ", node(&r, "toolbox", &r)), 1);
         }
