@@ -2921,39 +2921,59 @@ mod tests {
 
     /// Family 70 (`cycle-fed-sides`) at `n`, ids numbered from `n - 1`
     /// down when `reversed`: family 55 with each U_i wired into S_i
-    /// through a box R_i of its own (U_i -> R_i -> S_i -> C_i).
-    fn fed_far(n: usize, reversed: bool) -> String {
+    /// through a box R_i of its own (U_i -> R_i -> S_i -> C_i), and
+    /// `more` boxes G_i-j between R_i and S_i (R_i -> G_i-1 -> ... -> S_i);
+    /// with `middle`, U_i wired into G_i-1 too (its way in from there).
+    fn fed_far(n: usize, reversed: bool, more: usize, middle: bool) -> String {
         let text = cycle_far(n, reversed);
         let id = |i: usize| if reversed { n - 1 - i } else { i };
-        let mut text = text;
+        let (mut text, mut nodes) = (text, Vec::new());
         for i in 0..n {
             let (u, s, r) = (
                 format!("U{:04}", id(i)),
                 format!("S{:04}", id(i)),
                 format!("R{:04}", id(i)),
             );
-            text = text.replace(&edge(&u, &s), &format!("{}, {}", edge(&u, &r), edge(&r, &s)));
-            text = text.replacen("\"nodes\": [", &format!("\"nodes\": [{}, ", node(&r, "toolbox", &r)), 1);
+            let g = |j: usize| format!("G{:04}-{j}", id(i));
+            let mut edges = vec![edge(&u, &r)];
+            nodes.push(node(&r, "toolbox", &r));
+            let mut before = r;
+            for j in 1..=more {
+                nodes.push(node(&g(j), "toolbox", &g(j)));
+                edges.push(edge(&before, &g(j)));
+                before = g(j);
+            }
+            edges.push(edge(&before, &s));
+            if middle {
+                edges.push(edge(&u, &g(1)));
+            }
+            text = text.replace(&edge(&u, &s), &edges.join(", "));
         }
-        text
+        text.replacen("\"nodes\": [", &format!("\"nodes\": [{}, ", nodes.join(", ")), 1)
     }
 
     #[test]
     fn cmp9_paths_round_a_cycle_of_roots_with_fed_sides_cost_their_ends_not_their_length() {
         // Family 70: each U_i's path to agent k half round the cycle,
-        // through R_i and S_i; reading them all at most doubles with the
-        // file (until session 30, 3.2x to 3.8x: read off trees).
-        for reversed in [false, true] {
-            let (once, paths) = read_all(&fed_far(100, reversed));
-            let (twice, _) = read_all(&fed_far(200, reversed));
+        // through R_i and S_i; and with longer chains below R_i, U_i wired
+        // into the first box below R_i too. Reading them all at most
+        // doubles with the file (until session 30, 3.2x to 3.8x: read off
+        // trees); each path the walk's.
+        for (reversed, more, middle) in [(false, 0, false), (true, 0, false), (false, 3, false), (true, 2, true)] {
+            let (once, paths) = read_all(&fed_far(100, reversed, more, middle));
+            let (twice, _) = read_all(&fed_far(200, reversed, more, middle));
             crate::work::assert_at_most_doubles(once, twice, "reading paths round a cycle with fed sides: ");
             let id = |i: usize| if reversed { 99 - i } else { i };
             for k in [0, 1, 50, 99] {
                 let t = (k + 50) % 100;
                 let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
                 let mut walked = walked_joined(100, reversed, false, false, k);
-                walked.insert(1, format!("R{:04}", id(t)));
-                assert_eq!(path, &walked, "k = {k}");
+                let mut side: Vec<String> = (1..=more).map(|j| format!("G{:04}-{j}", id(t))).collect();
+                if !middle {
+                    side.insert(0, format!("R{:04}", id(t)));
+                }
+                walked.splice(1..1, side);
+                assert_eq!(path, &walked, "k = {k}, {more} more, middle {middle}");
             }
         }
     }
