@@ -212,7 +212,12 @@
 //! where a ring's arc is, at the same root). (Until session 30 such a path
 //! was read off the tree of its root, grown out to the tool: families 71,
 //! 74, 78, 79 and 80 read their clashes' paths at 3.3x to 4.5x the work
-//! for twice the file, 1.84 billion steps at 4,000.) Two ways in as short into a one-way cycle
+//! for twice the file, 1.84 billion steps at 4,000.) A one-way cycle's
+//! members may be fed down chains below sources too (*fed sides*, family
+//! 70): a leaf wired into a box of a source's tree enters down the tree
+//! to a fed side, the fed sides below a box one range of the forest's
+//! walk (until session 30 read off trees: family 70 at 3.3x to 4.5x the
+//! work for twice the file). Two ways in as short into a one-way cycle
 //! (a tool wired into two members: ties), a member fed by two boxes that
 //! have providers of their own and are not a ring's (a chord, or a box
 //! beside a chain), or a tool of more than `FEW_RECEIVERS` receivers
@@ -973,8 +978,8 @@ impl Paths {
     /// The walk's last piece (the chain of `root`, from the root down to
     /// its bottom) made the arc `found` ends at `root` with, if any, and
     /// the rest of the chain below the root (found by jumps) and the
-    /// source the leaf comes through added; true then: the walk ends
-    /// there.
+    /// source the leaf comes through (or the chain of a source's tree down
+    /// to a fed side, `arcs::Via`) added; true then: the walk ends there.
     fn lay(
         facts: &PathFacts,
         found: Found,
@@ -995,8 +1000,10 @@ impl Paths {
         }
         *arc = Some((chains.len(), cycle, from, len));
         chains.push((NONE, root, NONE, None));
-        if let Some(side) = via {
-            chains.push((side, side, side, None));
+        if let Some((top, side)) = via {
+            // The source the leaf comes through, or the chain from the box
+            // it is wired into down to the fed side (family 70).
+            chains.push((top, side, facts.root_of[top as usize], None));
         }
         true
     }

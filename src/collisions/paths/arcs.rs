@@ -1,9 +1,10 @@
 //! Arcs (see the cost model of `paths`): inside a cycle of roots each fed
 //! by the one before it, straight or down a chain of boxes hanging below
-//! it, and otherwise only by boxes with no providers, a path is the
+//! it, and otherwise only by boxes with no providers (sources) and by
+//! boxes down chains hanging below sources (fed sides), a path is the
 //! shortest way in, then round, laid as one link read by its place in the
 //! cycle (chain boxes counted: positions run over every box of the
-//! cycle). Inside a ring of roots each fed by the two beside it (a cycle
+//! cycle), the way in down a fed side's chain one more. Inside a ring of roots each fed by the two beside it (a cycle
 //! fed both ways round), straight or down a chain each way, and otherwise
 //! only by such boxes, a path is the walk's way in, then round the
 //! shorter way (half round, the way of the smaller id first), an arc of
@@ -20,7 +21,9 @@
 //! one step by its bottom's root), whatever it turns out to be, and its chain
 //! boxes listed once (a step each) when it is one. An arc costs, for a
 //! leaf of at most `FEW_RECEIVERS` receivers, O(receivers) steps to find
-//! (its receivers, and each source's at most `FEW_ENTRIES`); for a leaf
+//! (its receivers, each source's at most `FEW_ENTRIES`, and the fed sides
+//! below each box hanging below a source it is wired into, at most
+//! `FEW_ENTRIES`, found by two binary searches); for a leaf
 //! of more, its ways into the cycle (receivers that are members, and the
 //! members its sources feed; boxes that lead elsewhere do not matter)
 //! are picked out once per leaf, a step a receiver and a step a source's
@@ -44,7 +47,10 @@
 //! such source it is wired into, at most `FEW_RECEIVERS` of them).
 //!
 //! Not taken (the search and trees decide, as before): two ways in as
-//! short into a one-way cycle, a leaf wired into more than
+//! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
+//! receivers into a cycle with fed sides, a box of a source's tree with
+//! more than `FEW_ENTRIES` fed sides below it, fed sides of a ring or a
+//! skip cycle (but those `two_before` takes), a leaf wired into more than
 //! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
 //! at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
@@ -70,10 +76,17 @@ use crate::maps::{new_map, Map};
 /// `cycle-renames`, `cycle-chained`: C_i -> D_i -> C_(i+1)): a chain box
 /// is entered only from the box above it or by a leaf wired straight in,
 /// so the chain is part of the cycle, its boxes members too, at their
-/// places round it (a tool wired into one enters there). The cycle is
-/// then its unit of boxes whole (a box upstream of a member is a member
-/// or a source), so its members' ordinals lie together, after every box
-/// above it and before every one below.
+/// places round it (a tool wired into one enters there). A member may be
+/// fed too by a box hanging on a chain below a source (a *fed side*,
+/// family 70, `cycle-fed-sides`: U_i -> R_i -> S_i -> C_i): each box of
+/// such a chain is entered only from the box above it (up to the source,
+/// which no box feeds) or by a leaf wired straight in, so no route from
+/// the cycle reaches it, and a leaf wired into any box of a source's tree
+/// enters the cycle only down that tree to a fed side (or from the source
+/// straight), as many more edges as the fed side lies below the box. The
+/// cycle is then its unit of boxes whole (a box upstream of a member is a
+/// member, a source or in a source's tree), so its members' ordinals lie
+/// together, after every box above it and before every one below.
 #[derive(Debug)]
 pub(super) struct Cycle {
     /// The members, by ordinal, each fed by the one before (the first by
@@ -89,13 +102,27 @@ pub(super) struct Cycle {
     /// per place, how many steps of two on from it the walk first turns
     /// (steps one) when tied, NONE if never; None for any other cycle.
     pub(super) turns: Option<Vec<u32>>,
+    /// The *fed sides* of a one-way cycle (family 70, `cycle-fed-sides`:
+    /// U_i -> R_i -> S_i -> C_i): boxes hanging on a chain below a source
+    /// that feed a member, each as (where a walk down the parent forest
+    /// enters it, `PathFacts::enter`; its ordinal; the place of the member
+    /// it feeds), sorted, once per member fed. Those below a box of the
+    /// forest are one range of it (a binary search each end). Empty for a
+    /// ring or a skip cycle.
+    pub(super) sides: Vec<(u32, u32, u32)>,
 }
 
 /// An arc a path runs along inside a cycle, ring or skip cycle of roots,
 /// ending at the member asked about: (the cycle, or the ring one way
-/// round; where it starts; its members; the source the leaf comes
-/// through, if not wired straight into its top).
-pub(super) type Found = Option<(Arc<Cycle>, Start, u32, Option<u32>)>;
+/// round; where it starts; its members; the way the leaf comes in, if not
+/// wired straight into its top: a chain of the parent forest from the box
+/// the leaf is wired into down to the box feeding the top, `Via`).
+pub(super) type Found = Option<(Arc<Cycle>, Start, u32, Option<Via>)>;
+
+/// A way into a cycle not straight into a member: (the box the leaf is
+/// wired into, the box down its chain that feeds the member entered), the
+/// two alike for a source feeding the member itself.
+pub(super) type Via = (u32, u32);
 
 /// Where an arc starts: the place of its top round its cycle, and for a
 /// cycle fed by the two before each member, the member of the arc after
@@ -455,6 +482,9 @@ impl Paths {
         // of its own (a root, or the bottom of a chain hanging below the
         // root before it), followed to that box's root.
         let mut seen: Vec<(u32, u32)> = Vec::new();
+        // The fed sides met: (the root met, a box feeding it that hangs
+        // on a chain below a source).
+        let mut sides: Vec<(u32, u32)> = Vec::new();
         let mut at_of: Map<u32, usize> = new_map();
         let mut x = r;
         let found = loop {
@@ -477,6 +507,16 @@ impl Paths {
                     break;
                 }
                 if !facts.providers_of(o).is_empty() {
+                    // A box hanging below a source (family 70): entered
+                    // only from the box above it, up to the source, which
+                    // no box feeds, so no route from the cycle reaches it
+                    // and the leaves wired into its chain enter the cycle
+                    // as through a source, further up (a fed side).
+                    let root = facts.root_of[o as usize];
+                    if root != o && facts.providers_of(root).is_empty() {
+                        sides.push((x, o));
+                        continue;
+                    }
                     if before != NONE {
                         member = false;
                         break;
@@ -513,15 +553,27 @@ impl Paths {
                 members[at..].reverse();
                 members.push(x);
             }
-            let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
+            let pos: Map<u32, u32> = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
             let min = *members.iter().min().expect("a cycle has members");
             let max = *members.iter().max().expect("a cycle has members");
+            // The fed sides of the members (not of the roots met that lead
+            // into the cycle), by where the forest's walk enters them: a
+            // step each.
+            let mut fed: Vec<(u32, u32, u32)> = Vec::new();
+            for &(x, o) in &sides {
+                *steps += 1;
+                if let Some(&p) = pos.get(&x) {
+                    fed.push((facts.enter[o as usize], o, p));
+                }
+            }
+            fed.sort_unstable();
             Arc::new(Cycle {
                 members,
                 pos,
                 min,
                 max,
                 turns: None,
+                sides: fed,
             })
         });
         for (t, &(x, _)) in seen.iter().enumerate() {
@@ -536,10 +588,13 @@ impl Paths {
     /// ending at `k`: (the cycle, the position of its top, its members,
     /// the source the leaf comes through, if not wired straight into the
     /// top). The leaf enters where it is wired into a member, or into a
-    /// source of one, nothing else upstream of the cycle feeding it; from
-    /// there each member passes it on to the next (the member before is
-    /// the only route into a member the leaf is not wired into, straight
-    /// or through a source). So the path to `k` is the shortest way in,
+    /// source of one, or into a box of a source's tree with fed sides
+    /// below it (down the tree to one: `Cycle::sides`, those below a box
+    /// one range of them), nothing else upstream of the cycle feeding it;
+    /// from there each member passes it on to the next (the member before
+    /// is the only route into a member the leaf is not wired into,
+    /// straight, through a source or down a fed side: no route from the
+    /// cycle reaches those). So the path to `k` is the shortest way in,
     /// then round to `k`; when two ways in are as short, None (the walk
     /// decides, by ids, as before). Positions count chain boxes, so the
     /// edges round are those of the boxes, chains included. O(receivers)
@@ -552,18 +607,25 @@ impl Paths {
         let m = cycle.members.len() as u32;
         let at = cycle.pos[&k];
         let receivers = g.receivers.of(leaf);
-        let (edges, p, via) = if receivers.len() > FEW_RECEIVERS {
+        let (p, via) = if receivers.len() > FEW_RECEIVERS {
             // Many receivers (family 75, `cycle-fan-paths`: each tool also
             // wired into 17 boxes that lead elsewhere): its ways into this
             // cycle picked out once, then the nearest found by binary
-            // searches.
-            self.ways_in(w, leaf, &cycle, steps)?.way_round(at, m)?
+            // searches. Not into a cycle with fed sides (its ways in
+            // down a chain below a source are not picked out).
+            if !cycle.sides.is_empty() {
+                return None;
+            }
+            let (_, p, source) = self.ways_in(w, leaf, &cycle, steps)?.way_round(at, m)?;
+            (p, source.map(|o| (o, o)))
         } else {
-            // The best way in: (edges to `k`, position, source), and whether
-            // another is as short.
-            let mut best: Option<(u32, u32, Option<u32>)> = None;
+            // The best way in: (edges to `k`, position, the way in), and
+            // whether another is as short. Each way in is one path from
+            // the leaf to `k` (a chain of the forest from a box down to
+            // another is one), so the shortest, if only one, is the walk's.
+            let mut best: Option<(u32, u32, Option<Via>)> = None;
             let mut tie = false;
-            let mut consider = |edges: u32, p: u32, via: Option<u32>| match best {
+            let mut consider = |edges: u32, p: u32, via: Option<Via>| match best {
                 Some((e, bp, bv)) if e == edges => tie |= (bp, bv) != (p, via),
                 Some((e, _, _)) if e < edges => {}
                 _ => {
@@ -582,8 +644,32 @@ impl Paths {
                     continue;
                 }
                 // A box with providers of its own feeds no member (it is no
-                // source, and only sources and members do).
-                if !facts.providers_of(o).is_empty() {
+                // source, and only sources, members and fed sides do),
+                // unless it hangs below a source: then down its chain to
+                // the fed sides below it, those of a source too.
+                let source = facts.providers_of(o).is_empty();
+                let root = facts.root_of[o as usize];
+                if !cycle.sides.is_empty() && (source || facts.providers_of(root).is_empty()) {
+                    // The fed sides in the forest below `o` (or `o`
+                    // itself): a range by where the walk down the forest
+                    // enters them. Each is a chain from `o` down to it,
+                    // its depth below `o` more edges; past `FEW_ENTRIES`
+                    // of them, no arc (the search and trees decide).
+                    let (from, to) = (facts.enter[o as usize], facts.leave[o as usize]);
+                    let first = cycle.sides.partition_point(|s| s.0 < from);
+                    let last = cycle.sides.partition_point(|s| s.0 < to);
+                    *steps += 2 * (usize::BITS - cycle.sides.len().leading_zeros()) as u64;
+                    if last - first > FEW_ENTRIES {
+                        return None;
+                    }
+                    let depth = facts.depth[o as usize];
+                    for &(_, side, p) in &cycle.sides[first..last] {
+                        *steps += 1;
+                        let down = facts.depth[side as usize] - depth;
+                        consider((at + m - p) % m + 2 + down, p, Some((o, side)));
+                    }
+                }
+                if !source {
                     continue;
                 }
                 let fed = g.receivers.of(q);
@@ -594,7 +680,7 @@ impl Paths {
                     let places = self.fed_places(w, q, &cycle, steps);
                     if !places.is_empty() {
                         let p = places[before(&places, |&p| p, at)];
-                        consider((at + m - p) % m + 2, p, Some(o));
+                        consider((at + m - p) % m + 2, p, Some((o, o)));
                     }
                     continue;
                 }
@@ -602,13 +688,15 @@ impl Paths {
                     *steps += 1;
                     let ro = w.ordinal[r as usize];
                     if let Some(&p) = (ro != NONE).then(|| cycle.pos.get(&ro)).flatten() {
-                        consider((at + m - p) % m + 2, p, Some(o));
+                        consider((at + m - p) % m + 2, p, Some((o, o)));
                     }
                 }
             }
-            best.filter(|_| !tie)?
+            let (_, p, via) = best.filter(|_| !tie)?;
+            (p, via)
         };
-        let len = edges - if via.is_some() { 1 } else { 0 };
+        // The members from the one entered round to `k`.
+        let len = (at + m - p) % m + 1;
         (len >= ARC_AT_LEAST).then_some((cycle, (p, NONE), len, via))
     }
 }
@@ -785,6 +873,7 @@ impl Paths {
                     min,
                     max,
                     turns: None,
+                    sides: Vec::new(),
                 })
             };
             let root_at = (members.iter().enumerate()).map(|(t, &x)| (x, t as u32)).collect();
@@ -977,9 +1066,9 @@ impl Paths {
             return None;
         }
         Some(if forwards {
-            (Arc::clone(fw), (fw.pos[&x], NONE), len, via)
+            (Arc::clone(fw), (fw.pos[&x], NONE), len, via.map(|o| (o, o)))
         } else {
-            (Arc::clone(bw), (bw.pos[&x], NONE), len, via)
+            (Arc::clone(bw), (bw.pos[&x], NONE), len, via.map(|o| (o, o)))
         })
     }
 }
@@ -1182,6 +1271,7 @@ impl Paths {
                 min,
                 max,
                 turns: Some(turns),
+                sides: Vec::new(),
             })
         });
         for (t, &(x, _, _)) in seen.iter().enumerate() {
@@ -1311,7 +1401,7 @@ fn skip_laid(cycle: Arc<Cycle>, p: u32, at: u32, via: Option<u32>) -> Found {
         cycle.turns.as_ref().expect("a skip cycle has turns")[p as usize].min((g - 1) / 2)
     };
     let len = g.div_ceil(2) + 1;
-    (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
+    (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via.map(|o| (o, o))))
 }
 
 /// The receiver a leaf of many receivers steps to on a skip cycle whose
@@ -2688,6 +2778,202 @@ mod tests {
                     let text = text.replace(r#"{"id": "a", "type": "agent""#, z);
                     read_against_walks(&text, &boxes, &all);
                 }
+            }
+        }
+    }
+
+    /// A source of fed sides (`fed_cycle`): (its place, its chains, each
+    /// (the member its bottom feeds, its boxes), the members it feeds
+    /// straight).
+    type FedSide<'a> = (usize, &'a [(usize, usize)], &'a [usize]);
+
+    /// A cycle of roots C0..C(m-1), `between[i]` chain boxes Di-j from Ci
+    /// to C(i+1), each Ci fed by a source Si holding a tool Ui; and fed
+    /// sides: per `(source, chains, straight)`, a source Rs holding a tool
+    /// Vs, each of its `chains` `(member, boxes)` a chain Rs -> Fs-b-0 ->
+    /// ... -> Ci of that many boxes (the first hanging below the source,
+    /// each below the one before), and Rs into each member of `straight`.
+    /// Boxes named by `name` (place -> number), so ids may fall any way
+    /// round. Its boxes and edges, and the members' names.
+    fn fed_cycle(
+        between: &[usize],
+        sides: &[FedSide<'_>],
+        name: &dyn Fn(usize) -> usize,
+    ) -> (Vec<String>, Vec<(String, String)>, Vec<String>) {
+        let m = between.len();
+        let c: Vec<String> = (0..m).map(|i| format!("C{:02}", name(i))).collect();
+        let (mut boxes, mut edges) = (Vec::new(), Vec::new());
+        for (i, &len) in between.iter().enumerate() {
+            let s = format!("S{:02}", name(i));
+            boxes.extend([c[i].clone(), s.clone()]);
+            edges.extend([(format!("U{:02}", name(i)), s.clone()), (s, c[i].clone())]);
+            let mut before = c[i].clone();
+            for j in 0..len {
+                let d = format!("D{:02}-{j}", name(i));
+                boxes.push(d.clone());
+                edges.push((before, d.clone()));
+                before = d;
+            }
+            edges.push((before, c[(i + 1) % m].clone()));
+        }
+        for &(src, chains, straight) in sides {
+            let r = format!("R{:02}", name(src));
+            boxes.push(r.clone());
+            edges.push((format!("V{:02}", name(src)), r.clone()));
+            for (b, &(member, len)) in chains.iter().enumerate() {
+                let mut before = r.clone();
+                for j in 0..len {
+                    let f = format!("F{:02}-{b}-{j}", name(src));
+                    boxes.push(f.clone());
+                    edges.push((before, f.clone()));
+                    before = f;
+                }
+                edges.push((before, c[member].clone()));
+            }
+            edges.extend(straight.iter().map(|&i| (r.clone(), c[i].clone())));
+        }
+        (boxes, edges, c)
+    }
+
+    /// Every path of `text` read whole against the walk over `boxes` and
+    /// `edges` (one position at a time from the far end, and `contains`
+    /// for every box, alike), and whether a cycle of roots with fed sides
+    /// was found.
+    fn read_fed_against_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> bool {
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let g = &collisions.graph;
+        let all = boxes_of(g);
+        for v in 0..collisions.len() {
+            let violation = collisions.get(v).expect("a violation");
+            for tool in violation.tools() {
+                let ids = read_alike(g, &all, &tool);
+                let walked = walk_in(boxes, edges, tool.id(), violation.consumer());
+                assert_eq!(ids, walked, "{}", tool.id());
+            }
+        }
+        let cycles = collisions.paths.cycles.lock().unwrap();
+        cycles.values().any(|c| c.as_ref().is_some_and(|c| !c.sides.is_empty()))
+    }
+
+    /// `wired`, every path read against the walk (`read_fed_against_walks`).
+    fn fed_walks(boxes: &[String], edges: &[(String, String)], into: &[&str], at: &str) -> bool {
+        let (text, _) = wired(boxes, edges, into, at);
+        let mut all = edges.to_vec();
+        all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
+        all.extend([(at.to_string(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+        read_fed_against_walks(&text, boxes, &all)
+    }
+
+    #[test]
+    fn cmp9_a_path_into_a_cycle_of_roots_down_a_chain_below_a_source_is_the_walk() {
+        // Family 70's shape and more: fed sides of one to three boxes, a
+        // source feeding several chains and members straight, two chains
+        // of one source into one member, a side box also feeding another
+        // member straight; chains between roots too; ids every way round.
+        // Tool t wired into every box in turn, and into pairs (two ways
+        // in, some as short: the walk's ties); every path (t's, each Ui's
+        // and Vs's) node by node the walk's.
+        let between = [0, 1, 0, 2, 0, 0, 1, 0];
+        let sides: &[FedSide<'_>] = &[
+            (0, &[(3, 1)], &[]),
+            (1, &[(5, 2), (6, 1)], &[1]),
+            (2, &[(0, 3), (0, 1)], &[]),
+            (3, &[(2, 2)], &[4]),
+            (4, &[(7, 3), (4, 1)], &[]),
+        ];
+        let mut found = false;
+        for name in namings(8) {
+            let (mut boxes, mut edges, c) = fed_cycle(&between, sides, &|i| name[i]);
+            // A side box feeding a second member straight.
+            let f = format!("F{:02}-0-0", name[3]);
+            edges.push((f.clone(), c[7].clone()));
+            for at in [0, 3, 5, 7] {
+                for into in &boxes {
+                    found |= fed_walks(&boxes, &edges, &[into], &c[at]);
+                }
+                for (x, y) in [("F", "C"), ("R", "S"), ("F", "F"), ("F", "D")] {
+                    let xs: Vec<&String> = boxes.iter().filter(|b| b.starts_with(x)).collect();
+                    let ys: Vec<&String> = boxes.iter().filter(|b| b.starts_with(y)).collect();
+                    for (j, a) in xs.iter().enumerate() {
+                        let b = ys[(j * 5 + at) % ys.len()];
+                        if a != &b {
+                            found |= fed_walks(&boxes, &edges, &[a, b], &c[at]);
+                        }
+                    }
+                }
+            }
+            // A side box with a receiver besides that leads to the agent
+            // another way (a box O into the agent): the walk's still.
+            boxes.push("O".to_string());
+            edges.extend([
+                (format!("F{:02}-0-1", name[1]), "O".to_string()),
+                ("O".to_string(), "a".to_string()),
+            ]);
+            for at in [0, 4] {
+                for into in &boxes {
+                    fed_walks(&boxes, &edges, &[into], &c[at]);
+                }
+            }
+        }
+        assert!(found, "no cycle with fed sides found");
+    }
+
+    /// Family 70 (`cycle-fed-sides`) at `n`, ids numbered from `n - 1`
+    /// down when `reversed`: family 55 with each U_i wired into S_i
+    /// through a box R_i of its own (U_i -> R_i -> S_i -> C_i), and
+    /// `more` boxes G_i-j between R_i and S_i (R_i -> G_i-1 -> ... -> S_i);
+    /// with `middle`, U_i wired into G_i-1 too (its way in from there).
+    fn fed_far(n: usize, reversed: bool, more: usize, middle: bool) -> String {
+        let text = cycle_far(n, reversed);
+        let id = |i: usize| if reversed { n - 1 - i } else { i };
+        let (mut text, mut nodes) = (text, Vec::new());
+        for i in 0..n {
+            let (u, s, r) = (
+                format!("U{:04}", id(i)),
+                format!("S{:04}", id(i)),
+                format!("R{:04}", id(i)),
+            );
+            let g = |j: usize| format!("G{:04}-{j}", id(i));
+            let mut edges = vec![edge(&u, &r)];
+            nodes.push(node(&r, "toolbox", &r));
+            let mut before = r;
+            for j in 1..=more {
+                nodes.push(node(&g(j), "toolbox", &g(j)));
+                edges.push(edge(&before, &g(j)));
+                before = g(j);
+            }
+            edges.push(edge(&before, &s));
+            if middle {
+                edges.push(edge(&u, &g(1)));
+            }
+            text = text.replace(&edge(&u, &s), &edges.join(", "));
+        }
+        text.replacen("\"nodes\": [", &format!("\"nodes\": [{}, ", nodes.join(", ")), 1)
+    }
+
+    #[test]
+    fn cmp9_paths_round_a_cycle_of_roots_with_fed_sides_cost_their_ends_not_their_length() {
+        // Family 70: each U_i's path to agent k half round the cycle,
+        // through R_i and S_i; and with longer chains below R_i, U_i wired
+        // into the first box below R_i too. Reading them all at most
+        // doubles with the file (until session 30, 3.2x to 3.8x: read off
+        // trees); each path the walk's.
+        for (reversed, more, middle) in [(false, 0, false), (true, 0, false), (false, 3, false), (true, 2, true)] {
+            let (once, paths) = read_all(&fed_far(100, reversed, more, middle));
+            let (twice, _) = read_all(&fed_far(200, reversed, more, middle));
+            crate::work::assert_at_most_doubles(once, twice, "reading paths round a cycle with fed sides: ");
+            let id = |i: usize| if reversed { 99 - i } else { i };
+            for k in [0, 1, 50, 99] {
+                let t = (k + 50) % 100;
+                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
+                let mut walked = walked_joined(100, reversed, false, false, k);
+                let mut side: Vec<String> = (1..=more).map(|j| format!("G{:04}-{j}", id(t))).collect();
+                if !middle {
+                    side.insert(0, format!("R{:04}", id(t)));
+                }
+                walked.splice(1..1, side);
+                assert_eq!(path, &walked, "k = {k}, {more} more, middle {middle}");
             }
         }
     }
