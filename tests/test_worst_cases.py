@@ -189,8 +189,8 @@ DOUBLING = {
     "ring-own": 1_000,  # 4.5 MB
     "lattice-ladder": 500,  # 0.3 MB (its paths were read off a tree each, n * n / 2 boxes, until session 30)
     "cycle-chained": 1_000,  # 0.8 MB
-    "cycle-fed-sides": 250,  # 0.2 MB (its paths, read off a tree each, cross n * n / 2 boxes: small keeps it quick)
-    "cycle-skip": 250,  # 0.19 MB (as cycle-fed-sides, over trees whose ways cross: more still)
+    "cycle-fed-sides": 250,  # 0.2 MB (its paths were read off a tree each, n * n / 2 boxes, until session 30)
+    "cycle-skip": 250,  # 0.19 MB (as cycle-fed-sides, over trees whose ways cross, until session 30)
     "cycle-fanout": 1_000,  # 2.6 MB
     "ring-crowd": 250,  # 0.79 MB (its distinct clashes grow as n * n: small keeps it quick)
     "renames-hub": 250,  # 0.28 MB (its paths were read off a tree each, as cycle-skip's, until session 30)
@@ -211,29 +211,6 @@ DOUBLING = {
     # check grew 2.4x from 50, 3.7x from 100, 4.3x from 200.
     "shared-chain": 100,  # 3.6 MB
 }
-
-# Families whose work still grows faster than their file (found by the
-# attacks of sessions 28 to 30, docs/RELIABILITY.md "Known limits"):
-# strict, so a fix shows up as a failure until its mark is taken away.
-# Reading grows 3.2x to 3.8x for twice the file.
-TREES_OF_ROOTS = pytest.mark.xfail(
-    strict=True,
-    reason="known limit: a path inside a cycle that is no arc, ring or skip cycle (a member's side box fed by a "
-    "box of its own: paths/arcs.rs) is read off the tree of the root it ends at, grown box by box out to the tool "
-    "and not shared between roots, so even listing its tools costs its length (3.2x to 3.8x the work for twice "
-    "the file)",
-)
-READ_OFF_TREES = [
-    "cycle-fed-sides",
-]
-READINGS = ("clashes", "violations", "scattered", "reversed", "listing")
-READING_OVER_THEIR_FILE = {reading: dict.fromkeys(READ_OFF_TREES, TREES_OF_ROOTS) for reading in READINGS}
-
-
-def marked(reading: str) -> List[object]:
-    """Every family, those past a known limit of ``reading`` marked so."""
-    return [pytest.param(name, marks=READING_OVER_THEIR_FILE[reading].get(name, ())) for name in NAMES]
-
 
 GROWTH = 2.3
 """The most the work may grow when the size doubles: twice, and a margin for
@@ -1029,7 +1006,7 @@ def read_as_formats_do(tools: Sequence[toolwire.Tool]) -> int:
     return len(tools)
 
 
-@pytest.mark.parametrize("family", marked("clashes"))
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the clashes' tools and paths", reading_work)
 
@@ -1069,19 +1046,19 @@ def violations_reading_work(family: str, n: int, scattered: bool = False, revers
     return work_done(report) - before, tools
 
 
-@pytest.mark.parametrize("family", marked("violations"))
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the violations' tools and paths", violations_reading_work)
 
 
-@pytest.mark.parametrize("family", marked("scattered"))
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_scattered_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(
         family, "reading scattered violations' tools and paths", lambda f, n: violations_reading_work(f, n, True)
     )
 
 
-@pytest.mark.parametrize("family", marked("reversed"))
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_reversed_violation_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(
         family,
@@ -1108,7 +1085,7 @@ def listing_work(family: str, n: int) -> Tuple[int, int]:
     return work_done(report) - before, listed
 
 
-@pytest.mark.parametrize("family", marked("listing"))
+@pytest.mark.parametrize("family", NAMES)
 def test_cmp9_violation_listing_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "listing the violations", listing_work)
 

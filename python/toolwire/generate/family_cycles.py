@@ -3,9 +3,9 @@ sees what every other one does. A path inside one was read off the tree of
 the root it ends at; now it is an arc of the cycle, or of the ring a cycle
 fed both ways round is (families 55, 56 and 61; paths/arcs.rs). Families 62
 and 69 to 72, found by the attack of session 28, are ``cycle-far`` with
-what an arc took only later (62, 69, 72; 71, whose members are each fed
-by the two before, is a skip cycle since session 30) or does not take (70:
-its paths are still read off trees). Families 74 to 77, found by its second
+what an arc took only later (62, 69, 72; and since session 30, 70, its
+members fed down chains below sources, and 71, whose members are each fed
+by the two before, a skip cycle). Families 74 to 77, found by its second
 attack, add a hub whose providers outran the walk that told a renamed
 twin's way (74, 77), receivers of every tool that are path nodes (75, 77),
 and a ring whose members are joined by boxes (76). Families 78 to 80, from
@@ -101,9 +101,11 @@ def cycle_fed_sides(n: int) -> Generated:
     with providers of its own): the same ``n`` violations and ``n``
     clashes; ``7 * n`` nodes and edges.
 
-    No arc takes such a cycle, so reading the kept tool's path reads it off
-    the tree of ``C{k}``, half round the cycle: ``n * n`` boxes read for
-    ``n`` clashes; the check holds."""
+    No arc took such a cycle until session 30, so reading the kept tool's
+    path read it off the tree of ``C{k}``, half round the cycle: ``n * n``
+    boxes read for ``n`` clashes (the check held). Now ``S{i}`` is a *fed
+    side* of the cycle (paths/arcs.rs), and the way in down ``R{i}``,
+    ``S{i}`` one chain piece of the arc."""
     return _cycle_far(n, fed_sides=True)
 
 
