@@ -116,6 +116,8 @@ TINY = {
     "ring-direct": 6,
     "cycle-wide-source": 6,
     "shared-chain": 6,
+    "near-roots": 3,
+    "cycle-top": 3,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -210,6 +212,11 @@ DOUBLING = {
     # Family 83 holds some 300 boxes per agent: before session 30's fix the
     # check grew 2.4x from 50, 3.7x from 100, 4.3x from 200.
     "shared-chain": 100,  # 3.6 MB
+    # Families 84 and 85: before session 30's race of warm-ups against the
+    # root's tree, the check grew 3.9x (near-roots, from 100) and 2.6x
+    # (cycle-top, from 125; 3.0x to 3.6x from 250), reading as much.
+    "near-roots": 100,  # 1.3 MB
+    "cycle-top": 125,  # 1.1 MB
 }
 
 GROWTH = 2.3
@@ -858,6 +865,14 @@ def test_cmp9_work_doubles_at_most_2_3x_shared_chain() -> None:
     assert_work_at_most_doubles("shared-chain")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_near_roots() -> None:
+    assert_work_at_most_doubles("near-roots")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_cycle_top() -> None:
+    assert_work_at_most_doubles("cycle-top")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1208,6 +1223,8 @@ ISSUE_MB = {
     "ring-direct": 2.68,
     "cycle-wide-source": 4.18,
     "shared-chain": 3.6,
+    "near-roots": 5.2,
+    "cycle-top": 4.43,
 }
 
 

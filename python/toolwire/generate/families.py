@@ -111,10 +111,12 @@ from .family_parts import (
 from .family_ladders import (
     diamond_ladder,
     crowded_ladders,
+    cycle_top,
     evicted_ladders,
     ladder_taps,
     lattice_ladder,
     lattice_renames,
+    near_roots,
     root_ladder,
     rung_ladders,
 )
@@ -353,6 +355,12 @@ FAMILIES: Dict[str, Family] = {
         Family("shared-chain", 83, "family 71 with every box of the cycle into a chain of 300 boxes into every "
                "agent, no box k into agent k; agent k's twin in a box also fed by the box before box k, through 300 "
                "boxes of its own", (100,), 10, 3, shared_chain),  # 3.6 MB at 100: some 300 boxes per agent
+        Family("near-roots", 84, "n tools into a box atop a lattice of n levels of two boxes, each fed by both "
+               "above; agent i fed by a root of a private lattice of 18 levels below tool i and of 8 roots, each fed "
+               "by the lattice's bottom and by tool i through two boxes; its twin through two boxes, the first also "
+               "fed by the bottom", (400,), 10, 1, near_roots),
+        Family("cycle-top", 85, "family 84 with one tool into a cycle of two boxes atop the lattice, one root "
+               "below it per agent, the tool's twin at every agent", (500,), 10, 1, cycle_top),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

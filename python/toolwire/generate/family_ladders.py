@@ -1,6 +1,7 @@
 """The worst-case families built on ladders: chains whose every rung is also fed from the side
 (families 27, 35, 38, 40 and 41), ladders of diamonds (54) and lattices whose levels are no rung
-(63 and 68, found by the attack of session 28).
+(63 and 68, found by the attack of session 28; 84 and 85, found by the second attack of session
+30 on the warm-ups that answered 63 and 68).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -296,5 +297,132 @@ def _lattice(n: int, renames: bool) -> Generated:
     expected = family_expected(
         n, n, (f"a{zero}", "top", ("T", f"t{zero}")), 1 + (4 + 2 * renames) * n, (6 + per_level) * n - 2, n,
         (2 + 2 * renames) * n,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+GADGET_LEVELS = 18
+"""Families 84 and 85: levels of two boxes in each consumer's private
+lattice, its top level fed by the tool: below it, both boxes of each
+level are roots fed by both boxes above, 34 in all, more than the 32
+nested carrier searches a path may make (paths.rs ``CARRIER_SEARCHES``),
+so the search for the tool's path to the agent runs out there and warms
+up the roots above its other providers (``Paths::warm_up``). With 17
+levels, 32 roots, nothing is warmed up (before session 30's fix,
+``near-roots`` grew 2.2x for twice ``n`` from 100 so, 3.9x with 18)."""
+
+ROOTS_PER_AGENT = 8
+"""Family 84: roots below the shared lattice per agent (each also fed by
+its tool through two boxes of its own), each warming up on its own."""
+
+
+def near_roots(n: int) -> Generated:
+    """Family 84: ``n`` tools ``t{i}`` "Tool i", all wired into a box ``H``
+    atop a lattice ``L`` of ``n`` levels of two boxes ``L{l}-0``, ``L{l}-1``,
+    each fed by both boxes of the level above (``H`` feeding level 0). Per
+    tool, agent ``a{i}`` is fed by a box ``C{i}``, a root fed by the bottom
+    left box of a private lattice ``G{i}`` of ``GADGET_LEVELS`` levels (its
+    top fed by ``t{i}``) and by ``ROOTS_PER_AGENT`` roots ``R{i}-{j}``, each
+    fed by both boxes of ``L``'s bottom and by ``t{i}`` through boxes
+    ``D{i}-{j}`` and ``E{i}-{j}``; its twin ``u{i}`` "tool-i" is in a box
+    ``K{i}``, also fed by ``L``'s bottom left box, into ``K2{i}``, into the
+    agent (as ``lattice-renames``'). Each agent sees every tool and one
+    twin: ``n`` violations, ``n`` clashes; ``68 * n + 1`` nodes (``65 * n +
+    1`` boxes), ``129 * n - 2`` edges.
+
+    Choosing the rename of ``u{i}`` finds ``t{i}``'s kept path (``K{i}`` is
+    off it), whose search spends its 32 nested searches in ``G{i}`` and
+    warms up the roots above each ``R{i}-{j}``: the walk up through carrying
+    providers climbed all of ``L`` to ``H`` for every tool, though ``R``'s
+    tree stops three boxes up, and each overrun doubled the tool's cap (4x
+    the work for twice ``n``, 61x the work before warm-ups at ``n = 800``).
+    Since session 30 a warm-up races the root's tree and stops once the
+    tree reaches the leaf."""
+    return _warm_ups(n, cycle_top=False)
+
+
+def cycle_top(n: int) -> Generated:
+    """Family 85: one tool ``T`` "Top" into a box ``H``, ``H`` and ``H2`` a
+    cycle of boxes (``H -> H2 -> H``), ``H`` atop a lattice ``L`` of ``n``
+    levels as in ``near-roots``; ``n`` consumers, agent ``a{i}`` fed by a
+    box ``C{i}``, a root fed by the bottom left box of a private lattice
+    ``G{i}`` of ``GADGET_LEVELS`` levels (its top fed by ``T``) and by one
+    root ``R{i}-0``, fed by ``L``'s bottom and by ``T`` through ``D{i}-0``
+    and ``E{i}-0``; its twin ``u{i}`` "top" in a box ``K{i}``, also fed by
+    ``L``'s bottom left box, into ``K2{i}``, into the agent. ``n``
+    violations, ``n`` clashes (``T`` and each twin); ``46 * n + 3`` nodes
+    (``44 * n + 2`` boxes), ``86 * n + 1`` edges.
+
+    As in ``near-roots``, every agent's search for ``T``'s path spends its
+    searches in ``G{i}`` and warms up the roots above ``R{i}-0``: the walk
+    climbed ``L`` to the cycle and gave up there, remembering nothing and
+    leaving the cap as it was, so every agent's warm-up climbed ``L`` again
+    (2.6x the work for twice ``n`` from 125, 3.0x to 3.6x from 250). Since
+    session 30 a provider round a cycle of boxes is passed over, not the
+    end of the warm-up, and the warm-up races the root's tree."""
+    return _warm_ups(n, cycle_top=True)
+
+
+def _box_lattice(nodes: List[str], edges: List[str], prefix: str, levels: int, top: str) -> List[str]:
+    """Adds a lattice of ``levels`` levels of two boxes ``{prefix}{l}-0``,
+    ``{prefix}{l}-1``, each fed by both boxes of the level above, level 0
+    by ``top``; returns the bottom level's boxes."""
+    w = id_width(levels)
+    above = [top]
+    for level in range(levels):
+        boxes = [f"{prefix}{level:0{w}}-{c}" for c in range(2)]
+        nodes += [box_record(b) for b in boxes]
+        edges += [edge_record(a, b) for b in boxes for a in above]
+        above = boxes
+    return above
+
+
+def _warm_ups(n: int, cycle_top: bool) -> Generated:
+    """``near-roots``, and with ``cycle_top`` ``cycle-top``."""
+    w = id_width(n)
+    ids = [f"{i:0{w}}" for i in range(n)]
+    if cycle_top:
+        nodes = [tool_record("T", "Top"), box_record("H"), box_record("H2")]
+        edges = [edge_record("T", "H"), edge_record("H", "H2"), edge_record("H2", "H")]
+    else:
+        nodes = [tool_record(f"t{s}", f"Tool {s}") for s in ids] + [box_record("H")]
+        edges = [edge_record(f"t{s}", "H") for s in ids]
+    bottom = _box_lattice(nodes, edges, "L", n, "H")
+    roots = 1 if cycle_top else ROOTS_PER_AGENT
+    for s in ids:
+        tool = "T" if cycle_top else f"t{s}"
+        gadget = _box_lattice(nodes, edges, f"G{s}-", GADGET_LEVELS, tool)
+        nodes.append(box_record(f"C{s}"))
+        edges.append(edge_record(gadget[0], f"C{s}"))
+        for j in range(roots):
+            d, e, r = f"D{s}-{j}", f"E{s}-{j}", f"R{s}-{j}"
+            nodes += [box_record(d), box_record(e), box_record(r)]
+            edges += [edge_record(tool, d), edge_record(d, e), edge_record(e, r), edge_record(r, f"C{s}")]
+            edges += [edge_record(b, r) for b in bottom]
+        nodes += [agent_record(f"a{s}"), tool_record(f"u{s}", "top" if cycle_top else f"tool-{s}")]
+        nodes += [box_record(f"K{s}"), box_record(f"K2{s}")]
+        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"u{s}", f"K{s}"), edge_record(bottom[0], f"K{s}")]
+        edges += [edge_record(f"K{s}", f"K2{s}"), edge_record(f"K2{s}", f"a{s}")]
+    # Shared: the top (T into H and H2, a cycle: three edges; or H alone)
+    # and the lattice's 2 * n boxes and 4 * n - 2 edges. Per consumer: G's
+    # 36 boxes and 70 edges, C and G -> C, 3 boxes and 6 edges per root (R
+    # -> C and L's bottom -> R included), the agent, its twin, K and K2 and 5
+    # edges (C -> a, u -> K, L's bottom -> K, K -> K2 -> a), and near-roots'
+    # tool with its edge into H. Every agent sees every top tool (through L,
+    # into each R and K) and its own twin, named as its own tool: its only
+    # clash. No other consumer.
+    own = 0 if cycle_top else 1
+    top_boxes = 2 if cycle_top else 1
+    top_nodes, top_edges = top_boxes + (1 - own), 3 * (1 - own)
+    boxes = 2 * GADGET_LEVELS + 1 + 3 * roots + 2
+    edges_each = 2 + 4 * (GADGET_LEVELS - 1) + 1 + 6 * roots + 5 + own
+    zero = ids[0]
+    if cycle_top:
+        first = (f"a{zero}", "top", ("T", f"u{zero}"))
+    else:
+        first = (f"a{zero}", f"tool_{zero}", (f"t{zero}", f"u{zero}"))
+    expected = family_expected(
+        n, n, first, top_nodes + (2 + boxes + 2 + own) * n, top_edges + 4 * n - 2 + edges_each * n, n,
+        top_boxes + (2 + boxes) * n,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
