@@ -1079,6 +1079,24 @@ impl Paths {
         } else {
             budget.left -= 1;
         }
+        // Carrying providers hanging straight below one root (none of them
+        // wired from the leaf: `direct` above) each come by the path to
+        // that root and then themselves, all as long, parting only there:
+        // of those below one root only the smallest id can be the walk's,
+        // and only it is searched (`renames-twice`: an agent fed by 260
+        // boxes below the box before its own, each set against the path
+        // by its own box of the cycle, by halving, O(log^2) steps each).
+        let mut first_below: Map<u32, NodeIx> = new_map();
+        for &p in providers {
+            let o = w.ordinal[p as usize];
+            if facts.depth[o as usize] == 1 {
+                *steps += 1;
+                let first = first_below.entry(facts.parent[o as usize]).or_insert(p);
+                if w.g.id(p) < w.g.id(*first) {
+                    *first = p;
+                }
+            }
+        }
         let mut best: Option<TreePath> = None;
         for &p in providers {
             let o = w.ordinal[p as usize];
@@ -1088,6 +1106,9 @@ impl Paths {
             }
             if facts.root(o, steps) >= root {
                 return None;
+            }
+            if facts.depth[o as usize] == 1 && first_below.get(&facts.parent[o as usize]) != Some(&p) {
+                continue;
             }
             let path = self.path_within(w, leaf, o, steps, budget);
             // Each carrying provider is set against the best so far, in
@@ -2547,6 +2568,34 @@ mod lattice_tests {
             );
             crate::work::assert_at_most_doubles(once, twice, "");
         }
+    }
+
+    #[test]
+    fn cmp9_of_boxes_hanging_straight_below_one_root_the_walk_takes_the_smallest_id() {
+        // T into X and Y, both into root R; R into P3, P1, P2 (listed so,
+        // their node order not their ids'), each into agent a, with T's
+        // twin: the walk takes X (a tie, the smaller id), R, then P1 (three
+        // as near, the smallest id). Of the providers below one root only
+        // the smallest id is searched (`Paths::nearest_carrier`).
+        let mut nodes = vec![node("T", "tool", "T"), node("t", "tool", "t"), node("a", "agent", "a")];
+        let mut edges = vec![
+            edge("T", "X"),
+            edge("T", "Y"),
+            edge("X", "R"),
+            edge("Y", "R"),
+            edge("t", "a"),
+        ];
+        for b in ["X", "Y", "R", "P3", "P1", "P2"] {
+            nodes.push(node(b, "toolbox", b));
+        }
+        for p in ["P3", "P1", "P2"] {
+            edges.extend([edge("R", p), edge(p, "a")]);
+        }
+        let text = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let violation = report.collisions.get(0).expect("T and t clash at a");
+        let tool = violation.tools().into_iter().find(|t| t.id() == "T").expect("T");
+        assert_eq!(tool.path(), ["T", "X", "R", "P1", "a"]);
     }
 
     #[test]
