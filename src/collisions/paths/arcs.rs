@@ -1453,6 +1453,7 @@ mod tests {
     use crate::engine::check_text;
     use crate::graph::{NodeIx, ToolGraph};
     use crate::maps::{new_map, Map};
+    use crate::report::Report;
     use crate::{Budget, Config};
 
     /// The boxes of `g`: each is asked about every path read.
@@ -2552,27 +2553,28 @@ mod tests {
         [(0..m).collect(), (0..m).rev().collect(), shuffled]
     }
 
-    /// Every path of `text` read whole against the walk over `boxes` and
-    /// `edges` (one position at a time from the far end, and `contains`
-    /// for every box, alike), and whether a skip cycle was found.
-    fn read_against_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> bool {
+    /// The check of `text`, every path of it read whole against the walk
+    /// over `boxes` and `edges` (one position at a time from the far end,
+    /// and `contains` for every box, alike).
+    fn read_as_the_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> Report {
         let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
         let collisions = &report.collisions;
-        let g = &collisions.graph;
-        let all = boxes_of(g);
+        let all = boxes_of(&collisions.graph);
         for v in 0..collisions.len() {
             let violation = collisions.get(v).expect("a violation");
             for tool in violation.tools() {
-                let ids = read_alike(g, &all, &tool);
-                assert_eq!(
-                    ids,
-                    walk_in(boxes, edges, tool.id(), violation.consumer()),
-                    "{}",
-                    tool.id()
-                );
+                let ids = read_alike(&collisions.graph, &all, &tool);
+                let walked = walk_in(boxes, edges, tool.id(), violation.consumer());
+                assert_eq!(ids, walked, "{}", tool.id());
             }
         }
-        let skips = collisions.paths.skips.lock().unwrap();
+        report
+    }
+
+    /// `read_as_the_walks`, and whether a skip cycle was found.
+    fn read_against_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> bool {
+        let report = read_as_the_walks(text, boxes, edges);
+        let skips = report.collisions.paths.skips.lock().unwrap();
         skips.cycles.values().any(Option::is_some)
     }
 
@@ -2835,24 +2837,11 @@ mod tests {
         (boxes, edges, c)
     }
 
-    /// Every path of `text` read whole against the walk over `boxes` and
-    /// `edges` (one position at a time from the far end, and `contains`
-    /// for every box, alike), and whether a cycle of roots with fed sides
-    /// was found.
+    /// `read_as_the_walks`, and whether a cycle of roots with fed sides was
+    /// found.
     fn read_fed_against_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> bool {
-        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
-        let collisions = &report.collisions;
-        let g = &collisions.graph;
-        let all = boxes_of(g);
-        for v in 0..collisions.len() {
-            let violation = collisions.get(v).expect("a violation");
-            for tool in violation.tools() {
-                let ids = read_alike(g, &all, &tool);
-                let walked = walk_in(boxes, edges, tool.id(), violation.consumer());
-                assert_eq!(ids, walked, "{}", tool.id());
-            }
-        }
-        let cycles = collisions.paths.cycles.lock().unwrap();
+        let report = read_as_the_walks(text, boxes, edges);
+        let cycles = report.collisions.paths.cycles.lock().unwrap();
         cycles.values().any(|c| c.as_ref().is_some_and(|c| !c.sides.is_empty()))
     }
 
