@@ -130,6 +130,22 @@ pub(super) type Via = (u32, u32);
 pub(super) type Start = (u32, u32);
 
 impl Cycle {
+    /// The cycle of `members` (with `turns`, a skip cycle), each member's
+    /// place and the range of their ordinals found; no fed sides yet.
+    fn new(members: Vec<u32>, turns: Option<Vec<u32>>) -> Cycle {
+        let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
+        let min = *members.iter().min().expect("a cycle has members");
+        let max = *members.iter().max().expect("a cycle has members");
+        Cycle {
+            members,
+            pos,
+            min,
+            max,
+            turns,
+            sides: Vec::new(),
+        }
+    }
+
     /// The place round the cycle of the `t`-th member of the arc from
     /// `start`: the next each time, or in a cycle fed by the two before
     /// each member, two on each time, but one after its turn.
@@ -553,28 +569,18 @@ impl Paths {
                 members[at..].reverse();
                 members.push(x);
             }
-            let pos: Map<u32, u32> = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
-            let min = *members.iter().min().expect("a cycle has members");
-            let max = *members.iter().max().expect("a cycle has members");
+            let mut cycle = Cycle::new(members, None);
             // The fed sides of the members (not of the roots met that lead
             // into the cycle), by where the forest's walk enters them: a
             // step each.
-            let mut fed: Vec<(u32, u32, u32)> = Vec::new();
             for &(x, o) in &sides {
                 *steps += 1;
-                if let Some(&p) = pos.get(&x) {
-                    fed.push((facts.enter[o as usize], o, p));
+                if let Some(&p) = cycle.pos.get(&x) {
+                    cycle.sides.push((facts.enter[o as usize], o, p));
                 }
             }
-            fed.sort_unstable();
-            Arc::new(Cycle {
-                members,
-                pos,
-                min,
-                max,
-                turns: None,
-                sides: fed,
-            })
+            cycle.sides.sort_unstable();
+            Arc::new(cycle)
         });
         for (t, &(x, _)) in seen.iter().enumerate() {
             let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
@@ -863,19 +869,7 @@ impl Paths {
             if boxes.len() != count {
                 return None;
             }
-            let cycle = |members: Vec<u32>| {
-                let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
-                let min = *members.iter().min().expect("a ring has members");
-                let max = *members.iter().max().expect("a ring has members");
-                Arc::new(Cycle {
-                    members,
-                    pos,
-                    min,
-                    max,
-                    turns: None,
-                    sides: Vec::new(),
-                })
-            };
+            let cycle = |members: Vec<u32>| Arc::new(Cycle::new(members, None));
             let root_at = (members.iter().enumerate()).map(|(t, &x)| (x, t as u32)).collect();
             Some(Arc::new(Ring {
                 forward: cycle(forward),
@@ -1262,17 +1256,7 @@ impl Paths {
                     turns[j] = next;
                 }
             }
-            let pos = (members.iter().enumerate()).map(|(t, &o)| (o, t as u32)).collect();
-            let min = *members.iter().min().expect("a cycle has members");
-            let max = *members.iter().max().expect("a cycle has members");
-            Arc::new(Cycle {
-                members,
-                pos,
-                min,
-                max,
-                turns: Some(turns),
-                sides: Vec::new(),
-            })
+            Arc::new(Cycle::new(members, Some(turns)))
         });
         for (t, &(x, _, _)) in seen.iter().enumerate() {
             let of = cycle.as_ref().filter(|_| found.is_some_and(|i| t >= i));
