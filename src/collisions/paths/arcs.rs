@@ -2154,6 +2154,22 @@ mod tests {
         path
     }
 
+    /// Reads every clash of `text(200)` and `text(400)` (shapes of
+    /// `roots_joined`): the work at most doubles (`what`), and the path of
+    /// U_t to the agent half round, at four places, is the walk's
+    /// (`walked_joined` with `reversed`, `both_ways` and `chains`).
+    fn reads_as_walked(text: impl Fn(usize) -> String, (reversed, both_ways, chains): (bool, bool, bool), what: &str) {
+        let (once, paths) = read_all(&text(200));
+        let (twice, _) = read_all(&text(400));
+        crate::work::assert_at_most_doubles(once, twice, what);
+        let id = |i: usize| if reversed { 199 - i } else { i };
+        for k in [0, 1, 100, 199] {
+            let t = (k + 100) % 200;
+            let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
+            assert_eq!(path, &walked_joined(200, reversed, both_ways, chains, k), "k = {k}");
+        }
+    }
+
     #[test]
     fn cmp9_paths_round_roots_from_tools_of_many_receivers_that_lead_elsewhere_cost_their_ends() {
         // Family 75: each U_i also wired into 17 boxes that feed agent Z
@@ -2163,16 +2179,8 @@ mod tests {
         // (until session 29, 3.9x to 4.4x: read off trees).
         for (both_ways, reversed) in [(false, false), (false, true), (true, false), (true, true)] {
             let text = |n: usize| roots_joined(n, reversed, both_ways, None, 17, false, false);
-            let (once, paths) = read_all(&text(200));
-            let (twice, _) = read_all(&text(400));
             let what = format!("both ways {both_ways}, reversed {reversed}: reading paths round roots: ");
-            crate::work::assert_at_most_doubles(once, twice, &what);
-            let id = |i: usize| if reversed { 199 - i } else { i };
-            for k in [0, 1, 100, 199] {
-                let t = (k + 100) % 200;
-                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
-                assert_eq!(path, &walked_joined(200, reversed, both_ways, false, k), "k = {k}");
-            }
+            reads_as_walked(text, (reversed, both_ways, false), &what);
         }
     }
 
@@ -2184,15 +2192,7 @@ mod tests {
         // With 17 boxes besides (family 75's tools) too.
         for (reversed, fan) in [(false, 0), (true, 0), (false, 17), (true, 17)] {
             let text = |n: usize| roots_joined(n, reversed, true, None, fan, true, false);
-            let (once, paths) = read_all(&text(200));
-            let (twice, _) = read_all(&text(400));
-            crate::work::assert_at_most_doubles(once, twice, "reading paths round a chained ring: ");
-            let id = |i: usize| if reversed { 199 - i } else { i };
-            for k in [0, 1, 100, 199] {
-                let t = (k + 100) % 200;
-                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
-                assert_eq!(path, &walked_joined(200, reversed, true, true, k), "k = {k}");
-            }
+            reads_as_walked(text, (reversed, true, true), "reading paths round a chained ring: ");
             let c3 = format!("C{:04}", if reversed { 8 } else { 3 });
             assert_eq!(ring_of(&text(12), &c3), Some(24), "12 roots, 12 boxes one way round");
         }
@@ -2402,15 +2402,11 @@ mod tests {
         // read whole, position by position, and asked about every box.
         for (chains, reversed) in [(false, false), (false, true), (true, false), (true, true)] {
             let text = |n: usize| roots_joined(n, reversed, true, None, 0, chains, true);
-            let (once, paths) = read_all(&text(200));
-            let (twice, _) = read_all(&text(400));
-            crate::work::assert_at_most_doubles(once, twice, "reading paths round a ring to agents below it: ");
-            let id = |i: usize| if reversed { 199 - i } else { i };
-            for k in [0, 1, 100, 199] {
-                let t = (k + 100) % 200;
-                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
-                assert_eq!(path, &walked_joined(200, reversed, true, chains, k), "k = {k}");
-            }
+            reads_as_walked(
+                text,
+                (reversed, true, chains),
+                "reading paths round a ring to agents below it: ",
+            );
             let small = text(12);
             let report = check_text(small.as_bytes(), &Config::default(), Budget::full()).unwrap();
             let collisions = &report.collisions;
@@ -2454,15 +2450,11 @@ mod tests {
             (true, true, true),
         ] {
             let text = |n: usize| wide_sources(&roots_joined(n, reversed, both_ways, None, 0, chains, false), n);
-            let (once, paths) = read_all(&text(200));
-            let (twice, _) = read_all(&text(400));
-            crate::work::assert_at_most_doubles(once, twice, "reading paths round roots past a wide box: ");
-            let id = |i: usize| if reversed { 199 - i } else { i };
-            for k in [0, 1, 100, 199] {
-                let t = (k + 100) % 200;
-                let path = &paths[&(format!("a{:04}", id(k)), format!("U{:04}", id(t)))];
-                assert_eq!(path, &walked_joined(200, reversed, both_ways, chains, k), "k = {k}");
-            }
+            reads_as_walked(
+                text,
+                (reversed, both_ways, chains),
+                "reading paths round roots past a wide box: ",
+            );
         }
         // Such a box feeding members too: the walk's path, read and asked
         // about every box alike.
