@@ -620,6 +620,33 @@ mod tests {
         renames.iter().all(|r| r.node.starts_with('u'))
     }
 
+    /// Checks `text(n)` and `text(2 n)`, each with `clashes` clashes at
+    /// every agent, each twin told apart by a box whose label holds one of
+    /// `labels` (and with `twins`, only tools whose ids start with one of
+    /// them renamed, so the kept tools keep their names): the work at 2n
+    /// at most doubles that at n.
+    fn twins_told_apart_in_work_doubling(
+        n: usize,
+        clashes: usize,
+        labels: &[&str],
+        twins: Option<&[char]>,
+        text: impl Fn(usize) -> String,
+    ) {
+        let check = |n: usize| {
+            let (work, renames) = check_renames(&text(n), (clashes * n) as u64, "the clashes at every agent");
+            if let Some(twins) = twins {
+                assert!(renames.iter().all(|r| r.node.starts_with(twins)), "only twins renamed");
+            }
+            assert_eq!(
+                qualified_by(&renames, labels),
+                clashes * n,
+                "each twin told apart by its own box"
+            );
+            work
+        };
+        crate::work::assert_at_most_doubles(check(n), check(2 * n), "");
+    }
+
     /// How the box of each agent's own in `cycle_far` is fed besides its
     /// tool: by nothing else, by the agent's cycle box, or by the one
     /// before it (then named to sort before the cycle's boxes, or after);
@@ -787,15 +814,8 @@ mod tests {
         // path, read off a tree for each agent, cost n x n (3.9x the work
         // for twice the cycle).
         for carrying in [false, true] {
-            let check = |n: usize| {
-                let text = renames_past_a_hub(n, 260, carrying);
-                let (work, renames) = check_renames(&text, n as u64, "a clash at every agent");
-                assert!(only_twins_renamed(&renames), "U_i keeps its name");
-                let qualified = qualified_by(&renames, &["Own"]);
-                assert_eq!(qualified, n, "each twin told apart by its own box");
-                work
-            };
-            crate::work::assert_at_most_doubles(check(200), check(400), "");
+            let text = |n: usize| renames_past_a_hub(n, 260, carrying);
+            twins_told_apart_in_work_doubling(200, 1, &["Own"], Some(&['u']), text);
         }
     }
 
@@ -858,14 +878,8 @@ mod tests {
         // second clash, and the boxes met are expanded fewest entries
         // first. Finding U_i's and V_i's paths instead, read off a tree for
         // each agent, cost n x n (3.5x the work for twice the cycle).
-        let check = |n: usize| {
-            let text = two_clashes_an_agent(n, 260);
-            let (work, renames) = check_renames(&text, 2 * n as u64, "two clashes at every agent");
-            let qualified = qualified_by(&renames, &["Own", "Other"]);
-            assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
-            work
-        };
-        crate::work::assert_at_most_doubles(check(100), check(200), "");
+        let text = |n: usize| two_clashes_an_agent(n, 260);
+        twins_told_apart_in_work_doubling(100, 2, &["Own", "Other"], None, text);
     }
 
     /// `two_clashes_an_agent`'s cycle, with both clashes at each agent a_k
@@ -924,14 +938,8 @@ mod tests {
         // so it is answered by the first having found every one of them
         // near. Finding V_i's path instead, read off a tree for each agent,
         // cost n x n (2.8x the work from 100 to 200 agents, 3.9x by 800).
-        let check = |n: usize| {
-            let text = two_clashes_through_one_box(n, 260);
-            let (work, renames) = check_renames(&text, 2 * n as u64, "two clashes at every agent");
-            let qualified = qualified_by(&renames, &["Own"]);
-            assert_eq!(qualified, 2 * n, "each twin told apart by its own box");
-            work
-        };
-        crate::work::assert_at_most_doubles(check(100), check(200), "");
+        let text = |n: usize| two_clashes_through_one_box(n, 260);
+        twins_told_apart_in_work_doubling(100, 2, &["Own"], None, text);
     }
 
     /// `two_clashes_an_agent`'s cycle with one clash at each agent a_k,
@@ -989,14 +997,8 @@ mod tests {
         // steps away: each put aside at a unit of the budget, they spent
         // it, and U_i's path, read off a tree for each agent, cost n x n
         // (2.7x the work from 100 to 200 agents, 3.7x by 800).
-        let check = |n: usize| {
-            let text = an_agent_fed_by_many_boxes_too_far(n, 300);
-            let (work, renames) = check_renames(&text, n as u64, "a clash at every agent");
-            let qualified = qualified_by(&renames, &["Own"]);
-            assert_eq!(qualified, n, "each twin told apart by its own box");
-            work
-        };
-        crate::work::assert_at_most_doubles(check(100), check(200), "");
+        let text = |n: usize| an_agent_fed_by_many_boxes_too_far(n, 300);
+        twins_told_apart_in_work_doubling(100, 1, &["Own"], None, text);
     }
 
     /// `two_clashes_an_agent`'s cycle with three agents a_k, b_k, d_k, each
@@ -1063,14 +1065,8 @@ mod tests {
         // boxes it met. Finding the kept tools' paths instead, read off a
         // tree for each agent, cost n x n (3.4x the work from 100 to 200
         // agents, 4.0x from 200 to 400).
-        let check = |n: usize| {
-            let text = three_agents_asking_about_one_box(n, 260);
-            let (work, renames) = check_renames(&text, 3 * n as u64, "a clash at every agent");
-            let qualified = qualified_by(&renames, &["Own"]);
-            assert_eq!(qualified, 3 * n, "each twin told apart by its own box");
-            work
-        };
-        crate::work::assert_at_most_doubles(check(100), check(200), "");
+        let text = |n: usize| three_agents_asking_about_one_box(n, 260);
+        twins_told_apart_in_work_doubling(100, 3, &["Own"], None, text);
     }
 
     /// What feeds each agent's own box in `shared_chain`, besides its twin.
@@ -1162,21 +1158,8 @@ mod tests {
         // met on the way up; asked after a search that climbed the chain
         // from elsewhere, among the boxes that search climbed from.
         for (fed, clashes) in [(Fed::ByCycleBox, 1), (Fed::MidChain, 1), (Fed::Both, 2)] {
-            let check = |n: usize| {
-                let text = shared_chain(n, 300, fed);
-                let (work, renames) = check_renames(&text, (clashes * n) as u64, "each twin's clash at its agent");
-                assert!(
-                    renames.iter().all(|r| r.node.starts_with(['u', 'v'])),
-                    "U_i, V_i keep their names"
-                );
-                assert_eq!(
-                    qualified_by(&renames, &["Own"]),
-                    clashes * n,
-                    "each twin told apart by its own box"
-                );
-                work
-            };
-            crate::work::assert_at_most_doubles(check(100), check(200), "");
+            let text = |n: usize| shared_chain(n, 300, fed);
+            twins_told_apart_in_work_doubling(100, clashes, &["Own"], Some(&['u', 'v']), text);
         }
     }
 
