@@ -647,6 +647,31 @@ mod tests {
         crate::work::assert_at_most_doubles(check(n), check(2 * n), "");
     }
 
+    /// Box i of the cycle the shapes below build on (`cycle-skip`'s): C_i
+    /// into C_(i+1) and C_(i+2), fed by its side box S_i, which holds a
+    /// tool `{t}i` labelled "t i" for each `t` of `tools`; (C_i, S_i).
+    fn skip_cycle_box(
+        i: usize,
+        n: usize,
+        tools: &[&str],
+        nodes: &mut Vec<String>,
+        edges: &mut Vec<String>,
+    ) -> (String, String) {
+        let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
+        nodes.push(node(&c, "toolbox", &c));
+        nodes.push(node(&s, "toolbox", &s));
+        for step in [1, 2] {
+            edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
+        }
+        edges.push(edge(&s, &c));
+        for t in tools {
+            let tool = format!("{t}{i:05}");
+            nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
+            edges.push(edge(&tool, &s));
+        }
+        (c, s)
+    }
+
     /// How the box of each agent's own in `cycle_far` is fed besides its
     /// tool: by nothing else, by the agent's cycle box, or by the one
     /// before it (then named to sort before the cycle's boxes, or after);
@@ -766,14 +791,7 @@ mod tests {
     fn renames_past_a_hub(n: usize, hub_fed: usize, carrying: bool) -> String {
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
         for i in 0..n {
-            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
-            nodes.push(node(&c, "toolbox", &c));
-            nodes.push(node(&s, "toolbox", &s));
-            nodes.push(node(&u, "tool", &format!("U {i:05}")));
-            for step in [1, 2] {
-                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
-            }
-            edges.extend([edge(&s, &c), edge(&u, &s)]);
+            skip_cycle_box(i, n, &["U"], &mut nodes, &mut edges);
         }
         nodes.push(node("H", "toolbox", "H"));
         edges.push(edge("C00000", "H"));
@@ -828,18 +846,7 @@ mod tests {
     fn two_clashes_an_agent(n: usize, wide: usize) -> String {
         let (mut nodes, mut edges) = (vec![node("z", "agent", "z")], Vec::new());
         for i in 0..n {
-            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
-            nodes.push(node(&c, "toolbox", &c));
-            nodes.push(node(&s, "toolbox", &s));
-            for step in [1, 2] {
-                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
-            }
-            edges.push(edge(&s, &c));
-            for t in ["U", "V"] {
-                let tool = format!("{t}{i:05}");
-                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
-                edges.push(edge(&tool, &s));
-            }
+            let (c, _) = skip_cycle_box(i, n, &["U", "V"], &mut nodes, &mut edges);
             for j in 0..wide {
                 let w = format!("W{i:05}.{j:03}");
                 nodes.push(node(&w, "toolbox", &w));
@@ -890,18 +897,7 @@ mod tests {
     fn two_clashes_through_one_box(n: usize, wide: usize) -> String {
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
         for i in 0..n {
-            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
-            nodes.push(node(&c, "toolbox", &c));
-            nodes.push(node(&s, "toolbox", &s));
-            for step in [1, 2] {
-                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
-            }
-            edges.push(edge(&s, &c));
-            for t in ["U", "V"] {
-                let tool = format!("{t}{i:05}");
-                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
-                edges.push(edge(&tool, &s));
-            }
+            skip_cycle_box(i, n, &["U", "V"], &mut nodes, &mut edges);
         }
         for k in 0..n {
             let i = (k + n / 2) % n;
@@ -951,14 +947,7 @@ mod tests {
     fn an_agent_fed_by_many_boxes_too_far(n: usize, wide: usize) -> String {
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
         for i in 0..n {
-            let (c, s, u) = (format!("C{i:05}"), format!("S{i:05}"), format!("U{i:05}"));
-            nodes.push(node(&c, "toolbox", &c));
-            nodes.push(node(&s, "toolbox", &s));
-            nodes.push(node(&u, "tool", &format!("U {i:05}")));
-            for step in [1, 2] {
-                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
-            }
-            edges.extend([edge(&s, &c), edge(&u, &s)]);
+            skip_cycle_box(i, n, &["U"], &mut nodes, &mut edges);
         }
         for k in 0..n {
             let i = (k + n / 2) % n;
@@ -1011,18 +1000,7 @@ mod tests {
         let letters = ["A", "B", "D"];
         let (mut nodes, mut edges) = (vec![node("z", "agent", "z")], Vec::new());
         for i in 0..n {
-            let (c, s) = (format!("C{i:05}"), format!("S{i:05}"));
-            nodes.push(node(&c, "toolbox", &c));
-            nodes.push(node(&s, "toolbox", &s));
-            for step in [1, 2] {
-                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
-            }
-            edges.push(edge(&s, &c));
-            for t in letters {
-                let tool = format!("{t}{i:05}");
-                nodes.push(node(&tool, "tool", &format!("{t} {i:05}")));
-                edges.push(edge(&tool, &s));
-            }
+            let (c, s) = skip_cycle_box(i, n, &letters, &mut nodes, &mut edges);
             for j in 0..wide {
                 let (w, f) = (format!("W{i:05}.{j:03}"), format!("F{i:05}.{j:03}"));
                 nodes.push(node(&w, "toolbox", &w));
@@ -1099,20 +1077,8 @@ mod tests {
             }
         }
         for i in 0..n {
-            let (c, s, u, v) = (
-                format!("C{i:05}"),
-                format!("S{i:05}"),
-                format!("U{i:05}"),
-                format!("V{i:05}"),
-            );
-            nodes.push(node(&c, "toolbox", &c));
-            nodes.push(node(&s, "toolbox", &s));
-            nodes.push(node(&u, "tool", &format!("U {i:05}")));
-            nodes.push(node(&v, "tool", &format!("V {i:05}")));
-            for step in [1, 2] {
-                edges.push(edge(&c, &format!("C{:05}", (i + step) % n)));
-            }
-            edges.extend([edge(&s, &c), edge(&u, &s), edge(&v, &s), edge(&c, "X00000")]);
+            let (c, _) = skip_cycle_box(i, n, &["U", "V"], &mut nodes, &mut edges);
+            edges.push(edge(&c, "X00000"));
         }
         let (cycle_box, mid_chain) = match fed {
             Fed::ByCycleBox => (Some("u"), None),
