@@ -2259,6 +2259,21 @@ mod tests {
         walked.iter().filter(|x| x.starts_with(['C', 'D', 'E'])).count() >= 3
     }
 
+    /// For t wired into each of `cases` (`wired_with_fan`: t also into 17
+    /// boxes that lead elsewhere) and the agent at each of `ats`: t's path
+    /// is the walk's, and where the walk goes round, an arc of the ring by
+    /// ways in picked out once.
+    fn fanned_on_ring(boxes: &[String], edges: &[(String, String)], cases: &[&[&str]], ats: &[&str]) {
+        for into in cases {
+            for &at in ats {
+                let (text, walked) = wired_with_fan(boxes, edges, into, at, 17);
+                let (path, ring, ways) = read_t_on_ring(&text);
+                assert_eq!(path, walked, "into {into:?}, at {at}");
+                assert!((ring && ways) || !round(&walked), "no arc: into {into:?}, at {at}");
+            }
+        }
+    }
+
     #[test]
     fn cmp9_a_ring_of_roots_joined_by_chains_is_read_as_the_walk() {
         // Uneven chains, of other lengths each way round; the tool into a
@@ -2358,14 +2373,7 @@ mod tests {
             &["C3", "S6", "S8"],
             &["C0", "C8"],
         ];
-        for into in cases {
-            for at in ["C0", "C4", "C7"] {
-                let (text, walked) = wired_with_fan(&boxes, &edges, into, at, 17);
-                let (path, ring, ways) = read_t_on_ring(&text);
-                assert_eq!(path, walked, "into {into:?}, at {at}");
-                assert!((ring && ways) || !round(&walked), "no arc: into {into:?}, at {at}");
-            }
-        }
+        fanned_on_ring(&boxes, &edges, cases, &["C0", "C4", "C7"]);
         // On a ring joined by uneven chains, other lengths each way round
         // (its distances forward and back found in its two cycles); into
         // a chain box, no arc (the walk's path still).
@@ -2384,15 +2392,9 @@ mod tests {
             &["S4", "D4-1"],
             &["E3-1"],
         ];
-        for into in cases {
-            for at in ["C0", "C3", "C5"] {
-                let (text, walked) = wired_with_fan(&boxes, &edges, into, at, 17);
-                let (path, ring, ways) = read_t_on_ring(&text);
-                assert_eq!(path, walked, "into {into:?}, at {at}");
-                assert!((ring && ways) || !round(&walked), "no arc: into {into:?}, at {at}");
-            }
-        }
+        fanned_on_ring(&boxes, &edges, cases, &["C0", "C3", "C5"]);
     }
+
     #[test]
     fn cmp9_paths_round_a_ring_of_roots_to_a_consumer_below_a_member_cost_their_ends() {
         // Family 61 with each agent fed by C_k and its twin straight (no
