@@ -217,7 +217,10 @@
 //! 70): a leaf wired into a box of a source's tree enters down the tree
 //! to a fed side, the fed sides below a box one range of the forest's
 //! walk (until session 30 read off trees: family 70 at 3.3x to 4.5x the
-//! work for twice the file). Two ways in as short into a one-way cycle
+//! work for twice the file); so may a ring's and a skip cycle's, the
+//! walk's ties down them decided where its nearest ways part (until
+//! session 31 one fed side made either none, its paths read off trees:
+//! families 86 and 87 at 4.3x to 5.3x). Two ways in as short into a one-way cycle
 //! (a tool wired into two members: ties), a member fed by two boxes that
 //! have providers of their own and are not a ring's (a chord, or a box
 //! beside a chain), or a tool of more than `FEW_RECEIVERS` receivers
