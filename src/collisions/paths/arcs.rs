@@ -137,6 +137,11 @@ pub(super) type Found = Option<(Arc<Cycle>, Start, u32, Option<Via>)>;
 /// two alike for a source feeding the member itself.
 pub(super) type Via = (u32, u32);
 
+/// The leaf's step into a skip cycle or ring to a receiver: (its distance
+/// to the member the path ends at, its ordinal, the member or place
+/// entered, the way in).
+type Step = (u32, u32, u32, Option<Via>);
+
 /// Where an arc starts: the place of its top round its cycle, and for a
 /// cycle fed by the two before each member, the member of the arc after
 /// which it steps one, not two (NONE: never, or any other cycle).
@@ -207,9 +212,10 @@ pub(super) struct Entrances {
     /// `FEW_RECEIVERS`), not expanded: the members each feeds are picked
     /// out once per source and cycle (`Paths::fed_places`).
     wide: Vec<NodeIx>,
-    /// Whether a box entered hangs on a chain below a source (it may lead
-    /// into a skip cycle down that chain, `two_before`).
-    below_source: bool,
+    /// The receivers a way in may go down a fed side from (`down_a_side`):
+    /// sources with boxes hanging below them, and boxes hanging on a chain
+    /// below a source, by ordinal, sorted.
+    tops: Vec<u32>,
 }
 
 /// Per source of many receivers and cycle (its smallest ordinal and first
@@ -236,6 +242,11 @@ pub(super) struct WaysIn {
     /// The sources of many receivers the leaf is wired into that feed
     /// members: (the source, the places it feeds, sorted).
     wide: Vec<(u32, Arc<[u32]>)>,
+    /// Of a skip cycle or a ring (its `forward`) with fed sides, the
+    /// receivers with fed sides below them (`Entrances::tops`; those of a
+    /// source not shadowed), each a way in down them (`down_a_side`); None
+    /// when one has more than `FEW_ENTRIES` (no arc).
+    down: Option<Vec<u32>>,
 }
 
 /// The entry of `places` (sorted, not empty) nearest before `at` round a
@@ -495,7 +506,7 @@ impl Paths {
         let (g, facts) = (w.g, w.facts);
         let found = (|| {
             let (mut entered, mut wide): (Vec<(u32, u32)>, Vec<NodeIx>) = (Vec::new(), Vec::new());
-            let mut below_source = false;
+            let mut tops: Vec<u32> = Vec::new();
             for &q in g.receivers.of(leaf) {
                 *steps += 1;
                 let o = w.ordinal[q as usize];
@@ -503,9 +514,14 @@ impl Paths {
                     continue;
                 }
                 if !facts.providers_of(o).is_empty() {
-                    below_source |= facts.providers_of(facts.root_of[o as usize]).is_empty();
+                    if is_fed_side(facts, o) {
+                        tops.push(o);
+                    }
                     entered.push((o, NONE));
                     continue;
+                }
+                if facts.leave[o as usize] - facts.enter[o as usize] > 1 {
+                    tops.push(o);
                 }
                 let fed = g.receivers.of(q);
                 if fed.len() > FEW_ENTRIES {
@@ -525,12 +541,14 @@ impl Paths {
             }
             entered.sort_unstable();
             entered.dedup();
+            tops.sort_unstable();
+            tops.dedup();
             wide.sort_unstable();
             wide.dedup();
             Some(Arc::new(Entrances {
                 boxes: entered,
                 wide,
-                below_source,
+                tops,
             }))
         })();
         entrances.insert(leaf, found.clone());
@@ -594,7 +612,7 @@ impl Paths {
         let mut ways = self.ways_in.lock().unwrap_or_else(|e| e.into_inner());
         *steps += 1;
         let ways = ways.entry((leaf, cycle.min, cycle.members[0])).or_insert_with(|| {
-            let (wide_sources, entered) = (&entered.wide, &entered.boxes);
+            let (wide_sources, tops, entered) = (&entered.wide, &entered.tops, &entered.boxes);
             let from = entered.partition_point(|e| e.0 < cycle.min);
             let to = entered.partition_point(|e| e.0 <= cycle.max);
             *steps += 2 * (usize::BITS - entered.len().leading_zeros()) as u64;
@@ -635,11 +653,35 @@ impl Paths {
                 .map(|&q| (w.ordinal[q as usize], self.fed_places(w, q, cycle, steps)))
                 .filter(|(_, places)| !places.is_empty())
                 .collect();
+            // The tops with fed sides of this cycle below them, two binary
+            // searches a top.
+            let mut down = Some(Vec::new());
+            if !cycle.sides.is_empty() || !cycle.shadowed.is_empty() {
+                for &o in tops {
+                    *steps += 1;
+                    let source = w.facts.providers_of(o).is_empty();
+                    let open = sides_below(w.facts, &cycle.sides, o, steps);
+                    let shadowed = if source {
+                        Some(&[][..])
+                    } else {
+                        sides_below(w.facts, &cycle.shadowed, o, steps)
+                    };
+                    match (open, shadowed, &mut down) {
+                        (Some(open), Some(shadowed), Some(down)) => {
+                            if !open.is_empty() || !shadowed.is_empty() {
+                                down.push(o);
+                            }
+                        }
+                        _ => down = None,
+                    }
+                }
+            }
             Arc::new(WaysIn {
                 straight,
                 fed: places,
                 chain_box,
                 wide,
+                down,
             })
         });
         Some(Arc::clone(ways))
@@ -1155,71 +1197,73 @@ impl Paths {
             }
             Some(best)
         };
-        // The leaf's step: (the member the path enters at, the source it
-        // comes through).
+        // The leaf's step to receiver `o` (node `q`), on into the ring:
+        // Some((distance to `k`, `o`, the member entered, the way in)), or
+        // Some(None) for a box leading to no member, or None (the search
+        // and trees decide). A box with providers of its own feeds no
+        // member unless a member or a fed side.
+        let step_of = |q: NodeIx, o: u32, steps: &mut u64| -> Option<Option<Step>> {
+            if let Some(d) = dist(o) {
+                return Some(Some((d, o, o, None)));
+            }
+            let source = facts.providers_of(o).is_empty();
+            if !source && !is_fed_side(facts, o) {
+                return Some(None);
+            }
+            // A source, or a box hanging on a chain below one: in straight
+            // to the roots a source feeds, or down a chain to a fed side
+            // (those a source feeds straight too only from below it).
+            let straight = match source {
+                true => nearest_fed(q, steps)?.map(|(d, x)| (d, fw.pos[&x])),
+                false => None,
+            };
+            let open = sides_below(facts, &fw.sides, o, steps)?;
+            let shadowed = if source {
+                &[][..]
+            } else {
+                sides_below(facts, &fw.shadowed, o, steps)?
+            };
+            let of_place = |p: u32| of_root(fw.members[p as usize]);
+            let entered = down_a_side(facts, o, straight, [open, shadowed], &fw.members, of_place, id, steps);
+            Some(entered.map(|(d, p, side)| (d, o, fw.members[p as usize], Some((o, side)))))
+        };
+        let mut best: Option<Step> = None;
+        let mut consider = |step: Option<Step>| {
+            if let Some(step) = step.filter(|s| best.is_none_or(|(d, bo, _, _)| (s.0, id(s.1)) < (d, id(bo)))) {
+                best = Some(step);
+            }
+        };
         let receivers = g.receivers.of(leaf);
-        let (x, via) = if receivers.len() > FEW_RECEIVERS {
+        if receivers.len() > FEW_RECEIVERS {
             // Many receivers (family 75's ring, `cycle-fan-paths`): its
             // ways into this ring each way round picked out once, the
-            // nearest found by binary searches; not when wired straight
-            // into a chain box (its distance may turn back at its bottom).
-            // Not into a ring a source may enter down a fed side (its ways
-            // in down chains are not picked out), nor when wired into a
-            // box hanging below a source, if any member is fed so.
-            if !fw.sides.is_empty() || (!fw.shadowed.is_empty() && self.entered(w, leaf, steps)?.below_source) {
-                return None;
-            }
+            // nearest found by binary searches, and each receiver with
+            // fed sides below it taken as one of few (as in `skip_arc`);
+            // not when wired straight into a chain box (its distance may
+            // turn back at its bottom).
             let (ahead, back) = (self.ways_in(w, leaf, fw, steps)?, self.ways_in(w, leaf, bw, steps)?);
             if ahead.chain_box || back.chain_box {
                 return None;
             }
-            match nearest_on_ring([(&ahead, fw, atf), (&back, bw, atb)], id)? {
-                (o, true) => (o, None),
-                (o, false) => (nearest_fed(facts.nodes[o as usize], steps)??.1, Some((o, o))),
+            let down = ahead.down.as_ref()?;
+            if let Some((o, _)) = nearest_on_ring([(&ahead, fw, atf), (&back, bw, atb)], id) {
+                if down.binary_search(&o).is_err() {
+                    consider(step_of(facts.nodes[o as usize], o, steps)?);
+                }
+            }
+            for &o in down {
+                consider(step_of(facts.nodes[o as usize], o, steps)?);
             }
         } else {
-            // (distance to `k`, the receiver's ordinal, the member the path
-            // enters at, the way in).
-            let mut best: Option<(u32, u32, u32, Option<Via>)> = None;
             for &q in receivers {
                 *steps += 1;
                 let o = w.ordinal[q as usize];
-                if o == NONE {
-                    continue;
-                }
-                let source = facts.providers_of(o).is_empty();
-                let step = if let Some(d) = dist(o) {
-                    (d, o, o, None)
-                } else if source || is_fed_side(facts, o) {
-                    // A source, or a box hanging on a chain below one: in
-                    // straight to the roots a source feeds, or down a
-                    // chain to a fed side (those a source feeds straight
-                    // too only from below the source). Any other box with
-                    // providers of its own feeds no member.
-                    let straight = match source {
-                        true => nearest_fed(q, steps)?.map(|(d, x)| (d, fw.pos[&x])),
-                        false => None,
-                    };
-                    let open = sides_below(facts, &fw.sides, o, steps)?;
-                    let shadowed = if source {
-                        &[][..]
-                    } else {
-                        sides_below(facts, &fw.shadowed, o, steps)?
-                    };
-                    let of_place = |p: u32| of_root(fw.members[p as usize]);
-                    match down_a_side(facts, o, straight, [open, shadowed], &fw.members, of_place, id, steps) {
-                        Some((d, p, side)) => (d, o, fw.members[p as usize], Some((o, side))),
-                        None => continue,
-                    }
-                } else {
-                    continue;
-                };
-                if best.is_none_or(|(d, bo, _, _)| (step.0, id(step.1)) < (d, id(bo))) {
-                    best = Some(step);
+                if o != NONE {
+                    consider(step_of(q, o, steps)?);
                 }
             }
-            best.map(|(_, _, x, via)| (x, via))?
-        };
+        }
+        let (_, _, x, via) = best?;
         // Round from `x`: from a root the way the walk goes; from a chain
         // box down its chain, and on only if its bottom root goes on the
         // same way (or is `k`).
@@ -1514,69 +1558,62 @@ impl Paths {
             best
         };
         let ord = |o: u32| g.id(facts.nodes[o as usize]);
-        if receivers.len() > FEW_RECEIVERS {
-            // Many receivers: its ways into this cycle picked out once
-            // (`Paths::ways_in`), the nearest found by binary searches; not
-            // when wired into a box hanging below a source, nor into a
-            // cycle a source may enter down a fed side (its ways in down
-            // chains are not picked out).
-            if self.entered(w, leaf, steps)?.below_source || !cycle.sides.is_empty() {
-                return None;
-            }
-            let ways = self.ways_in(w, leaf, &cycle, steps)?;
-            let (p, via) = match nearest_on_skip(&ways, &cycle, at, ord)? {
-                (o, true) => (cycle.pos[&o], None),
-                (o, false) => (nearest_fed(facts.nodes[o as usize], steps)?.1, Some((o, o))),
-            };
-            return skip_laid(cycle, p, at, via);
-        }
-        // (distance to `k`, the receiver's ordinal, the place entered, the
-        // way in).
-        let mut best: Option<(u32, u32, u32, Option<Via>)> = None;
-        for &q in receivers {
-            *steps += 1;
-            let o = w.ordinal[q as usize];
-            if o == NONE {
-                continue;
+        // The leaf's step to receiver `o` (node `q`), on into the cycle:
+        // Some((distance to `k`, `o`, the place entered, the way in)), or
+        // Some(None) for a box leading to no member, or None (the search
+        // and trees decide). A box with providers of its own feeds no
+        // member unless a member before or a fed side.
+        let step_of = |q: NodeIx, o: u32, steps: &mut u64| -> Option<Option<Step>> {
+            if let Some(&p) = cycle.pos.get(&o) {
+                return Some(Some((gap(p).div_ceil(2), o, p, None)));
             }
             let source = facts.providers_of(o).is_empty();
-            let step = if let Some(&p) = cycle.pos.get(&o) {
-                (gap(p).div_ceil(2), o, p, None)
-            } else if source || is_fed_side(facts, o) {
-                // A source, or a box hanging on a chain below one: in
-                // straight to the members a source feeds, or down a chain
-                // to a fed side (those a source feeds straight too only
-                // from below the source).
-                let straight = if source { nearest_fed(q, steps) } else { None };
-                let open = sides_below(facts, &cycle.sides, o, steps)?;
-                let shadowed = if source {
-                    &[][..]
-                } else {
-                    sides_below(facts, &cycle.shadowed, o, steps)?
-                };
-                let dist = |p: u32| gap(p).div_ceil(2);
-                let node_id = |o: u32| g.id(facts.nodes[o as usize]);
-                match down_a_side(
-                    facts,
-                    o,
-                    straight,
-                    [open, shadowed],
-                    &cycle.members,
-                    dist,
-                    node_id,
-                    steps,
-                ) {
-                    Some((d, p, side)) => (d, o, p, Some((o, side))),
-                    None => continue,
-                }
+            if !source && !is_fed_side(facts, o) {
+                return Some(None);
+            }
+            // A source, or a box hanging on a chain below one: in straight
+            // to the members a source feeds, or down a chain to a fed side
+            // (those a source feeds straight too only from below it).
+            let straight = if source { nearest_fed(q, steps) } else { None };
+            let open = sides_below(facts, &cycle.sides, o, steps)?;
+            let shadowed = if source {
+                &[][..]
             } else {
-                // Any other box with providers of its own feeds no member
-                // (only members before, sources and chains below them
-                // do).
-                continue;
+                sides_below(facts, &cycle.shadowed, o, steps)?
             };
-            if best.is_none_or(|(d, bo, _, _)| (step.0, ord(step.1)) < (d, ord(bo))) {
+            let dist = |p: u32| gap(p).div_ceil(2);
+            let entered = down_a_side(facts, o, straight, [open, shadowed], &cycle.members, dist, ord, steps);
+            Some(entered.map(|(d, p, side)| (d, o, p, Some((o, side)))))
+        };
+        let mut best: Option<Step> = None;
+        let mut consider = |step: Option<Step>| {
+            if let Some(step) = step.filter(|s| best.is_none_or(|(d, bo, _, _)| (s.0, ord(s.1)) < (d, ord(bo)))) {
                 best = Some(step);
+            }
+        };
+        if receivers.len() > FEW_RECEIVERS {
+            // Many receivers: its ways into this cycle picked out once
+            // (`Paths::ways_in`), the nearest found by binary searches, and
+            // each receiver with fed sides below it taken as one of few
+            // (the nearest of the rest is no nearer than such a source's
+            // own way, which covers its straight ones).
+            let ways = self.ways_in(w, leaf, &cycle, steps)?;
+            let down = ways.down.as_ref()?;
+            if let Some((o, _)) = nearest_on_skip(&ways, &cycle, at, ord) {
+                if down.binary_search(&o).is_err() {
+                    consider(step_of(facts.nodes[o as usize], o, steps)?);
+                }
+            }
+            for &o in down {
+                consider(step_of(facts.nodes[o as usize], o, steps)?);
+            }
+        } else {
+            for &q in receivers {
+                *steps += 1;
+                let o = w.ordinal[q as usize];
+                if o != NONE {
+                    consider(step_of(q, o, steps)?);
+                }
             }
         }
         let (_, _, p, via) = best?;
@@ -3182,8 +3219,31 @@ mod tests {
 
     /// Tool t wired into every box in turn, and into pairs of boxes, the
     /// agent below members `ats`: every path node by node the walk's;
-    /// whether the skip cycle (or ring) was found with fed sides.
-    fn fed_sides_read_as_walked(boxes: &[String], edges: &[(String, String)], c: &[String], ats: &[usize]) -> bool {
+    /// whether the skip cycle (or ring) was found with fed sides. With
+    /// `fan`, t wired into that many more boxes leading to agent z (every
+    /// other one through a box below it, a source with a tree): a tool of
+    /// many receivers.
+    fn fed_sides_read_as_walked(
+        boxes: &[String],
+        edges: &[(String, String)],
+        c: &[String],
+        ats: &[usize],
+        fan: usize,
+    ) -> bool {
+        let intos: Vec<&String> = boxes.iter().collect();
+        let (mut boxes, mut edges) = (boxes.to_vec(), edges.to_vec());
+        let xs: Vec<String> = (0..fan).map(|j| format!("X{j:02}")).collect();
+        for (j, x) in xs.iter().enumerate() {
+            boxes.push(x.clone());
+            if j % 2 == 0 {
+                edges.push((x.clone(), "z".to_string()));
+            } else {
+                let y = format!("Y{j:02}");
+                boxes.push(y.clone());
+                edges.extend([(x.clone(), y.clone()), (y, "z".to_string())]);
+            }
+        }
+        let (boxes, edges) = (&boxes[..], &edges[..]);
         let mut found = false;
         let fed = |text: &str, all: &[(String, String)]| {
             let report = read_as_the_walks(text, boxes, all);
@@ -3207,7 +3267,7 @@ mod tests {
             skips || rings
         };
         for &at in ats {
-            let mut intos: Vec<Vec<&str>> = boxes.iter().map(|b| vec![b.as_str()]).collect();
+            let mut intos: Vec<Vec<&str>> = intos.iter().map(|b| vec![b.as_str()]).collect();
             let of = |x: &str| boxes.iter().filter(|b| b.starts_with(x)).collect::<Vec<_>>();
             for (x, y) in [("F", "C"), ("R", "S"), ("F", "F"), ("R", "F")] {
                 let (xs, ys) = (of(x), of(y));
@@ -3219,7 +3279,10 @@ mod tests {
                 }
             }
             for into in intos {
+                let into: Vec<&str> = into.into_iter().chain(xs.iter().map(String::as_str)).collect();
                 let (text, _) = wired(boxes, edges, &into, &c[at]);
+                let z = r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#;
+                let text = text.replace(r#"{"id": "a", "type": "agent""#, z);
                 let mut all = edges.to_vec();
                 all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
                 all.extend([(c[at].clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
@@ -3235,7 +3298,12 @@ mod tests {
             let (mut boxes, mut edges, c) = skip_boxes(9, &|i| name[i], None);
             add_fed_sides(&mut boxes, &mut edges, &c, FED_SIDES_OF_9, &|i| name[i]);
             edges.push((format!("F{:02}-0-0", name[3]), c[8].clone()));
-            assert!(fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7]), "{name:?}");
+            for fan in [0, 17] {
+                assert!(
+                    fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7], fan),
+                    "{name:?}, {fan}"
+                );
+            }
         }
     }
 
@@ -3255,7 +3323,12 @@ mod tests {
             }
             add_fed_sides(&mut boxes, &mut edges, &c, FED_SIDES_OF_9, &|i| name[i]);
             edges.push((format!("F{:02}-0-0", name[3]), c[8].clone()));
-            assert!(fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7]), "{name:?}");
+            for fan in [0, 17] {
+                assert!(
+                    fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7], fan),
+                    "{name:?}, {fan}"
+                );
+            }
         }
     }
 
@@ -3280,9 +3353,17 @@ mod tests {
         // none, every path read off trees (reading 5.3x and 4.3x to 5.1x
         // per doubling until session 31). Now each path is an arc, U0000's
         // down its fed side.
-        let shapes: [(&str, &dyn Fn(usize) -> String); 2] = [
+        // So too with every tool also wired into 17 boxes that lead
+        // elsewhere (family 72's fan: tools of many receivers).
+        let shapes: [(&str, &dyn Fn(usize) -> String); 4] = [
             ("skip cycle", &|n| one_fed_side(&cycle_skip(n, &|i| i, 0))),
             ("ring", &|n| one_fed_side(&two_way(n, false, None))),
+            ("skip cycle, tools fanned out", &|n| {
+                one_fed_side(&cycle_skip(n, &|i| i, 17))
+            }),
+            ("ring, tools fanned out", &|n| {
+                one_fed_side(&roots_joined(n, false, true, None, 17, false, false))
+            }),
         ];
         for (what, text) in shapes {
             let (once, paths) = read_all(&text(100));
