@@ -118,6 +118,8 @@ TINY = {
     "shared-chain": 6,
     "near-roots": 3,
     "cycle-top": 3,
+    "skip-one-fed-side": 6,
+    "ring-one-fed-side": 6,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -217,6 +219,12 @@ DOUBLING = {
     # (cycle-top, from 125; 3.0x to 3.6x from 250), reading as much.
     "near-roots": 100,  # 1.3 MB
     "cycle-top": 125,  # 1.1 MB
+    # Families 86 and 87: one fed side made the skip cycle, and the ring, no
+    # arc, and every reading of their paths grew 5.1x and 5.3x (skip) and
+    # 5.8x and 5.1x (ring) for twice n from 125 and 250 before session 31's
+    # fix to arcs (the check 2.1x).
+    "skip-one-fed-side": 250,  # 0.19 MB (as cycle-skip)
+    "ring-one-fed-side": 250,  # 0.19 MB
 }
 
 GROWTH = 2.3
@@ -873,6 +881,14 @@ def test_cmp9_work_doubles_at_most_2_3x_cycle_top() -> None:
     assert_work_at_most_doubles("cycle-top")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_skip_one_fed_side() -> None:
+    assert_work_at_most_doubles("skip-one-fed-side")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_ring_one_fed_side() -> None:
+    assert_work_at_most_doubles("ring-one-fed-side")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1225,6 +1241,8 @@ ISSUE_MB = {
     "shared-chain": 3.6,
     "near-roots": 5.2,
     "cycle-top": 4.43,
+    "skip-one-fed-side": 3.12,
+    "ring-one-fed-side": 3.12,
 }
 
 

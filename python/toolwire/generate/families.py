@@ -92,7 +92,9 @@ from .family_cycles import (
     renames_twice,
     ring_chained,
     ring_direct,
+    ring_one_fed_side,
     shared_chain,
+    skip_one_fed_side,
     two_way_cycle,
 )
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
@@ -361,6 +363,10 @@ FAMILIES: Dict[str, Family] = {
                "fed by the bottom", (400,), 10, 1, near_roots),
         Family("cycle-top", 85, "family 84 with one tool into a cycle of two boxes atop the lattice, one root "
                "below it per agent, the tool's twin at every agent", (500,), 10, 1, cycle_top),
+        Family("skip-one-fed-side", 86, "family 71 with tool U 0 alone into its side box through a box of its own",
+               (4_000,), 40, 3, skip_one_fed_side),
+        Family("ring-one-fed-side", 87, "family 61 with tool U 0 alone into its side box through a box of its own",
+               (4_000,), 40, 3, ring_one_fed_side),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

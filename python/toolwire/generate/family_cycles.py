@@ -14,7 +14,9 @@ in three ways; 81 and 82 are two more ways past arcs that session's fix to
 them answered (a twin wired straight into its agent below a ring; a box of
 many receivers fed by every tool). Family 83, from session 30, is a fourth
 way past that search's budget: a long chain every agent is fed by, and
-each agent's own box as far from it as that chain's top.
+each agent's own box as far from it as that chain's top. Families 86 and
+87, from its last attack, are a skip cycle (71) and a ring (61) with one
+fed side: member 0 alone fed down a chain below its source.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -357,6 +359,36 @@ def cycle_wide_source(n: int) -> Generated:
     return _cycle_far(n, wide_source=FANOUT)
 
 
+def skip_one_fed_side(n: int) -> Generated:
+    """Family 86: ``cycle-skip`` with one fed side: ``U0`` into ``S0``
+    through a box ``R0`` of its own, every other ``U{i}`` straight into
+    ``S{i}`` (found by the last attack of session 30). The same ``n``
+    violations and ``n`` clashes; ``6 * n + 1`` nodes, ``7 * n + 1``
+    edges; from ``n = 3`` on, as ``cycle-skip``.
+
+    Each kind alone is an arc (paths/arcs.rs: a skip cycle, and a cycle of
+    fed sides), but the one member fed down a chain below its source made
+    the cycle neither: each kept tool's path was read off the tree of
+    ``C{k}``, grown over ways that cross, as ``cycle-skip``'s were before
+    session 30: 84.6 million steps to read ``n`` clashes at ``n = 1,000``
+    (a 0.78 MB file), 5.3x for twice ``n`` (the check holds, 2.2x)."""
+    return _cycle_far(n, skip=True, one_fed_side=True)
+
+
+def ring_one_fed_side(n: int) -> Generated:
+    """Family 87: ``two-way-cycle`` with one fed side, as ``skip-one-fed-side``
+    (``U0`` into ``S0`` through a box ``R0`` of its own; found by the last
+    attack of session 30). The same ``n`` violations and ``n`` clashes; ``6
+    * n + 1`` nodes, ``7 * n + 1`` edges.
+
+    The one member fed down a chain below its source made the cycle no
+    ring (paths/arcs.rs ``Ring``): each kept tool's path was read off the
+    tree of ``C{k}``, grown half round the cycle both ways: 461 million
+    steps to read ``n`` clashes at ``n = 1,000``, 4.3x to 5.1x for twice
+    ``n`` (the check holds)."""
+    return _cycle_far(n, both_ways=True, one_fed_side=True)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -372,6 +404,7 @@ def _cycle_far(
     asked: int = 0,
     twin_direct: bool = False,
     wide_source: int = 0,
+    one_fed_side: bool = False,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
@@ -391,7 +424,9 @@ def _cycle_far(
     by the box before ``C{k}``, into ``Q{k}`` and into the agent;
     ``twin_direct`` (without ``renames``) each twin ``u{t}`` wired straight
     into its agent, no box ``Q{k}``; ``wide_source`` a box ``X{i}`` fed by
-    ``U{i}``, into as many more agents ``Z00``, ``Z01``, ... Every
+    ``U{i}``, into as many more agents ``Z00``, ``Z01``, ...;
+    ``one_fed_side`` (without ``fed_sides``), ``fed_sides``' box ``R0`` for
+    member 0 alone: one fed side. Every
     variant keeps ``cycle-far``'s answer: agent ``k`` sees every ``U`` and
     one twin (``Z`` and the ``Z{j}`` every ``U``, no twin; with ``asked``
     every ``V`` and its twin too)."""
@@ -409,7 +444,7 @@ def _cycle_far(
         if skip:
             edges.append(edge_record(f"C{s}", f"C{(i + 2) % n:0{w}}"))
         edges.append(edge_record(f"S{s}", f"C{s}"))
-        if fed_sides:
+        if fed_sides or (one_fed_side and i == 0):
             nodes.append(box_record(f"R{s}"))
             edges += [edge_record(f"U{s}", f"R{s}"), edge_record(f"R{s}", f"S{s}")]
         else:
@@ -484,6 +519,10 @@ def _cycle_far(
     extra_boxes = chained + fed_sides + renames + dead + back + fan + 2 * asides + asked + bool(wide_source)
     extra_boxes -= twin_direct
     hub_boxes = hub + 1 if hub else 0
+    # Boxes not one per member, each adding a node, an edge and a
+    # passthrough: the hub's (H and its empty boxes; C0 -> H and theirs
+    # into it), and one fed side's R0 (U0 -> R0 -> S0 for U0 -> S0).
+    lone_boxes = hub_boxes + one_fed_side
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
     edge_count += (3 * asides + 2 * bool(asked) + 3 * asked - twin_direct + bool(wide_source) + wide_source) * n
     clashes = (1 + bool(asked)) * n
@@ -491,8 +530,8 @@ def _cycle_far(
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
         clashes, clashes, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")),
-        (6 + extra_boxes + 2 * bool(asked)) * n + agents + hub_boxes, edge_count + hub_boxes, n + agents,
-        (3 + extra_boxes) * n + hub_boxes,
+        (6 + extra_boxes + 2 * bool(asked)) * n + agents + lone_boxes, edge_count + lone_boxes, n + agents,
+        (3 + extra_boxes) * n + lone_boxes,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
 
