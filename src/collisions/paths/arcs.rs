@@ -818,32 +818,41 @@ impl Paths {
         let m = cycle.members.len() as u32;
         let at = cycle.pos[&k];
         let receivers = g.receivers.of(leaf);
-        let (p, via) = if receivers.len() > FEW_RECEIVERS {
+        // The best way in: (edges to `k`, position, the way in), and
+        // whether another is as short. Each way in is one path from the
+        // leaf to `k` (a chain of the forest from a box down to another is
+        // one), so the shortest, if only one, is the walk's.
+        let mut best: Option<(u32, u32, Option<Via>)> = None;
+        let mut tie = false;
+        let mut consider = |edges: u32, p: u32, via: Option<Via>| match best {
+            Some((e, bp, bv)) if e == edges => tie |= (bp, bv) != (p, via),
+            Some((e, _, _)) if e < edges => {}
+            _ => {
+                best = Some((edges, p, via));
+                tie = false;
+            }
+        };
+        if receivers.len() > FEW_RECEIVERS {
             // Many receivers (family 75, `cycle-fan-paths`: each tool also
             // wired into 17 boxes that lead elsewhere): its ways into this
             // cycle picked out once, then the nearest found by binary
-            // searches. Not into a cycle with fed sides (its ways in
-            // down a chain below a source are not picked out).
-            if !cycle.sides.is_empty() {
-                return None;
+            // searches; and the fed sides below each receiver with some
+            // below it, picked out once too (`WaysIn::down`), as for a
+            // tool of few receivers.
+            let ways = self.ways_in(w, leaf, &cycle, steps)?;
+            if !(ways.straight.is_empty() && ways.fed.is_empty() && ways.wide.is_empty()) {
+                let (edges, p, source) = ways.way_round(at, m)?;
+                consider(edges, p, source.map(|o| (o, o)));
             }
-            let (_, p, source) = self.ways_in(w, leaf, &cycle, steps)?.way_round(at, m)?;
-            (p, source.map(|o| (o, o)))
-        } else {
-            // The best way in: (edges to `k`, position, the way in), and
-            // whether another is as short. Each way in is one path from
-            // the leaf to `k` (a chain of the forest from a box down to
-            // another is one), so the shortest, if only one, is the walk's.
-            let mut best: Option<(u32, u32, Option<Via>)> = None;
-            let mut tie = false;
-            let mut consider = |edges: u32, p: u32, via: Option<Via>| match best {
-                Some((e, bp, bv)) if e == edges => tie |= (bp, bv) != (p, via),
-                Some((e, _, _)) if e < edges => {}
-                _ => {
-                    best = Some((edges, p, via));
-                    tie = false;
+            for &o in ways.down.as_ref()? {
+                let depth = facts.depth[o as usize];
+                for &(_, side, p) in sides_below(facts, &cycle.sides, o, steps)? {
+                    *steps += 1;
+                    let down = facts.depth[side as usize] - depth;
+                    consider((at + m - p) % m + 2 + down, p, Some((o, side)));
                 }
-            };
+            }
+        } else {
             for &q in receivers {
                 *steps += 1;
                 let o = w.ordinal[q as usize];
@@ -862,19 +871,11 @@ impl Paths {
                 let root = facts.root_of[o as usize];
                 if !cycle.sides.is_empty() && (source || facts.providers_of(root).is_empty()) {
                     // The fed sides in the forest below `o` (or `o`
-                    // itself): a range by where the walk down the forest
-                    // enters them. Each is a chain from `o` down to it,
-                    // its depth below `o` more edges; past `FEW_ENTRIES`
-                    // of them, no arc (the search and trees decide).
-                    let (from, to) = (facts.enter[o as usize], facts.leave[o as usize]);
-                    let first = cycle.sides.partition_point(|s| s.0 < from);
-                    let last = cycle.sides.partition_point(|s| s.0 < to);
-                    *steps += 2 * (usize::BITS - cycle.sides.len().leading_zeros()) as u64;
-                    if last - first > FEW_ENTRIES {
-                        return None;
-                    }
+                    // itself), each a chain from `o` down to it, its depth
+                    // below `o` more edges; past `FEW_ENTRIES` of them, no
+                    // arc (the search and trees decide).
                     let depth = facts.depth[o as usize];
-                    for &(_, side, p) in &cycle.sides[first..last] {
+                    for &(_, side, p) in sides_below(facts, &cycle.sides, o, steps)? {
                         *steps += 1;
                         let down = facts.depth[side as usize] - depth;
                         consider((at + m - p) % m + 2 + down, p, Some((o, side)));
@@ -903,9 +904,8 @@ impl Paths {
                     }
                 }
             }
-            let (_, p, via) = best.filter(|_| !tie)?;
-            (p, via)
-        };
+        }
+        let (_, p, via) = best.filter(|_| !tie)?;
         // The members from the one entered round to `k`.
         let len = (at + m - p) % m + 1;
         (len >= ARC_AT_LEAST).then_some((cycle, (p, NONE), len, via))
@@ -3264,7 +3264,8 @@ mod tests {
                 .values()
                 .flatten()
                 .any(|r| with_sides(&r.forward));
-            skips || rings
+            let cycles = paths.cycles.lock().unwrap().values().flatten().any(|c| with_sides(c));
+            skips || rings || cycles
         };
         for &at in ats {
             let mut intos: Vec<Vec<&str>> = intos.iter().map(|b| vec![b.as_str()]).collect();
@@ -3329,6 +3330,21 @@ mod tests {
                     "{name:?}, {fan}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_of_many_receivers_enters_a_cycle_of_roots_down_a_chain_below_a_source_as_the_walk_does() {
+        // A one-way cycle (chains between some roots) with the same fed
+        // sides, t wired into 17 more boxes that lead elsewhere: its ways
+        // down fed sides taken with its other ways in (until session 31,
+        // none: family 70 with family 72's fan read off trees).
+        for name in namings(9) {
+            let (boxes, edges, c) = fed_cycle(&[0, 1, 0, 2, 0, 0, 1, 0, 0], FED_SIDES_OF_9, &|i| name[i]);
+            assert!(
+                fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7], 17),
+                "{name:?}"
+            );
         }
     }
 
