@@ -120,6 +120,8 @@ TINY = {
     "cycle-top": 3,
     "skip-one-fed-side": 6,
     "ring-one-fed-side": 6,
+    "skip-fanned-fed-side": 6,
+    "ring-fanned-fed-side": 6,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -225,6 +227,12 @@ DOUBLING = {
     # fix to arcs (the check 2.1x).
     "skip-one-fed-side": 250,  # 0.19 MB (as cycle-skip)
     "ring-one-fed-side": 250,  # 0.19 MB
+    # Families 88 and 89: 86 and 87 with tools of 18 receivers, more than
+    # FEW_RECEIVERS; every reading of their paths grew 4.3x (skip) and 4.4x
+    # (ring) for twice n from 250, 6.1x and 4.8x from 125, before session
+    # 31's fixes to arcs (the check 2.0x).
+    "skip-fanned-fed-side": 250,  # 0.99 MB
+    "ring-fanned-fed-side": 250,  # 0.99 MB
 }
 
 GROWTH = 2.3
@@ -889,6 +897,14 @@ def test_cmp9_work_doubles_at_most_2_3x_ring_one_fed_side() -> None:
     assert_work_at_most_doubles("ring-one-fed-side")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_skip_fanned_fed_side() -> None:
+    assert_work_at_most_doubles("skip-fanned-fed-side")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_ring_fanned_fed_side() -> None:
+    assert_work_at_most_doubles("ring-fanned-fed-side")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1243,6 +1259,8 @@ ISSUE_MB = {
     "cycle-top": 4.43,
     "skip-one-fed-side": 3.12,
     "ring-one-fed-side": 3.12,
+    "skip-fanned-fed-side": 3.96,
+    "ring-fanned-fed-side": 3.96,
 }
 
 

@@ -92,8 +92,10 @@ from .family_cycles import (
     renames_twice,
     ring_chained,
     ring_direct,
+    ring_fanned_fed_side,
     ring_one_fed_side,
     shared_chain,
+    skip_fanned_fed_side,
     skip_one_fed_side,
     two_way_cycle,
 )
@@ -367,6 +369,10 @@ FAMILIES: Dict[str, Family] = {
                (4_000,), 40, 3, skip_one_fed_side),
         Family("ring-one-fed-side", 87, "family 61 with tool U 0 alone into its side box through a box of its own",
                (4_000,), 40, 3, ring_one_fed_side),
+        Family("skip-fanned-fed-side", 88, "family 86 with each tool U i also wired into 17 boxes, each into "
+               "one more agent Z", (1_000,), 40, 3, skip_fanned_fed_side),
+        Family("ring-fanned-fed-side", 89, "family 87 with each tool U i also wired into 17 boxes, each into "
+               "one more agent Z", (1_000,), 40, 3, ring_fanned_fed_side),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

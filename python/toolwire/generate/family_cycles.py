@@ -16,7 +16,8 @@ many receivers fed by every tool). Family 83, from session 30, is a fourth
 way past that search's budget: a long chain every agent is fed by, and
 each agent's own box as far from it as that chain's top. Families 86 and
 87, from its last attack, are a skip cycle (71) and a ring (61) with one
-fed side: member 0 alone fed down a chain below its source.
+fed side: member 0 alone fed down a chain below its source; 88 and 89,
+from session 31's attack, the same with every tool of many receivers.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -387,6 +388,39 @@ def ring_one_fed_side(n: int) -> Generated:
     steps to read ``n`` clashes at ``n = 1,000``, 4.3x to 5.1x for twice
     ``n`` (the check holds)."""
     return _cycle_far(n, both_ways=True, one_fed_side=True)
+
+
+def skip_fanned_fed_side(n: int) -> Generated:
+    """Family 88: ``skip-one-fed-side`` with ``cycle-fan-paths``' fan:
+    every tool ``U{i}`` also wired into 17 boxes ``X{i}-{j}``, each into
+    one more agent ``Z`` (found by the attack of session 31). ``Z`` sees
+    every ``U`` and no twin: ``n`` violations, ``n`` clashes; ``23 * n + 2``
+    nodes (``20 * n + 1`` boxes, ``n + 1`` agents), ``41 * n + 1`` edges;
+    from ``n = 3`` on, as ``cycle-skip``.
+
+    Each ``U{i}`` has 18 receivers (its side box, or ``R0``, and the
+    fan), more than paths.rs ``FEW_RECEIVERS``: a tool of few is placed
+    on a skip cycle with a fed side one receiver at a time (arcs.rs, from
+    session 31), one of many needs its ways in down the fed sides picked
+    out for it (arcs.rs ``Entrances::tops``). Before session 31 each kept
+    tool's path was read off the tree of ``C{k}``: 167 million steps to
+    read ``n`` clashes at ``n = 1,000`` (a 3.96 MB file), 4.2x to 6.1x for
+    twice ``n`` (the check holds, 2.0x). ``cycle-fanout``'s boxes that
+    feed nothing, for the fan, read as much."""
+    return _cycle_far(n, skip=True, one_fed_side=True, fan=FANOUT)
+
+
+def ring_fanned_fed_side(n: int) -> Generated:
+    """Family 89: ``ring-one-fed-side`` with ``cycle-fan-paths``' fan, as
+    ``skip-fanned-fed-side`` (found by the attack of session 31). ``n``
+    violations, ``n`` clashes; ``23 * n + 2`` nodes, ``41 * n + 1`` edges.
+
+    As in ``skip-fanned-fed-side``, each tool's 18 receivers are more
+    than paths.rs ``FEW_RECEIVERS``. Before session 31 each kept tool's
+    path was read off the tree of ``C{k}``, grown half round the cycle
+    both ways: 349 million steps to read ``n`` clashes at ``n = 1,000``,
+    4.1x to 4.8x for twice ``n`` (the check holds)."""
+    return _cycle_far(n, both_ways=True, one_fed_side=True, fan=FANOUT)
 
 
 def _cycle_far(
