@@ -92,6 +92,7 @@ from .family_cycles import (
     renames_twice,
     ring_chained,
     ring_direct,
+    fed_sides_fanned,
     ring_fanned_fed_side,
     ring_one_fed_side,
     shared_chain,
@@ -373,6 +374,8 @@ FAMILIES: Dict[str, Family] = {
                "one more agent Z", (1_000,), 40, 3, skip_fanned_fed_side),
         Family("ring-fanned-fed-side", 89, "family 87 with each tool U i also wired into 17 boxes, each into "
                "one more agent Z", (1_000,), 40, 3, ring_fanned_fed_side),
+        Family("fed-sides-fanned", 90, "family 70 with each tool U i also wired into 17 boxes, each into one "
+               "more agent Z", (1_000,), 40, 3, fed_sides_fanned),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

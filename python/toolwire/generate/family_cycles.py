@@ -17,7 +17,8 @@ way past that search's budget: a long chain every agent is fed by, and
 each agent's own box as far from it as that chain's top. Families 86 and
 87, from its last attack, are a skip cycle (71) and a ring (61) with one
 fed side: member 0 alone fed down a chain below its source; 88 and 89,
-from session 31's attack, the same with every tool of many receivers.
+from session 31's attack, the same with every tool of many receivers, and
+90 family 70's fed sides so.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -421,6 +422,22 @@ def ring_fanned_fed_side(n: int) -> Generated:
     both ways: 349 million steps to read ``n`` clashes at ``n = 1,000``,
     4.1x to 4.8x for twice ``n`` (the check holds)."""
     return _cycle_far(n, both_ways=True, one_fed_side=True, fan=FANOUT)
+
+
+def fed_sides_fanned(n: int) -> Generated:
+    """Family 90: ``cycle-fed-sides`` with ``cycle-fan-paths``' fan, as
+    ``skip-fanned-fed-side`` (found in session 31): every tool ``U{i}``
+    into ``R{i}``, the box of its own feeding its side box, and into 17
+    boxes ``X{i}-{j}``, each into one more agent ``Z``. ``n`` violations,
+    ``n`` clashes; ``24 * n + 1`` nodes (``21 * n`` boxes, ``n + 1``
+    agents), ``41 * n`` edges; from ``n = 3`` on, as ``cycle-fed-sides``.
+
+    Each tool's 18 receivers are more than paths.rs ``FEW_RECEIVERS``,
+    and the cycle has fed sides: until session 31 a tool of many
+    receivers took no arc into such a cycle, and each kept tool's path
+    was read off the tree of ``C{k}``: 3.4x to 3.9x the work for twice
+    ``n`` from 250 (the check holds, 2.0x)."""
+    return _cycle_far(n, fed_sides=True, fan=FANOUT)
 
 
 def _cycle_far(
