@@ -18,6 +18,10 @@
 //! skip cycle down fed sides, the walk's way is found where the walk
 //! decides it, at the box where the nearest ways part (`down_a_side`).
 //!
+//! A leaf's receivers here are the boxes it is wired into: a consumer it
+//! is wired into passes nothing on (SEMANTICS 4), and an agent used as a
+//! tool, with no provider boxes, is no source.
+//!
 //! Cost: a cycle, ring or skip cycle is found once, each root looked at
 //! once (its providers, a step each; a chain between two roots crossed in
 //! one step by its bottom's root), whatever it turns out to be, and its chain
@@ -507,7 +511,7 @@ impl Paths {
         let found = (|| {
             let (mut entered, mut wide): (Vec<(u32, u32)>, Vec<NodeIx>) = (Vec::new(), Vec::new());
             let mut tops: Vec<u32> = Vec::new();
-            for &q in g.receivers.of(leaf) {
+            for &q in g.passthrough_receivers.of(leaf) {
                 *steps += 1;
                 let o = w.ordinal[q as usize];
                 if o == NONE {
@@ -817,7 +821,7 @@ impl Paths {
         let cycle = self.cycle(w, k, steps)?;
         let m = cycle.members.len() as u32;
         let at = cycle.pos[&k];
-        let receivers = g.receivers.of(leaf);
+        let receivers = g.passthrough_receivers.of(leaf);
         // The best way in: (edges to `k`, position, the way in), and
         // whether another is as short. Each way in is one path from the
         // leaf to `k` (a chain of the forest from a box down to another is
@@ -1213,8 +1217,13 @@ impl Paths {
             // A source, or a box hanging on a chain below one: in straight
             // to the roots a source feeds, or down a chain to a fed side
             // (those a source feeds straight too only from below it).
+            // A source feeds roots only (a box fed by it and by the box
+            // above it is a root): each has a place in `forward`.
             let straight = match source {
-                true => nearest_fed(q, steps)?.map(|(d, x)| (d, fw.pos[&x])),
+                true => match nearest_fed(q, steps)? {
+                    Some((d, x)) => Some((d, *fw.pos.get(&x)?)),
+                    None => None,
+                },
                 false => None,
             };
             let open = sides_below(facts, &fw.sides, o, steps)?;
@@ -1233,7 +1242,7 @@ impl Paths {
                 best = Some(step);
             }
         };
-        let receivers = g.receivers.of(leaf);
+        let receivers = g.passthrough_receivers.of(leaf);
         if receivers.len() > FEW_RECEIVERS {
             // Many receivers (family 75's ring, `cycle-fan-paths`): its
             // ways into this ring each way round picked out once, the
@@ -1520,7 +1529,7 @@ impl Paths {
     /// before).
     pub(super) fn skip_arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
         let (g, facts) = (w.g, w.facts);
-        let receivers = g.receivers.of(leaf);
+        let receivers = g.passthrough_receivers.of(leaf);
         let cycle = self.skip_cycle(w, k, steps)?;
         let m = cycle.members.len() as u32;
         let at = cycle.pos[&k];
@@ -3345,6 +3354,57 @@ mod tests {
                 fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7], 17),
                 "{name:?}"
             );
+        }
+    }
+
+    #[test]
+    fn cmp9_an_agent_used_as_a_tool_is_no_way_into_a_cycle_of_roots() {
+        // SEMANTICS 4: an agent passes on none of its tools. Tool t wired
+        // into member C4 (or into a source S of it, or down a fed side
+        // R -> F -> C4) and into agent K, itself wired as a tool into C2,
+        // nearer the consumer: t's path is never through K (the session
+        // 31 attack: an agent has no provider boxes, so it was taken for a
+        // source). A ring, a skip cycle and a one-way cycle of 9; t of few
+        // receivers and of 17 more.
+        let kinds: [(&str, &dyn Fn(usize) -> Vec<usize>); 3] = [
+            ("ring", &|i| vec![(i + 1) % 9, (i + 8) % 9]),
+            ("skip cycle", &|i| vec![(i + 1) % 9, (i + 2) % 9]),
+            ("one-way cycle", &|i| vec![(i + 1) % 9]),
+        ];
+        let c = |i: usize| format!("C{i}");
+        for (kind, next) in kinds {
+            for (way, fan) in [("C4", 0), ("S", 0), ("R", 0), ("C4", 17), ("S", 17), ("R", 17)] {
+                let mut nodes = vec![node("a", "agent", "a"), node("K", "agent", "K")];
+                nodes.extend([node("t", "tool", "T"), node("t2", "tool", "T")]);
+                let mut edges = vec![edge("t", way), edge("t", "K"), edge("K", &c(2)), edge("t2", "a")];
+                edges.push(edge(&c(0), "a"));
+                for b in ["S", "R", "F"] {
+                    nodes.push(node(b, "toolbox", b));
+                }
+                edges.extend([edge("S", &c(4)), edge("R", "F"), edge("F", &c(4))]);
+                for i in 0..9 {
+                    nodes.push(node(&c(i), "toolbox", &c(i)));
+                    edges.extend(next(i).into_iter().map(|j| edge(&c(i), &c(j))));
+                }
+                for j in 0..fan {
+                    let x = format!("X{j:02}");
+                    nodes.push(node(&x, "toolbox", &x));
+                    edges.extend([edge("t", &x), edge(&x, "K")]);
+                }
+                let text = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
+                let (_, paths) = read_all(&text);
+                let path = &paths[&("a".to_string(), "t".to_string())];
+                let entry: &[&str] = match way {
+                    "C4" => &["t"],
+                    "S" => &["t", "S"],
+                    _ => &["t", "R", "F"],
+                };
+                assert_eq!(path[..entry.len()], *entry, "{kind}, t into {way}, {fan} more");
+                assert!(
+                    !path.contains(&"K".to_string()),
+                    "{kind}, t into {way}, {fan} more: {path:?}"
+                );
+            }
         }
     }
 
