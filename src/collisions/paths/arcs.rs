@@ -218,8 +218,12 @@ pub(super) struct Entrances {
     wide: Vec<NodeIx>,
     /// The receivers a way in may go down a fed side from (`down_a_side`):
     /// sources with boxes hanging below them, and boxes hanging on a chain
-    /// below a source, by ordinal, sorted.
+    /// below a source, by ordinal, sorted by where the forest's walk
+    /// enters them.
     tops: Vec<u32>,
+    /// Per top, the index of the nearest top above it in the forest, or
+    /// NONE.
+    top_above: Vec<u32>,
 }
 
 /// Per source of many receivers and cycle (its smallest ordinal and first
@@ -246,11 +250,114 @@ pub(super) struct WaysIn {
     /// The sources of many receivers the leaf is wired into that feed
     /// members: (the source, the places it feeds, sorted).
     wide: Vec<(u32, Arc<[u32]>)>,
-    /// Of a skip cycle or a ring (its `forward`) with fed sides, the
-    /// receivers with fed sides below them (`Entrances::tops`; those of a
-    /// source not shadowed), each a way in down them (`down_a_side`); None
-    /// when one has more than `FEW_ENTRIES` (no arc).
+    /// Of a cycle, skip cycle or ring (either way round) with fed sides,
+    /// the receivers with fed sides below them (`Paths::tops_down`), each
+    /// a way in down them (`down_a_side`); None when one has more than
+    /// `FEW_ENTRIES` (no arc).
     down: Option<Vec<u32>>,
+    /// The ways down those fed sides, for the nearest by binary searches.
+    downs: Downs,
+}
+
+/// The ways down fed sides a tool of many receivers may take into one
+/// cycle, skip cycle or ring one way round (from `WaysIn::down`'s tops),
+/// held so that the nearest to a member is found by binary searches: each
+/// way is (the place of the member it enters, the edges from its top to
+/// that member, its top), and its distance to the member at place `at`
+/// those edges and then `g = (at - place) mod m` places round, `g` steps
+/// one way round, `ceil(g / 2)` in a skip cycle. Per class of places (a
+/// skip cycle's two parities, else one), the ways sorted by place, with
+/// the best up to each and from each on by a key that, past `at` or not,
+/// differs from the distance by the same for the whole class: the edges
+/// less the place (twice the edges less the place in a skip cycle, its
+/// distance doubled then less the parity of `g`, fixed by the class). The
+/// best is the nearest, the top of smallest id among equals. O(ways log
+/// ways) to make, once per tool and cycle; O(log ways) a question.
+#[derive(Debug, Default)]
+pub(super) struct Downs {
+    /// Members round.
+    m: u32,
+    /// Whether a skip cycle's (steps of two).
+    halves: bool,
+    classes: Vec<DownClass>,
+}
+
+/// One class of `Downs`.
+#[derive(Debug)]
+struct DownClass {
+    /// The parity of its places in a skip cycle, else 0.
+    class: u32,
+    /// Its ways' places, sorted.
+    places: Vec<u32>,
+    /// The best (key, the top's rank by id, the top) of the ways up to
+    /// each, and from each on.
+    up_to: Vec<(i64, u32, u32)>,
+    from: Vec<(i64, u32, u32)>,
+}
+
+impl Downs {
+    /// Of `ways` (the place entered, edges from the top, the top's rank by
+    /// id, the top), round a cycle of `m` members, `halves` in a skip
+    /// cycle.
+    fn new(mut ways: Vec<(u32, u32, u32, u32)>, m: u32, halves: bool) -> Downs {
+        ways.sort_unstable();
+        let mut classes = Vec::new();
+        for class in 0..(1 + u32::from(halves)) {
+            let of: Vec<&(u32, u32, u32, u32)> = ways.iter().filter(|w| !halves || w.0 % 2 == class).collect();
+            if of.is_empty() {
+                continue;
+            }
+            let key = |&&(p, edges, rank, top): &&(u32, u32, u32, u32)| {
+                let edges = if halves { 2 * i64::from(edges) } else { i64::from(edges) };
+                (edges - i64::from(p), rank, top)
+            };
+            let mut up_to: Vec<(i64, u32, u32)> = of.iter().map(key).collect();
+            let mut from = up_to.clone();
+            for i in 1..up_to.len() {
+                up_to[i] = up_to[i].min(up_to[i - 1]);
+            }
+            for i in (0..from.len().saturating_sub(1)).rev() {
+                from[i] = from[i].min(from[i + 1]);
+            }
+            let places = of.iter().map(|w| w.0).collect();
+            classes.push(DownClass {
+                class,
+                places,
+                up_to,
+                from,
+            });
+        }
+        Downs { m, halves, classes }
+    }
+
+    /// The nearest way down to the member at place `at`: (its distance,
+    /// its top's rank, its top); the top of smallest id among equals.
+    fn nearest(&self, at: u32, steps: &mut u64) -> Option<(u32, u32, u32)> {
+        let mut best: Option<(u32, u32, u32)> = None;
+        for c in &self.classes {
+            *steps += 1 + u64::from(usize::BITS - c.places.len().leading_zeros());
+            let i = c.places.partition_point(|&p| p <= at);
+            // Ways at or before `at`, and past it (`g` a round more).
+            let offers = [
+                (i > 0).then(|| (c.up_to[i - 1], 0)),
+                (i < c.places.len()).then(|| (c.from[i], self.m)),
+            ];
+            for ((key, rank, top), round) in offers.into_iter().flatten() {
+                let reach = i64::from(at + round);
+                let d = if self.halves {
+                    // Twice the distance: key + at (+ m) + the parity of g.
+                    (key + reach + (reach - i64::from(c.class)).rem_euclid(2)) / 2
+                } else {
+                    key + reach
+                };
+                let d = d as u32;
+                if best.is_none_or(|b| (d, rank) < (b.0, b.1)) {
+                    best = Some((d, rank, top));
+                }
+            }
+        }
+        best
+    }
 }
 
 /// The entry of `places` (sorted, not empty) nearest before `at` round a
@@ -412,6 +519,35 @@ fn down_a_side<'a>(
     }
 }
 
+/// The ways down fed sides from the tops `down` into `cycle` (`Downs`): for
+/// each top, each fed side below it (for a source, those it does not
+/// shadow), a step each, ranked by the top's id.
+fn downs_of(w: Wiring<'_, '_>, down: &[u32], cycle: &Cycle, steps: &mut u64) -> Downs {
+    let facts = w.facts;
+    if down.is_empty() {
+        return Downs::default();
+    }
+    let mut by_id = down.to_vec();
+    by_id.sort_by(|&a, &b| w.g.id(facts.nodes[a as usize]).cmp(w.g.id(facts.nodes[b as usize])));
+    let mut ways = Vec::new();
+    for (rank, &o) in by_id.iter().enumerate() {
+        let source = facts.providers_of(o).is_empty();
+        let top = facts.depth[o as usize];
+        for list in [&cycle.sides, &cycle.shadowed]
+            .into_iter()
+            .take(if source { 1 } else { 2 })
+        {
+            // Within `FEW_ENTRIES` each (`Paths::tops_down`).
+            let below = sides_below(facts, list, o, steps).unwrap_or(&[]);
+            for &(_, side, p) in below {
+                *steps += 1;
+                ways.push((p, facts.depth[side as usize] - top + 1, rank as u32, o));
+            }
+        }
+    }
+    Downs::new(ways, cycle.members.len() as u32, cycle.turns.is_some())
+}
+
 impl WaysIn {
     /// The shortest way into a one-way cycle of `m` members to the member
     /// at place `at`, as `Paths::arc` finds it from the receivers one by
@@ -545,14 +681,30 @@ impl Paths {
             }
             entered.sort_unstable();
             entered.dedup();
-            tops.sort_unstable();
+            tops.sort_unstable_by_key(|&o| facts.enter[o as usize]);
             tops.dedup();
+            // The nearest top above each: the tops entered before it and
+            // not yet left, kept on a stack.
+            let mut top_above = Vec::with_capacity(tops.len());
+            let mut open: Vec<u32> = Vec::new();
+            for (i, &o) in tops.iter().enumerate() {
+                *steps += 1;
+                while open
+                    .last()
+                    .is_some_and(|&t| facts.leave[tops[t as usize] as usize] <= facts.enter[o as usize])
+                {
+                    open.pop();
+                }
+                top_above.push(open.last().copied().unwrap_or(NONE));
+                open.push(i as u32);
+            }
             wide.sort_unstable();
             wide.dedup();
             Some(Arc::new(Entrances {
                 boxes: entered,
                 wide,
                 tops,
+                top_above,
             }))
         })();
         entrances.insert(leaf, found.clone());
@@ -616,13 +768,13 @@ impl Paths {
         let mut ways = self.ways_in.lock().unwrap_or_else(|e| e.into_inner());
         *steps += 1;
         let ways = ways.entry((leaf, cycle.min, cycle.members[0])).or_insert_with(|| {
-            let (wide_sources, tops, entered) = (&entered.wide, &entered.tops, &entered.boxes);
-            let from = entered.partition_point(|e| e.0 < cycle.min);
-            let to = entered.partition_point(|e| e.0 <= cycle.max);
-            *steps += 2 * (usize::BITS - entered.len().leading_zeros()) as u64;
+            let (wide_sources, entered_boxes) = (&entered.wide, &entered.boxes);
+            let from = entered_boxes.partition_point(|e| e.0 < cycle.min);
+            let to = entered_boxes.partition_point(|e| e.0 <= cycle.max);
+            *steps += 2 * (usize::BITS - entered_boxes.len().leading_zeros()) as u64;
             let (mut straight, mut fed) = (Vec::new(), Vec::new());
             let mut chain_box = false;
-            for &(o, source) in &entered[from..to] {
+            for &(o, source) in &entered_boxes[from..to] {
                 *steps += 1;
                 let Some(&p) = cycle.pos.get(&o) else { continue };
                 if source == NONE {
@@ -657,38 +809,90 @@ impl Paths {
                 .map(|&q| (w.ordinal[q as usize], self.fed_places(w, q, cycle, steps)))
                 .filter(|(_, places)| !places.is_empty())
                 .collect();
-            // The tops with fed sides of this cycle below them, two binary
-            // searches a top.
-            let mut down = Some(Vec::new());
-            if !cycle.sides.is_empty() || !cycle.shadowed.is_empty() {
-                for &o in tops {
-                    *steps += 1;
-                    let source = w.facts.providers_of(o).is_empty();
-                    let open = sides_below(w.facts, &cycle.sides, o, steps);
-                    let shadowed = if source {
-                        Some(&[][..])
-                    } else {
-                        sides_below(w.facts, &cycle.shadowed, o, steps)
-                    };
-                    match (open, shadowed, &mut down) {
-                        (Some(open), Some(shadowed), Some(down)) => {
-                            if !open.is_empty() || !shadowed.is_empty() {
-                                down.push(o);
-                            }
-                        }
-                        _ => down = None,
-                    }
-                }
-            }
+            let down = self.tops_down(w, &entered, cycle, steps);
+            let downs = down
+                .as_ref()
+                .map_or_else(Downs::default, |down| downs_of(w, down, cycle, steps));
             Arc::new(WaysIn {
                 straight,
                 fed: places,
                 chain_box,
                 wide,
                 down,
+                downs,
             })
         });
         Some(Arc::clone(ways))
+    }
+
+    /// The tops of `entered` (`Entrances::tops`) with fed sides of `cycle`
+    /// below them (for a source, sides it does not shadow), sorted by
+    /// ordinal (`WaysIn::down`); empty for a cycle without fed sides, None
+    /// for a top past `FEW_ENTRIES` sides (no arc). Whichever are fewer are looked at: each top, two binary
+    /// searches among the sides; or each side, a binary search among the
+    /// tops for the last entered before it, then up the tops above that
+    /// (`Entrances::top_above`) past those left before it, and on up
+    /// through those it is below, each taken once. So a tool wired into
+    /// many sources, across many cycles, costs each cycle its sides, not
+    /// the tool's tops (the attack of session 31: one tool into the
+    /// sources of n rings took n tops for each).
+    fn tops_down(&self, w: Wiring<'_, '_>, entered: &Entrances, cycle: &Cycle, steps: &mut u64) -> Option<Vec<u32>> {
+        let facts = w.facts;
+        let tops = &entered.tops;
+        let sides = cycle.sides.len() + cycle.shadowed.len();
+        if sides == 0 || tops.is_empty() {
+            return Some(Vec::new());
+        }
+        let mut down: Vec<u32> = Vec::new();
+        if tops.len() <= sides {
+            for &o in tops {
+                *steps += 1;
+                let source = facts.providers_of(o).is_empty();
+                let open = sides_below(facts, &cycle.sides, o, steps)?;
+                let shadowed = if source {
+                    &[][..]
+                } else {
+                    sides_below(facts, &cycle.shadowed, o, steps)?
+                };
+                if !open.is_empty() || !shadowed.is_empty() {
+                    down.push(o);
+                }
+            }
+        } else {
+            // Open sides first: the tops above one, sources too, are all
+            // taken, so a climb may stop at a top taken before; then the
+            // shadowed ones, whose sources are not ways down them.
+            let mut taken = vec![false; tops.len()];
+            for (list, shadowed) in [(&cycle.sides, false), (&cycle.shadowed, true)] {
+                for &(enter, _, _) in list {
+                    *steps += 1 + u64::from(usize::BITS - tops.len().leading_zeros());
+                    let last = tops.partition_point(|&o| facts.enter[o as usize] <= enter);
+                    let mut t = if last == 0 { NONE } else { (last - 1) as u32 };
+                    while t != NONE && facts.leave[tops[t as usize] as usize] <= enter {
+                        *steps += 1;
+                        t = entered.top_above[t as usize];
+                    }
+                    while t != NONE && !taken[t as usize] {
+                        *steps += 1;
+                        let o = tops[t as usize];
+                        if !(shadowed && facts.providers_of(o).is_empty()) {
+                            taken[t as usize] = true;
+                            down.push(o);
+                        }
+                        t = entered.top_above[t as usize];
+                    }
+                }
+            }
+            for &o in &down {
+                let source = facts.providers_of(o).is_empty();
+                sides_below(facts, &cycle.sides, o, steps)?;
+                if !source {
+                    sides_below(facts, &cycle.shadowed, o, steps)?;
+                }
+            }
+        }
+        down.sort_unstable();
+        Some(down)
     }
 
     /// The cycle of roots (`Cycle`) path root `r` is a member of, if any:
@@ -848,7 +1052,13 @@ impl Paths {
                 let (edges, p, source) = ways.way_round(at, m)?;
                 consider(edges, p, source.map(|o| (o, o)));
             }
-            for &o in ways.down.as_ref()? {
+            let down = ways.down.as_ref()?;
+            if down.len() > FEW_RECEIVERS {
+                // Ties are the search's in a one-way cycle: past a few
+                // tops, left to it and the trees.
+                return None;
+            }
+            for &o in down {
                 let depth = facts.depth[o as usize];
                 for &(_, side, p) in sides_below(facts, &cycle.sides, o, steps)? {
                     *steps += 1;
@@ -1085,12 +1295,13 @@ impl Paths {
             if boxes.len() != count {
                 return None;
             }
-            let mut forward = Cycle::new(forward, None);
+            let (mut forward, mut backward) = (Cycle::new(forward, None), Cycle::new(backward, None));
             fill_fed_sides(w, &mut forward, steps);
+            fill_fed_sides(w, &mut backward, steps);
             let root_at = (members.iter().enumerate()).map(|(t, &x)| (x, t as u32)).collect();
             Some(Arc::new(Ring {
                 forward: Arc::new(forward),
-                backward: Arc::new(Cycle::new(backward, None)),
+                backward: Arc::new(backward),
                 roots: members.clone(),
                 root_at,
             }))
@@ -1246,22 +1457,22 @@ impl Paths {
         if receivers.len() > FEW_RECEIVERS {
             // Many receivers (family 75's ring, `cycle-fan-paths`): its
             // ways into this ring each way round picked out once, the
-            // nearest found by binary searches, and each receiver with
-            // fed sides below it taken as one of few (as in `skip_arc`);
-            // not when wired straight into a chain box (its distance may
-            // turn back at its bottom).
+            // nearest found by binary searches, straight or through a
+            // source, and down fed sides (`Downs`) each way round; the
+            // receiver of each that the walk would take steps on as one of
+            // few (as in `skip_arc`). Not when wired straight into a chain
+            // box (its distance may turn back at its bottom).
             let (ahead, back) = (self.ways_in(w, leaf, fw, steps)?, self.ways_in(w, leaf, bw, steps)?);
-            if ahead.chain_box || back.chain_box {
+            if ahead.chain_box || back.chain_box || ahead.down.is_none() || back.down.is_none() {
                 return None;
             }
-            let down = ahead.down.as_ref()?;
             if let Some((o, _)) = nearest_on_ring([(&ahead, fw, atf), (&back, bw, atb)], id) {
-                if down.binary_search(&o).is_err() {
+                consider(step_of(facts.nodes[o as usize], o, steps)?);
+            }
+            for (ways, at) in [(&ahead, atf), (&back, atb)] {
+                if let Some((_, _, o)) = ways.downs.nearest(at, steps) {
                     consider(step_of(facts.nodes[o as usize], o, steps)?);
                 }
-            }
-            for &o in down {
-                consider(step_of(facts.nodes[o as usize], o, steps)?);
             }
         } else {
             for &q in receivers {
@@ -1602,18 +1813,19 @@ impl Paths {
         };
         if receivers.len() > FEW_RECEIVERS {
             // Many receivers: its ways into this cycle picked out once
-            // (`Paths::ways_in`), the nearest found by binary searches, and
-            // each receiver with fed sides below it taken as one of few
-            // (the nearest of the rest is no nearer than such a source's
-            // own way, which covers its straight ones).
+            // (`Paths::ways_in`), the nearest found by binary searches,
+            // straight or through a source, and down fed sides (`Downs`);
+            // the receiver of each that the walk would take steps on as
+            // one of few. Of all its receivers, the nearest, the smallest
+            // id among equals, is one of these two: each receiver's
+            // distance is the least of its ways, and each of the two is
+            // the nearest of its kind.
             let ways = self.ways_in(w, leaf, &cycle, steps)?;
-            let down = ways.down.as_ref()?;
+            ways.down.as_ref()?;
             if let Some((o, _)) = nearest_on_skip(&ways, &cycle, at, ord) {
-                if down.binary_search(&o).is_err() {
-                    consider(step_of(facts.nodes[o as usize], o, steps)?);
-                }
+                consider(step_of(facts.nodes[o as usize], o, steps)?);
             }
-            for &o in down {
+            if let Some((_, _, o)) = ways.downs.nearest(at, steps) {
                 consider(step_of(facts.nodes[o as usize], o, steps)?);
             }
         } else {
