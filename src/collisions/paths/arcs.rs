@@ -3500,6 +3500,16 @@ mod tests {
                     }
                 }
             }
+            // Every source and every box of a source's tree at once: many
+            // ways down fed sides, the nearest by `Downs` with a fan.
+            intos.push(
+                of("R")
+                    .into_iter()
+                    .chain(of("S"))
+                    .chain(of("F"))
+                    .map(String::as_str)
+                    .collect(),
+            );
             for into in intos {
                 let into: Vec<&str> = into.into_iter().chain(xs.iter().map(String::as_str)).collect();
                 let (text, _) = wired(boxes, edges, &into, &c[at]);
@@ -3612,6 +3622,44 @@ mod tests {
                 assert!(
                     !path.contains(&"K".to_string()),
                     "{kind}, t into {way}, {fan} more: {path:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn cmp9_the_nearest_way_down_fed_sides_is_the_nearest_of_all() {
+        // `Downs` against every way looked at: round cycles of 1 to 40
+        // members, one way round or a skip cycle, ways of random places,
+        // edges and tops (ranks), ties among them; the nearest and the
+        // smallest rank among equals, at every place.
+        let mut seed = 0x2545_f491_u64;
+        let mut next = |below: u32| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % u64::from(below)) as u32
+        };
+        for trial in 0..400 {
+            let m = 1 + next(40);
+            let halves = trial % 2 == 1;
+            let ways: Vec<(u32, u32, u32, u32)> = (0..1 + next(12))
+                .map(|_| {
+                    let rank = next(6);
+                    (next(m), 1 + next(5), rank, 100 + rank)
+                })
+                .collect();
+            let downs = super::Downs::new(ways.clone(), m, halves);
+            for at in 0..m {
+                let near = |&(p, edges, rank, top): &(u32, u32, u32, u32)| {
+                    let g = (at + m - p) % m;
+                    (edges + if halves { g.div_ceil(2) } else { g }, rank, top)
+                };
+                let expected = ways.iter().map(near).min();
+                assert_eq!(
+                    downs.nearest(at, &mut 0),
+                    expected,
+                    "m {m}, halves {halves}, at {at}, {ways:?}"
                 );
             }
         }
