@@ -46,7 +46,14 @@
 //! a skip cycle's fed sides are listed once, a step a provider of each
 //! member (`fill_fed_sides`); a way in down them costs two binary
 //! searches and, where the nearest ways part, a step a way and a search
-//! of jumps, at most `FEW_ENTRIES` + 1 ways (`down_a_side`).
+//! of jumps, at most `FEW_ENTRIES` + 1 ways (`down_a_side`). For a leaf of
+//! many receivers, its tops (receivers a way down a fed side may start
+//! from) are picked out once per leaf, a step each, and those with fed
+//! sides of a cycle below them once per leaf and cycle, from whichever
+//! are fewer, its tops or the cycle's fed sides, a binary search each
+//! (`Paths::tops_down`); their ways down are held for the nearest by
+//! binary searches, O(ways log ways) once (`Downs`), so each arc costs
+//! O(log) to find, then one top's way down as above.
 //!
 //! A source of more than `FEW_ENTRIES` receivers (a tool also wired into
 //! a box that feeds many agents) has the members it feeds in a cycle
@@ -58,10 +65,9 @@
 //!
 //! Not taken (the search and trees decide, as before): two ways in as
 //! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
-//! receivers into a cycle, ring or skip cycle a source enters down a fed
-//! side (or wired into a box hanging below a source, into a ring or skip
-//! cycle with fed sides), a box of a source's tree with more than
-//! `FEW_ENTRIES` fed sides below it, a leaf wired into more than
+//! receivers with more than `FEW_RECEIVERS` tops above fed sides of a
+//! one-way cycle, a box of a source's tree with more than `FEW_ENTRIES`
+//! fed sides below it, a leaf wired into more than
 //! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
 //! at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
@@ -119,10 +125,10 @@ pub(super) struct Cycle {
     /// enters it, `PathFacts::enter`; its ordinal; the place of the member
     /// it feeds), sorted, once per member fed. Those below a box of the
     /// forest are one range of it (a binary search each end). Of a skip
-    /// cycle, or of a ring (its `forward`), only those whose source does
+    /// cycle, or of a ring (each way round), only those whose source does
     /// not feed the same member straight (the rest are `shadowed`).
     pub(super) sides: Vec<(u32, u32, u32)>,
-    /// Of a skip cycle or a ring (its `forward`), the fed sides whose
+    /// Of a skip cycle or a ring (each way round), the fed sides whose
     /// source also feeds the member straight, alike: never the walk's way
     /// from that source (the straight edge is shorter), only from a box
     /// below it. Empty for a one-way cycle, whose `sides` hold them all.
@@ -379,7 +385,7 @@ fn is_fed_side(facts: &PathFacts, o: u32) -> bool {
     root != o && facts.providers_of(root).is_empty()
 }
 
-/// Fills the fed sides of a skip cycle or a ring (its `forward`): the
+/// Fills the fed sides of a skip cycle or a ring (one way round): the
 /// providers of its members that hang on a chain below a source
 /// (`is_fed_side`; only roots have them: a chain box of a ring has one
 /// provider, in the ring), each as (where the forest's walk enters it, its
@@ -1129,7 +1135,7 @@ impl Paths {
 /// A ring of path roots each fed by the two beside it and otherwise only by
 /// sources, boxes with no provider box (family 61, `two-way-cycle`), and
 /// by fed sides, boxes on chains below sources (family 87,
-/// `ring-one-fed-side`; held in `forward`, `Cycle::sides`): a cycle of
+/// `ring-one-fed-side`; held each way round, `Cycle::sides`): a cycle of
 /// boxes fed both ways round. A root may be fed by one beside it
 /// down a *chain*, boxes of one provider box each hanging below that one
 /// (family 76, `ring-chained`: C_i -> D_i -> C_(i+1) and C_(i+1) -> E_i ->
