@@ -123,6 +123,9 @@ TINY = {
     "skip-fanned-fed-side": 6,
     "ring-fanned-fed-side": 6,
     "fed-sides-fanned": 6,
+    "sources-one-tool": 6,
+    "rings-one-tool": 3,
+    "ring-wide-sources": 20,  # past 17, each tool into 17 distinct side boxes
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -238,6 +241,16 @@ DOUBLING = {
     # for twice n from 250 before session 31's fixes to arcs (the check
     # 2.0x).
     "fed-sides-fanned": 250,  # 1.0 MB
+    # Families 91 to 93, from session 31's attack: one tool into every
+    # source of a ring's fed sides (91) or of n rings' (92), each tool into
+    # 17 of them (93). Reading 91's violations grew 4.3x for twice n, and
+    # 92's 3.9x, with the extension of 0a285c2 (its arcs tried every top
+    # with fed sides below a tool for each path, and for each cycle); 93's
+    # 4.8x before e440efb (no arc for a tool of many receivers into a ring
+    # with fed sides). The check 2.0x throughout.
+    "sources-one-tool": 500,  # 0.40 MB
+    "rings-one-tool": 200,  # 0.48 MB
+    "ring-wide-sources": 250,  # 0.52 MB
 }
 
 GROWTH = 2.3
@@ -914,6 +927,18 @@ def test_cmp9_work_doubles_at_most_2_3x_fed_sides_fanned() -> None:
     assert_work_at_most_doubles("fed-sides-fanned")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_sources_one_tool() -> None:
+    assert_work_at_most_doubles("sources-one-tool")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_rings_one_tool() -> None:
+    assert_work_at_most_doubles("rings-one-tool")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_ring_wide_sources() -> None:
+    assert_work_at_most_doubles("ring-wide-sources")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1271,6 +1296,9 @@ ISSUE_MB = {
     "skip-fanned-fed-side": 3.96,
     "ring-fanned-fed-side": 3.96,
     "fed-sides-fanned": 3.99,
+    "sources-one-tool": 3.30,
+    "rings-one-tool": 4.90,
+    "ring-wide-sources": 4.25,
 }
 
 

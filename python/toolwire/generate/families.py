@@ -95,9 +95,12 @@ from .family_cycles import (
     fed_sides_fanned,
     ring_fanned_fed_side,
     ring_one_fed_side,
+    ring_wide_sources,
+    rings_one_tool,
     shared_chain,
     skip_fanned_fed_side,
     skip_one_fed_side,
+    sources_one_tool,
     two_way_cycle,
 )
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
@@ -376,6 +379,14 @@ FAMILIES: Dict[str, Family] = {
                "one more agent Z", (1_000,), 40, 3, ring_fanned_fed_side),
         Family("fed-sides-fanned", 90, "family 70 with each tool U i also wired into 17 boxes, each into one "
                "more agent Z", (1_000,), 40, 3, fed_sides_fanned),
+        Family("sources-one-tool", 91, "family 61 with each box of the cycle fed down a box below its side box, "
+               "one tool U into every side box, agent k's twin of U", (4_000,), 40, 3,
+               sources_one_tool),
+        Family("rings-one-tool", 92, "n rings of 6 boxes, three of each fed down a box below a side box, one tool "
+               "U into every side box, one agent below each ring with a twin of U", (2_000,), 40, 1,
+               rings_one_tool),
+        Family("ring-wide-sources", 93, "family 91 with a tool U i per box of the cycle, into the side boxes "
+               "i to i + 16, agent k's twin of U (k + n / 2)", (2_000,), 40, 3, ring_wide_sources),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

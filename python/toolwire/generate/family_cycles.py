@@ -18,7 +18,9 @@ each agent's own box as far from it as that chain's top. Families 86 and
 87, from its last attack, are a skip cycle (71) and a ring (61) with one
 fed side: member 0 alone fed down a chain below its source; 88 and 89,
 from session 31's attack, the same with every tool of many receivers, and
-90 family 70's fed sides so.
+90 family 70's fed sides so; 91 to 93, from its next attack, rings whose
+every member is fed down a fed side, with one tool into every source (91),
+one tool into the sources of ``n`` rings (92), or each tool into 17 (93).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -438,6 +440,146 @@ def fed_sides_fanned(n: int) -> Generated:
     was read off the tree of ``C{k}``: 3.4x to 3.9x the work for twice
     ``n`` from 250 (the check holds, 2.0x)."""
     return _cycle_far(n, fed_sides=True, fan=FANOUT)
+
+
+def sources_one_tool(n: int) -> Generated:
+    """Family 91: a ring of ``n`` boxes ``C{i}`` (``C{i} -> C{i + 1}`` and
+    back, ``C{n - 1}`` next to ``C0``), each member fed down a fed side of
+    its own, ``S{i} -> F{i} -> C{i}``; one tool ``U`` "U" wired into every
+    source ``S{i}``; agent ``a{k}`` fed by ``C{k}`` and, through a box
+    ``Q{k}`` of its own, by a twin ``u{k}`` "u" of ``U`` (found by the
+    attack of session 31). Every agent sees ``U`` and its own twin: ``n``
+    violations, ``n`` clashes (``U`` with each ``u{k}``); ``6 * n + 1``
+    nodes (``4 * n`` boxes), ``8 * n`` edges; from ``n = 3`` on, as
+    ``two-way-cycle``.
+
+    ``U`` has ``n`` receivers, more than paths.rs ``FEW_RECEIVERS``, each
+    the top of a fed side of the ring. From e440efb (session 31) a tool of
+    many receivers entered a ring with fed sides down them, its ways in
+    picked out once, but every such top below it tried again for each of
+    its paths (until 1f83df3): ``n`` paths of ``n`` tops, 23 million steps
+    to read ``n`` clashes at ``n = 1,000``, 4.3x for twice ``n`` (the
+    check holds, 2.0x)."""
+    w = id_width(n)
+    nodes = [tool_record("U", "U")]
+    edges = []
+    for i in range(n):
+        s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        nodes += [box_record(f"C{s}"), box_record(f"S{s}"), box_record(f"F{s}")]
+        edges += [edge_record(f"C{s}", f"C{after}"), edge_record(f"C{after}", f"C{s}")]
+        edges += [edge_record("U", f"S{s}"), edge_record(f"S{s}", f"F{s}"), edge_record(f"F{s}", f"C{s}")]
+    for k in range(n):
+        s = f"{k:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{s}", "u")]
+        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"u{s}", f"Q{s}"), edge_record(f"Q{s}", f"a{s}")]
+    # Per member: C, S, F and the agent's a, Q, u; two edges of the ring,
+    # U -> S, S -> F, F -> C, C -> a, u -> Q, Q -> a. Tool ids sort "U"
+    # before every "u{k}", and every clash is named u: the first violation
+    # is a0's, U with u0.
+    zero = f"{0:0{w}}"
+    expected = family_expected(n, n, (f"a{zero}", "u", ("U", f"u{zero}")), 6 * n + 1, 8 * n, n, 4 * n)
+    return Generated(document(nodes, edges), expected)
+
+
+RING_MEMBERS = 6
+"""Members of each of ``rings-one-tool``'s rings."""
+
+FED_MEMBERS = (2, 3, 4)
+"""The members of each of ``rings-one-tool``'s rings fed down a fed side:
+three of six, none of them the member its agent is below."""
+
+
+def rings_one_tool(n: int) -> Generated:
+    """Family 92: ``n`` rings of 6 boxes ``C{j}-{i}`` (``C{j}-{i} ->
+    C{j}-{i + 1}`` and back), members 2, 3 and 4 of each fed down a fed
+    side ``S{j}-{i} -> F{j}-{i} -> C{j}-{i}``; one tool ``U`` "U" wired
+    into all ``3 * n`` sources; agent ``a{j}`` fed by ``C{j}-0`` and,
+    through a box ``Q{j}`` of its own, by a twin ``u{j}`` "u" of ``U``
+    (found by the attack of session 31). ``n`` violations, ``n`` clashes;
+    ``15 * n + 1`` nodes (``13 * n`` boxes), ``24 * n`` edges; from ``n =
+    1`` on.
+
+    ``U`` has ``3 * n`` receivers, more than paths.rs ``FEW_RECEIVERS``.
+    From e440efb (session 31) its ways into a cycle were picked out once
+    per tool and cycle, but from every top with fed sides below the tool,
+    two binary searches each (until 1f83df3): ``3 * n`` tops for each of
+    ``n`` rings, 9.7 million steps to read ``n`` clashes at ``n = 800``,
+    3.9x for twice ``n`` (the check holds, 2.0x)."""
+    w = id_width(n)
+    nodes = [tool_record("U", "U")]
+    edges = []
+    for j in range(n):
+        r = f"{j:0{w}}"
+        for i in range(RING_MEMBERS):
+            c, after = f"C{r}-{i}", f"C{r}-{(i + 1) % RING_MEMBERS}"
+            nodes.append(box_record(c))
+            edges += [edge_record(c, after), edge_record(after, c)]
+            if i in FED_MEMBERS:
+                nodes += [box_record(f"S{r}-{i}"), box_record(f"F{r}-{i}")]
+                edges += [edge_record("U", f"S{r}-{i}"), edge_record(f"S{r}-{i}", f"F{r}-{i}")]
+                edges.append(edge_record(f"F{r}-{i}", c))
+        nodes += [agent_record(f"a{r}"), box_record(f"Q{r}"), tool_record(f"u{r}", "u")]
+        edges += [edge_record(f"C{r}-0", f"a{r}"), edge_record(f"u{r}", f"Q{r}"), edge_record(f"Q{r}", f"a{r}")]
+    # Per ring: its members and two edges each (C{j}-5 next to C{j}-0);
+    # per fed member S, F and U -> S, S -> F, F -> C; the agent's a, Q, u
+    # and C -> a, u -> Q, Q -> a. Agent j sees U (down any fed side of its
+    # own ring) and its twin: one clash each, U with u{j}, named u; "U"
+    # sorts before every "u{j}": the first violation is a0's, U with u0.
+    fed = len(FED_MEMBERS)
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", "u", ("U", f"u{zero}")), (RING_MEMBERS + 2 * fed + 3) * n + 1,
+        (2 * RING_MEMBERS + 3 * fed + 3) * n, n, (RING_MEMBERS + 2 * fed + 1) * n,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+SOURCES_PER_TOOL = 17
+"""Side boxes each tool of ``ring-wide-sources`` is wired into: one more
+receiver than paths.rs ``FEW_RECEIVERS``."""
+
+
+def ring_wide_sources(n: int) -> Generated:
+    """Family 93: a ring of ``n`` boxes ``C{i}`` (``C{i} -> C{i + 1}`` and
+    back), each member fed down a fed side of its own, ``S{i} -> F{i} ->
+    C{i}``, as ``sources-one-tool``; a tool ``U{i}`` "U i" per member,
+    wired into the 17 sources ``S{i}`` to ``S{i + 16}`` (mod ``n``; all
+    ``n`` below 17 members); agent ``a{k}`` fed by ``C{k}`` and, through a box ``Q{k}`` of
+    its own, by a twin ``u{t}`` "u t" of ``U{t}``, ``t = (k + n / 2) mod n``
+    (found by the attack of session 31). Every agent sees every ``U`` and
+    one twin: ``n`` violations, ``n`` clashes; ``7 * n`` nodes (``4 * n``
+    boxes), ``(7 + min(n, 17)) * n`` edges; from ``n = 3`` on, as
+    ``two-way-cycle``.
+
+    Each tool's 17 receivers are more than paths.rs ``FEW_RECEIVERS``,
+    each the top of a fed side of the ring. Until e440efb (session 31) a
+    tool of many receivers took no arc into a ring with fed sides, and
+    each kept tool's path was read off the tree of ``C{k}``, half round the
+    ring both ways: 218 million steps to read the violations at ``n =
+    500`` (a 1.0 MB file), 6.1x and 4.8x for twice ``n`` from 125 (the
+    check holds, 2.0x)."""
+    w = id_width(n)
+    wide = min(n, SOURCES_PER_TOOL)
+    nodes = []
+    edges = []
+    for i in range(n):
+        s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        nodes += [box_record(f"C{s}"), box_record(f"S{s}"), box_record(f"F{s}"), tool_record(f"U{s}", f"U {s}")]
+        edges += [edge_record(f"C{s}", f"C{after}"), edge_record(f"C{after}", f"C{s}")]
+        edges += [edge_record(f"S{s}", f"F{s}"), edge_record(f"F{s}", f"C{s}")]
+        edges += [edge_record(f"U{s}", f"S{(i + j) % n:0{w}}") for j in range(wide)]
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}")]
+        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(f"Q{s}", f"a{s}")]
+    # Per member: C, S, F, U and the agent's a, Q, u; two edges of the
+    # ring, S -> F, F -> C, U -> each of its sources, C -> a, u -> Q, Q -> a.
+    # Agent k's one clash is U{t} with u{t}: the first violation is a0's.
+    zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), 7 * n, (7 + wide) * n, n, 4 * n
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
 
 
 def _cycle_far(
