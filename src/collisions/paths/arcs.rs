@@ -3530,18 +3530,31 @@ mod tests {
         found
     }
 
+    /// `FED_SIDES_OF_9` added to a cycle of 9 boxes `c` (named by `name`),
+    /// the first box below source 3 also into member 8; every path read
+    /// against the walk, `t` of few receivers and of 17 more, and the
+    /// cycle found with its fed sides.
+    fn fed_sides_of_9_as_walked(
+        mut boxes: Vec<String>,
+        mut edges: Vec<(String, String)>,
+        c: &[String],
+        name: &[usize],
+    ) {
+        add_fed_sides(&mut boxes, &mut edges, c, FED_SIDES_OF_9, &|i| name[i]);
+        edges.push((format!("F{:02}-0-0", name[3]), c[8].clone()));
+        for fan in [0, 17] {
+            assert!(
+                fed_sides_read_as_walked(&boxes, &edges, c, &[0, 3, 4, 7], fan),
+                "{name:?}, {fan}"
+            );
+        }
+    }
+
     #[test]
     fn cmp9_a_path_into_a_skip_cycle_down_a_chain_below_a_source_is_the_walk() {
         for name in namings(9) {
-            let (mut boxes, mut edges, c) = skip_boxes(9, &|i| name[i], None);
-            add_fed_sides(&mut boxes, &mut edges, &c, FED_SIDES_OF_9, &|i| name[i]);
-            edges.push((format!("F{:02}-0-0", name[3]), c[8].clone()));
-            for fan in [0, 17] {
-                assert!(
-                    fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7], fan),
-                    "{name:?}, {fan}"
-                );
-            }
+            let (boxes, edges, c) = skip_boxes(9, &|i| name[i], None);
+            fed_sides_of_9_as_walked(boxes, edges, &c, &name);
         }
     }
 
@@ -3559,14 +3572,7 @@ mod tests {
                     (c[(i + 1) % 9].clone(), c[i].clone()),
                 ]);
             }
-            add_fed_sides(&mut boxes, &mut edges, &c, FED_SIDES_OF_9, &|i| name[i]);
-            edges.push((format!("F{:02}-0-0", name[3]), c[8].clone()));
-            for fan in [0, 17] {
-                assert!(
-                    fed_sides_read_as_walked(&boxes, &edges, &c, &[0, 3, 4, 7], fan),
-                    "{name:?}, {fan}"
-                );
-            }
+            fed_sides_of_9_as_walked(boxes, edges, &c, &name);
         }
     }
 
