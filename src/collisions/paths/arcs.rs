@@ -868,7 +868,9 @@ impl Paths {
             // Open sides first: the tops above one, sources too, are all
             // taken, so a climb may stop at a top taken before; then the
             // shadowed ones, whose sources are not ways down them.
-            let mut taken = vec![false; tops.len()];
+            // The tops taken (by index), as many as are taken: a table
+            // the size of the tops would cost each cycle all of them.
+            let mut taken: Map<u32, ()> = new_map();
             for (list, shadowed) in [(&cycle.sides, false), (&cycle.shadowed, true)] {
                 for &(enter, _, _) in list {
                     *steps += 1 + u64::from(usize::BITS - tops.len().leading_zeros());
@@ -878,11 +880,11 @@ impl Paths {
                         *steps += 1;
                         t = entered.top_above[t as usize];
                     }
-                    while t != NONE && !taken[t as usize] {
+                    while t != NONE && !taken.contains_key(&t) {
                         *steps += 1;
                         let o = tops[t as usize];
                         if !(shadowed && facts.providers_of(o).is_empty()) {
-                            taken[t as usize] = true;
+                            taken.insert(t, ());
                             down.push(o);
                         }
                         t = entered.top_above[t as usize];
