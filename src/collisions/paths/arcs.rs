@@ -1455,14 +1455,8 @@ impl Paths {
             let entered = down_a_side(facts, o, straight, [open, shadowed], &fw.members, of_place, id, steps);
             Some(entered.map(|(d, p, side)| (d, o, fw.members[p as usize], Some((o, side)))))
         };
-        let mut best: Option<Step> = None;
-        let mut consider = |step: Option<Step>| {
-            if let Some(step) = step.filter(|s| best.is_none_or(|(d, bo, _, _)| (s.0, id(s.1)) < (d, id(bo)))) {
-                best = Some(step);
-            }
-        };
         let receivers = g.passthrough_receivers.of(leaf);
-        if receivers.len() > FEW_RECEIVERS {
+        let (_, _, x, via) = if receivers.len() > FEW_RECEIVERS {
             // Many receivers (family 75's ring, `cycle-fan-paths`): its
             // ways into this ring each way round picked out once, the
             // nearest found by binary searches, straight or through a
@@ -1474,24 +1468,20 @@ impl Paths {
             if ahead.chain_box || back.chain_box || ahead.down.is_none() || back.down.is_none() {
                 return None;
             }
-            if let Some((o, _)) = nearest_on_ring([(&ahead, fw, atf), (&back, bw, atb)], id) {
-                consider(step_of(facts.nodes[o as usize], o, steps)?);
-            }
+            let mut nearest = vec![nearest_on_ring([(&ahead, fw, atf), (&back, bw, atb)], id).map(|n| n.0)];
             for (ways, at) in [(&ahead, atf), (&back, atb)] {
-                if let Some((_, _, o)) = ways.downs.nearest(at, steps) {
-                    consider(step_of(facts.nodes[o as usize], o, steps)?);
-                }
+                nearest.push(ways.downs.nearest(at, steps).map(|n| n.2));
             }
+            let nearest = nearest.into_iter().flatten().map(|o| (facts.nodes[o as usize], o));
+            walks_step(nearest, id, step_of, steps)?
         } else {
-            for &q in receivers {
-                *steps += 1;
-                let o = w.ordinal[q as usize];
-                if o != NONE {
-                    consider(step_of(q, o, steps)?);
-                }
-            }
-        }
-        let (_, _, x, via) = best?;
+            walks_step(
+                receivers.iter().map(|&q| (q, w.ordinal[q as usize])),
+                id,
+                step_of,
+                steps,
+            )?
+        };
         // Round from `x`: from a root the way the walk goes; from a chain
         // box down its chain, and on only if its bottom root goes on the
         // same way (or is `k`).
@@ -1813,13 +1803,7 @@ impl Paths {
             let entered = down_a_side(facts, o, straight, [open, shadowed], &cycle.members, dist, ord, steps);
             Some(entered.map(|(d, p, side)| (d, o, p, Some((o, side)))))
         };
-        let mut best: Option<Step> = None;
-        let mut consider = |step: Option<Step>| {
-            if let Some(step) = step.filter(|s| best.is_none_or(|(d, bo, _, _)| (s.0, ord(s.1)) < (d, ord(bo)))) {
-                best = Some(step);
-            }
-        };
-        if receivers.len() > FEW_RECEIVERS {
+        let (_, _, p, via) = if receivers.len() > FEW_RECEIVERS {
             // Many receivers: its ways into this cycle picked out once
             // (`Paths::ways_in`), the nearest found by binary searches,
             // straight or through a source, and down fed sides (`Downs`);
@@ -1830,24 +1814,48 @@ impl Paths {
             // the nearest of its kind.
             let ways = self.ways_in(w, leaf, &cycle, steps)?;
             ways.down.as_ref()?;
-            if let Some((o, _)) = nearest_on_skip(&ways, &cycle, at, ord) {
-                consider(step_of(facts.nodes[o as usize], o, steps)?);
-            }
-            if let Some((_, _, o)) = ways.downs.nearest(at, steps) {
-                consider(step_of(facts.nodes[o as usize], o, steps)?);
-            }
+            let nearest = [
+                nearest_on_skip(&ways, &cycle, at, ord).map(|n| n.0),
+                ways.downs.nearest(at, steps).map(|n| n.2),
+            ];
+            let nearest = nearest.into_iter().flatten().map(|o| (facts.nodes[o as usize], o));
+            walks_step(nearest, ord, step_of, steps)?
         } else {
-            for &q in receivers {
-                *steps += 1;
-                let o = w.ordinal[q as usize];
-                if o != NONE {
-                    consider(step_of(q, o, steps)?);
-                }
-            }
-        }
-        let (_, _, p, via) = best?;
+            walks_step(
+                receivers.iter().map(|&q| (q, w.ordinal[q as usize])),
+                ord,
+                step_of,
+                steps,
+            )?
+        };
         skip_laid(cycle, p, at, via)
     }
+}
+
+/// The step the walk takes from a leaf into a ring or skip cycle, of those
+/// `step_of` finds from `receivers` (node, ordinal; NONE for a box of no
+/// ordinal, which leads nowhere), a step each: the nearest, the smallest
+/// id among equals. None when none leads in, or the search and trees
+/// decide (`step_of` None).
+fn walks_step<'a>(
+    receivers: impl IntoIterator<Item = (NodeIx, u32)>,
+    id: impl Fn(u32) -> &'a str,
+    mut step_of: impl FnMut(NodeIx, u32, &mut u64) -> Option<Option<Step>>,
+    steps: &mut u64,
+) -> Option<Step> {
+    let mut best: Option<Step> = None;
+    for (q, o) in receivers {
+        *steps += 1;
+        if o == NONE {
+            continue;
+        }
+        if let Some(step) = step_of(q, o, steps)? {
+            if best.is_none_or(|(d, bo, _, _)| (step.0, id(step.1)) < (d, id(bo))) {
+                best = Some(step);
+            }
+        }
+    }
+    best
 }
 
 /// The arc of skip cycle `cycle` from place `p` to place `at`, entered
