@@ -46,14 +46,27 @@
 //! a skip cycle's fed sides are listed once, a step a provider of each
 //! member (`fill_fed_sides`); a way in down them costs two binary
 //! searches and, where the nearest ways part, a step a way and a search
-//! of jumps, at most `FEW_ENTRIES` + 1 ways (`down_a_side`). For a leaf of
+//! of jumps, at most `FEW_ENTRIES` + 1 ways (`down_a_side`). Below a box
+//! with more of them, the walk's way is the least by distance and then
+//! by the walk's order of the sides (`SideTree`): the sides ranked once
+//! per cycle, O(S log S) comparisons of O(log^2 depth) each, and held in
+//! a merge-sort tree of O(S log S) steps and entries, made the first
+//! time such a box is asked about; then O(log^2 S) a way in
+//! (`down_many`). For a leaf of
 //! many receivers, its tops (receivers a way down a fed side may start
 //! from) are picked out once per leaf, a step each, and those with fed
 //! sides of a cycle below them once per leaf and cycle, from whichever
 //! are fewer, its tops or the cycle's fed sides, a binary search each
 //! (`Paths::tops_down`); their ways down are held for the nearest by
 //! binary searches, O(ways log ways) once (`Downs`), so each arc costs
-//! O(log) to find, then one top's way down as above.
+//! O(log) to find, then one top's way down as above. A top with more
+//! than `FEW_ENTRIES` fed sides below it has none of its ways held: each
+//! arc asks it as a receiver of few, O(log^2 S), up to `FEW_RECEIVERS`
+//! such tops; past those, each fed side below any top is held once, from
+//! the deepest top above it, a step a side below the leaf's tops and a
+//! step a top (`downs_of`): O(tops + sides below them) per leaf and
+//! cycle, so many leaves of many such tops above the same sides cost
+//! leaves times sides.
 //!
 //! A source of more than `FEW_ENTRIES` receivers (a tool also wired into
 //! a box that feeds many agents) has the members it feeds in a cycle
@@ -67,7 +80,7 @@
 //! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
 //! receivers with more than `FEW_RECEIVERS` tops above fed sides of a
 //! one-way cycle, a box of a source's tree with more than `FEW_ENTRIES`
-//! fed sides below it, a leaf wired into more than
+//! fed sides of a one-way cycle below it, a leaf wired into more than
 //! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
 //! at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
@@ -75,7 +88,7 @@
 //! with providers of its own that is neither a member before nor a fed
 //! side.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{Paths, Wiring, FEW_ENTRIES, FEW_RECEIVERS};
 use crate::collisions::flow::PathFacts;
@@ -133,6 +146,10 @@ pub(super) struct Cycle {
     /// from that source (the straight edge is shorter), only from a box
     /// below it. Empty for a one-way cycle, whose `sides` hold them all.
     pub(super) shadowed: Vec<(u32, u32, u32)>,
+    /// Of a skip cycle or a ring (each way round), its fed sides held for
+    /// boxes with more than `FEW_ENTRIES` of them below, made when first
+    /// asked about.
+    walk_down: OnceLock<SideTree>,
 }
 
 /// An arc a path runs along inside a cycle, ring or skip cycle of roots,
@@ -172,6 +189,7 @@ impl Cycle {
             turns,
             sides: Vec::new(),
             shadowed: Vec::new(),
+            walk_down: OnceLock::new(),
         }
     }
 
@@ -258,11 +276,15 @@ pub(super) struct WaysIn {
     wide: Vec<(u32, Arc<[u32]>)>,
     /// Of a cycle, skip cycle or ring (either way round) with fed sides,
     /// the receivers with fed sides below them (`Paths::tops_down`), each
-    /// a way in down them (`down_a_side`); None when one has more than
-    /// `FEW_ENTRIES` (no arc).
-    down: Option<Vec<u32>>,
-    /// The ways down those fed sides, for the nearest by binary searches.
+    /// a way in down them (`down_a_side`, `down_many`).
+    down: Vec<u32>,
+    /// Of a skip cycle or a ring, the ways down those fed sides, for the
+    /// nearest by binary searches (`downs_of`).
     downs: Downs,
+    /// Of a skip cycle or a ring, the tops of `down` with more than
+    /// `FEW_ENTRIES` fed sides below them whose ways are not in `downs`,
+    /// at most `FEW_RECEIVERS`: each asked about by every arc.
+    many_below: Vec<u32>,
 }
 
 /// The ways down fed sides a tool of many receivers may take into one
@@ -317,14 +339,8 @@ impl Downs {
                 let edges = if halves { 2 * i64::from(edges) } else { i64::from(edges) };
                 (edges - i64::from(p), rank, top)
             };
-            let mut up_to: Vec<(i64, u32, u32)> = of.iter().map(key).collect();
-            let mut from = up_to.clone();
-            for i in 1..up_to.len() {
-                up_to[i] = up_to[i].min(up_to[i - 1]);
-            }
-            for i in (0..from.len().saturating_sub(1)).rev() {
-                from[i] = from[i].min(from[i + 1]);
-            }
+            let keys: Vec<(i64, u32, u32)> = of.iter().map(key).collect();
+            let (up_to, from) = best_up_to_and_from(&keys);
             let places = of.iter().map(|w| w.0).collect();
             classes.push(DownClass {
                 class,
@@ -341,29 +357,66 @@ impl Downs {
     fn nearest(&self, at: u32, steps: &mut u64) -> Option<(u32, u32, u32)> {
         let mut best: Option<(u32, u32, u32)> = None;
         for c in &self.classes {
-            *steps += 1 + u64::from(usize::BITS - c.places.len().leading_zeros());
-            let i = c.places.partition_point(|&p| p <= at);
-            // Ways at or before `at`, and past it (`g` a round more).
-            let offers = [
-                (i > 0).then(|| (c.up_to[i - 1], 0)),
-                (i < c.places.len()).then(|| (c.from[i], self.m)),
-            ];
-            for ((key, rank, top), round) in offers.into_iter().flatten() {
-                let reach = i64::from(at + round);
-                let d = if self.halves {
-                    // Twice the distance: key + at (+ m) + the parity of g.
-                    (key + reach + (reach - i64::from(c.class)).rem_euclid(2)) / 2
-                } else {
-                    key + reach
-                };
-                let d = d as u32;
-                if best.is_none_or(|b| (d, rank) < (b.0, b.1)) {
-                    best = Some((d, rank, top));
-                }
-            }
+            let class = (c.class, &c.places[..], &c.up_to[..], &c.from[..]);
+            nearest_of_class(class, (self.m, self.halves), at, &mut best, steps);
         }
         best
     }
+}
+
+/// One class of ways down fed sides (a skip cycle's parity, else 0): its
+/// ways' places, sorted, and the best (key, rank, top) up to each and from
+/// each on, as `Downs` holds them.
+type ClassOfWays<'a> = (u32, &'a [u32], &'a [(i64, u32, u32)], &'a [(i64, u32, u32)]);
+
+/// Makes `best` the nearer of itself and the nearest way of `class` to the
+/// member at place `at` round a cycle of `m` members (`halves`: a skip
+/// cycle's steps of two), as (distance, rank, top), the smaller rank among
+/// equals: a binary search, then the best way at or before `at` and the
+/// best past it (a round more).
+fn nearest_of_class(
+    (class, places, up_to, from): ClassOfWays<'_>,
+    (m, halves): (u32, bool),
+    at: u32,
+    best: &mut Option<(u32, u32, u32)>,
+    steps: &mut u64,
+) {
+    *steps += 1 + u64::from(usize::BITS - places.len().leading_zeros());
+    let i = places.partition_point(|&p| p <= at);
+    let offers = [
+        (i > 0).then(|| (up_to[i - 1], 0)),
+        (i < places.len()).then(|| (from[i], m)),
+    ];
+    for ((key, rank, top), round) in offers.into_iter().flatten() {
+        let reach = i64::from(at + round);
+        let d = if halves {
+            // Twice the distance: key + at (+ m) + the parity of g.
+            (key + reach + (reach - i64::from(class)).rem_euclid(2)) / 2
+        } else {
+            key + reach
+        };
+        let d = d as u32;
+        if best.is_none_or(|b| (d, rank) < (b.0, b.1)) {
+            *best = Some((d, rank, top));
+        }
+    }
+}
+
+/// A way down fed sides as `Downs` and `SideTree` hold it: (its key, its
+/// rank, its top).
+type Keyed = (i64, u32, u32);
+
+/// The best (key, rank, top) of each way of `keys` and those before it,
+/// and of each and those after it.
+fn best_up_to_and_from(keys: &[Keyed]) -> (Vec<Keyed>, Vec<Keyed>) {
+    let (mut up_to, mut from) = (keys.to_vec(), keys.to_vec());
+    for i in 1..up_to.len() {
+        up_to[i] = up_to[i].min(up_to[i - 1]);
+    }
+    for i in (0..from.len().saturating_sub(1)).rev() {
+        from[i] = from[i].min(from[i + 1]);
+    }
+    (up_to, from)
 }
 
 /// The entry of `places` (sorted, not empty) nearest before `at` round a
@@ -419,19 +472,43 @@ fn fill_fed_sides(w: Wiring<'_, '_>, cycle: &mut Cycle, steps: &mut u64) {
 
 /// The fed sides of `sides` (sorted by where the forest's walk enters
 /// them) in the forest below box `o`, or `o` itself: one range, found by
-/// two binary searches. None past `FEW_ENTRIES` of them (no arc: the
-/// search and trees decide).
-fn sides_below<'s>(
-    facts: &PathFacts,
-    sides: &'s [(u32, u32, u32)],
-    o: u32,
-    steps: &mut u64,
-) -> Option<&'s [(u32, u32, u32)]> {
+/// two binary searches.
+fn sides_below<'s>(facts: &PathFacts, sides: &'s [SideEntry], o: u32, steps: &mut u64) -> &'s [SideEntry] {
     let (from, to) = (facts.enter[o as usize], facts.leave[o as usize]);
     let first = sides.partition_point(|s| s.0 < from);
     let last = sides.partition_point(|s| s.0 < to);
     *steps += 2 * u64::from(usize::BITS - sides.len().leading_zeros());
-    (last - first <= FEW_ENTRIES).then(|| &sides[first..last])
+    &sides[first..last]
+}
+
+/// A fed side as a cycle lists it: (where the forest's walk enters it, its
+/// ordinal, the place of the member it feeds).
+type SideEntry = (u32, u32, u32);
+
+/// `sides` if at most `FEW_ENTRIES`, the ways `down_a_side` and a one-way
+/// cycle's arcs look at one by one.
+fn few<T>(sides: &[T]) -> Option<&[T]> {
+    (sides.len() <= FEW_ENTRIES).then_some(sides)
+}
+
+/// The fed sides of a skip cycle or a ring one way round below box `o`
+/// of a source's tree (`o` too), open and shadowed, for `down_a_side`:
+/// from a source, the open ones only (it feeds the members of the rest
+/// straight). None past `FEW_ENTRIES` either (`down_many` then).
+fn few_below<'c>(
+    facts: &PathFacts,
+    cycle: &'c Cycle,
+    o: u32,
+    source: bool,
+    steps: &mut u64,
+) -> Option<[&'c [SideEntry]; 2]> {
+    let open = few(sides_below(facts, &cycle.sides, o, steps))?;
+    let shadowed = if source {
+        &[][..]
+    } else {
+        few(sides_below(facts, &cycle.shadowed, o, steps))?
+    };
+    Some([open, shadowed])
 }
 
 /// The deepest box of the forest above both `a` and `b` (of one tree),
@@ -525,33 +602,345 @@ fn down_a_side<'a>(
     }
 }
 
-/// The ways down fed sides from the tops `down` into `cycle` (`Downs`): for
-/// each top, each fed side below it (for a source, those it does not
-/// shadow), a step each, ranked by the top's id.
-fn downs_of(w: Wiring<'_, '_>, down: &[u32], cycle: &Cycle, steps: &mut u64) -> Downs {
+/// The ways down fed sides from the tops `down` into a skip cycle or a
+/// ring one way round (`Downs`), ranked by the top's id, and the tops
+/// with more than `FEW_ENTRIES` fed sides below them (`down_many`'s),
+/// each asked about by every arc when at most `FEW_RECEIVERS`. The ways
+/// are, for each other top, each fed side below it (for a source, those it
+/// does not shadow), a step each; past `FEW_RECEIVERS` tops of many sides,
+/// each fed side below any top from the deepest top above it (the others
+/// above it are farther down the same side), a step a side and a step a
+/// top, none asked about apart.
+fn downs_of(w: Wiring<'_, '_>, down: &[u32], cycle: &Cycle, steps: &mut u64) -> (Downs, Vec<u32>) {
     let facts = w.facts;
     if down.is_empty() {
-        return Downs::default();
+        return (Downs::default(), Vec::new());
     }
-    let mut by_id = down.to_vec();
+    let source = |o: u32| facts.providers_of(o).is_empty();
+    let (mut few, mut many): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    for &o in down {
+        match few_below(facts, cycle, o, source(o), steps) {
+            Some(_) => few.push(o),
+            None => many.push(o),
+        }
+    }
+    let taken = if many.len() <= FEW_RECEIVERS { &few[..] } else { down };
+    let mut by_id = taken.to_vec();
     by_id.sort_by(|&a, &b| w.g.id(facts.nodes[a as usize]).cmp(w.g.id(facts.nodes[b as usize])));
     let mut ways = Vec::new();
-    for (rank, &o) in by_id.iter().enumerate() {
-        let source = facts.providers_of(o).is_empty();
-        let top = facts.depth[o as usize];
-        for list in [&cycle.sides, &cycle.shadowed]
-            .into_iter()
-            .take(if source { 1 } else { 2 })
-        {
-            // Within `FEW_ENTRIES` each (`Paths::tops_down`).
-            let below = sides_below(facts, list, o, steps).unwrap_or(&[]);
-            for &(_, side, p) in below {
+    let mut way = |side: u32, p: u32, rank: usize, o: u32| {
+        ways.push((
+            p,
+            facts.depth[side as usize] - facts.depth[o as usize] + 1,
+            rank as u32,
+            o,
+        ));
+    };
+    if many.len() <= FEW_RECEIVERS {
+        for (rank, &o) in by_id.iter().enumerate() {
+            for below in few_below(facts, cycle, o, source(o), steps).unwrap_or_default() {
+                for &(_, side, p) in below {
+                    *steps += 1;
+                    way(side, p, rank, o);
+                }
+            }
+        }
+    } else {
+        let rank_of: Map<u32, usize> = by_id.iter().enumerate().map(|(r, &o)| (o, r)).collect();
+        let mut tops = down.to_vec();
+        tops.sort_unstable_by_key(|&o| facts.enter[o as usize]);
+        *steps += tops.len() as u64;
+        // Down each outermost top's sides, open and shadowed, the tops
+        // within it entered on the way, kept on a stack while not yet left.
+        let left = |o: u32, enter: u32| facts.leave[o as usize] <= enter;
+        let (mut i, mut open, mut sides) = (0, Vec::new(), Vec::new());
+        while i < tops.len() {
+            let outer = tops[i];
+            sides.clear();
+            for (list, shadowed) in [(&cycle.sides, false), (&cycle.shadowed, true)] {
+                let below = sides_below(facts, list, outer, steps);
+                sides.extend(below.iter().map(|&(e, o, p)| (e, o, p, shadowed)));
+            }
+            sides.sort_unstable();
+            open.clear();
+            for &(enter, side, p, shadowed) in &sides {
                 *steps += 1;
-                ways.push((p, facts.depth[side as usize] - top + 1, rank as u32, o));
+                while i < tops.len() && facts.enter[tops[i] as usize] <= enter {
+                    while open.last().is_some_and(|&t| left(t, facts.enter[tops[i] as usize])) {
+                        open.pop();
+                    }
+                    open.push(tops[i]);
+                    i += 1;
+                }
+                while open.last().is_some_and(|&t| left(t, enter)) {
+                    open.pop();
+                }
+                let Some(&o) = open.last() else { continue };
+                if !(shadowed && source(o)) {
+                    way(side, p, rank_of[&o], o);
+                }
+            }
+            while i < tops.len() && !left(outer, facts.enter[tops[i] as usize]) {
+                i += 1;
+            }
+        }
+        many.clear();
+    }
+    (
+        Downs::new(ways, cycle.members.len() as u32, cycle.turns.is_some()),
+        many,
+    )
+}
+
+/// The fed sides of a skip cycle or a ring one way round, held for the
+/// walk's way down from any box of a source's tree with more than
+/// `FEW_ENTRIES` of them below it (attack 5 of session 31: a source with
+/// 17 chains below it into a ring, each path read off trees). Where
+/// `down_a_side` finds the box where the nearest ways part and steps to
+/// the smallest id there, the same choice is made here by a rank fixed
+/// once: the walk down a tree takes, of the nearest ways, the one whose
+/// boxes' ids from the top down (then the id of the member fed) come
+/// first, and where two ways part that order does not depend on the box
+/// above them the walk starts from. So each fed side (of `Cycle::sides`
+/// and `Cycle::shadowed` alike: from a source, a way down a side it
+/// shadows is never the nearest, its straight edge being shorter) has a
+/// rank, and the walk's way down from box `o` is the way of least
+/// (distance, rank) among those below `o`: one range of the sides by
+/// where the forest's walk enters them, held as a merge-sort tree whose
+/// nodes are `Downs`' classes with the sides' depths as edges.
+///
+/// Cost: made once per cycle, the first time a box with many sides below
+/// it is asked about: O(S log S) comparisons of the walk's order, each
+/// a parting of two sides (O(log^2 depth)), and O(S log S) steps for the
+/// tree's levels, each holding the S sides once; a question O(log^2 S):
+/// at most two nodes a level, a binary search in each.
+#[derive(Debug)]
+pub(super) struct SideTree {
+    /// Members round, and whether a skip cycle's (steps of two).
+    round: (u32, bool),
+    /// Where the forest's walk enters each side, sorted.
+    enters: Vec<u32>,
+    /// By rank: the side and the member it feeds.
+    by_rank: Vec<(u32, u32)>,
+    /// Per level, from one side a node up, nodes of 2^level sides by where
+    /// they are entered, each node's sides sorted by class and place.
+    levels: Vec<SideLevel>,
+}
+
+/// One level of a `SideTree`: per side, its place and the best (key, rank,
+/// rank) of its node and class up to it and from it on (`Downs`' keys:
+/// the side's depth plus one, less its place; doubled first in a skip
+/// cycle).
+#[derive(Debug)]
+struct SideLevel {
+    places: Vec<u32>,
+    up_to: Vec<(i64, u32, u32)>,
+    from: Vec<(i64, u32, u32)>,
+}
+
+/// How the walk down a source's tree orders two fed sides `a` and `b`
+/// (each as the side and the member it feeds), of one tree: by the ids of
+/// the boxes below the box where they part (`parting`), or at it, the id
+/// of the member it feeds. Sides of different trees by their trees.
+fn walk_order<'a>(
+    facts: &PathFacts,
+    id: &impl Fn(u32) -> &'a str,
+    a: (u32, u32),
+    b: (u32, u32),
+    steps: &mut u64,
+) -> std::cmp::Ordering {
+    let (ra, rb) = (facts.root_of[a.0 as usize], facts.root_of[b.0 as usize]);
+    if ra != rb {
+        return facts.enter[ra as usize].cmp(&facts.enter[rb as usize]);
+    }
+    let at = if a.0 == b.0 {
+        a.0
+    } else {
+        parting(facts, a.0, b.0, steps)
+    };
+    let mut next = |(side, member): (u32, u32)| {
+        if side == at {
+            id(member)
+        } else {
+            let up = facts.depth[side as usize] - facts.depth[at as usize] - 1;
+            id(facts.ancestor(side, up, steps))
+        }
+    };
+    let (na, nb) = (next(a), next(b));
+    na.cmp(nb)
+}
+
+impl SideTree {
+    /// Of `cycle`'s fed sides, open and shadowed; `id` a box's id by
+    /// ordinal.
+    fn new<'a>(facts: &PathFacts, cycle: &Cycle, id: impl Fn(u32) -> &'a str, steps: &mut u64) -> SideTree {
+        let mut sides: Vec<(u32, u32, u32)> = cycle.sides.iter().chain(&cycle.shadowed).copied().collect();
+        sides.sort_unstable();
+        let count = sides.len();
+        *steps += count as u64;
+        let mut order: Vec<u32> = (0..count as u32).collect();
+        let fed = |i: u32| {
+            let (_, side, p) = sides[i as usize];
+            (side, cycle.members[p as usize])
+        };
+        order.sort_by(|&a, &b| {
+            *steps += 1;
+            walk_order(facts, &id, fed(a), fed(b), steps)
+        });
+        let mut rank = vec![0u32; count];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i as usize] = r as u32;
+        }
+        let by_rank = order.iter().map(|&i| fed(i)).collect();
+        let halves = cycle.turns.is_some();
+        let class = |p: u32| if halves { p % 2 } else { 0 };
+        // Level 0: each side alone, as (class, place, key, rank).
+        let mut items: Vec<(u32, u32, i64, u32)> = (sides.iter().zip(&rank))
+            .map(|(&(_, side, p), &r)| {
+                let edges = i64::from(facts.depth[side as usize]) + 1;
+                (class(p), p, if halves { 2 * edges } else { edges } - i64::from(p), r)
+            })
+            .collect();
+        let mut levels = Vec::new();
+        let mut width = 1usize;
+        loop {
+            *steps += count as u64;
+            let (mut up_to, mut from) = (Vec::with_capacity(count), Vec::with_capacity(count));
+            for node in items.chunks(width) {
+                for run in node.chunk_by(|a, b| a.0 == b.0) {
+                    let keys: Vec<(i64, u32, u32)> = run.iter().map(|&(_, _, key, r)| (key, r, r)).collect();
+                    let (u, f) = best_up_to_and_from(&keys);
+                    up_to.extend(u);
+                    from.extend(f);
+                }
+            }
+            let places = items.iter().map(|i| i.1).collect();
+            levels.push(SideLevel { places, up_to, from });
+            if width >= count {
+                break;
+            }
+            // The next level's nodes: two of this one's merged.
+            let mut merged = Vec::with_capacity(count);
+            for pair in items.chunks(2 * width) {
+                let (a, b) = pair.split_at(width.min(pair.len()));
+                let (mut i, mut j) = (0, 0);
+                while i < a.len() || j < b.len() {
+                    if j == b.len() || (i < a.len() && (a[i].0, a[i].1) <= (b[j].0, b[j].1)) {
+                        merged.push(a[i]);
+                        i += 1;
+                    } else {
+                        merged.push(b[j]);
+                        j += 1;
+                    }
+                }
+            }
+            items = merged;
+            width *= 2;
+        }
+        let enters = sides.iter().map(|s| s.0).collect();
+        SideTree {
+            round: (cycle.members.len() as u32, halves),
+            enters,
+            by_rank,
+            levels,
+        }
+    }
+
+    /// The walk's way down from box `o` to the member at place `at`, of
+    /// the fed sides below `o` (`o` too): (edges from `o` to that member,
+    /// the way's rank, the side, the member it feeds). None if none.
+    fn nearest(&self, facts: &PathFacts, o: u32, at: u32, steps: &mut u64) -> Option<(u32, u32, u32, u32)> {
+        let (from, to) = (facts.enter[o as usize], facts.leave[o as usize]);
+        *steps += 2 * u64::from(usize::BITS - self.enters.len().leading_zeros());
+        let (mut lo, mut hi) = (
+            self.enters.partition_point(|&e| e < from),
+            self.enters.partition_point(|&e| e < to),
+        );
+        let mut best: Option<(u32, u32, u32)> = None;
+        let mut visit = |level: &SideLevel, node: usize, width: usize, steps: &mut u64| {
+            let end = ((node + 1) * width).min(level.places.len());
+            let span = node * width..end;
+            let places = &level.places[span.clone()];
+            // A skip cycle's even places first, then its odd ones.
+            let odd = if self.round.1 {
+                places.partition_point(|&p| p % 2 == 0)
+            } else {
+                places.len()
+            };
+            for (class, run) in [(0, span.start..span.start + odd), (1, span.start + odd..end)] {
+                if !run.is_empty() {
+                    let of = (
+                        class,
+                        &level.places[run.clone()],
+                        &level.up_to[run.clone()],
+                        &level.from[run],
+                    );
+                    nearest_of_class(of, self.round, at, &mut best, steps);
+                }
+            }
+        };
+        for (l, level) in self.levels.iter().enumerate() {
+            if lo >= hi {
+                break;
+            }
+            if lo & 1 == 1 {
+                visit(level, lo, 1 << l, steps);
+                lo += 1;
+            }
+            if hi & 1 == 1 {
+                hi -= 1;
+                visit(level, hi, 1 << l, steps);
+            }
+            (lo, hi) = (lo >> 1, hi >> 1);
+        }
+        let (d, rank, _) = best?;
+        let (side, member) = self.by_rank[rank as usize];
+        Some((d - facts.depth[o as usize], rank, side, member))
+    }
+}
+
+/// Where the walk from box `o` of a source's tree enters a skip cycle or
+/// a ring, as `down_a_side` finds it, for a box with more than
+/// `FEW_ENTRIES` fed sides below it: the nearest way down them by each
+/// cycle's `SideTree` (a ring's two ways round, each with `at`, the place
+/// of the member the path ends at), the first in the walk's order among
+/// equals; a source's `straight` way (its distance to that member and the
+/// member it feeds) taken when nearer, or as near with the smaller id
+/// than the box below `o` the way down starts with. As (distance from
+/// `o`, the member entered, the side come down to: `o` when straight).
+fn down_many<'a>(
+    facts: &PathFacts,
+    o: u32,
+    straight: Option<(u32, u32)>,
+    rounds: &[(&Cycle, u32)],
+    id: impl Fn(u32) -> &'a str,
+    steps: &mut u64,
+) -> Option<(u32, u32, u32)> {
+    let mut best: Option<(u32, u32, u32, u32)> = None;
+    for &(cycle, at) in rounds {
+        let tree = cycle.walk_down.get_or_init(|| SideTree::new(facts, cycle, &id, steps));
+        if let Some(way) = tree.nearest(facts, o, at, steps) {
+            if best.is_none_or(|b| (way.0, way.1) < (b.0, b.1)) {
+                best = Some(way);
             }
         }
     }
-    Downs::new(ways, cycle.members.len() as u32, cycle.turns.is_some())
+    let down = best.map(|(d, _, side, member)| (d, member, side));
+    let Some((d, member)) = straight else { return down };
+    let straight = Some((d + 1, member, o));
+    match down {
+        None => straight,
+        Some(way) if way.0 != d + 1 => straight.into_iter().chain(down).min_by_key(|w| w.0),
+        Some((_, _, side)) => {
+            let up = facts.depth[side as usize] - facts.depth[o as usize] - 1;
+            let below = facts.ancestor(side, up, steps);
+            if id(member) < id(below) {
+                straight
+            } else {
+                down
+            }
+        }
+    }
 }
 
 impl WaysIn {
@@ -816,9 +1205,7 @@ impl Paths {
                 .filter(|(_, places)| !places.is_empty())
                 .collect();
             let down = self.tops_down(w, &entered, cycle, steps);
-            let downs = down
-                .as_ref()
-                .map_or_else(Downs::default, |down| downs_of(w, down, cycle, steps));
+            let (downs, many_below) = downs_of(w, &down, cycle, steps);
             Arc::new(WaysIn {
                 straight,
                 fed: places,
@@ -826,6 +1213,7 @@ impl Paths {
                 wide,
                 down,
                 downs,
+                many_below,
             })
         });
         Some(Arc::clone(ways))
@@ -833,8 +1221,8 @@ impl Paths {
 
     /// The tops of `entered` (`Entrances::tops`) with fed sides of `cycle`
     /// below them (for a source, sides it does not shadow), sorted by
-    /// ordinal (`WaysIn::down`); empty for a cycle without fed sides, None
-    /// for a top past `FEW_ENTRIES` sides (no arc). Whichever are fewer are looked at: each top, two binary
+    /// ordinal (`WaysIn::down`); empty for a cycle without fed sides. Whichever are fewer
+    /// are looked at: each top, two binary
     /// searches among the sides; or each side, a binary search among the
     /// tops for the last entered before it, then up the tops above that
     /// (`Entrances::top_above`) past those left before it, and on up
@@ -842,25 +1230,20 @@ impl Paths {
     /// many sources, across many cycles, costs each cycle its sides, not
     /// the tool's tops (the attack of session 31: one tool into the
     /// sources of n rings took n tops for each).
-    fn tops_down(&self, w: Wiring<'_, '_>, entered: &Entrances, cycle: &Cycle, steps: &mut u64) -> Option<Vec<u32>> {
+    fn tops_down(&self, w: Wiring<'_, '_>, entered: &Entrances, cycle: &Cycle, steps: &mut u64) -> Vec<u32> {
         let facts = w.facts;
         let tops = &entered.tops;
         let sides = cycle.sides.len() + cycle.shadowed.len();
         if sides == 0 || tops.is_empty() {
-            return Some(Vec::new());
+            return Vec::new();
         }
         let mut down: Vec<u32> = Vec::new();
         if tops.len() <= sides {
             for &o in tops {
                 *steps += 1;
                 let source = facts.providers_of(o).is_empty();
-                let open = sides_below(facts, &cycle.sides, o, steps)?;
-                let shadowed = if source {
-                    &[][..]
-                } else {
-                    sides_below(facts, &cycle.shadowed, o, steps)?
-                };
-                if !open.is_empty() || !shadowed.is_empty() {
+                let mut below = |list| !sides_below(facts, list, o, steps).is_empty();
+                if below(&cycle.sides) || (!source && below(&cycle.shadowed)) {
                     down.push(o);
                 }
             }
@@ -891,16 +1274,9 @@ impl Paths {
                     }
                 }
             }
-            for &o in &down {
-                let source = facts.providers_of(o).is_empty();
-                sides_below(facts, &cycle.sides, o, steps)?;
-                if !source {
-                    sides_below(facts, &cycle.shadowed, o, steps)?;
-                }
-            }
         }
         down.sort_unstable();
-        Some(down)
+        down
     }
 
     /// The cycle of roots (`Cycle`) path root `r` is a member of, if any:
@@ -1060,7 +1436,7 @@ impl Paths {
                 let (edges, p, source) = ways.way_round(at, m)?;
                 consider(edges, p, source.map(|o| (o, o)));
             }
-            let down = ways.down.as_ref()?;
+            let down = &ways.down;
             if down.len() > FEW_RECEIVERS {
                 // Ties are the search's in a one-way cycle: past a few
                 // tops, left to it and the trees.
@@ -1068,7 +1444,7 @@ impl Paths {
             }
             for &o in down {
                 let depth = facts.depth[o as usize];
-                for &(_, side, p) in sides_below(facts, &cycle.sides, o, steps)? {
+                for &(_, side, p) in few(sides_below(facts, &cycle.sides, o, steps))? {
                     *steps += 1;
                     let down = facts.depth[side as usize] - depth;
                     consider((at + m - p) % m + 2 + down, p, Some((o, side)));
@@ -1097,7 +1473,7 @@ impl Paths {
                     // below `o` more edges; past `FEW_ENTRIES` of them, no
                     // arc (the search and trees decide).
                     let depth = facts.depth[o as usize];
-                    for &(_, side, p) in sides_below(facts, &cycle.sides, o, steps)? {
+                    for &(_, side, p) in few(sides_below(facts, &cycle.sides, o, steps))? {
                         *steps += 1;
                         let down = facts.depth[side as usize] - depth;
                         consider((at + m - p) % m + 2 + down, p, Some((o, side)));
@@ -1332,7 +1708,9 @@ impl Paths {
     /// chain box's the rest of its chain and its bottom root's, and a
     /// source's one more than its nearest member's. The leaf steps to its
     /// nearest receiver (a member, a source, or a box of a source's tree
-    /// above a fed side), on from there as `down_a_side` finds; from a root the walk goes round the shorter way, and when
+    /// above a fed side), on from there as `down_a_side` (or, below many
+    /// fed sides, `down_many`) finds; from a root the walk goes round the
+    /// shorter way, and when
     /// both ways are as long (half round) to the smaller id of the first
     /// boxes each way, after which one way is shorter; from a chain box
     /// down its chain, and on round the same way only if its bottom root
@@ -1445,15 +1823,18 @@ impl Paths {
                 },
                 false => None,
             };
-            let open = sides_below(facts, &fw.sides, o, steps)?;
-            let shadowed = if source {
-                &[][..]
-            } else {
-                sides_below(facts, &fw.shadowed, o, steps)?
+            let entered = match few_below(facts, fw, o, source, steps) {
+                Some(below) => {
+                    let of_place = |p: u32| of_root(fw.members[p as usize]);
+                    let way = down_a_side(facts, o, straight, below, &fw.members, of_place, id, steps);
+                    way.map(|(d, p, side)| (d, fw.members[p as usize], side))
+                }
+                None => {
+                    let straight = straight.map(|(d, p)| (d, fw.members[p as usize]));
+                    down_many(facts, o, straight, &[(fw, atf), (bw, atb)], id, steps)
+                }
             };
-            let of_place = |p: u32| of_root(fw.members[p as usize]);
-            let entered = down_a_side(facts, o, straight, [open, shadowed], &fw.members, of_place, id, steps);
-            Some(entered.map(|(d, p, side)| (d, o, fw.members[p as usize], Some((o, side)))))
+            Some(entered.map(|(d, x, side)| (d, o, x, Some((o, side)))))
         };
         let receivers = g.passthrough_receivers.of(leaf);
         let (_, _, x, via) = if receivers.len() > FEW_RECEIVERS {
@@ -1465,13 +1846,15 @@ impl Paths {
             // few (as in `skip_arc`). Not when wired straight into a chain
             // box (its distance may turn back at its bottom).
             let (ahead, back) = (self.ways_in(w, leaf, fw, steps)?, self.ways_in(w, leaf, bw, steps)?);
-            if ahead.chain_box || back.chain_box || ahead.down.is_none() || back.down.is_none() {
+            if ahead.chain_box || back.chain_box {
                 return None;
             }
             let mut nearest = vec![nearest_on_ring([(&ahead, fw, atf), (&back, bw, atb)], id).map(|n| n.0)];
             for (ways, at) in [(&ahead, atf), (&back, atb)] {
                 nearest.push(ways.downs.nearest(at, steps).map(|n| n.2));
             }
+            // The tops of many fed sides below (the same each way round).
+            nearest.extend(ahead.many_below.iter().map(|&o| Some(o)));
             let nearest = nearest.into_iter().flatten().map(|o| (facts.nodes[o as usize], o));
             walks_step(nearest, id, step_of, steps)?
         } else {
@@ -1793,14 +2176,17 @@ impl Paths {
             // to the members a source feeds, or down a chain to a fed side
             // (those a source feeds straight too only from below it).
             let straight = if source { nearest_fed(q, steps) } else { None };
-            let open = sides_below(facts, &cycle.sides, o, steps)?;
-            let shadowed = if source {
-                &[][..]
-            } else {
-                sides_below(facts, &cycle.shadowed, o, steps)?
+            let entered = match few_below(facts, &cycle, o, source, steps) {
+                Some(below) => {
+                    let dist = |p: u32| gap(p).div_ceil(2);
+                    down_a_side(facts, o, straight, below, &cycle.members, dist, ord, steps)
+                }
+                None => {
+                    let straight = straight.map(|(d, p)| (d, cycle.members[p as usize]));
+                    let way = down_many(facts, o, straight, &[(&cycle, at)], ord, steps);
+                    way.map(|(d, x, side)| (d, cycle.pos[&x], side))
+                }
             };
-            let dist = |p: u32| gap(p).div_ceil(2);
-            let entered = down_a_side(facts, o, straight, [open, shadowed], &cycle.members, dist, ord, steps);
             Some(entered.map(|(d, p, side)| (d, o, p, Some((o, side)))))
         };
         let (_, _, p, via) = if receivers.len() > FEW_RECEIVERS {
@@ -1808,17 +2194,19 @@ impl Paths {
             // (`Paths::ways_in`), the nearest found by binary searches,
             // straight or through a source, and down fed sides (`Downs`);
             // the receiver of each that the walk would take steps on as
-            // one of few. Of all its receivers, the nearest, the smallest
-            // id among equals, is one of these two: each receiver's
-            // distance is the least of its ways, and each of the two is
-            // the nearest of its kind.
+            // one of few, and so does each top of many fed sides below
+            // it (`WaysIn::many_below`). Of all its receivers, the nearest,
+            // the smallest id among equals, is one of these: each
+            // receiver's distance is the least of its ways, and each of
+            // the first two is the nearest of its kind.
             let ways = self.ways_in(w, leaf, &cycle, steps)?;
-            ways.down.as_ref()?;
             let nearest = [
                 nearest_on_skip(&ways, &cycle, at, ord).map(|n| n.0),
                 ways.downs.nearest(at, steps).map(|n| n.2),
             ];
-            let nearest = nearest.into_iter().flatten().map(|o| (facts.nodes[o as usize], o));
+            let nearest = (nearest.into_iter().flatten())
+                .chain(ways.many_below.iter().copied())
+                .map(|o| (facts.nodes[o as usize], o));
             walks_step(nearest, ord, step_of, steps)?
         } else {
             walks_step(
@@ -3731,6 +4119,208 @@ mod tests {
             let path = &paths[&("a0050".to_string(), "U0000".to_string())];
             assert_eq!(path[..3], ["U0000", "R0000", "S0000"], "{what}");
             assert_eq!(path.last().map(String::as_str), Some("a0050"), "{what}");
+        }
+    }
+
+    /// A ring (or a skip cycle, `skip`) of `m` boxes C.. and a source R
+    /// above a random tree of `tree` boxes T.., each below R or a box
+    /// before it, `chain` of them first in a chain below R; each tree box
+    /// feeds a random member with odds 2 in 3 (a fed side), sometimes two;
+    /// R feeds some members straight. Ids from `name`. Its boxes and edges.
+    #[allow(clippy::too_many_arguments)]
+    fn source_over_many_sides(
+        m: usize,
+        skip: bool,
+        tree: usize,
+        chain: usize,
+        name: &dyn Fn(usize) -> usize,
+        next: &mut dyn FnMut(u32) -> u32,
+    ) -> (Vec<String>, Vec<(String, String)>, Vec<String>) {
+        let c: Vec<String> = (0..m).map(|i| format!("C{:03}", name(i))).collect();
+        let t: Vec<String> = (0..tree).map(|k| format!("T{:03}", name(100 + k))).collect();
+        let r = "R".to_string();
+        let mut boxes: Vec<String> = c.iter().chain(&t).cloned().collect();
+        boxes.push(r.clone());
+        let mut edges = Vec::new();
+        for i in 0..m {
+            edges.push((c[i].clone(), c[(i + 1) % m].clone()));
+            let (from, to) = if skip { (i, (i + 2) % m) } else { ((i + 1) % m, i) };
+            edges.push((c[from].clone(), c[to].clone()));
+        }
+        edges.push(("U".to_string(), r.clone()));
+        for k in 0..tree {
+            let above = if k < chain || next(4) == 0 {
+                if k == 0 {
+                    r.clone()
+                } else {
+                    t[k - 1].clone()
+                }
+            } else {
+                let p = next(k as u32 + 1) as usize;
+                if p == k {
+                    r.clone()
+                } else {
+                    t[p].clone()
+                }
+            };
+            edges.push((above, t[k].clone()));
+            if k >= chain && next(3) > 0 {
+                for _ in 0..1 + u32::from(next(4) == 0) {
+                    edges.push((t[k].clone(), c[next(m as u32) as usize].clone()));
+                }
+            }
+        }
+        for member in &c {
+            if next(4) == 0 {
+                edges.push((r.clone(), member.clone()));
+            }
+        }
+        edges.sort();
+        edges.dedup();
+        (boxes, edges, c)
+    }
+
+    #[test]
+    fn cmp9_a_way_down_more_than_few_fed_sides_is_the_walks() {
+        // Session 31's attack 5: a source with more than `FEW_ENTRIES` fed
+        // sides below it into a ring or skip cycle made every path round
+        // it read off trees. Now the walk's way down them is the way of
+        // least (distance, walk order) below the box (`SideTree`), from a
+        // tool of few receivers and of many (`downs_of`: up to 16 tops of
+        // many sides asked about apart, past that a way per side from its
+        // deepest top). Random trees parting at every depth, ids every
+        // way round, tools into the source, a box of its tree, both, a
+        // chain of 20 tops, with 17 boxes that lead elsewhere or not;
+        // every path read against the walk.
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = move |below: u32| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % u64::from(below)) as u32
+        };
+        let (mut built, mut trials) = (0, 0);
+        for trial in 0..60 {
+            let m = 5 + next(14) as usize;
+            let skip = trial % 2 == 1;
+            let chain = if trial % 3 == 2 { 20 } else { 0 };
+            let tree = chain + 22 + next(12) as usize + chain;
+            let shift = next(500) as usize;
+            let reversed = trial % 4 >= 2;
+            let name = move |i: usize| {
+                if reversed {
+                    999 - (i * 37 + shift) % 997
+                } else {
+                    (i * 37 + shift) % 997
+                }
+            };
+            let (boxes, edges, c) = source_over_many_sides(m, skip, tree, chain, &name, &mut next);
+            let t: Vec<&String> = boxes.iter().filter(|b| b.starts_with('T')).collect();
+            let mut into: Vec<&str> = match trial % 3 {
+                0 => vec!["R"],
+                1 => vec!["R", t[next(4) as usize].as_str()],
+                _ => std::iter::once("R")
+                    .chain(t[..chain].iter().map(|b| b.as_str()))
+                    .collect(),
+            };
+            let fan: Vec<String> = (0..17).map(|j| format!("X{j:02}")).collect();
+            let (mut boxes, mut edges) = (boxes.clone(), edges.clone());
+            if trial % 6 < 3 {
+                for x in &fan {
+                    boxes.push(x.clone());
+                    edges.push((x.clone(), "z".to_string()));
+                }
+                into.extend(fan.iter().map(String::as_str));
+            }
+            let at = &c[next(m as u32) as usize];
+            let (text, _) = wired(&boxes, &edges, &into, at);
+            let z = r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#;
+            let text = text.replace(r#"{"id": "a", "type": "agent""#, z);
+            let mut all = edges.clone();
+            all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
+            all.extend([(at.clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+            let report = read_as_the_walks(&text, &boxes, &all);
+            let paths = &report.collisions.paths;
+            let held = |c: &super::Cycle| c.walk_down.get().is_some();
+            let skips = paths.skips.lock().unwrap();
+            let rings = paths.rings.lock().unwrap();
+            trials += 1;
+            built += usize::from(
+                skips.cycles.values().flatten().any(|c| held(c))
+                    || rings.values().flatten().any(|r| held(&r.forward) || held(&r.backward)),
+            );
+        }
+        assert!(built * 2 > trials, "the sides held for many in {built} of {trials}");
+    }
+
+    /// `text` (a cycle of `n` roots C.. each fed by a source S.., ids as
+    /// numbered) with 18 boxes below every 8th source, box j into the
+    /// member j on, box 0 instead of the source: more than `FEW_ENTRIES`
+    /// fed sides below one source, and no member it feeds straight.
+    fn many_fed_sides(text: &str, n: usize) -> String {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        let mut text = text.to_string();
+        for i in (0..n).step_by(8) {
+            let (s, c) = (format!("S{i:04}"), format!("C{i:04}"));
+            text = text.replacen(&edge(&s, &c), &edge(&s, &format!("F{i:04}-00")), 1);
+            for j in 0..=17 {
+                let f = format!("F{i:04}-{j:02}");
+                nodes.push(node(&f, "toolbox", &f));
+                edges.push(edge(&f, &format!("C{:04}", (i + j) % n)));
+                if j > 0 {
+                    edges.push(edge(&s, &f));
+                }
+            }
+        }
+        let text = text.replacen("\"nodes\": [", &format!("\"nodes\": [{}, ", nodes.join(", ")), 1);
+        text.replacen("\"edges\": [", &format!("\"edges\": [{}, ", edges.join(", ")), 1)
+    }
+
+    #[test]
+    fn cmp9_paths_round_a_skip_cycle_or_a_ring_with_many_fed_sides_below_a_source_cost_their_ends() {
+        // Session 31's attack 5 (families 94 to 97): 17 fed sides below
+        // one source made every path round a ring or skip cycle from it
+        // read off trees (reading 4.4x to 6.8x per doubling). Now each is
+        // an arc, the way down found by `SideTree`; so too for tools of
+        // many receivers (family 72's fan), whose tops of many sides are
+        // each asked about.
+        // U0080's nearest way to a0000 is down F0080-17 into C0097, then
+        // round to C0000; in a skip cycle, C0096 is as near (32 steps of
+        // two), and F0080-16 has the smaller id.
+        type Shape<'a> = (&'a str, &'a dyn Fn(usize) -> String, [&'a str; 2]);
+        let shapes: [Shape<'_>; 4] = [
+            (
+                "skip cycle",
+                &|n| many_fed_sides(&cycle_skip(n, &|i| i, 0), n),
+                ["F0080-16", "C0096"],
+            ),
+            (
+                "ring",
+                &|n| many_fed_sides(&two_way(n, false, None), n),
+                ["F0080-17", "C0097"],
+            ),
+            (
+                "skip cycle, tools fanned out",
+                &|n| many_fed_sides(&cycle_skip(n, &|i| i, 17), n),
+                ["F0080-16", "C0096"],
+            ),
+            (
+                "ring, tools fanned out",
+                &|n| many_fed_sides(&roots_joined(n, false, true, None, 17, false, false), n),
+                ["F0080-17", "C0097"],
+            ),
+        ];
+        for (what, text, [side, member]) in shapes {
+            let (once, paths) = read_all(&text(160));
+            let (twice, _) = read_all(&text(320));
+            crate::work::assert_at_most_doubles(
+                once,
+                twice,
+                &format!("reading paths round a {what} with many fed sides below a source: "),
+            );
+            let path = &paths[&("a0000".to_string(), "U0080".to_string())];
+            assert_eq!(path[..4], ["U0080", "S0080", side, member], "{what}");
+            assert_eq!(path.last().map(String::as_str), Some("a0000"), "{what}");
         }
     }
 }
