@@ -74,15 +74,16 @@
 //! receivers sorted once, a step each, then a binary search and a step a
 //! member), shared by every tool it holds; a path through it finds the
 //! nearest by a binary search (a leaf of many receivers: one for each
-//! such source it is wired into, at most `FEW_RECEIVERS` of them).
+//! such source it is wired into, up to `FEW_RECEIVERS` of them; past
+//! those, the members they feed are its places fed, a step each, once
+//! per leaf and cycle, so many leaves each wired into more than
+//! `FEW_RECEIVERS` of the same such sources cost leaves times members).
 //!
 //! Not taken (the search and trees decide, as before): two ways in as
 //! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
 //! receivers with more than `FEW_RECEIVERS` tops above fed sides of a
 //! one-way cycle, a box of a source's tree with more than `FEW_ENTRIES`
-//! fed sides of a one-way cycle below it, a leaf wired into more than
-//! `FEW_RECEIVERS` sources of more than `FEW_ENTRIES` receivers, a way in
-//! at a chain box of a ring whose bottom root turns back, and a leaf of
+//! fed sides of a one-way cycle below it, a way in at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
 //! a ring; a skip cycle whose roots are joined by chains, or fed by a box
 //! with providers of its own that is neither a member before nor a fed
@@ -225,10 +226,8 @@ impl Cycle {
 const ARC_AT_LEAST: u32 = 3;
 
 /// The boxes a leaf wired into more than `FEW_RECEIVERS` boxes may enter a
-/// cycle or ring of roots by (`Paths::entered`): (the ordinal of a box
-/// entered, the source come through or NONE), sorted; None when a source
-/// of the leaf feeds more than `FEW_ENTRIES` boxes (no arc then).
-pub(super) type Entered = Option<Arc<Entrances>>;
+/// cycle or ring of roots by (`Paths::entered`).
+pub(super) type Entered = Arc<Entrances>;
 
 /// What `Paths::entered` picks out of a leaf's receivers.
 #[derive(Debug)]
@@ -236,9 +235,9 @@ pub(super) struct Entrances {
     /// (the ordinal of a box entered, the source come through or NONE),
     /// sorted.
     boxes: Vec<(u32, u32)>,
-    /// The sources of more than `FEW_ENTRIES` receivers (at most
-    /// `FEW_RECEIVERS`), not expanded: the members each feeds are picked
-    /// out once per source and cycle (`Paths::fed_places`).
+    /// The sources of more than `FEW_ENTRIES` receivers, not expanded: the
+    /// members each feeds are picked out once per source and cycle
+    /// (`Paths::fed_places`).
     wide: Vec<NodeIx>,
     /// The receivers a way in may go down a fed side from (`down_a_side`):
     /// sources with boxes hanging below them, and boxes hanging on a chain
@@ -272,7 +271,8 @@ pub(super) struct WaysIn {
     /// Whether a member entered straight is a chain box.
     chain_box: bool,
     /// The sources of many receivers the leaf is wired into that feed
-    /// members: (the source, the places it feeds, sorted).
+    /// members, up to `FEW_RECEIVERS` (past those, their places are in
+    /// `fed`): (the source, the places it feeds, sorted).
     wide: Vec<(u32, Arc<[u32]>)>,
     /// Of a cycle, skip cycle or ring (either way round) with fed sides,
     /// the receivers with fed sides below them (`Paths::tops_down`), each
@@ -1028,10 +1028,10 @@ impl Paths {
     /// box it enters, the source it comes through or NONE), sorted by the
     /// box entered: each receiver that has providers of its own (it may
     /// be a member), and each relevant receiver of each receiver that has
-    /// none (a source). Picked out once per leaf, a step a receiver (and a
-    /// step a source's receiver), and remembered; None (and no arc) when a
-    /// source feeds more than `FEW_ENTRIES` boxes, as for a few receivers.
-    /// Boxes of no ordinal lead nowhere (family 72, `cycle-fanout`).
+    /// none (a source), unless it feeds more than `FEW_ENTRIES` boxes
+    /// (`Entrances::wide`). Picked out once per leaf, a step a receiver
+    /// (and a step a source's receiver), and remembered. Boxes of no
+    /// ordinal lead nowhere (family 72, `cycle-fanout`).
     fn entered(&self, w: Wiring<'_, '_>, leaf: NodeIx, steps: &mut u64) -> Entered {
         let mut entrances = self.entrances.lock().unwrap_or_else(|e| e.into_inner());
         *steps += 1;
@@ -1039,7 +1039,7 @@ impl Paths {
             return known.clone();
         }
         let (g, facts) = (w.g, w.facts);
-        let found = (|| {
+        let found = {
             let (mut entered, mut wide): (Vec<(u32, u32)>, Vec<NodeIx>) = (Vec::new(), Vec::new());
             let mut tops: Vec<u32> = Vec::new();
             for &q in g.passthrough_receivers.of(leaf) {
@@ -1060,9 +1060,6 @@ impl Paths {
                 }
                 let fed = g.receivers.of(q);
                 if fed.len() > FEW_ENTRIES {
-                    if wide.len() == FEW_RECEIVERS {
-                        return None;
-                    }
                     wide.push(q);
                     continue;
                 }
@@ -1095,13 +1092,13 @@ impl Paths {
             }
             wide.sort_unstable();
             wide.dedup();
-            Some(Arc::new(Entrances {
+            Arc::new(Entrances {
                 boxes: entered,
                 wide,
                 tops,
                 top_above,
-            }))
-        })();
+            })
+        };
         entrances.insert(leaf, found.clone());
         found
     }
@@ -1159,7 +1156,7 @@ impl Paths {
     /// round the cycle a step each. Made once per leaf and cycle, and
     /// remembered: each path then finds its way in by binary searches.
     fn ways_in(&self, w: Wiring<'_, '_>, leaf: NodeIx, cycle: &Cycle, steps: &mut u64) -> Option<Arc<WaysIn>> {
-        let entered = self.entered(w, leaf, steps)?;
+        let entered = self.entered(w, leaf, steps);
         let mut ways = self.ways_in.lock().unwrap_or_else(|e| e.into_inner());
         *steps += 1;
         let ways = ways.entry((leaf, cycle.min, cycle.members[0])).or_insert_with(|| {
@@ -1177,6 +1174,19 @@ impl Paths {
                     straight.push(p);
                 } else {
                     fed.push((p, source));
+                }
+            }
+            // Each source of many receivers, the places it feeds; past
+            // `FEW_RECEIVERS` of them, those places fed as any other's (a
+            // step each), not each source asked about by every arc.
+            let mut wide: Vec<(u32, Arc<[u32]>)> = (wide_sources.iter())
+                .map(|&q| (w.ordinal[q as usize], self.fed_places(w, q, cycle, steps)))
+                .filter(|(_, places)| !places.is_empty())
+                .collect();
+            if wide.len() > FEW_RECEIVERS {
+                for (source, places) in wide.drain(..) {
+                    *steps += places.len() as u64;
+                    fed.extend(places.iter().map(|&p| (p, source)));
                 }
             }
             straight.sort_unstable();
@@ -1199,11 +1209,6 @@ impl Paths {
                     _ => places.push((p, source, false)),
                 }
             }
-            // Each source of many receivers, the places it feeds.
-            let wide = (wide_sources.iter())
-                .map(|&q| (w.ordinal[q as usize], self.fed_places(w, q, cycle, steps)))
-                .filter(|(_, places)| !places.is_empty())
-                .collect();
             let down = self.tops_down(w, &entered, cycle, steps);
             let (downs, many_below) = downs_of(w, &down, cycle, steps);
             Arc::new(WaysIn {
@@ -4321,6 +4326,114 @@ mod tests {
             let path = &paths[&("a0000".to_string(), "U0080".to_string())];
             assert_eq!(path[..4], ["U0080", "S0080", side, member], "{what}");
             assert_eq!(path.last().map(String::as_str), Some("a0000"), "{what}");
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_wired_into_more_than_16_boxes_of_many_receivers_enters_where_the_walk_does() {
+        // A tool wired into 17 sources each feeding 17 members (family
+        // 99, `ring-wide-tools`) had no arc until session 32: past 16 such
+        // sources, every path was read off trees (reading 10x to 89x per
+        // doubling). Now their places in the cycle are the tool's places
+        // fed. Random cycles one way, both ways and skip, 17 to 20 boxes W
+        // each feeding 17 boxes Y (into agent Z) and one to three random
+        // members; the tool into all of them, some sources too: every path
+        // read against the walk.
+        let mut seed = 0x6a09_e667_u64;
+        let mut next = move |below: u32| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % u64::from(below)) as u32
+        };
+        for trial in 0..45 {
+            let m = 4 + next(12) as usize;
+            let shift = next(300) as usize;
+            let name = |i: usize| (i * 37 + shift) % 997;
+            let c: Vec<String> = (0..m).map(|i| format!("C{:03}", name(i))).collect();
+            let (mut boxes, mut edges) = (c.clone(), Vec::new());
+            for i in 0..m {
+                edges.push((c[i].clone(), c[(i + 1) % m].clone()));
+                match trial % 3 {
+                    0 => {}
+                    1 => edges.push((c[(i + 1) % m].clone(), c[i].clone())),
+                    _ => edges.push((c[i].clone(), c[(i + 2) % m].clone())),
+                }
+                let s = format!("S{:03}", name(i));
+                boxes.push(s.clone());
+                edges.push((s, c[i].clone()));
+            }
+            let wide = 17 + next(4) as usize;
+            let mut into = Vec::new();
+            for j in 0..wide {
+                let x = format!("W{:03}", name(500 + j));
+                boxes.push(x.clone());
+                for z in 0..17 {
+                    let y = format!("Y{j:02}-{z:02}");
+                    boxes.push(y.clone());
+                    edges.extend([(x.clone(), y.clone()), (y, "Z".to_string())]);
+                }
+                for _ in 0..1 + next(3) {
+                    edges.push((x.clone(), c[next(m as u32) as usize].clone()));
+                }
+                into.push(x);
+            }
+            for i in 0..m {
+                if next(5) == 0 {
+                    into.push(format!("S{:03}", name(i)));
+                }
+            }
+            edges.sort();
+            edges.dedup();
+            let into: Vec<&str> = into.iter().map(String::as_str).collect();
+            let at = &c[next(m as u32) as usize];
+            let (text, _) = wired(&boxes, &edges, &into, at);
+            let text = text.replacen(
+                r#"{"nodes": ["#,
+                &format!(r#"{{"nodes": [{},"#, node("Z", "agent", "Z")),
+                1,
+            );
+            let mut all = edges.clone();
+            all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
+            all.extend([(at.clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+            read_as_the_walks(&text, &boxes, &all);
+        }
+        // Each tool U_i also into W_i .. W_(i+16), W_i feeding C_(i+n/2)
+        // (not as near as S_i feeding C_i: ties in a one-way cycle are
+        // the search's) and 17 agents: reading at most doubles, one way,
+        // both ways and skip.
+        let wide_tools = |text: String, n: usize| {
+            let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+            for z in 0..17 {
+                nodes.push(node(&format!("Y{z:02}"), "agent", "Y"));
+            }
+            for i in 0..n {
+                let x = format!("W{i:04}");
+                nodes.push(node(&x, "toolbox", &x));
+                edges.push(edge(&x, &format!("C{:04}", (i + n / 2) % n)));
+                edges.extend((0..17).map(|z| edge(&x, &format!("Y{z:02}"))));
+                edges.extend((0..17).map(|j| edge(&format!("U{:04}", (i + j) % n), &x)));
+            }
+            let text = text.replacen(r#"{"nodes": ["#, &format!(r#"{{"nodes": [{},"#, nodes.join(",")), 1);
+            text.replacen(r#""edges": ["#, &format!(r#""edges": [{},"#, edges.join(",")), 1)
+        };
+        let shapes: [(&str, &dyn Fn(usize) -> String); 3] = [
+            ("cycle", &|n| {
+                wide_tools(roots_joined(n, false, false, None, 0, false, false), n)
+            }),
+            ("ring", &|n| {
+                wide_tools(roots_joined(n, false, true, None, 0, false, false), n)
+            }),
+            ("skip cycle", &|n| wide_tools(cycle_skip(n, &|i| i, 0), n)),
+        ];
+        for (what, text) in shapes {
+            let (once, _) = read_all(&text(200));
+            let (twice, _) = read_all(&text(400));
+            crate::work::assert_at_most_doubles(
+                once,
+                twice,
+                &format!("reading paths round a {what} of tools each into 17 wide boxes: "),
+            );
         }
     }
 }
