@@ -126,6 +126,11 @@ TINY = {
     "sources-one-tool": 6,
     "rings-one-tool": 3,
     "ring-wide-sources": 20,  # past 17, each tool into 17 distinct side boxes
+    "skip-many-fed-sides": 24,  # past 18: three sources, their 18 fed sides into distinct members
+    "ring-many-fed-sides": 24,
+    "skip-many-fed-sides-fanned": 24,
+    "ring-many-fed-sides-fanned": 24,
+    "ring-many-tops": 136,  # 17 tops, each tool into 17 of them
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -251,6 +256,19 @@ DOUBLING = {
     "sources-one-tool": 500,  # 0.40 MB
     "rings-one-tool": 200,  # 0.48 MB
     "ring-wide-sources": 250,  # 0.52 MB
+    # Families 94 to 98, from session 31's fifth attack: more than 16 fed
+    # sides below one source (FEW_ENTRIES), of a skip cycle (94, 96) or a
+    # ring (95, 97), with every tool of many receivers (96, 97), and a ring
+    # of such tops under tools of 17 receivers (98). Their five readings
+    # grew 4.8x, 5.4x, 6.9x, 6.0x and 4.9x for twice n (listing: 4.9x to
+    # 7.1x) with the extension of 6b6fde2, before 8ea52e9 (each such top's
+    # ways down read off trees); with main's 1.85x to 2.11x. The check 2.0x
+    # to 2.1x throughout. 98 from 1,000: smaller rings read more, not less.
+    "skip-many-fed-sides": 250,  # 0.30 MB
+    "ring-many-fed-sides": 250,  # 0.30 MB
+    "skip-many-fed-sides-fanned": 125,  # 0.55 MB
+    "ring-many-fed-sides-fanned": 125,  # 0.55 MB
+    "ring-many-tops": 1_000,  # 1.11 MB
 }
 
 GROWTH = 2.3
@@ -939,6 +957,26 @@ def test_cmp9_work_doubles_at_most_2_3x_ring_wide_sources() -> None:
     assert_work_at_most_doubles("ring-wide-sources")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_skip_many_fed_sides() -> None:
+    assert_work_at_most_doubles("skip-many-fed-sides")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_ring_many_fed_sides() -> None:
+    assert_work_at_most_doubles("ring-many-fed-sides")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_skip_many_fed_sides_fanned() -> None:
+    assert_work_at_most_doubles("skip-many-fed-sides-fanned")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_ring_many_fed_sides_fanned() -> None:
+    assert_work_at_most_doubles("ring-many-fed-sides-fanned")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_ring_many_tops() -> None:
+    assert_work_at_most_doubles("ring-many-tops")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1299,6 +1337,11 @@ ISSUE_MB = {
     "sources-one-tool": 3.30,
     "rings-one-tool": 4.90,
     "ring-wide-sources": 4.25,
+    "skip-many-fed-sides": 4.85,
+    "ring-many-fed-sides": 4.85,
+    "skip-many-fed-sides-fanned": 4.38,
+    "ring-many-fed-sides-fanned": 4.38,
+    "ring-many-tops": 4.57,
 }
 
 

@@ -94,11 +94,16 @@ from .family_cycles import (
     ring_direct,
     fed_sides_fanned,
     ring_fanned_fed_side,
+    ring_many_fed_sides,
+    ring_many_fed_sides_fanned,
+    ring_many_tops,
     ring_one_fed_side,
     ring_wide_sources,
     rings_one_tool,
     shared_chain,
     skip_fanned_fed_side,
+    skip_many_fed_sides,
+    skip_many_fed_sides_fanned,
     skip_one_fed_side,
     sources_one_tool,
     two_way_cycle,
@@ -387,6 +392,17 @@ FAMILIES: Dict[str, Family] = {
                rings_one_tool),
         Family("ring-wide-sources", 93, "family 91 with a tool U i per box of the cycle, into the side boxes "
                "i to i + 16, agent k's twin of U (k + n / 2)", (2_000,), 40, 3, ring_wide_sources),
+        Family("skip-many-fed-sides", 94, "family 71 with 18 boxes below every eighth side box S i, box j into "
+               "box i + j of the cycle, box 0 for S i's own edge", (4_000,), 40, 3, skip_many_fed_sides),
+        Family("ring-many-fed-sides", 95, "family 61 with 18 boxes below every eighth side box S i, box j into "
+               "box i + j of the cycle, box 0 for S i's own edge", (4_000,), 40, 3, ring_many_fed_sides),
+        Family("skip-many-fed-sides-fanned", 96, "family 94 with each tool U i also wired into 17 boxes, each into "
+               "one more agent Z", (1_000,), 40, 3, skip_many_fed_sides_fanned),
+        Family("ring-many-fed-sides-fanned", 97, "family 95 with each tool U i also wired into 17 boxes, each into "
+               "one more agent Z", (1_000,), 40, 3, ring_many_fed_sides_fanned),
+        Family("ring-many-tops", 98, "a ring of n boxes, a source per 8 above a box above 17 boxes into boxes 8 j "
+               "to 8 j + 16 of the ring; tool U j into sources j to j + 16; agent k's twin of U ((k + n / 2) / 8)",
+               (4_000,), 136, 8, ring_many_tops),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

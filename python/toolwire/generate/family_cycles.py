@@ -20,7 +20,12 @@ fed side: member 0 alone fed down a chain below its source; 88 and 89,
 from session 31's attack, the same with every tool of many receivers, and
 90 family 70's fed sides so; 91 to 93, from its next attack, rings whose
 every member is fed down a fed side, with one tool into every source (91),
-one tool into the sources of ``n`` rings (92), or each tool into 17 (93).
+one tool into the sources of ``n`` rings (92), or each tool into 17 (93);
+94 to 98, from session 31's fifth attack, sources with more than 16 fed
+sides below them: a skip cycle (94) and a ring (95) whose every eighth
+side box feeds 18 members through boxes of its own, the same with every
+tool of many receivers (96, 97), and a ring of such tops, each tool into
+17 of them (98).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -582,6 +587,148 @@ def ring_wide_sources(n: int) -> Generated:
     return Generated(document(nodes, edges), expected)
 
 
+MANY_SIDES = 18
+"""Boxes below each of ``skip-many-fed-sides``' sources so fed, each a fed
+side into its own member: more than paths.rs ``FEW_ENTRIES`` (16), past
+which paths/arcs.rs took no arc from the source until 8ea52e9."""
+
+MANY_SIDES_APART = 8
+"""Members from one source with many fed sides to the next: ``n / 8``
+such sources, each with its own stretch of the cycle."""
+
+
+def skip_many_fed_sides(n: int) -> Generated:
+    """Family 94: ``cycle-skip`` with 18 fed sides below every eighth
+    side box: for ``i`` a multiple of 8, boxes ``F{i}-{j}`` (``j`` from 0
+    to 17), ``S{i} -> F{i}-{j} -> C{i + j}``, box 0 in place of ``S{i} ->
+    C{i}`` (found by the fifth attack of session 31). The cycle joins
+    every member anyway: the same ``n`` violations and ``n`` clashes, the
+    first a0's; ``6 * n + 18 * ceil(n / 8)`` nodes (``3 * n + 18 *
+    ceil(n / 8)`` boxes), ``7 * n + 35 * ceil(n / 8)`` edges; from ``n =
+    3`` on, as ``cycle-skip``.
+
+    Each of those sources has more fed sides below it than paths.rs
+    ``FEW_ENTRIES``, none shadowed (each into its own member), and
+    paths/arcs.rs took no arc from it: until 8ea52e9 (session 32) each
+    kept tool's path round the cycle from such a source was read off the
+    tree of ``C{k}``: 14.8 million steps to read ``n`` clashes at
+    ``n = 1,000`` (a 1.18 MB file), 4.8x to 5.7x for twice ``n`` from 250
+    (the check holds, 2.0x to 2.2x); 0.26 million, 2.1x, since."""
+    return _cycle_far(n, skip=True, many_sides=MANY_SIDES)
+
+
+def ring_many_fed_sides(n: int) -> Generated:
+    """Family 95: ``two-way-cycle`` with ``skip-many-fed-sides``' 18 fed
+    sides below every eighth side box (found by the fifth attack of
+    session 31). The same ``n`` violations and ``n`` clashes; ``6 * n + 18
+    * ceil(n / 8)`` nodes, ``7 * n + 35 * ceil(n / 8)`` edges; from ``n =
+    3`` on, as ``two-way-cycle``.
+
+    As in ``skip-many-fed-sides``, until 8ea52e9 (session 32) each kept
+    tool's path from a source of many fed sides was read off the tree of
+    ``C{k}``, grown half round the ring both ways: 128 million steps to
+    read ``n`` clashes at ``n = 1,000``, 4.6x to 5.4x for twice ``n`` from
+    250 (the check holds); 0.34 million, 2.1x, since."""
+    return _cycle_far(n, both_ways=True, many_sides=MANY_SIDES)
+
+
+def skip_many_fed_sides_fanned(n: int) -> Generated:
+    """Family 96: ``skip-many-fed-sides`` with ``cycle-fan-paths``' fan, as
+    ``skip-fanned-fed-side`` adds it to ``skip-one-fed-side``: every tool
+    ``U{i}`` also wired into 17 boxes ``X{i}-{j}``, each into one more agent
+    ``Z`` (found by the fifth attack of session 31). ``Z`` sees every ``U``
+    and no twin: ``n`` violations, ``n`` clashes; ``23 * n + 1 + 18 *
+    ceil(n / 8)`` nodes (``20 * n + 18 * ceil(n / 8)`` boxes, ``n + 1``
+    agents), ``41 * n + 35 * ceil(n / 8)`` edges; from ``n = 3`` on.
+
+    Each tool's 18 receivers are more than paths.rs ``FEW_RECEIVERS``, and
+    every eighth is the top of more than ``FEW_ENTRIES`` fed sides. Until
+    8ea52e9 (session 32) such a top's ways down were left to trees: 44.9
+    million steps to read ``n`` clashes at ``n = 1,000`` (a 4.38 MB file),
+    4.4x to 6.9x for twice ``n`` from 125 (the check holds, 2.0x); 0.33
+    million, 2.1x, since."""
+    return _cycle_far(n, skip=True, fan=FANOUT, many_sides=MANY_SIDES)
+
+
+def ring_many_fed_sides_fanned(n: int) -> Generated:
+    """Family 97: ``ring-many-fed-sides`` with ``cycle-fan-paths``' fan, as
+    ``skip-many-fed-sides-fanned`` (found by the fifth attack of session
+    31). ``n`` violations, ``n`` clashes; ``23 * n + 1 + 18 * ceil(n /
+    8)`` nodes, ``41 * n + 35 * ceil(n / 8)`` edges; from ``n = 3`` on.
+
+    As in ``skip-many-fed-sides-fanned``: until 8ea52e9 (session 32) 92.9
+    million steps to read ``n`` clashes at ``n = 1,000``, 4.3x to 6.0x for
+    twice ``n`` from 125 (the check holds, 2.0x); 0.43 million, 2.1x,
+    since."""
+    return _cycle_far(n, both_ways=True, fan=FANOUT, many_sides=MANY_SIDES)
+
+
+TOP_SIDES = 17
+"""Fed sides below each top of ``ring-many-tops``: more than paths.rs
+``FEW_ENTRIES``."""
+
+
+def ring_many_tops(n: int) -> Generated:
+    """Family 98: a ring of ``n`` boxes ``C{i}`` (``C{i} -> C{i + 1}`` and
+    back); ``m = n / 8`` (rounded down) sources ``S{j}``, each above a box
+    ``M{j}`` of its own and 17 fed sides below that, ``M{j} -> F{j}-{s} ->
+    C{8 j + s}`` (``s`` from 0 to 16, members mod ``n``); a tool ``U{j}``
+    "U j" per source, wired into the 17 sources ``S{j}`` to ``S{j + 16}``
+    (mod ``m``; all ``m`` below 17); agent ``a{k}`` fed by ``C{k}`` and,
+    through a box ``Q{k}`` of its own, by a twin ``u{k}`` "u t" of
+    ``U{t}``, ``t = (k + n / 2) / 8 mod m`` (found by the fifth attack of
+    session 31). Every agent sees every ``U`` and its own twin: ``n``
+    violations, ``n`` clashes (some eight twins of each ``U``, each at one
+    agent), the first a0's, ``U{t}`` with ``u0`` for ``t = n / 16``
+    (rounded down); with ``r = min(m, 17)``, ``4 * n + 20 * m`` nodes (``2
+    * n + 19 * m`` boxes), ``5 * n + (35 + r) * m`` edges; from ``n = 8``
+    on.
+
+    A tool of more than 16 receivers (paths.rs ``FEW_RECEIVERS``) with
+    more than 16 tops of more than 16 fed sides each, all below one box of
+    the top's own. Until 8ea52e9 (session 32), which asks up to 16 such
+    tops apart and past that holds a way down each side from its deepest
+    top (paths/arcs.rs ``downs_of``), each kept tool's path was read off the
+    tree of ``C{k}``: 75 million steps to read ``n`` clashes at ``n =
+    1,000`` (a 1.11 MB file), 4.4x to 7.4x for twice ``n`` from 500 (the
+    check holds, 2.0x to 2.2x); 0.95 million, 2.1x, since. Smaller rings
+    read more, not less (0.91 million steps at ``n = 128``, 0.46 million
+    at 512, with main's extension of 8ea52e9), hence its doubling test
+    from 1,000."""
+    w = id_width(n)
+    tops = n // MANY_SIDES_APART
+    wide = min(tops, SOURCES_PER_TOOL)
+    nodes = []
+    edges = []
+    for i in range(n):
+        s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        nodes.append(box_record(f"C{s}"))
+        edges += [edge_record(f"C{s}", f"C{after}"), edge_record(f"C{after}", f"C{s}")]
+    for j in range(tops):
+        s = f"{j:0{w}}"
+        nodes += [box_record(f"S{s}"), box_record(f"M{s}"), tool_record(f"U{s}", f"U {s}")]
+        edges += [edge_record(f"U{s}", f"S{(j + r) % tops:0{w}}") for r in range(wide)]
+        edges.append(edge_record(f"S{s}", f"M{s}"))
+        for side in range(TOP_SIDES):
+            f, member = f"F{s}-{side:02}", f"C{(j * MANY_SIDES_APART + side) % n:0{w}}"
+            nodes.append(box_record(f))
+            edges += [edge_record(f"M{s}", f), edge_record(f, member)]
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) // MANY_SIDES_APART % tops:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{s}", f"u {t}")]
+        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"u{s}", f"Q{s}"), edge_record(f"Q{s}", f"a{s}")]
+    # Per member: C and the agent's a, Q, u; two edges of the ring, C -> a,
+    # u -> Q, Q -> a. Per top: S, M, U and its sides' F; U -> each of its
+    # sources, S -> M, M -> F and F -> C per side. Agent k's one clash is
+    # U{t} with u{k}, named u_{t}: the first violation is a0's.
+    zero, first = f"{0:0{w}}", f"{n // 2 // MANY_SIDES_APART % tops:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", f"u_{first}", (f"U{first}", f"u{zero}")), 4 * n + (3 + TOP_SIDES) * tops,
+        5 * n + (1 + 2 * TOP_SIDES + wide) * tops, n, 2 * n + (2 + TOP_SIDES) * tops,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -598,6 +745,7 @@ def _cycle_far(
     twin_direct: bool = False,
     wide_source: int = 0,
     one_fed_side: bool = False,
+    many_sides: int = 0,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
@@ -619,7 +767,9 @@ def _cycle_far(
     into its agent, no box ``Q{k}``; ``wide_source`` a box ``X{i}`` fed by
     ``U{i}``, into as many more agents ``Z00``, ``Z01``, ...;
     ``one_fed_side`` (without ``fed_sides``), ``fed_sides``' box ``R0`` for
-    member 0 alone: one fed side. Every
+    member 0 alone: one fed side; ``many_sides`` boxes ``F{i}-{j}`` below
+    every eighth side box ``S{i}``, box ``j`` into ``C{i + j}``, box 0
+    in place of ``S{i} -> C{i}``: that many fed sides below one source. Every
     variant keeps ``cycle-far``'s answer: agent ``k`` sees every ``U`` and
     one twin (``Z`` and the ``Z{j}`` every ``U``, no twin; with ``asked``
     every ``V`` and its twin too)."""
@@ -636,7 +786,13 @@ def _cycle_far(
             edges.append(edge_record(f"C{s}", f"C{after}"))
         if skip:
             edges.append(edge_record(f"C{s}", f"C{(i + 2) % n:0{w}}"))
-        edges.append(edge_record(f"S{s}", f"C{s}"))
+        if many_sides and i % MANY_SIDES_APART == 0:
+            for j in range(many_sides):
+                f = f"F{s}-{j:02}"
+                nodes.append(box_record(f))
+                edges += [edge_record(f"S{s}", f), edge_record(f, f"C{(i + j) % n:0{w}}")]
+        else:
+            edges.append(edge_record(f"S{s}", f"C{s}"))
         if fed_sides or (one_fed_side and i == 0):
             nodes.append(box_record(f"R{s}"))
             edges += [edge_record(f"U{s}", f"R{s}"), edge_record(f"R{s}", f"S{s}")]
@@ -715,7 +871,12 @@ def _cycle_far(
     # Boxes not one per member, each adding a node, an edge and a
     # passthrough: the hub's (H and its empty boxes; C0 -> H and theirs
     # into it), and one fed side's R0 (U0 -> R0 -> S0 for U0 -> S0).
-    lone_boxes = hub_boxes + one_fed_side
+    # Many fed sides: below each of the ceil(n / 8) sources so fed, its
+    # boxes, each a node, a passthrough and two edges (S -> F, F -> C),
+    # less the S -> C box 0 takes the place of.
+    sources = -(-n // MANY_SIDES_APART) if many_sides else 0
+    lone_boxes = hub_boxes + one_fed_side + sources * many_sides
+    lone_edges = hub_boxes + one_fed_side + sources * (2 * many_sides - 1)
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
     edge_count += (3 * asides + 2 * bool(asked) + 3 * asked - twin_direct + bool(wide_source) + wide_source) * n
     clashes = (1 + bool(asked)) * n
@@ -723,7 +884,7 @@ def _cycle_far(
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
         clashes, clashes, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")),
-        (6 + extra_boxes + 2 * bool(asked)) * n + agents + lone_boxes, edge_count + lone_boxes, n + agents,
+        (6 + extra_boxes + 2 * bool(asked)) * n + agents + lone_boxes, edge_count + lone_edges, n + agents,
         (3 + extra_boxes) * n + lone_boxes,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
