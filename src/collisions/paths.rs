@@ -221,13 +221,16 @@
 //! walk's ties down them decided where its nearest ways part (until
 //! session 31 one fed side made either none, its paths read off trees:
 //! families 86 and 87 at 4.3x to 5.3x), and a tool of many receivers
-//! goes down them too (88 to 90). Two ways in as short into a one-way
-//! cycle (a tool wired into two members: ties), a member fed by two
-//! boxes that have providers of their own and are not a ring's (a chord,
-//! or a box beside a chain), a tool of more than `FEW_RECEIVERS`
-//! receivers wired straight into a chain box of a ring, or wired into a
-//! box with more than `FEW_ENTRIES` fed sides below it, are passed on
-//! and read off trees as before.
+//! goes down them too (88 to 90); below a box with more than
+//! `FEW_ENTRIES` of them, the walk's way is the least by distance and
+//! the walk's order of the sides, ranked once per cycle (until session
+//! 32 read off trees: families 94 to 98 at 4.8x to 6.9x). Two ways in as
+//! short into a one-way cycle (a tool wired into two members: ties), a
+//! member fed by two boxes that have providers of their own and are not
+//! a ring's (a chord, or a box beside a chain), a tool of more than
+//! `FEW_RECEIVERS` receivers wired straight into a chain box of a ring,
+//! or wired into a box with more than `FEW_ENTRIES` fed sides of a
+//! one-way cycle below it, are passed on and read off trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
