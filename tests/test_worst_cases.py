@@ -131,6 +131,9 @@ TINY = {
     "skip-many-fed-sides-fanned": 24,
     "ring-many-fed-sides-fanned": 24,
     "ring-many-tops": 136,  # 17 tops, each tool into 17 of them
+    "ring-wide-tools": 20,  # past 17, each tool into 17 distinct boxes W
+    "cycle-wide-tools": 20,
+    "skip-wide-tools": 20,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -269,6 +272,16 @@ DOUBLING = {
     "skip-many-fed-sides-fanned": 125,  # 0.55 MB
     "ring-many-fed-sides-fanned": 125,  # 0.55 MB
     "ring-many-tops": 1_000,  # 1.11 MB
+    # Families 99 to 101, from session 32's attack: each tool also wired
+    # into 17 boxes (FEW_RECEIVERS) of 18 receivers each (FEW_ENTRIES), one
+    # a member of a ring (99), a cycle (100) or a skip cycle (101). Their
+    # readings grew 5.1x, 4.2x and 6.3x for twice n (7.8x, 4.2x and 30.7x
+    # from 100) with the extension of 8ea52e9, before 75d9723 (no arc for
+    # such a tool: every path read off trees); with main's 2.00x, 2.02x and
+    # 1.72x. The check 2.0x throughout.
+    "ring-wide-tools": 200,  # 0.68 MB
+    "cycle-wide-tools": 200,  # 0.67 MB
+    "skip-wide-tools": 200,  # 0.68 MB
 }
 
 GROWTH = 2.3
@@ -977,6 +990,18 @@ def test_cmp9_work_doubles_at_most_2_3x_ring_many_tops() -> None:
     assert_work_at_most_doubles("ring-many-tops")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_ring_wide_tools() -> None:
+    assert_work_at_most_doubles("ring-wide-tools")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_cycle_wide_tools() -> None:
+    assert_work_at_most_doubles("cycle-wide-tools")
+
+
+def test_cmp9_work_doubles_at_most_2_3x_skip_wide_tools() -> None:
+    assert_work_at_most_doubles("skip-wide-tools")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1342,6 +1367,9 @@ ISSUE_MB = {
     "skip-many-fed-sides-fanned": 4.38,
     "ring-many-fed-sides-fanned": 4.38,
     "ring-many-tops": 4.57,
+    "ring-wide-tools": 3.40,
+    "cycle-wide-tools": 3.32,
+    "skip-wide-tools": 3.40,
 }
 
 

@@ -85,6 +85,7 @@ from .family_cycles import (
     cycle_sides,
     cycle_skip,
     cycle_wide_source,
+    cycle_wide_tools,
     renames_aside,
     renames_fan_hub,
     renames_hub,
@@ -99,12 +100,14 @@ from .family_cycles import (
     ring_many_tops,
     ring_one_fed_side,
     ring_wide_sources,
+    ring_wide_tools,
     rings_one_tool,
     shared_chain,
     skip_fanned_fed_side,
     skip_many_fed_sides,
     skip_many_fed_sides_fanned,
     skip_one_fed_side,
+    skip_wide_tools,
     sources_one_tool,
     two_way_cycle,
 )
@@ -403,6 +406,12 @@ FAMILIES: Dict[str, Family] = {
         Family("ring-many-tops", 98, "a ring of n boxes, a source per 8 above a box above 17 boxes into boxes 8 j "
                "to 8 j + 16 of the ring; tool U j into sources j to j + 16; agent k's twin of U ((k + n / 2) / 8)",
                (4_000,), 136, 8, ring_many_tops),
+        Family("ring-wide-tools", 99, "family 61 with a box W i per member, into box i + 1 of the cycle and 17 "
+               "more agents Y; tool U i also into boxes W i to W (i + 16)", (1_000,), 40, 3, ring_wide_tools),
+        Family("cycle-wide-tools", 100, "family 55 with a box W i per member, into box i + 1 of the cycle and 17 "
+               "more agents Y; tool U i also into boxes W i to W (i + 16)", (1_000,), 40, 3, cycle_wide_tools),
+        Family("skip-wide-tools", 101, "family 71 with a box W i per member, into box i + 1 of the cycle and 17 "
+               "more agents Y; tool U i also into boxes W i to W (i + 16)", (1_000,), 40, 3, skip_wide_tools),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

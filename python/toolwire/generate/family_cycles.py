@@ -25,7 +25,9 @@ one tool into the sources of ``n`` rings (92), or each tool into 17 (93);
 sides below them: a skip cycle (94) and a ring (95) whose every eighth
 side box feeds 18 members through boxes of its own, the same with every
 tool of many receivers (96, 97), and a ring of such tops, each tool into
-17 of them (98).
+17 of them (98); 99 to 101, from session 32's attack, a ring (99), a cycle
+(100) and a skip cycle (101) each of whose tools is also wired into 17
+boxes, each into a member and 17 agents of their own.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -729,6 +731,68 @@ def ring_many_tops(n: int) -> Generated:
     return Generated(document(nodes, edges), expected)
 
 
+WIDE_TOOLS = 17
+"""Agents ``Y`` every box ``W{i}`` of ``ring-wide-tools`` feeds, and boxes
+each tool is wired into: one more than paths.rs ``FEW_RECEIVERS`` either
+way, so that each tool has more than 16 sources of more than 16 receivers
+each."""
+
+
+def ring_wide_tools(n: int) -> Generated:
+    """Family 99: ``two-way-cycle`` with a box ``W{i}`` per member, into
+    ``C{i + 1}`` (mod ``n``) and into 17 more agents ``Y00`` to ``Y16``;
+    each tool ``U{i}`` also wired into the 17 boxes ``W{i}`` to ``W{i +
+    16}`` (mod ``n``; all ``n`` below 17), so that it enters the cycle at
+    ``C{i}`` and at the 17 members after it (found by the attack of
+    session 32). The ``Y`` see every ``U`` and no twin, and sort before
+    every ``a{k}``: the same ``n`` violations and ``n`` clashes as
+    ``two-way-cycle``, the first a0's; with ``r = min(n, 17)``, ``7 * n +
+    17`` nodes (``4 * n`` boxes, ``n + 17`` agents), ``(25 + r) * n``
+    edges; from ``n = 3`` on.
+
+    Each tool has more than 16 receivers (paths.rs ``FEW_RECEIVERS``), 17
+    of them sources of more than 16 receivers each (paths.rs
+    ``FEW_ENTRIES``), each feeding a member. Until 75d9723 (session 32),
+    which takes the members such sources feed as the tool's places fed
+    past 16 of them (paths/arcs.rs ``ways_in``), the tool had no arc, and
+    each kept tool's path, some ``n / 2`` boxes round the ring, was read
+    off the tree of ``C{k}``: 137 million steps to read ``n`` clashes at
+    ``n = 400`` (a 1.36 MB file), 7.8x, 5.1x and 4.5x for twice ``n``
+    from 100 (the check holds, 2.0x to 2.1x); 0.14 million, 2.0x, since.
+    Had each ``W{i}`` fed ``C{i + n / 2}``, the twin's own member would be
+    fed straight from its tool, and its path short either way."""
+    return _cycle_far(n, both_ways=True, wide_tools=WIDE_TOOLS)
+
+
+def cycle_wide_tools(n: int) -> Generated:
+    """Family 100: ``cycle-far`` (one way round) with ``ring-wide-tools``'
+    boxes ``W{i}`` (found by the attack of session 32). The same ``n``
+    violations and ``n`` clashes, the first a0's; with ``r = min(n, 17)``,
+    ``7 * n + 17`` nodes, ``(24 + r) * n`` edges; from ``n = 3`` on.
+
+    As in ``ring-wide-tools``, until 75d9723 (session 32) each kept tool's
+    path was read off the tree of ``C{k}``: 1.45 million steps to read
+    ``n`` clashes at ``n = 400`` (a 1.33 MB file), 4.2x for twice ``n``
+    from 100 and from 200 (the check holds); 0.19 million, 2.0x, since.
+    ``W{i}`` feeds ``C{i + 1}``, not ``C{i}``: two ways in as short to one
+    member of a one-way cycle are left to the search (paths/arcs.rs)."""
+    return _cycle_far(n, wide_tools=WIDE_TOOLS)
+
+
+def skip_wide_tools(n: int) -> Generated:
+    """Family 101: ``cycle-skip`` with ``ring-wide-tools``' boxes ``W{i}``
+    (found by the attack of session 32). The same ``n`` violations and
+    ``n`` clashes, the first a0's; with ``r = min(n, 17)``, ``7 * n + 17``
+    nodes, ``(25 + r) * n`` edges; from ``n = 3`` on, as ``cycle-skip``.
+
+    As in ``ring-wide-tools``, until 75d9723 (session 32) each kept tool's
+    path was read off the tree of ``C{k}``: 60.9 million steps to read
+    ``n`` clashes at ``n = 400`` (a 1.36 MB file), 30.7x, 6.3x and 4.7x
+    for twice ``n`` from 100 (the check holds); 0.11 million, 1.7x to 2.0x
+    from 200, since."""
+    return _cycle_far(n, skip=True, wide_tools=WIDE_TOOLS)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -746,6 +810,7 @@ def _cycle_far(
     wide_source: int = 0,
     one_fed_side: bool = False,
     many_sides: int = 0,
+    wide_tools: int = 0,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
@@ -769,10 +834,13 @@ def _cycle_far(
     ``one_fed_side`` (without ``fed_sides``), ``fed_sides``' box ``R0`` for
     member 0 alone: one fed side; ``many_sides`` boxes ``F{i}-{j}`` below
     every eighth side box ``S{i}``, box ``j`` into ``C{i + j}``, box 0
-    in place of ``S{i} -> C{i}``: that many fed sides below one source. Every
-    variant keeps ``cycle-far``'s answer: agent ``k`` sees every ``U`` and
-    one twin (``Z`` and the ``Z{j}`` every ``U``, no twin; with ``asked``
-    every ``V`` and its twin too)."""
+    in place of ``S{i} -> C{i}``: that many fed sides below one source;
+    ``wide_tools`` a box ``W{i}`` per member, into ``C{i + 1}`` and into
+    as many more agents ``Y00``, ``Y01``, ..., each tool ``U{i}`` also
+    wired into as many boxes ``W{i}``, ``W{i + 1}``, ... (all ``n`` below
+    that many). Every variant keeps ``cycle-far``'s answer: agent ``k``
+    sees every ``U`` and one twin (``Z``, the ``Z{j}`` and the ``Y{j}``
+    every ``U``, no twin; with ``asked`` every ``V`` and its twin too)."""
     w = id_width(n)
     nodes = []
     edges = []
@@ -815,9 +883,15 @@ def _cycle_far(
             nodes.append(box_record(f"X{s}"))
             edges.append(edge_record(f"U{s}", f"X{s}"))
             edges += [edge_record(f"X{s}", f"Z{z:02}") for z in range(wide_source)]
+        if wide_tools:
+            nodes.append(box_record(f"W{s}"))
+            edges.append(edge_record(f"W{s}", f"C{after}"))
+            edges += [edge_record(f"W{s}", f"Y{z:02}") for z in range(wide_tools)]
+            edges += [edge_record(f"U{s}", f"W{(i + j) % n:0{w}}") for j in range(min(n, wide_tools))]
     if fan:
         nodes.append(agent_record("Z"))
     nodes += [agent_record(f"Z{z:02}") for z in range(wide_source)]
+    nodes += [agent_record(f"Y{z:02}") for z in range(wide_tools)]
     if hub:
         nodes.append(box_record("H"))
         edges.append(edge_record(f"C{0:0{w}}", "H"))
@@ -863,9 +937,12 @@ def _cycle_far(
     # v -> Q, and per P three edges: a second clash per agent, whose name
     # v_{t} sorts after u_{t}. A direct twin drops Q and Q -> a (u -> a
     # for u -> Q); a wide source is X, U -> X and X -> Z{j} per Z{j}, the
-    # Z{j} sorting before every a{k} and seeing no twin.
+    # Z{j} sorting before every a{k} and seeing no twin. Wide tools add W,
+    # W -> C, W -> Y{j} per Y{j} and U -> W per tool feeding it (17, or n
+    # below that), the Y{j} sorting before every a{k} and seeing no twin.
     back = both_ways and back_chained
     extra_boxes = chained + fed_sides + renames + dead + back + fan + 2 * asides + asked + bool(wide_source)
+    extra_boxes += bool(wide_tools)
     extra_boxes -= twin_direct
     hub_boxes = hub + 1 if hub else 0
     # Boxes not one per member, each adding a node, an edge and a
@@ -879,8 +956,9 @@ def _cycle_far(
     lone_edges = hub_boxes + one_fed_side + sources * (2 * many_sides - 1)
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
     edge_count += (3 * asides + 2 * bool(asked) + 3 * asked - twin_direct + bool(wide_source) + wide_source) * n
+    edge_count += (bool(wide_tools) + wide_tools + min(n, wide_tools)) * n
     clashes = (1 + bool(asked)) * n
-    agents = bool(fan) + wide_source
+    agents = bool(fan) + wide_source + wide_tools
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
         clashes, clashes, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")),
