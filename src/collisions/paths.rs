@@ -252,7 +252,7 @@ use super::flow::{PathFacts, NONE};
 mod arcs;
 mod rungs;
 
-use arcs::{Cycle, Entered, FedPlaces, Found, Ring, Skips, Start, WaysIn};
+use arcs::{Cycle, CycleKey, Entered, FedPlaces, Found, Ring, Skips, Start, WaysIn};
 use rungs::{rung_ancestor, Rung};
 
 /// What a path is read from: the graph, the reduction's path facts, each
@@ -643,10 +643,10 @@ pub(crate) struct Paths {
     /// about, the boxes it may enter a cycle or ring of roots by (see
     /// `Paths::entered`), made when first asked for, each leaf once.
     entrances: Mutex<Map<NodeIx, Entered>>,
-    /// Per such leaf and cycle an arc was asked about (by its smallest
-    /// ordinal and its first member: a ring's two ways round are two),
-    /// the leaf's ways into it by place (`WaysIn`), each once.
-    ways_in: Mutex<Map<(NodeIx, u32, u32), Arc<WaysIn>>>,
+    /// Per such leaf and cycle an arc was asked about (`Cycle::key`: a
+    /// ring's two ways round are two), the leaf's ways into it by place
+    /// (`WaysIn`), each once.
+    ways_in: Mutex<Map<(NodeIx, CycleKey), Arc<WaysIn>>>,
     /// Per source of more than `FEW_ENTRIES` receivers an arc was asked
     /// about, its relevant receivers' ordinals, sorted (see
     /// `Paths::fed_places`), each source once.
