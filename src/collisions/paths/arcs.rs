@@ -4666,10 +4666,11 @@ mod tests {
             let back = next(2) == 0;
             for i in 0..m {
                 let j = (i + 1) % m;
-                if !(i == gap && !back) {
+                // The edge left out: C_gap -> C_(gap+1), or back if `back`.
+                if i != gap || back {
                     edges.push((c[i].clone(), c[j].clone()));
                 }
-                if !(i == gap && back) {
+                if i != gap || !back {
                     edges.push((c[j].clone(), c[i].clone()));
                 }
                 boxes.extend([c[i].clone(), s[i].clone()]);
