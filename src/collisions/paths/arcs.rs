@@ -151,6 +151,11 @@ pub(super) struct Cycle {
     /// boxes with more than `FEW_ENTRIES` of them below, made when first
     /// asked about.
     walk_down: OnceLock<SideTree>,
+    /// The boxes with no provider box and more than `FEW_ENTRIES`
+    /// receivers that feed members (`Entrances::wide`'s kind), sorted;
+    /// found when a tool of many receivers wired into such a box first
+    /// asks (`wide_feeders`).
+    wide_feeders: OnceLock<Vec<NodeIx>>,
     /// Whether the last member feeds the first: false for a ring's way
     /// round past its one missing edge (`Paths::ring`), listed from the
     /// member after it, so that no way round that way passes its end.
@@ -195,6 +200,7 @@ impl Cycle {
             sides: Vec::new(),
             shadowed: Vec::new(),
             walk_down: OnceLock::new(),
+            wide_feeders: OnceLock::new(),
             wraps: true,
         }
     }
@@ -281,6 +287,38 @@ pub(super) struct Entrances {
     /// Per top, the index of the nearest top above it in the forest, or
     /// NONE.
     top_above: Vec<u32>,
+    /// Per top, a top further up (skew-binary jumps over `top_above`, the
+    /// top itself at the top), so that the deepest top above a box is
+    /// found in O(log tops) steps (`Entrances::deepest_above`).
+    top_jump: Vec<u32>,
+}
+
+impl Entrances {
+    /// The index of the deepest top above the box the forest's walk
+    /// enters at `enter` (that box too), if any: the last top entered at
+    /// or before it, then up past the tops left before it, by jumps.
+    fn deepest_above(&self, facts: &PathFacts, enter: u32, steps: &mut u64) -> Option<u32> {
+        let tops = &self.tops;
+        *steps += 1 + u64::from(usize::BITS - tops.len().leading_zeros());
+        let last = tops.partition_point(|&o| facts.enter[o as usize] <= enter);
+        let mut t = last.checked_sub(1)? as u32;
+        // Every top above `t` was entered before the box; those above it
+        // left before it form a run below those not yet left.
+        let left = |t: u32| facts.leave[tops[t as usize] as usize] <= enter;
+        while left(t) {
+            *steps += 1;
+            let jump = self.top_jump[t as usize];
+            t = if jump != t && left(jump) {
+                jump
+            } else {
+                self.top_above[t as usize]
+            };
+            if t == NONE {
+                return None;
+            }
+        }
+        Some(t)
+    }
 }
 
 /// Per source of many receivers and cycle (`Cycle::key`), the places of
@@ -314,8 +352,9 @@ pub(super) struct WaysIn {
     /// `fed`): (the source, the places it feeds, sorted).
     wide: Vec<(u32, Arc<[u32]>)>,
     /// Of a cycle, skip cycle or ring (either way round) with fed sides,
-    /// the receivers with fed sides below them (`Paths::tops_down`), each
-    /// a way in down them (`down_a_side`, `down_many`).
+    /// the receivers that are the deepest above some of them
+    /// (`Paths::tops_down`), each a way in down them (`down_a_side`,
+    /// `down_many`).
     down: Vec<u32>,
     /// Of a skip cycle or a ring, the ways down those fed sides, for the
     /// nearest by binary searches (`downs_of`).
@@ -526,6 +565,26 @@ fn fill_fed_sides(w: Wiring<'_, '_>, cycle: &mut Cycle, steps: &mut u64) {
     sides.sort_unstable();
     shadowed.sort_unstable();
     (cycle.sides, cycle.shadowed) = (sides, shadowed);
+}
+
+/// The sources of more than `FEW_ENTRIES` receivers feeding members of
+/// `cycle` (`Cycle::wide_feeders`), sorted: a step a provider of each
+/// member, once per cycle.
+fn wide_feeders(w: Wiring<'_, '_>, cycle: &Cycle, steps: &mut u64) -> Vec<NodeIx> {
+    let facts = w.facts;
+    let mut feeders = Vec::new();
+    for &x in &cycle.members {
+        for &q in facts.providers_of(x) {
+            *steps += 1;
+            let o = w.ordinal[q as usize];
+            if o != NONE && facts.providers_of(o).is_empty() && w.g.receivers.of(q).len() > FEW_ENTRIES {
+                feeders.push(q);
+            }
+        }
+    }
+    feeders.sort_unstable();
+    feeders.dedup();
+    feeders
 }
 
 /// The fed sides of `sides` (sorted by where the forest's walk enters
@@ -1131,6 +1190,7 @@ impl Paths {
             // The nearest top above each: the tops entered before it and
             // not yet left, kept on a stack.
             let mut top_above = Vec::with_capacity(tops.len());
+            let (mut top_depth, mut top_jump): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
             let mut open: Vec<u32> = Vec::new();
             for (i, &o) in tops.iter().enumerate() {
                 *steps += 1;
@@ -1140,7 +1200,20 @@ impl Paths {
                 {
                     open.pop();
                 }
-                top_above.push(open.last().copied().unwrap_or(NONE));
+                let above = open.last().copied().unwrap_or(NONE);
+                top_above.push(above);
+                // Skew-binary: two jumps of one length make one of twice.
+                let (depth, jump) = match above {
+                    NONE => (0, i as u32),
+                    a => {
+                        let (ja, d) = (top_jump[a as usize], |t: u32| top_depth[t as usize]);
+                        let jja = top_jump[ja as usize];
+                        let jump = if d(a) - d(ja) == d(ja) - d(jja) { jja } else { a };
+                        (d(a) + 1, jump)
+                    }
+                };
+                top_depth.push(depth);
+                top_jump.push(jump);
                 open.push(i as u32);
             }
             wide.sort_unstable();
@@ -1150,6 +1223,7 @@ impl Paths {
                 wide,
                 tops,
                 top_above,
+                top_jump,
             })
         };
         entrances.insert(leaf, found.clone());
@@ -1232,7 +1306,19 @@ impl Paths {
             // Each source of many receivers, the places it feeds; past
             // `FEW_RECEIVERS` of them, those places fed as any other's (a
             // step each), not each source asked about by every arc.
-            let mut wide: Vec<(u32, Arc<[u32]>)> = (wide_sources.iter())
+            // Those feeding this cycle: of the leaf's and the cycle's
+            // (`Cycle::wide_feeders`), whichever are fewer looked for
+            // among the others, a binary search each (the attack of
+            // session 32: one tool into n such sources feeding nothing of
+            // n rings asked each about each).
+            let feeders = cycle.wide_feeders.get_or_init(|| wide_feeders(w, cycle, steps));
+            let (few, many) = match wide_sources.len() <= feeders.len() {
+                true => (&wide_sources[..], &feeders[..]),
+                false => (&feeders[..], &wide_sources[..]),
+            };
+            *steps += few.len() as u64 * u64::from(usize::BITS - many.len().leading_zeros());
+            let mut wide: Vec<(u32, Arc<[u32]>)> = (few.iter())
+                .filter(|q| many.binary_search(q).is_ok())
                 .map(|&q| (w.ordinal[q as usize], self.fed_places(w, q, cycle, steps)))
                 .filter(|(_, places)| !places.is_empty())
                 .collect();
@@ -1277,17 +1363,20 @@ impl Paths {
         Some(Arc::clone(ways))
     }
 
-    /// The tops of `entered` (`Entrances::tops`) with fed sides of `cycle`
-    /// below them (for a source, sides it does not shadow), sorted by
-    /// ordinal (`WaysIn::down`); empty for a cycle without fed sides. Whichever are fewer
-    /// are looked at: each top, two binary
-    /// searches among the sides; or each side, a binary search among the
-    /// tops for the last entered before it, then up the tops above that
-    /// (`Entrances::top_above`) past those left before it, and on up
-    /// through those it is below, each taken once. So a tool wired into
-    /// many sources, across many cycles, costs each cycle its sides, not
-    /// the tool's tops (the attack of session 31: one tool into the
-    /// sources of n rings took n tops for each).
+    /// The tops of `entered` (`Entrances::tops`) that are the deepest above
+    /// some fed side of `cycle` (for a source, a side it does not shadow),
+    /// sorted by ordinal (`WaysIn::down`): a top above another is farther
+    /// down every side below both, so only the deepest above each side can
+    /// be a tool's nearest way down it. Empty for a cycle without fed
+    /// sides. Whichever are fewer are looked at: each top, two binary
+    /// searches a list of sides for those below it, less those below the
+    /// tops right below it; or each side, the deepest top above it by a
+    /// binary search and jumps (`Entrances::deepest_above`). So a tool
+    /// wired into many sources, across many cycles, costs each cycle its
+    /// sides, not the tool's tops (the attack of session 31: one tool into
+    /// the sources of n rings took n tops for each), and tops nested above
+    /// one side, or left before the sides after them, are not climbed
+    /// again for each (the attack of session 32: 3.5x to 3.9x).
     fn tops_down(&self, w: Wiring<'_, '_>, entered: &Entrances, cycle: &Cycle, steps: &mut u64) -> Vec<u32> {
         let facts = w.facts;
         let tops = &entered.tops;
@@ -1295,40 +1384,43 @@ impl Paths {
         if sides == 0 || tops.is_empty() {
             return Vec::new();
         }
+        let source = |o: u32| facts.providers_of(o).is_empty();
         let mut down: Vec<u32> = Vec::new();
         if tops.len() <= sides {
+            // Per top, its open and shadowed sides below it, less those
+            // below the tops right below it (its own).
+            let mut own: Vec<(i64, i64)> = Vec::with_capacity(tops.len());
             for &o in tops {
                 *steps += 1;
-                let source = facts.providers_of(o).is_empty();
-                let mut below = |list| !sides_below(facts, list, o, steps).is_empty();
-                if below(&cycle.sides) || (!source && below(&cycle.shadowed)) {
+                let open = sides_below(facts, &cycle.sides, o, steps).len() as i64;
+                let shadowed = sides_below(facts, &cycle.shadowed, o, steps).len() as i64;
+                own.push((open, shadowed));
+            }
+            for t in 0..tops.len() {
+                let above = entered.top_above[t];
+                if above != NONE {
+                    let (open, shadowed) = own[t];
+                    let a = &mut own[above as usize];
+                    (a.0, a.1) = (a.0 - open, a.1 - shadowed);
+                }
+            }
+            // Read once every top below has taken its sides off.
+            for (t, &o) in tops.iter().enumerate() {
+                let (open, shadowed) = own[t];
+                if open > 0 || (shadowed > 0 && !source(o)) {
                     down.push(o);
                 }
             }
         } else {
-            // Open sides first: the tops above one, sources too, are all
-            // taken, so a climb may stop at a top taken before; then the
-            // shadowed ones, whose sources are not ways down them.
-            // The tops taken (by index), as many as are taken: a table
-            // the size of the tops would cost each cycle all of them.
             let mut taken: Map<u32, ()> = new_map();
             for (list, shadowed) in [(&cycle.sides, false), (&cycle.shadowed, true)] {
                 for &(enter, _, _) in list {
-                    *steps += 1 + u64::from(usize::BITS - tops.len().leading_zeros());
-                    let last = tops.partition_point(|&o| facts.enter[o as usize] <= enter);
-                    let mut t = if last == 0 { NONE } else { (last - 1) as u32 };
-                    while t != NONE && facts.leave[tops[t as usize] as usize] <= enter {
-                        *steps += 1;
-                        t = entered.top_above[t as usize];
-                    }
-                    while t != NONE && !taken.contains_key(&t) {
-                        *steps += 1;
-                        let o = tops[t as usize];
-                        if !(shadowed && facts.providers_of(o).is_empty()) {
-                            taken.insert(t, ());
-                            down.push(o);
-                        }
-                        t = entered.top_above[t as usize];
+                    let Some(t) = entered.deepest_above(facts, enter, steps) else {
+                        continue;
+                    };
+                    let o = tops[t as usize];
+                    if !(shadowed && source(o)) && taken.insert(t, ()).is_none() {
+                        down.push(o);
                     }
                 }
             }
