@@ -9,7 +9,11 @@
 //! straight or down a chain each way, and otherwise only by such boxes,
 //! a path is the walk's way in, then round the shorter way (half round,
 //! the way of the smaller id first), an arc of the ring held one way
-//! round or the other, laid and read alike. Inside a skip cycle, roots
+//! round or the other, laid and read alike. A ring may miss one edge one
+//! way round (its roots then joined by no chains): that way round is held
+//! from the member after the missing edge and does not wrap
+//! (`Cycle::wraps`), so a way round it never passes its end, and the
+//! shorter way is the shorter of those that reach. Inside a skip cycle, roots
 //! each fed by the two before it one way round and otherwise only by
 //! sources and fed sides, a path is the walk's way in, then steps of two
 //! up to its turn, one step of one, steps of two to its end (`Skips`):
@@ -55,8 +59,11 @@
 //! (`down_many`). For a leaf of
 //! many receivers, its tops (receivers a way down a fed side may start
 //! from) are picked out once per leaf, a step each, and those with fed
-//! sides of a cycle below them once per leaf and cycle, from whichever
-//! are fewer, its tops or the cycle's fed sides, a binary search each
+//! sides of a cycle below them once per leaf and cycle, only the deepest
+//! above each side, from whichever are fewer, its tops or the cycle's fed
+//! sides: each top, binary searches for the sides below it less those
+//! below the tops right below it; or each side, a binary search and
+//! jumps over the tops above (O(log tops), `Entrances::deepest_above`)
 //! (`Paths::tops_down`); their ways down are held for the nearest by
 //! binary searches, O(ways log ways) once (`Downs`), so each arc costs
 //! O(log) to find, then one top's way down as above. A top with more
@@ -72,8 +79,11 @@
 //! a box that feeds many agents) has the members it feeds in a cycle
 //! picked out once per source and cycle (`Paths::fed_places`: its
 //! receivers sorted once, a step each, then a binary search and a step a
-//! member), shared by every tool it holds; a path through it finds the
-//! nearest by a binary search (a leaf of many receivers: one for each
+//! member), shared by every tool it holds, and a leaf of many receivers
+//! asks only those of its such sources that feed the cycle (found once
+//! per cycle, `Cycle::wide_feeders`, and matched against the leaf's,
+//! whichever are fewer by binary searches in the others); a path through
+//! it finds the nearest by a binary search (a leaf of many receivers: one for each
 //! such source it is wired into, up to `FEW_RECEIVERS` of them; past
 //! those, the members they feed are its places fed, a step each, once
 //! per leaf and cycle, so many leaves each wired into more than
@@ -83,7 +93,8 @@
 //! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
 //! receivers with more than `FEW_RECEIVERS` tops above fed sides of a
 //! one-way cycle, a box of a source's tree with more than `FEW_ENTRIES`
-//! fed sides of a one-way cycle below it, a way in at a chain box of a ring whose bottom root turns back, and a leaf of
+//! fed sides of a one-way cycle below it, a ring with more than one
+//! edge missing, or one and chains between its roots, a way in at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
 //! a ring; a skip cycle whose roots are joined by chains, or fed by a box
 //! with providers of its own that is neither a member before nor a fed
@@ -1743,13 +1754,20 @@ impl Paths {
     /// chain crossed in one step), then on to the one beside that the
     /// walk did not come from, until back at `r`, each root met checked
     /// to have the one before beside it (so every root is fed by both its
-    /// neighbours, and the ring is fed both ways round). Each root is
-    /// looked at once (its providers, a step each) and remembered,
-    /// whatever it turns out to be: a walk that fails leaves every root
-    /// it met outside any ring (had one been a member, the walk, which
-    /// can only follow roots beside each other, would have gone round its
-    /// ring), so those are remembered as none. A ring's chain boxes are
-    /// listed once, a step each.
+    /// neighbours, and the ring is fed both ways round), but for at most
+    /// one root fed by the one after alone (its edge from the one before
+    /// missing). A root fed by the one before alone means the walk went
+    /// the way round on which that edge is missing: it goes the other
+    /// way from `r`, once. Each root is looked at at most twice (its
+    /// providers, a step each) and remembered, whatever it turns out to
+    /// be: a walk that fails leaves every root it met outside any ring
+    /// (had one been a member, the walk, which can only follow roots
+    /// beside each other, would have gone round its ring), so those are
+    /// remembered as none, but for a walk that came to a ring from
+    /// outside at its missing edge (the one place a walk can enter a
+    /// ring) and went round it back to there: that ring is found, and
+    /// the roots before it are in none. A ring's chain boxes are listed
+    /// once, a step each.
     pub(super) fn ring(&self, w: Wiring<'_, '_>, r: u32, steps: &mut u64) -> Option<Arc<Ring>> {
         let facts = w.facts;
         let mut rings = self.rings.lock().unwrap_or_else(|e| e.into_inner());
