@@ -194,7 +194,10 @@
 //! picked out once per leaf and cycle, a step a receiver, sorted by place
 //! round it, and an arc finds the nearest by binary searches. A ring's
 //! roots may be joined by chains each way round too (family 76: the chain
-//! boxes members of the ring one way round, their places counted).
+//! boxes members of the ring one way round, their places counted), and
+//! a ring may miss one edge one way round (that way round then does not
+//! wrap past it; until session 32 read off trees: family 105 at 4.6x to
+//! 6.8x).
 //! (Until session 28 chains and family 72 were read off trees: families
 //! 62, 69 and 72 read n paths half round a cycle of n at 3.9x to 4.1x the
 //! work for twice the file, 6.2M steps at 1,000; until session 29,
