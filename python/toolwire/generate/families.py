@@ -76,6 +76,7 @@ from .family_fans import (
     wide_thrash,
 )
 from .family_cycles import (
+    chain_tops,
     cycle_chained,
     cycle_fan_paths,
     cycle_fanout,
@@ -86,6 +87,7 @@ from .family_cycles import (
     cycle_skip,
     cycle_wide_source,
     cycle_wide_tools,
+    nested_tops,
     renames_aside,
     renames_fan_hub,
     renames_hub,
@@ -93,6 +95,7 @@ from .family_cycles import (
     renames_twice,
     ring_chained,
     ring_direct,
+    ring_edge_missing,
     fed_sides_fanned,
     ring_fanned_fed_side,
     ring_many_fed_sides,
@@ -110,6 +113,7 @@ from .family_cycles import (
     skip_wide_tools,
     sources_one_tool,
     two_way_cycle,
+    wide_cycles,
 )
 from .family_hubs import decoy_teams, deep_decoys, hub_direct, hub_shared, hub_taps, hub_teams, shared_cut, tied_taps
 from .family_parts import (
@@ -412,6 +416,16 @@ FAMILIES: Dict[str, Family] = {
                "more agents Y; tool U i also into boxes W i to W (i + 16)", (1_000,), 40, 3, cycle_wide_tools),
         Family("skip-wide-tools", 101, "family 71 with a box W i per member, into box i + 1 of the cycle and 17 "
                "more agents Y; tool U i also into boxes W i to W (i + 16)", (1_000,), 40, 3, skip_wide_tools),
+        Family("chain-tops", 102, "a ring of max(6, n + 2) boxes; a source S above a chain of 2 n + 17 boxes into "
+               "box 0 and n boxes into the others, listed first; tool U into S and the chain; an agent with U's twin",
+               (6_000,), 40, 1, chain_tops),
+        Family("nested-tops", 103, "a chain of n + 17 boxes below a source, its last into a box F into a box of each "
+               "of n rings of 6; tool U into the chain; an agent per ring with U's twin", (2_500,), 40, 1,
+               nested_tops),
+        Family("wide-cycles", 104, "n rings of 6, a box Z into a box of each; n boxes X i, each into the same 17 "
+               "agents; tool U into Z and every X i; an agent per ring with U's twin", (1_500,), 40, 1, wide_cycles),
+        Family("ring-edge-missing", 105, "family 61 without the edge from box 1 of the cycle to box 0", (4_000,),
+               40, 3, ring_edge_missing),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

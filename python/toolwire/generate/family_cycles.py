@@ -27,7 +27,11 @@ side box feeds 18 members through boxes of its own, the same with every
 tool of many receivers (96, 97), and a ring of such tops, each tool into
 17 of them (98); 99 to 101, from session 32's attack, a ring (99), a cycle
 (100) and a skip cycle (101) each of whose tools is also wired into 17
-boxes, each into a member and 17 agents of their own.
+boxes, each into a member and 17 agents of their own; 102 to 104, from its
+second attack, one tool above a chain of tops beside fed sides of a ring
+the walk enters after the chain (102), above one fed side into many rings
+(103), or into many boxes of 17 receivers beside a box into many rings
+(104); 105, a ring (61) with one edge one way missing.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -793,6 +797,181 @@ def skip_wide_tools(n: int) -> Generated:
     return _cycle_far(n, skip=True, wide_tools=WIDE_TOOLS)
 
 
+TOPS_PAST_FEW = 17
+"""Tops of ``chain-tops`` and ``nested-tops`` beyond those that grow with
+``n``: one more receiver than paths.rs ``FEW_RECEIVERS`` at any ``n``."""
+
+
+def chain_tops(n: int) -> Generated:
+    """Family 102: a ring of ``m = max(6, n + 2)`` boxes ``C{i}`` (``C{i} ->
+    C{i + 1}`` and back); a source ``S`` with a chain of ``k = 2 * n + 17``
+    boxes ``S -> B0 -> ... -> B{k - 1} -> C0`` and ``n`` fed sides ``S ->
+    Y{j} -> C{1 + j mod (m - 1)}``; one tool ``U`` "U" wired into ``S`` and
+    every ``B{i}``; agent ``a0`` fed by ``C{m / 2}`` and by a twin ``u0``
+    "u" of ``U`` (the attack of session 32, its ``ring-late-u``). One
+    violation, one clash (``U`` with ``u0``, named u, at ``a0``); ``n + m
+    + k + 4`` nodes (``n + m + k + 1`` boxes), ``2 * (n + m + k) + 4``
+    edges; from ``n = 1`` on.
+
+    The file lists the fed sides' boxes first and ``U -> S`` as its first
+    edge, so that the forest walk enters the sides after the chain (in the
+    other order the same workflow was linear). ``U``'s ``k`` receivers
+    are more tops than the ring has fed sides: until 1423080 (session 32)
+    each side climbed from the last top entered before it past every top
+    already left (paths/arcs.rs ``tops_down``), ``n * k`` steps for the
+    one violation's path: 4.2 million steps to read it at ``n = 1,000`` (a
+    0.74 MB file), 3.7x and 3.9x for twice ``n`` from 250 (the check holds,
+    2.0x); 0.14 million, 1.9x, since."""
+    m = max(RING_MEMBERS, n + 2)
+    k = 2 * n + TOPS_PAST_FEW
+    w = id_width(k)
+    nodes = [box_record(f"Y{j:0{w}}") for j in range(n)]
+    nodes += [box_record(f"C{i:0{w}}") for i in range(m)]
+    nodes.append(box_record("S"))
+    nodes += [box_record(f"B{i:0{w}}") for i in range(k)]
+    nodes += [tool_record("U", "U"), agent_record(f"a{0:0{w}}"), tool_record(f"u{0:0{w}}", "u")]
+    # The order of edges in the file is the forest walk's order of
+    # children: U -> S first, then S's sides, then the chain.
+    edges = [edge_record("U", "S")]
+    edges += [edge_record("S", f"Y{j:0{w}}") for j in range(n)]
+    for i in range(m):
+        s, after = f"C{i:0{w}}", f"C{(i + 1) % m:0{w}}"
+        edges += [edge_record(s, after), edge_record(after, s)]
+    chain = ["S"] + [f"B{i:0{w}}" for i in range(k)] + [f"C{0:0{w}}"]
+    edges += [edge_record(chain[i], chain[i + 1]) for i in range(k + 1)]
+    edges += [edge_record(f"Y{j:0{w}}", f"C{1 + j % (m - 1):0{w}}") for j in range(n)]
+    edges += [edge_record("U", f"B{i:0{w}}") for i in range(k)]
+    edges += [edge_record(f"C{m // 2:0{w}}", f"a{0:0{w}}"), edge_record(f"u{0:0{w}}", f"a{0:0{w}}")]
+    # Per side Y and S -> Y, Y -> C; per member C and two edges of the
+    # ring; per top B, its chain edge and U -> B; S, the chain's last edge
+    # into C0, U -> S; a0, u0 and their two edges. a0 alone is a consumer.
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        1, 1, (f"a{zero}", "u", ("U", f"u{zero}")), n + m + k + 4, 2 * (n + m + k) + 4, 1, n + m + k + 1
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+def nested_tops(n: int) -> Generated:
+    """Family 103: a chain ``S -> T0 -> ... -> T{k - 1} -> F`` of ``k = n +
+    17`` boxes below a source ``S``, box ``F`` feeding member 0 of each of
+    ``n`` rings of 6 boxes ``C{j}-{i}`` (``C{j}-{i} -> C{j}-{i + 1}`` and
+    back); one tool ``U`` "U" wired into every ``T{i}``; agent ``a{j}`` fed
+    by ``C{j}-3`` and by a twin ``u{j}`` "u" of ``U`` (the attack of session
+    32, its ``nested``). ``n`` violations, ``n`` clashes (``U`` with each
+    ``u{j}``, named u); ``9 * n + 20`` nodes (``7 * n + 19`` boxes), ``17 *
+    n + 35`` edges; from ``n = 1`` on.
+
+    Every ring has one fed side, ``F``, below all ``k`` tops of ``U``.
+    Until 1423080 (session 32) ``U``'s ways into each ring were taken from
+    every top above ``F`` (paths/arcs.rs ``tops_down``, ``downs_of``), not
+    only from the deepest: ``n * k`` for ``n`` rings, 12.5 million steps
+    to read the violations at ``n = 1,000`` (a 1.68 MB file), 3.7x and
+    3.9x for twice ``n`` from 250 (the check holds, 2.0x); 0.26 million,
+    2.0x, since."""
+    k = n + TOPS_PAST_FEW
+    w = id_width(k)
+    nodes = [box_record("S"), tool_record("U", "U")]
+    edges = []
+    above = "S"
+    for i in range(k):
+        t = f"T{i:0{w}}"
+        nodes.append(box_record(t))
+        edges += [edge_record(above, t), edge_record("U", t)]
+        above = t
+    nodes.append(box_record("F"))
+    edges.append(edge_record(above, "F"))
+    for j in range(n):
+        r = f"{j:0{w}}"
+        for i in range(RING_MEMBERS):
+            c, after = f"C{r}-{i}", f"C{r}-{(i + 1) % RING_MEMBERS}"
+            nodes.append(box_record(c))
+            edges += [edge_record(c, after), edge_record(after, c)]
+        nodes += [agent_record(f"a{r}"), tool_record(f"u{r}", "u")]
+        edges += [edge_record(f"C{r}-3", f"a{r}"), edge_record(f"u{r}", f"a{r}"), edge_record("F", f"C{r}-0")]
+    # S, U, F; per top T and S -> T (or the top above), U -> T; the last
+    # top into F; per ring its 6 members and two edges each, a, u, C3 -> a,
+    # u -> a, F -> C0. "U" sorts before every "u{j}": the first is a0's.
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", "u", ("U", f"u{zero}")), (RING_MEMBERS + 2) * n + k + 3,
+        (2 * RING_MEMBERS + 3) * n + 2 * k + 1, n, RING_MEMBERS * n + k + 2,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+WIDE_FEEDERS = 17
+"""Agents ``b{j}`` each box ``X{i}`` of ``wide-cycles`` feeds: one more
+receiver than paths.rs ``FEW_ENTRIES``, so that each box is a wide source."""
+
+
+def wide_cycles(n: int) -> Generated:
+    """Family 104: ``n`` rings of 6 boxes ``C{j}-{i}`` (``C{j}-{i} ->
+    C{j}-{i + 1}`` and back), a box ``Z`` into member 0 of each; ``n`` boxes
+    ``X{i}``, each into the same 17 agents ``b00`` to ``b16``; one tool
+    ``U`` "U" wired into ``Z`` and every ``X{i}``; agent ``a{j}`` fed by
+    ``C{j}-3`` and by a twin ``u{j}`` "u" of ``U`` (the attack of session
+    32, its ``wide_cycles`` with shared agents). The ``b{j}`` see ``U``
+    alone: ``n`` violations, ``n`` clashes (``U`` with each ``u{j}``,
+    named u); ``9 * n + 19`` nodes (``7 * n + 1`` boxes), ``33 * n + 1``
+    edges; from ``n = 1`` on.
+
+    ``U`` has ``n + 1`` receivers, ``n`` of them sources of more than 16
+    receivers that feed nothing of any ring. From 75d9723 until 1423080
+    (session 32) ``U``'s ways into each ring asked every such source for
+    the members it feeds (paths/arcs.rs ``ways_in``): ``n * n`` for ``n``
+    rings, and as many map entries; 24.2 million steps to read the
+    violations at ``n = 1,000`` (a 2.82 MB file), 3.9x and 4.0x for twice
+    ``n`` from 250 (the check holds, 2.0x); 0.23 million, 2.1x, since.
+    Before 75d9723 such a tool had no arc, and each path, 5 boxes long,
+    was read off a tree: 2.0x."""
+    w = id_width(n)
+    nodes = [box_record("Z"), tool_record("U", "U")]
+    edges = [edge_record("U", "Z")]
+    for j in range(n):
+        r = f"{j:0{w}}"
+        for i in range(RING_MEMBERS):
+            c, after = f"C{r}-{i}", f"C{r}-{(i + 1) % RING_MEMBERS}"
+            nodes.append(box_record(c))
+            edges += [edge_record(c, after), edge_record(after, c)]
+        nodes += [agent_record(f"a{r}"), tool_record(f"u{r}", "u")]
+        edges += [edge_record(f"C{r}-3", f"a{r}"), edge_record(f"u{r}", f"a{r}"), edge_record("Z", f"C{r}-0")]
+    for i in range(n):
+        x = f"X{i:0{w}}"
+        nodes.append(box_record(x))
+        edges.append(edge_record("U", x))
+        edges += [edge_record(x, f"b{b:02}") for b in range(WIDE_FEEDERS)]
+    nodes += [agent_record(f"b{b:02}") for b in range(WIDE_FEEDERS)]
+    # Z, U, the b's; per ring its 6 members and two edges each, a, u,
+    # C3 -> a, u -> a, Z -> C0; per X, U -> X and X -> b per b; U -> Z.
+    # The b's see U alone; "U" sorts before every "u{j}": a0's is first.
+    zero = f"{0:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", "u", ("U", f"u{zero}")), (RING_MEMBERS + 3) * n + 2 + WIDE_FEEDERS,
+        (2 * RING_MEMBERS + 4 + WIDE_FEEDERS) * n + 1, n + WIDE_FEEDERS, (RING_MEMBERS + 1) * n + 1,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+def ring_edge_missing(n: int) -> Generated:
+    """Family 105: ``two-way-cycle`` without the edge ``C1 -> C0``, one
+    edge one way of the ring (the attack of session 31; paths/arcs.rs's
+    ``cmp9_a_ring_with_one_edge_missing_is_read_as_the_walk``, its
+    ``src-ring-almost``). The cycle
+    one way round still joins every member: the same ``n`` violations and
+    ``n`` clashes, the first a0's; ``6 * n`` nodes, ``7 * n - 1`` edges;
+    from ``n = 3`` on, as ``two-way-cycle``.
+
+    Its members are roots of two providers but no ring until 7631494
+    (session 32), which reads a ring with one edge one way missing as a
+    ring whose way round past that edge does not wrap: until then each
+    kept tool's path was read off the tree of ``C{k}``, 414 million steps
+    to read the violations at ``n = 1,000`` (a 0.76 MB file), 6.8x and 4.6x
+    for twice ``n`` from 100, 5.0x and 4.3x from 250 (the check holds, 2.0x
+    to 2.2x, as ``two-way-cycle``'s); 0.14 million, 2.0x, since."""
+    return _cycle_far(n, both_ways=True, missing_back=True)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -811,6 +990,7 @@ def _cycle_far(
     one_fed_side: bool = False,
     many_sides: int = 0,
     wide_tools: int = 0,
+    missing_back: bool = False,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
@@ -838,7 +1018,8 @@ def _cycle_far(
     ``wide_tools`` a box ``W{i}`` per member, into ``C{i + 1}`` and into
     as many more agents ``Y00``, ``Y01``, ..., each tool ``U{i}`` also
     wired into as many boxes ``W{i}``, ``W{i + 1}``, ... (all ``n`` below
-    that many). Every variant keeps ``cycle-far``'s answer: agent ``k``
+    that many); ``missing_back`` (with ``both_ways``) without ``C1 -> C0``.
+    Every variant keeps ``cycle-far``'s answer: agent ``k``
     sees every ``U`` and one twin (``Z``, the ``Z{j}`` and the ``Y{j}``
     every ``U``, no twin; with ``asked`` every ``V`` and its twin too)."""
     w = id_width(n)
@@ -872,7 +1053,7 @@ def _cycle_far(
         if both_ways and back_chained:
             nodes.append(box_record(f"B{s}"))
             edges += [edge_record(f"C{after}", f"B{s}"), edge_record(f"B{s}", f"C{s}")]
-        elif both_ways:
+        elif both_ways and not (missing_back and i == 0):
             edges.append(edge_record(f"C{after}", f"C{s}"))
         nodes += [box_record(f"X{s}-{j:02}") for j in range(dead)]
         edges += [edge_record(f"U{s}", f"X{s}-{j:02}") for j in range(dead)]
@@ -940,6 +1121,8 @@ def _cycle_far(
     # Z{j} sorting before every a{k} and seeing no twin. Wide tools add W,
     # W -> C, W -> Y{j} per Y{j} and U -> W per tool feeding it (17, or n
     # below that), the Y{j} sorting before every a{k} and seeing no twin.
+    # The missing back edge is one edge fewer (lone_edges); the cycle one
+    # way round still joins every member, so the answer is the same.
     back = both_ways and back_chained
     extra_boxes = chained + fed_sides + renames + dead + back + fan + 2 * asides + asked + bool(wide_source)
     extra_boxes += bool(wide_tools)
@@ -953,7 +1136,7 @@ def _cycle_far(
     # less the S -> C box 0 takes the place of.
     sources = -(-n // MANY_SIDES_APART) if many_sides else 0
     lone_boxes = hub_boxes + one_fed_side + sources * many_sides
-    lone_edges = hub_boxes + one_fed_side + sources * (2 * many_sides - 1)
+    lone_edges = hub_boxes + one_fed_side + sources * (2 * many_sides - 1) - missing_back
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
     edge_count += (3 * asides + 2 * bool(asked) + 3 * asked - twin_direct + bool(wide_source) + wide_source) * n
     edge_count += (bool(wide_tools) + wide_tools + min(n, wide_tools)) * n
