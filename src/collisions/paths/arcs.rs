@@ -3727,6 +3727,29 @@ mod tests {
         report
     }
 
+    /// A random number below its argument each call, from `seed` (a
+    /// linear congruential sequence: the same numbers every run).
+    fn below_from(mut seed: u64) -> impl FnMut(u32) -> u32 {
+        move |below: u32| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % u64::from(below)) as u32
+        }
+    }
+
+    /// `wired` with one more agent `extra` for boxes to feed, every path
+    /// read against the walk (`read_as_the_walks`).
+    fn wired_as_walked(boxes: &[String], edges: &[(String, String)], into: &[&str], at: &str, extra: &str) -> Report {
+        let (text, _) = wired(boxes, edges, into, at);
+        let extra_node = format!(r#"{{"nodes": [{},"#, node(extra, "agent", extra));
+        let text = text.replacen(r#"{"nodes": ["#, &extra_node, 1);
+        let mut all = edges.to_vec();
+        all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
+        all.extend([(at.to_string(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
+        read_as_the_walks(&text, boxes, &all)
+    }
+
     /// `read_as_the_walks`, and whether a skip cycle was found.
     fn read_against_walks(text: &str, boxes: &[String], edges: &[(String, String)]) -> bool {
         let report = read_as_the_walks(text, boxes, edges);
@@ -4349,13 +4372,7 @@ mod tests {
         // smallest rank among equals, at every place. Also round a ring's
         // way that does not wrap (its one missing edge at the end): only
         // ways at or before the place.
-        let mut seed = 0x2545_f491_u64;
-        let mut next = |below: u32| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) % u64::from(below)) as u32
-        };
+        let mut next = below_from(0x2545_f491_u64);
         for trial in 0..400 {
             let m = 1 + next(40);
             let halves = trial % 2 == 1;
@@ -4499,13 +4516,7 @@ mod tests {
         // way round, tools into the source, a box of its tree, both, a
         // chain of 20 tops, with 17 boxes that lead elsewhere or not;
         // every path read against the walk.
-        let mut seed = 0x9e37_79b9_u64;
-        let mut next = move |below: u32| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) % u64::from(below)) as u32
-        };
+        let mut next = below_from(0x9e37_79b9_u64);
         let (mut built, mut trials) = (0, 0);
         for trial in 0..60 {
             let m = 5 + next(14) as usize;
@@ -4540,13 +4551,7 @@ mod tests {
                 into.extend(fan.iter().map(String::as_str));
             }
             let at = &c[next(m as u32) as usize];
-            let (text, _) = wired(&boxes, &edges, &into, at);
-            let z = r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#;
-            let text = text.replace(r#"{"id": "a", "type": "agent""#, z);
-            let mut all = edges.clone();
-            all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
-            all.extend([(at.clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
-            let report = read_as_the_walks(&text, &boxes, &all);
+            let report = wired_as_walked(&boxes, &edges, &into, at, "z");
             let paths = &report.collisions.paths;
             let held = |c: &super::Cycle| c.walk_down.get().is_some();
             let skips = paths.skips.lock().unwrap();
@@ -4641,13 +4646,7 @@ mod tests {
         // each feeding 17 boxes Y (into agent Z) and one to three random
         // members; the tool into all of them, some sources too: every path
         // read against the walk.
-        let mut seed = 0x6a09_e667_u64;
-        let mut next = move |below: u32| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) % u64::from(below)) as u32
-        };
+        let mut next = below_from(0x6a09_e667_u64);
         for trial in 0..45 {
             let m = 4 + next(12) as usize;
             let shift = next(300) as usize;
@@ -4689,16 +4688,7 @@ mod tests {
             edges.dedup();
             let into: Vec<&str> = into.iter().map(String::as_str).collect();
             let at = &c[next(m as u32) as usize];
-            let (text, _) = wired(&boxes, &edges, &into, at);
-            let text = text.replacen(
-                r#"{"nodes": ["#,
-                &format!(r#"{{"nodes": [{},"#, node("Z", "agent", "Z")),
-                1,
-            );
-            let mut all = edges.clone();
-            all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
-            all.extend([(at.clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
-            read_as_the_walks(&text, &boxes, &all);
+            wired_as_walked(&boxes, &edges, &into, at, "Z");
         }
         // Each tool U_i also into W_i .. W_(i+16), W_j feeding C_(j+1)
         // (not C_j, which S_j feeds: ties in a one-way cycle are the
@@ -4750,13 +4740,7 @@ mod tests {
         // left out either way round, fed sides, tools of few receivers and
         // of 17 more, ids every way round: every path read against the
         // walk.
-        let mut seed = 0x3c6e_f372_u64;
-        let mut next = move |below: u32| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) % u64::from(below)) as u32
-        };
+        let mut next = below_from(0x3c6e_f372_u64);
         let (mut gapped, trials) = (0, 60);
         for trial in 0..trials {
             let m = 5 + next(12) as usize;
@@ -4808,13 +4792,7 @@ mod tests {
             into.dedup();
             let into: Vec<&str> = into.iter().map(String::as_str).collect();
             let at = &c[next(m as u32) as usize];
-            let (text, _) = wired(&boxes, &edges, &into, at);
-            let z = r#"{"id": "z", "type": "agent", "data": {"label": "z"}}, {"id": "a", "type": "agent""#;
-            let text = text.replace(r#"{"id": "a", "type": "agent""#, z);
-            let mut all = edges.clone();
-            all.extend(into.iter().map(|&x| ("t".to_string(), x.to_string())));
-            all.extend([(at.clone(), "a".to_string()), ("t2".to_string(), "a".to_string())]);
-            let report = read_as_the_walks(&text, &boxes, &all);
+            let report = wired_as_walked(&boxes, &edges, &into, at, "z");
             let rings = report.collisions.paths.rings.lock().unwrap();
             gapped += usize::from(rings.values().flatten().any(|r| !r.forward.wraps));
         }
