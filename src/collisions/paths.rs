@@ -232,8 +232,7 @@
 //! member fed by two boxes that have providers of their own and are not
 //! a ring's (a chord, or a box beside a chain), a tool of more than
 //! `FEW_RECEIVERS` receivers wired straight into a chain box of a ring,
-//! or wired into a box with more than `FEW_ENTRIES` fed sides of a
-//! one-way cycle below it, are passed on and read off trees as before.
+//! are passed on and read off trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
