@@ -50,6 +50,14 @@ from .family_base import (
 )
 
 
+def _agent_with_twin(s: str, twin: str, label: str) -> tuple[list[str], list[str]]:
+    """Agent ``a{s}`` fed by box ``C{s}`` and, through a box ``Q{s}`` of its
+    own, by a tool ``twin`` labelled ``label``: its nodes and edges."""
+    nodes = [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(twin, label)]
+    edges = [edge_record(f"C{s}", f"a{s}"), edge_record(twin, f"Q{s}"), edge_record(f"Q{s}", f"a{s}")]
+    return nodes, edges
+
+
 def cycle_far(n: int) -> Generated:
     """Family 55: a cycle of ``n`` boxes ``C{i} -> C{i + 1}`` (``C{n - 1} ->
     C0``), box ``C{i}`` fed by a box ``S{i}`` holding a tool ``U{i}`` "U i";
@@ -481,8 +489,9 @@ def sources_one_tool(n: int) -> Generated:
         edges += [edge_record("U", f"S{s}"), edge_record(f"S{s}", f"F{s}"), edge_record(f"F{s}", f"C{s}")]
     for k in range(n):
         s = f"{k:0{w}}"
-        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{s}", "u")]
-        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"u{s}", f"Q{s}"), edge_record(f"Q{s}", f"a{s}")]
+        agent_nodes, agent_edges = _agent_with_twin(s, f"u{s}", "u")
+        nodes += agent_nodes
+        edges += agent_edges
     # Per member: C, S, F and the agent's a, Q, u; two edges of the ring,
     # U -> S, S -> F, F -> C, C -> a, u -> Q, Q -> a. Tool ids sort "U"
     # before every "u{k}", and every clash is named u: the first violation
@@ -581,8 +590,9 @@ def ring_wide_sources(n: int) -> Generated:
         edges += [edge_record(f"U{s}", f"S{(i + j) % n:0{w}}") for j in range(wide)]
     for k in range(n):
         s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
-        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}")]
-        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(f"Q{s}", f"a{s}")]
+        agent_nodes, agent_edges = _agent_with_twin(s, f"u{t}", f"u {t}")
+        nodes += agent_nodes
+        edges += agent_edges
     # Per member: C, S, F, U and the agent's a, Q, u; two edges of the
     # ring, S -> F, F -> C, U -> each of its sources, C -> a, u -> Q, Q -> a.
     # Agent k's one clash is U{t} with u{t}: the first violation is a0's.
@@ -721,8 +731,9 @@ def ring_many_tops(n: int) -> Generated:
             edges += [edge_record(f"M{s}", f), edge_record(f, member)]
     for k in range(n):
         s, t = f"{k:0{w}}", f"{(k + n // 2) // MANY_SIDES_APART % tops:0{w}}"
-        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{s}", f"u {t}")]
-        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"u{s}", f"Q{s}"), edge_record(f"Q{s}", f"a{s}")]
+        agent_nodes, agent_edges = _agent_with_twin(s, f"u{s}", f"u {t}")
+        nodes += agent_nodes
+        edges += agent_edges
     # Per member: C and the agent's a, Q, u; two edges of the ring, C -> a,
     # u -> Q, Q -> a. Per top: S, M, U and its sides' F; U -> each of its
     # sources, S -> M, M -> F and F -> C per side. Agent k's one clash is
