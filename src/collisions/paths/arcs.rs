@@ -776,16 +776,15 @@ fn downs_of(w: Wiring<'_, '_>, down: &[u32], cycle: &Cycle, steps: &mut u64) -> 
         return (Downs::default(), Vec::new());
     }
     let source = |o: u32| facts.providers_of(o).is_empty();
-    let (mut few, mut many): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    let id = |o: u32| w.g.id(facts.nodes[o as usize]);
+    // The tops of few sides below, with those sides, and of many.
+    let (mut few, mut many) = (Vec::new(), Vec::new());
     for &o in down {
         match few_below(facts, cycle, o, source(o), steps) {
-            Some(_) => few.push(o),
+            Some(below) => few.push((o, below)),
             None => many.push(o),
         }
     }
-    let taken = if many.len() <= FEW_RECEIVERS { &few[..] } else { down };
-    let mut by_id = taken.to_vec();
-    by_id.sort_by(|&a, &b| w.g.id(facts.nodes[a as usize]).cmp(w.g.id(facts.nodes[b as usize])));
     let mut ways = Vec::new();
     let mut way = |side: u32, p: u32, rank: usize, o: u32| {
         ways.push((
@@ -796,15 +795,16 @@ fn downs_of(w: Wiring<'_, '_>, down: &[u32], cycle: &Cycle, steps: &mut u64) -> 
         ));
     };
     if many.len() <= FEW_RECEIVERS {
-        for (rank, &o) in by_id.iter().enumerate() {
-            for below in few_below(facts, cycle, o, source(o), steps).unwrap_or_default() {
-                for &(_, side, p) in below {
-                    *steps += 1;
-                    way(side, p, rank, o);
-                }
+        few.sort_by(|a, b| id(a.0).cmp(id(b.0)));
+        for (rank, &(o, below)) in few.iter().enumerate() {
+            for &(_, side, p) in below.iter().copied().flatten() {
+                *steps += 1;
+                way(side, p, rank, o);
             }
         }
     } else {
+        let mut by_id = down.to_vec();
+        by_id.sort_by(|&a, &b| id(a).cmp(id(b)));
         let rank_of: Map<u32, usize> = by_id.iter().enumerate().map(|(r, &o)| (o, r)).collect();
         let mut tops = down.to_vec();
         tops.sort_unstable_by_key(|&o| facts.enter[o as usize]);
@@ -2027,9 +2027,9 @@ impl Paths {
             (f, b) => f.or(b).unwrap_or(0),
         };
         // A member's distance to `k`, or None for a box of no member.
+        // A chain box is on one way round only.
         let dist = |o: u32| match (fwd(o), bwd(o)) {
             _ if is_root(o) => Some(of_root(o)),
-            (Some(f), Some(b)) => Some(f.min(b)),
             (Some(f), None) => {
                 let bottom = ring.next_root(facts, o, true);
                 Some(f - fwd(bottom).unwrap_or(0) + of_root(bottom))
@@ -2038,7 +2038,7 @@ impl Paths {
                 let bottom = ring.next_root(facts, o, false);
                 Some(b - bwd(bottom).unwrap_or(0) + of_root(bottom))
             }
-            (None, None) => None,
+            _ => None,
         };
         // Whether the walk goes on forward from root `x`: the shorter way,
         // or when both are as long, the way of the smaller id first.
