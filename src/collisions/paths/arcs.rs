@@ -18,8 +18,10 @@
 //! sources and fed sides, a path is the walk's way in, then steps of two
 //! up to its turn, one step of one, steps of two to its end (`Skips`):
 //! one link too, its `k`-th member at place `from + 2k`, or `from + 2k -
-//! 1` past the turn (`Cycle::place`, `Cycle::holds`). Into a ring or a
-//! skip cycle down fed sides, the walk's way is found where the walk
+//! 1` past the turn (`Cycle::place`, `Cycle::holds`). Into any of them
+//! the walk's way in is the walk's own choice where ways in are as
+//! short (`Paths::walks_way_in`, `walks_step`: the receiver of smallest
+//! id among the nearest), and down fed sides it is found where the walk
 //! decides it, at the box where the nearest ways part (`down_a_side`).
 //!
 //! A leaf's receivers here are the boxes it is wired into: a consumer it
@@ -89,11 +91,8 @@
 //! per leaf and cycle, so many leaves each wired into more than
 //! `FEW_RECEIVERS` of the same such sources cost leaves times members).
 //!
-//! Not taken (the search and trees decide, as before): two ways in as
-//! short into a one-way cycle, a leaf of more than `FEW_RECEIVERS`
-//! receivers with more than `FEW_RECEIVERS` tops above fed sides of a
-//! one-way cycle, a ring with more than one
-//! edge missing, or one and chains between its roots, a way in at a chain box of a ring whose bottom root turns back, and a leaf of
+//! Not taken (the search and trees decide, as before): a ring with more
+//! than one edge missing, or one and chains between its roots, a way in at a chain box of a ring whose bottom root turns back, and a leaf of
 //! more than `FEW_RECEIVERS` receivers wired straight into a chain box of
 //! a ring; a skip cycle whose roots are joined by chains, or fed by a box
 //! with providers of its own that is neither a member before nor a fed
@@ -361,17 +360,13 @@ pub(super) struct WaysIn {
     /// members, up to `FEW_RECEIVERS` (past those, their places are in
     /// `fed`): (the source, the places it feeds, sorted).
     wide: Vec<(u32, Arc<[u32]>)>,
-    /// Of a cycle, skip cycle or ring (either way round) with fed sides,
-    /// the receivers that are the deepest above some of them
-    /// (`Paths::tops_down`), each a way in down them (`down_a_side`,
-    /// `down_many`).
-    down: Vec<u32>,
-    /// Of a skip cycle or a ring, the ways down those fed sides, for the
-    /// nearest by binary searches (`downs_of`).
+    /// The ways down fed sides from the receivers that are the deepest
+    /// above some fed side (`Paths::tops_down`: its tops), for the nearest
+    /// by binary searches (`downs_of`).
     downs: Downs,
-    /// Of a skip cycle or a ring, the tops of `down` with more than
-    /// `FEW_ENTRIES` fed sides below them whose ways are not in `downs`,
-    /// at most `FEW_RECEIVERS`: each asked about by every arc.
+    /// The tops with more than `FEW_ENTRIES` fed sides below them whose
+    /// ways are not in `downs`, at most `FEW_RECEIVERS`: each asked about
+    /// by every arc (`down_many`).
     many_below: Vec<u32>,
 }
 
@@ -612,42 +607,10 @@ fn sides_below<'s>(facts: &PathFacts, sides: &'s [SideEntry], o: u32, steps: &mu
 /// ordinal, the place of the member it feeds).
 type SideEntry = (u32, u32, u32);
 
-/// `sides` if at most `FEW_ENTRIES`, the ways `down_a_side` and a one-way
-/// cycle's arcs look at one by one.
+/// `sides` if at most `FEW_ENTRIES`, the ways `down_a_side` looks at one
+/// by one.
 fn few<T>(sides: &[T]) -> Option<&[T]> {
     (sides.len() <= FEW_ENTRIES).then_some(sides)
-}
-
-/// The ways into a one-way cycle down the fed sides below box `o` of a
-/// source's tree (`o` too), to the member at place `at`: (edges from a
-/// leaf wired into `o`, the place entered, the way in). Each of at most
-/// `FEW_ENTRIES`, a step each, so that two as short are seen (a tie: the
-/// search decides); past those, the walk's own way down them, the first
-/// in its order among the nearest (`SideTree`, as for a ring), O(log^2).
-fn ways_down_one_way<'a>(
-    facts: &PathFacts,
-    cycle: &Cycle,
-    o: u32,
-    at: u32,
-    id: impl Fn(u32) -> &'a str,
-    steps: &mut u64,
-) -> Vec<(u32, u32, Option<Via>)> {
-    let m = cycle.members.len() as u32;
-    let below = sides_below(facts, &cycle.sides, o, steps);
-    if let Some(below) = few(below) {
-        let depth = facts.depth[o as usize];
-        let way = |&(_, side, p): &SideEntry| {
-            let down = facts.depth[side as usize] - depth;
-            ((at + m - p) % m + 2 + down, p, Some((o, side)))
-        };
-        *steps += below.len() as u64;
-        return below.iter().map(way).collect();
-    }
-    let tree = cycle.walk_down.get_or_init(|| SideTree::new(facts, cycle, &id, steps));
-    let nearest = tree.nearest(facts, o, at, steps);
-    (nearest.into_iter())
-        .filter_map(|(d, _, side, member)| Some((d + 1, *cycle.pos.get(&member)?, Some((o, side)))))
-        .collect()
 }
 
 /// The fed sides of a skip cycle or a ring one way round below box `o`
@@ -1098,48 +1061,6 @@ fn down_many<'a>(
     }
 }
 
-impl WaysIn {
-    /// The shortest way into a one-way cycle of `m` members to the member
-    /// at place `at`, as `Paths::arc` finds it from the receivers one by
-    /// one: (edges to `at`, the place entered, the source come through),
-    /// None when two ways in are as short (the walk decides, by ids).
-    /// Places entered straight are distinct, so is each place fed, so
-    /// only the nearest of each kind before `at` round the cycle can be
-    /// shortest (a binary search each): a member straight in at `d`
-    /// members before `at` is `d + 1` edges away, one through a source
-    /// `d + 2`.
-    fn way_round(&self, at: u32, m: u32) -> Option<(u32, u32, Option<u32>)> {
-        let ahead = |p: u32| (at + m - p) % m;
-        let straight = (!self.straight.is_empty()).then(|| {
-            let p = self.straight[before(&self.straight, |&p| p, at)];
-            (ahead(p) + 1, p)
-        });
-        // The nearest place fed, and through a source of many receivers
-        // each, the nearest it feeds: those as near, through more than one
-        // source, are a tie.
-        let mut fed = (!self.fed.is_empty()).then(|| {
-            let (p, source, several) = self.fed[before(&self.fed, |f| f.0, at)];
-            (ahead(p) + 2, p, source, several)
-        });
-        for (source, places) in &self.wide {
-            let p = places[before(places, |&p| p, at)];
-            let e = ahead(p) + 2;
-            fed = match fed {
-                Some(f) if f.0 < e => Some(f),
-                Some(f) if f.0 == e => Some((e, f.1, f.2, true)),
-                _ => Some((e, p, *source, false)),
-            };
-        }
-        match (straight, fed) {
-            (Some((e, p)), fed) if fed.is_none_or(|f| e < f.0) => Some((e, p, None)),
-            (straight, Some((e, p, source, several))) if straight.is_none_or(|s| e < s.0) => {
-                (!several).then_some((e, p, Some(source)))
-            }
-            _ => None,
-        }
-    }
-}
-
 /// The receiver a leaf of many receivers steps to on a ring of roots whose
 /// path ends at root `k`, as `Paths::ring_arc` finds it from the receivers
 /// one by one: the nearest (a root's distance its distance round to `k`
@@ -1397,7 +1318,6 @@ impl Paths {
                 fed: places,
                 chain_box,
                 wide,
-                down,
                 downs,
                 many_below,
             })
@@ -1581,115 +1501,22 @@ impl Paths {
     /// The path of `leaf` inside the cycle of roots member `k` belongs to
     /// (`Cycle`), when it is an arc of at least `ARC_AT_LEAST` members
     /// ending at `k`: (the cycle, the position of its top, its members,
-    /// the source the leaf comes through, if not wired straight into the
-    /// top). The leaf enters where it is wired into a member, or into a
-    /// source of one, or into a box of a source's tree with fed sides
-    /// below it (down the tree to one: `Cycle::sides`, those below a box
-    /// one range of them), nothing else upstream of the cycle feeding it;
-    /// from there each member passes it on to the next (the member before
-    /// is the only route into a member the leaf is not wired into,
-    /// straight, through a source or down a fed side: no route from the
-    /// cycle reaches those). So the path to `k` is the shortest way in,
-    /// then round to `k`; when two ways in are as short, None (the walk
-    /// decides, by ids, as before). Positions count chain boxes, so the
-    /// edges round are those of the boxes, chains included. O(receivers)
-    /// steps, the receivers of each source looked at too, for a leaf of
-    /// at most `FEW_RECEIVERS` relevant receivers (`Paths::entrances`),
-    /// each source of at most `FEW_ENTRIES`.
+    /// the way the leaf comes in). The leaf enters where it is wired into
+    /// a member, or into a source of one, or into a box of a source's
+    /// tree with fed sides below it (down the tree to one: `Cycle::sides`,
+    /// those below a box one range of them), nothing else upstream of the
+    /// cycle feeding it; from there each member passes it on to the next
+    /// (the member before is the only route into a member the leaf is not
+    /// wired into, straight, through a source or down a fed side: no route
+    /// from the cycle reaches those). So the path to `k` is the walk's way
+    /// in (`Paths::walks_way_in`: the nearest, ties decided by ids where
+    /// the walk decides them), then round to `k`. Positions count chain
+    /// boxes, so the edges round are those of the boxes, chains included.
     pub(super) fn arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
-        let (g, facts) = (w.g, w.facts);
         let cycle = self.cycle(w, k, steps)?;
         let m = cycle.members.len() as u32;
         let at = cycle.pos[&k];
-        let receivers = g.passthrough_receivers.of(leaf);
-        let id = |o: u32| g.id(facts.nodes[o as usize]);
-        // The best way in: (edges to `k`, position, the way in), and
-        // whether another is as short. Each way in is one path from the
-        // leaf to `k` (a chain of the forest from a box down to another is
-        // one), so the shortest, if only one, is the walk's.
-        let mut best: Option<(u32, u32, Option<Via>)> = None;
-        let mut tie = false;
-        let mut consider = |edges: u32, p: u32, via: Option<Via>| match best {
-            Some((e, bp, bv)) if e == edges => tie |= (bp, bv) != (p, via),
-            Some((e, _, _)) if e < edges => {}
-            _ => {
-                best = Some((edges, p, via));
-                tie = false;
-            }
-        };
-        if receivers.len() > FEW_RECEIVERS {
-            // Many receivers (family 75, `cycle-fan-paths`: each tool also
-            // wired into 17 boxes that lead elsewhere): its ways into this
-            // cycle picked out once, then the nearest found by binary
-            // searches; and the fed sides below each receiver with some
-            // below it, picked out once too (`WaysIn::down`), as for a
-            // tool of few receivers.
-            let ways = self.ways_in(w, leaf, &cycle, steps)?;
-            if !(ways.straight.is_empty() && ways.fed.is_empty() && ways.wide.is_empty()) {
-                let (edges, p, source) = ways.way_round(at, m)?;
-                consider(edges, p, source.map(|o| (o, o)));
-            }
-            let down = &ways.down;
-            if down.len() > FEW_RECEIVERS {
-                // Ties are the search's in a one-way cycle: past a few
-                // tops, left to it and the trees.
-                return None;
-            }
-            for &o in down {
-                for (edges, p, via) in ways_down_one_way(facts, &cycle, o, at, id, steps) {
-                    consider(edges, p, via);
-                }
-            }
-        } else {
-            for &q in receivers {
-                *steps += 1;
-                let o = w.ordinal[q as usize];
-                if o == NONE {
-                    continue;
-                }
-                if let Some(&p) = cycle.pos.get(&o) {
-                    consider((at + m - p) % m + 1, p, None);
-                    continue;
-                }
-                // A box with providers of its own feeds no member (it is no
-                // source, and only sources, members and fed sides do),
-                // unless it hangs below a source: then down its chain to
-                // the fed sides below it, those of a source too.
-                let source = facts.providers_of(o).is_empty();
-                let root = facts.root_of[o as usize];
-                if !cycle.sides.is_empty() && (source || facts.providers_of(root).is_empty()) {
-                    // The fed sides in the forest below `o` (or `o`
-                    // itself), each a chain from `o` down to it, its depth
-                    // below `o` more edges.
-                    for (edges, p, via) in ways_down_one_way(facts, &cycle, o, at, id, steps) {
-                        consider(edges, p, via);
-                    }
-                }
-                if !source {
-                    continue;
-                }
-                let fed = g.receivers.of(q);
-                if fed.len() > FEW_ENTRIES {
-                    // A source of many receivers: the members it feeds,
-                    // by place, picked out once (`Paths::fed_places`);
-                    // only the nearest before `k` can be shortest.
-                    let places = self.fed_places(w, q, &cycle, steps);
-                    if !places.is_empty() {
-                        let p = places[before(&places, |&p| p, at)];
-                        consider((at + m - p) % m + 2, p, Some((o, o)));
-                    }
-                    continue;
-                }
-                for &r in fed {
-                    *steps += 1;
-                    let ro = w.ordinal[r as usize];
-                    if let Some(&p) = (ro != NONE).then(|| cycle.pos.get(&ro)).flatten() {
-                        consider((at + m - p) % m + 2, p, Some((o, o)));
-                    }
-                }
-            }
-        }
-        let (_, p, via) = best.filter(|_| !tie)?;
+        let (p, via) = self.walks_way_in(w, leaf, &cycle, at, steps)?;
         // The members from the one entered round to `k`.
         let len = (at + m - p) % m + 1;
         (len >= ARC_AT_LEAST).then_some((cycle, (p, NONE), len, via))
@@ -2420,26 +2247,53 @@ impl Paths {
     /// not into a cycle with fed sides (the search and trees decide, as
     /// before).
     pub(super) fn skip_arc(&self, w: Wiring<'_, '_>, leaf: NodeIx, k: u32, steps: &mut u64) -> Found {
+        let cycle = self.skip_cycle(w, k, steps)?;
+        let at = cycle.pos[&k];
+        let (p, via) = self.walks_way_in(w, leaf, &cycle, at, steps)?;
+        skip_laid(cycle, p, at, via)
+    }
+
+    /// The walk's way into one-way or skip cycle `cycle` for `leaf`, when
+    /// its path ends at place `at`: (the place entered, the way in). The
+    /// leaf steps to its nearest receiver (`away`: a member's distance to
+    /// `at`; a source one more than its nearest member; a box of a
+    /// source's tree as `down_a_side` or `down_many` find its way down a
+    /// fed side), the smallest id among equals, a source to its nearest
+    /// member alike (the walk's ties: paths as short are told apart by
+    /// their ids from the leaf down). O(receivers) steps for a leaf of at
+    /// most `FEW_RECEIVERS` receivers, the receivers of each source of at
+    /// most `FEW_ENTRIES` looked at too; a source of more has the members
+    /// it feeds picked out once (`Paths::fed_places`), the nearest two
+    /// before `at` found by a binary search (in a skip cycle a place one
+    /// further on is as near when the nearest is an odd number of places
+    /// before). For a leaf of more receivers, its ways in picked out once
+    /// (`Paths::ways_in`, `nearest_way_in`, `Downs`), then O(log) to find
+    /// the few receivers one of which is the walk's, each stepped on as
+    /// above.
+    fn walks_way_in(
+        &self,
+        w: Wiring<'_, '_>,
+        leaf: NodeIx,
+        cycle: &Cycle,
+        at: u32,
+        steps: &mut u64,
+    ) -> Option<(u32, Option<Via>)> {
         let (g, facts) = (w.g, w.facts);
         let receivers = g.passthrough_receivers.of(leaf);
-        let cycle = self.skip_cycle(w, k, steps)?;
-        let m = cycle.members.len() as u32;
-        let at = cycle.pos[&k];
         let id = |p: u32| g.id(facts.nodes[cycle.members[p as usize] as usize]);
-        let gap = |p: u32| (at + m - p) % m;
         // The member a source steps to: its nearest, the smallest id among
         // equals, as (distance to `k`, place).
         let nearest_fed = |s: NodeIx, steps: &mut u64| -> Option<(u32, u32)> {
             let mut best: Option<(u32, u32)> = None;
             let mut consider = |p: u32| {
-                let d = gap(p).div_ceil(2);
+                let d = away(cycle, at, p);
                 if best.is_none_or(|(bd, bp)| (d, id(p)) < (bd, id(bp))) {
                     best = Some((d, p));
                 }
             };
             let fed = g.receivers.of(s);
             if fed.len() > FEW_ENTRIES {
-                let places = self.fed_places(w, s, &cycle, steps);
+                let places = self.fed_places(w, s, cycle, steps);
                 if places.is_empty() {
                     return None;
                 }
@@ -2466,7 +2320,7 @@ impl Paths {
         // member unless a member before or a fed side.
         let step_of = |q: NodeIx, o: u32, steps: &mut u64| -> Option<Option<Step>> {
             if let Some(&p) = cycle.pos.get(&o) {
-                return Some(Some((gap(p).div_ceil(2), o, p, None)));
+                return Some(Some((away(cycle, at, p), o, p, None)));
             }
             let source = facts.providers_of(o).is_empty();
             if !source && !is_fed_side(facts, o) {
@@ -2476,14 +2330,14 @@ impl Paths {
             // to the members a source feeds, or down a chain to a fed side
             // (those a source feeds straight too only from below it).
             let straight = if source { nearest_fed(q, steps) } else { None };
-            let entered = match few_below(facts, &cycle, o, source, steps) {
+            let entered = match few_below(facts, cycle, o, source, steps) {
                 Some(below) => {
-                    let dist = |p: u32| gap(p).div_ceil(2);
+                    let dist = |p: u32| away(cycle, at, p);
                     down_a_side(facts, o, straight, below, &cycle.members, dist, ord, steps)
                 }
                 None => {
                     let straight = straight.map(|(d, p)| (d, cycle.members[p as usize]));
-                    let way = down_many(facts, o, straight, &[(&cycle, at)], ord, steps);
+                    let way = down_many(facts, o, straight, &[(cycle, at)], ord, steps);
                     way.map(|(d, x, side)| (d, cycle.pos[&x], side))
                 }
             };
@@ -2499,9 +2353,9 @@ impl Paths {
             // the smallest id among equals, is one of these: each
             // receiver's distance is the least of its ways, and each of
             // the first two is the nearest of its kind.
-            let ways = self.ways_in(w, leaf, &cycle, steps)?;
+            let ways = self.ways_in(w, leaf, cycle, steps)?;
             let nearest = [
-                nearest_on_skip(&ways, &cycle, at, ord).map(|n| n.0),
+                nearest_way_in(&ways, cycle, at, ord).map(|n| n.0),
                 ways.downs.nearest(at, steps).map(|n| n.2),
             ];
             let nearest = (nearest.into_iter().flatten())
@@ -2516,7 +2370,7 @@ impl Paths {
                 steps,
             )?
         };
-        skip_laid(cycle, p, at, via)
+        Some((p, via))
     }
 }
 
@@ -2562,18 +2416,30 @@ fn skip_laid(cycle: Arc<Cycle>, p: u32, at: u32, via: Option<Via>) -> Found {
     (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
 }
 
-/// The receiver a leaf of many receivers steps to on a skip cycle whose
-/// path ends at place `at`, as `Paths::skip_arc` finds it from the
-/// receivers one by one: the nearest (a member `g` places before `at` is
-/// `ceil(g / 2)` away, a source one more than its nearest member), the
-/// smallest id among equals; given the leaf's ways in (`WaysIn`). Only the
-/// nearest place before `at` of each kind, and the one before it (as near
-/// when the nearest is an odd number of places before), can be nearest
-/// (a binary search each); of a place fed, the source of smallest id.
-/// (The receiver's ordinal, whether it is a member.)
-fn nearest_on_skip<'a>(ways: &WaysIn, cycle: &Cycle, at: u32, id: impl Fn(u32) -> &'a str) -> Option<(u32, bool)> {
+/// How far the member at place `p` is from the one at place `at` in the
+/// walk's steps: a step a place round a one-way cycle (a ring one way
+/// round), a step per two places round a skip cycle (rounded up: the
+/// last step may be of one).
+fn away(cycle: &Cycle, at: u32, p: u32) -> u32 {
     let m = cycle.members.len() as u32;
-    let away = |p: u32| ((at + m - p) % m).div_ceil(2);
+    let gap = (at + m - p) % m;
+    if cycle.turns.is_some() {
+        gap.div_ceil(2)
+    } else {
+        gap
+    }
+}
+
+/// The receiver a leaf of many receivers steps to on a one-way or skip
+/// cycle whose path ends at place `at`, as `Paths::walks_way_in` finds it
+/// from the receivers one by one: the nearest (`away`; a source one more
+/// than its nearest member), the smallest id among equals; given the
+/// leaf's ways in (`WaysIn`). Only the nearest place before `at` of each
+/// kind, and the one before it (as near in a skip cycle when the nearest
+/// is an odd number of places before), can be nearest (a binary search
+/// each); of a place fed, the source of smallest id. (The receiver's
+/// ordinal, whether it is a member.)
+fn nearest_way_in<'a>(ways: &WaysIn, cycle: &Cycle, at: u32, id: impl Fn(u32) -> &'a str) -> Option<(u32, bool)> {
     // The nearest two entries of `len` sorted by place, given the nearest.
     let two = |len: usize, i: usize| [i, if i == 0 { len - 1 } else { i - 1 }];
     // (distance to `at`, ordinal, whether a member).
@@ -2582,20 +2448,20 @@ fn nearest_on_skip<'a>(ways: &WaysIn, cycle: &Cycle, at: u32, id: impl Fn(u32) -
         let i = before(&ways.straight, |&p| p, at);
         for j in two(ways.straight.len(), i) {
             let p = ways.straight[j];
-            near.push((away(p), cycle.members[p as usize], true));
+            near.push((away(cycle, at, p), cycle.members[p as usize], true));
         }
     }
     if !ways.fed.is_empty() {
         let i = before(&ways.fed, |f| f.0, at);
         for j in two(ways.fed.len(), i) {
             let (p, source, _) = ways.fed[j];
-            near.push((away(p) + 1, source, false));
+            near.push((away(cycle, at, p) + 1, source, false));
         }
     }
     for (source, places) in &ways.wide {
         let i = before(places, |&p| p, at);
         for j in two(places.len(), i) {
-            near.push((away(places[j]) + 1, *source, false));
+            near.push((away(cycle, at, places[j]) + 1, *source, false));
         }
     }
     let d = near.iter().map(|x| x.0).min()?;
@@ -4737,10 +4603,10 @@ mod tests {
             wired_as_walked(&boxes, &edges, &into, at, "Z");
         }
         // Each tool U_i also into W_i .. W_(i+16), W_j feeding C_(j+1)
-        // (not C_j, which S_j feeds: ties in a one-way cycle are the
-        // search's) and 17 agents (families 99 to 101): reading at most
-        // doubles, one way, both ways and skip.
-        let wide_tools = |text: String, n: usize| {
+        // and 17 agents (families 99 to 101): reading at most doubles, one
+        // way, both ways and skip; and one way with W_j feeding C_j, which
+        // S_j feeds too (a tie at U_i's first step, decided by ids).
+        let wide_tools_at = |text: String, n: usize, on: usize| {
             let (mut nodes, mut edges) = (Vec::new(), Vec::new());
             for z in 0..17 {
                 nodes.push(node(&format!("Y{z:02}"), "agent", "Y"));
@@ -4748,16 +4614,20 @@ mod tests {
             for i in 0..n {
                 let x = format!("W{i:04}");
                 nodes.push(node(&x, "toolbox", &x));
-                edges.push(edge(&x, &format!("C{:04}", (i + 1) % n)));
+                edges.push(edge(&x, &format!("C{:04}", (i + on) % n)));
                 edges.extend((0..17).map(|z| edge(&x, &format!("Y{z:02}"))));
                 edges.extend((0..17).map(|j| edge(&format!("U{i:04}"), &format!("W{:04}", (i + j) % n))));
             }
             let text = text.replacen(r#"{"nodes": ["#, &format!(r#"{{"nodes": [{},"#, nodes.join(",")), 1);
             text.replacen(r#""edges": ["#, &format!(r#""edges": [{},"#, edges.join(",")), 1)
         };
-        let shapes: [(&str, &dyn Fn(usize) -> String); 3] = [
+        let wide_tools = |text: String, n: usize| wide_tools_at(text, n, 1);
+        let shapes: [(&str, &dyn Fn(usize) -> String); 4] = [
             ("cycle", &|n| {
                 wide_tools(roots_joined(n, false, false, None, 0, false, false), n)
+            }),
+            ("cycle, tied", &|n| {
+                wide_tools_at(roots_joined(n, false, false, None, 0, false, false), n, 0)
             }),
             ("ring", &|n| {
                 wide_tools(roots_joined(n, false, true, None, 0, false, false), n)
