@@ -84,7 +84,10 @@ from .family_cycles import (
     cycle_fed_sides,
     cycle_renames,
     cycle_sides,
+    cycle_side_ties,
     cycle_skip,
+    cycle_ties,
+    cycle_tops_tied,
     cycle_wide_source,
     cycle_wide_tools,
     nested_tops,
@@ -426,6 +429,13 @@ FAMILIES: Dict[str, Family] = {
                "agents; tool U into Z and every X i; an agent per ring with U's twin", (1_500,), 40, 1, wide_cycles),
         Family("ring-edge-missing", 105, "family 61 without the edge from box 1 of the cycle to box 0", (4_000,),
                40, 3, ring_edge_missing),
+        Family("cycle-ties", 106, "family 55 with each tool U i also wired into box i - 1 of the cycle",
+               (4_000,), 40, 3, cycle_ties),
+        Family("cycle-side-ties", 107, "family 55 with each tool U i also wired into side box S (i + 1), which also "
+               "feeds box i + 2 of the cycle through a box of its own", (4_000,), 40, 3, cycle_side_ties),
+        Family("cycle-tops-tied", 108, "family 55 with each side box S i also feeding box i + 1 of the cycle "
+               "through a box of its own; tool U i also into S (i + 1) to S (i + 16) and box i - 1", (2_000,), 40, 3,
+               cycle_tops_tied),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

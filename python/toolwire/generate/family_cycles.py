@@ -31,7 +31,11 @@ boxes, each into a member and 17 agents of their own; 102 to 104, from its
 second attack, one tool above a chain of tops beside fed sides of a ring
 the walk enters after the chain (102), above one fed side into many rings
 (103), or into many boxes of 17 receivers beside a box into many rings
-(104); 105, a ring (61) with one edge one way missing.
+(104); 105, a ring (61) with one edge one way missing; 106 to 108, from
+session 33, ways into a cycle (55) as short, each tool also wired into
+the member before its own (106), into the next source, which also feeds
+a member two on down a fed side (107), or, every source so fed, into
+17 sources and the member before (108).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -983,6 +987,77 @@ def ring_edge_missing(n: int) -> Generated:
     return _cycle_far(n, both_ways=True, missing_back=True)
 
 
+def cycle_ties(n: int) -> Generated:
+    """Family 106: ``cycle-far`` with each tool ``U{i}`` also wired straight
+    into ``C{i - 1}`` (mod ``n``; found in session 33, its ``ties``
+    ``straight``). From ``U{i}`` the way through ``S{i}`` and the way
+    through ``C{i - 1}`` are as short to ``C{i}`` and every member after
+    it: a tie at the tool's first step, decided by ids (among chains as
+    short, the one of smallest ids from the tool end, docs/SEMANTICS.md
+    section 6; CMP-9). The same ``n`` violations and ``n`` clashes, the
+    first a0's; ``6 * n`` nodes, ``7 * n`` edges; from ``n = 3`` on.
+
+    Until 264d57d (session 33), which finds the walk's way into a one-way
+    cycle as into a skip cycle (paths/arcs.rs ``walks_way_in``), two ways
+    in as short were left to the search and trees: each kept tool's path,
+    half round the cycle, was read off the tree of ``C{k}``, 6.96 million
+    steps to read ``n`` clashes at ``n = 1,000`` (a 0.76 MB file), 3.6x,
+    3.9x and 4.1x for twice ``n`` from 100 (the check holds, 2.0x to 2.2x);
+    0.28 million, 2.0x, since."""
+    return _cycle_far(n, straight_ties=True)
+
+
+def cycle_side_ties(n: int) -> Generated:
+    """Family 107: ``cycle-far`` with each tool ``U{i}`` also wired into
+    ``S{i + 1}``, which also feeds ``C{i + 2}`` down a box ``F{i}`` of its
+    own (``S{i + 1} -> F{i} -> C{i + 2}``, mod ``n``; found in session 33,
+    its ``ties`` ``side``). From ``S{i + 1}`` the way straight into ``C{i +
+    1}`` and on, and the way down ``F{i}``, are as short to every member
+    past ``C{i + 1}``: a tie below a source, which the walk decides where
+    the two ways part. The same ``n`` violations and ``n`` clashes, the
+    first a0's; ``7 * n`` nodes (``4 * n`` boxes), ``9 * n`` edges; from
+    ``n = 3`` on.
+
+    As in ``cycle-ties``, until 264d57d (session 33) each kept tool's path
+    was read off the tree of ``C{k}``: 8.52 million steps to read ``n``
+    clashes at ``n = 1,000`` (a 0.94 MB file), 3.6x, 3.8x and 3.9x for
+    twice ``n`` from 100 (the check holds, 2.0x to 2.2x); 0.36 million,
+    2.0x, since."""
+    return _cycle_far(n, side_ties=True)
+
+
+TIED_TOPS = 17
+"""Sources each tool of ``cycle-tops-tied`` is wired into: one more than
+paths.rs ``FEW_RECEIVERS``, so that each tool has more receivers than
+that, every source among them a top above a fed side."""
+
+
+def cycle_tops_tied(n: int) -> Generated:
+    """Family 108: ``cycle-far`` with each source ``S{i}`` also feeding
+    ``C{i + 1}`` down a box ``F{i}`` of its own (``S{i} -> F{i} -> C{i +
+    1}``), and each tool ``U{i}`` also wired into the sources ``S{i + 1}``
+    to ``S{i + 16}`` (17 tops above fed sides with ``S{i}``; all ``n``
+    below 17) and straight into ``C{i - 1}`` (mod ``n``; found in session
+    33, its ``ties`` ``tops-tied``). From the last of them, ``S{i +
+    16}``, the way straight into ``C{i + 16}`` and on, and the way down
+    ``F{i + 16}``, are as short to every member past ``C{i + 16}``: a tie
+    below one of many tops, decided where the ways part; and into ``C{i}``
+    the way through ``S{i}`` and the way through ``C{i - 1}``. The same
+    ``n`` violations and ``n`` clashes, the first a0's; with ``r = min(n,
+    17)``, ``7 * n`` nodes (``4 * n`` boxes), ``(8 + r) * n`` edges; from
+    ``n = 3`` on.
+
+    Each tool has more receivers than paths.rs ``FEW_RECEIVERS``: until
+    264d57d (session 33), which gives such a tool's ways down from its
+    tops to the one-way cycle's walk (``Downs``), each kept tool's path
+    was read off the tree of ``C{k}``: 10.3 million steps to read ``n``
+    clashes at ``n = 1,000`` (a 2.14 MB file), 3.3x, 3.5x and 3.8x for
+    twice ``n`` from 100 (the check holds, 2.0x to 2.1x); 1.23 million,
+    2.1x, since: a log factor (binary searches among the ways down
+    held)."""
+    return _cycle_far(n, tops_tied=TIED_TOPS)
+
+
 def _cycle_far(
     n: int,
     both_ways: bool = False,
@@ -1002,6 +1077,9 @@ def _cycle_far(
     many_sides: int = 0,
     wide_tools: int = 0,
     missing_back: bool = False,
+    straight_ties: bool = False,
+    side_ties: bool = False,
+    tops_tied: int = 0,
 ) -> Generated:
     """``cycle-far`` (see there), and the families built on it: with
     ``both_ways`` ``two-way-cycle``; ``chained``, a box ``D{i}`` between
@@ -1029,8 +1107,13 @@ def _cycle_far(
     ``wide_tools`` a box ``W{i}`` per member, into ``C{i + 1}`` and into
     as many more agents ``Y00``, ``Y01``, ..., each tool ``U{i}`` also
     wired into as many boxes ``W{i}``, ``W{i + 1}``, ... (all ``n`` below
-    that many); ``missing_back`` (with ``both_ways``) without ``C1 -> C0``.
-    Every variant keeps ``cycle-far``'s answer: agent ``k``
+    that many); ``missing_back`` (with ``both_ways``) without ``C1 -> C0``;
+    ``straight_ties`` each ``U{i}`` also into ``C{i - 1}``; ``side_ties``
+    each ``U{i}`` also into ``S{i + 1}``, which feeds ``C{i + 2}`` down a
+    box ``F{i}``; ``tops_tied`` each ``S{i}`` also into ``C{i + 1}`` down
+    a box ``F{i}``, each ``U{i}`` also into as many sources ``S{i}``,
+    ``S{i + 1}``, ... (all ``n`` below that many, ``S{i}`` once) and into
+    ``C{i - 1}``. Every variant keeps ``cycle-far``'s answer: agent ``k``
     sees every ``U`` and one twin (``Z``, the ``Z{j}`` and the ``Y{j}``
     every ``U``, no twin; with ``asked`` every ``V`` and its twin too)."""
     w = id_width(n)
@@ -1080,6 +1163,25 @@ def _cycle_far(
             edges.append(edge_record(f"W{s}", f"C{after}"))
             edges += [edge_record(f"W{s}", f"Y{z:02}") for z in range(wide_tools)]
             edges += [edge_record(f"U{s}", f"W{(i + j) % n:0{w}}") for j in range(min(n, wide_tools))]
+        # Ties: ways into the cycle as short, between which CMP-9's path is
+        # the one of smallest ids from the tool end (docs/SEMANTICS.md 6).
+        behind = f"C{(i - 1) % n:0{w}}"
+        if straight_ties:
+            edges.append(edge_record(f"U{s}", behind))
+        if side_ties:
+            nodes.append(box_record(f"F{s}"))
+            source = f"S{(i + 1) % n:0{w}}"
+            edges += [edge_record(source, f"F{s}"), edge_record(f"F{s}", f"C{(i + 2) % n:0{w}}")]
+            edges.append(edge_record(f"U{s}", source))
+        if tops_tied:
+            nodes.append(box_record(f"F{s}"))
+            edges += [edge_record(f"U{s}", f"S{(i + j) % n:0{w}}") for j in range(1, min(n, tops_tied))]
+            edges.append(edge_record(f"U{s}", behind))
+    if tops_tied:
+        # Every source's fed side, listed after the cycle.
+        for i in range(n):
+            s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+            edges += [edge_record(f"S{s}", f"F{s}"), edge_record(f"F{s}", f"C{after}")]
     if fan:
         nodes.append(agent_record("Z"))
     nodes += [agent_record(f"Z{z:02}") for z in range(wide_source)]
@@ -1134,9 +1236,12 @@ def _cycle_far(
     # below that), the Y{j} sorting before every a{k} and seeing no twin.
     # The missing back edge is one edge fewer (lone_edges); the cycle one
     # way round still joins every member, so the answer is the same.
+    # Ties add edges into boxes that carry every U anyway: straight, U ->
+    # C; at a side, F, S -> F, F -> C and U -> S; tied tops, F, S -> F,
+    # F -> C, U -> C and U -> S per source but its own (16, or n - 1).
     back = both_ways and back_chained
     extra_boxes = chained + fed_sides + renames + dead + back + fan + 2 * asides + asked + bool(wide_source)
-    extra_boxes += bool(wide_tools)
+    extra_boxes += bool(wide_tools) + side_ties + bool(tops_tied)
     extra_boxes -= twin_direct
     hub_boxes = hub + 1 if hub else 0
     # Boxes not one per member, each adding a node, an edge and a
@@ -1151,6 +1256,7 @@ def _cycle_far(
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
     edge_count += (3 * asides + 2 * bool(asked) + 3 * asked - twin_direct + bool(wide_source) + wide_source) * n
     edge_count += (bool(wide_tools) + wide_tools + min(n, wide_tools)) * n
+    edge_count += (straight_ties + 3 * side_ties + (2 + min(n, tops_tied) if tops_tied else 0)) * n
     clashes = (1 + bool(asked)) * n
     agents = bool(fan) + wide_source + wide_tools
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
