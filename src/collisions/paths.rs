@@ -230,10 +230,10 @@
 //! 32 read off trees: families 94 to 98 at 4.8x to 6.9x). Where ways into
 //! a one-way cycle are as short, the walk's choice among them is found as
 //! in a skip cycle (until session 33 read off trees: families 106 to 108
-//! at 3.6x to 4.1x). A member fed by two boxes that have providers of their own and are not
-//! a ring's (a chord, or a box beside a chain), a tool of more than
-//! `FEW_RECEIVERS` receivers wired straight into a chain box of a ring,
-//! are passed on and read off trees as before.
+//! at 3.6x to 4.1x). A member fed by two boxes that have providers of
+//! their own and are not a ring's (a chord, or a box beside a chain), a
+//! tool of more than `FEW_RECEIVERS` receivers wired straight into a
+//! chain box of a ring, are passed on and read off trees as before.
 //!
 //! One module, though long: the three ways a path is found (along a chain,
 //! passed on at a root, read off a root's tree) hand a path from one to the
