@@ -97,6 +97,7 @@ from .family_cycles import (
     renames_thrice,
     renames_twice,
     ring_chained,
+    ring_chained_edge_missing,
     ring_direct,
     ring_edge_missing,
     fed_sides_fanned,
@@ -436,6 +437,8 @@ FAMILIES: Dict[str, Family] = {
         Family("cycle-tops-tied", 108, "family 55 with each side box S i also feeding box i + 1 of the cycle "
                "through a box of its own; tool U i also into S (i + 1) to S (i + 16) and box i - 1", (2_000,), 40, 3,
                cycle_tops_tied),
+        Family("ring-chained-edge-missing", 109, "family 76 without the box from box 1 of the cycle back to box 0",
+               (4_000,), 40, 3, ring_chained_edge_missing),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

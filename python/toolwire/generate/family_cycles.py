@@ -987,6 +987,24 @@ def ring_edge_missing(n: int) -> Generated:
     return _cycle_far(n, both_ways=True, missing_back=True)
 
 
+def ring_chained_edge_missing(n: int) -> Generated:
+    """Family 109: ``ring-chained`` without ``B0``, the box between ``C1``
+    and ``C0`` one way (session 31's attack, its ``fed-ring-chained-almost``;
+    paths/arcs.rs's ``cmp9_a_ring_with_one_edge_missing_is_read_as_the_walk``).
+    The cycle one way round still joins every member: the same ``n``
+    violations and ``n`` clashes, the first a0's; ``8 * n - 1`` nodes,
+    ``9 * n - 2`` edges; from ``n = 3`` on.
+
+    A ring with an edge missing whose roots are joined by chains was no
+    ring until session 33: each kept tool's path was read off the tree of
+    ``C{k}``, 6.9x then 4.8x the reading work for twice ``n`` from 100
+    (127 million steps at 400). Its way round past the missing edge is
+    now held from the member after it, chains included, and a chain box
+    whose way round passes that end is reached down its chain (its bottom
+    root's way turns back, which the search decides)."""
+    return _cycle_far(n, both_ways=True, chained=True, back_chained=True, missing_back=True)
+
+
 def cycle_ties(n: int) -> Generated:
     """Family 106: ``cycle-far`` with each tool ``U{i}`` also wired straight
     into ``C{i - 1}`` (mod ``n``; found in session 33, its ``ties``
@@ -1107,7 +1125,8 @@ def _cycle_far(
     ``wide_tools`` a box ``W{i}`` per member, into ``C{i + 1}`` and into
     as many more agents ``Y00``, ``Y01``, ..., each tool ``U{i}`` also
     wired into as many boxes ``W{i}``, ``W{i + 1}``, ... (all ``n`` below
-    that many); ``missing_back`` (with ``both_ways``) without ``C1 -> C0``;
+    that many); ``missing_back`` (with ``both_ways``) without ``C1 -> C0``
+    (with ``back_chained``, without ``B0`` between them);
     ``straight_ties`` each ``U{i}`` also into ``C{i - 1}``; ``side_ties``
     each ``U{i}`` also into ``S{i + 1}``, which feeds ``C{i + 2}`` down a
     box ``F{i}``; ``tops_tied`` each ``S{i}`` also into ``C{i + 1}`` down
@@ -1144,7 +1163,7 @@ def _cycle_far(
         if asked:
             nodes.append(tool_record(f"V{s}", f"V {s}"))
             edges.append(edge_record(f"V{s}", f"S{s}"))
-        if both_ways and back_chained:
+        if both_ways and back_chained and not (missing_back and i == 0):
             nodes.append(box_record(f"B{s}"))
             edges += [edge_record(f"C{after}", f"B{s}"), edge_record(f"B{s}", f"C{s}")]
         elif both_ways and not (missing_back and i == 0):
@@ -1251,8 +1270,10 @@ def _cycle_far(
     # boxes, each a node, a passthrough and two edges (S -> F, F -> C),
     # less the S -> C box 0 takes the place of.
     sources = -(-n // MANY_SIDES_APART) if many_sides else 0
-    lone_boxes = hub_boxes + one_fed_side + sources * many_sides
-    lone_edges = hub_boxes + one_fed_side + sources * (2 * many_sides - 1) - missing_back
+    # The missing edge back: C1 -> C0, or B0 and its two edges.
+    missing_box = missing_back and back
+    lone_boxes = hub_boxes + one_fed_side + sources * many_sides - missing_box
+    lone_edges = hub_boxes + one_fed_side + sources * (2 * many_sides - 1) - missing_back - missing_box
     edge_count = (6 + both_ways + chained + fed_sides + skip + 2 * renames + dead + back + 2 * fan + bool(hub)) * n
     edge_count += (3 * asides + 2 * bool(asked) + 3 * asked - twin_direct + bool(wide_source) + wide_source) * n
     edge_count += (bool(wide_tools) + wide_tools + min(n, wide_tools)) * n
