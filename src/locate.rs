@@ -20,8 +20,10 @@ pub struct Location {
 }
 
 impl Location {
-    /// Locates a byte offset in `text`. Only called when reporting, so a
-    /// linear scan is fine. Offsets past the end are clamped to the end.
+    /// Locates a byte offset in `text`. For one offset when reporting, so a
+    /// linear scan is fine; many offsets of one text go through `locate_all`
+    /// or `LineIndex`, which read it once. Offsets past the end are clamped
+    /// to the end.
     pub fn of(text: &[u8], offset: usize) -> Location {
         let offset = offset.min(text.len());
         reading(offset + 1);
