@@ -319,7 +319,8 @@ impl<'g, 'a> Renamer<'g, 'a> {
 
 /// `"{label} ({qualifier} {number})"`, shortened until its name fits in
 /// MAX_NAME_LEN: the label gives way first, since the qualifier is what
-/// tells the tools apart.
+/// tells the tools apart. (The tests' name for `fit_counted`'s text.)
+#[cfg(test)]
 fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
     fit_counted(label, qualifier, number).0
 }
