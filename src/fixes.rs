@@ -330,7 +330,7 @@ fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
 /// lengths of the label and qualifier.
 fn fit_counted(label: &str, qualifier: &str, number: Option<u64>) -> (String, u64) {
     // Only the first CAP characters of the label and of the qualifier are
-    // read, before anything is composed. One box's label is the qualifier
+    // read, before anything is composed. One box's label (CMP-9 renames) is the qualifier
     // of every tool renamed through it, and may be megabytes long: composed
     // whole, each of n renamed tools would build and scan it (n x L), and
     // keep it when it names little ("-" x L + "K" names `k`). Capped first,
@@ -536,6 +536,11 @@ mod tests {
         let (label, qualifier) = (format!("日本 {}", "a".repeat(70)), "日".repeat(5000));
         let fitted = format!("日本 {} ({} 7)", "a".repeat(62), "日".repeat(4096));
         assert_eq!(fit(&label, &qualifier, Some(7)), fitted);
+        // Trailing whitespace past the cap is trimmed as before, unread.
+        let (spaced, huge_box) = (format!("X{}", " ".repeat(1 << 20)), "Q".repeat(1 << 20));
+        assert_eq!(fit(&spaced, "t2", None), "X (t2)");
+        assert_eq!(fit(&spaced, &huge_box, Some(3)), format!("{} 3", "Q".repeat(62)));
+        assert!(fit_counted(&spaced, &huge_box, Some(3)).1 < 20 * CAP as u64);
     }
 
     /// `fit` as it was before labels and qualifiers were capped first:
