@@ -22,7 +22,7 @@ use std::path::Path;
 
 use crate::error::InputError;
 use crate::input::Kind;
-use crate::locate::Location;
+use crate::locate::{locate_all, Location};
 use crate::parse::scan::Scanner;
 use crate::quote::quote;
 
@@ -153,14 +153,17 @@ impl Catalogue {
             Form::DrupalYaml => crate::catalogue_yaml::read_drupal_yaml(text),
         };
         let found = found.map_err(|e| CatalogueError::new(file, e.message.clone(), e.location(bytes)))?;
-        for entry in found {
-            self.insert(file, bytes, entry)?;
+        // Every type keeps where it is defined (a later definition's error
+        // names it), so all are located, in one sweep of the text: one at a
+        // time from the start, n types in a file of n lines would cost n x n.
+        let offsets: Vec<usize> = found.iter().map(|entry| entry.offset).collect();
+        for (entry, location) in found.into_iter().zip(locate_all(bytes, &offsets)) {
+            self.insert(file, entry, location)?;
         }
         Ok(())
     }
 
-    fn insert(&mut self, file: &str, bytes: &[u8], entry: Entry) -> Result<(), CatalogueError> {
-        let location = Location::of(bytes, entry.offset);
+    fn insert(&mut self, file: &str, entry: Entry, location: Location) -> Result<(), CatalogueError> {
         if let Some(first) = self.types.get(&entry.id) {
             let message = format!(
                 "node type {} is defined twice: first at {}:{}:{}",
@@ -433,6 +436,62 @@ mod tests {
             assert_eq!(e.file, "nodes.json");
             assert!(e.message.contains(message), "{text}: {e}");
             assert_eq!(e.location, Some(Location { line, column }), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_type_is_located_where_it_is_defined_in_one_pass() {
+        // Lines of one type and of several, characters of several bytes
+        // before a type on its line, a CRLF, and a type defined twice at
+        // the end: each where `Location::of` finds it, and the text read
+        // about once, not once per type.
+        let count = 3_000;
+        let mut text = String::from("{\"data\": [");
+        let mut offsets = Vec::new();
+        for i in 0..count {
+            text.push_str(if i % 3 == 0 {
+                "\n"
+            } else if i % 7 == 0 {
+                "\r\n "
+            } else {
+                " "
+            });
+            offsets.push((format!("type_{i}"), text.len()));
+            text.push_str(&format!(
+                "{{\"id\": \"type_{i}\", \"description\": \"{}\"}},",
+                "é".repeat(i % 5)
+            ));
+        }
+        text.push_str("\n {\"id\": \"type_7\"}]}");
+        let bytes = text.as_bytes();
+        let read_before = crate::locate::bytes_read();
+        let e = editor(&text).unwrap_err();
+        let read = crate::locate::bytes_read() - read_before;
+        assert!(
+            read <= 3 * bytes.len(),
+            "{read} bytes read to locate a text of {}",
+            bytes.len()
+        );
+        let seventh = Location::of(bytes, offsets[7].1);
+        assert!(
+            e.message
+                .ends_with(&format!("first at nodes.json:{}:{}", seventh.line, seventh.column)),
+            "{e}"
+        );
+        assert_eq!(
+            e.location,
+            Some(Location::of(bytes, text.rfind("{\"id\": \"type_7").unwrap()))
+        );
+        // Without the repeat, every type is where it is.
+        let text = format!("{}]}}", text[..text.rfind(",\n").unwrap()].to_owned());
+        let c = editor(&text).unwrap();
+        assert_eq!(c.len(), count);
+        for (id, offset) in &offsets {
+            assert_eq!(
+                c.get(id).unwrap().location,
+                Location::of(text.as_bytes(), *offset),
+                "{id}"
+            );
         }
     }
 

@@ -274,10 +274,12 @@ impl<'g, 'a> Renamer<'g, 'a> {
         free
     }
 
-    /// `fit`, counted as a step.
+    /// `fit`, counted as a step and a step per byte it composed or
+    /// scanned (at most a few times CAP, whatever the texts' lengths).
     fn fitted(&mut self, label: &str, qualifier: &str, number: Option<u64>) -> String {
-        self.step();
-        fit(label, qualifier, number)
+        let (text, composed) = fit_counted(label, qualifier, number);
+        self.steps_of(1 + composed);
+        text
     }
 
     fn taken(&mut self, name: &str) -> bool {
@@ -299,9 +301,13 @@ impl<'g, 'a> Renamer<'g, 'a> {
     }
 
     fn step(&mut self) {
+        self.steps_of(1);
+    }
+
+    fn steps_of(&mut self, _count: u64) {
         #[cfg(test)]
         {
-            self.steps += 1;
+            self.steps += _count;
         }
     }
 
@@ -313,11 +319,34 @@ impl<'g, 'a> Renamer<'g, 'a> {
 
 /// `"{label} ({qualifier} {number})"`, shortened until its name fits in
 /// MAX_NAME_LEN: the label gives way first, since the qualifier is what
-/// tells the tools apart.
+/// tells the tools apart. (The tests' name for `fit_counted`'s text.)
+#[cfg(test)]
 fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
+    fit_counted(label, qualifier, number).0
+}
+
+/// `fit`, and the bytes it composed and scanned to get there: the work of
+/// one `fit`, which `Renamer` counts, bounded by the caps whatever the
+/// lengths of the label and qualifier.
+fn fit_counted(label: &str, qualifier: &str, number: Option<u64>) -> (String, u64) {
+    // Only the first CAP characters of the label and of the qualifier are
+    // read, before anything is composed. One box's label (CMP-9 renames) is the qualifier
+    // of every tool renamed through it, and may be megabytes long: composed
+    // whole, each of n renamed tools would build and scan it (n x L), and
+    // keep it when it names little ("-" x L + "K" names `k`). Capped first,
+    // the result is what composing the whole texts gives whenever that kept
+    // at most CAP characters of each: a label cut at CAP trims to the same
+    // text when all it loses is trailing whitespace; a shorter qualifier is
+    // untouched; and when the whole text did not fit, the rest below read
+    // only the capped texts anyway (a name of a prefix is no longer than
+    // the whole's, and when the capped composition fits, the label's
+    // fitting prefix below is all of it).
+    let (label, qualifier) = (capped(label), capped(qualifier));
+    // What `capped` read, then what is composed and scanned.
+    let mut composed: u64 = (label.len() + qualifier.len()) as u64;
     // `label (qualifier n)`, or `qualifier n` for no label: put together
     // piece by piece in one string (a rename per clash makes one or two).
-    let compose = |label: &str, qualifier: &str| -> String {
+    let mut compose = |label: &str, qualifier: &str| -> String {
         let mut text = String::with_capacity(label.len() + qualifier.len() + 24);
         if !label.is_empty() {
             text.push_str(label);
@@ -330,33 +359,35 @@ fn fit(label: &str, qualifier: &str, number: Option<u64>) -> String {
         if !label.is_empty() {
             text.push(')');
         }
+        // Built, then scanned for its name once.
+        composed += 2 * text.len() as u64;
         text
     };
     let whole = compose(label.trim_end(), qualifier);
     if name_len(&whole) <= MAX_NAME_LEN {
-        return whole; // the common case: nothing to shorten
+        return (whole, composed); // the common case: nothing to shorten
     }
-    // Labels may be megabytes long, and may start with hundreds of
-    // characters that name nothing (`"——— Search"`), so only a generous
-    // cap of characters is read. A composed text's name is its label's
-    // name and the rest's joined by `_`, so the longest prefix of the
-    // label that fits is read off the label's name as it grows, in one
-    // pass, rather than composed and named for each length tried.
-    let qualifier = capped(qualifier);
+    // Labels may start with hundreds of characters that name nothing
+    // (`"——— Search"`). A composed text's name is its label's name and the
+    // rest's joined by `_`, so the longest prefix of the label that fits
+    // is read off the label's name as it grows, in one pass, rather than
+    // composed and named for each length tried.
     let rest = name_len(&compose("", qualifier));
     if rest <= MAX_NAME_LEN {
-        let label = capped(label);
-        return compose(label[..fitting_prefix(label, rest)].trim_end(), qualifier);
+        let text = compose(label[..fitting_prefix(label, rest)].trim_end(), qualifier);
+        return (text, composed + label.len() as u64);
     }
     // The qualifier alone is too long: it gives way too.
     let number_len = number.map_or(0, |n| n.to_string().len());
-    compose("", &qualifier[..fitting_prefix(qualifier, number_len)])
+    let text = compose("", &qualifier[..fitting_prefix(qualifier, number_len)]);
+    (text, composed + qualifier.len() as u64)
 }
 
-/// The first 4,096 characters of `text`: as much of a label or qualifier
-/// as is read to shorten it.
+/// As many characters of a label or qualifier as `fit` reads.
+const CAP: usize = 4096;
+
+/// The first CAP characters of `text`: reads at most CAP characters.
 fn capped(text: &str) -> &str {
-    const CAP: usize = 4096;
     if text.len() <= CAP {
         return text; // no more characters than bytes
     }
@@ -505,6 +536,173 @@ mod tests {
         let (label, qualifier) = (format!("日本 {}", "a".repeat(70)), "日".repeat(5000));
         let fitted = format!("日本 {} ({} 7)", "a".repeat(62), "日".repeat(4096));
         assert_eq!(fit(&label, &qualifier, Some(7)), fitted);
+        // Trailing whitespace past the cap is trimmed as before, unread.
+        let (spaced, huge_box) = (format!("X{}", " ".repeat(1 << 20)), "Q".repeat(1 << 20));
+        assert_eq!(fit(&spaced, "t2", None), "X (t2)");
+        assert_eq!(fit(&spaced, &huge_box, Some(3)), format!("{} 3", "Q".repeat(62)));
+        assert!(fit_counted(&spaced, &huge_box, Some(3)).1 < 20 * CAP as u64);
+    }
+
+    /// `fit` as it was before labels and qualifiers were capped first:
+    /// composed from the whole texts, and whether it kept them whole.
+    fn fit_composing_whole(label: &str, qualifier: &str, number: Option<u64>) -> (String, bool) {
+        let compose = |label: &str, qualifier: &str| -> String {
+            let mut text = String::new();
+            if !label.is_empty() {
+                text.push_str(label);
+                text.push_str(" (");
+            }
+            text.push_str(qualifier);
+            if let Some(n) = number {
+                let _ = write!(text, " {n}");
+            }
+            if !label.is_empty() {
+                text.push(')');
+            }
+            text
+        };
+        let whole = compose(label.trim_end(), qualifier);
+        if name_len(&whole) <= MAX_NAME_LEN {
+            return (whole, true);
+        }
+        let qualifier = capped(qualifier);
+        let rest = name_len(&compose("", qualifier));
+        if rest <= MAX_NAME_LEN {
+            let label = capped(label);
+            return (
+                compose(label[..fitting_prefix(label, rest)].trim_end(), qualifier),
+                false,
+            );
+        }
+        let number_len = number.map_or(0, |n| n.to_string().len());
+        (compose("", &qualifier[..fitting_prefix(qualifier, number_len)]), false)
+    }
+
+    #[test]
+    fn cmp9_fit_gives_what_composing_the_whole_texts_gave_within_the_cap() {
+        // Pieces that name nothing, name a little or much, whitespace and
+        // characters of several bytes, and runs of them that end either
+        // side of the cap: the suggestion is the same as composing the
+        // whole texts gave whenever that kept at most CAP characters of
+        // each; past that, its name still fits and it is bounded.
+        let pieces: Vec<String> = vec![
+            "X".into(),
+            " ".into(),
+            "ab".into(),
+            "—".into(),
+            "-".into(),
+            "日".into(),
+            "K".into(),
+            "Web Search".into(),
+            " ".repeat(CAP - 3),
+            " ".repeat(CAP + 7),
+            "-".repeat(CAP - 1),
+            "-".repeat(CAP + 500),
+            "—".repeat(CAP + 1),
+            "q".repeat(CAP / 2),
+            "Q".repeat(70),
+            "x y ".repeat(40),
+            "\u{3000}".repeat(CAP),
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = |below: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % below as u64) as usize
+        };
+        let (mut same, mut past_cap) = (0, 0);
+        for _ in 0..4_000 {
+            let text = |random: &mut dyn FnMut(usize) -> usize| -> String {
+                (0..random(4)).map(|_| pieces[random(pieces.len())].as_str()).collect()
+            };
+            let (label, qualifier) = (text(&mut random), text(&mut random));
+            let number = [None, Some(2), Some(10), Some(123)][random(4)];
+            let (before, whole) = fit_composing_whole(&label, &qualifier, number);
+            let (now, composed) = fit_counted(&label, &qualifier, number);
+            let within = label.trim_end().chars().count() <= CAP && qualifier.chars().count() <= CAP;
+            if within || !whole {
+                assert_eq!(now, before, "{label:?} {qualifier:?} {number:?}");
+                same += 1;
+            } else {
+                assert!(name_len(&now) <= MAX_NAME_LEN, "{now:?}");
+                past_cap += 1;
+            }
+            assert!(now.chars().count() <= 2 * CAP + 24, "{label:?} {qualifier:?}");
+            // A few compositions of at most CAP characters of each, of at
+            // most four bytes.
+            assert!(composed <= 16 * 4 * CAP as u64, "{composed} bytes composed");
+        }
+        assert!(same > 1_000 && past_cap > 100, "{same} alike, {past_cap} past the cap");
+    }
+
+    /// The Renamer's steps to settle, through a box labelled `box_label`,
+    /// `count` tools each clashing with one tool of box "Kit" (label
+    /// `label(i)`; one clash of them all when the labels are alike), and
+    /// the longest new label given.
+    fn steps_to_rename_through_a_box(count: usize, box_label: &str, label: impl Fn(usize) -> String) -> (u64, usize) {
+        let mut nodes = vec![
+            serde_json::json!({"id": "agent", "type": "ai_agent"}),
+            serde_json::json!({"id": "K", "type": "toolbox", "data": {"label": "Kit"}}),
+            serde_json::json!({"id": "B", "type": "toolbox", "data": {"label": box_label}}),
+        ];
+        let tool_edge = |source: &str, target: &str| serde_json::json!({"source": source, "target": target, "data": {"edgeType": "tool_availability"}});
+        let mut edges = vec![tool_edge("K", "agent"), tool_edge("B", "agent")];
+        for i in 0..count {
+            for (side, into) in [("a", "K"), ("b", "B")] {
+                let id = format!("{side}{i:06}");
+                nodes.push(serde_json::json!({"id": id, "type": "tool", "data": {"label": label(i)}}));
+                edges.push(tool_edge(&id, into));
+            }
+        }
+        let doc = serde_json::json!({"nodes": nodes, "edges": edges}).to_string();
+        let g = parse(doc.as_bytes(), &Config::default()).unwrap();
+        let (tools, by_hash) = tools_and_names(&g);
+        let node = |id: &str| (0..g.node_count() as NodeIx).find(|&n| g.id(n) == id).unwrap();
+        let (kit, b) = (node("K"), node("B"));
+        let mut renamer = Renamer::new(&g, &by_hash);
+        // The "a" tools sort first: each clash keeps its "a" tools' label.
+        let mut clashes: Map<String, Vec<NodeIx>> = new_map();
+        for &tool in &tools {
+            clashes.entry(normalize_name(g.label(tool))).or_default().push(tool);
+        }
+        let mut clashes: Vec<Vec<NodeIx>> = clashes.into_values().collect();
+        clashes.sort();
+        for leaves in &clashes {
+            let second = |i: usize| if g.id(leaves[i]).starts_with('a') { kit } else { b };
+            renamer.settle(leaves, second, |k, node| second(k) == node);
+        }
+        let steps = renamer.steps();
+        let renames = renamer.into_renames();
+        let longest = renames.values().map(|r| r.new_label.chars().count()).max().unwrap_or(0);
+        (steps, longest)
+    }
+
+    #[test]
+    fn cmp9_renames_through_a_box_of_a_long_label_cost_the_cap_not_the_label() {
+        // `long-box-label`: n tools "X" through a box whose label is 100 n
+        // characters, one "X" through Kit; and its variant, n pairs "X i"
+        // through a box whose label names one letter after 100 n that name
+        // nothing. Each renamed tool reads at most CAP characters of the
+        // box's label, so doubling n (and the label) doubles the steps,
+        // and no new label holds more than CAP of them.
+        let alike = |n: usize| steps_to_rename_through_a_box(n, &"Q".repeat(100 * n), |_| "X".into());
+        let punct =
+            |n: usize| steps_to_rename_through_a_box(n, &format!("{}K", "-".repeat(100 * n)), |i| format!("X {i}"));
+        for (shape, run) in [
+            ("one clash", &alike as &dyn Fn(usize) -> (u64, usize)),
+            ("pairs", &punct),
+        ] {
+            let ((steps_n, longest_n), (steps_2n, longest_2n)) = (run(400), run(800));
+            assert!(
+                steps_2n as f64 <= 2.3 * steps_n as f64,
+                "{shape}: {steps_n} steps for 400 tools, {steps_2n} for 800"
+            );
+            assert!(
+                longest_n.max(longest_2n) <= CAP + 24,
+                "{shape}: a new label of {longest_2n} characters"
+            );
+        }
     }
 
     /// A workflow of one agent and, for each (id, label), a tool wired

@@ -20,10 +20,13 @@ pub struct Location {
 }
 
 impl Location {
-    /// Locates a byte offset in `text`. Only called when reporting, so a
-    /// linear scan is fine. Offsets past the end are clamped to the end.
+    /// Locates a byte offset in `text`. For one offset when reporting, so a
+    /// linear scan is fine; many offsets of one text go through `locate_all`
+    /// or `LineIndex`, which read it once. Offsets past the end are clamped
+    /// to the end.
     pub fn of(text: &[u8], offset: usize) -> Location {
         let offset = offset.min(text.len());
+        reading(offset + 1);
         // Only a CR before the offset, or at it (half of a CRLF), matters.
         let lines = Lines::upto(text, (offset + 1).min(text.len()));
         let line_start = lines.last_line_start(0, offset).unwrap_or(0);
@@ -46,6 +49,7 @@ pub fn locate_all(text: &[u8], offsets: &[usize]) -> Vec<Location> {
 
 /// `locate_all`, splitting the sweep from texts of `split_from` bytes.
 fn locate_all_splitting_from(text: &[u8], offsets: &[usize], split_from: usize) -> Vec<Location> {
+    reading(text.len());
     let mut order: Vec<usize> = (0..offsets.len()).collect();
     order.sort_unstable_by_key(|&i| offsets[i]);
     let sorted: Vec<usize> = order.iter().map(|&i| offsets[i].min(text.len())).collect();
@@ -108,6 +112,7 @@ const LINE_BLOCK: usize = 4096;
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a [u8]) -> LineIndex<'a> {
+        reading(text.len());
         let mut blocks = Vec::with_capacity(text.len() / LINE_BLOCK + 1);
         let mut at = BlockStart {
             newlines: 0,
@@ -146,6 +151,25 @@ impl<'a> LineIndex<'a> {
             },
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes of text this thread asked to be located through: at most what
+    /// was read, counted so a test can hold a caller to one pass (a caller
+    /// locating n offsets one at a time reads n times as much).
+    static BYTES_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The bytes this thread has asked to be located through so far.
+#[cfg(test)]
+pub(crate) fn bytes_read() -> usize {
+    BYTES_READ.with(|read| read.get())
+}
+
+fn reading(_bytes: usize) {
+    #[cfg(test)]
+    BYTES_READ.with(|read| read.set(read.get() + _bytes));
 }
 
 /// Below this, one thread sweeps faster than two can start.
