@@ -258,16 +258,18 @@ pub const LABELLED_PATH_NODES: usize = 64;
 /// is shown only the ends of a long path (a chain of a million toolboxes is
 /// not read hop by hop), so only paths of readable length are looked at.
 pub fn box_labels<'g>(g: &'g ToolGraph<'_>, paths: &[Vec<NodeIx>]) -> Vec<(&'g str, &'g str)> {
-    let mut boxes = Vec::new();
-    for path in paths.iter().filter(|p| p.len() <= LABELLED_PATH_NODES) {
-        for &node in &path[1..path.len() - 1] {
-            if let Some(label) = g.explicit_label(node).filter(|&l| l != g.id(node)) {
-                boxes.push((g.id(node), label));
-            }
-        }
-    }
-    boxes.sort_unstable();
-    boxes.dedup();
+    // Each box once by its index first: n paths through one box of a long
+    // label would otherwise compare that label n log n times (the attack
+    // of session 33). Ids are unique, so sorting by id alone orders them.
+    let mut nodes: Vec<NodeIx> = (paths.iter().filter(|p| p.len() <= LABELLED_PATH_NODES))
+        .flat_map(|path| path[1..path.len() - 1].iter().copied())
+        .collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let mut boxes: Vec<(&str, &str)> = (nodes.into_iter())
+        .filter_map(|node| (g.explicit_label(node).filter(|&l| l != g.id(node))).map(|label| (g.id(node), label)))
+        .collect();
+    boxes.sort_unstable_by_key(|&(id, _)| id);
     boxes
 }
 
