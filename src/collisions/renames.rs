@@ -526,6 +526,7 @@ impl<'a> Collisions<'a> {
                 },
             );
         }
+        self.work.add(Step::Item, renamer.steps());
         self.renames = renamer.into_renames();
     }
 }

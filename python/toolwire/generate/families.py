@@ -64,6 +64,7 @@ from .family_fans import (
     held_bases,
     hub_pair,
     hub_tool,
+    long_box_label,
     long_ids,
     many_small_boxes,
     one_box_wide,
@@ -439,6 +440,8 @@ FAMILIES: Dict[str, Family] = {
                cycle_tops_tied),
         Family("ring-chained-edge-missing", 109, "family 76 without the box from box 1 of the cycle back to box 0",
                (4_000,), 40, 3, ring_chained_edge_missing),
+        Family("long-box-label", 110, "one agent; n tools labelled X in a box whose label is 100 n characters, one "
+               "more X in a box of its own", (16_000,), 100, 1, long_box_label),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

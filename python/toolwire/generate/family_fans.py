@@ -133,6 +133,36 @@ def long_ids(n: int) -> Generated:
     return Generated(document(nodes, edges), expected)
 
 
+LONG_LABEL_PER_TOOL = 100
+"""Characters of ``long-box-label``'s box label per tool in it."""
+
+
+def long_box_label(n: int) -> Generated:
+    """Family 110: one agent ``agent``, fed by box ``K`` (label "Kit") of a
+    tool ``k0`` and by box ``B``, labelled ``100 * n`` characters "Q", of
+    ``n`` tools ``t{i}``, every tool labelled "X" (the attack of session
+    33, its finding 1). One violation of ``n + 1`` tools, one clash; ``n +
+    4`` nodes, ``n + 3`` edges.
+
+    Renames qualify a tool by the label of the box it comes through
+    (CONFORMANCE 15): each of the ``n`` tools renamed through ``B``
+    composed and scanned "X (" and the whole of ``B``'s label before it
+    was shortened, ``n`` times ``100 * n`` characters (20 s at 3.5 MB)
+    until session 33; the label is cut to the cap first since, and the
+    characters composed are counted as the check's steps."""
+    w = id_width(n)
+    tools = [f"t{i:0{w}}" for i in range(n)]
+    label = "Q" * (LONG_LABEL_PER_TOOL * n)
+    nodes = [agent_record("agent"), tool_record("k0", "X")]
+    nodes += [f'{{"id":"K","type":"toolbox","data":{{"label":"Kit"}}}}']
+    nodes += [f'{{"id":"B","type":"toolbox","data":{{"label":"{label}"}}}}']
+    nodes += [tool_record(t, "X") for t in tools]
+    edges = [edge_record("k0", "K"), edge_record("K", "agent"), edge_record("B", "agent")]
+    edges += [edge_record(t, "B") for t in tools]
+    expected = family_expected(1, 1, ("agent", "x", ("k0", *tools)), n + 4, n + 3, 1, 2)
+    return Generated(document(nodes, edges), expected)
+
+
 def many_small_boxes(n: int) -> Generated:
     """Family 7: ``n`` boxes ``b{s}``, each holding one uniquely named tool
     ``t{s}`` ("Tool s"); box ``b0`` also holds a clashing pair ``p0``
