@@ -107,6 +107,35 @@ class _CharacterWidths(Dict[str, int]):
 _CHARACTER_WIDTHS = _CharacterWidths()
 
 
+LONGEST_SHOWN = 100
+"""Characters (and columns) of an id, label or name the text format shows
+whole. Real workflows (../shared/real-workflows) have ids of up to 83
+characters and labels of up to 48, which stay as they are; a longer value is cut (``shortened``), so that
+one long label or id, repeated on every line of a clash, every path through
+its box or every violation at its consumer, cannot make the output n times
+its length. The machine formats (JSON, SARIF, JUnit) show values whole."""
+
+ELLIPSIS = "\u2026"
+"""What ends a shortened value (one column)."""
+
+
+def shortened(text: str, longest: int = LONGEST_SHOWN) -> str:
+    """``text``, or, when it is longer than ``longest`` characters or
+    columns, its start cut to fit with ``ELLIPSIS`` (which counts): a
+    value shown to people with its length bounded. Characters are counted
+    as well as columns, since combining marks take none. Reads only the
+    start of a long value."""
+    if len(text) <= longest and (text.isascii() or text_width(text) <= longest):
+        return text
+    kept, columns = 0, 0
+    for character in text[: longest - 1]:
+        width = _CHARACTER_WIDTHS[character]
+        if columns + width > longest - 1:
+            break
+        kept, columns = kept + 1, columns + width
+    return text[:kept] + ELLIPSIS
+
+
 def pad(text: str, columns: int) -> str:
     """``text`` padded with spaces to ``columns`` terminal columns."""
     return text + " " * (columns - text_width(text))
