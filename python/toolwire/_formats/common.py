@@ -110,10 +110,11 @@ _CHARACTER_WIDTHS = _CharacterWidths()
 LONGEST_SHOWN = 100
 """Characters (and columns) of an id, label or name the text format shows
 whole. Real workflows (../shared/real-workflows) have ids of up to 83
-characters and labels of up to 48, which stay as they are; a longer value is cut (``shortened``), so that
-one long label or id, repeated on every line of a clash, every path through
-its box or every violation at its consumer, cannot make the output n times
-its length. The machine formats (JSON, SARIF, JUnit) show values whole."""
+characters and labels of up to 48, which stay as they are; a longer value
+is cut (``shortened``), so that one long label or id, repeated on every
+line of a clash, every path through its box or every violation at its
+consumer, cannot make the output n times its length. The machine formats
+(JSON, SARIF, JUnit) show values whole."""
 
 ELLIPSIS = "\u2026"
 """What ends a shortened value (one column)."""
