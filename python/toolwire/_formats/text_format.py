@@ -34,7 +34,7 @@ for machines, show every value whole).
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
+from typing import Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from .._errors import SiteError, error_to_dict
 from .._records import NO_BOXES, CallFinding, CallTool, ClashGroup, Location, Tool, Violation, WiringWarning, path_ends
@@ -402,10 +402,15 @@ _SHOWN_CONSUMERS = 3
 _WIDEST_PADDED = LONGEST_SHOWN + 2
 
 
-def _column(texts: Sequence[str], widest: int = _WIDEST_PADDED) -> int:
+def column_width(texts: Sequence[str], widest: int = _WIDEST_PADDED) -> int:
     """The width a column of ``texts`` is padded to: its widest text's, of
     those no wider than ``widest``."""
-    return max((w for w in map(text_width, texts) if w <= widest), default=0)
+    return padded_width(map(text_width, texts), widest)
+
+
+def padded_width(widths: Iterable[int], widest: int = _WIDEST_PADDED) -> int:
+    """``column_width`` of texts whose widths are already measured."""
+    return max((w for w in widths if w <= widest), default=0)
 
 
 def _tool_lines(
@@ -419,14 +424,14 @@ def _tool_lines(
     shortened past ``LONGEST_SHOWN``."""
     ids = [shown_id(t.id) for t in tools]
     labels = [shown_label(t.label) for t in tools]
-    id_width = _column(ids)
-    label_width = _column(labels)
+    id_width = column_width(ids)
+    label_width = column_width(labels)
     shown_name = shortened(name)
     named = [
         label if tool.label == name else pad(label, label_width) + f" -> {shown_name}"
         for tool, label in zip(tools, labels)
     ]
-    named_width = _column(named, 2 * _WIDEST_PADDED + 4)  # a padded label, its arrow and the name
+    named_width = column_width(named, 2 * _WIDEST_PADDED + 4)  # a padded label, its arrow and the name
     lines = []
     for tool, tool_id, tool_named in zip(tools, ids, named):
         line = f"{pad(tool_id, id_width)}  {tool_named}"
@@ -447,14 +452,14 @@ def _call_tool_lines(finding: CallFinding, max_path: int) -> List[Tuple[str, Lis
     home = finding.workflow
     ids = [shown_id(t.id) for t in tools]
     labels = [shown_label(t.label) for t in tools]
-    id_width = _column(ids)
-    label_width = _column(labels)
+    id_width = column_width(ids)
+    label_width = column_width(labels)
     shown_name = shortened(finding.name)
     named = [
         label if tool.label == finding.name else pad(label, label_width) + f" -> {shown_name}"
         for tool, label in zip(tools, labels)
     ]
-    named_width = _column(named, 2 * _WIDEST_PADDED + 4)  # a padded label, its arrow and the name
+    named_width = column_width(named, 2 * _WIDEST_PADDED + 4)  # a padded label, its arrow and the name
     lines = []
     for tool, tool_id, tool_named in zip(tools, ids, named):
         line = f"{pad(tool_id, id_width)}  {pad(tool_named, named_width)}  {of_workflow(tool.workflow, home)}"
