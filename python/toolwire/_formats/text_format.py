@@ -320,8 +320,8 @@ class _Writer:
         """A clash across calls: at the calling node, then the chain of
         calls and the consumer inside, each with its own place, then each
         tool with its path across the calls."""
-        self.header(path, finding.location, "error", finding.rule, call_headline(finding))
-        for line in chain_lines(finding):
+        self.header(path, finding.location, "error", finding.rule, call_headline(finding, LONGEST_SHOWN))
+        for line in chain_lines(finding, LONGEST_SHOWN):
             self.detail("=", line)
         for line, parts in _call_tool_lines(finding, self.run.max_path):
             self.detail("=", line)
