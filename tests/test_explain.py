@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -833,3 +834,22 @@ def test_toolwire_explain_takes_node_types_and_a_site_directorys_own(
     assert main(["explain", "--format", "json", str(flow)]) == 0, "a file named alone takes no directory's types"
     [agent] = [v for v in json.loads(capsys.readouterr().out)["consumers"] if v["consumer"] == "ag"]
     assert [t["id"] for t in agent["tools"]] == ["kit"]
+
+
+@pytest.mark.parametrize("where", ["label", "id", "box"])
+def test_explain_text_shortens_long_ids_and_labels_as_the_check_report_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str
+) -> None:
+    """One long label, id or box label among 20 tools: each tool's line and
+    path is as long whatever its length (attack findings 2 and 3)."""
+    from test_format_text import _long_workflow
+
+    def text(length: int) -> str:
+        path = tmp_path / f"long{length}.json"
+        path.write_bytes(_long_workflow(length, where))
+        out = run(capsys, "explain", str(path)).out.replace(str(path), "f")
+        return re.sub(r"[0-9]+", "#", out)  # lines and columns left aside
+
+    short = text(150)
+    assert short == text(20_000)
+    assert max(map(len, short.splitlines())) < 600 and "\u2026" in short

@@ -587,3 +587,22 @@ def test_a_run_with_only_a_call_finding_exits_as_refused(site_run: Path, format:
     assert "call_mid" in out
     assert main(["check", "--no-config", "--format", format, "--ignore", "CMP-9", TOP]) == 0
     assert "call_mid" not in capsys.readouterr().out
+
+
+def test_text_shortens_a_long_consumer_id_in_a_call_finding_and_json_keeps_it() -> None:
+    """The consumer's id is in the headline, the chain and every path of a
+    call finding: the text format shortens it past 100 characters (attack
+    finding 4), the machine formats keep it whole."""
+    long = "I" * 5_000
+
+    def renamed(value: Any) -> Any:
+        if value == "inner_agent":
+            return long
+        if isinstance(value, (tuple, list)):
+            return type(value)(renamed(v) for v in value)
+        return value
+
+    report = with_site(own(PARENT), [renamed(one_call())], [])
+    text = render("text", [report])
+    assert "I" * 99 + "\u2026" in text and "I" * 100 not in text
+    assert long in render("json", [report])

@@ -15,7 +15,6 @@ change of meaning for a person to make.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
@@ -57,6 +56,9 @@ class FileFix(NamedTuple):
     applied: List[Rename]
     skipped: List[Tuple[Rename, str]]
     """Renames that cannot be written into the text, each with the reason."""
+    edits: Sequence[Edit] = ()
+    """The edits that make ``after`` from ``before``, in the order of the
+    text, none overlapping: what ``unified_diff`` is written from."""
 
 
 def planned_renames(report: Report) -> List[Tuple[Rename, Optional[Location]]]:
@@ -97,13 +99,15 @@ def fix_text(text: str, report: Report) -> FileFix:
         else:
             edits.append(edit)
             applied.append(rename)
-    return FileFix(text, _applied(text, edits), applied, skipped)
+    edits.sort()
+    return FileFix(text, _applied(text, edits), applied, skipped, edits)
 
 
 def _applied(text: str, edits: Sequence[Edit]) -> str:
+    """``text`` with ``edits`` (in the order of the text) made."""
     parts: List[str] = []
     at = 0
-    for edit in sorted(edits):
+    for edit in edits:
         parts.append(text[at : edit.start])
         parts.append(edit.new)
         at = edit.end
@@ -270,9 +274,129 @@ def _lines(text: str) -> List[str]:
     return lines if lines[-1] else lines[:-1]
 
 
-def unified_diff(path: str, before: str, after: str) -> str:
-    """The change as a unified diff (``patch -p0`` applies it)."""
+# Lines of context around each change, as ``diff -u`` and difflib show them.
+_CONTEXT = 3
+
+
+class _Change(NamedTuple):
+    """Lines ``start`` to ``stop`` (0-based, ``stop`` excluded) of the text
+    before, replaced by ``lines``: an insertion when ``start == stop``, a
+    deletion when ``lines`` is empty."""
+
+    start: int
+    stop: int
+    lines: List[str]
+
+
+def _changes(before: str, edits: Sequence[Edit]) -> Iterator[_Change]:
+    """The line changes ``edits`` (in the order of the text) make, in order,
+    none touching the next: what difflib would find, without matching lines.
+
+    Each edit is widened to whole lines (those sharing a line become one);
+    lines alike at either end of a widened edit are left out of it (an
+    inserted member on a line of its own is an insertion, not a changed
+    line), and changes with no unchanged line between them become one, as
+    difflib joins them. One pass over the edits and the lines they touch:
+    linear in the file, where difflib's matching is quadratic on a file
+    with many changed lines between unique ones. (On a file of 200 lines
+    or more, difflib leaves lines found more than once in a hundred out of
+    its matching and may then show unchanged lines as removed and added
+    again; these changes are those of difflib without that heuristic.)"""
+    size = len(before)
+    line = 0  # the number of the line that starts at `at`
+    at = 0
+    pending: Optional[_Change] = None
+    i = 0
+    while i < len(edits):
+        # From the start of the line the edit begins on.
+        start = before.rfind("\n", 0, edits[i].start) + 1
+        line += before.count("\n", at, start)
+        parts: List[str] = []
+        ended = True  # whether the new text so far is empty or ends a line
+        end = start
+        while True:
+            # Take edits, and the text between them, until the new text
+            # ends a line where a line of the old one ends.
+            edit = edits[i]
+            for part in (before[end : edit.start], edit.new):
+                parts.append(part)
+                ended = part.endswith("\n") if part else ended
+            end = edit.end
+            i += 1
+            at_line_end = end == size or (end > start and before[end - 1] == "\n")
+            stop = end if at_line_end and ended else before.find("\n", end) + 1 or size
+            if i < len(edits) and (edits[i].start < stop or stop == size):
+                continue  # the next edit is on a line this one has taken
+            parts.append(before[end:stop])
+            end = stop
+            break
+        old = _lines(before[start:end])
+        new = _lines("".join(parts))
+        # The lines alike at the ends are context, not change.
+        same = 0
+        while same < min(len(old), len(new)) and old[same] == new[same]:
+            same += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - same and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        change = _Change(line + same, line + len(old) - tail, new[same : len(new) - tail])
+        line += len(old)
+        at = end
+        if change.start == change.stop and not change.lines:
+            continue
+        if pending is not None and pending.stop == change.start:
+            pending.lines.extend(change.lines)
+            pending = pending._replace(stop=change.stop)
+        else:
+            if pending is not None:
+                yield pending
+            pending = change
+    if pending is not None:
+        yield pending
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's lines as its header gives them, as difflib (and diff -u)
+    writes them: ``3`` for one line, ``2,0`` for none (after line 2)."""
+    length = stop - start
+    if length == 1:
+        return str(start + 1)
+    return f"{start + (1 if length else 0)},{length}"
+
+
+def unified_diff(path: str, before: str, edits: Sequence[Edit]) -> str:
+    """The change ``edits`` (in the order of the text) make to ``before``
+    as a unified diff (``patch -p0`` applies it), as
+    ``difflib.unified_diff`` writes it with three lines of context, but
+    written from the edits, so in time linear in the file."""
+    old = _lines(before)
     out: List[str] = []
-    for line in difflib.unified_diff(_lines(before), _lines(after), path, path):
-        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(out)
+    hunk: List[_Change] = []
+    shift = 0  # lines the changes before the hunk add to the text after
+
+    def write_hunk() -> None:
+        nonlocal shift
+        first, last = hunk[0], hunk[-1]
+        start, stop = max(0, first.start - _CONTEXT), min(len(old), last.stop + _CONTEXT)
+        added = sum(len(c.lines) - (c.stop - c.start) for c in hunk)
+        out.append(f"@@ -{_range(start, stop)} +{_range(start + shift, stop + shift + added)} @@\n")
+        at = start
+        for change in hunk:
+            out.extend(" " + line for line in old[at : change.start])
+            out.extend("-" + line for line in old[change.start : change.stop])
+            out.extend("+" + line for line in change.lines)
+            at = change.stop
+        out.extend(" " + line for line in old[at:stop])
+        shift += added
+
+    for change in _changes(before, edits):
+        # Hunks whose contexts would meet or overlap are one.
+        if hunk and change.start - hunk[-1].stop > 2 * _CONTEXT:
+            write_hunk()
+            hunk = []
+        hunk.append(change)
+    if not hunk:
+        return ""
+    write_hunk()
+    header = [f"--- {path}\n", f"+++ {path}\n"]
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in header + out)

@@ -143,7 +143,7 @@ def show_fixes(reports: Sequence[Report], options: Dict[str, Any], output: Optio
         if fix is None:
             failed = True
         elif fix.after != fix.before:
-            diffs.append(unified_diff(path, fix.before, fix.after))
+            diffs.append(unified_diff(path, fix.before, fix.edits))
 
     def write(out: TextIO) -> None:
         out.writelines(diffs)

@@ -107,6 +107,36 @@ class _CharacterWidths(Dict[str, int]):
 _CHARACTER_WIDTHS = _CharacterWidths()
 
 
+LONGEST_SHOWN = 100
+"""Characters (and columns) of an id, label or name the text format shows
+whole. Real workflows (../shared/real-workflows) have ids of up to 83
+characters and labels of up to 48, which stay as they are; a longer value
+is cut (``shortened``), so that one long label or id, repeated on every
+line of a clash, every path through its box or every violation at its
+consumer, cannot make the output n times its length. The machine formats
+(JSON, SARIF, JUnit) show values whole."""
+
+ELLIPSIS = "\u2026"
+"""What ends a shortened value (one column)."""
+
+
+def shortened(text: str, longest: int = LONGEST_SHOWN) -> str:
+    """``text``, or, when it is longer than ``longest`` characters or
+    columns, its start cut to fit with ``ELLIPSIS`` (which counts): a
+    value shown to people with its length bounded. Characters are counted
+    as well as columns, since combining marks take none. Reads only the
+    start of a long value."""
+    if len(text) <= longest and (text.isascii() or text_width(text) <= longest):
+        return text
+    kept, columns = 0, 0
+    for character in text[: longest - 1]:
+        width = _CHARACTER_WIDTHS[character]
+        if columns + width > longest - 1:
+            break
+        kept, columns = kept + 1, columns + width
+    return text[:kept] + ELLIPSIS
+
+
 def pad(text: str, columns: int) -> str:
     """``text`` padded with spaces to ``columns`` terminal columns."""
     return text + " " * (columns - text_width(text))
@@ -336,21 +366,27 @@ def of_workflow(workflow: str, home: str) -> str:
     return "of this workflow" if workflow == home else f"of workflow {quoted(workflow)}"
 
 
-def chain_lines(finding: CallFinding) -> List[str]:
+def chain_lines(finding: CallFinding, longest: Optional[int] = None) -> List[str]:
     """The chain of calls, a line each, the calling node's place first, as
     a compiler says where a template was instantiated from:
     ``in a call from run_agent, which runs workflow "shared": a.json:12:5``;
-    then the consumer inside, with its own place; printable."""
+    then the consumer inside, with its own place; printable. Ids and
+    workflows ``shortened`` past ``longest`` when one is given (the text
+    format)."""
+
+    def cut(text: str) -> str:
+        return text if longest is None else shortened(text, longest)
+
     lines = []
     for i, step in enumerate(finding.chain):
-        workflow = "" if i == 0 else f" of workflow {quoted(step.workflow)}"
+        workflow = "" if i == 0 else f" of workflow {quoted(cut(step.workflow))}"
         lines.append(
-            f"in a call from {node_id(step.node)}{workflow}, which runs workflow {quoted(step.runs)}: "
+            f"in a call from {node_id(cut(step.node))}{workflow}, which runs workflow {quoted(cut(step.runs))}: "
             f"{place(step.file, step.location)}"
         )
     consumer = finding.consumer
     lines.append(
-        f"to the consumer {node_id(consumer.node)} of workflow {quoted(consumer.workflow)}: "
+        f"to the consumer {node_id(cut(consumer.node))} of workflow {quoted(cut(consumer.workflow))}: "
         f"{place(consumer.file, consumer.location)}"
     )
     return lines
@@ -370,15 +406,20 @@ def across_calls(count: int) -> str:
     return "clash across calls" if count == 1 else "clashes across calls"
 
 
-def call_headline(finding: CallFinding) -> str:
+def call_headline(finding: CallFinding, longest: Optional[int] = None) -> str:
     """The short form of a call finding's message, for formats that list
     the tools on lines of their own: ``2 tools reaching "agent" of workflow
-    "shared" in a call from "run" share the name "search"``; printable."""
+    "shared" in a call from "run" share the name "search"``; printable.
+    Values ``shortened`` past ``longest`` when one is given."""
+
+    def cut(text: str) -> str:
+        return quoted(text if longest is None else shortened(text, longest))
+
     consumer = finding.consumer
-    start = f" in a call from {quoted(finding.chain[0].node)}" if finding.chain else ""
+    start = f" in a call from {cut(finding.chain[0].node)}" if finding.chain else ""
     return (
-        f"{len(finding.tools)} tools reaching {quoted(consumer.node)} of workflow {quoted(consumer.workflow)}"
-        f"{start} share the name {quoted(finding.name)}"
+        f"{len(finding.tools)} tools reaching {cut(consumer.node)} of workflow {cut(consumer.workflow)}"
+        f"{start} share the name {cut(finding.name)}"
     )
 
 

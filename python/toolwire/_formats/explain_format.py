@@ -28,8 +28,8 @@ import json
 from typing import Any, Dict, Iterable, List, Optional, TextIO
 
 from .._records import CallView, ConsumerView
-from .common import json_string, node_id, of_workflow, part_words, place, plural, quoted, text_width
-from .text_format import LONGEST_SHOWN_PATH, display_path, node_text, path_text
+from .common import json_string, node_id, of_workflow, part_words, place, plural, quoted, shortened, text_width
+from .text_format import LONGEST_SHOWN_PATH, column_width, display_path, padded_width, node_text, path_text, shown_id, shown_label
 
 
 def write_text(
@@ -64,13 +64,14 @@ def _call_block(shown: str, view: CallView) -> str:
         f"{node_id(call.node)} of workflow {quoted(call.workflow)} ({place(call.file, call.location)}){note}\n"
     ]
     home = consumer.workflow
+    # Shortened and padded as the text format's tool lines are.
     columns = [
-        [t.name for t in view.tools],
-        [node_id(t.id) for t in view.tools],
-        [quoted(t.label) for t in view.tools],
+        [shortened(t.name) for t in view.tools],
+        [shown_id(t.id) for t in view.tools],
+        [shown_label(t.label) for t in view.tools],
         [of_workflow(t.workflow, home) for t in view.tools],
     ]
-    widths = [max(map(text_width, column), default=0) for column in columns]
+    widths = [column_width(column) for column in columns]
     for i, tool in enumerate(view.tools):
         cells = [column[i] + " " * (width - text_width(column[i])) for column, width in zip(columns, widths)]
         line = "  ".join(cells) + f"  at {place(tool.file, tool.location)}"
@@ -104,18 +105,20 @@ def _block(shown: str, view: ConsumerView) -> str:
     lines = [f"{shown}{where}: {node_id(view.consumer)} {verb} {plural(len(view.tools), 'tool')}{note}\n"]
     if not view.tools:
         return lines[0]
+    # Shortened and padded as the text format's tool lines are.
     columns = [
-        [t.name for t in view.tools],
-        [node_id(t.id) for t in view.tools],
-        [quoted(t.label) for t in view.tools],
+        [shortened(t.name) for t in view.tools],
+        [shown_id(t.id) for t in view.tools],
+        [shown_label(t.label) for t in view.tools],
     ]
     # Each cell padded to its column's width, measured once.
     cell_widths = [[text_width(cell) for cell in column] for column in columns]
+    widths = [padded_width(owns) for owns in cell_widths]
     padded = [
         [cell + " " * (width - own) for cell, own in zip(column, owns)]
-        for column, owns, width in zip(columns, cell_widths, map(max, cell_widths))
+        for column, owns, width in zip(columns, cell_widths, widths)
     ]
-    below = " " * max(cell_widths[0])
+    below = " " * widths[0]
     paths = _Paths(view)
     for tool, name, node, label in zip(view.tools, *padded):
         line = f"{name}  {node}  {label}"

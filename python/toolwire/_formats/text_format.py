@@ -23,13 +23,18 @@ findings of each code (``CMP-9: 1, R8: 1``) when there are any.
 lines; the summary still counts those warnings. Text that comes from the
 input (ids, labels, paths) is escaped so that it can neither break a line
 nor send escape sequences to a terminal (``common.printable``, which the
-github and junit formats use too).
+github and junit formats use too). An id, label or name of more than 100
+characters is shown cut, ending in ``…`` (``common.shortened``), and
+no column is padded wider than such a value: a clash's lines, its paths
+and a consumer's violations repeat them, and one long value would
+otherwise make each of them as long (the JSON, SARIF and JUnit formats,
+for machines, show every value whole).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
+from typing import Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from .._errors import SiteError, error_to_dict
 from .._records import NO_BOXES, CallFinding, CallTool, ClashGroup, Location, Tool, Violation, WiringWarning, path_ends
@@ -52,10 +57,12 @@ from .common import (
     listing,
     node_id,
     not_reported,
+    LONGEST_SHOWN,
     pad,
     plural,
     printable,
     quoted,
+    shortened,
     text_width,
     unsafe,
 )
@@ -116,11 +123,26 @@ def separator(previous: Optional[str], kind: str) -> str:
 
 def node_text(node: str, label: Optional[str]) -> str:
     """A node on a path: its id, then its label in parentheses when it has
-    one of its own (`box_1 (My Tools)`); quoted when it could be misread."""
+    one of its own (`box_1 (My Tools)`); quoted when it could be misread.
+    Both shortened past ``LONGEST_SHOWN``: a box's label is on the path of
+    every tool that comes through it."""
     if label is None or label == node:
-        return node_id(node)
+        return shown_id(node)
+    label = shortened(label)
     plain = _PLAIN_LABEL.fullmatch(label) and "->" not in label and not unsafe(label)
-    return f"{node_id(node)} ({label if plain else quoted(label)})"
+    return f"{shown_id(node)} ({label if plain else quoted(label)})"
+
+
+def shown_id(node: str) -> str:
+    """A node id as the text format shows it: as ``node_id`` does, shortened
+    past ``LONGEST_SHOWN`` (a consumer's id is in every violation at it)."""
+    return node_id(shortened(node))
+
+
+def shown_label(label: str) -> str:
+    """A label or name as the text format shows it, quoted: shortened past
+    ``LONGEST_SHOWN``."""
+    return quoted(shortened(label))
 
 
 def display_path(path: Optional[str]) -> str:
@@ -265,8 +287,8 @@ class _Writer:
             return
         # The core's message lists the tools too; here they get lines of their own.
         message = (
-            f"{len(violation.tools)} tools reaching {quoted(violation.consumer)} "
-            f"share the name {quoted(violation.name)}"
+            f"{len(violation.tools)} tools reaching {shown_label(violation.consumer)} "
+            f"share the name {shown_label(violation.name)}"
         )
         self.header(path, violation.location, "error", violation.rule, message)
         self.tools(violation)
@@ -285,21 +307,21 @@ class _Writer:
         if group.count == 1:
             self.violation(path, first)
             return
-        message = f"{len(group.tools)} tools reaching {group.count:,} consumers share the name {quoted(group.name)}"
+        message = f"{len(group.tools)} tools reaching {group.count:,} consumers share the name {shown_label(group.name)}"
         self.header(path, first.location, "error", first.rule, message)
         self.tools(first)
         via = ""
         if group.through is not None:
             via = f" through {node_text(group.through, first.box_labels.get(group.through))}"
-        self.detail("=", f"at {group.count:,} consumers{via}: {listing(group.consumers, _SHOWN_CONSUMERS, node_id)}")
+        self.detail("=", f"at {group.count:,} consumers{via}: {listing(group.consumers, _SHOWN_CONSUMERS, shown_id)}")
         self.help(first.help)
 
     def call(self, path: str, finding: CallFinding) -> None:
         """A clash across calls: at the calling node, then the chain of
         calls and the consumer inside, each with its own place, then each
         tool with its path across the calls."""
-        self.header(path, finding.location, "error", finding.rule, call_headline(finding))
-        for line in chain_lines(finding):
+        self.header(path, finding.location, "error", finding.rule, call_headline(finding, LONGEST_SHOWN))
+        for line in chain_lines(finding, LONGEST_SHOWN):
             self.detail("=", line)
         for line, parts in _call_tool_lines(finding, self.run.max_path):
             self.detail("=", line)
@@ -373,6 +395,23 @@ def counts_line(run: Run) -> str:
 # Consumers a grouped clash names; the rest are counted.
 _SHOWN_CONSUMERS = 3
 
+# The widest a column of tool lines is padded to: a shortened id or label,
+# quoted (``LONGEST_SHOWN``). A text wider (one escaped throughout) is not
+# padded, nor makes the others wider: one wide value must not widen every
+# line of its clash.
+_WIDEST_PADDED = LONGEST_SHOWN + 2
+
+
+def column_width(texts: Sequence[str], widest: int = _WIDEST_PADDED) -> int:
+    """The width a column of ``texts`` is padded to: its widest text's, of
+    those no wider than ``widest``."""
+    return padded_width(map(text_width, texts), widest)
+
+
+def padded_width(widths: Iterable[int], widest: int = _WIDEST_PADDED) -> int:
+    """``column_width`` of texts whose widths are already measured."""
+    return max((w for w in widths if w <= widest), default=0)
+
 
 def _tool_lines(
     tools: Sequence[Tool], name: str, box_labels: Mapping[str, str], max_path: int = 64
@@ -381,16 +420,18 @@ def _tool_lines(
     became, when the two differ, and where the tool is) and its path (the
     chain of ids that brings it to the consumer, with the labels of the
     boxes on it). Columns are padded so that the arrows and the locations
-    line up."""
-    ids = [node_id(t.id) for t in tools]
-    labels = [quoted(t.label) for t in tools]
-    id_width = max(text_width(i) for i in ids)
-    label_width = max(text_width(label) for label in labels)
+    line up (up to ``_WIDEST_PADDED``); ids, labels and the name are
+    shortened past ``LONGEST_SHOWN``."""
+    ids = [shown_id(t.id) for t in tools]
+    labels = [shown_label(t.label) for t in tools]
+    id_width = column_width(ids)
+    label_width = column_width(labels)
+    shown_name = shortened(name)
     named = [
-        label if tool.label == name else pad(label, label_width) + f" -> {name}"
+        label if tool.label == name else pad(label, label_width) + f" -> {shown_name}"
         for tool, label in zip(tools, labels)
     ]
-    named_width = max(text_width(n) for n in named)
+    named_width = column_width(named, 2 * _WIDEST_PADDED + 4)  # a padded label, its arrow and the name
     lines = []
     for tool, tool_id, tool_named in zip(tools, ids, named):
         line = f"{pad(tool_id, id_width)}  {tool_named}"
@@ -405,18 +446,20 @@ def _call_tool_lines(finding: CallFinding, max_path: int) -> List[Tuple[str, Lis
     """For each tool of a call finding, its line (id, label and the name it
     became, its workflow, its place) and its path, a line per workflow it
     crosses: ``path: [leaf -> N] (a.json:3:5)`` then ``=> W: [I -> C]
-    (b.json:9:5)``. Columns are padded as in ``_tool_lines``."""
+    (b.json:9:5)``. Columns are padded, and values shortened, as in
+    ``_tool_lines``."""
     tools: Sequence[CallTool] = finding.tools
     home = finding.workflow
-    ids = [node_id(t.id) for t in tools]
-    labels = [quoted(t.label) for t in tools]
-    id_width = max(text_width(i) for i in ids)
-    label_width = max(text_width(label) for label in labels)
+    ids = [shown_id(t.id) for t in tools]
+    labels = [shown_label(t.label) for t in tools]
+    id_width = column_width(ids)
+    label_width = column_width(labels)
+    shown_name = shortened(finding.name)
     named = [
-        label if tool.label == finding.name else pad(label, label_width) + f" -> {finding.name}"
+        label if tool.label == finding.name else pad(label, label_width) + f" -> {shown_name}"
         for tool, label in zip(tools, labels)
     ]
-    named_width = max(text_width(n) for n in named)
+    named_width = column_width(named, 2 * _WIDEST_PADDED + 4)  # a padded label, its arrow and the name
     lines = []
     for tool, tool_id, tool_named in zip(tools, ids, named):
         line = f"{pad(tool_id, id_width)}  {pad(tool_named, named_width)}  {of_workflow(tool.workflow, home)}"
@@ -425,7 +468,7 @@ def _call_tool_lines(finding: CallFinding, max_path: int) -> List[Tuple[str, Lis
         for i, part in enumerate(tool.path):
             first = part.locations[0] if part.locations else None
             words = f"[{path_text(part.nodes, NO_BOXES, max_path)}] ({place(part.file, first)})"
-            lead = "path: " if i == 0 else f"   => {node_id(part.workflow)}: "
+            lead = "path: " if i == 0 else f"   => {shown_id(part.workflow)}: "
             parts.append(f"{' ' * id_width}  {lead}{words}")
         lines.append((line, parts))
     return lines
