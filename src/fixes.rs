@@ -131,6 +131,13 @@ pub struct Renamer<'g, 'a> {
     /// not known to be taken.
     next_number: Map<NumberedRun, u64>,
     renamed: Map<NodeIx, Rename>,
+    /// Labels (as far as `fit` reads them) already qualified by a box's
+    /// label, the box's label by where it lies in the input: the name that
+    /// gives is taken from then on (by that tool, or found taken), so the
+    /// next tool of that label through that box goes on to its id without
+    /// composing it again (n tools through one box of a label 4,096
+    /// characters long each composed it: `long-box-label`, family 110).
+    qualified_by_box: Set<(String, usize, usize)>,
     /// Candidate labels built and names probed (a step a byte composed or
     /// scanned): the work renaming took, added to the check's counters
     /// so that tests bound it without timing it.
@@ -148,6 +155,7 @@ impl<'g, 'a> Renamer<'g, 'a> {
             taken_names: Set::default(),
             next_number: new_map(),
             renamed: new_map(),
+            qualified_by_box: Set::default(),
             steps: 0,
         }
     }
@@ -191,6 +199,12 @@ impl<'g, 'a> Renamer<'g, 'a> {
     fn rename(&mut self, leaf: NodeIx, through_box: Option<&str>) -> Rename {
         let g = self.graph;
         let (label, id) = (g.label(leaf), g.id(leaf));
+        let through_box = through_box.filter(|qualifier| {
+            let read = capped(label);
+            self.steps_of(read.len() as u64);
+            let key = (read.to_owned(), qualifier.as_ptr() as usize, qualifier.len());
+            self.qualified_by_box.insert(key)
+        });
         let qualified = through_box.into_iter().chain([id]).find_map(|qualifier| {
             let new_label = self.fitted(label, qualifier, None);
             let new_name = normalize_name(&new_label);
