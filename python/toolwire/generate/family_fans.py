@@ -148,8 +148,10 @@ def long_box_label(n: int) -> Generated:
     (CONFORMANCE 15): each of the ``n`` tools renamed through ``B``
     composed and scanned "X (" and the whole of ``B``'s label before it
     was shortened, ``n`` times ``100 * n`` characters (20 s at 3.5 MB)
-    until session 33; the label is cut to the cap first since, and the
-    characters composed are counted as the check's steps."""
+    until session 33; the label is cut to the cap first since, composed
+    once for the box (the next tool of that label through it goes on to
+    its id), and the characters composed are counted as the check's
+    steps."""
     w = id_width(n)
     tools = [f"t{i:0{w}}" for i in range(n)]
     label = "Q" * (LONG_LABEL_PER_TOOL * n)
