@@ -42,6 +42,8 @@ The registry, and the conventions every family follows, are in :mod:`.families`.
 
 from __future__ import annotations
 
+from typing import List
+
 from .family_base import (
     Generated,
     agent_record,
@@ -896,14 +898,7 @@ def nested_tops(n: int) -> Generated:
         above = t
     nodes.append(box_record("F"))
     edges.append(edge_record(above, "F"))
-    for j in range(n):
-        r = f"{j:0{w}}"
-        for i in range(RING_MEMBERS):
-            c, after = f"C{r}-{i}", f"C{r}-{(i + 1) % RING_MEMBERS}"
-            nodes.append(box_record(c))
-            edges += [edge_record(c, after), edge_record(after, c)]
-        nodes += [agent_record(f"a{r}"), tool_record(f"u{r}", "u")]
-        edges += [edge_record(f"C{r}-3", f"a{r}"), edge_record(f"u{r}", f"a{r}"), edge_record("F", f"C{r}-0")]
+    _rings_of_six_below(n, w, "F", nodes, edges)
     # S, U, F; per top T and S -> T (or the top above), U -> T; the last
     # top into F; per ring its 6 members and two edges each, a, u, C3 -> a,
     # u -> a, F -> C0. "U" sorts before every "u{j}": the first is a0's.
@@ -913,6 +908,21 @@ def nested_tops(n: int) -> Generated:
         (2 * RING_MEMBERS + 3) * n + 2 * k + 1, n, RING_MEMBERS * n + k + 2,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
+
+
+def _rings_of_six_below(n: int, w: int, entry: str, nodes: List[str], edges: List[str]) -> None:
+    """Appends ``n`` rings of 6 boxes ``C{j}-{i}`` (``C{j}-{i} -> C{j}-{i +
+    1}`` and back), box ``entry`` into member 0 of each, and per ring an
+    agent ``a{j}`` fed by ``C{j}-3`` and by a twin ``u{j}`` "u" of tool
+    ``U`` (``nested-tops``, ``wide-cycles``)."""
+    for j in range(n):
+        r = f"{j:0{w}}"
+        for i in range(RING_MEMBERS):
+            c, after = f"C{r}-{i}", f"C{r}-{(i + 1) % RING_MEMBERS}"
+            nodes.append(box_record(c))
+            edges += [edge_record(c, after), edge_record(after, c)]
+        nodes += [agent_record(f"a{r}"), tool_record(f"u{r}", "u")]
+        edges += [edge_record(f"C{r}-3", f"a{r}"), edge_record(f"u{r}", f"a{r}"), edge_record(entry, f"C{r}-0")]
 
 
 WIDE_FEEDERS = 17
@@ -943,14 +953,7 @@ def wide_cycles(n: int) -> Generated:
     w = id_width(n)
     nodes = [box_record("Z"), tool_record("U", "U")]
     edges = [edge_record("U", "Z")]
-    for j in range(n):
-        r = f"{j:0{w}}"
-        for i in range(RING_MEMBERS):
-            c, after = f"C{r}-{i}", f"C{r}-{(i + 1) % RING_MEMBERS}"
-            nodes.append(box_record(c))
-            edges += [edge_record(c, after), edge_record(after, c)]
-        nodes += [agent_record(f"a{r}"), tool_record(f"u{r}", "u")]
-        edges += [edge_record(f"C{r}-3", f"a{r}"), edge_record(f"u{r}", f"a{r}"), edge_record("Z", f"C{r}-0")]
+    _rings_of_six_below(n, w, "Z", nodes, edges)
     for i in range(n):
         x = f"X{i:0{w}}"
         nodes.append(box_record(x))
