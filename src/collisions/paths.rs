@@ -194,7 +194,10 @@
 //! picked out once per leaf and cycle, a step a receiver, sorted by place
 //! round it, and an arc finds the nearest by binary searches. A ring's
 //! roots may be joined by chains each way round too (family 76: the chain
-//! boxes members of the ring one way round, their places counted), and
+//! boxes members of the ring one way round, their places counted; boxes
+//! the two chains below a root share, both ways round: until session 34
+//! read off trees, a ring of boxes each split in two in series at 4.2x to
+//! 4.9x per doubling), and
 //! a ring may miss one edge one way round (that way round then does not
 //! wrap past it; until session 32 read off trees: family 105 at 4.6x to
 //! 6.8x).

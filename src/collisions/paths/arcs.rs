@@ -6,7 +6,8 @@
 //! cycle (chain boxes counted: positions run over every box of the
 //! cycle), the way in down a fed side's chain one more. Inside a ring of
 //! roots each fed by the two beside it (a cycle fed both ways round),
-//! straight or down a chain each way, and otherwise only by such boxes,
+//! straight or down a chain each way (the two chains below a root may
+//! share their top boxes, on both ways round), and otherwise only by such boxes,
 //! a path is the walk's way in, then round the shorter way (half round,
 //! the way of the smaller id first), an arc of the ring held one way
 //! round or the other, laid and read alike. A ring may miss one edge one
@@ -1554,9 +1555,23 @@ pub(super) struct Ring {
     roots: Vec<u32>,
     /// Each root's index in `roots`.
     root_at: Map<u32, u32>,
+    /// Per root (by index in `roots`), how many boxes the chains below it
+    /// share, on to the root after and back to the root before: boxes on
+    /// both ways round.
+    shared: Vec<u32>,
 }
 
 impl Ring {
+    /// How many boxes past `x` (at place `p` forward), a root or a box the
+    /// chains below one share, are alike both ways round: the shared boxes
+    /// below it.
+    fn shared_past(&self, facts: &super::PathFacts, fw: &Cycle, x: u32, p: u32) -> u32 {
+        let r = facts.root_of[x as usize];
+        let m = fw.members.len() as u32;
+        let depth = (p + m - fw.pos[&r]) % m;
+        self.shared[self.root_at[&r] as usize] - depth
+    }
+
     /// The root chain box `o` of the ring leads to: the next root round
     /// from the root it hangs below, forward or back.
     fn next_root(&self, facts: &super::PathFacts, o: u32, forwards: bool) -> u32 {
@@ -1744,7 +1759,7 @@ impl Paths {
         }
         members.drain(..start);
         feeders.drain(..start);
-        let ring = (members.len() >= 3).then_some(()).and_then(|_| {
+        let ring = (members.len() >= 3).then(|| {
             // The chain from the root a feeder hangs below down to it, its
             // top first (none when the feeder is that root or NONE), a
             // step a box.
@@ -1759,6 +1774,10 @@ impl Paths {
                 boxes
             };
             let (mut forward, mut backward) = (Vec::new(), Vec::new());
+            // Per member, its chain on to the member after and its chain
+            // back to the member before.
+            let m = members.len();
+            let mut below = vec![(Vec::new(), Vec::new()); m];
             // Where the member past the missing edge is listed (no chain
             // feeds it that way round).
             let mut past_gap = 0;
@@ -1766,24 +1785,26 @@ impl Paths {
                 if gap == Some(t) {
                     past_gap = forward.len();
                 }
-                forward.extend(chain(from_before, steps));
+                let on = chain(from_before, steps);
+                forward.extend(&on);
                 forward.push(x);
+                below[(t + m - 1) % m].0 = on;
             }
-            for (&x, &(_, from_after)) in members.iter().zip(&feeders).rev() {
-                backward.extend(chain(from_after, steps));
+            for (t, (&x, &(_, from_after))) in members.iter().zip(&feeders).enumerate().rev() {
+                let back = chain(from_after, steps);
+                backward.extend(&back);
                 backward.push(x);
+                below[(t + 1) % m].1 = back;
             }
-            // The two chains below a root must share no box (one below the
-            // other's top would be both ways round): each chain box once.
-            let mut boxes: Vec<u32> = (forward.iter().chain(&backward).copied())
-                .filter(|&o| root(o) != o)
+            // The two chains below a member may share their top boxes (a
+            // ring of boxes each split in two in series, b -> b~, b~
+            // feeding both members beside: the attack of session 33,
+            // finding 7): those boxes are on both ways round, the rest of
+            // each on its own. Both hang below the member, so what they
+            // share is where they start.
+            let shared = (below.iter())
+                .map(|(on, back)| on.iter().zip(back).take_while(|(a, b)| a == b).count() as u32)
                 .collect();
-            let count = boxes.len();
-            boxes.sort_unstable();
-            boxes.dedup();
-            if boxes.len() != count {
-                return None;
-            }
             // Round past the missing edge, forward from its member: no way
             // round that way passes the end.
             if gap.is_some() {
@@ -1794,12 +1815,13 @@ impl Paths {
             fill_fed_sides(w, &mut forward, steps);
             fill_fed_sides(w, &mut backward, steps);
             let root_at = (members.iter().enumerate()).map(|(t, &x)| (x, t as u32)).collect();
-            Some(Arc::new(Ring {
+            Arc::new(Ring {
                 forward: Arc::new(forward),
                 backward: Arc::new(backward),
                 roots: members.clone(),
                 root_at,
-            }))
+                shared,
+            })
         });
         for &x in &members {
             rings.insert(x, ring.clone());
@@ -1845,31 +1867,35 @@ impl Paths {
         let (atf, atb) = (fw.pos[&k], bw.pos[&k]);
         let id = |o: u32| g.id(facts.nodes[o as usize]);
         // Edges from member `o` to `k` forward and back, if it is on that
-        // way round (a root is on both, a chain box on one) and that way
+        // way round (a root is on both, a chain box on one unless shared) and that way
         // reaches `k` (forward, not past a missing edge).
         let fwd = |o: u32| fw.pos.get(&o).and_then(|&p| fw.ahead(p, atf));
         let bwd = |o: u32| bw.pos.get(&o).and_then(|&p| bw.ahead(p, atb));
         let is_root = |o: u32| ring.root_at.contains_key(&o);
-        // A root's distance to `k`, the shorter way that reaches it (back
-        // round always does).
+        // On both ways round: a root, or a box both chains below one share.
+        let both_ways = |o: u32| is_root(o) || (fw.pos.contains_key(&o) && bw.pos.contains_key(&o));
+        // The distance to `k` of a box on both ways round, the shorter way
+        // that reaches it (back round always does). From a shared box each
+        // way goes on from the root at that chain's bottom; turning back
+        // there would pass the box again, so never shorter.
         let of_root = |x: u32| match (fwd(x), bwd(x)) {
             (Some(f), Some(b)) => f.min(b),
             (f, b) => f.or(b).unwrap_or(0),
         };
         // A member's distance to `k`, or None for a box of no member. A
-        // chain box is on one way round only, and its way is down its
-        // chain to the root at its bottom, then that root's way (which
-        // may turn back: in a ring with a missing edge, the way round
-        // from the chain box may not reach `k` while the other from its
-        // bottom does). A chain never spans the end of a way round that
-        // does not wrap (no chain feeds the member past the missing edge).
+        // chain box on one way round only goes down its chain to the root
+        // at its bottom, then on that root's way (which may turn back: in
+        // a ring with a missing edge, the way round from the chain box may
+        // not reach `k` while the other from its bottom does). A chain
+        // never spans the end of a way round that does not wrap (no chain
+        // feeds the member past the missing edge).
         let down_to_bottom = |cycle: &Cycle, p: u32, forwards: bool| {
             let bottom = ring.next_root(facts, cycle.members[p as usize], forwards);
             let m = cycle.members.len() as u32;
             (cycle.pos[&bottom] + m - p) % m + of_root(bottom)
         };
         let dist = |o: u32| {
-            if is_root(o) {
+            if both_ways(o) {
                 return Some(of_root(o));
             }
             if let Some(&p) = fw.pos.get(&o) {
@@ -1877,8 +1903,9 @@ impl Paths {
             }
             bw.pos.get(&o).map(|&p| down_to_bottom(bw, p, false))
         };
-        // Whether the walk goes on forward from root `x`: the shorter way,
-        // or when both are as long, the way of the smaller id first.
+        // Whether the walk goes on forward from `x`, a root or a shared
+        // box: the shorter way, or when both are as long, the way of the
+        // smaller id first where they part (past the boxes shared below).
         let goes_forward = |x: u32, steps: &mut u64| {
             let (Some(f), Some(b)) = (fwd(x), bwd(x)) else {
                 // Only one way reaches `k`: forward, if that one.
@@ -1890,7 +1917,8 @@ impl Paths {
                 std::cmp::Ordering::Equal => {
                     *steps += 1;
                     let (pf, pb) = (fw.pos[&x], bw.pos[&x]);
-                    id(fw.members[((pf + 1) % mf) as usize]) < id(bw.members[((pb + 1) % mb) as usize])
+                    let alike = ring.shared_past(facts, fw, x, pf);
+                    id(fw.members[((pf + 1 + alike) % mf) as usize]) < id(bw.members[((pb + 1 + alike) % mb) as usize])
                 }
             }
         };
@@ -4842,5 +4870,139 @@ mod tests {
                 &format!("reading paths round a ring{what} with an edge missing: "),
             );
         }
+    }
+
+    #[test]
+    fn cmp9_a_ring_whose_chains_below_a_member_share_boxes_is_read_as_the_walk() {
+        // The attack of session 33, finding 7: every box of a ring split
+        // in two in series (C -> D, D feeding both members beside), so the
+        // chains below a member, on to the member after and back to the
+        // one before, share their top boxes (reading grew 4.2x to 4.9x for
+        // twice the ring, read off trees). Random rings of 4 to 12 roots,
+        // below each a shared chain of 0 to 2 boxes and a chain of its own
+        // each way of 0 to 2 more; sometimes an edge missing, sources and
+        // fed sides, tools of few receivers and of 17 more, the agent at
+        // a root or below a shared box, ids every way round: every path
+        // read against the walk, and the ring found.
+        let mut next = below_from(0x5be0_cd19_u64);
+        let (mut rings_shared, trials) = (0, 80);
+        for trial in 0..trials {
+            let m = 4 + next(9) as usize;
+            let shift = next(300) as usize;
+            let reversed = trial % 2 == 1;
+            let name = move |i: usize| {
+                if reversed {
+                    999 - (i * 37 + shift) % 997
+                } else {
+                    (i * 37 + shift) % 997
+                }
+            };
+            let c: Vec<String> = (0..m).map(|i| format!("C{:03}", name(i))).collect();
+            let (mut boxes, mut edges) = (Vec::new(), Vec::new());
+            // The edge left out (a third of the trials): from member
+            // `gap` on to the one after, or back to the one before.
+            let gap = (trial % 3 == 2).then(|| (next(m as u32) as usize, next(2) == 0));
+            // A chain of `len` boxes from `from` to `to`, named `prefix`.
+            let chain =
+                |from: &String, to: &String, prefix: String, len: u32, boxes: &mut Vec<String>, edges: &mut Vec<_>| {
+                    let mut before = from.clone();
+                    for j in 0..len {
+                        let d = format!("{prefix}{j}");
+                        boxes.push(d.clone());
+                        edges.push((before, d.clone()));
+                        before = d;
+                    }
+                    edges.push((before, to.clone()));
+                };
+            let mut below_shared = Vec::new();
+            for i in 0..m {
+                let (after, before) = (&c[(i + 1) % m], &c[(i + m - 1) % m]);
+                let n = &c[i][1..];
+                let on = gap != Some((i, false));
+                let back = gap != Some((i, true));
+                // The shared boxes, then each way's own.
+                let shared = next(3);
+                let top = match (on && back, shared) {
+                    (true, 1..) => {
+                        let last = format!("D{n}-{}", shared - 1);
+                        chain(&c[i], &last, format!("D{n}-"), shared - 1, &mut boxes, &mut edges);
+                        boxes.push(last.clone());
+                        below_shared.push(last.clone());
+                        last
+                    }
+                    _ => c[i].clone(),
+                };
+                if on {
+                    chain(&top, after, format!("E{n}-"), next(3), &mut boxes, &mut edges);
+                }
+                if back {
+                    chain(&top, before, format!("G{n}-"), next(3), &mut boxes, &mut edges);
+                }
+                let src = format!("S{n}");
+                boxes.extend([c[i].clone(), src.clone()]);
+                edges.extend([(format!("U{n}"), src.clone()), (src.clone(), c[i].clone())]);
+                if next(3) == 0 {
+                    let f = format!("F{n}");
+                    boxes.push(f.clone());
+                    edges.extend([(src, f.clone()), (f, c[next(m as u32) as usize].clone())]);
+                }
+            }
+            let mut into: Vec<String> = (0..1 + next(3))
+                .map(|_| boxes[next(boxes.len() as u32) as usize].clone())
+                .collect();
+            if trial % 4 == 0 {
+                for j in 0..17 {
+                    let x = format!("X{j:02}");
+                    boxes.push(x.clone());
+                    edges.push((x.clone(), "z".to_string()));
+                    into.push(x);
+                }
+            }
+            edges.sort();
+            edges.dedup();
+            into.sort();
+            into.dedup();
+            let into: Vec<&str> = into.iter().map(String::as_str).collect();
+            let at = match (trial % 5, below_shared.is_empty()) {
+                (0, false) => below_shared[next(below_shared.len() as u32) as usize].clone(),
+                _ => c[next(m as u32) as usize].clone(),
+            };
+            let report = wired_as_walked(&boxes, &edges, &into, &at, "z");
+            let rings = report.collisions.paths.rings.lock().unwrap();
+            rings_shared += usize::from(rings.values().flatten().any(|r| r.shared.iter().any(|&s| s > 0)));
+        }
+        assert!(
+            rings_shared * 2 > trials,
+            "a ring with shared chains in {rings_shared} of {trials}"
+        );
+        // Reading at most doubles: family 61's ring with each member split
+        // in two in series.
+        let split = |n: usize| {
+            let c = |i: usize| format!("C{:04}", i % n);
+            let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                let [s, u, d, a, q, v] = ["S", "U", "D", "a", "Q", "u"].map(|x| format!("{x}{i:04}"));
+                for (x, kind) in [
+                    (&c(i), "toolbox"),
+                    (&s, "toolbox"),
+                    (&d, "toolbox"),
+                    (&q, "toolbox"),
+                    (&a, "agent"),
+                ] {
+                    nodes.push(node(x, kind, x));
+                }
+                nodes.extend([
+                    node(&u, "tool", &format!("U {i}")),
+                    node(&v, "tool", &format!("u {}", (i + n / 2) % n)),
+                ]);
+                edges.extend([edge(&u, &s), edge(&s, &c(i)), edge(&c(i), &d), edge(&d, &c(i + 1))]);
+                // Agent i sees u_i and U_(i + n/2), half round, alike.
+                edges.extend([edge(&d, &c(i + n - 1)), edge(&d, &a), edge(&q, &a), edge(&v, &q)]);
+            }
+            format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+        };
+        let (once, _) = read_all(&split(200));
+        let (twice, _) = read_all(&split(400));
+        crate::work::assert_at_most_doubles(once, twice, "reading paths round a ring of members split in two: ");
     }
 }
