@@ -421,10 +421,7 @@ impl Link {
     /// root the cycle's smallest (roots still fall: those nearer the leaf
     /// are above the cycle, those nearer the consumer below it).
     fn arc_on(rest: Option<&Arc<Link>>, cycle: &Arc<Cycle>, start: Start, len: u32) -> Arc<Link> {
-        let (top, bottom) = (
-            cycle.members[cycle.place(start, 0)],
-            cycle.members[cycle.place(start, len - 1)],
-        );
+        let (top, bottom) = (cycle.node(start, 0), cycle.node(start, len - 1));
         let link = Link::laid(rest, (top, bottom), (cycle.min, bottom), None, len);
         let mut link = Arc::try_unwrap(link).expect("a link just made");
         link.arc = Some((Arc::clone(cycle), start));
@@ -500,7 +497,7 @@ impl TreePath {
                     let (cycle, start) = link.arc.as_ref().expect("an arc");
                     for t in (0..link.len() as u32).rev() {
                         *steps += 1;
-                        let o = cycle.members[cycle.place(*start, t)];
+                        let o = cycle.node(*start, t);
                         out.push((o, o));
                     }
                 }
@@ -1388,7 +1385,7 @@ impl Paths {
                     let first = end - link.len();
                     for p in (position..=last).rev() {
                         *steps += 1;
-                        out.push(facts.nodes[cycle.members[cycle.place(*start, (p - first) as u32)] as usize]);
+                        out.push(facts.nodes[cycle.node(*start, (p - first) as u32) as usize]);
                     }
                     out[at..].reverse();
                     position = last + 1;
@@ -1456,7 +1453,7 @@ impl Paths {
                 // Of an arc, the members from its top on: the node's
                 // place in the cycle tells.
                 *steps += 1;
-                return (cycle.pos.get(&o)).is_some_and(|&p| cycle.holds(*start, l.len() as u32, p));
+                return cycle.holds_node(*start, l.len() as u32, o);
             }
             let chain = match l.run {
                 None => Some((l.top, l.bottom)),
@@ -1512,7 +1509,7 @@ impl Paths {
             let link = link.and_then(|l| if l.arc.is_some() { Some(l) } else { l.rest.as_deref() });
             let on_arc = link.is_some_and(|l| {
                 matches!(&l.arc, Some((c, start)) if Arc::ptr_eq(c, &cycle)
-                    && cycle.pos.get(&o).is_some_and(|&p| cycle.holds(*start, l.len() as u32, p)))
+                    && cycle.holds_node(*start, l.len() as u32, o))
             });
             if on_arc {
                 return true;

@@ -171,6 +171,40 @@ pub(super) struct Cycle {
     /// round past its one missing edge (`Paths::ring`), listed from the
     /// member after it, so that no way round that way passes its end.
     pub(super) wraps: bool,
+    /// The edges of each step round: 1, but in a skip cycle joined by
+    /// chains (`SkipChains`), one more than the chains' boxes.
+    step: u32,
+    /// A skip cycle's chains between its roots, if any.
+    chains: Option<SkipChains>,
+}
+
+/// The chains of a skip cycle whose roots are joined by chains of boxes
+/// hanging below each (the attack of session 33, findings 7 and 9: every
+/// box split in two in series, or a box on every edge between boxes),
+/// each step of one and of two down a chain of the same length, so every
+/// step costs the same edges and the walk's steps are a skip cycle's. The
+/// two chains below a root may share their top boxes.
+#[derive(Debug)]
+struct SkipChains {
+    /// Boxes in each chain.
+    len: u32,
+    /// Per place, the chain on to the member after it, then the chain on
+    /// to the one after that, `len` boxes each, top first.
+    boxes: Vec<u32>,
+    /// Per chain box, (the place of the root it hangs below, whether it
+    /// is on the chain to the member after, whether on the chain to the
+    /// one after that).
+    of: Map<u32, (u32, bool, bool)>,
+}
+
+impl SkipChains {
+    /// The chain below the member at place `p` on to the member after it
+    /// (`one`) or to the one after that.
+    fn below(&self, p: u32, one: bool) -> &[u32] {
+        let l = self.len as usize;
+        let at = 2 * l * p as usize + if one { 0 } else { l };
+        &self.boxes[at..at + l]
+    }
 }
 
 /// An arc a path runs along inside a cycle, ring or skip cycle of roots,
@@ -213,7 +247,46 @@ impl Cycle {
             walk_down: OnceLock::new(),
             wide_feeders: OnceLock::new(),
             wraps: true,
+            step: 1,
+            chains: None,
         }
+    }
+
+    /// The `t`-th node of the arc from `start`: a member (`place`), or in
+    /// a skip cycle joined by chains, a box of the chain below the member
+    /// before it, the way the arc steps from there.
+    pub(super) fn node(&self, start: Start, t: u32) -> u32 {
+        let (q, o) = (t / self.step, t % self.step);
+        let p = self.place(start, q);
+        match (&self.chains, o) {
+            (Some(chains), 1..) => chains.below(p as u32, q == start.1)[o as usize - 1],
+            _ => self.members[p],
+        }
+    }
+
+    /// Whether the arc from `start` of `len` nodes holds the box of
+    /// ordinal `o`: a member by its place (`holds`), a chain box by the
+    /// place of the member it hangs below, which must be on the arc before
+    /// its last, and the way the arc steps from there.
+    pub(super) fn holds_node(&self, start: Start, len: u32, o: u32) -> bool {
+        let members = (len - 1) / self.step + 1;
+        if let Some(&p) = self.pos.get(&o) {
+            return self.holds(start, members, p);
+        }
+        let Some(&(p, one, two)) = self.chains.as_ref().and_then(|c| c.of.get(&o)) else {
+            return false;
+        };
+        let (from, turn) = start;
+        let m = self.members.len() as u32;
+        let d = (p + m - from) % m;
+        // The member's index on the arc: even places up to the turn, odd
+        // ones past it (`holds`).
+        let q = match d % 2 {
+            0 if d / 2 <= turn => d / 2,
+            1 if d / 2 >= turn => d / 2 + 1,
+            _ => return false,
+        };
+        q + 1 < members && if q == turn { one } else { two }
     }
 
     /// What tells this cycle apart in the maps of things found per cycle.
@@ -356,7 +429,8 @@ pub(super) struct WaysIn {
     /// once: (place, the source of smallest id feeding it, whether more
     /// than one source does).
     fed: Vec<(u32, u32, bool)>,
-    /// Whether a member entered straight is a chain box.
+    /// Whether a member entered straight is a chain box, or a box entered
+    /// straight is one of a skip cycle's chains.
     chain_box: bool,
     /// The sources of many receivers the leaf is wired into that feed
     /// members, up to `FEW_RECEIVERS` (past those, their places are in
@@ -402,6 +476,8 @@ struct Round {
     /// Whether a way may pass the last member on to the first
     /// (`Cycle::wraps`).
     wraps: bool,
+    /// The edges of each step round (`Cycle::step`).
+    step: u32,
 }
 
 impl Round {
@@ -410,6 +486,18 @@ impl Round {
             m: cycle.members.len() as u32,
             halves: cycle.turns.is_some(),
             wraps: cycle.wraps,
+            step: cycle.step,
+        }
+    }
+
+    /// What orders ways of one class by their distance to any place: of a
+    /// way `edges` down to the member at place `p`, those edges less the
+    /// edges round from `p` (a skip cycle's doubled: a step per two places,
+    /// each of `step` edges).
+    fn key(self, edges: u32, p: u32) -> i64 {
+        match self.halves {
+            true => 2 * i64::from(edges) - i64::from(self.step) * i64::from(p),
+            false => i64::from(edges) - i64::from(p),
         }
     }
 }
@@ -439,10 +527,7 @@ impl Downs {
             if of.is_empty() {
                 continue;
             }
-            let key = |&&(p, edges, rank, top): &&(u32, u32, u32, u32)| {
-                let edges = if halves { 2 * i64::from(edges) } else { i64::from(edges) };
-                (edges - i64::from(p), rank, top)
-            };
+            let key = |&&(p, edges, rank, top): &&(u32, u32, u32, u32)| (round.key(edges, p), rank, top);
             let keys: Vec<(i64, u32, u32)> = of.iter().map(key).collect();
             let (up_to, from) = best_up_to_and_from(&keys);
             let places = of.iter().map(|w| w.0).collect();
@@ -480,7 +565,7 @@ type ClassOfWays<'a> = (u32, &'a [u32], &'a [(i64, u32, u32)], &'a [(i64, u32, u
 /// wraps).
 fn nearest_of_class(
     (class, places, up_to, from): ClassOfWays<'_>,
-    Round { m, halves, wraps }: Round,
+    Round { m, halves, wraps, step }: Round,
     at: u32,
     best: &mut Option<(u32, u32, u32)>,
     steps: &mut u64,
@@ -494,8 +579,8 @@ fn nearest_of_class(
     for ((key, rank, top), round) in offers.into_iter().flatten() {
         let reach = i64::from(at + round);
         let d = if halves {
-            // Twice the distance: key + at (+ m) + the parity of g.
-            (key + reach + (reach - i64::from(class)).rem_euclid(2)) / 2
+            // Twice the distance: key + (at (+ m) + the parity of g) steps.
+            (key + i64::from(step) * (reach + (reach - i64::from(class)).rem_euclid(2))) / 2
         } else {
             key + reach
         };
@@ -912,14 +997,11 @@ impl SideTree {
             rank[i as usize] = r as u32;
         }
         let by_rank = order.iter().map(|&i| fed(i)).collect();
-        let halves = cycle.turns.is_some();
-        let class = |p: u32| if halves { p % 2 } else { 0 };
+        let round = Round::of(cycle);
+        let class = |p: u32| if round.halves { p % 2 } else { 0 };
         // Level 0: each side alone, as (class, place, key, rank).
         let mut items: Vec<(u32, u32, i64, u32)> = (sides.iter().zip(&rank))
-            .map(|(&(_, side, p), &r)| {
-                let edges = i64::from(facts.depth[side as usize]) + 1;
-                (class(p), p, if halves { 2 * edges } else { edges } - i64::from(p), r)
-            })
+            .map(|(&(_, side, p), &r)| (class(p), p, round.key(facts.depth[side as usize] + 1, p), r))
             .collect();
         let mut levels = Vec::new();
         let mut width = 1usize;
@@ -959,7 +1041,7 @@ impl SideTree {
         }
         let enters = sides.iter().map(|s| s.0).collect();
         SideTree {
-            round: Round::of(cycle),
+            round,
             enters,
             by_rank,
             levels,
@@ -1260,6 +1342,9 @@ impl Paths {
             let mut chain_box = false;
             for &(o, source) in &entered_boxes[from..to] {
                 *steps += 1;
+                if source == NONE && cycle.chains.as_ref().is_some_and(|c| c.of.contains_key(&o)) {
+                    chain_box = true;
+                }
                 let Some(&p) = cycle.pos.get(&o) else { continue };
                 if source == NONE {
                     chain_box |= w.facts.root_of[o as usize] != o;
@@ -2108,10 +2193,11 @@ impl Skips {
 }
 
 /// The two boxes feeding path root `x` from the members before it, if `x`
-/// can be a member of a skip cycle: of its relevant providers, two roots
-/// with providers of their own, and the rest *outside*: sources, or fed
-/// sides, boxes hanging on a chain below a source (each entered only from
-/// the box above it, or by a leaf wired straight in: family 78,
+/// can be a member of a skip cycle: of its relevant providers, two with
+/// providers of their own (roots, or boxes down a chain below a root:
+/// the members before joined by chains), and the rest *outside*: sources,
+/// or fed sides, boxes hanging on a chain below a source (each entered
+/// only from the box above it, or by a leaf wired straight in: family 78,
 /// `renames-thrice`, S_i -> F_i-j -> C_i beside S_i -> C_i; family 86,
 /// `skip-one-fed-side`, U_0 -> R_0 -> S_0 -> C_0). No route from the
 /// cycle reaches an outside box (`fed_sides` lists them). Its providers
@@ -2133,12 +2219,7 @@ fn two_before(w: Wiring<'_, '_>, x: u32, steps: &mut u64) -> Option<(u32, u32)> 
         if facts.providers_of(o).is_empty() {
             continue;
         }
-        let root = facts.root_of[o as usize];
-        if root != o {
-            // A chain box: a fed side, below a source, or no skip cycle.
-            if !facts.providers_of(root).is_empty() {
-                return None;
-            }
+        if is_fed_side(facts, o) {
             continue;
         }
         if found == 2 {
@@ -2147,7 +2228,60 @@ fn two_before(w: Wiring<'_, '_>, x: u32, steps: &mut u64) -> Option<(u32, u32)> 
         two[found] = o;
         found += 1;
     }
-    (found == 2 && two[0] != x && two[1] != x).then_some((two[0], two[1]))
+    let root = |o: u32| facts.root_of[o as usize];
+    (found == 2 && root(two[0]) != x && root(two[1]) != x && root(two[0]) != root(two[1])).then_some((two[0], two[1]))
+}
+
+/// The chains joining the members of a skip cycle, from `seen` (each
+/// member, from the last round to the first, with the boxes feeding it
+/// from the member before and the one before that): None when they are
+/// not all of one length (the walk's steps would not all cost alike: the
+/// search and trees decide), Some(None) when there are none. A step a
+/// chain box.
+#[allow(clippy::option_option)]
+fn skip_chains(w: Wiring<'_, '_>, seen: &[(u32, u32, u32)], steps: &mut u64) -> Option<Option<SkipChains>> {
+    let facts = w.facts;
+    let m = seen.len();
+    // The chain from the root `o` hangs below down to `o`, top first.
+    let chain = |mut o: u32, steps: &mut u64| {
+        let mut boxes = Vec::new();
+        while facts.root_of[o as usize] != o {
+            *steps += 1;
+            boxes.push(o);
+            o = facts.parent[o as usize];
+        }
+        boxes.reverse();
+        boxes
+    };
+    let len = chain(seen[0].1, steps).len();
+    let mut boxes = vec![NONE; 2 * len * m];
+    let mut of: Map<u32, (u32, bool, bool)> = new_map();
+    // `seen` runs backwards: the member at place j is seen[m - 1 - j].
+    for (t, &(_, before, two_before)) in seen.iter().enumerate() {
+        let j = m - 1 - t;
+        for (feeder, back, one) in [(before, 1, true), (two_before, 2, false)] {
+            let below = chain(feeder, steps);
+            if below.len() != len {
+                return None;
+            }
+            let p = (j + m - back) % m;
+            let at = 2 * len * p + if one { 0 } else { len };
+            boxes[at..at + len].copy_from_slice(&below);
+            for o in below {
+                let entry = of.entry(o).or_insert((p as u32, false, false));
+                if one {
+                    entry.1 = true;
+                } else {
+                    entry.2 = true;
+                }
+            }
+        }
+    }
+    Some((len > 0).then(|| SkipChains {
+        len: len as u32,
+        boxes,
+        of,
+    }))
 }
 
 /// Fewest members of a skip cycle: of three, each is fed by both others,
@@ -2179,19 +2313,26 @@ impl Paths {
         let mut pair = |x: u32, steps: &mut u64| -> Option<(u32, u32)> {
             *pairs.entry(x).or_insert_with(|| two_before(w, x, steps))
         };
-        // The member before `x` and the one before that: of the two
-        // feeding it, the one the other feeds, and not both ways.
+        let root = |o: u32| facts.root_of[o as usize];
+        // The boxes feeding `x` from the member before it and from the one
+        // before that (each the member, or the bottom of a chain below
+        // it): of the two feeding it, the one whose member the other's
+        // feeds, and not both ways.
         let mut ordered = |x: u32, steps: &mut u64| -> Option<(u32, u32)> {
             let (a, b) = pair(x, steps)?;
-            let feeds = |p: Option<(u32, u32)>, y: u32| p.is_some_and(|(c, d)| c == y || d == y);
-            match (feeds(pair(a, steps), b), feeds(pair(b, steps), a)) {
+            let feeds = |p: Option<(u32, u32)>, y: u32| p.is_some_and(|(c, d)| root(c) == y || root(d) == y);
+            match (
+                feeds(pair(root(a), steps), root(b)),
+                feeds(pair(root(b), steps), root(a)),
+            ) {
                 (true, false) => Some((a, b)),
                 (false, true) => Some((b, a)),
                 _ => None,
             }
         };
-        // Roots met, each with the member before it and the one before
-        // that; the member before `x` as the root met last has it.
+        // Roots met, each with the boxes feeding it from the member before
+        // it and from the one before that; the member before `x` as the
+        // root met last has it.
         let mut seen: Vec<(u32, u32, u32)> = Vec::new();
         let mut at_of: Map<u32, usize> = new_map();
         let (mut x, mut expected) = (r, NONE);
@@ -2199,7 +2340,7 @@ impl Paths {
             if let Some(&i) = at_of.get(&x) {
                 // Round to a root met: those from it on make a cycle, if
                 // it is fed as the root before it says.
-                break (seen[i].1 == expected).then_some(i);
+                break (root(seen[i].1) == expected).then_some(i);
             }
             if cycles.contains_key(&x) {
                 break None;
@@ -2208,28 +2349,47 @@ impl Paths {
                 seen.push((x, NONE, NONE));
                 break None;
             };
-            if expected != NONE && a != expected {
+            if expected != NONE && root(a) != expected {
                 // `x` may be a member, reached from outside: not
                 // remembered.
                 break None;
             }
             at_of.insert(x, seen.len());
             seen.push((x, a, b));
-            (x, expected) = (a, b);
+            (x, expected) = (root(a), root(b));
         };
-        let found = found.filter(|&i| seen.len() - i >= SKIP_AT_LEAST);
-        let cycle = found.map(|i| {
-            // Met following members before: the cycle's order is the
-            // reverse.
+        let mut found = found.filter(|&i| seen.len() - i >= SKIP_AT_LEAST);
+        // Met following members before: the cycle's order is the reverse.
+        let cycle_of = |i: usize, steps: &mut u64| {
             let members: Vec<u32> = seen[i..].iter().rev().map(|s| s.0).collect();
+            let chains = skip_chains(w, &seen[i..], steps)?;
+            Some((members, chains))
+        };
+        let joined = found.and_then(|i| cycle_of(i, steps));
+        if joined.is_none() {
+            found = None;
+        }
+        let cycle = joined.map(|(members, chains)| {
             let m = members.len();
             let id = |o: u32| w.g.id(facts.nodes[o as usize]);
             // Where the walk turns when tied: at place j, to the next
-            // member when its id is the smaller of the next two.
+            // member when the first box of that way is the smaller id of
+            // the two, where the ways there part (past the boxes the two
+            // chains below the member share).
             let turns_at: Vec<bool> = (0..m)
                 .map(|j| {
                     *steps += 1;
-                    id(members[(j + 1) % m]) < id(members[(j + 2) % m])
+                    let parted = |one: bool, ahead: usize| match &chains {
+                        Some(c) => {
+                            let shared = (c.below(j as u32, true).iter().zip(c.below(j as u32, false)))
+                                .take_while(|(a, b)| a == b)
+                                .count();
+                            let own = c.below(j as u32, one);
+                            own.get(shared).copied().unwrap_or(members[(j + ahead) % m])
+                        }
+                        None => members[(j + ahead) % m],
+                    };
+                    id(parted(true, 1)) < id(parted(false, 2))
                 })
                 .collect();
             // Per place, the first turn on from it in steps of two, round
@@ -2254,6 +2414,14 @@ impl Paths {
                 }
             }
             let mut cycle = Cycle::new(members, Some(turns));
+            if let Some(chains) = chains {
+                cycle.step = chains.len + 1;
+                for &o in chains.of.keys() {
+                    cycle.min = cycle.min.min(o);
+                    cycle.max = cycle.max.max(o);
+                }
+                cycle.chains = Some(chains);
+            }
             fill_fed_sides(w, &mut cycle, steps);
             Arc::new(cycle)
         });
@@ -2360,6 +2528,11 @@ impl Paths {
             if let Some(&p) = cycle.pos.get(&o) {
                 return Some(Some((away(cycle, at, p), o, p, None)));
             }
+            // Wired into a box of a chain between members: no arc starts
+            // there (the search and trees decide).
+            if cycle.chains.as_ref().is_some_and(|c| c.of.contains_key(&o)) {
+                return None;
+            }
             let source = facts.providers_of(o).is_empty();
             if !source && !is_fed_side(facts, o) {
                 return Some(None);
@@ -2392,6 +2565,9 @@ impl Paths {
             // receiver's distance is the least of its ways, and each of
             // the first two is the nearest of its kind.
             let ways = self.ways_in(w, leaf, cycle, steps)?;
+            if ways.chain_box && cycle.chains.is_some() {
+                return None;
+            }
             let nearest = [
                 nearest_way_in(&ways, cycle, at, ord).map(|n| n.0),
                 ways.downs.nearest(at, steps).map(|n| n.2),
@@ -2450,19 +2626,21 @@ fn skip_laid(cycle: Arc<Cycle>, p: u32, at: u32, via: Option<Via>) -> Found {
     } else {
         cycle.turns.as_ref().expect("a skip cycle has turns")[p as usize].min((g - 1) / 2)
     };
-    let len = g.div_ceil(2) + 1;
-    (len >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
+    let members = g.div_ceil(2) + 1;
+    // Nodes: the members, and between each two the boxes of a chain.
+    let len = (members - 1) * cycle.step + 1;
+    (members >= ARC_AT_LEAST).then_some((cycle, (p, turn), len, via))
 }
 
-/// How far the member at place `p` is from the one at place `at` in the
-/// walk's steps: a step a place round a one-way cycle (a ring one way
-/// round), a step per two places round a skip cycle (rounded up: the
-/// last step may be of one).
+/// How far the member at place `p` is from the one at place `at`, in
+/// edges: a place an edge round a one-way cycle (a ring one way round), a
+/// step per two places round a skip cycle (rounded up: the last step may
+/// be of one), each step its chain's boxes and one.
 fn away(cycle: &Cycle, at: u32, p: u32) -> u32 {
     let m = cycle.members.len() as u32;
     let gap = (at + m - p) % m;
     if cycle.turns.is_some() {
-        gap.div_ceil(2)
+        gap.div_ceil(2) * cycle.step
     } else {
         gap
     }
@@ -4300,29 +4478,31 @@ mod tests {
         // edges and tops (ranks), ties among them; the nearest and the
         // smallest rank among equals, at every place. Also round a ring's
         // way that does not wrap (its one missing edge at the end): only
-        // ways at or before the place.
+        // ways at or before the place. A skip cycle's steps may be of more
+        // edges than one (joined by chains).
         let mut next = below_from(0x2545_f491_u64);
-        for trial in 0..400 {
+        for trial in 0..600 {
             let m = 1 + next(40);
             let halves = trial % 2 == 1;
             let wraps = halves || trial % 4 == 0;
+            let step = if halves && trial % 3 == 0 { 2 + next(3) } else { 1 };
             let ways: Vec<(u32, u32, u32, u32)> = (0..1 + next(12))
                 .map(|_| {
                     let rank = next(6);
                     (next(m), 1 + next(5), rank, 100 + rank)
                 })
                 .collect();
-            let downs = super::Downs::new(ways.clone(), super::Round { m, halves, wraps });
+            let downs = super::Downs::new(ways.clone(), super::Round { m, halves, wraps, step });
             for at in 0..m {
                 let near = |&(p, edges, rank, top): &(u32, u32, u32, u32)| {
                     let g = (at + m - p) % m;
-                    (edges + if halves { g.div_ceil(2) } else { g }, rank, top)
+                    (edges + if halves { g.div_ceil(2) * step } else { g }, rank, top)
                 };
                 let expected = (ways.iter()).filter(|w| wraps || w.0 <= at).map(near).min();
                 assert_eq!(
                     downs.nearest(at, &mut 0),
                     expected,
-                    "m {m}, halves {halves}, wraps {wraps}, at {at}, {ways:?}"
+                    "m {m}, halves {halves}, wraps {wraps}, step {step}, at {at}, {ways:?}"
                 );
             }
         }
@@ -5004,5 +5184,132 @@ mod tests {
         let (once, _) = read_all(&split(200));
         let (twice, _) = read_all(&split(400));
         crate::work::assert_at_most_doubles(once, twice, "reading paths round a ring of members split in two: ");
+    }
+
+    #[test]
+    fn cmp9_a_skip_cycle_whose_members_are_joined_by_chains_is_read_as_the_walk() {
+        // The attack of session 33, findings 7 and 9: a skip cycle with
+        // every box split in two in series (C -> D, D feeding the two
+        // members after), or a box on every edge between boxes (reading
+        // grew 4.9x to 5.7x for twice the cycle, and with renames the
+        // check 4.9x to 6.7x, read off trees). Random skip cycles of 4 to
+        // 13 roots joined by chains of 0 to 3 boxes each step (the two
+        // below a root sharing 0 to all of theirs), now and then one chain
+        // a box longer (no skip cycle: trees decide); sources and fed
+        // sides, tools of few receivers and of 17 more, wired into roots,
+        // chain boxes or sources, the agent at a root or below a chain
+        // box, ids every way round: every path read against the walk.
+        let mut next = below_from(0x1f83_d9ab_u64);
+        let (mut joined, trials) = (0, 90);
+        for trial in 0..trials {
+            let m = 4 + next(10) as usize;
+            let len = next(4);
+            let uneven = len > 0 && trial % 7 == 6;
+            let shift = next(300) as usize;
+            let reversed = trial % 2 == 1;
+            let name = move |i: usize| {
+                if reversed {
+                    999 - (i * 37 + shift) % 997
+                } else {
+                    (i * 37 + shift) % 997
+                }
+            };
+            let c: Vec<String> = (0..m).map(|i| format!("C{:03}", name(i))).collect();
+            let (mut boxes, mut edges) = (Vec::new(), Vec::new());
+            let mut chain_boxes = Vec::new();
+            for i in 0..m {
+                let n = &c[i][1..];
+                let longer = u32::from(uneven && i == 0);
+                let shared = next(len + 1);
+                let mut top = c[i].clone();
+                for j in 0..shared {
+                    let d = format!("D{n}-{j}");
+                    edges.push((top, d.clone()));
+                    boxes.push(d.clone());
+                    top = d;
+                }
+                for (ahead, own) in [(1, "E"), (2, "G")] {
+                    let mut before = top.clone();
+                    for j in shared..len + if ahead == 1 { longer } else { 0 } {
+                        let e = format!("{own}{n}-{j}");
+                        edges.push((before, e.clone()));
+                        boxes.push(e.clone());
+                        before = e;
+                    }
+                    edges.push((before, c[(i + ahead) % m].clone()));
+                }
+                let src = format!("S{n}");
+                boxes.extend([c[i].clone(), src.clone()]);
+                edges.extend([(format!("U{n}"), src.clone()), (src.clone(), c[i].clone())]);
+                if next(3) == 0 {
+                    let f = format!("F{n}");
+                    boxes.push(f.clone());
+                    edges.extend([(src, f.clone()), (f, c[next(m as u32) as usize].clone())]);
+                }
+            }
+            chain_boxes.extend(boxes.iter().filter(|b| b.starts_with(['D', 'E', 'G'])).cloned());
+            let mut into: Vec<String> = (0..1 + next(3))
+                .map(|_| boxes[next(boxes.len() as u32) as usize].clone())
+                .collect();
+            if trial % 4 == 0 {
+                for j in 0..17 {
+                    let x = format!("X{j:02}");
+                    boxes.push(x.clone());
+                    edges.push((x.clone(), "z".to_string()));
+                    into.push(x);
+                }
+            }
+            edges.sort();
+            edges.dedup();
+            into.sort();
+            into.dedup();
+            let into: Vec<&str> = into.iter().map(String::as_str).collect();
+            let at = match (trial % 5, chain_boxes.is_empty()) {
+                (0, false) => chain_boxes[next(chain_boxes.len() as u32) as usize].clone(),
+                _ => c[next(m as u32) as usize].clone(),
+            };
+            let report = wired_as_walked(&boxes, &edges, &into, &at, "z");
+            let skips = report.collisions.paths.skips.lock().unwrap();
+            let found = skips.cycles.values().flatten().any(|c| c.chains.is_some());
+            assert!(!(found && uneven), "chains of two lengths taken");
+            joined += usize::from(found);
+        }
+        assert!(
+            joined * 3 > trials,
+            "a skip cycle joined by chains in {joined} of {trials}"
+        );
+        // Reading at most doubles: family 71's cycle with each member split
+        // in two in series.
+        let split = |n: usize| {
+            let c = |i: usize| format!("C{:04}", i % n);
+            let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                let [s, u, d, a, q, v] = ["S", "U", "D", "a", "Q", "u"].map(|x| format!("{x}{i:04}"));
+                for (x, kind) in [
+                    (&c(i), "toolbox"),
+                    (&s, "toolbox"),
+                    (&d, "toolbox"),
+                    (&q, "toolbox"),
+                    (&a, "agent"),
+                ] {
+                    nodes.push(node(x, kind, x));
+                }
+                nodes.extend([
+                    node(&u, "tool", &format!("U {i}")),
+                    node(&v, "tool", &format!("u {}", (i + n / 2) % n)),
+                ]);
+                edges.extend([edge(&u, &s), edge(&s, &c(i)), edge(&c(i), &d), edge(&d, &c(i + 1))]);
+                // Agent i sees u_i and U_(i + n/2), half round, alike.
+                edges.extend([edge(&d, &c(i + 2)), edge(&d, &a), edge(&q, &a), edge(&v, &q)]);
+            }
+            format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+        };
+        let (once, _) = read_all(&split(200));
+        let (twice, _) = read_all(&split(400));
+        crate::work::assert_at_most_doubles(
+            once,
+            twice,
+            "reading paths round a skip cycle of members split in two: ",
+        );
     }
 }
