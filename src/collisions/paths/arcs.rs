@@ -1957,40 +1957,56 @@ impl Paths {
         let fwd = |o: u32| fw.pos.get(&o).and_then(|&p| fw.ahead(p, atf));
         let bwd = |o: u32| bw.pos.get(&o).and_then(|&p| bw.ahead(p, atb));
         let is_root = |o: u32| ring.root_at.contains_key(&o);
-        // On both ways round: a root, or a box both chains below one share.
-        let both_ways = |o: u32| is_root(o) || (fw.pos.contains_key(&o) && bw.pos.contains_key(&o));
-        // The distance to `k` of a box on both ways round, the shorter way
-        // that reaches it (back round always does). From a shared box each
-        // way goes on from the root at that chain's bottom; turning back
-        // there would pass the box again, so never shorter.
+        // A root's distance to `k`, the shorter way that reaches it (back
+        // round always does).
         let of_root = |x: u32| match (fwd(x), bwd(x)) {
             (Some(f), Some(b)) => f.min(b),
             (f, b) => f.or(b).unwrap_or(0),
         };
-        // A member's distance to `k`, or None for a box of no member. A
-        // chain box on one way round only goes down its chain to the root
-        // at its bottom, then on that root's way (which may turn back: in
-        // a ring with a missing edge, the way round from the chain box may
-        // not reach `k` while the other from its bottom does). A chain
-        // never spans the end of a way round that does not wrap (no chain
-        // feeds the member past the missing edge).
+        // A chain box's distance to `k` one way round (it is on that way):
+        // down its chain to the root at its bottom, then on that root's way
+        // (which may turn back: in a ring with a missing edge, the way
+        // round from the chain box may not reach `k` while the other from
+        // its bottom does; and from a box the chains below `k` share, the
+        // member beside may lead straight back to `k`, the attack of
+        // session 34). A chain never spans the end of a way round that does
+        // not wrap (no chain feeds the member past the missing edge).
         let down_to_bottom = |cycle: &Cycle, p: u32, forwards: bool| {
             let bottom = ring.next_root(facts, cycle.members[p as usize], forwards);
             let m = cycle.members.len() as u32;
             (cycle.pos[&bottom] + m - p) % m + of_root(bottom)
         };
+        // A chain box's distance each way round it is on.
+        let down = |o: u32| {
+            (
+                fw.pos.get(&o).map(|&p| down_to_bottom(fw, p, true)),
+                bw.pos.get(&o).map(|&p| down_to_bottom(bw, p, false)),
+            )
+        };
+        // A member's distance to `k`, or None for a box of no member: a
+        // chain box's the nearer of its ways (two where the chains below a
+        // root share it).
         let dist = |o: u32| {
-            if both_ways(o) {
+            if is_root(o) {
                 return Some(of_root(o));
             }
-            if let Some(&p) = fw.pos.get(&o) {
-                return Some(down_to_bottom(fw, p, true));
+            match down(o) {
+                (Some(f), Some(b)) => Some(f.min(b)),
+                (f, b) => f.or(b),
             }
-            bw.pos.get(&o).map(|&p| down_to_bottom(bw, p, false))
         };
-        // Whether the walk goes on forward from `x`, a root or a shared
-        // box: the shorter way, or when both are as long, the way of the
-        // smaller id first where they part (past the boxes shared below).
+        // Whether, both ways from `x` (a root or a shared box) as near, the
+        // walk goes forward: the way of the smaller id first where they
+        // part (past the boxes shared below).
+        let parts_forward = |x: u32, steps: &mut u64| {
+            *steps += 1;
+            let (pf, pb) = (fw.pos[&x], bw.pos[&x]);
+            let alike = ring.shared_past(facts, fw, x, pf);
+            id(fw.members[((pf + 1 + alike) % mf) as usize]) < id(bw.members[((pb + 1 + alike) % mb) as usize])
+        };
+        // Whether the walk goes on forward from root `x`: the shorter way,
+        // or when both are as long, the way of the smaller id first where
+        // they part.
         let goes_forward = |x: u32, steps: &mut u64| {
             let (Some(f), Some(b)) = (fwd(x), bwd(x)) else {
                 // Only one way reaches `k`: forward, if that one.
@@ -1999,12 +2015,7 @@ impl Paths {
             match f.cmp(&b) {
                 std::cmp::Ordering::Less => true,
                 std::cmp::Ordering::Greater => false,
-                std::cmp::Ordering::Equal => {
-                    *steps += 1;
-                    let (pf, pb) = (fw.pos[&x], bw.pos[&x]);
-                    let alike = ring.shared_past(facts, fw, x, pf);
-                    id(fw.members[((pf + 1 + alike) % mf) as usize]) < id(bw.members[((pb + 1 + alike) % mb) as usize])
-                }
+                std::cmp::Ordering::Equal => parts_forward(x, steps),
             }
         };
         // The member a source steps to: its nearest, the smallest id among
@@ -2112,35 +2123,34 @@ impl Paths {
             )?
         };
         // Round from `x`: from a root the way the walk goes; from a chain
-        // box down its chain, and on only if its bottom root goes on the
-        // same way (or is `k`).
-        let (forwards, edges) = match (fwd(x), bwd(x)) {
-            (Some(f), Some(b)) => {
-                if f == b && f == 0 {
-                    return None;
+        // box down its chain (the nearer way of a shared box, the smaller
+        // id first where they part among equals), and on only if its
+        // bottom root goes on the same way (or is `k`).
+        let (forwards, edges) = if is_root(x) {
+            match (fwd(x), bwd(x)) {
+                (Some(f), Some(b)) => {
+                    if f == b && f == 0 {
+                        return None;
+                    }
+                    let forwards = goes_forward(x, steps);
+                    (forwards, if forwards { f } else { b })
                 }
-                let forwards = goes_forward(x, steps);
-                (forwards, if forwards { f } else { b })
+                // A root from which only one way reaches `k` (a ring with a
+                // missing edge).
+                (Some(f), None) => (true, f),
+                (None, Some(b)) => (false, b),
+                (None, None) => return None,
             }
-            // A root from which only one way reaches `k` (a ring with a
-            // missing edge).
-            (Some(f), None) if is_root(x) => (true, f),
-            (None, Some(b)) if is_root(x) => (false, b),
-            (Some(f), None) => {
-                let bottom = ring.next_root(facts, x, true);
-                if bottom != k && !goes_forward(bottom, steps) {
-                    return None;
-                }
-                (true, f)
+        } else {
+            let forwards = match down(x) {
+                (Some(f), Some(b)) => f < b || (f == b && parts_forward(x, steps)),
+                (f, _) => f.is_some(),
+            };
+            let bottom = ring.next_root(facts, x, forwards);
+            if bottom != k && goes_forward(bottom, steps) != forwards {
+                return None;
             }
-            (None, Some(b)) => {
-                let bottom = ring.next_root(facts, x, false);
-                if bottom != k && goes_forward(bottom, steps) {
-                    return None;
-                }
-                (false, b)
-            }
-            (None, None) => return None,
+            (forwards, if forwards { fwd(x)? } else { bwd(x)? })
         };
         let len = edges + 1;
         if len < ARC_AT_LEAST {
@@ -5147,6 +5157,14 @@ mod tests {
                 (0, false) => below_shared[next(below_shared.len() as u32) as usize].clone(),
                 _ => c[next(m as u32) as usize].clone(),
             };
+            // Now and then into a box shared below the member the path ends
+            // at: the member beside may lead straight back (the attack of
+            // session 34).
+            let mut into = into;
+            let below_at = format!("D{}-0", &at[1..]);
+            if trial % 3 == 1 && boxes.contains(&below_at) {
+                into.push(below_at.as_str());
+            }
             let report = wired_as_walked(&boxes, &edges, &into, &at, "z");
             let rings = report.collisions.paths.rings.lock().unwrap();
             rings_shared += usize::from(rings.values().flatten().any(|r| r.shared.iter().any(|&s| s > 0)));
