@@ -99,8 +99,11 @@ from .family_cycles import (
     renames_twice,
     ring_chained,
     ring_chained_edge_missing,
+    ring_chained_split,
     ring_direct,
     ring_edge_missing,
+    ring_edge_missing_split,
+    ring_split,
     fed_sides_fanned,
     ring_fanned_fed_side,
     ring_many_fed_sides,
@@ -442,6 +445,12 @@ FAMILIES: Dict[str, Family] = {
                (4_000,), 40, 3, ring_chained_edge_missing),
         Family("long-box-label", 110, "one agent; n tools labelled X in a box whose label is 100 n characters, one "
                "more X in a box of its own", (16_000,), 100, 1, long_box_label),
+        Family("ring-split", 111, "family 61 with every box b split in two in series, b -> b~, b~ feeding all b "
+               "fed", (4_000,), 40, 3, ring_split),
+        Family("ring-chained-split", 112, "family 76 with every box b split in two in series, b -> b~, b~ feeding "
+               "all b fed", (3_000,), 40, 3, ring_chained_split),
+        Family("ring-edge-missing-split", 113, "family 105 with every box b split in two in series, b -> b~, b~ "
+               "feeding all b fed", (4_000,), 40, 3, ring_edge_missing_split),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -35,7 +35,11 @@ the walk enters after the chain (102), above one fed side into many rings
 session 33, ways into a cycle (55) as short, each tool also wired into
 the member before its own (106), into the next source, which also feeds
 a member two on down a fed side (107), or, every source so fed, into
-17 sources and the member before (108).
+17 sources and the member before (108); 111 to 113, from its attack's
+finding 7, a ring (61), a ring joined by chains (76) and a ring with one
+edge missing (105), each with every box split in two in series, so that
+the two chains below a member, on to the member after and back to the
+one before, share their top box.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -1077,6 +1081,123 @@ def cycle_tops_tied(n: int) -> Generated:
     2.1x, since: a log factor (binary searches among the ways down
     held)."""
     return _cycle_far(n, tops_tied=TIED_TOPS)
+
+
+SPLIT = "~"
+"""What a box's id takes to name its second half in the split families
+(111 to 113): every box ``b`` is ``b -> b~``, ``b~`` taking over all of
+``b``'s receivers, as the attack of session 33 split them. ``~`` sorts
+after every letter and digit, so ``b~`` comes right after ``b`` in id
+order (ids are zero-padded to one width)."""
+
+
+def ring_split(n: int) -> Generated:
+    """Family 111: ``two-way-cycle`` with every box split in two in series
+    (the attack of session 33, its finding 7): ``C{i} -> C{i}~``, ``C{i}~``
+    feeding ``C{i + 1}``, ``C{i - 1}`` and agent ``a{i}``; ``S{i} ->
+    S{i}~ -> C{i}``; ``Q{k} -> Q{k}~ -> a{k}``. The halves only lengthen
+    every way by its boxes' second halves, so the answer is
+    ``two-way-cycle``'s: ``n`` violations, ``n`` clashes, the first a0's;
+    ``9 * n`` nodes (``6 * n`` boxes), ``10 * n`` edges; from ``n = 3`` on.
+
+    The two chains below a member, on to the member after and back to the
+    member before, share their top box ``C{i}~``: no ring took that until
+    b61926a (session 34), and each kept tool's path was read off the tree
+    of ``C{k}``, half round the ring both ways: 839 million steps to read
+    the violations at ``n = 1,000`` (a 1.09 MB file), 7.05x and 5.00x for
+    twice ``n`` from 100, 4.89x and 4.51x from 250 (the check holds, 2.1x);
+    0.16 million, 2.0x, since. ``C{i}~`` is on both ways round, and a tie
+    there is decided where the ways part."""
+    return _ring_split(n)
+
+
+def ring_chained_split(n: int) -> Generated:
+    """Family 112: ``ring-chained`` with every box split in two in series,
+    as ``ring-split``: ``C{i} -> C{i}~``, then ``C{i}~ -> D{i} -> D{i}~
+    -> C{i + 1}`` one way and ``C{i}~ -> B{i - 1} -> B{i - 1}~ -> C{i -
+    1}`` the other, so the chains each way start with the shared
+    ``C{i}~``. The same ``n`` violations and ``n`` clashes, the first
+    a0's; ``13 * n`` nodes (``10 * n`` boxes), ``14 * n`` edges; from
+    ``n = 3`` on.
+
+    Until b61926a (session 34) each kept tool's path was read off the tree
+    of ``C{k}``: 1,592 million steps to read the violations at ``n =
+    1,000`` (a 1.53 MB file), 6.87x and 5.18x for twice ``n`` from 100,
+    4.82x and 4.40x from 250 (the check holds, 2.1x); 0.17 million, 2.0x,
+    since. Listed as the attack's transform lists it (each ``b -> b~``
+    after every other edge) it read 3.9x for twice ``n`` from 100."""
+    return _ring_split(n, chained=True)
+
+
+def ring_edge_missing_split(n: int) -> Generated:
+    """Family 113: ``ring-edge-missing`` with every box split in two in
+    series, as ``ring-split``: no ``C1~ -> C0``, the one edge one way of
+    the ring missing. The cycle one way round still joins every member:
+    the same ``n`` violations and ``n`` clashes, the first a0's; ``9 *
+    n`` nodes, ``10 * n - 1`` edges; from ``n = 3`` on.
+
+    Until b61926a (session 34) each kept tool's path was read off the tree
+    of ``C{k}``: 743 million steps to read the violations at ``n = 1,000``
+    (a 1.09 MB file), 6.85x and 4.81x for twice ``n`` from 100, 4.69x and
+    4.42x from 250 (the check holds, 2.1x); 0.17 million, 2.0x, since."""
+    return _ring_split(n, missing_back=True)
+
+
+def _ring_split(n: int, chained: bool = False, missing_back: bool = False) -> Generated:
+    """``two-way-cycle`` with every box ``b`` split into ``b -> b~`` (see
+    ``ring-split``); ``chained``, ``ring-chained``'s boxes ``D{i}`` and
+    ``B{i}`` between neighbours, split too; ``missing_back``, without the
+    way back from ``C1`` to ``C0`` (``C1~ -> C0``, or with ``chained``
+    ``B0`` and its half and edges)."""
+    w = id_width(n)
+    nodes: List[str] = []
+    edges: List[str] = []
+
+    def split_box(box: str) -> str:
+        """Writes ``box`` and its second half, ``box -> box~``; returns the
+        half every receiver of ``box`` is fed by."""
+        half = box + SPLIT
+        nodes.extend([box_record(box), box_record(half)])
+        edges.append(edge_record(box, half))
+        return half
+
+    def way(source: str, middle: str, target: str) -> None:
+        """From ``source`` to ``target``, through ``middle`` split, or
+        straight without ``chained``."""
+        if chained:
+            edges.extend([edge_record(source, middle), edge_record(split_box(middle), target)])
+        else:
+            edges.append(edge_record(source, target))
+
+    for i in range(n):
+        s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        member = split_box(f"C{s}")
+        side = split_box(f"S{s}")
+        nodes.append(tool_record(f"U{s}", f"U {s}"))
+        edges += [edge_record(f"U{s}", f"S{s}"), edge_record(side, f"C{s}")]
+        way(member, f"D{s}", f"C{after}")
+        if not (missing_back and i == 1):
+            way(member, f"B{(i - 1) % n:0{w}}", f"C{(i - 1) % n:0{w}}")
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        nodes.append(agent_record(f"a{s}"))
+        own = split_box(f"Q{s}")
+        nodes.append(tool_record(f"u{t}", f"u {t}"))
+        edges += [edge_record(f"C{s}{SPLIT}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(own, f"a{s}")]
+    # Per member: C, S and their halves, U; C -> C~, S -> S~, U -> S,
+    # S~ -> C, C~ -> next and C~ -> the one before (each, chained, through
+    # a box and its half: D -> D~ one way, B -> B~ the other, three edges
+    # for one). Per agent: a, Q, Q~, u; Q -> Q~, C~ -> a, u -> Q, Q~ -> a.
+    # Agent k sees every U and one twin, u{t} named as U{t}: its only
+    # clash; a0's is the first violation. The missing way back drops one
+    # edge, or with chained B0, B0~ and three edges.
+    boxes = (6 + 4 * chained) * n - 2 * (missing_back and chained)
+    edge_count = (10 + 4 * chained) * n - (1 + 2 * chained if missing_back else 0)
+    zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 3 * n, edge_count, n, boxes
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
 
 
 def _cycle_far(
