@@ -95,6 +95,7 @@ from .family_cycles import (
     renames_aside,
     renames_fan_hub,
     renames_hub,
+    renames_hub_chained,
     renames_thrice,
     renames_twice,
     ring_chained,
@@ -118,7 +119,9 @@ from .family_cycles import (
     skip_many_fed_sides,
     skip_many_fed_sides_fanned,
     skip_one_fed_side,
+    skip_split,
     skip_wide_tools,
+    skip_wide_tools_split,
     sources_one_tool,
     two_way_cycle,
     wide_cycles,
@@ -451,6 +454,12 @@ FAMILIES: Dict[str, Family] = {
                "all b fed", (3_000,), 40, 3, ring_chained_split),
         Family("ring-edge-missing-split", 113, "family 105 with every box b split in two in series, b -> b~, b~ "
                "feeding all b fed", (4_000,), 40, 3, ring_edge_missing_split),
+        Family("skip-split", 114, "family 71 with every box b split in two in series, b -> b~, b~ feeding all b "
+               "fed", (4_000,), 40, 3, skip_split),
+        Family("renames-hub-chained", 115, "family 74 with a box of its own on every edge from a box to a box",
+               (3_000,), 40, 3, renames_hub_chained),
+        Family("skip-wide-tools-split", 116, "family 101 with every box b split in two in series, b -> b~, b~ "
+               "feeding all b fed", (1_000,), 40, 3, skip_wide_tools_split),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

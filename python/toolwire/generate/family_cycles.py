@@ -39,7 +39,10 @@ a member two on down a fed side (107), or, every source so fed, into
 finding 7, a ring (61), a ring joined by chains (76) and a ring with one
 edge missing (105), each with every box split in two in series, so that
 the two chains below a member, on to the member after and back to the
-one before, share their top box.
+one before, share their top box; 114 and 116, from the same finding, a
+skip cycle (71) and one with tools of many receivers (101) so split, and
+115, from its finding 9, ``renames-hub`` (74) with a box on every edge
+between boxes: skip cycles whose members are joined by chains.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -1085,7 +1088,7 @@ def cycle_tops_tied(n: int) -> Generated:
 
 SPLIT = "~"
 """What a box's id takes to name its second half in the split families
-(111 to 113): every box ``b`` is ``b -> b~``, ``b~`` taking over all of
+(111 to 114, 116): every box ``b`` is ``b -> b~``, ``b~`` taking over all of
 ``b``'s receivers, as the attack of session 33 split them. ``~`` sorts
 after every letter and digit, so ``b~`` comes right after ``b`` in id
 order (ids are zero-padded to one width)."""
@@ -1196,6 +1199,158 @@ def _ring_split(n: int, chained: bool = False, missing_back: bool = False) -> Ge
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
         n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 3 * n, edge_count, n, boxes
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+def skip_split(n: int) -> Generated:
+    """Family 114: ``cycle-skip`` with every box split in two in series,
+    as ``ring-split`` (the attack of session 33, its finding 7): ``C{i}
+    -> C{i}~``, ``C{i}~`` feeding ``C{i + 1}``, ``C{i + 2}`` and agent
+    ``a{i}``; ``S{i} -> S{i}~ -> C{i}``; ``Q{k} -> Q{k}~ -> a{k}``. The
+    halves only lengthen every way by its boxes' second halves, so the
+    answer is ``cycle-skip``'s: ``n`` violations, ``n`` clashes, the first
+    a0's; ``9 * n`` nodes (``6 * n`` boxes), ``10 * n`` edges; from ``n =
+    3`` on, as ``cycle-skip``.
+
+    Each member is fed by the two before it down chains of one box each,
+    ``C{i - 1}~`` and ``C{i - 2}~``: no skip cycle took members so joined
+    until 4355c2c (session 34), and each kept tool's path was read off the
+    tree of ``C{k}``, grown out to the tool over ways that cross: 100
+    million steps to read the violations at ``n = 1,000`` (a 1.09 MB
+    file), 4.90x, 4.94x and 5.44x for twice ``n`` from 125 (the check
+    holds, 2.0x to 2.1x); 0.16 million, 2.0x, since. A tie at a member is
+    decided where the two chains below it part."""
+    return _skip_split(n)
+
+
+def skip_wide_tools_split(n: int) -> Generated:
+    """Family 116: ``skip-wide-tools`` with every box split in two in
+    series, as ``skip-split``: ``W{i} -> W{i}~`` too, ``W{i}~`` feeding
+    ``C{i + 1}`` and the 17 agents ``Y{j}``, each tool ``U{i}`` still
+    wired into ``W{i}`` to ``W{i + 16}``. The same ``n`` violations and
+    ``n`` clashes, the first a0's; with ``r = min(n, 17)``, ``11 * n +
+    17`` nodes (``8 * n`` boxes), ``(29 + r) * n`` edges; from ``n = 3``
+    on.
+
+    Until 4355c2c (session 34) each kept tool's path was read off the tree
+    of ``C{k}``: 81 million steps to read the violations at ``n = 400``
+    (a 1.54 MB file), 391 million at 800, 5.56x, 6.27x and 4.82x for twice
+    ``n`` from 100 (the check holds, 2.0x to 2.1x); 0.40 million at 400,
+    2.1x to 2.2x, since."""
+    return _skip_split(n, wide_tools=WIDE_TOOLS)
+
+
+def _skip_split(n: int, wide_tools: int = 0) -> Generated:
+    """``cycle-skip`` with every box ``b`` split into ``b -> b~`` (see
+    ``skip-split``); ``wide_tools``, ``skip-wide-tools``' boxes ``W{i}``
+    (into ``C{i + 1}`` and as many agents ``Y00``, ``Y01``, ..., each
+    tool ``U{i}`` also into ``W{i}``, ``W{i + 1}``, ..., all ``n`` below
+    that many), split too."""
+    w = id_width(n)
+    nodes: List[str] = []
+    edges: List[str] = []
+
+    def split_box(box: str) -> str:
+        """Writes ``box`` and its second half, ``box -> box~``; returns the
+        half every receiver of ``box`` is fed by."""
+        half = box + SPLIT
+        nodes.extend([box_record(box), box_record(half)])
+        edges.append(edge_record(box, half))
+        return half
+
+    for i in range(n):
+        s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        member = split_box(f"C{s}")
+        side = split_box(f"S{s}")
+        nodes.append(tool_record(f"U{s}", f"U {s}"))
+        edges += [edge_record(f"U{s}", f"S{s}"), edge_record(side, f"C{s}")]
+        edges += [edge_record(member, f"C{after}"), edge_record(member, f"C{(i + 2) % n:0{w}}")]
+        if wide_tools:
+            wide = split_box(f"W{s}")
+            edges.append(edge_record(wide, f"C{after}"))
+            edges += [edge_record(wide, f"Y{z:02}") for z in range(wide_tools)]
+            edges += [edge_record(f"U{s}", f"W{(i + j) % n:0{w}}") for j in range(min(n, wide_tools))]
+    nodes += [agent_record(f"Y{z:02}") for z in range(wide_tools)]
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        nodes.append(agent_record(f"a{s}"))
+        own = split_box(f"Q{s}")
+        nodes.append(tool_record(f"u{t}", f"u {t}"))
+        edges += [edge_record(f"C{s}{SPLIT}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(own, f"a{s}")]
+    # Per member: C, S and their halves, U; C -> C~, S -> S~, U -> S,
+    # S~ -> C, C~ -> the next two. Per agent: a, Q, Q~, u; Q -> Q~, C~ ->
+    # a, u -> Q, Q~ -> a. Wide tools: per member W, W~, W -> W~, W~ -> the
+    # next member, W~ -> each Y, U -> W for each W it feeds (17, or n
+    # below that); the Y sort before every a and see every U, no twin.
+    # Agent k sees every U and one twin, u{t} named as U{t}: its only
+    # clash; a0's is the first violation.
+    boxes = (6 + 2 * bool(wide_tools)) * n
+    edge_count = (10 + (2 + wide_tools + min(n, wide_tools) if wide_tools else 0)) * n
+    zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 3 * n + wide_tools, edge_count,
+        n + wide_tools, boxes,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+def renames_hub_chained(n: int) -> Generated:
+    """Family 115: ``renames-hub`` with a box of its own on every edge from
+    a box to a box (the attack of session 33, its finding 9, its
+    transform ``chain``): the box on ``x -> y`` is ``x-y``, ``x -> x-y ->
+    y``: ``C{i}-C{i + 1}``, ``C{i}-C{i + 2}``, ``S{i}-C{i}``, ``C{k -
+    1}-Q{k}``, ``Q{k}-Q2{k}``, ``C0-H`` and ``E{j}-H``. Every way only
+    grows by its edges' boxes; ``C{k}`` still feeds ``a{k}`` straight, so
+    ``Q{k}`` stays off ``U{t}``'s path: ``renames-hub``'s ``n``
+    violations, ``n`` clashes, the first a0's; ``12 * n + 522`` nodes
+    (``9 * n + 522`` boxes), ``15 * n + 522`` edges; from ``n = 3`` on.
+
+    The skip cycle's members are joined by chains of one box each way
+    (``C{i}-C{i + 1}``, ``C{i}-C{i + 2}``): no skip cycle took them until
+    4355c2c (session 34). The walk for a renamed twin's way runs out at
+    ``H``'s providers, as in ``renames-hub``, and the kept tool's path was
+    found in the check, read off the tree of ``C{k}``: 101 million steps
+    in the check at ``n = 1,000`` (a 1.69 MB file), 6.70x, 4.84x and 5.35x
+    for twice ``n`` from 125, and as many again to read the violations'
+    paths; 0.48 million, 2.0x to 2.1x, since."""
+    w = id_width(n)
+    nodes: List[str] = []
+    edges: List[str] = []
+
+    def way(source: str, target: str) -> None:
+        """``source -> target`` through a box of its own, ``source-target``."""
+        middle = f"{source}-{target}"
+        nodes.append(box_record(middle))
+        edges.extend([edge_record(source, middle), edge_record(middle, target)])
+
+    for i in range(n):
+        s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        nodes += [box_record(f"C{s}"), box_record(f"S{s}"), tool_record(f"U{s}", f"U {s}")]
+        way(f"C{s}", f"C{after}")
+        way(f"C{s}", f"C{(i + 2) % n:0{w}}")
+        way(f"S{s}", f"C{s}")
+        edges.append(edge_record(f"U{s}", f"S{s}"))
+    nodes.append(box_record("H"))
+    way(f"C{0:0{w}}", "H")
+    for j in range(HUB_EMPTIES):
+        nodes.append(box_record(f"E{j:03}"))
+        way(f"E{j:03}", "H")
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        nodes += [agent_record(f"a{s}"), box_record(f"Q{s}"), tool_record(f"u{t}", f"u {t}"), box_record(f"Q2{s}")]
+        edges += [edge_record(f"C{s}", f"a{s}"), edge_record(f"Q2{s}", f"a{s}")]
+        way(f"Q{s}", f"Q2{s}")
+        way(f"C{(k - 1) % n:0{w}}", f"Q{s}")
+        edges += [edge_record(f"u{t}", f"Q{s}"), edge_record("H", f"a{s}")]
+    # renames-hub's 7 n + 261 nodes (4 n + 261 boxes) and 10 n + 261
+    # edges, and per edge from a box to a box one box more and one edge
+    # more: per member three (to the next two, from its side), per agent
+    # two (C{k - 1} -> Q, Q -> Q2), C0 -> H and each E -> H.
+    boxes = 4 * n + HUB_EMPTIES + 1 + 5 * n + HUB_EMPTIES + 1
+    zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 3 * n, boxes + 6 * n, n, boxes
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
 
