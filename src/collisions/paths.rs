@@ -123,7 +123,12 @@
 //! capped per leaf (doubled each time one runs past it, what it found
 //! kept), so a leaf pays at most O(log) trees on the way to warm-ups that
 //! cost twice its region, and leaves whose trees would stop near them
-//! pay their first cap. (A lattice of levels, each box fed by both above,
+//! pay their first cap. It stops once the root's tree, grown alongside,
+//! reaches the leaf: for a leaf of more than `FEW_RECEIVERS` receivers
+//! told by the boxes the tree grew since it last looked, each looked for
+//! in a set of the leaf's receivers made once per leaf, so a step a box
+//! grown, not a step a receiver each time (such a leaf had no warm-up
+//! until session 34). (A lattice of levels, each box fed by both above,
 //! `lattice-ladder`: compared chain by chain, the paths to a level's two
 //! boxes cost the levels above, n x n read from the top; read from the
 //! bottom, each level's root handed to a tree of its own, grown to the
@@ -646,6 +651,10 @@ pub(crate) struct Paths {
     /// about, the boxes it may enter a cycle or ring of roots by (see
     /// `Paths::entered`), made when first asked for, each leaf once.
     entrances: Mutex<Map<NodeIx, Entered>>,
+    /// Per leaf of more than `FEW_RECEIVERS` receivers a warm-up was asked
+    /// for, its receivers, for the warm-up to tell whether the root's tree
+    /// has reached it a step per box the tree grew (`Paths::warm_up`).
+    receiver_sets: Mutex<Map<NodeIx, Arc<Set<NodeIx>>>>,
     /// Per such leaf and cycle an arc was asked about (`Cycle::key`: a
     /// ring's two ways round are two), the leaf's ways into it by place
     /// (`WaysIn`), each once.
@@ -672,6 +681,7 @@ impl Default for Paths {
             rings: Mutex::new(new_map()),
             skips: Mutex::new(Skips::default()),
             entrances: Mutex::new(new_map()),
+            receiver_sets: Mutex::new(new_map()),
             ways_in: Mutex::new(new_map()),
             fed: Mutex::new(new_map()),
             fed_places: Mutex::new(new_map()),
@@ -1145,9 +1155,17 @@ impl Paths {
     /// searches of its own and then remembered, so that the search at
     /// `root` finds its providers' paths at once. A provider round a cycle
     /// of boxes is not followed (its root's own search leaves it to its
-    /// tree). False, for the tree to decide, while warming up already, for
-    /// a leaf of more than `FEW_RECEIVERS` receivers, or once the root's
-    /// tree reaches the leaf.
+    /// tree). False, for the tree to decide, while warming up already, or
+    /// once the root's tree reaches the leaf: for a leaf of at most
+    /// `FEW_RECEIVERS` receivers, told by looking for each in the tree
+    /// each time; for one of more, by the boxes the tree grew since the
+    /// last look, each looked for among the leaf's receivers (a set made
+    /// once per leaf), or the first time, whichever of those and the
+    /// receivers are fewer. (Until session 34 a leaf of more receivers had
+    /// no warm-up, the tree decided: n clashing pairs wired into the top of
+    /// a lattice of n levels two wide, each tool also into 16 boxes that
+    /// feed nothing, grew 3.9x to 4.0x for twice n, the attack of session
+    /// 33, finding 11.)
     ///
     /// Read from the bottom up, a lattice of levels deeper than the
     /// searches, each box fed by both above (`lattice-ladder`), handed
@@ -1164,10 +1182,21 @@ impl Paths {
     /// the whole region, n x n), and what it found stays remembered.
     fn warm_up(&self, w: Wiring<'_, '_>, leaf: NodeIx, root: u32, warming: bool, steps: &mut u64) -> bool {
         let receivers = w.g.passthrough_receivers.of(leaf);
-        if warming || receivers.len() > FEW_RECEIVERS || self.tree_whole(root) {
+        if warming || self.tree_whole(root) {
             return false;
         }
         let facts = w.facts;
+        let wide = (receivers.len() > FEW_RECEIVERS).then(|| {
+            let mut sets = self.receiver_sets.lock().unwrap_or_else(|e| e.into_inner());
+            let set = sets.entry(leaf).or_insert_with(|| {
+                *steps += receivers.len() as u64;
+                Arc::new(receivers.iter().copied().collect())
+            });
+            Arc::clone(set)
+        });
+        // The tree last looked at (held, so a tree made again is told
+        // apart), and how many of its boxes were.
+        let mut looked: Option<(Arc<Mutex<Tree>>, usize)> = None;
         // Grows the root's tree by a step for every `WARM_AHEAD` the
         // warm-up took since the last call, and pays the root as much
         // rent (which regrows a tree made again, and keeps it for good
@@ -1187,8 +1216,30 @@ impl Paths {
             }
             let tree = self.tree(facts, root);
             let grown = tree.lock().unwrap_or_else(|e| e.into_inner());
-            *steps += receivers.len() as u64;
-            receivers.iter().any(|r| grown.dist.contains_key(r))
+            let Some(wide) = &wide else {
+                *steps += receivers.len() as u64;
+                return receivers.iter().any(|r| grown.dist.contains_key(r));
+            };
+            // A tree made again since is looked at whole.
+            let from = match &looked {
+                Some((last, seen)) if Arc::ptr_eq(last, &tree) => *seen,
+                _ => 0,
+            };
+            let new = &grown.order[from..];
+            if from == 0 && receivers.len() < new.len() {
+                *steps += receivers.len() as u64;
+                let reached = receivers.iter().any(|r| grown.dist.contains_key(r));
+                let seen = grown.order.len();
+                drop(grown);
+                looked = Some((tree, seen));
+                return reached;
+            }
+            *steps += new.len() as u64;
+            let reached = new.iter().any(|b| wide.contains(b));
+            let seen = grown.order.len();
+            drop(grown);
+            looked = Some((tree, seen));
+            reached
         };
         if tree_reaches(steps) {
             return false;
@@ -2402,10 +2453,16 @@ mod lattice_tests {
     /// level above; a tool T "Top" into A_0 and B_0; agent a_j fed by A_j
     /// and by a twin t_j "top" of T: a clash at every agent, T's path to
     /// a_j down j + 1 levels, every box below the top a root of two
-    /// providers that both carry T, as near.
-    fn lattice(n: usize) -> String {
+    /// providers that both carry T, as near. T is also wired into `dead`
+    /// boxes D_k that feed nothing.
+    fn lattice(n: usize, dead: usize) -> String {
         let mut nodes = vec![node("T", "tool", "Top")];
         let mut edges = Vec::new();
+        for k in 0..dead {
+            let d = format!("D{k:02}");
+            nodes.push(node(&d, "toolbox", &d));
+            edges.push(edge("T", &d));
+        }
         for j in 0..n {
             let (a, b, agent, twin) = (
                 format!("A{j:05}"),
@@ -2435,8 +2492,8 @@ mod lattice_tests {
     /// do (its length and 32 nodes at each end), from the top level down
     /// or from the bottom up, each checked to be the walk's: T, A_0 to A_j
     /// (ties go to the smaller id), a_j.
-    fn read_lattice(n: usize, bottom_up: bool) -> u64 {
-        let text = lattice(n);
+    fn read_lattice(n: usize, bottom_up: bool, dead: usize) -> u64 {
+        let text = lattice(n, dead);
         let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
         let collisions = &report.collisions;
         assert_eq!(collisions.len(), n as u64, "a clash at every agent");
@@ -2619,7 +2676,25 @@ mod lattice_tests {
         // off a tree of its own, grown to the top (3.8x); the roots above
         // are warmed up once instead.
         for bottom_up in [false, true] {
-            crate::work::assert_at_most_doubles(read_lattice(150, bottom_up), read_lattice(300, bottom_up), "");
+            crate::work::assert_at_most_doubles(read_lattice(150, bottom_up, 0), read_lattice(300, bottom_up, 0), "");
+        }
+    }
+
+    #[test]
+    fn cmp9_a_tool_of_many_receivers_warms_up_a_lattice_deeper_than_the_searches() {
+        // T also wired into 16 boxes that feed nothing (18 receivers, more
+        // than `FEW_RECEIVERS`): until session 34 it had no warm-up, each
+        // level's root read off a tree of its own grown to the top (the
+        // attack of session 33, finding 11: 3.9x to 4.0x for twice the
+        // levels). Now warmed up as a tool of few, the tree's reach told
+        // by the boxes it grew: about the work with 14 such boxes.
+        for bottom_up in [false, true] {
+            let (few, many) = (read_lattice(150, bottom_up, 14), read_lattice(150, bottom_up, 16));
+            assert!(
+                many * 4 <= few * 5,
+                "16 boxes more cost {many} steps, 14 cost {few} (bottom up: {bottom_up})"
+            );
+            crate::work::assert_at_most_doubles(many, read_lattice(300, bottom_up, 16), "16 boxes more: ");
         }
     }
 }

@@ -2287,7 +2287,7 @@ fn skip_chains(w: Wiring<'_, '_>, seen: &[(u32, u32, u32)], steps: &mut u64) -> 
             }
         }
     }
-    Some((len > 0).then(|| SkipChains {
+    Some((len > 0).then_some(SkipChains {
         len: len as u32,
         boxes,
         of,
