@@ -223,7 +223,10 @@
 //! where a ring's arc is, at the same root). (Until session 30 such a path
 //! was read off the tree of its root, grown out to the tool: families 71,
 //! 74, 78, 79 and 80 read their clashes' paths at 3.3x to 4.5x the work
-//! for twice the file, 1.84 billion steps at 4,000.) A one-way cycle's
+//! for twice the file, 1.84 billion steps at 4,000.) Its roots may be
+//! joined by chains of one length, each step then as many edges more, a
+//! tie decided where the two chains below a member part (until session 34
+//! read off trees: families 114 to 116 at 4.4x to 6.3x). A one-way cycle's
 //! members may be fed down chains below sources too (*fed sides*, family
 //! 70): a leaf wired into a box of a source's tree enters down the tree
 //! to a fed side, the fed sides below a box one range of the forest's

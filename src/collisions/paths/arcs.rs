@@ -20,7 +20,11 @@
 //! sources and fed sides, a path is the walk's way in, then steps of two
 //! up to its turn, one step of one, steps of two to its end (`Skips`):
 //! one link too, its `k`-th member at place `from + 2k`, or `from + 2k -
-//! 1` past the turn (`Cycle::place`, `Cycle::holds`). Into any of them
+//! 1` past the turn (`Cycle::place`, `Cycle::holds`). A skip cycle's
+//! roots may be joined by chains of one length L (`SkipChains`): every
+//! step then costs L + 1 edges, a tie is decided where the two chains
+//! below a member part, and the arc's boxes between two members are the
+//! chain the step takes (`Cycle::node`, `Cycle::holds_node`). Into any of them
 //! the walk's way in is the walk's own choice where ways in are as
 //! short (`Paths::walks_way_in`, `walks_step`: the receiver of smallest
 //! id among the nearest), and down fed sides it is found where the walk
@@ -95,10 +99,13 @@
 //!
 //! Not taken (the search and trees decide, as before): a ring with more
 //! than one edge missing, a way in at a chain box of a ring whose bottom
-//! root turns back, and a leaf of more than `FEW_RECEIVERS` receivers
-//! wired straight into a chain box of a ring; a skip cycle whose roots are joined by chains, or fed by a box
-//! with providers of its own that is neither a member before nor a fed
-//! side.
+//! root turns back (from a box the chains below the member the path ends
+//! at share, the member beside may lead straight back to it), and a leaf
+//! of more than `FEW_RECEIVERS` receivers wired straight into a chain box
+//! of a ring; a skip cycle whose roots are joined by chains of different
+//! lengths, or fed by a box with providers of its own that is neither a
+//! member before nor a fed side, and a way in at a box of a skip cycle's
+//! chain.
 
 use std::sync::{Arc, OnceLock};
 
