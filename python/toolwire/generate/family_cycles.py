@@ -1146,6 +1146,15 @@ def ring_edge_missing_split(n: int) -> Generated:
     return _ring_split(n, missing_back=True)
 
 
+def _split_box(box: str, nodes: List[str], edges: List[str]) -> str:
+    """Writes ``box`` and its second half, ``box -> box~``; returns the half
+    every receiver of ``box`` is fed by."""
+    half = box + SPLIT
+    nodes.extend([box_record(box), box_record(half)])
+    edges.append(edge_record(box, half))
+    return half
+
+
 def _ring_split(n: int, chained: bool = False, missing_back: bool = False) -> Generated:
     """``two-way-cycle`` with every box ``b`` split into ``b -> b~`` (see
     ``ring-split``); ``chained``, ``ring-chained``'s boxes ``D{i}`` and
@@ -1157,12 +1166,7 @@ def _ring_split(n: int, chained: bool = False, missing_back: bool = False) -> Ge
     edges: List[str] = []
 
     def split_box(box: str) -> str:
-        """Writes ``box`` and its second half, ``box -> box~``; returns the
-        half every receiver of ``box`` is fed by."""
-        half = box + SPLIT
-        nodes.extend([box_record(box), box_record(half)])
-        edges.append(edge_record(box, half))
-        return half
+        return _split_box(box, nodes, edges)
 
     def way(source: str, middle: str, target: str) -> None:
         """From ``source`` to ``target``, through ``middle`` split, or
@@ -1252,12 +1256,7 @@ def _skip_split(n: int, wide_tools: int = 0) -> Generated:
     edges: List[str] = []
 
     def split_box(box: str) -> str:
-        """Writes ``box`` and its second half, ``box -> box~``; returns the
-        half every receiver of ``box`` is fed by."""
-        half = box + SPLIT
-        nodes.extend([box_record(box), box_record(half)])
-        edges.append(edge_record(box, half))
-        return half
+        return _split_box(box, nodes, edges)
 
     for i in range(n):
         s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"

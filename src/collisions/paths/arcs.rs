@@ -3851,6 +3851,70 @@ mod tests {
         report
     }
 
+    /// Ids for random shapes: place `i` named `(37 i + shift) mod 997`,
+    /// or falling from 999 when `reversed`, so ties fall every way round.
+    fn spread_ids(shift: usize, reversed: bool) -> impl Fn(usize) -> usize + Copy {
+        move |i: usize| {
+            if reversed {
+                999 - (i * 37 + shift) % 997
+            } else {
+                (i * 37 + shift) % 997
+            }
+        }
+    }
+
+    /// `into` with, when `fan`, 17 boxes X.. more that each feed agent z
+    /// (a tool of many receivers); edges and `into` sorted, each once.
+    fn with_fan(
+        boxes: &mut Vec<String>,
+        edges: &mut Vec<(String, String)>,
+        mut into: Vec<String>,
+        fan: bool,
+    ) -> Vec<String> {
+        if fan {
+            for j in 0..17 {
+                let x = format!("X{j:02}");
+                boxes.push(x.clone());
+                edges.push((x.clone(), "z".to_string()));
+                into.push(x);
+            }
+        }
+        edges.sort();
+        edges.dedup();
+        into.sort();
+        into.dedup();
+        into
+    }
+
+    /// Family 61's ring (`second` = n - 1) or family 71's skip cycle
+    /// (`second` = 2) with every member split in two in series: C_i ->
+    /// D_i, D_i feeding C_(i+1), C_(i+second) and agent a_i, which also
+    /// sees u_i through Q_i, named as U_(i + n/2): every agent a clash
+    /// half round.
+    fn split_members(n: usize, second: usize) -> String {
+        let c = |i: usize| format!("C{:04}", i % n);
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let [s, u, d, a, q, v] = ["S", "U", "D", "a", "Q", "u"].map(|x| format!("{x}{i:04}"));
+            for (x, kind) in [
+                (&c(i), "toolbox"),
+                (&s, "toolbox"),
+                (&d, "toolbox"),
+                (&q, "toolbox"),
+                (&a, "agent"),
+            ] {
+                nodes.push(node(x, kind, x));
+            }
+            nodes.extend([
+                node(&u, "tool", &format!("U {i}")),
+                node(&v, "tool", &format!("u {}", (i + n / 2) % n)),
+            ]);
+            edges.extend([edge(&u, &s), edge(&s, &c(i)), edge(&c(i), &d), edge(&d, &c(i + 1))]);
+            edges.extend([edge(&d, &c(i + second)), edge(&d, &a), edge(&q, &a), edge(&v, &q)]);
+        }
+        format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
+    }
+
     /// A random number below its argument each call, from `seed` (a
     /// linear congruential sequence: the same numbers every run).
     fn below_from(mut seed: u64) -> impl FnMut(u32) -> u32 {
@@ -4655,13 +4719,7 @@ mod tests {
             let tree = chain + 22 + next(12) as usize + chain;
             let shift = next(500) as usize;
             let reversed = trial % 4 >= 2;
-            let name = move |i: usize| {
-                if reversed {
-                    999 - (i * 37 + shift) % 997
-                } else {
-                    (i * 37 + shift) % 997
-                }
-            };
+            let name = spread_ids(shift, reversed);
             let (boxes, edges, c) = source_over_many_sides(m, kind, tree, chain, &name, &mut next);
             let t: Vec<&String> = boxes.iter().filter(|b| b.starts_with('T')).collect();
             let mut into: Vec<&str> = match trial % 3 {
@@ -4976,13 +5034,7 @@ mod tests {
             let m = 5 + next(12) as usize;
             let shift = next(300) as usize;
             let reversed = trial % 2 == 1;
-            let name = move |i: usize| {
-                if reversed {
-                    999 - (i * 37 + shift) % 997
-                } else {
-                    (i * 37 + shift) % 997
-                }
-            };
+            let name = spread_ids(shift, reversed);
             let c: Vec<String> = (0..m).map(|i| format!("C{:03}", name(i))).collect();
             let s: Vec<String> = (0..m).map(|i| format!("S{:03}", name(i))).collect();
             let (mut boxes, mut edges) = (Vec::new(), Vec::new());
@@ -5016,21 +5068,10 @@ mod tests {
                     edges.extend([(s[i].clone(), f.clone()), (f, c[next(m as u32) as usize].clone())]);
                 }
             }
-            let mut into: Vec<String> = (0..1 + next(3))
+            let into: Vec<String> = (0..1 + next(3))
                 .map(|_| boxes[next(boxes.len() as u32) as usize].clone())
                 .collect();
-            if trial % 3 == 0 {
-                for j in 0..17 {
-                    let x = format!("X{j:02}");
-                    boxes.push(x.clone());
-                    edges.push((x.clone(), "z".to_string()));
-                    into.push(x);
-                }
-            }
-            edges.sort();
-            edges.dedup();
-            into.sort();
-            into.dedup();
+            let into = with_fan(&mut boxes, &mut edges, into, trial % 3 == 0);
             let into: Vec<&str> = into.iter().map(String::as_str).collect();
             let at = &c[next(m as u32) as usize];
             let report = wired_as_walked(&boxes, &edges, &into, at, "z");
@@ -5087,13 +5128,7 @@ mod tests {
             let m = 4 + next(9) as usize;
             let shift = next(300) as usize;
             let reversed = trial % 2 == 1;
-            let name = move |i: usize| {
-                if reversed {
-                    999 - (i * 37 + shift) % 997
-                } else {
-                    (i * 37 + shift) % 997
-                }
-            };
+            let name = spread_ids(shift, reversed);
             let c: Vec<String> = (0..m).map(|i| format!("C{:03}", name(i))).collect();
             let (mut boxes, mut edges) = (Vec::new(), Vec::new());
             // The edge left out (a third of the trials): from member
@@ -5144,21 +5179,10 @@ mod tests {
                     edges.extend([(src, f.clone()), (f, c[next(m as u32) as usize].clone())]);
                 }
             }
-            let mut into: Vec<String> = (0..1 + next(3))
+            let into: Vec<String> = (0..1 + next(3))
                 .map(|_| boxes[next(boxes.len() as u32) as usize].clone())
                 .collect();
-            if trial % 4 == 0 {
-                for j in 0..17 {
-                    let x = format!("X{j:02}");
-                    boxes.push(x.clone());
-                    edges.push((x.clone(), "z".to_string()));
-                    into.push(x);
-                }
-            }
-            edges.sort();
-            edges.dedup();
-            into.sort();
-            into.dedup();
+            let into = with_fan(&mut boxes, &mut edges, into, trial % 4 == 0);
             let into: Vec<&str> = into.iter().map(String::as_str).collect();
             let at = match (trial % 5, below_shared.is_empty()) {
                 (0, false) => below_shared[next(below_shared.len() as u32) as usize].clone(),
@@ -5182,30 +5206,7 @@ mod tests {
         );
         // Reading at most doubles: family 61's ring with each member split
         // in two in series.
-        let split = |n: usize| {
-            let c = |i: usize| format!("C{:04}", i % n);
-            let (mut nodes, mut edges) = (Vec::new(), Vec::new());
-            for i in 0..n {
-                let [s, u, d, a, q, v] = ["S", "U", "D", "a", "Q", "u"].map(|x| format!("{x}{i:04}"));
-                for (x, kind) in [
-                    (&c(i), "toolbox"),
-                    (&s, "toolbox"),
-                    (&d, "toolbox"),
-                    (&q, "toolbox"),
-                    (&a, "agent"),
-                ] {
-                    nodes.push(node(x, kind, x));
-                }
-                nodes.extend([
-                    node(&u, "tool", &format!("U {i}")),
-                    node(&v, "tool", &format!("u {}", (i + n / 2) % n)),
-                ]);
-                edges.extend([edge(&u, &s), edge(&s, &c(i)), edge(&c(i), &d), edge(&d, &c(i + 1))]);
-                // Agent i sees u_i and U_(i + n/2), half round, alike.
-                edges.extend([edge(&d, &c(i + n - 1)), edge(&d, &a), edge(&q, &a), edge(&v, &q)]);
-            }
-            format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
-        };
+        let split = |n: usize| split_members(n, n - 1);
         let (once, _) = read_all(&split(200));
         let (twice, _) = read_all(&split(400));
         crate::work::assert_at_most_doubles(once, twice, "reading paths round a ring of members split in two: ");
@@ -5232,13 +5233,7 @@ mod tests {
             let uneven = len > 0 && trial % 7 == 6;
             let shift = next(300) as usize;
             let reversed = trial % 2 == 1;
-            let name = move |i: usize| {
-                if reversed {
-                    999 - (i * 37 + shift) % 997
-                } else {
-                    (i * 37 + shift) % 997
-                }
-            };
+            let name = spread_ids(shift, reversed);
             let c: Vec<String> = (0..m).map(|i| format!("C{:03}", name(i))).collect();
             let (mut boxes, mut edges) = (Vec::new(), Vec::new());
             let mut chain_boxes = Vec::new();
@@ -5273,21 +5268,10 @@ mod tests {
                 }
             }
             chain_boxes.extend(boxes.iter().filter(|b| b.starts_with(['D', 'E', 'G'])).cloned());
-            let mut into: Vec<String> = (0..1 + next(3))
+            let into: Vec<String> = (0..1 + next(3))
                 .map(|_| boxes[next(boxes.len() as u32) as usize].clone())
                 .collect();
-            if trial % 4 == 0 {
-                for j in 0..17 {
-                    let x = format!("X{j:02}");
-                    boxes.push(x.clone());
-                    edges.push((x.clone(), "z".to_string()));
-                    into.push(x);
-                }
-            }
-            edges.sort();
-            edges.dedup();
-            into.sort();
-            into.dedup();
+            let into = with_fan(&mut boxes, &mut edges, into, trial % 4 == 0);
             let into: Vec<&str> = into.iter().map(String::as_str).collect();
             let at = match (trial % 5, chain_boxes.is_empty()) {
                 (0, false) => chain_boxes[next(chain_boxes.len() as u32) as usize].clone(),
@@ -5305,30 +5289,7 @@ mod tests {
         );
         // Reading at most doubles: family 71's cycle with each member split
         // in two in series.
-        let split = |n: usize| {
-            let c = |i: usize| format!("C{:04}", i % n);
-            let (mut nodes, mut edges) = (Vec::new(), Vec::new());
-            for i in 0..n {
-                let [s, u, d, a, q, v] = ["S", "U", "D", "a", "Q", "u"].map(|x| format!("{x}{i:04}"));
-                for (x, kind) in [
-                    (&c(i), "toolbox"),
-                    (&s, "toolbox"),
-                    (&d, "toolbox"),
-                    (&q, "toolbox"),
-                    (&a, "agent"),
-                ] {
-                    nodes.push(node(x, kind, x));
-                }
-                nodes.extend([
-                    node(&u, "tool", &format!("U {i}")),
-                    node(&v, "tool", &format!("u {}", (i + n / 2) % n)),
-                ]);
-                edges.extend([edge(&u, &s), edge(&s, &c(i)), edge(&c(i), &d), edge(&d, &c(i + 1))]);
-                // Agent i sees u_i and U_(i + n/2), half round, alike.
-                edges.extend([edge(&d, &c(i + 2)), edge(&d, &a), edge(&q, &a), edge(&v, &q)]);
-            }
-            format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
-        };
+        let split = |n: usize| split_members(n, 2);
         let (once, _) = read_all(&split(200));
         let (twice, _) = read_all(&split(400));
         crate::work::assert_at_most_doubles(
