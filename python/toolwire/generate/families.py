@@ -147,6 +147,7 @@ from .family_ladders import (
     ladder_taps,
     lattice_ladder,
     lattice_renames,
+    lattice_wide_tools,
     near_roots,
     root_ladder,
     rung_ladders,
@@ -460,6 +461,9 @@ FAMILIES: Dict[str, Family] = {
                (3_000,), 40, 3, renames_hub_chained),
         Family("skip-wide-tools-split", 116, "family 101 with every box b split in two in series, b -> b~, b~ "
                "feeding all b fed", (1_000,), 40, 3, skip_wide_tools_split),
+        Family("lattice-wide-tools", 117, "n clashing pairs, each tool into both boxes of the top level of family "
+               "68's lattice of n levels (the bottom level into one agent) and into 16 boxes that feed nothing",
+               (1_600,), 40, 1, lattice_wide_tools),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

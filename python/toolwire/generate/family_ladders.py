@@ -1,7 +1,8 @@
 """The worst-case families built on ladders: chains whose every rung is also fed from the side
 (families 27, 35, 38, 40 and 41), ladders of diamonds (54) and lattices whose levels are no rung
 (63 and 68, found by the attack of session 28; 84 and 85, found by the second attack of session
-30 on the warm-ups that answered 63 and 68).
+30 on the warm-ups that answered 63 and 68; 117, the attack of session 33, its finding 11: 68's
+lattice below clashing pairs whose tools have more receivers than the warm-ups then served).
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -424,5 +425,70 @@ def _warm_ups(n: int, cycle_top: bool) -> Generated:
     expected = family_expected(
         n, n, first, top_nodes + (2 + boxes + 2 + own) * n, top_edges + 4 * n - 2 + edges_each * n, n,
         top_boxes + (2 + boxes) * n,
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+DEAD_ENDS = 16
+"""Family 117: boxes ``D00`` to ``D15`` that feed nothing, every tool
+wired into each: with the lattice's two top boxes, 18 receivers a tool,
+more than paths.rs ``FEW_RECEIVERS`` (16)."""
+
+
+def lattice_wide_tools(n: int) -> Generated:
+    """Family 117: ``n`` clashing pairs, ``t{i}`` "Tool i" and ``u{i}``
+    "tool-i", every tool wired into both boxes ``A0``, ``B0`` of the top
+    level of a lattice of ``n`` levels of two boxes ``A{j}``, ``B{j}``,
+    each fed by both boxes of the level above (as ``lattice-ladder``),
+    the bottom level's two into one agent ``a``; and every tool also into
+    the ``DEAD_ENDS`` boxes ``D00`` to ``D15``, which feed nothing (the
+    attack of session 33, its finding 11). The agent sees every pair:
+    ``n`` violations, ``n`` clashes, the first ``tool_0``'s; ``4 * n +
+    17`` nodes (``2 * n + 16`` boxes), ``40 * n - 2`` edges; from ``n =
+    1`` on.
+
+    Every box below the top is a root of two providers that both carry
+    every tool, as near, so each tool's path to the agent runs out of the
+    32 nested carrier searches a path may make (paths.rs
+    ``CARRIER_SEARCHES``) once there are more than 17 levels (34 roots
+    below the top, as ``near-roots``' ``GADGET_LEVELS``). A tool of few
+    receivers then warms up the roots above where its searches ran out
+    (``lattice-ladder``); a tool of more than ``FEW_RECEIVERS`` had no
+    warm-up until 5cec48c (session 34), and each tool's path was found by
+    the tree of a root low in the lattice, grown up to the tool afresh:
+    628 million steps in the check at ``n = 800`` (a 2.5 MB file), 3.9x
+    to 4.0x for twice ``n`` from 100, its readings alike. Since, its
+    warm-up is told the tree has reached it by the boxes the tree grew,
+    each looked for among its receivers: 53 million at 800, 2.17x for
+    twice ``n`` from 400 and 2.20x from 800, and 2.75x to 2.86x below 400
+    (the tied lattice's 32 nested searches per tool, a constant that
+    dominates at small ``n``). The work climbs in steps, not smoothly:
+    2.2x to 2.9x for twice ``n`` from other sizes between 250 and 700,
+    2.50x from 1,600 and 2.39x from 3,200 (697 million at 6,400)."""
+    w = id_width(n)
+    ids = [f"{i:0{w}}" for i in range(n)]
+    dead = [f"D{k:02}" for k in range(DEAD_ENDS)]
+    nodes = [agent_record("a")]
+    edges = []
+    for j, s in enumerate(ids):
+        level = [f"A{s}", f"B{s}"]
+        nodes += [box_record(b) for b in level]
+        if j:
+            edges += [edge_record(above, b) for b in level for above in (f"A{ids[j - 1]}", f"B{ids[j - 1]}")]
+    edges += [edge_record(f"A{ids[-1]}", "a"), edge_record(f"B{ids[-1]}", "a")]
+    nodes += [box_record(d) for d in dead]
+    top = [f"A{ids[0]}", f"B{ids[0]}"]
+    for s in ids:
+        for tool, label in ((f"t{s}", f"Tool {s}"), (f"u{s}", f"tool-{s}")):
+            nodes.append(tool_record(tool, label))
+            edges += [edge_record(tool, b) for b in top + dead]
+    # Per level: A, B, and four edges from the level above (none at the
+    # top); the bottom's two edges into the agent; the agent and the dead
+    # ends; per pair two tools, each into 18 boxes. The agent sees every
+    # tool, each name held by one pair: its only clashes.
+    zero = ids[0]
+    expected = family_expected(
+        n, n, ("a", f"tool_{zero}", (f"t{zero}", f"u{zero}")), 4 * n + 1 + DEAD_ENDS,
+        4 * (n - 1) + 2 + 2 * (2 + DEAD_ENDS) * n, 1, 2 * n + DEAD_ENDS,
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
