@@ -572,6 +572,22 @@ impl TreePath {
     }
 }
 
+/// Whether box `o` is on the chain of a skip cycle the leaf came down into
+/// the arc `arc` of `cycle` by (laid just above the arc, held as a root
+/// above the cycle's: `Paths::lay`).
+fn entered_down(facts: &PathFacts, arc: &Link, cycle: &Cycle, o: u32, steps: &mut u64) -> bool {
+    let Some(chain) = arc.rest.as_deref() else {
+        return false;
+    };
+    chain.arc.is_none()
+        && chain.run.is_none()
+        && chain.root <= cycle.min
+        && facts.root_of[chain.top as usize] == facts.root_of[o as usize]
+        && cycle.pos.contains_key(&facts.root_of[o as usize])
+        && facts.depth[o as usize] >= facts.depth[chain.top as usize]
+        && facts.is_ancestor(o, chain.bottom, steps)
+}
+
 impl Link {
     /// Its own nodes (those of the links nearer the leaf aside).
     fn len(&self) -> usize {
@@ -1022,12 +1038,23 @@ impl Paths {
             let top = facts.ancestor(bottom, depth - 1, steps);
             chains.push((top, bottom, root, None));
         }
+        let min = cycle.min;
+        let inside = via.is_some_and(|(top, _)| cycle.pos.contains_key(&facts.root_of[top as usize]));
         *arc = Some((chains.len(), cycle, from, len));
         chains.push((NONE, root, NONE, None));
         if let Some((top, side)) = via {
             // The source the leaf comes through, or the chain from the box
-            // it is wired into down to the fed side (family 70).
-            chains.push((top, side, facts.root_of[top as usize], None));
+            // it is wired into down to the fed side (family 70), or down
+            // a chain of a skip cycle to the member after (its root a
+            // member: held as a root above the cycle's, so that roots
+            // still fall along the path, `TreePath::link_of_root`;
+            // `Paths::contains` finds it next to the arc).
+            let root = if inside {
+                min.saturating_sub(1)
+            } else {
+                facts.root_of[top as usize]
+            };
+            chains.push((top, side, root, None));
         }
         true
     }
@@ -1505,9 +1532,10 @@ impl Paths {
             // run climbs from it (found by jumps).
             if let Some((cycle, start)) = &l.arc {
                 // Of an arc, the members from its top on: the node's
-                // place in the cycle tells.
+                // place in the cycle tells; or the chain of a skip cycle
+                // the leaf came down into it, just above it.
                 *steps += 1;
-                return cycle.holds_node(*start, l.len() as u32, o);
+                return cycle.holds_node(*start, l.len() as u32, o) || entered_down(facts, l, cycle, o, steps);
             }
             let chain = match l.run {
                 None => Some((l.top, l.bottom)),
@@ -1563,7 +1591,7 @@ impl Paths {
             let link = link.and_then(|l| if l.arc.is_some() { Some(l) } else { l.rest.as_deref() });
             let on_arc = link.is_some_and(|l| {
                 matches!(&l.arc, Some((c, start)) if Arc::ptr_eq(c, &cycle)
-                    && cycle.holds_node(*start, l.len() as u32, o))
+                    && (cycle.holds_node(*start, l.len() as u32, o) || entered_down(facts, l, &cycle, o, steps)))
             });
             if on_arc {
                 return true;

@@ -24,7 +24,10 @@
 //! roots may be joined by chains of one length L (`SkipChains`): every
 //! step then costs L + 1 edges, a tie is decided where the two chains
 //! below a member part, and the arc's boxes between two members are the
-//! chain the step takes (`Cycle::node`, `Cycle::holds_node`). Into any of them
+//! chain the step takes (`Cycle::node`, `Cycle::holds_node`); a leaf wired
+//! into a chain box comes down its chain (the walk's way from the member
+//! above where the two chains share it) to the member it leads to, the
+//! way in. Into any of them
 //! the walk's way in is the walk's own choice where ways in are as
 //! short (`Paths::walks_way_in`, `walks_step`: the receiver of smallest
 //! id among the nearest), and down fed sides it is found where the walk
@@ -105,7 +108,7 @@
 //! of a ring; a skip cycle whose roots are joined by chains of different
 //! lengths, or fed by a box with providers of its own that is neither a
 //! member before nor a fed side, and a way in at a box of a skip cycle's
-//! chain.
+//! chain for a leaf of more than `FEW_RECEIVERS` receivers.
 
 use std::sync::{Arc, OnceLock};
 
@@ -200,8 +203,8 @@ struct SkipChains {
     boxes: Vec<u32>,
     /// Per chain box, (the place of the root it hangs below, whether it
     /// is on the chain to the member after, whether on the chain to the
-    /// one after that).
-    of: Map<u32, (u32, bool, bool)>,
+    /// one after that, its index in them).
+    of: Map<u32, (u32, bool, bool, u32)>,
 }
 
 impl SkipChains {
@@ -280,7 +283,7 @@ impl Cycle {
         if let Some(&p) = self.pos.get(&o) {
             return self.holds(start, members, p);
         }
-        let Some(&(p, one, two)) = self.chains.as_ref().and_then(|c| c.of.get(&o)) else {
+        let Some(&(p, one, two, _)) = self.chains.as_ref().and_then(|c| c.of.get(&o)) else {
             return false;
         };
         let (from, turn) = start;
@@ -2272,7 +2275,7 @@ fn skip_chains(w: Wiring<'_, '_>, seen: &[(u32, u32, u32)], steps: &mut u64) -> 
     };
     let len = chain(seen[0].1, steps).len();
     let mut boxes = vec![NONE; 2 * len * m];
-    let mut of: Map<u32, (u32, bool, bool)> = new_map();
+    let mut of: Map<u32, (u32, bool, bool, u32)> = new_map();
     // `seen` runs backwards: the member at place j is seen[m - 1 - j].
     for (t, &(_, before, two_before)) in seen.iter().enumerate() {
         let j = m - 1 - t;
@@ -2284,8 +2287,8 @@ fn skip_chains(w: Wiring<'_, '_>, seen: &[(u32, u32, u32)], steps: &mut u64) -> 
             let p = (j + m - back) % m;
             let at = 2 * len * p + if one { 0 } else { len };
             boxes[at..at + len].copy_from_slice(&below);
-            for o in below {
-                let entry = of.entry(o).or_insert((p as u32, false, false));
+            for (i, o) in below.into_iter().enumerate() {
+                let entry = of.entry(o).or_insert((p as u32, false, false, i as u32));
                 if one {
                     entry.1 = true;
                 } else {
@@ -2545,10 +2548,28 @@ impl Paths {
             if let Some(&p) = cycle.pos.get(&o) {
                 return Some(Some((away(cycle, at, p), o, p, None)));
             }
-            // Wired into a box of a chain between members: no arc starts
-            // there (the search and trees decide).
-            if cycle.chains.as_ref().is_some_and(|c| c.of.contains_key(&o)) {
-                return None;
+            // Wired into a box of the chain below member `j`: down it to
+            // the member it leads to, the way of the walk from `j` where
+            // the two chains share the box (the same ways, `i + 1` edges
+            // nearer), laid as the way in (the attack of session 34: no
+            // arc started there, 5x the reading for twice the cycle).
+            if let Some(chains) = &cycle.chains {
+                if let Some(&(j, one, two, i)) = chains.of.get(&o) {
+                    let m = cycle.members.len() as u32;
+                    let ahead = match (at + m - j) % m {
+                        0 => m,
+                        g => g,
+                    };
+                    let turns = cycle.turns.as_ref().expect("a skip cycle has turns");
+                    let first_one = match (one, two) {
+                        (true, true) => ahead % 2 == 1 && (turns[j as usize] == 0 || ahead == 1),
+                        (one, _) => one,
+                    };
+                    let chain = chains.below(j, first_one);
+                    let p = (j + if first_one { 1 } else { 2 }) % m;
+                    let last = chain[chain.len() - 1];
+                    return Some(Some((chains.len - i + away(cycle, at, p), o, p, Some((o, last)))));
+                }
             }
             let source = facts.providers_of(o).is_empty();
             if !source && !is_fed_side(facts, o) {
@@ -3890,8 +3911,8 @@ mod tests {
     /// (`second` = 2) with every member split in two in series: C_i ->
     /// D_i, D_i feeding C_(i+1), C_(i+second) and agent a_i, which also
     /// sees u_i through Q_i, named as U_(i + n/2): every agent a clash
-    /// half round.
-    fn split_members(n: usize, second: usize) -> String {
+    /// half round. With `into_chain`, U_i is wired into D_i, not S_i.
+    fn split_members(n: usize, second: usize, into_chain: bool) -> String {
         let c = |i: usize| format!("C{:04}", i % n);
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
         for i in 0..n {
@@ -3909,7 +3930,8 @@ mod tests {
                 node(&u, "tool", &format!("U {i}")),
                 node(&v, "tool", &format!("u {}", (i + n / 2) % n)),
             ]);
-            edges.extend([edge(&u, &s), edge(&s, &c(i)), edge(&c(i), &d), edge(&d, &c(i + 1))]);
+            let into = if into_chain { &d } else { &s };
+            edges.extend([edge(&u, into), edge(&s, &c(i)), edge(&c(i), &d), edge(&d, &c(i + 1))]);
             edges.extend([edge(&d, &c(i + second)), edge(&d, &a), edge(&q, &a), edge(&v, &q)]);
         }
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
@@ -5206,7 +5228,7 @@ mod tests {
         );
         // Reading at most doubles: family 61's ring with each member split
         // in two in series.
-        let split = |n: usize| split_members(n, n - 1);
+        let split = |n: usize| split_members(n, n - 1, false);
         let (once, _) = read_all(&split(200));
         let (twice, _) = read_all(&split(400));
         crate::work::assert_at_most_doubles(once, twice, "reading paths round a ring of members split in two: ");
@@ -5289,13 +5311,18 @@ mod tests {
         );
         // Reading at most doubles: family 71's cycle with each member split
         // in two in series.
-        let split = |n: usize| split_members(n, 2);
-        let (once, _) = read_all(&split(200));
-        let (twice, _) = read_all(&split(400));
-        crate::work::assert_at_most_doubles(
-            once,
-            twice,
-            "reading paths round a skip cycle of members split in two: ",
-        );
+        // Each tool wired into the box below its member, not its source:
+        // the way in down a chain (the attack of session 34: 5x to 9x the
+        // reading for twice the cycle before).
+        for into_chain in [false, true] {
+            let split = |n: usize| split_members(n, 2, into_chain);
+            let (once, _) = read_all(&split(200));
+            let (twice, _) = read_all(&split(400));
+            crate::work::assert_at_most_doubles(
+                once,
+                twice,
+                &format!("reading paths round a skip cycle of members split in two (into the chain: {into_chain}): "),
+            );
+        }
     }
 }
