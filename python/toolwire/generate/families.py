@@ -120,6 +120,7 @@ from .family_cycles import (
     skip_many_fed_sides_fanned,
     skip_one_fed_side,
     skip_split,
+    skip_split_into,
     skip_wide_tools,
     skip_wide_tools_split,
     sources_one_tool,
@@ -464,6 +465,8 @@ FAMILIES: Dict[str, Family] = {
         Family("lattice-wide-tools", 117, "n clashing pairs, each tool into both boxes of the top level of family "
                "68's lattice of n levels (the bottom level into one agent) and into 16 boxes that feed nothing",
                (1_600,), 40, 1, lattice_wide_tools),
+        Family("skip-split-into", 118, "family 114 with each tool U i wired into C i~, the box below its member, "
+               "instead of S i", (4_000,), 40, 3, skip_split_into),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -1245,12 +1245,31 @@ def skip_wide_tools_split(n: int) -> Generated:
     return _skip_split(n, wide_tools=WIDE_TOOLS)
 
 
-def _skip_split(n: int, wide_tools: int = 0) -> Generated:
+def skip_split_into(n: int) -> Generated:
+    """Family 118: ``skip-split`` with each tool ``U{i}`` wired into
+    ``C{i}~``, the box below its member, instead of ``S{i}`` (the attack
+    of session 34, its finding A): ``S{i} -> S{i}~ -> C{i}`` stay, fed by
+    nothing. ``C{i}~`` still feeds ``C{i + 1}``, ``C{i + 2}`` and agent
+    ``a{i}``, so every agent still sees every ``U`` and its one twin: the
+    same ``n`` violations and ``n`` clashes, the first a0's; ``9 * n``
+    nodes (``6 * n`` boxes), ``10 * n`` edges; from ``n = 3`` on.
+
+    A tool wired into a box of a skip cycle's chain got no arc of the
+    cycle until faa6797 (session 34), and its path was read off the tree
+    of ``C{k}``: 83 million steps to read the clashes' tools at ``n =
+    1,000`` (a 1.09 MB file), 1.2 billion at 4,000, 9.07x, 5.20x and 5.43x
+    for twice ``n`` from 125 (the check holds, 2.0x to 2.1x); 0.13 million
+    at 1,000, 2.0x, since."""
+    return _skip_split(n, into_chain=True)
+
+
+def _skip_split(n: int, wide_tools: int = 0, into_chain: bool = False) -> Generated:
     """``cycle-skip`` with every box ``b`` split into ``b -> b~`` (see
     ``skip-split``); ``wide_tools``, ``skip-wide-tools``' boxes ``W{i}``
     (into ``C{i + 1}`` and as many agents ``Y00``, ``Y01``, ..., each
     tool ``U{i}`` also into ``W{i}``, ``W{i + 1}``, ..., all ``n`` below
-    that many), split too."""
+    that many), split too; ``into_chain``, each tool ``U{i}`` into
+    ``C{i}~`` instead of ``S{i}`` (``skip-split-into``)."""
     w = id_width(n)
     nodes: List[str] = []
     edges: List[str] = []
@@ -1263,7 +1282,9 @@ def _skip_split(n: int, wide_tools: int = 0) -> Generated:
         member = split_box(f"C{s}")
         side = split_box(f"S{s}")
         nodes.append(tool_record(f"U{s}", f"U {s}"))
-        edges += [edge_record(f"U{s}", f"S{s}"), edge_record(side, f"C{s}")]
+        # into_chain: U{i} into its member's half, a box of the cycle's
+        # chains, rather than above the member; S{i} is then fed by nothing.
+        edges += [edge_record(f"U{s}", member if into_chain else f"S{s}"), edge_record(side, f"C{s}")]
         edges += [edge_record(member, f"C{after}"), edge_record(member, f"C{(i + 2) % n:0{w}}")]
         if wide_tools:
             wide = split_box(f"W{s}")
@@ -1278,7 +1299,8 @@ def _skip_split(n: int, wide_tools: int = 0) -> Generated:
         nodes.append(tool_record(f"u{t}", f"u {t}"))
         edges += [edge_record(f"C{s}{SPLIT}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(own, f"a{s}")]
     # Per member: C, S and their halves, U; C -> C~, S -> S~, U -> S,
-    # S~ -> C, C~ -> the next two. Per agent: a, Q, Q~, u; Q -> Q~, C~ ->
+    # S~ -> C, C~ -> the next two (into_chain: U -> C~ for U -> S, the
+    # same count). Per agent: a, Q, Q~, u; Q -> Q~, C~ ->
     # a, u -> Q, Q~ -> a. Wide tools: per member W, W~, W -> W~, W~ -> the
     # next member, W~ -> each Y, U -> W for each W it feeds (17, or n
     # below that); the Y sort before every a and see every U, no twin.
