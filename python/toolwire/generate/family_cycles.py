@@ -1155,6 +1155,19 @@ def _split_box(box: str, nodes: List[str], edges: List[str]) -> str:
     return half
 
 
+def _split_agents(n: int, nodes: List[str], edges: List[str]) -> None:
+    """Per member k of a split cycle, agent ``a{k}`` fed by ``C{k}~`` and,
+    through a split box ``Q{k}``, by a twin ``u{t}`` of ``U{t}``, t half
+    round from k: every agent a clash half round."""
+    w = id_width(n)
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        nodes.append(agent_record(f"a{s}"))
+        own = _split_box(f"Q{s}", nodes, edges)
+        nodes.append(tool_record(f"u{t}", f"u {t}"))
+        edges += [edge_record(f"C{s}{SPLIT}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(own, f"a{s}")]
+
+
 def _ring_split(n: int, chained: bool = False, missing_back: bool = False) -> Generated:
     """``two-way-cycle`` with every box ``b`` split into ``b -> b~`` (see
     ``ring-split``); ``chained``, ``ring-chained``'s boxes ``D{i}`` and
@@ -1185,12 +1198,7 @@ def _ring_split(n: int, chained: bool = False, missing_back: bool = False) -> Ge
         way(member, f"D{s}", f"C{after}")
         if not (missing_back and i == 1):
             way(member, f"B{(i - 1) % n:0{w}}", f"C{(i - 1) % n:0{w}}")
-    for k in range(n):
-        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
-        nodes.append(agent_record(f"a{s}"))
-        own = split_box(f"Q{s}")
-        nodes.append(tool_record(f"u{t}", f"u {t}"))
-        edges += [edge_record(f"C{s}{SPLIT}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(own, f"a{s}")]
+    _split_agents(n, nodes, edges)
     # Per member: C, S and their halves, U; C -> C~, S -> S~, U -> S,
     # S~ -> C, C~ -> next and C~ -> the one before (each, chained, through
     # a box and its half: D -> D~ one way, B -> B~ the other, three edges
@@ -1292,12 +1300,7 @@ def _skip_split(n: int, wide_tools: int = 0, into_chain: bool = False) -> Genera
             edges += [edge_record(wide, f"Y{z:02}") for z in range(wide_tools)]
             edges += [edge_record(f"U{s}", f"W{(i + j) % n:0{w}}") for j in range(min(n, wide_tools))]
     nodes += [agent_record(f"Y{z:02}") for z in range(wide_tools)]
-    for k in range(n):
-        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
-        nodes.append(agent_record(f"a{s}"))
-        own = split_box(f"Q{s}")
-        nodes.append(tool_record(f"u{t}", f"u {t}"))
-        edges += [edge_record(f"C{s}{SPLIT}", f"a{s}"), edge_record(f"u{t}", f"Q{s}"), edge_record(own, f"a{s}")]
+    _split_agents(n, nodes, edges)
     # Per member: C, S and their halves, U; C -> C~, S -> S~, U -> S,
     # S~ -> C, C~ -> the next two (into_chain: U -> C~ for U -> S, the
     # same count). Per agent: a, Q, Q~, u; Q -> Q~, C~ ->
