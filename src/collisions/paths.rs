@@ -1255,17 +1255,16 @@ impl Paths {
                 Some((last, seen)) if Arc::ptr_eq(last, &tree) => *seen,
                 _ => 0,
             };
+            // The first look, at a tree already grown past the leaf's
+            // receivers: those looked for.
             let new = &grown.order[from..];
-            if from == 0 && receivers.len() < new.len() {
+            let reached = if from == 0 && receivers.len() < new.len() {
                 *steps += receivers.len() as u64;
-                let reached = receivers.iter().any(|r| grown.dist.contains_key(r));
-                let seen = grown.order.len();
-                drop(grown);
-                looked = Some((tree, seen));
-                return reached;
-            }
-            *steps += new.len() as u64;
-            let reached = new.iter().any(|b| wide.contains(b));
+                receivers.iter().any(|r| grown.dist.contains_key(r))
+            } else {
+                *steps += new.len() as u64;
+                new.iter().any(|b| wide.contains(b))
+            };
             let seen = grown.order.len();
             drop(grown);
             looked = Some((tree, seen));
