@@ -70,6 +70,24 @@ impl Adjacency {
     pub fn degree(&self, node: NodeIx) -> usize {
         self.of(node).len()
     }
+
+    /// How many edges it holds, over all nodes.
+    pub fn entries(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The same without the edges `dropped(node, target)` says, the others
+    /// in their order.
+    fn without(&self, dropped: impl Fn(NodeIx, NodeIx) -> bool) -> Adjacency {
+        let mut starts = Vec::with_capacity(self.starts.len());
+        let mut targets = Vec::with_capacity(self.targets.len());
+        starts.push(0);
+        for node in 0..(self.starts.len() - 1) as NodeIx {
+            targets.extend(self.of(node).iter().copied().filter(|&t| !dropped(node, t)));
+            starts.push(targets.len() as u32);
+        }
+        Adjacency { starts, targets }
+    }
 }
 
 /// A node used as a tool-edge endpoint without being declared (R8): allowed,
@@ -247,6 +265,16 @@ impl<'a> ToolGraph<'a> {
     /// tool name, not a label).
     pub fn hash_of_name(&self, name: &str) -> u64 {
         self.hasher.hash_one(name)
+    }
+
+    /// Drops the tool edges `dropped(provider, receiver)` says from every
+    /// adjacency, keeping the others in their order. For a check that has
+    /// shown no path takes them and no consumer's set needs them
+    /// (`collisions::twins`); `tool_edge_count` stays what was read.
+    pub(crate) fn drop_tool_edges(&mut self, dropped: impl Fn(NodeIx, NodeIx) -> bool) {
+        self.providers = self.providers.without(|receiver, provider| dropped(provider, receiver));
+        self.receivers = self.receivers.without(&dropped);
+        self.passthrough_receivers = self.passthrough_receivers.without(&dropped);
     }
 
     /// Nodes that provide tools: not passthroughs, and the source of at

@@ -72,10 +72,11 @@ use crate::names::CandidateNames;
 use crate::budget::Interrupt;
 use crate::work::{Step, Work};
 
-use super::flow::{ClassIx, Flow, NONE};
+use super::flow::{ClassIx, Finals, Flow, NONE};
 use super::paths::Paths;
 use super::sets::{Firsts, Held, Meeting, SetId, Sets, Words, EMPTY, FIRSTS};
 use super::tokens::Layout;
+use super::twins;
 use super::upstream;
 use super::{Clash, ClashIx, Collisions};
 
@@ -85,16 +86,22 @@ const CLASSES_PER_LOOK: usize = 4096;
 /// The findings of `g`, or only the work done when nothing clashes (or
 /// the check was interrupted: its findings are discarded anyway).
 pub(crate) fn collisions<'a>(
-    g: ToolGraph<'a>,
+    mut g: ToolGraph<'a>,
     names: CandidateNames,
     consumers_by_id: &[NodeIx],
     interrupt: Interrupt<'_>,
     work: Work,
 ) -> Result<Collisions<'a>, Work> {
-    let Some(flow) = Flow::of(&g, &names) else {
+    let Some(finals) = Finals::of(&g, &names) else {
         return Err(work);
     };
-    work.add(Step::Edge, flow.edges);
+    let mut twin_steps = 0u64;
+    let vanished = twins::vanishing(&g, &finals, &mut twin_steps);
+    let flow = Flow::of(&g, finals, vanished.as_deref());
+    if let Some(vanished) = &vanished {
+        twins::cut_out(&mut g, vanished, &mut twin_steps);
+    }
+    work.add(Step::Edge, flow.edges + twin_steps);
     work.add(Step::Item, flow.items);
     let mut layout = Layout::of(&names, &flow);
     work.add(Step::Item, layout.steps);

@@ -231,82 +231,17 @@ impl Flow {
         }
     }
 
-    /// The reduction of `g`, or None when no two tools that reach a
-    /// consumer share a name (then nothing can clash).
-    pub fn of(g: &ToolGraph<'_>, names: &CandidateNames) -> Option<Flow> {
+    /// The reduction of `g`, from its final leaves. The path facts leave
+    /// out the `vanished` twins (see `twins`), which no path steps into;
+    /// the classes are made of every relevant node.
+    pub fn of(g: &ToolGraph<'_>, finals: Finals, vanished: Option<&[bool]>) -> Flow {
+        let Finals {
+            mut state,
+            leaf_name,
+            leaves,
+            mut edges,
+        } = finals;
         let n = g.node_count();
-        let mut edges = 0u64;
-        let mut state = vec![0u8; n];
-        let candidates: Vec<NodeIx> = (0..n as NodeIx).filter(|&v| names.of(v).is_some()).collect();
-
-        // 1. Boxes the candidates reach, and the consumers they reach.
-        let mut queue: Vec<NodeIx> = Vec::new();
-        let mut reached_consumers: Vec<NodeIx> = Vec::new();
-        let mut forward = |from: NodeIx, state: &mut [u8], queue: &mut Vec<NodeIx>, edges: &mut u64| {
-            for &r in g.receivers.of(from) {
-                *edges += 1;
-                let s = &mut state[r as usize];
-                if g.is_passthrough(r) {
-                    if *s & REACHED == 0 {
-                        *s |= REACHED;
-                        queue.push(r);
-                    }
-                } else if *s & CONSUMER == 0 {
-                    *s |= CONSUMER;
-                    reached_consumers.push(r);
-                }
-            }
-        };
-        for &leaf in &candidates {
-            forward(leaf, &mut state, &mut queue, &mut edges);
-        }
-        while let Some(b) = queue.pop() {
-            forward(b, &mut state, &mut queue, &mut edges);
-        }
-        // Which of those boxes reach one of those consumers.
-        let backward = |to: NodeIx, state: &mut [u8], queue: &mut Vec<NodeIx>, edges: &mut u64| {
-            for &p in g.providers.of(to) {
-                *edges += 1;
-                let s = &mut state[p as usize];
-                if *s & (REACHED | LIVE) == REACHED {
-                    *s |= LIVE;
-                    queue.push(p);
-                }
-            }
-        };
-        for &c in &reached_consumers {
-            backward(c, &mut state, &mut queue, &mut edges);
-        }
-        while let Some(b) = queue.pop() {
-            backward(b, &mut state, &mut queue, &mut edges);
-        }
-        // The names still shared by two tools that reach a consumer.
-        let live = |leaf: NodeIx, edges: &mut u64| {
-            g.receivers.of(leaf).iter().any(|&r| {
-                *edges += 1;
-                !g.is_passthrough(r) || state[r as usize] & LIVE != 0
-            })
-        };
-        let mut live_count = vec![0u32; names.names.len()];
-        let live_leaves: Vec<NodeIx> = (candidates.iter().copied())
-            .filter(|&leaf| live(leaf, &mut edges))
-            .collect();
-        for &leaf in &live_leaves {
-            live_count[names.of_node[leaf as usize] as usize] += 1;
-        }
-        let mut leaf_name = vec![NOT_A_CANDIDATE; n];
-        let mut leaves = Vec::new();
-        for &leaf in &live_leaves {
-            let name = names.of_node[leaf as usize];
-            if live_count[name as usize] >= 2 {
-                leaf_name[leaf as usize] = name;
-                leaves.push(leaf);
-            }
-        }
-        if leaves.is_empty() {
-            return None;
-        }
-
         // 2. Relevant boxes and consumers.
         let mut boxes: Vec<NodeIx> = Vec::new();
         let mut consumers: Vec<NodeIx> = Vec::new();
@@ -471,6 +406,25 @@ impl Flow {
             start = end;
         }
         let class_of: Vec<ClassIx> = unit_of.iter().map(|&u| class_of_flow[u as usize]).collect();
+        if let Some(vanished) = vanished {
+            let gone = |node: NodeIx| vanished[node as usize];
+            let mut kept = 0;
+            for o in 0..nodes.len() {
+                let (from, to) = (provider_starts[o] as usize, provider_starts[o + 1] as usize);
+                provider_starts[o] = kept as u32;
+                items += (to - from) as u64;
+                if !gone(nodes[o]) {
+                    for i in from..to {
+                        if !gone(providers[i]) {
+                            providers[kept] = providers[i];
+                            kept += 1;
+                        }
+                    }
+                }
+            }
+            provider_starts[nodes.len()] = kept as u32;
+            providers.truncate(kept);
+        }
 
         // Path parents: a node's one relevant provider box. Boxes come
         // before consumers and units in topological order, but inside a
@@ -512,7 +466,7 @@ impl Flow {
         let (enter, leave, root_of) = euler(&parent);
         items += parent.len() as u64;
 
-        Some(Flow {
+        Flow {
             leaf_name,
             ordinal,
             class_of,
@@ -534,7 +488,114 @@ impl Flow {
             },
             edges,
             items,
+        }
+    }
+}
+
+/// A workflow's final leaves (step 1 of the reduction), with the marks
+/// that found them.
+pub(crate) struct Finals {
+    /// Per node: REACHED, LIVE (see `is_live_box`).
+    state: Vec<u8>,
+    /// Per node: its name when it is a final leaf, else NOT_A_CANDIDATE.
+    leaf_name: Vec<NameIx>,
+    leaves: Vec<NodeIx>,
+    /// Edges read.
+    pub edges: u64,
+}
+
+impl Finals {
+    /// The final leaves of `g`, or None when no two tools that reach a
+    /// consumer share a name (then nothing can clash).
+    pub fn of(g: &ToolGraph<'_>, names: &CandidateNames) -> Option<Finals> {
+        let n = g.node_count();
+        let mut edges = 0u64;
+        let mut state = vec![0u8; n];
+        let candidates: Vec<NodeIx> = (0..n as NodeIx).filter(|&v| names.of(v).is_some()).collect();
+
+        // 1. Boxes the candidates reach, and the consumers they reach.
+        let mut queue: Vec<NodeIx> = Vec::new();
+        let mut reached_consumers: Vec<NodeIx> = Vec::new();
+        let mut forward = |from: NodeIx, state: &mut [u8], queue: &mut Vec<NodeIx>, edges: &mut u64| {
+            for &r in g.receivers.of(from) {
+                *edges += 1;
+                let s = &mut state[r as usize];
+                if g.is_passthrough(r) {
+                    if *s & REACHED == 0 {
+                        *s |= REACHED;
+                        queue.push(r);
+                    }
+                } else if *s & CONSUMER == 0 {
+                    *s |= CONSUMER;
+                    reached_consumers.push(r);
+                }
+            }
+        };
+        for &leaf in &candidates {
+            forward(leaf, &mut state, &mut queue, &mut edges);
+        }
+        while let Some(b) = queue.pop() {
+            forward(b, &mut state, &mut queue, &mut edges);
+        }
+        // Which of those boxes reach one of those consumers.
+        let backward = |to: NodeIx, state: &mut [u8], queue: &mut Vec<NodeIx>, edges: &mut u64| {
+            for &p in g.providers.of(to) {
+                *edges += 1;
+                let s = &mut state[p as usize];
+                if *s & (REACHED | LIVE) == REACHED {
+                    *s |= LIVE;
+                    queue.push(p);
+                }
+            }
+        };
+        for &c in &reached_consumers {
+            backward(c, &mut state, &mut queue, &mut edges);
+        }
+        while let Some(b) = queue.pop() {
+            backward(b, &mut state, &mut queue, &mut edges);
+        }
+        // The names still shared by two tools that reach a consumer.
+        let live = |leaf: NodeIx, edges: &mut u64| {
+            g.receivers.of(leaf).iter().any(|&r| {
+                *edges += 1;
+                !g.is_passthrough(r) || state[r as usize] & LIVE != 0
+            })
+        };
+        let mut live_count = vec![0u32; names.names.len()];
+        let live_leaves: Vec<NodeIx> = (candidates.iter().copied())
+            .filter(|&leaf| live(leaf, &mut edges))
+            .collect();
+        for &leaf in &live_leaves {
+            live_count[names.of_node[leaf as usize] as usize] += 1;
+        }
+        let mut leaf_name = vec![NOT_A_CANDIDATE; n];
+        let mut leaves = Vec::new();
+        for &leaf in &live_leaves {
+            let name = names.of_node[leaf as usize];
+            if live_count[name as usize] >= 2 {
+                leaf_name[leaf as usize] = name;
+                leaves.push(leaf);
+            }
+        }
+        if leaves.is_empty() {
+            return None;
+        }
+        Some(Finals {
+            state,
+            leaf_name,
+            leaves,
+            edges,
         })
+    }
+
+    pub fn is_final_leaf(&self, node: NodeIx) -> bool {
+        self.leaf_name[node as usize] != NOT_A_CANDIDATE
+    }
+
+    /// Whether `node` is a box that a candidate tool reaches and that
+    /// reaches a consumer: only such boxes can be on a path of a clash.
+    pub fn is_live_box(&self, g: &ToolGraph<'_>, node: NodeIx) -> bool {
+        g.is_passthrough(node) && self.state[node as usize] & LIVE != 0
     }
 }
 

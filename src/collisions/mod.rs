@@ -145,6 +145,7 @@ mod read;
 mod renames;
 mod sets;
 mod tokens;
+mod twins;
 mod upstream;
 
 use crate::graph::{NodeIx, ToolGraph};

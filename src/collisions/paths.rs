@@ -2249,18 +2249,18 @@ mod tests {
 }
 
 #[cfg(test)]
-mod hub_tests {
+pub(super) mod hub_tests {
     //! Paths through a hub box of many carrying providers, read whole
     //! through a check (attack of session 26, `hub-taps`).
 
     use crate::engine::check_text;
     use crate::{Budget, Config};
 
-    pub(super) fn node(id: &str, ty: &str, label: &str) -> String {
+    pub(in crate::collisions) fn node(id: &str, ty: &str, label: &str) -> String {
         format!(r#"{{"id": "{id}", "type": "{ty}", "data": {{"label": "{label}"}}}}"#)
     }
 
-    pub(super) fn edge(from: &str, to: &str) -> String {
+    pub(in crate::collisions) fn edge(from: &str, to: &str) -> String {
         format!(r#"{{"source": "{from}", "target": "{to}", "data": {{"edgeType": "tool_availability"}}}}"#)
     }
 
@@ -2299,7 +2299,7 @@ mod hub_tests {
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
     }
 
-    pub(super) fn total(work: &[(&'static str, u64)]) -> u64 {
+    pub(in crate::collisions) fn total(work: &[(&'static str, u64)]) -> u64 {
         work.iter().find(|(name, _)| *name == "total").map_or(0, |&(_, w)| w)
     }
 
