@@ -32,59 +32,43 @@
 //! source beside the kept twin, which breaks what a ladder of diamonds is
 //! read as (`rungs`: a root whose providers all hang below one box).
 //!
-//! Cost: O(N + E). Each live box's live box providers, live receivers and
-//! final leaves are listed sorted without repeats by walking the nodes in
-//! order (a counting sort, an edge a step); boxes are grouped by a hash of
-//! the first two and compared whole within a hash; a twin's leaves are
-//! looked up in the kept twin's by one merge.
+//! Cost: one read of each live box's providers and receivers, O(N + E).
+//! Boxes are grouped by a fingerprint of their live box providers and live
+//! receivers, sums of mixed node numbers (no list sorted); only boxes that
+//! share a fingerprint have their lists sorted and compared whole, and a
+//! twin's final leaves are looked up in the kept twin's by binary search.
+//! Nothing is copied when no twin vanishes (a check of a workflow with no
+//! twins pays the one read).
 
 use crate::graph::{NodeIx, ToolGraph};
-use crate::maps::{new_map, Map};
 
 use super::flow::Finals;
 
-/// Per node, a sorted list without repeats, in CSR form (a node's list
-/// may end before the next one's start: repeats left a gap).
-struct Lists {
-    starts: Vec<u32>,
-    ends: Vec<u32>,
-    items: Vec<NodeIx>,
+/// Mixes a node number into a fingerprint's sum.
+fn mix(node: NodeIx) -> u64 {
+    let mut h = u64::from(node)
+        .wrapping_add(0x9E37_79B9_7F4A_7C15)
+        .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 31;
+    h.wrapping_mul(0x94D0_49BB_1331_11EB)
 }
 
-impl Lists {
-    /// For every `(owner, item)` pair `pairs` yields, `item` in `owner`'s
-    /// list; the pairs must come in increasing order of item.
-    fn of(node_count: usize, pairs: impl Fn(&mut dyn FnMut(NodeIx, NodeIx))) -> Lists {
-        let mut starts = vec![0u32; node_count + 1];
-        pairs(&mut |owner, _| starts[owner as usize + 1] += 1);
-        for i in 0..node_count {
-            starts[i + 1] += starts[i];
-        }
-        let mut ends = starts[..node_count].to_vec();
-        let mut items = vec![0; starts[node_count] as usize];
-        pairs(&mut |owner, item| {
-            let (start, end) = (starts[owner as usize], &mut ends[owner as usize]);
-            if *end == start || items[*end as usize - 1] != item {
-                items[*end as usize] = item;
-                *end += 1;
-            }
-        });
-        Lists { starts, ends, items }
-    }
-
-    fn of_node(&self, node: NodeIx) -> &[NodeIx] {
-        &self.items[self.starts[node as usize] as usize..self.ends[node as usize] as usize]
-    }
+/// A box's live box providers, live receivers and final leaves, each
+/// sorted without repeats.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Wiring {
+    up: Vec<NodeIx>,
+    down: Vec<NodeIx>,
+    leaves: Vec<NodeIx>,
 }
 
-/// Whether every item of sorted `small` is in sorted `large`.
+/// Whether every item of sorted `small` is in sorted `large`: a binary
+/// search each, so that many twins of one tool each beside a kept twin of
+/// many cost their own tools, not the kept twin's each.
 fn within(small: &[NodeIx], large: &[NodeIx], steps: &mut u64) -> bool {
-    let mut rest = large.iter();
     small.iter().all(|x| {
-        rest.by_ref().find(|&y| {
-            *steps += 1;
-            y >= x
-        }) == Some(x)
+        *steps += u64::from(usize::BITS - large.len().leading_zeros()) + 1;
+        large.binary_search(x).is_ok()
     })
 }
 
@@ -92,70 +76,61 @@ fn within(small: &[NodeIx], large: &[NodeIx], steps: &mut u64) -> bool {
 /// there are none. `steps` counts the edges and list entries looked at.
 pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> Option<Vec<bool>> {
     let n = g.node_count();
-    let live: Vec<bool> = (0..n as NodeIx).map(|v| finals.is_live_box(g, v)).collect();
-    let live_box = |v: NodeIx| live[v as usize];
-    // A live box's live box providers, its live receivers, its final leaves.
-    let fed_by = Lists::of(n, |push| {
-        for p in (0..n as NodeIx).filter(|&p| live_box(p)) {
-            for &r in g.passthrough_receivers.of(p) {
-                if live_box(r) {
-                    push(r, p);
-                }
-            }
-        }
-    });
-    let feeds = Lists::of(n, |push| {
-        for r in (0..n as NodeIx).filter(|&r| !g.is_passthrough(r) || live_box(r)) {
-            for &p in g.providers.of(r) {
-                if live_box(p) {
-                    push(p, r);
-                }
-            }
-        }
-    });
-    let leaves = Lists::of(n, |push| {
-        for x in (0..n as NodeIx).filter(|&x| finals.is_final_leaf(x)) {
-            for &r in g.receivers.of(x) {
-                if live_box(r) {
-                    push(r, x);
-                }
-            }
-        }
-    });
-    *steps += (n + g.passthrough_receivers.entries() + g.providers.entries() + g.receivers.entries()) as u64;
-
-    // Live boxes grouped by what feeds them and what they feed: per
-    // fingerprint, the groups of that fingerprint, each by its first box.
-    let mut groups_of: Map<u64, Vec<u32>> = new_map();
-    let mut groups: Vec<Vec<NodeIx>> = Vec::new();
+    let live_box = |v: NodeIx| finals.is_live_box(g, v);
+    let live_receiver = |v: NodeIx| !g.is_passthrough(v) || live_box(v);
+    // Each live box by a fingerprint of its live box providers and live
+    // receivers: sums of mixed node numbers, so no list is sorted. An edge
+    // written twice changes the sum, which can only hide twins.
+    let mut prints: Vec<(u64, u64, NodeIx)> = Vec::new();
     for b in (0..n as NodeIx).filter(|&b| live_box(b)) {
-        let (up, down) = (fed_by.of_node(b), feeds.of_node(b));
-        *steps += (up.len() + down.len()) as u64;
-        let same_print = groups_of.entry(fingerprint(up, down)).or_default();
-        let same = same_print.iter().copied().find(|&group| {
-            let other = groups[group as usize][0];
-            *steps += (up.len() + down.len()) as u64;
-            fed_by.of_node(other) == up && feeds.of_node(other) == down
-        });
-        match same {
-            Some(group) => groups[group as usize].push(b),
-            None => {
-                same_print.push(groups.len() as u32);
-                groups.push(vec![b]);
-            }
-        }
+        let (providers, receivers) = (g.providers.of(b), g.receivers.of(b));
+        *steps += 1 + (providers.len() + receivers.len()) as u64;
+        let up = (providers.iter())
+            .filter(|&&p| live_box(p))
+            .fold(0u64, |h, &p| h.wrapping_add(mix(p)));
+        let down = (receivers.iter())
+            .filter(|&&r| live_receiver(r))
+            .fold(0u64, |h, &r| h.wrapping_add(mix(r)));
+        prints.push((up, down, b));
     }
+    prints.sort_unstable();
+    *steps += prints.len() as u64;
+    let sorted = |list: &[NodeIx], keep: &dyn Fn(NodeIx) -> bool| {
+        let mut kept: Vec<NodeIx> = list.iter().copied().filter(|&v| keep(v)).collect();
+        kept.sort_unstable();
+        kept.dedup();
+        kept
+    };
     let mut vanished = vec![false; n];
     let mut any = false;
-    for group in groups.iter().filter(|group| group.len() > 1) {
-        *steps += group.len() as u64;
-        let kept = (group.iter().copied())
-            .min_by(|&a, &b| g.id(a).cmp(g.id(b)))
-            .expect("a group of two or more");
-        for &twin in group.iter().filter(|&&b| b != kept) {
-            if within(leaves.of_node(twin), leaves.of_node(kept), steps) {
-                vanished[twin as usize] = true;
-                any = true;
+    for same_print in prints
+        .chunk_by(|a, b| (a.0, a.1) == (b.0, b.1))
+        .filter(|run| run.len() > 1)
+    {
+        // Boxes of one fingerprint, told apart by their lists.
+        let mut boxes: Vec<(Wiring, NodeIx)> = (same_print.iter())
+            .map(|&(_, _, b)| {
+                let providers = g.providers.of(b);
+                *steps += (providers.len() + g.receivers.of(b).len()) as u64;
+                let wiring = Wiring {
+                    up: sorted(providers, &|p| live_box(p)),
+                    down: sorted(g.receivers.of(b), &|r| live_receiver(r)),
+                    leaves: sorted(providers, &|p| finals.is_final_leaf(p)),
+                };
+                (wiring, b)
+            })
+            .collect();
+        boxes.sort_unstable_by(|x, y| (&x.0.up, &x.0.down).cmp(&(&y.0.up, &y.0.down)));
+        *steps += boxes.len() as u64;
+        for group in boxes.chunk_by(|x, y| (&x.0.up, &x.0.down) == (&y.0.up, &y.0.down)) {
+            let Some(kept) = group.iter().min_by(|x, y| g.id(x.1).cmp(g.id(y.1))) else {
+                continue;
+            };
+            for (wiring, twin) in group.iter().filter(|(_, b)| *b != kept.1) {
+                if within(&wiring.leaves, &kept.0.leaves, steps) {
+                    vanished[*twin as usize] = true;
+                    any = true;
+                }
             }
         }
     }
@@ -168,16 +143,6 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
 pub(crate) fn cut_out(g: &mut ToolGraph<'_>, vanished: &[bool], steps: &mut u64) {
     *steps += (g.providers.entries() + g.receivers.entries() + g.passthrough_receivers.entries()) as u64;
     g.drop_tool_edges(|from, to| vanished[from as usize] || vanished[to as usize]);
-}
-
-/// A fingerprint of a box's providers and receivers.
-fn fingerprint(up: &[NodeIx], down: &[NodeIx]) -> u64 {
-    let mut h = 0x1319_8A2E_0370_7344u64 ^ (((up.len() as u64) << 32) | down.len() as u64);
-    for &x in up.iter().chain(down) {
-        h = (h ^ u64::from(x)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= h >> 29;
-    }
-    h
 }
 
 #[cfg(test)]
@@ -387,5 +352,49 @@ mod tests {
             twice <= 2 * once + once / 20,
             "{twice} steps at 400 levels, {once} at 200"
         );
+    }
+
+    #[test]
+    fn cmp9_many_twins_of_one_tool_each_beside_a_twin_of_many_cost_their_own_tools() {
+        // Box P of a clashing pair into K and into n twins T_j of K, all
+        // into agent a; K holds n tools, T_j one of those and one of its
+        // own. Looking each twin's tools up in K's by a merge cost n steps
+        // a twin, n x n in all. (Every tool clashes with T_j's own.)
+        let shape = |n: usize| {
+            let mut nodes = vec![
+                node("a", "agent", "a"),
+                node("P", "toolbox", "P"),
+                node("K", "toolbox", "K"),
+            ];
+            let mut edges = vec![edge("P", "K"), edge("K", "a")];
+            for (tool, label) in [("x", "X"), ("y", "x!")] {
+                nodes.push(node(tool, "tool", label));
+                edges.push(edge(tool, "P"));
+            }
+            for j in 0..n {
+                let (k, t, own) = (format!("k{j:05}"), format!("T{j:05}"), format!("o{j:05}"));
+                let (label, twin) = (format!("Tool {j}"), format!("tool-{j}"));
+                nodes.extend([
+                    node(&k, "tool", &label),
+                    node(&t, "toolbox", &t),
+                    node(&own, "tool", &twin),
+                ]);
+                edges.extend([
+                    edge(&k, "K"),
+                    edge(&k, &t),
+                    edge(&own, &t),
+                    edge("P", &t),
+                    edge(&t, "a"),
+                ]);
+            }
+            workflow(&nodes, &edges)
+        };
+        let work = |n: usize| {
+            let report = check_text(shape(n).as_bytes(), &Config::default(), Budget::full()).unwrap();
+            assert_eq!(report.collisions.len(), n as u64 + 1);
+            total(&report.collisions.work())
+        };
+        let (once, twice) = (work(2_000), work(4_000));
+        assert!(twice * 10 <= 23 * once, "{twice} steps at 4,000 twins, {once} at 2,000");
     }
 }
