@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, List
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import toolwire
@@ -233,6 +233,9 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.text(st.characters(codec="utf-8"), min_size=1), json_values, min_size=1, max_size=5))
+# A first line of a literal block starting with a tab: libyaml refused it
+# (found by this test, session 35; now quoted).
+@example({"0": "\n\t"})
 def test_any_json_tree_reads_back_as_itself(tree: dict) -> None:
     assert same_tree(load(drupal_yaml.document(tree).encode())) == same_tree(tree)
 

@@ -101,13 +101,14 @@ def _literal_lines(text: str) -> List[str]:
     lines). Quoted instead: no line break, a carriage return, characters a
     literal block cannot carry, nothing but line breaks, a line of spaces
     alone, or a first line of content starting with a space (it would need
-    an indentation indicator)."""
+    an indentation indicator) or a tab (libyaml, finding the block's
+    indentation, refuses it)."""
     if "\n" not in text or "\r" in text or not text.strip("\n"):
         return []
     if _DOUBLE.search(text.replace("\n", "").replace("\t", "")):
         return []
     lines = text.split("\n")
-    if any(line and not line.strip(" ") for line in lines) or next(line for line in lines if line)[0] == " ":
+    if any(line and not line.strip(" ") for line in lines) or next(line for line in lines if line)[0] in " \t":
         return []
     if not text.endswith("\n"):
         return ["|-", *lines]
