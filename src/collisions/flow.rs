@@ -30,6 +30,8 @@
 //! relevant node's relevant provider boxes, and its *path parent* when it
 //! has exactly one relevant provider box (every path of a clash to it,
 //! but from a tool wired straight in, then ends `..., parent, node`).
+//! Twins that vanish (`twins`) are in the classes like any box, but in
+//! none of these: no path steps into one.
 //!
 //! One module, though long: the four steps are one reduction, each reading the
 //! marks and numbering the step before left, and the path facts are made from
