@@ -89,6 +89,7 @@ from .family_cycles import (
     cycle_skip,
     cycle_ties,
     cycle_tops_tied,
+    cycle_twins,
     cycle_wide_source,
     cycle_wide_tools,
     nested_tops,
@@ -105,6 +106,7 @@ from .family_cycles import (
     ring_edge_missing,
     ring_edge_missing_split,
     ring_split,
+    ring_twins,
     fed_sides_fanned,
     ring_fanned_fed_side,
     ring_many_fed_sides,
@@ -121,6 +123,7 @@ from .family_cycles import (
     skip_one_fed_side,
     skip_split,
     skip_split_into,
+    skip_twins,
     skip_wide_tools,
     skip_wide_tools_split,
     sources_one_tool,
@@ -467,6 +470,12 @@ FAMILIES: Dict[str, Family] = {
                (1_600,), 40, 1, lattice_wide_tools),
         Family("skip-split-into", 118, "family 114 with each tool U i wired into C i~, the box below its member, "
                "instead of S i", (4_000,), 40, 3, skip_split_into),
+        Family("cycle-twins", 119, "family 55 with every box b twinned, b^ fed by b's providers and feeding b's "
+               "receivers, twins feeding twins", (3_000,), 40, 2, cycle_twins),
+        Family("ring-twins", 120, "family 61 with every box b twinned, b^ fed by b's providers and feeding b's "
+               "receivers, twins feeding twins", (2_500,), 40, 3, ring_twins),
+        Family("skip-twins", 121, "family 71 with every box b twinned, b^ fed by b's providers and feeding b's "
+               "receivers, twins feeding twins", (2_500,), 40, 3, skip_twins),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

@@ -63,7 +63,8 @@ class Generated(NamedTuple):
 
 
 # Every id and label written here is made of ASCII letters, digits, spaces,
-# dots, hyphens and tildes, so records are formatted without JSON escaping.
+# dots, hyphens, tildes and carets, so records are formatted without JSON
+# escaping.
 _EDGE_TAIL = '","data":{"edgeType":"tool_availability"}}'
 
 

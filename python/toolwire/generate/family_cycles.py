@@ -42,7 +42,10 @@ the two chains below a member, on to the member after and back to the
 one before, share their top box; 114 and 116, from the same finding, a
 skip cycle (71) and one with tools of many receivers (101) so split, and
 115, from its finding 9, ``renames-hub`` (74) with a box on every edge
-between boxes: skip cycles whose members are joined by chains.
+between boxes: skip cycles whose members are joined by chains; 119 to
+121, from its transform ``para``, a cycle (55), a ring (61) and a skip
+cycle (71) with every box twinned, a box of the same providers and
+receivers beside it, so that every step of every way is a tie.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -1375,6 +1378,132 @@ def renames_hub_chained(n: int) -> Generated:
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
     expected = family_expected(
         n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 3 * n, boxes + 6 * n, n, boxes
+    )  # fmt: skip
+    return Generated(document(nodes, edges), expected)
+
+
+TWIN = "^"
+"""What a box's id takes to name its twin in the twinned families (119 to
+121): every box ``b`` has a twin ``b^`` fed by ``b``'s providers and
+feeding ``b``'s receivers, twins of boxes feeding twins, as the attack of
+session 33's ``para`` transform made them. ``b`` is a prefix of ``b^``, so
+the original's id is the smaller: the twin a path keeps (the smallest id
+among equals, docs/SEMANTICS.md 6) is the original, ``b^`` the one that
+vanishes (collisions/twins.rs)."""
+
+
+def cycle_twins(n: int) -> Generated:
+    """Family 119: ``cycle-far`` with every box twinned (the attack of
+    session 33, its transform ``para``): ``C{i}``, ``S{i}`` and ``Q{k}``
+    each with a twin ``C{i}^``, ``S{i}^``, ``Q{k}^`` of the same providers
+    and receivers: ``C{i}`` and ``C{i}^`` both into ``C{i + 1}`` and
+    ``C{i + 1}^``, ``S{i}`` and ``S{i}^`` into ``C{i}`` and ``C{i}^``,
+    ``U{i}`` into ``S{i}`` and ``S{i}^``; ``C{k}`` and ``C{k}^`` into agent
+    ``a{k}``, ``u{t}`` into ``Q{k}`` and ``Q{k}^``, both into ``a{k}``.
+    Twins only double every way, so the answer is ``cycle-far``'s: ``n``
+    violations, ``n`` clashes, the first a0's; ``9 * n`` nodes (``6 * n``
+    boxes), ``16 * n`` edges; from ``n = 2`` on.
+
+    Every member is fed by two members as near, ``C{i - 1}`` and ``C{i -
+    1}^``, each fed by both before them: ties at every step, which no arc of
+    a cycle reads as one. Until 8da7c4e (session 35), which makes every twin
+    but the original vanish from what paths read, reading the clashes' tools
+    took 62.6 million steps at ``n = 500`` and 291 million at 1,000 (a 1.55
+    MB file), 5.30x, 4.83x and 4.65x for twice ``n`` from 125, the
+    violations' listing and readings alike (the check holds, 2.0x to 2.1x);
+    0.26 million at 1,000, 2.0x, since: the cycle is read as ``cycle-far``,
+    in as many steps. Listed as the attack's transform lists it (each twin's
+    edges after every other edge) it read 222 million steps at 500, 5.16x
+    and 4.43x for twice ``n`` from 125."""
+    return _cycle_twins(n)
+
+
+def ring_twins(n: int) -> Generated:
+    """Family 120: ``two-way-cycle`` with every box twinned, as
+    ``cycle-twins``: ``C{i + 1}`` and ``C{i + 1}^`` also into ``C{i}`` and
+    ``C{i}^``. The same ``n`` violations and ``n`` clashes, the first
+    a0's; ``9 * n`` nodes (``6 * n`` boxes), ``20 * n`` edges; from ``n =
+    3`` on, as ``two-way-cycle``.
+
+    Until 8da7c4e (session 35) reading the clashes' tools took 650 million
+    steps at ``n = 500`` and 2.86 billion at 1,000 (a 1.85 MB file), 6.35x,
+    4.53x and 4.39x for twice ``n`` from 125, the violations' listing and
+    readings alike (the check holds, 2.0x to 2.1x); 0.13 million at 1,000,
+    2.0x, since: the ring is read as ``two-way-cycle``, in as many steps.
+    Listed as the attack's transform lists it, 518 million at 500, 5.10x and
+    4.37x from 125."""
+    return _cycle_twins(n, both_ways=True)
+
+
+def skip_twins(n: int) -> Generated:
+    """Family 121: ``cycle-skip`` with every box twinned, as
+    ``cycle-twins``: ``C{i}`` and ``C{i}^`` also into ``C{i + 2}`` and
+    ``C{i + 2}^``. The same ``n`` violations and ``n`` clashes, the first
+    a0's; ``9 * n`` nodes (``6 * n`` boxes), ``20 * n`` edges; from ``n =
+    3`` on, as ``cycle-skip``.
+
+    Until 8da7c4e (session 35) reading the clashes' tools took 103 million
+    steps at ``n = 500`` and 541 million at 1,000 (a 1.85 MB file), 9.13x,
+    5.49x and 5.25x for twice ``n`` from 125, the violations' listing and
+    readings alike (the check holds, 2.0x to 2.1x); 0.13 million at 1,000,
+    2.0x, since: the skip cycle is read as ``cycle-skip``, in as many steps.
+    Listed as the attack's transform lists it, 386 million at 500, 5.45x and
+    5.09x from 125."""
+    return _cycle_twins(n, skip=True)
+
+
+def _cycle_twins(n: int, both_ways: bool = False, skip: bool = False) -> Generated:
+    """``cycle-far`` with every box ``b`` twinned, ``b^`` beside it (see
+    ``cycle-twins``); ``both_ways``, ``two-way-cycle``'s edges back,
+    ``C{i + 1} -> C{i}``; ``skip``, ``cycle-skip``'s ``C{i} -> C{i + 2}``.
+    Nodes and edges are listed as ``_cycle_far`` lists them, each edge
+    followed by its twins' copies."""
+    w = id_width(n)
+    nodes: List[str] = []
+    edges: List[str] = []
+
+    def twinned(box: str) -> None:
+        nodes.extend([box_record(box), box_record(box + TWIN)])
+
+    def wire(source: str, target: str, from_box: bool = True, into_box: bool = True) -> None:
+        """``source -> target``, and the same edge from and into each end's
+        twin (a tool or an agent has none): a twin has its box's
+        providers and receivers."""
+        sources = [source, source + TWIN] if from_box else [source]
+        targets = [target, target + TWIN] if into_box else [target]
+        edges.extend(edge_record(x, y) for x in sources for y in targets)
+
+    for i in range(n):
+        s, after = f"{i:0{w}}", f"{(i + 1) % n:0{w}}"
+        twinned(f"C{s}")
+        twinned(f"S{s}")
+        nodes.append(tool_record(f"U{s}", f"U {s}"))
+        wire(f"C{s}", f"C{after}")
+        if skip:
+            wire(f"C{s}", f"C{(i + 2) % n:0{w}}")
+        wire(f"S{s}", f"C{s}")
+        wire(f"U{s}", f"S{s}", from_box=False)
+        if both_ways:
+            wire(f"C{after}", f"C{s}")
+    for k in range(n):
+        s, t = f"{k:0{w}}", f"{(k + n // 2) % n:0{w}}"
+        nodes.append(agent_record(f"a{s}"))
+        twinned(f"Q{s}")
+        nodes.append(tool_record(f"u{t}", f"u {t}"))
+        wire(f"C{s}", f"a{s}", into_box=False)
+        wire(f"Q{s}", f"a{s}", into_box=False)
+        wire(f"u{t}", f"Q{s}", from_box=False)
+    # Per member: C, S, their twins and U; four edges from C and its twin
+    # to the next and its twin (and as many back, or two on), four from S
+    # and its twin into C and its twin, two from U. Per agent: a, Q, Q^,
+    # u; two edges into a from C and C^, two from Q and Q^, two from u.
+    # Agent k sees every U and one twin, u{t} named as U{t}: its only
+    # clash; a0's is the first violation.
+    boxes = 6 * n
+    edge_count = (16 + 4 * (both_ways + skip)) * n
+    zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    expected = family_expected(
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 3 * n, edge_count, n, boxes
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
 
