@@ -75,19 +75,6 @@ impl Adjacency {
     pub fn entries(&self) -> usize {
         self.targets.len()
     }
-
-    /// The same without the edges `dropped(node, target)` says, the others
-    /// in their order.
-    fn without(&self, dropped: impl Fn(NodeIx, NodeIx) -> bool) -> Adjacency {
-        let mut starts = Vec::with_capacity(self.starts.len());
-        let mut targets = Vec::with_capacity(self.targets.len());
-        starts.push(0);
-        for node in 0..(self.starts.len() - 1) as NodeIx {
-            targets.extend(self.of(node).iter().copied().filter(|&t| !dropped(node, t)));
-            starts.push(targets.len() as u32);
-        }
-        Adjacency { starts, targets }
-    }
 }
 
 /// A node used as a tool-edge endpoint without being declared (R8): allowed,
@@ -267,14 +254,35 @@ impl<'a> ToolGraph<'a> {
         self.hasher.hash_one(name)
     }
 
-    /// Drops the tool edges `dropped(provider, receiver)` says from every
-    /// adjacency, keeping the others in their order. For a check that has
-    /// shown no path takes them and no consumer's set needs them
-    /// (`collisions::twins`); `tool_edge_count` stays what was read.
-    pub(crate) fn drop_tool_edges(&mut self, dropped: impl Fn(NodeIx, NodeIx) -> bool) {
-        self.providers = self.providers.without(|receiver, provider| dropped(provider, receiver));
-        self.receivers = self.receivers.without(&dropped);
-        self.passthrough_receivers = self.passthrough_receivers.without(&dropped);
+    /// Rewires the tool edges: each edge `provider -> receiver` becomes
+    /// `provider -> rewired(provider, receiver)`, or is dropped for None;
+    /// an edge that would repeat one of the same provider is dropped too.
+    /// For a check that has shown no path needs what changes and no
+    /// consumer's set does (`collisions::twins`); `tool_edge_count` stays
+    /// what was read.
+    pub(crate) fn rewire_tool_edges(&mut self, rewired: impl Fn(NodeIx, NodeIx) -> Option<NodeIx>) {
+        let node_count = self.node_count();
+        let mut edges: Vec<(NodeIx, NodeIx)> = Vec::with_capacity(self.receivers.entries());
+        // Per receiver, the provider that last had an edge into it.
+        let mut last = vec![NodeIx::MAX; node_count];
+        for from in 0..node_count as NodeIx {
+            for &to in self.receivers.of(from) {
+                if let Some(to) = rewired(from, to) {
+                    if last[to as usize] != from {
+                        last[to as usize] = from;
+                        edges.push((from, to));
+                    }
+                }
+            }
+        }
+        let into_passthroughs: Vec<(NodeIx, NodeIx)> = edges
+            .iter()
+            .copied()
+            .filter(|&(_, to)| self.is_passthrough(to))
+            .collect();
+        self.providers = Adjacency::build(node_count, &edges, |&(from, to)| (to, from));
+        self.receivers = Adjacency::build(node_count, &edges, |&e| e);
+        self.passthrough_receivers = Adjacency::build(node_count, &into_passthroughs, |&e| e);
     }
 
     /// Nodes that provide tools: not passthroughs, and the source of at

@@ -96,10 +96,10 @@ pub(crate) fn collisions<'a>(
         return Err(work);
     };
     let mut twin_steps = 0u64;
-    let vanished = twins::vanishing(&g, &finals, &mut twin_steps);
-    let flow = Flow::of(&g, finals, vanished.as_deref());
-    if let Some(vanished) = &vanished {
-        twins::cut_out(&mut g, vanished, &mut twin_steps);
+    let twin_cut = twins::vanishing(&g, &finals, &mut twin_steps);
+    let flow = Flow::of(&g, finals, twin_cut.as_ref());
+    if let Some(cut) = &twin_cut {
+        twins::cut_out(&mut g, cut, &mut twin_steps);
     }
     work.add(Step::Edge, flow.edges + twin_steps);
     work.add(Step::Item, flow.items);
@@ -366,6 +366,7 @@ pub(crate) fn collisions<'a>(
         renames: new_map(),
         locations: new_map(),
         paths: Paths::default(),
+        moved: twin_cut.as_ref().map(twins::Moved::of).unwrap_or_default(),
         carried: Default::default(),
         listing: Default::default(),
         work,

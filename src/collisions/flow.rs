@@ -42,6 +42,8 @@ use crate::graph::{NodeIx, ToolGraph};
 use crate::maps::{new_map, Map};
 use crate::names::{CandidateNames, NameIx, NOT_A_CANDIDATE};
 
+use super::twins::Twins;
+
 pub(crate) type ClassIx = u32;
 /// What makes a class: its own leaves and its input classes, sorted.
 type ClassKey = (Box<[NodeIx]>, Box<[ClassIx]>);
@@ -234,9 +236,11 @@ impl Flow {
     }
 
     /// The reduction of `g`, from its final leaves. The path facts leave
-    /// out the `vanished` twins (see `twins`), which no path steps into;
+    /// out the twins that vanish (see `twins`), which no path steps into,
+    /// and hold a kept twin that leaves were moved onto as a node with
+    /// leaves of its own, whose class alone does not say what it carries;
     /// the classes are made of every relevant node.
-    pub fn of(g: &ToolGraph<'_>, finals: Finals, vanished: Option<&[bool]>) -> Flow {
+    pub fn of(g: &ToolGraph<'_>, finals: Finals, twins: Option<&Twins>) -> Flow {
         let Finals {
             mut state,
             leaf_name,
@@ -408,8 +412,9 @@ impl Flow {
             start = end;
         }
         let class_of: Vec<ClassIx> = unit_of.iter().map(|&u| class_of_flow[u as usize]).collect();
-        if let Some(vanished) = vanished {
-            let gone = |node: NodeIx| vanished[node as usize];
+        let gains = |node: NodeIx| twins.is_some_and(|t| t.gains[node as usize]);
+        if let Some(twins) = twins {
+            let gone = |node: NodeIx| twins.vanished[node as usize];
             let mut kept = 0;
             for o in 0..nodes.len() {
                 let (from, to) = (provider_starts[o] as usize, provider_starts[o + 1] as usize);
@@ -444,7 +449,9 @@ impl Flow {
         // whether a tool reaches a box is a question about its class.
         let mut carrier_starts = Vec::with_capacity(relevant_count + 1);
         let mut carriers: Vec<(u32, bool)> = Vec::new();
-        let mut of_class: Vec<(ClassIx, u32)> = Vec::new();
+        // A kept twin that leaves were moved onto carries them beside its
+        // class: it is a class apart.
+        let mut of_class: Vec<(ClassIx, u32, u32)> = Vec::new();
         for o in 0..relevant_count {
             carrier_starts.push(carriers.len() as u32);
             let list = &providers[provider_starts[o] as usize..provider_starts[o + 1] as usize];
@@ -452,18 +459,18 @@ impl Flow {
                 continue;
             }
             of_class.clear();
-            of_class.extend(
-                list.iter()
-                    .map(|&p| (class_of[ordinal[p as usize] as usize], ordinal[p as usize])),
-            );
+            of_class.extend(list.iter().map(|&p| {
+                let o = ordinal[p as usize];
+                (class_of[o as usize], if gains(p) { o } else { NONE }, o)
+            }));
             of_class.sort_unstable();
             items += list.len() as u64;
-            for same in of_class.chunk_by(|a, b| a.0 == b.0) {
-                carriers.push((same[0].1, same.len() == 1));
+            for same in of_class.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+                carriers.push((same[0].2, same.len() == 1));
             }
         }
         carrier_starts.push(carriers.len() as u32);
-        let has_own = |o: u32| own_starts[o as usize] != own_starts[o as usize + 1];
+        let has_own = |o: u32| own_starts[o as usize] != own_starts[o as usize + 1] || gains(nodes[o as usize]);
         let (depth, jump, own_up, own_rank) = depths(&mut parent, has_own, &mut items);
         let (enter, leave, root_of) = euler(&parent);
         items += parent.len() as u64;

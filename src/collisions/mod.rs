@@ -224,6 +224,8 @@ pub struct Collisions<'a> {
     pub(crate) renames: Map<NodeIx, Rename>,
     pub(crate) locations: Map<NodeIx, Location>,
     paths: paths::Paths,
+    /// Leaves moved onto kept twins, read as their paths' first boxes.
+    moved: twins::Moved,
     /// Whether a leaf reaches a class, as asked by paths: a tool asked
     /// about at every agent a box feeds is looked up in the box's set once.
     carried: std::sync::Mutex<Map<(NodeIx, flow::ClassIx), bool>>,

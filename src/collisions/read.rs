@@ -105,6 +105,7 @@ impl Collisions<'static> {
             renames: new_map(),
             locations: new_map(),
             paths: Paths::default(),
+            moved: Default::default(),
             work: Work::default(),
         }
     }
@@ -282,6 +283,9 @@ impl<'a> Collisions<'a> {
     pub(super) fn carries(&self, leaf: NodeIx, o: u32) -> bool {
         let class = self.flow.class_of[o as usize];
         self.work.add(Step::Probe, 1);
+        if self.moved.onto(leaf, self.node(o)) {
+            return true;
+        }
         let mut known = self.carried.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&carries) = known.get(&(leaf, class)) {
             return carries;
@@ -311,8 +315,16 @@ impl<'a> Collisions<'a> {
         self.wired(|w, steps| self.paths.path(w, leaf, consumer, steps))
     }
 
+    /// Nodes `from..to` of `path`; a leaf moved onto a kept twin has its
+    /// first box put back (see `twins`).
     fn path_nodes(&self, path: &TreePath, from: usize, to: usize) -> Vec<NodeIx> {
-        self.wired(|w, steps| self.paths.nodes(w, path, from, to, steps))
+        let mut nodes = self.wired(|w, steps| self.paths.nodes(w, path, from, to, steps));
+        if (from..to).contains(&1) {
+            if let Some((_, first)) = self.moved.of_leaf(path.leaf()) {
+                nodes[1 - from] = first;
+            }
+        }
+        nodes
     }
 
     /// Whether consumer number `rank` (among those with a violation) sees
@@ -372,6 +384,7 @@ impl<'a> Collisions<'a> {
             renames: self.renames,
             locations: self.locations,
             paths: Paths::default(),
+            moved: self.moved,
             work: self.work,
         }
     }
@@ -465,6 +478,11 @@ impl<'r> CollidingTool<'r> {
 
     /// Whether `node` is on the tool's path.
     pub(crate) fn path_contains(&self, node: NodeIx) -> bool {
+        if let Some((kept, first)) = self.set.moved.of_leaf(self.node()) {
+            if node == first || node == kept {
+                return node == first;
+            }
+        }
         (self.set).wired(|w, steps| self.set.paths.contains(w, &self.path, node, steps))
     }
 

@@ -68,7 +68,7 @@ impl<'a> Collisions<'a> {
         const FEW_LOOKED_AT: usize = 16;
         let g = &self.graph;
         let ordinal = &self.flow.ordinal;
-        if node == leaf || node == consumer || !g.is_passthrough(node) {
+        if node == leaf || node == consumer || !g.is_passthrough(node) || self.moved.rewritten(node) {
             return None;
         }
         let o = ordinal[node as usize];
