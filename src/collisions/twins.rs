@@ -71,21 +71,19 @@ fn mix(node: NodeIx) -> u64 {
 
 /// A box's live box providers, live receivers and final leaves, each
 /// sorted without repeats.
-#[derive(Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Default)]
 struct Wiring {
     up: Vec<NodeIx>,
     down: Vec<NodeIx>,
     leaves: Vec<NodeIx>,
 }
 
-/// Whether every item of sorted `small` is in sorted `large`: a binary
-/// search each, so that many twins of one tool each beside a kept twin of
-/// many cost their own tools, not the kept twin's each.
-fn within(small: &[NodeIx], large: &[NodeIx], steps: &mut u64) -> bool {
-    small.iter().all(|x| {
-        *steps += u64::from(usize::BITS - large.len().leading_zeros()) + 1;
-        large.binary_search(x).is_ok()
-    })
+/// Whether sorted `list` holds `item`, by binary search: many twins of
+/// one tool each beside a kept twin of many cost their own tools, not the
+/// kept twin's each.
+fn holds(list: &[NodeIx], item: NodeIx, steps: &mut u64) -> bool {
+    *steps += u64::from(usize::BITS - list.len().leading_zeros()) + 1;
+    list.binary_search(&item).is_ok()
 }
 
 /// What twins change in the graph paths read (see the module docs).
@@ -212,7 +210,7 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
             // twin too (it never starts there), or only into twins of the
             // group (it is moved onto the kept one).
             let vanishes = wiring.leaves.iter().all(|&leaf| {
-                within(&[leaf], &kept_wiring.leaves, steps)
+                holds(&kept_wiring.leaves, leaf, steps)
                     || (takes_leaves && first_twin(leaf, number as u32, steps).is_some())
             });
             if vanishes {
@@ -231,7 +229,7 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
                 continue;
             }
             for &leaf in &wiring.leaves {
-                if kept_wiring.leaves.binary_search(&leaf).is_ok() {
+                if holds(&kept_wiring.leaves, leaf, steps) {
                     continue;
                 }
                 if let Some(first) = first_twin(leaf, number as u32, steps) {
