@@ -324,6 +324,14 @@ mod tests {
         format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","))
     }
 
+    fn boxes(ids: &[&str]) -> Vec<String> {
+        ids.iter().map(|b| node(b, "toolbox", b)).collect()
+    }
+
+    fn edges_of(pairs: &[(&str, &str)]) -> Vec<String> {
+        pairs.iter().map(|(p, r)| edge(p, r)).collect()
+    }
+
     /// A lattice of `levels` levels of two boxes, L_i and R_i, each fed by
     /// both boxes of the level above; `pairs` clashing pairs "Tool j" and
     /// "tool-j" wired into both boxes of the top level, the bottom level
@@ -410,12 +418,9 @@ mod tests {
     /// clashing pair of its own, both into B1, into agent a. With
     /// `elsewhere`, R0's tool r is also wired straight into a.
     fn diamond(elsewhere: bool) -> String {
-        let mut nodes: Vec<String> = ["B0", "B1", "L0", "R0"].iter().map(|b| node(b, "toolbox", b)).collect();
+        let mut nodes = boxes(&["B0", "B1", "L0", "R0"]);
         nodes.push(node("a", "agent", "a"));
-        let mut edges: Vec<String> = [("B0", "L0"), ("B0", "R0"), ("L0", "B1"), ("R0", "B1"), ("B1", "a")]
-            .iter()
-            .map(|(p, r)| edge(p, r))
-            .collect();
+        let mut edges = edges_of(&[("B0", "L0"), ("B0", "R0"), ("L0", "B1"), ("R0", "B1"), ("B1", "a")]);
         for (tool, label, into) in [
             ("l", "L", "L0"),
             ("l2", "l!", "L0"),
@@ -483,7 +488,7 @@ mod tests {
         let mut nodes: Vec<String> = ["a", "b"].iter().map(|a| node(a, "agent", a)).collect();
         nodes.extend(["T", "B1", "B2", "C1", "C2", "dead"].map(|b| node(b, "toolbox", b)));
         nodes.extend([node("x", "tool", "X"), node("y", "tool", "x!")]);
-        let mut edges: Vec<String> = [("x", "T"), ("y", "T")].iter().map(|(p, r)| edge(p, r)).collect();
+        let mut edges = edges_of(&[("x", "T"), ("y", "T")]);
         // B1 and B2: fed by T, into a; B2 also into a box that reaches no
         // consumer. C1 and C2: fed by T, into b; C2 also into agent a.
         for (p, r) in [("T", "B1"), ("T", "B2"), ("B1", "a"), ("B2", "a"), ("B2", "dead")] {
@@ -502,9 +507,9 @@ mod tests {
         // Tools X and x! in boxes of their own, both into twins T1 and T2,
         // into agent a: the clash forms in two boxes, so no group names one
         // (CONFORMANCE 18), though T2 vanishes from what paths read.
-        let mut nodes: Vec<String> = ["P", "Q", "T1", "T2"].iter().map(|b| node(b, "toolbox", b)).collect();
+        let mut nodes = boxes(&["P", "Q", "T1", "T2"]);
         nodes.extend([node("a", "agent", "a"), node("x", "tool", "X"), node("y", "tool", "x!")]);
-        let edges: Vec<String> = [
+        let edges = edges_of(&[
             ("x", "P"),
             ("y", "Q"),
             ("P", "T1"),
@@ -513,10 +518,7 @@ mod tests {
             ("Q", "T2"),
             ("T1", "a"),
             ("T2", "a"),
-        ]
-        .iter()
-        .map(|(p, r)| edge(p, r))
-        .collect();
+        ]);
         let text = workflow(&nodes, &edges);
         // P and Q are twins too (fed by nothing, into T1 and T2): x! moves
         // onto P, its path still through Q.
@@ -622,14 +624,14 @@ mod tests {
         // that feeds nothing shares, so S1 is live but on no path, and
         // nothing is moved onto it: S2 stays. (Moved there, y's path was
         // read as [y, S2, a].)
-        let mut nodes: Vec<String> = ["S1", "S2", "B", "D"].iter().map(|b| node(b, "toolbox", b)).collect();
+        let mut nodes = boxes(&["S1", "S2", "B", "D"]);
         nodes.extend([
             node("a", "agent", "a"),
             node("u", "tool", "Unique"),
             node("u2", "tool", "unique!"),
         ]);
         nodes.extend([node("x", "tool", "X"), node("y", "tool", "x!")]);
-        let edges: Vec<String> = [
+        let edges = edges_of(&[
             ("u", "S1"),
             ("u2", "D"),
             ("y", "S2"),
@@ -637,10 +639,7 @@ mod tests {
             ("S1", "B"),
             ("S2", "B"),
             ("B", "a"),
-        ]
-        .iter()
-        .map(|(p, r)| edge(p, r))
-        .collect();
+        ]);
         let text = workflow(&nodes, &edges);
         assert!(cut(&text).0.is_empty());
         let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
