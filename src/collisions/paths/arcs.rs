@@ -3565,20 +3565,21 @@ mod tests {
     ) -> (String, Vec<String>) {
         let mut boxes = boxes.to_vec();
         let mut box_edges = box_edges.to_vec();
+        // Each fan box into an agent of its own: boxes into one agent
+        // would be twins, all but one on no path (`twins`), and the tool
+        // no tool of many receivers any more.
         let xs: Vec<String> = (0..fan).map(|j| format!("X{j:02}")).collect();
-        for x in &xs {
+        let zs: Vec<String> = (0..fan).map(|j| format!("Z{j:02}")).collect();
+        for (x, z) in xs.iter().zip(&zs) {
             boxes.push(x.clone());
-            box_edges.push((x.clone(), "Z".to_string()));
+            box_edges.push((x.clone(), z.clone()));
         }
         let mut into = into.to_vec();
         into.extend(xs.iter().map(String::as_str));
         let (text, path) = wired(&boxes, &box_edges, &into, at);
+        let agents: Vec<String> = zs.iter().map(|z| node(z, "agent", z)).collect();
         let text = if fan > 0 {
-            text.replacen(
-                r#"{"nodes": ["#,
-                &format!(r#"{{"nodes": [{},"#, node("Z", "agent", "Z")),
-                1,
-            )
+            text.replacen(r#"{"nodes": ["#, &format!(r#"{{"nodes": [{},"#, agents.join(",")), 1)
         } else {
             text
         };
@@ -3890,8 +3891,9 @@ mod tests {
         }
     }
 
-    /// `into` with, when `fan`, 17 boxes X.. more that each feed agent z
-    /// (a tool of many receivers); edges and `into` sorted, each once.
+    /// `into` with, when `fan`, 17 boxes X.. more, each feeding a consumer
+    /// z.. of its own (a tool of many receivers); edges and `into` sorted,
+    /// each once.
     fn with_fan(
         boxes: &mut Vec<String>,
         edges: &mut Vec<(String, String)>,
@@ -3899,10 +3901,11 @@ mod tests {
         fan: bool,
     ) -> Vec<String> {
         if fan {
+            // Each into a consumer of its own (into one, they would be twins).
             for j in 0..17 {
                 let x = format!("X{j:02}");
                 boxes.push(x.clone());
-                edges.push((x.clone(), "z".to_string()));
+                edges.push((x.clone(), format!("z{j:02}")));
                 into.push(x);
             }
         }
@@ -4012,7 +4015,8 @@ mod tests {
                 for j in 0..17 {
                     let x = format!("X{j:02}");
                     boxes.push(x.clone());
-                    edges.extend([("W".to_string(), x.clone()), (x, "z".to_string())]);
+                    // Into consumers of their own, or they were twins.
+                    edges.extend([("W".to_string(), x.clone()), (x, format!("z{j:02}"))]);
                 }
                 for x in 0..m {
                     for y in 0..m {
@@ -4155,9 +4159,10 @@ mod tests {
             boxes.push(f.clone());
             edges.extend([(format!("S{:02}", name[2]), f.clone()), (f.clone(), c[2].clone())]);
             let xs: Vec<String> = (0..17).map(|j| format!("X{j:02}")).collect();
-            for x in &xs {
+            for (j, x) in xs.iter().enumerate() {
                 boxes.push(x.clone());
-                edges.push((x.clone(), "z".to_string()));
+                // Into a consumer of its own (into one, they were twins).
+                edges.push((x.clone(), format!("z{j:02}")));
             }
             for e in 0..m {
                 let (s, o) = (format!("S{:02}", name[e]), c[(e + 4) % m].clone());
@@ -4403,12 +4408,14 @@ mod tests {
         let xs: Vec<String> = (0..fan).map(|j| format!("X{j:02}")).collect();
         for (j, x) in xs.iter().enumerate() {
             boxes.push(x.clone());
+            // Into consumers of their own (into one, they were twins).
+            let z = format!("z{j:02}");
             if j % 2 == 0 {
-                edges.push((x.clone(), "z".to_string()));
+                edges.push((x.clone(), z));
             } else {
                 let y = format!("Y{j:02}");
                 boxes.push(y.clone());
-                edges.extend([(x.clone(), y.clone()), (y, "z".to_string())]);
+                edges.extend([(x.clone(), y.clone()), (y, z)]);
             }
         }
         let (boxes, edges) = (&boxes[..], &edges[..]);
@@ -4760,9 +4767,10 @@ mod tests {
             let fan: Vec<String> = (0..17).map(|j| format!("X{j:02}")).collect();
             let (mut boxes, mut edges) = (boxes.clone(), edges.clone());
             if trial % 6 < 3 {
-                for x in &fan {
+                for (j, x) in fan.iter().enumerate() {
                     boxes.push(x.clone());
-                    edges.push((x.clone(), "z".to_string()));
+                    // Into a consumer of its own (into one, they were twins).
+                    edges.push((x.clone(), format!("z{j:02}")));
                 }
                 into.extend(fan.iter().map(String::as_str));
             }
