@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Sequence, Set, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1349,6 +1349,49 @@ def read_as_formats_do(tools: Sequence[toolwire.Tool]) -> int:
 @pytest.mark.parametrize("family", NAMES)
 def test_cmp9_path_reading_work_doubles_at_most_2_3x(family: str) -> None:
     assert_doubling(family, "reading the clashes' tools and paths", reading_work)
+
+
+def boxes_apart(data: bytes) -> bytes:
+    """``data`` with every box that feeds only agents, and feeds the same
+    agents as another box fed by the same boxes, wired instead into an
+    agent of its own: no longer twins (src/collisions/twins.rs)."""
+    workflow = json.loads(data)
+    kind = {node["id"]: node.get("type") for node in workflow["nodes"]}
+    into: Dict[str, Set[str]] = {}
+    fed_by: Dict[str, Set[str]] = {}
+    for edge in workflow["edges"]:
+        into.setdefault(edge["source"], set()).add(edge["target"])
+        fed_by.setdefault(edge["target"], set()).add(edge["source"])
+    by_wiring: Dict[Tuple[FrozenSet[str], FrozenSet[str]], List[str]] = {}
+    for box in (b for b, t in kind.items() if t == "toolbox"):
+        receivers = into.get(box, set())
+        if receivers and all(kind.get(r) != "toolbox" for r in receivers):
+            providers = frozenset(p for p in fed_by.get(box, ()) if kind.get(p) == "toolbox")
+            by_wiring.setdefault((providers, frozenset(receivers)), []).append(box)
+    apart = {box for boxes in by_wiring.values() if len(boxes) > 1 for box in boxes}
+    workflow["edges"] = [e for e in workflow["edges"] if e["source"] not in apart]
+    for box in sorted(apart):
+        workflow["nodes"].append({"id": f"{box}-own", "type": "agent"})
+        workflow["edges"].append({"source": box, "target": f"{box}-own", "data": {"edgeType": "tool_availability"}})
+    return json.dumps(workflow).encode()
+
+
+def test_cmp9_wide_cycles_with_its_boxes_apart_reads_in_at_most_double_the_work() -> None:
+    # Family 104's tool is wired into n boxes that each feed the same 17
+    # agents: twins, all but one on no path, so the family no longer makes
+    # it a tool of many receivers (session 35). With each box into an agent
+    # of its own it is one again, and its ways into the rings are read as
+    # family 104 was made to read them.
+    data = boxes_apart(built("wide-cycles", TINY["wide-cycles"]).data)
+    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
+
+    def reading(family: str, n: int) -> Tuple[int, int]:
+        report = toolwire.check_json(boxes_apart(built(family, n).data))
+        before = work_done(report)
+        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
+        return work_done(report) - before, tools
+
+    assert_doubling("wide-cycles", "reading the clashes' tools and paths, its boxes apart", reading)
 
 
 VIOLATIONS_READ = 4_000
