@@ -285,6 +285,22 @@ impl<'a> ToolGraph<'a> {
         self.passthrough_receivers = Adjacency::build(node_count, &into_passthroughs, |&e| e);
     }
 
+    /// Drops every tool edge from a passthrough to itself: it forwards to
+    /// itself what it holds, which changes no consumer's set and is on no
+    /// shortest path, but would make the box its own provider, never a
+    /// link of a chain (an agent wired to itself is a leaf of itself,
+    /// SEMANTICS 4, and keeps it). Returns the edges looked at.
+    pub(crate) fn drop_passthrough_self_loops(&mut self) -> usize {
+        let looks = self.passthrough_receivers.entries();
+        let looped = |v: NodeIx| self.passthrough_receivers.of(v).contains(&v);
+        if !(0..self.node_count() as NodeIx).any(|v| self.is_passthrough(v) && looped(v)) {
+            return looks;
+        }
+        let passthrough = self.passthrough.clone();
+        self.rewire_tool_edges(|from, to| (from != to || !passthrough[from as usize]).then_some(to));
+        looks + self.receivers.entries()
+    }
+
     /// Nodes that provide tools: not passthroughs, and the source of at
     /// least one tool edge.
     pub fn is_tool(&self, node: NodeIx) -> bool {

@@ -92,10 +92,11 @@ pub(crate) fn collisions<'a>(
     interrupt: Interrupt<'_>,
     work: Work,
 ) -> Result<Collisions<'a>, Work> {
+    let mut twin_steps = g.drop_passthrough_self_loops() as u64;
     let Some(finals) = Finals::of(&g, &names) else {
+        work.add(Step::Edge, twin_steps);
         return Err(work);
     };
-    let mut twin_steps = 0u64;
     let twin_cut = twins::vanishing(&g, &finals, &mut twin_steps);
     let flow = Flow::of(&g, finals, twin_cut.as_ref());
     if let Some(cut) = &twin_cut {

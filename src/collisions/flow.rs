@@ -242,41 +242,13 @@ impl Flow {
     /// the classes are made of every relevant node.
     pub fn of(g: &ToolGraph<'_>, finals: Finals, twins: Option<&Twins>) -> Flow {
         let Finals {
-            mut state,
+            state,
             leaf_name,
-            leaves,
+            boxes,
+            consumers,
             mut edges,
         } = finals;
         let n = g.node_count();
-        // 2. Relevant boxes and consumers.
-        let mut boxes: Vec<NodeIx> = Vec::new();
-        let mut consumers: Vec<NodeIx> = Vec::new();
-        let mut relevant = |from: NodeIx, state: &mut [u8], boxes: &mut Vec<NodeIx>, edges: &mut u64| {
-            for &r in g.receivers.of(from) {
-                *edges += 1;
-                let s = &mut state[r as usize];
-                if *s & RELEVANT != 0 {
-                    continue;
-                }
-                if !g.is_passthrough(r) {
-                    *s |= RELEVANT;
-                    consumers.push(r);
-                } else if *s & LIVE != 0 {
-                    *s |= RELEVANT;
-                    boxes.push(r);
-                }
-            }
-        };
-        for &leaf in &leaves {
-            relevant(leaf, &mut state, &mut boxes, &mut edges);
-        }
-        let mut next = 0;
-        while next < boxes.len() {
-            let b = boxes[next];
-            next += 1;
-            relevant(b, &mut state, &mut boxes, &mut edges);
-        }
-        consumers.sort_unstable();
 
         // 3. Units, in topological order.
         let mut ordinal = vec![NONE; n];
@@ -508,7 +480,10 @@ pub(crate) struct Finals {
     state: Vec<u8>,
     /// Per node: its name when it is a final leaf, else NOT_A_CANDIDATE.
     leaf_name: Vec<NameIx>,
-    leaves: Vec<NodeIx>,
+    /// The relevant boxes, as a final leaf's walk found them, and the
+    /// relevant consumers, sorted.
+    boxes: Vec<NodeIx>,
+    consumers: Vec<NodeIx>,
     /// Edges read.
     pub edges: u64,
 }
@@ -589,10 +564,41 @@ impl Finals {
         if leaves.is_empty() {
             return None;
         }
+
+        // 2. Relevant boxes and consumers.
+        let mut boxes: Vec<NodeIx> = Vec::new();
+        let mut consumers: Vec<NodeIx> = Vec::new();
+        let mut relevant = |from: NodeIx, state: &mut [u8], boxes: &mut Vec<NodeIx>, edges: &mut u64| {
+            for &r in g.receivers.of(from) {
+                *edges += 1;
+                let s = &mut state[r as usize];
+                if *s & RELEVANT != 0 {
+                    continue;
+                }
+                if !g.is_passthrough(r) {
+                    *s |= RELEVANT;
+                    consumers.push(r);
+                } else if *s & LIVE != 0 {
+                    *s |= RELEVANT;
+                    boxes.push(r);
+                }
+            }
+        };
+        for &leaf in &leaves {
+            relevant(leaf, &mut state, &mut boxes, &mut edges);
+        }
+        let mut next = 0;
+        while next < boxes.len() {
+            let b = boxes[next];
+            next += 1;
+            relevant(b, &mut state, &mut boxes, &mut edges);
+        }
+        consumers.sort_unstable();
         Some(Finals {
             state,
             leaf_name,
-            leaves,
+            boxes,
+            consumers,
             edges,
         })
     }
@@ -601,10 +607,10 @@ impl Finals {
         self.leaf_name[node as usize] != NOT_A_CANDIDATE
     }
 
-    /// Whether `node` is a box that a candidate tool reaches and that
-    /// reaches a consumer: only such boxes can be on a path of a clash.
-    pub fn is_live_box(&self, g: &ToolGraph<'_>, node: NodeIx) -> bool {
-        g.is_passthrough(node) && self.state[node as usize] & LIVE != 0
+    /// Whether `node` is a relevant box: one a final leaf reaches, that
+    /// reaches a consumer. Only such boxes can be on a path of a clash.
+    pub fn is_relevant_box(&self, g: &ToolGraph<'_>, node: NodeIx) -> bool {
+        g.is_passthrough(node) && self.state[node as usize] & RELEVANT != 0
     }
 }
 

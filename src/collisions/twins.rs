@@ -1,7 +1,9 @@
 //! Twin boxes, and the ones no path steps into (CMP-9, SEMANTICS 6).
 //!
-//! Two live boxes are *twins* when the same live boxes feed them and they
-//! feed the same live boxes and consumers. Each is then exactly as near
+//! Two relevant boxes (ones a final leaf reaches, that reach a consumer:
+//! only they can be on a path of a clash) are *twins* when the same
+//! relevant boxes feed them and they feed the same relevant boxes and
+//! consumers. Each is then exactly as near
 //! every consumer as the other, and from either the walk a path is (at
 //! each step the receiver nearest the consumer, the smallest id among
 //! equals) goes on alike. So it never steps from a box into any twin but
@@ -12,13 +14,12 @@
 //! when each of its final leaves is
 //!
 //! - wired into the kept twin too (it never starts at this one), or
-//! - wired into twins of this group only, the kept twin holding a final
-//!   leaf of its own: the leaf is *moved* onto the kept twin, read as
-//!   wired into it, and its path's first box put back when the path is
-//!   read (the twin of smallest id it is wired into; `Moved`). Its first
-//!   step is into the group whichever twin it takes, and what comes after
-//!   is alike; the kept twin is on paths anyway (its own leaf reaches it),
-//!   so it has a place in what paths read.
+//! - wired into twins of this group only: the leaf is *moved* onto the
+//!   kept twin, read as wired into it, and its path's first box put back
+//!   when the path is read (the twin of smallest id it is wired into;
+//!   `Moved`). Its first step is into the group whichever twin it takes,
+//!   and what comes after is alike; the kept twin is relevant like every
+//!   twin, so it has a place in what paths read.
 //!
 //! A vanished twin's edges are cut out of the graph once the reduction
 //! (`flow`) has made the classes, and the path facts never list it.
@@ -47,9 +48,10 @@
 //! elsewhere stays, with every edge: where that tool starts is not a
 //! question of twins.
 //!
-//! Cost: one read of each live box's providers and receivers, O(N + E).
-//! Boxes are grouped by a fingerprint of their live box providers and live
-//! receivers, sums of mixed node numbers (no list sorted); only boxes that
+//! Cost: one read of each relevant box's providers and receivers, O(N +
+//! E). Boxes are grouped by a fingerprint of their relevant box providers
+//! and relevant receivers, sums of mixed node numbers, each neighbour
+//! once (no list sorted); only boxes that
 //! share a fingerprint have their lists sorted and compared whole, and a
 //! twin's final leaves are looked up in the kept twin's by binary search.
 //! Nothing is copied when no twin vanishes (a check of a workflow with no
@@ -60,6 +62,26 @@ use crate::maps::{new_map, Map};
 
 use super::flow::Finals;
 
+/// The sum of the mixed numbers of the nodes of `list` that `keep` keeps,
+/// each once: `stamp[v]` is set to `owner` when `v` is counted for it.
+fn spread_sum(
+    owner: NodeIx,
+    list: &[NodeIx],
+    keep: &dyn Fn(NodeIx) -> bool,
+    stamp: &mut [NodeIx],
+    steps: &mut u64,
+) -> u64 {
+    *steps += 1 + list.len() as u64;
+    let mut h = 0u64;
+    for &v in list {
+        if keep(v) && stamp[v as usize] != owner {
+            stamp[v as usize] = owner;
+            h = h.wrapping_add(mix(v));
+        }
+    }
+    h
+}
+
 /// Mixes a node number into a fingerprint's sum.
 fn mix(node: NodeIx) -> u64 {
     let mut h = u64::from(node)
@@ -69,7 +91,7 @@ fn mix(node: NodeIx) -> u64 {
     h.wrapping_mul(0x94D0_49BB_1331_11EB)
 }
 
-/// A box's live box providers, live receivers and final leaves, each
+/// A box's relevant box providers, relevant receivers and final leaves, each
 /// sorted without repeats.
 #[derive(Default)]
 struct Wiring {
@@ -106,23 +128,28 @@ pub(crate) struct Twins {
 /// edges and list entries looked at.
 pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> Option<Twins> {
     let n = g.node_count();
-    let live_box = |v: NodeIx| finals.is_live_box(g, v);
-    let live_receiver = |v: NodeIx| !g.is_passthrough(v) || live_box(v);
-    // Each live box by a fingerprint of its live box providers and live
-    // receivers: sums of mixed node numbers, so no list is sorted. An edge
-    // written twice changes the sum, which can only hide twins.
-    let mut prints: Vec<(u64, u64, NodeIx)> = Vec::new();
-    for b in (0..n as NodeIx).filter(|&b| live_box(b)) {
-        let (providers, receivers) = (g.providers.of(b), g.receivers.of(b));
-        *steps += 1 + (providers.len() + receivers.len()) as u64;
-        let up = (providers.iter())
-            .filter(|&&p| live_box(p))
-            .fold(0u64, |h, &p| h.wrapping_add(mix(p)));
-        let down = (receivers.iter())
-            .filter(|&&r| live_receiver(r))
-            .fold(0u64, |h, &r| h.wrapping_add(mix(r)));
-        prints.push((up, down, b));
-    }
+    let relevant_box = |v: NodeIx| finals.is_relevant_box(g, v);
+    let relevant_receiver = |v: NodeIx| !g.is_passthrough(v) || relevant_box(v);
+    // Each relevant box by a fingerprint of its relevant box providers and
+    // receivers: sums of mixed node numbers, so no list is sorted, each
+    // neighbour counted once however often an edge is written (a stamp per
+    // node, the box's number, tells it was: a repeated edge hid twins).
+    let boxes: Vec<NodeIx> = (0..n as NodeIx).filter(|&b| relevant_box(b)).collect();
+    let mut stamp = vec![NodeIx::MAX; n];
+    let ups: Vec<u64> = (boxes.iter())
+        .map(|&b| spread_sum(b, g.providers.of(b), &relevant_box, &mut stamp, steps))
+        .collect();
+    stamp.fill(NodeIx::MAX);
+    let mut prints: Vec<(u64, u64, NodeIx)> = (boxes.iter().zip(ups))
+        .map(|(&b, up)| {
+            (
+                up,
+                spread_sum(b, g.receivers.of(b), &relevant_receiver, &mut stamp, steps),
+                b,
+            )
+        })
+        .collect();
+    drop(stamp);
     prints.sort_unstable();
     *steps += prints.len() as u64;
     let sorted = |list: &[NodeIx], keep: &dyn Fn(NodeIx) -> bool| {
@@ -145,8 +172,8 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
                 let providers = g.providers.of(b);
                 *steps += (providers.len() + g.receivers.of(b).len()) as u64;
                 let wiring = Wiring {
-                    up: sorted(providers, &|p| live_box(p)),
-                    down: sorted(g.receivers.of(b), &|r| live_receiver(r)),
+                    up: sorted(providers, &|p| relevant_box(p)),
+                    down: sorted(g.receivers.of(b), &|r| relevant_receiver(r)),
                     leaves: sorted(providers, &|p| finals.is_final_leaf(p)),
                 };
                 (wiring, b)
@@ -201,17 +228,12 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
     for (number, group) in groups.iter().enumerate() {
         *steps += group.len() as u64;
         let (kept_wiring, kept) = (&group[0].0, group[0].1);
-        // Leaves are moved only onto a kept twin that paths read: one that
-        // a final leaf is wired into is (one only the moved leaves reach is
-        // not, its class and place made from the whole graph).
-        let takes_leaves = !kept_wiring.leaves.is_empty();
         for (wiring, twin) in &group[1..] {
             // A twin vanishes when each of its tools is wired into the kept
             // twin too (it never starts there), or only into twins of the
             // group (it is moved onto the kept one).
             let vanishes = wiring.leaves.iter().all(|&leaf| {
-                holds(&kept_wiring.leaves, leaf, steps)
-                    || (takes_leaves && first_twin(leaf, number as u32, steps).is_some())
+                holds(&kept_wiring.leaves, leaf, steps) || first_twin(leaf, number as u32, steps).is_some()
             });
             if vanishes {
                 twins.vanished[*twin as usize] = true;
@@ -619,11 +641,11 @@ mod tests {
 
     #[test]
     fn cmp9_paths_no_leaf_moves_onto_a_kept_twin_no_final_leaf_reaches() {
-        // Sources S1 and S2, both into B, into a: twins, S1 kept. S2 holds
-        // one of a clashing pair; S1 a tool whose name only a tool in a box
-        // that feeds nothing shares, so S1 is live but on no path, and
-        // nothing is moved onto it: S2 stays. (Moved there, y's path was
-        // read as [y, S2, a].)
+        // Sources S1 and S2, both into B, into a. S2 holds one of a clashing
+        // pair; S1 a tool whose name only a tool in a box that feeds nothing
+        // shares, so no final leaf reaches S1: it is on no path, no twin,
+        // and nothing is moved onto it. (Moved there, y's path was read as
+        // [y, S2, a]: S1 had no place in what paths read.)
         let mut nodes = boxes(&["S1", "S2", "B", "D"]);
         nodes.extend([
             node("a", "agent", "a"),
@@ -705,5 +727,85 @@ mod tests {
         };
         let (once, twice) = (work(100), work(200));
         assert!(twice * 10 <= 23 * once, "{twice} steps at 200 levels, {once} at 100");
+    }
+
+    #[test]
+    fn cmp9_paths_twins_are_found_through_repeated_edges_and_boxes_no_final_leaf_reaches() {
+        // The lattice of four levels, every edge written twice (a
+        // fingerprint summing repeats told the twins apart), and each R box
+        // also fed by a box G of a tool whose name only a tool in a box that
+        // feeds nothing shares (a candidate, no final leaf: G is on no path).
+        let plain = lattice(4, 1);
+        let body = &plain[plain.find(r#""edges": ["#).expect("edges") + 10..plain.len() - 2];
+        let twice = plain.replacen(body, &format!("{body},{body}"), 1);
+        assert_eq!(cut(&twice).0, ["R0000", "R0001", "R0002", "R0003"]);
+        let mut ghosts = vec![node("dead", "toolbox", "dead")];
+        let mut ghost_edges = Vec::new();
+        for i in 1..4 {
+            let (box_, tool, twin) = (format!("G{i}"), format!("g{i}"), format!("h{i}"));
+            ghosts.extend([
+                node(&box_, "toolbox", &box_),
+                node(&tool, "tool", &format!("Ghost {i}")),
+            ]);
+            ghosts.push(node(&twin, "tool", &format!("ghost-{i}")));
+            ghost_edges.extend([
+                edge(&tool, &box_),
+                edge(&box_, &format!("R{i:04}")),
+                edge(&twin, "dead"),
+            ]);
+        }
+        let at = plain.find(r#"], "edges": ["#).expect("the nodes' end");
+        let mut haunted = plain.clone();
+        haunted.insert_str(plain.len() - 2, &format!(",{}", ghost_edges.join(",")));
+        haunted.insert_str(at, &format!(",{}", ghosts.join(",")));
+        assert_eq!(cut(&haunted).0, ["R0000", "R0001", "R0002", "R0003"]);
+    }
+
+    #[test]
+    fn cmp9_paths_a_box_wired_into_itself_is_still_a_link_of_its_chain() {
+        // n clashing pairs atop a chain of n boxes into a, every box also
+        // wired into itself: that forwards nothing new and is on no
+        // shortest path, but made each box its own provider, every box a
+        // root, and reading grew 4x for twice the chain.
+        let shape = |n: usize| {
+            let (mut nodes, mut edges) = (
+                vec![node("a", "agent", "a")],
+                vec![edge(&format!("C{:04}", n - 1), "a")],
+            );
+            for i in 0..n {
+                let c = format!("C{i:04}");
+                nodes.push(node(&c, "toolbox", &c));
+                edges.push(edge(&c, &c));
+                if i > 0 {
+                    edges.push(edge(&format!("C{:04}", i - 1), &c));
+                }
+            }
+            for j in 0..n {
+                for (tool, label) in [
+                    (format!("t{j:04}"), format!("Tool {j}")),
+                    (format!("u{j:04}"), format!("tool-{j}")),
+                ] {
+                    nodes.push(node(&tool, "tool", &label));
+                    edges.push(edge(&tool, "C0000"));
+                }
+            }
+            workflow(&nodes, &edges)
+        };
+        let work = |n: usize| {
+            let report = check_text(shape(n).as_bytes(), &Config::default(), Budget::full()).unwrap();
+            let collisions = &report.collisions;
+            assert_eq!(collisions.len(), n as u64);
+            let before = total(&collisions.work());
+            for v in 0..collisions.len() {
+                for tool in collisions.get(v).expect("a violation").tools() {
+                    assert_eq!(tool.path_len(), n + 2);
+                    let len = tool.path_len();
+                    tool.path_ids(len - 32.min(len), len);
+                }
+            }
+            total(&collisions.work()) - before
+        };
+        let (once, twice) = (work(200), work(400));
+        assert!(twice * 10 <= 23 * once, "{twice} steps at 400 boxes, {once} at 200");
     }
 }
