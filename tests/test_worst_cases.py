@@ -1376,6 +1376,31 @@ def boxes_apart(data: bytes) -> bytes:
     return json.dumps(workflow).encode()
 
 
+def boxes_into_themselves(data: bytes) -> bytes:
+    """``data`` with every box also wired into itself (the session 35
+    attack's `selfbox`): no consumer's set and no shortest path changes."""
+    workflow = json.loads(data)
+    boxes = [node["id"] for node in workflow["nodes"] if node.get("type") == "toolbox"]
+    workflow["edges"] += [{"source": b, "target": b, "data": {"edgeType": "tool_availability"}} for b in boxes]
+    return json.dumps(workflow).encode()
+
+
+@pytest.mark.parametrize("family", ["chain-of-pairs", "cycle-far", "lattice-wide-tools", "diamond-ladder"])
+def test_cmp9_boxes_wired_into_themselves_cost_what_their_family_does(family: str) -> None:
+    # A box wired into itself was its own provider, never a link of a
+    # chain: every family's paths were read root by root, 4x to 9.7x the
+    # work per doubling (80 of 116 families). The edge is read as absent.
+    data = boxes_into_themselves(built(family, TINY[family]).data)
+    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
+
+    def work(family: str, n: int) -> Tuple[int, int]:
+        report = toolwire.check_json(boxes_into_themselves(built(family, n).data))
+        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
+        return work_done(report), tools  # the check's work, then the reading's
+
+    assert_doubling(family, "the check and reading the clashes' paths, every box wired into itself", work)
+
+
 def test_cmp9_wide_cycles_with_its_boxes_apart_reads_in_at_most_double_the_work() -> None:
     # Family 104's tool is wired into n boxes that each feed the same 17
     # agents: twins, all but one on no path, so the family no longer makes
