@@ -77,6 +77,33 @@ impl Adjacency {
     }
 }
 
+/// The tool edges `edges` (provider, receiver) by receiver, by provider,
+/// and by provider keeping only receivers that are passthroughs, each in
+/// the order of `edges` within a node; the first on one thread and the
+/// other two on another when a thread is allowed and the edges are many.
+fn adjacencies(
+    node_count: usize,
+    edges: &[(NodeIx, NodeIx)],
+    passthrough: &[bool],
+    allow_thread: bool,
+) -> (Adjacency, Adjacency, Adjacency) {
+    let into_passthroughs: Vec<(NodeIx, NodeIx)> = edges
+        .iter()
+        .copied()
+        .filter(|&(_, to)| passthrough[to as usize])
+        .collect();
+    let providers = || Adjacency::build(node_count, edges, |&(from, to)| (to, from));
+    let receivers = || {
+        (
+            Adjacency::build(node_count, edges, |&e| e),
+            Adjacency::build(node_count, &into_passthroughs, |&e| e),
+        )
+    };
+    let two = allow_thread && edges.len() >= ADJACENCY_ON_TWO_THREADS_FROM_EDGES;
+    let (providers, (receivers, passthrough_receivers)) = both(two, providers, receivers);
+    (providers, receivers, passthrough_receivers)
+}
+
 /// A node used as a tool-edge endpoint without being declared (R8): allowed,
 /// and reported as a warning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -275,14 +302,8 @@ impl<'a> ToolGraph<'a> {
                 }
             }
         }
-        let into_passthroughs: Vec<(NodeIx, NodeIx)> = edges
-            .iter()
-            .copied()
-            .filter(|&(_, to)| self.is_passthrough(to))
-            .collect();
-        self.providers = Adjacency::build(node_count, &edges, |&(from, to)| (to, from));
-        self.receivers = Adjacency::build(node_count, &edges, |&e| e);
-        self.passthrough_receivers = Adjacency::build(node_count, &into_passthroughs, |&e| e);
+        (self.providers, self.receivers, self.passthrough_receivers) =
+            adjacencies(node_count, &edges, &self.passthrough, false);
     }
 
     /// Drops every tool edge from a passthrough to itself: it forwards to
@@ -843,22 +864,8 @@ impl<'a> GraphBuilder<'a> {
         drop(self.table);
         drop(self.hashes);
         drop(self.id_copies);
-        let into_passthroughs: Vec<(NodeIx, NodeIx)> = self
-            .edges
-            .iter()
-            .copied()
-            .filter(|&(_, t)| self.passthrough[t as usize])
-            .collect();
-        let edges = &self.edges;
-        let providers = || Adjacency::build(node_count, edges, |&(s, t)| (t, s));
-        let receivers = || {
-            (
-                Adjacency::build(node_count, edges, |&e| e),
-                Adjacency::build(node_count, &into_passthroughs, |&e| e),
-            )
-        };
-        let two = allow_thread && edges.len() >= ADJACENCY_ON_TWO_THREADS_FROM_EDGES;
-        let (providers, (receivers, passthrough_receivers)) = both(two, providers, receivers);
+        let (providers, receivers, passthrough_receivers) =
+            adjacencies(node_count, &self.edges, &self.passthrough, allow_thread);
         let tool_edge_count = self.edges.len();
         let node_types = self.keep_types.then(|| {
             let mut types = std::mem::take(&mut self.types);

@@ -92,17 +92,18 @@ pub(crate) fn collisions<'a>(
     interrupt: Interrupt<'_>,
     work: Work,
 ) -> Result<Collisions<'a>, Work> {
-    let mut twin_steps = g.drop_passthrough_self_loops() as u64;
+    // Edges read outside the reduction: self-loops and twins cut out.
+    let mut cut_steps = g.drop_passthrough_self_loops() as u64;
     let Some(finals) = Finals::of(&g, &names) else {
-        work.add(Step::Edge, twin_steps);
+        work.add(Step::Edge, cut_steps);
         return Err(work);
     };
-    let twin_cut = twins::vanishing(&g, &finals, &mut twin_steps);
+    let twin_cut = twins::vanishing(&g, &finals, &mut cut_steps);
     let flow = Flow::of(&g, finals, twin_cut.as_ref());
     if let Some(cut) = &twin_cut {
-        twins::cut_out(&mut g, cut, &mut twin_steps);
+        twins::cut_out(&mut g, cut, &mut cut_steps);
     }
-    work.add(Step::Edge, flow.edges + twin_steps);
+    work.add(Step::Edge, flow.edges + cut_steps);
     work.add(Step::Item, flow.items);
     let mut layout = Layout::of(&names, &flow);
     work.add(Step::Item, layout.steps);

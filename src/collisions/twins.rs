@@ -181,18 +181,11 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
             .collect();
         boxes.sort_unstable_by(|x, y| (&x.0.up, &x.0.down).cmp(&(&y.0.up, &y.0.down)));
         *steps += boxes.len() as u64;
-        let mut rest = boxes.as_mut_slice();
-        while !rest.is_empty() {
-            let len = 1 + rest
-                .windows(2)
-                .take_while(|w| (&w[0].0.up, &w[0].0.down) == (&w[1].0.up, &w[1].0.down))
-                .count();
-            let (group, after) = rest.split_at_mut(len);
-            rest = after;
-            if len < 2 {
+        for group in boxes.chunk_by_mut(|x, y| (&x.0.up, &x.0.down) == (&y.0.up, &y.0.down)) {
+            if group.len() < 2 {
                 continue;
             }
-            let kept = (0..len)
+            let kept = (0..group.len())
                 .min_by(|&x, &y| g.id(group[x].1).cmp(g.id(group[y].1)))
                 .unwrap_or(0);
             group.swap(0, kept);
@@ -232,33 +225,23 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
             // A twin vanishes when each of its tools is wired into the kept
             // twin too (it never starts there), or only into twins of the
             // group (it is moved onto the kept one).
+            let mut moves = Vec::new();
             let vanishes = wiring.leaves.iter().all(|&leaf| {
-                holds(&kept_wiring.leaves, leaf, steps) || first_twin(leaf, number as u32, steps).is_some()
+                holds(&kept_wiring.leaves, leaf, steps)
+                    || (first_twin(leaf, number as u32, steps)).is_some_and(|first| {
+                        moves.push((leaf, kept, first));
+                        true
+                    })
             });
             if vanishes {
                 twins.vanished[*twin as usize] = true;
                 twins.kept_of.insert(*twin, kept);
+                twins.moved.extend(moves);
             }
         }
     }
     if twins.kept_of.is_empty() {
         return None;
-    }
-    for (number, group) in groups.iter().enumerate() {
-        let (kept_wiring, kept) = (&group[0].0, group[0].1);
-        for (wiring, twin) in &group[1..] {
-            if !twins.vanished[*twin as usize] {
-                continue;
-            }
-            for &leaf in &wiring.leaves {
-                if holds(&kept_wiring.leaves, leaf, steps) {
-                    continue;
-                }
-                if let Some(first) = first_twin(leaf, number as u32, steps) {
-                    twins.moved.push((leaf, kept, first));
-                }
-            }
-        }
     }
     twins.moved.sort_unstable();
     twins.moved.dedup();
