@@ -154,6 +154,7 @@ TINY = {
     "cycle-twins": 6,
     "ring-twins": 6,
     "skip-twins": 6,
+    "ring-near-twins": 6,
 }
 
 # The doubling tests' n (and 2n): files of a few hundred KB at n, so that
@@ -398,6 +399,12 @@ DOUBLING = {
     "cycle-twins": 250,  # 0.39 MB
     "ring-twins": 250,  # 0.46 MB
     "skip-twins": 250,  # 0.46 MB
+    # Family 122, the attack of session 35 (its transform near): family
+    # 120 with every twin also into an agent of its own. With the
+    # extension of c8fe2ad, before near twins were cut (session 36), the
+    # reading grew 6.32x and 4.54x for twice n from 125 (648 million
+    # steps at 500), the check 2.0x; 2.0x since.
+    "ring-near-twins": 250,  # 0.54 MB
 }
 
 GROWTH = 2.3
@@ -1198,6 +1205,10 @@ def test_cmp9_work_doubles_at_most_2_3x_skip_twins() -> None:
     assert_work_at_most_doubles("skip-twins")
 
 
+def test_cmp9_work_doubles_at_most_2_3x_ring_near_twins() -> None:
+    assert_work_at_most_doubles("ring-near-twins")
+
+
 def boxes_holding_what_formed(pairs: int, boxes: int, agents: int) -> str:
     """Boxes ``I1`` and ``I2`` whose ``pairs`` tools clash pair by pair,
     both into a box ``F`` (where the clashes form); ``agents`` agents each
@@ -1383,6 +1394,56 @@ def boxes_into_themselves(data: bytes) -> bytes:
     boxes = [node["id"] for node in workflow["nodes"] if node.get("type") == "toolbox"]
     workflow["edges"] += [{"source": b, "target": b, "data": {"edgeType": "tool_availability"}} for b in boxes]
     return json.dumps(workflow).encode()
+
+
+def near_twins(data: bytes) -> bytes:
+    """``data`` with every box given a *near twin* (the session 35 attack's
+    `near`): a box fed by the same boxes and tools and feeding the same
+    boxes and consumers (the twins of those boxes included), and an agent
+    of its own besides. No other consumer's set and no path to one
+    changes; each near twin's own agent sees what the box does."""
+    workflow = json.loads(data)
+    boxes = {node["id"] for node in workflow["nodes"] if node.get("type") == "toolbox"}
+    twin = {box: f"{box}~near" for box in boxes}
+    wired = [
+        (source, target)
+        for edge in workflow["edges"]
+        for source in ([edge["source"], twin[edge["source"]]] if edge["source"] in twin else [edge["source"]])
+        for target in ([edge["target"], twin[edge["target"]]] if edge["target"] in twin else [edge["target"]])
+    ]
+    for box in sorted(boxes):
+        workflow["nodes"] += [{"id": twin[box], "type": "toolbox"}, {"id": f"{twin[box]}-own", "type": "agent"}]
+        wired.append((twin[box], f"{twin[box]}-own"))
+    workflow["edges"] = [
+        {"source": source, "target": target, "data": {"edgeType": "tool_availability"}} for source, target in wired
+    ]
+    return json.dumps(workflow).encode()
+
+
+# giant-chain's near twins each see a clash of their own, n x n tools in
+# all: read at a tenth of its doubling size.
+NEAR_TWINS_SCALE = {"giant-chain": 10}
+
+
+@pytest.mark.parametrize(
+    "family", ["cycle-far", "two-way-cycle", "ring-chained", "ring-wide-tools", "diamond-ladder", "giant-chain"]
+)
+def test_cmp9_near_twins_cost_what_their_family_does(family: str) -> None:
+    # Near twins (src/collisions/twins.rs) tie with their boxes toward
+    # every consumer but their own: before session 36, reading grew 4.2x to
+    # 8x per doubling on the cycles and rings (2.2 billion steps at 1,000
+    # on two-way-cycle), and each tool of giant-chain's n x n cost its
+    # path's length. Their edges no walk takes are cut.
+    data = near_twins(built(family, TINY[family]).data)
+    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
+
+    def work(family: str, n: int) -> Tuple[int, int]:
+        n //= NEAR_TWINS_SCALE.get(family, 1)
+        report = toolwire.check_json(near_twins(built(family, n).data))
+        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
+        return work_done(report), tools  # the check's work and the reading's, for the tools read
+
+    assert_doubling(family, "the check and reading the clashes' paths, every box with a near twin", work)
 
 
 @pytest.mark.parametrize("family", ["chain-of-pairs", "cycle-far", "lattice-wide-tools", "diamond-ladder"])
@@ -1654,6 +1715,7 @@ ISSUE_MB = {
     "cycle-twins": 4.76,
     "ring-twins": 4.75,
     "skip-twins": 4.75,
+    "ring-near-twins": 5.6,
 }
 
 

@@ -31,7 +31,9 @@
 //! has exactly one relevant provider box (every path of a clash to it,
 //! but from a tool wired straight in, then ends `..., parent, node`).
 //! Twins that vanish (`twins`) are in the classes like any box, but in
-//! none of these: no path steps into one.
+//! none of these: no path steps into one; nor are near twins among the
+//! providers of boxes, or of consumers their kept twins feed too (no path
+//! takes those edges).
 //!
 //! One module, though long: the four steps are one reduction, each reading the
 //! marks and numbering the step before left, and the path facts are made from
@@ -393,8 +395,9 @@ impl Flow {
                 provider_starts[o] = kept as u32;
                 items += (to - from) as u64;
                 if !gone(nodes[o]) {
+                    let into_box = g.is_passthrough(nodes[o]);
                     for i in from..to {
-                        if !gone(providers[i]) {
+                        if !gone(providers[i]) && !twins.cuts_near(providers[i], nodes[o], into_box) {
                             providers[kept] = providers[i];
                             kept += 1;
                         }

@@ -105,6 +105,7 @@ from .family_cycles import (
     ring_direct,
     ring_edge_missing,
     ring_edge_missing_split,
+    ring_near_twins,
     ring_split,
     ring_twins,
     fed_sides_fanned,
@@ -476,6 +477,8 @@ FAMILIES: Dict[str, Family] = {
                "receivers, twins feeding twins", (2_500,), 40, 3, ring_twins),
         Family("skip-twins", 121, "family 71 with every box b twinned, b^ fed by b's providers and feeding b's "
                "receivers, twins feeding twins", (2_500,), 40, 3, skip_twins),
+        Family("ring-near-twins", 122, "family 120 with every twin b^ also into an agent of its own",
+               (2_500,), 40, 3, ring_near_twins),
     )
 }  # fmt: skip
 """The families, by name, in the issue's order, then those found since (numbered from 9 on)."""

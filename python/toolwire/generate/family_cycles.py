@@ -45,7 +45,9 @@ skip cycle (71) and one with tools of many receivers (101) so split, and
 between boxes: skip cycles whose members are joined by chains; 119 to
 121, from its transform ``para``, a cycle (55), a ring (61) and a skip
 cycle (71) with every box twinned, a box of the same providers and
-receivers beside it, so that every step of every way is a tie.
+receivers beside it, so that every step of every way is a tie; 122, from
+session 35's transform ``near``, the ring so twinned with each twin also
+into an agent of its own.
 
 The registry, and the conventions every family follows, are in :mod:`.families`.
 """
@@ -1452,18 +1454,43 @@ def skip_twins(n: int) -> Generated:
     return _cycle_twins(n, skip=True)
 
 
-def _cycle_twins(n: int, both_ways: bool = False, skip: bool = False) -> Generated:
+def ring_near_twins(n: int) -> Generated:
+    """Family 122: ``ring-twins`` with every twin ``b^`` also into an agent
+    ``b^a`` of its own (the attack of session 35, its transform ``near``):
+    ``b^`` is no twin of ``b`` any more, but a *near twin*, fed by the same
+    boxes and feeding the same boxes. The twins' agents see no clash (a
+    member's twin sees every ``U``, a side's twin one ``U``, ``Q{k}^`` one
+    ``u``), so the answer is ``ring-twins``'s: ``n`` violations, ``n``
+    clashes, the first a0's; ``12 * n`` nodes (``6 * n`` boxes), ``23 * n``
+    edges; from ``n = 3`` on.
+
+    Every member is fed by two members as near each way round, each also
+    the way to an agent of its own. Until session 36, which cuts a near
+    twin from every box and every consumer its box feeds too
+    (collisions/twins.rs), reading the clashes' tools took 143 million
+    steps at ``n = 250`` and 648 million at 500 (a 1.1 MB file), 6.32x and
+    4.54x for twice ``n`` from 125, the check 2.0x; 76,487 at 500, 2.0x,
+    since: the ring is read as ``ring-twins``, each near twin a box below
+    it."""
+    return _cycle_twins(n, both_ways=True, near=True)
+
+
+def _cycle_twins(n: int, both_ways: bool = False, skip: bool = False, near: bool = False) -> Generated:
     """``cycle-far`` with every box ``b`` twinned, ``b^`` beside it (see
     ``cycle-twins``); ``both_ways``, ``two-way-cycle``'s edges back,
-    ``C{i + 1} -> C{i}``; ``skip``, ``cycle-skip``'s ``C{i} -> C{i + 2}``.
-    Nodes and edges are listed as ``_cycle_far`` lists them, each edge
-    followed by its twins' copies."""
+    ``C{i + 1} -> C{i}``; ``skip``, ``cycle-skip``'s ``C{i} -> C{i + 2}``;
+    ``near``, each twin also into an agent ``b^a`` of its own, listed after
+    the twin. Nodes and edges are listed as ``_cycle_far`` lists them, each
+    edge followed by its twins' copies."""
     w = id_width(n)
     nodes: List[str] = []
     edges: List[str] = []
 
     def twinned(box: str) -> None:
         nodes.extend([box_record(box), box_record(box + TWIN)])
+        if near:
+            nodes.append(agent_record(box + TWIN + "a"))
+            edges.append(edge_record(box + TWIN, box + TWIN + "a"))
 
     def wire(source: str, target: str, from_box: bool = True, into_box: bool = True) -> None:
         """``source -> target``, and the same edge from and into each end's
@@ -1499,11 +1526,13 @@ def _cycle_twins(n: int, both_ways: bool = False, skip: bool = False) -> Generat
     # u; two edges into a from C and C^, two from Q and Q^, two from u.
     # Agent k sees every U and one twin, u{t} named as U{t}: its only
     # clash; a0's is the first violation.
+    # Near, one agent more per twin and an edge into it.
     boxes = 6 * n
-    edge_count = (16 + 4 * (both_ways + skip)) * n
+    edge_count = (16 + 4 * (both_ways + skip) + 3 * near) * n
     zero, half = f"{0:0{w}}", f"{n // 2:0{w}}"
+    agents = n + 3 * n * near
     expected = family_expected(
-        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 3 * n, edge_count, n, boxes
+        n, n, (f"a{zero}", f"u_{half}", (f"U{half}", f"u{half}")), boxes + 2 * n + agents, edge_count, agents, boxes
     )  # fmt: skip
     return Generated(document(nodes, edges), expected)
 
