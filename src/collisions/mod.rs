@@ -18,7 +18,10 @@
 //!    O(N + E). Twins (`twins`: boxes fed by the same boxes and feeding
 //!    the same nodes) that hold no tool the twin of smallest id does not
 //!    are on no path: the path facts leave them out and, once the classes
-//!    are made, their edges are cut out of the graph paths read. O(N + E).
+//!    are made, their edges are cut out of the graph paths read; near
+//!    twins (the same boxes feeding them and fed, consumers apart) lose
+//!    the edges no path takes, into boxes and into their kept twin's
+//!    consumers. O(N + E).
 //! 2. `tokens`: the names that can clash as tokens, in name order. A
 //!    name whose leaves all enter at one class (or only at classes that
 //!    forward nothing) is one token per class where it forms: a box of a
