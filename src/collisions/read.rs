@@ -316,12 +316,15 @@ impl<'a> Collisions<'a> {
     }
 
     /// Nodes `from..to` of `path`; a leaf moved onto a kept twin has its
-    /// first box put back (see `twins`).
+    /// first box put back where the path steps into the kept twin first
+    /// (see `twins`).
     fn path_nodes(&self, path: &TreePath, from: usize, to: usize) -> Vec<NodeIx> {
         let mut nodes = self.wired(|w, steps| self.paths.nodes(w, path, from, to, steps));
         if (from..to).contains(&1) {
-            if let Some((_, first)) = self.moved.of_leaf(path.leaf()) {
-                nodes[1 - from] = first;
+            if let Some((kept, first)) = self.moved.of_leaf(path.leaf()) {
+                if nodes[1 - from] == kept {
+                    nodes[1 - from] = first;
+                }
             }
         }
         nodes
@@ -480,7 +483,14 @@ impl<'r> CollidingTool<'r> {
     pub(crate) fn path_contains(&self, node: NodeIx) -> bool {
         if let Some((kept, first)) = self.set.moved.of_leaf(self.node()) {
             if node == first || node == kept {
-                return node == first;
+                // A path that steps into the kept twin first has the twin
+                // put back there, and is as near as it from then on: the
+                // kept twin is on it no more. One that steps elsewhere first
+                // never steps into the twin, which vanished.
+                let second = (self.set).wired(|w, steps| self.set.paths.nodes(w, &self.path, 1, 2, steps))[0];
+                if second == kept || node == first {
+                    return second == kept && node == first;
+                }
             }
         }
         (self.set).wired(|w, steps| self.set.paths.contains(w, &self.path, node, steps))
