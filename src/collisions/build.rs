@@ -78,7 +78,7 @@ use super::sets::{Firsts, Held, Meeting, SetId, Sets, Words, EMPTY, FIRSTS};
 use super::tokens::Layout;
 use super::twins;
 use super::upstream;
-use super::{Clash, ClashIx, Collisions};
+use super::{Clashes, Collisions, NewClash};
 
 /// Classes whose sets are made between two looks at the interrupt.
 const CLASSES_PER_LOOK: usize = 4096;
@@ -249,6 +249,10 @@ pub(crate) fn collisions<'a>(
         }
     }
 
+    // Every set is made: what made them is not held while clashes are.
+    drop(joins);
+    sets.made();
+
     // The consumers that see a clash, by id, with their class.
     let mut listed: Vec<(u32, ClassIx)> = Vec::new();
     let mut starts: Vec<u64> = vec![0];
@@ -283,8 +287,11 @@ pub(crate) fn collisions<'a>(
         (held[class as usize].parts().iter()).map(move |&part| (part, (*weight, firsts)))
     });
     let leaf_weights = sets.push_down(pushed, None);
-    // Per clash: its consumers, its first ones, and the word holding it.
-    let mut seen: Map<(u32, u64), (u64, Firsts, u32)> = new_map();
+    // Per clash: its consumers, its first ones, and the word holding it,
+    // in a list its table points into (a table of the tallies themselves,
+    // some 70 bytes each, was 153 MB of `ring-crowd`'s peak at 1,000).
+    let mut seen: Map<(u32, u64), u32> = new_map();
+    let mut tallies: Vec<(u32, u64, u64, Firsts, u32)> = Vec::new();
     for (id, word, value) in sets.leaf_words() {
         let (weight, firsts) = &leaf_weights[id];
         if *weight == 0 {
@@ -292,20 +299,24 @@ pub(crate) fn collisions<'a>(
         }
         for (segment, held) in layout.clashes_in(word, value) {
             probes += 1 + firsts.as_slice().len() as u64;
-            let entry = seen
-                .entry((segment as u32, held))
-                .or_insert((0, Firsts::default(), word));
-            entry.0 += weight;
-            entry.1.merge(firsts);
+            let at = *seen.entry((segment as u32, held)).or_insert_with(|| {
+                tallies.push((segment as u32, held, 0, Firsts::default(), word));
+                (tallies.len() - 1) as u32
+            });
+            let tally = &mut tallies[at as usize];
+            tally.2 += weight;
+            tally.3.merge(firsts);
         }
     }
+    drop(seen);
+    drop(leaf_weights);
     work.add(Step::Probe, probes);
 
     // Each clash once, with its first violation: the first consumer's
     // place plus the clash's rank among what that consumer sees.
-    let mut clashes: Vec<Clash> = Vec::with_capacity(seen.len());
+    let mut clashes = Clashes::with_capacity(tallies.len());
     let mut items = 0u64;
-    for (&(segment, tokens), &(count, firsts, word)) in &seen {
+    for (segment, tokens, count, firsts, word) in tallies {
         let rank = firsts.as_slice()[0];
         let (_, class) = listed[rank as usize];
         let (value, before) = held[class as usize].find(&sets, word);
@@ -316,27 +327,18 @@ pub(crate) fn collisions<'a>(
         let mut leaves = layout.leaves_of(segment as usize, tokens);
         items += leaves.len() as u64;
         g.sort_by_id(&mut leaves);
-        clashes.push(Clash {
+        let clash = NewClash {
             name: layout.segments[segment as usize].name,
-            leaves: leaves.into(),
             segment,
             held: tokens,
             word,
             count,
-            first_consumers: firsts.as_slice().into(),
             first: starts[rank as usize] + before + in_word,
-            through: None,
-        });
+        };
+        clashes.push(clash, &leaves, firsts.as_slice());
     }
-    // Its table, about a fifth of the peak where distinct clashes are
-    // many (`ring-crowd`: 86 MB of 671 at 1,000), is not held while the
-    // clashes' own index is made.
-    drop(seen);
-    clashes.sort_unstable_by_key(|c| c.first);
-    let clash_of: Map<(u32, u64), ClashIx> = (clashes.iter().enumerate())
-        .map(|(i, c)| ((c.segment, c.held), i as ClashIx))
-        .collect();
-    for clash in &mut clashes {
+    clashes.sort_by_first();
+    for clash in clashes.iter_mut() {
         // A clash forms where its tools first meet; shown when that is one
         // box, and only one.
         clash.through = formed
@@ -360,11 +362,7 @@ pub(crate) fn collisions<'a>(
         part_words: Default::default(),
         consumers: listed,
         starts,
-        first_of: (clashes.iter().enumerate())
-            .map(|(i, c)| (c.first, i as ClashIx))
-            .collect(),
         clashes,
-        clash_of,
         renames: new_map(),
         locations: new_map(),
         paths: Paths::default(),

@@ -173,8 +173,8 @@ pub(crate) type ClashIx = u32;
 /// consumer.
 pub(crate) struct Clash {
     pub name: NameIx,
-    /// Sorted by id.
-    pub leaves: Box<[NodeIx]>,
+    /// Its leaves, sorted by id: where they are in `Clashes::leaves`.
+    leaves: Span,
     /// The segment of tokens that stands for it, and what it holds there.
     pub segment: u32,
     pub held: u64,
@@ -183,12 +183,127 @@ pub(crate) struct Clash {
     /// Consumers that see it (= its violations).
     pub count: u64,
     /// Its first consumers (all of them, or as many as reports show), as
-    /// places among the consumers with a violation, in order.
-    pub first_consumers: Box<[u32]>,
+    /// places among the consumers with a violation, in order: where they
+    /// are in `Clashes::firsts`.
+    first_consumers: Span,
     /// Its first violation, by index.
     pub first: u64,
     /// The box every tool of the clash is wired into, when there is one.
     pub through: Option<NodeIx>,
+}
+
+/// Where a clash's list is in a list all clashes share.
+#[derive(Clone, Copy)]
+struct Span {
+    start: usize,
+    len: u32,
+}
+
+/// The clashes, in the order of their first violations, and their lists
+/// in two lists they share: a million clashes of a few tools each are
+/// two lists, not two million (`ring-crowd`, 73).
+#[derive(Default)]
+pub(crate) struct Clashes {
+    clashes: Vec<Clash>,
+    leaves: Vec<NodeIx>,
+    firsts: Vec<u32>,
+    /// The clashes by (segment, what it holds there): four bytes a clash,
+    /// where a table was some eighty (`of`).
+    by_tokens: Vec<ClashIx>,
+}
+
+impl Clashes {
+    pub fn with_capacity(clashes: usize) -> Clashes {
+        Clashes {
+            clashes: Vec::with_capacity(clashes),
+            ..Clashes::default()
+        }
+    }
+
+    /// Adds a clash of `leaves` (sorted by id) whose first consumers are
+    /// `first_consumers`; its other fields as given.
+    pub fn push(&mut self, clash: NewClash, leaves: &[NodeIx], first_consumers: &[u32]) {
+        let span = |start: usize, len: usize| Span {
+            start,
+            len: u32::try_from(len).expect("a clash's list fits in u32"),
+        };
+        let clash = Clash {
+            name: clash.name,
+            leaves: span(self.leaves.len(), leaves.len()),
+            segment: clash.segment,
+            held: clash.held,
+            word: clash.word,
+            count: clash.count,
+            first_consumers: span(self.firsts.len(), first_consumers.len()),
+            first: clash.first,
+            through: None,
+        };
+        self.leaves.extend_from_slice(leaves);
+        self.firsts.extend_from_slice(first_consumers);
+        self.clashes.push(clash);
+    }
+
+    /// Puts the clashes in the order of their first violations, and
+    /// indexes them by their tokens.
+    pub fn sort_by_first(&mut self) {
+        self.clashes.sort_unstable_by_key(|c| c.first);
+        let clashes = &self.clashes;
+        self.by_tokens = (0..clashes.len() as ClashIx).collect();
+        self.by_tokens
+            .sort_unstable_by_key(|&c| (clashes[c as usize].segment, clashes[c as usize].held));
+    }
+
+    /// The clash that `held` stands for in `segment`, if it is one: a
+    /// binary search.
+    pub fn of(&self, segment: u32, held: u64) -> Option<ClashIx> {
+        let key = |&c: &ClashIx| (self.clashes[c as usize].segment, self.clashes[c as usize].held);
+        let at = self.by_tokens.binary_search_by_key(&(segment, held), key).ok()?;
+        Some(self.by_tokens[at])
+    }
+
+    pub fn len(&self) -> usize {
+        self.clashes.len()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Clash> {
+        self.clashes.iter()
+    }
+
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Clash> {
+        self.clashes.iter_mut()
+    }
+
+    pub fn get(&self, clash: ClashIx) -> &Clash {
+        &self.clashes[clash as usize]
+    }
+
+    /// The clash's leaves, sorted by id.
+    pub fn leaves(&self, clash: &Clash) -> &[NodeIx] {
+        &self.leaves[clash.leaves.start..clash.leaves.start + clash.leaves.len as usize]
+    }
+
+    /// The clash's first consumers.
+    pub fn first_consumers(&self, clash: &Clash) -> &[u32] {
+        let span = clash.first_consumers;
+        &self.firsts[span.start..span.start + span.len as usize]
+    }
+
+    /// The clash whose first violation is `index`, if one is: a binary
+    /// search, the clashes being in that order.
+    pub fn first_at(&self, index: u64) -> Option<ClashIx> {
+        let at = self.clashes.binary_search_by_key(&index, |c| c.first).ok()?;
+        Some(at as ClashIx)
+    }
+}
+
+/// A clash's fields but its lists, as `Clashes::push` takes them.
+pub(crate) struct NewClash {
+    pub name: NameIx,
+    pub segment: u32,
+    pub held: u64,
+    pub word: u32,
+    pub count: u64,
+    pub first: u64,
 }
 
 /// A class held as parts, as one list: its words in order, each with the
@@ -218,12 +333,9 @@ pub struct Collisions<'a> {
     /// `starts[i]`: violations before `consumers[i]`; one more entry, the
     /// total.
     starts: Vec<u64>,
-    /// In the order of their first violations.
-    clashes: Vec<Clash>,
-    clash_of: Map<(u32, u64), ClashIx>,
-    /// Each clash by the index of its first violation, which is how
-    /// reports that show each clash once read it.
-    first_of: Map<u64, ClashIx>,
+    /// In the order of their first violations, which is how reports that
+    /// show each clash once read them.
+    clashes: Clashes,
     pub(crate) renames: Map<NodeIx, Rename>,
     pub(crate) locations: Map<NodeIx, Location>,
     paths: paths::Paths,

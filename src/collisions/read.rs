@@ -25,7 +25,7 @@ use super::flow::{ClassIx, Flow};
 use super::paths::{Paths, TreePath, Wiring};
 use super::sets::{FirstRanks, Held, SetId, Sets, Words};
 use super::tokens::Layout;
-use super::{Clash, ClashIx, Collisions, GroupIx, PartWords};
+use super::{Clash, ClashIx, Clashes, Collisions, GroupIx, PartWords};
 
 /// How many classes held as parts keep their combined words at once.
 const PART_WORDS_KEPT: usize = 4;
@@ -99,9 +99,7 @@ impl Collisions<'static> {
             listing: Default::default(),
             consumers: Vec::new(),
             starts: vec![0],
-            clashes: Vec::new(),
-            clash_of: new_map(),
-            first_of: new_map(),
+            clashes: Clashes::default(),
             renames: new_map(),
             locations: new_map(),
             paths: Paths::default(),
@@ -129,7 +127,7 @@ impl<'a> Collisions<'a> {
         let at = self.starts.partition_point(|&s| s <= index) - 1;
         let (consumer, class) = self.consumers[at];
         self.work.add(Step::Probe, 1);
-        if let Some(&clash) = self.first_of.get(&index) {
+        if let Some(clash) = self.clashes.first_at(index) {
             return Some(self.first_violation(clash));
         }
         let (word, value, k) = self.nth(class, index - self.starts[at]);
@@ -137,7 +135,7 @@ impl<'a> Collisions<'a> {
             .nth(k as usize)
             .expect("a word holds as many clashes as its count says");
         self.work.add(Step::Probe, 1);
-        let clash = self.clash_of[&(segment as u32, held)];
+        let clash = (self.clashes.of(segment as u32, held)).expect("every clash a word holds is a clash");
         Some(Collision {
             set: self,
             consumer,
@@ -237,7 +235,7 @@ impl<'a> Collisions<'a> {
 
     /// The first violation of a clash: at its first consumer.
     pub(super) fn first_violation(&self, clash: ClashIx) -> Collision<'_> {
-        let rank = self.clash(clash).first_consumers[0];
+        let rank = self.clashes.first_consumers(self.clash(clash))[0];
         Collision {
             set: self,
             consumer: self.consumers[rank as usize].0,
@@ -271,7 +269,12 @@ impl<'a> Collisions<'a> {
     }
 
     fn clash(&self, clash: ClashIx) -> &Clash {
-        &self.clashes[clash as usize]
+        self.clashes.get(clash)
+    }
+
+    /// The clash's leaves, sorted by id.
+    fn leaves(&self, clash: ClashIx) -> &[NodeIx] {
+        self.clashes.leaves(self.clash(clash))
     }
 
     pub(super) fn node(&self, ordinal: u32) -> NodeIx {
@@ -341,8 +344,8 @@ impl<'a> Collisions<'a> {
     /// The nodes the violations name (consumers and tools), each once.
     pub(crate) fn nodes_to_locate(&self) -> Vec<NodeIx> {
         let mut nodes: Vec<NodeIx> = self.consumers.iter().map(|&(o, _)| self.node(o)).collect();
-        for clash in &self.clashes {
-            nodes.extend_from_slice(&clash.leaves);
+        for clash in self.clashes.iter() {
+            nodes.extend_from_slice(self.clashes.leaves(clash));
         }
         nodes.sort_unstable();
         nodes.dedup();
@@ -382,8 +385,6 @@ impl<'a> Collisions<'a> {
             consumers: self.consumers,
             starts: self.starts,
             clashes: self.clashes,
-            clash_of: self.clash_of,
-            first_of: self.first_of,
             renames: self.renames,
             locations: self.locations,
             paths: Paths::default(),
@@ -414,7 +415,7 @@ impl<'r> Collision<'r> {
 
     /// The colliding tools, by id, each with its path to the consumer.
     pub fn tools(&self) -> Vec<CollidingTool<'r>> {
-        (self.set.clash(self.clash).leaves.iter())
+        (self.set.leaves(self.clash).iter())
             .map(|&leaf| CollidingTool {
                 set: self.set,
                 path: self.set.path(leaf, self.consumer),
@@ -424,7 +425,7 @@ impl<'r> Collision<'r> {
 
     /// Colliding tool `i` (by id), with its path: one path found, not all.
     pub fn tool(&self, i: usize) -> Option<CollidingTool<'r>> {
-        let leaf = *self.set.clash(self.clash).leaves.get(i)?;
+        let leaf = *self.set.leaves(self.clash).get(i)?;
         Some(CollidingTool {
             set: self.set,
             path: self.set.path(leaf, self.consumer),
@@ -434,7 +435,7 @@ impl<'r> Collision<'r> {
     /// `"N tools reaching C share the name n: t1 (label), ..."`.
     pub fn message(&self) -> String {
         let g = &self.set.graph;
-        let leaves = &self.set.clash(self.clash).leaves;
+        let leaves = self.set.leaves(self.clash);
         let listed: Vec<String> = leaves
             .iter()
             .map(|&t| format!("{} ({})", quote(g.id(t)), quote(g.label(t))))
@@ -451,7 +452,7 @@ impl<'r> Collision<'r> {
     /// The renames of this violation's tools that the workflow's fix makes:
     /// every tool but (at most) one.
     pub fn fix(&self) -> Vec<&'r Rename> {
-        (self.set.clash(self.clash).leaves.iter())
+        (self.set.leaves(self.clash).iter())
             .filter_map(|leaf| self.set.renames.get(leaf))
             .collect()
     }
@@ -603,7 +604,7 @@ impl Collisions<'_> {
     fn consumer_ranks(&self, c: ClashIx, from: usize, to: usize) -> Vec<u32> {
         let clash = self.clash(c);
         let to = to.min(clash.count as usize);
-        let known = &clash.first_consumers;
+        let known = self.clashes.first_consumers(clash);
         let mut out: Vec<u32> = known.iter().take(to).skip(from).copied().collect();
         if to <= known.len() {
             return out;
@@ -652,11 +653,10 @@ impl Collisions<'_> {
     fn list_first(&self) -> Map<ClashIx, Box<[u32]>> {
         let more = |c: ClashIx| {
             let clash = self.clash(c);
-            clash.count as usize > clash.first_consumers.len()
+            clash.count as usize > self.clashes.first_consumers(clash).len()
         };
         let clashes_at = |word: u32, value: u64| {
-            (self.layout.clashes_in(word, value))
-                .filter_map(|(segment, held)| self.clash_of.get(&(segment as u32, held)).copied())
+            (self.layout.clashes_in(word, value)).filter_map(|(segment, held)| self.clashes.of(segment as u32, held))
         };
         let leaves: Vec<(usize, u32, u64)> = self.sets.leaf_words().collect();
         let wanted: Vec<bool> = (leaves.iter())

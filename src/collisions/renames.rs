@@ -496,7 +496,7 @@ impl<'a> Collisions<'a> {
         for c in 0..self.clashes.len() {
             let first = self.first_violation(c as ClashIx);
             let consumer = self.node(first.consumer);
-            let leaves = &self.clashes[c].leaves;
+            let leaves = self.clashes.leaves(self.clashes.get(c as ClashIx));
             // Only the tools renamed now are given a path; whether another's
             // second node is on the kept one's is first asked of the node
             // and its providers (`on_path_told`), and only when they cannot

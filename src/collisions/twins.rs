@@ -629,7 +629,11 @@ mod tests {
         let collisions = &report.collisions;
         let tools = (0..collisions.len()).flat_map(|v| collisions.get(v).expect("a violation").tools());
         for tool in tools.filter(|tool| tool.id() == id) {
-            let path = tool.path_ids(0, tool.path_len()).iter().map(|n| n.to_string()).collect();
+            let path = tool
+                .path_ids(0, tool.path_len())
+                .iter()
+                .map(|n| n.to_string())
+                .collect();
             let holds = |box_id: &str| tool.path_contains(report_node(&report, box_id));
             return (path, holds("L0"), holds("R0"));
         }
@@ -646,7 +650,10 @@ mod tests {
             let (gone, kept) = cut(&text);
             assert_eq!(gone, ["R0"]);
             assert!(kept.contains(&pair("r", "L0")) && kept.contains(&pair("r", elsewhere)));
-            assert_eq!(path_of(&text, "r"), (expected.iter().map(|n| n.to_string()).collect(), false, false));
+            assert_eq!(
+                path_of(&text, "r"),
+                (expected.iter().map(|n| n.to_string()).collect(), false, false)
+            );
             let r2 = ["r2", "R0", "B1", "a"].map(String::from).to_vec();
             assert_eq!(path_of(&text, "r2"), (r2, false, true));
         }
@@ -928,9 +935,15 @@ mod tests {
             (check, total(&collisions.work()) - check)
         };
         let ((_, read_once), (_, read_twice)) = (work(100), work(200));
-        assert!(read_twice * 10 <= 23 * read_once, "read {read_twice} steps at 200 levels, {read_once} at 100");
+        assert!(
+            read_twice * 10 <= 23 * read_once,
+            "read {read_twice} steps at 200 levels, {read_once} at 100"
+        );
         let ((check_once, _), (check_twice, _)) = (work(400), work(800));
-        assert!(check_twice * 10 <= 23 * check_once, "checked in {check_twice} steps at 800, {check_once} at 400");
+        assert!(
+            check_twice * 10 <= 23 * check_once,
+            "checked in {check_twice} steps at 800, {check_once} at 400"
+        );
     }
 
     #[test]
