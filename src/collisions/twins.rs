@@ -224,18 +224,14 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
             let mut first: Option<NodeIx> = None;
             for &r in receivers {
                 match group_of.get(&r) {
-                    Some(&of) if of == group => {
-                        if first.is_none_or(|f| g.id(r) < g.id(f)) {
-                            first = Some(r);
-                        }
-                    }
-                    Some(_) => return None,
-                    None => {}
+                    Some(&of) if of == group && first.is_none_or(|f| g.id(r) < g.id(f)) => first = Some(r),
+                    Some(&of) if of != group => return None,
+                    _ => {}
                 }
             }
             let (first, kept) = (first?, twin_groups[group as usize][0].1);
             let between = |r: NodeIx| relevant_box(r) && g.id(kept) < g.id(r) && g.id(r) < g.id(first);
-            (!receivers.iter().any(|&r| group_of.get(&r).is_none() && between(r))).then_some(first)
+            (!receivers.iter().any(|&r| !group_of.contains_key(&r) && between(r))).then_some(first)
         })
     };
     let mut twins = Twins {
@@ -627,17 +623,15 @@ mod tests {
     fn path_of(text: &str, id: &str) -> (Vec<String>, bool, bool) {
         let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
         let collisions = &report.collisions;
-        let tools = (0..collisions.len()).flat_map(|v| collisions.get(v).expect("a violation").tools());
-        for tool in tools.filter(|tool| tool.id() == id) {
-            let path = tool
-                .path_ids(0, tool.path_len())
-                .iter()
-                .map(|n| n.to_string())
-                .collect();
-            let holds = |box_id: &str| tool.path_contains(report_node(&report, box_id));
-            return (path, holds("L0"), holds("R0"));
-        }
-        panic!("no tool {id}")
+        let mut tools = (0..collisions.len()).flat_map(|v| collisions.get(v).expect("a violation").tools());
+        let tool = tools.find(|tool| tool.id() == id).expect("the tool in a violation");
+        let path = tool
+            .path_ids(0, tool.path_len())
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let holds = |box_id: &str| tool.path_contains(report_node(&report, box_id));
+        (path, holds("L0"), holds("R0"))
     }
 
     #[test]
