@@ -460,6 +460,20 @@ mod tests {
         pairs.iter().map(|(p, r)| edge(p, r)).collect()
     }
 
+    /// The workflow `text` (as `workflow` writes it, with a node and an
+    /// edge at least) with `nodes` and `edges` besides.
+    fn with_more(mut text: String, nodes: &[String], edges: &[String]) -> String {
+        if !nodes.is_empty() {
+            let at = text.find("], \"edges\": [").expect("the nodes' end");
+            text.insert_str(at, &format!(",{}", nodes.join(",")));
+        }
+        if !edges.is_empty() {
+            let end = text.len() - 2;
+            text.insert_str(end, &format!(",{}", edges.join(",")));
+        }
+        text
+    }
+
     /// A lattice of `levels` levels of two boxes, L_i and R_i, each fed by
     /// both boxes of the level above; `pairs` clashing pairs "Tool j" and
     /// "tool-j" wired into both boxes of the top level, the bottom level
@@ -605,17 +619,12 @@ mod tests {
     /// `diamond(false)` with tool r also wired into `elsewhere`, and that
     /// box, if new, into a through a box X0 (as near a as R0, no twin).
     fn diamond_and(elsewhere: &str) -> String {
-        let mut text = diamond(false);
         let (mut nodes, mut edges) = (Vec::new(), vec![edge("r", elsewhere)]);
         if elsewhere != "a" {
             nodes.extend([node(elsewhere, "toolbox", elsewhere), node("X0", "toolbox", "X0")]);
             edges.extend([edge(elsewhere, "X0"), edge("X0", "a")]);
-            let at = text.find("], \"edges\": [").expect("the nodes' end");
-            text.insert_str(at, &format!(",{}", nodes.join(",")));
         }
-        let end = text.len() - 2;
-        text.insert_str(end, &format!(",{}", edges.join(",")));
-        text
+        with_more(diamond(false), &nodes, &edges)
     }
 
     /// The path of tool `id` in the findings of `text`, and whether it
@@ -840,7 +849,6 @@ mod tests {
     /// "own-i-side" straight into a; with `also_into_a`, each "Own" tool
     /// wired straight into a too.
     fn lattice_with_own_tools(n: usize, also_into_a: bool) -> String {
-        let mut text = lattice(n, n);
         let (mut nodes, mut edges) = (Vec::new(), Vec::new());
         for i in 0..n {
             for side in ["L", "R"] {
@@ -855,11 +863,7 @@ mod tests {
                 }
             }
         }
-        let at = text.find("], \"edges\": [").expect("the nodes' end");
-        text.insert_str(at, &format!(",{}", nodes.join(",")));
-        let end = text.len() - 2;
-        text.insert_str(end, &format!(",{}", edges.join(",")));
-        text
+        with_more(lattice(n, n), &nodes, &edges)
     }
 
     #[test]
@@ -1024,16 +1028,11 @@ mod tests {
     /// `r{i}`: the R boxes are no twins of the L boxes beside them, but
     /// near twins (the same providers and boxes fed).
     fn near_lattice(levels: usize, pairs: usize) -> String {
-        let mut text = lattice(levels, pairs);
         let nodes: Vec<String> = (0..levels).map(|i| node(&format!("r{i:04}"), "agent", "r")).collect();
         let edges: Vec<String> = (0..levels)
             .map(|i| edge(&format!("R{i:04}"), &format!("r{i:04}")))
             .collect();
-        let at = text.find("], \"edges\": [").expect("the nodes' end");
-        text.insert_str(at, &format!(",{}", nodes.join(",")));
-        let end = text.len() - 2;
-        text.insert_str(end, &format!(",{}", edges.join(",")));
-        text
+        with_more(lattice(levels, pairs), &nodes, &edges)
     }
 
     #[test]
@@ -1094,12 +1093,8 @@ mod tests {
         // A tool wired into R0001 and not L0001 may start at R0001 for
         // any consumer: R0001 keeps its edges into boxes; the others are
         // cut.
-        let mut text = near_lattice(3, 1);
-        let at = text.find("], \"edges\": [").expect("the nodes' end");
         let nodes = [node("s", "tool", "Solo"), node("s2", "tool", "solo!")];
-        text.insert_str(at, &format!(",{}", nodes.join(",")));
-        let end = text.len() - 2;
-        text.insert_str(end, &format!(",{}", edges_of(&[("s", "R0001"), ("s2", "a")]).join(",")));
+        let text = with_more(near_lattice(3, 1), &nodes, &edges_of(&[("s", "R0001"), ("s2", "a")]));
         let (_, kept) = cut(&text);
         assert!(kept.contains(&pair("R0001", "L0002")) && kept.contains(&pair("R0001", "R0002")));
         assert!(!kept.contains(&pair("R0000", "L0001")));
@@ -1111,7 +1106,6 @@ mod tests {
         // holds a tool wired into it alone: it vanishes, its tool moved
         // onto R0001, which is wired into no box of L0001's group: R0001
         // keeps its edges into boxes.
-        let mut text = near_lattice(3, 1);
         let nodes = [
             node("S0001", "toolbox", "S"),
             node("s", "tool", "Solo"),
@@ -1126,11 +1120,7 @@ mod tests {
             ("s", "S0001"),
             ("s2", "a"),
         ]);
-        let at = text.find("], \"edges\": [").expect("the nodes' end");
-        text.insert_str(at, &format!(",{}", nodes.join(",")));
-        let end = text.len() - 2;
-        text.insert_str(end, &format!(",{}", edges.join(",")));
-        let (gone, kept) = cut(&text);
+        let (gone, kept) = cut(&with_more(near_lattice(3, 1), &nodes, &edges));
         assert_eq!(gone, ["S0001"]);
         assert!(kept.contains(&pair("R0001", "L0002")) && kept.contains(&pair("s", "R0001")));
         assert!(!kept.contains(&pair("R0000", "L0001")));
