@@ -284,12 +284,17 @@ impl<'a> ToolGraph<'a> {
     /// Rewires the tool edges: each edge `provider -> receiver` becomes
     /// `provider -> rewired(provider, receiver)`, or is dropped for None;
     /// an edge that would repeat one of the same provider is dropped too.
+    /// The edges `added`, none of them there before, come after.
     /// For a check that has shown no path needs what changes and no
     /// consumer's set does (`collisions::twins`); `tool_edge_count` stays
     /// what was read.
-    pub(crate) fn rewire_tool_edges(&mut self, rewired: impl Fn(NodeIx, NodeIx) -> Option<NodeIx>) {
+    pub(crate) fn rewire_tool_edges(
+        &mut self,
+        rewired: impl Fn(NodeIx, NodeIx) -> Option<NodeIx>,
+        added: &[(NodeIx, NodeIx)],
+    ) {
         let node_count = self.node_count();
-        let mut edges: Vec<(NodeIx, NodeIx)> = Vec::with_capacity(self.receivers.entries());
+        let mut edges: Vec<(NodeIx, NodeIx)> = Vec::with_capacity(self.receivers.entries() + added.len());
         // Per receiver, the provider that last had an edge into it.
         let mut last = vec![NodeIx::MAX; node_count];
         for from in 0..node_count as NodeIx {
@@ -302,6 +307,7 @@ impl<'a> ToolGraph<'a> {
                 }
             }
         }
+        edges.extend_from_slice(added);
         (self.providers, self.receivers, self.passthrough_receivers) =
             adjacencies(node_count, &edges, &self.passthrough, false);
     }
@@ -318,7 +324,10 @@ impl<'a> ToolGraph<'a> {
             return looks;
         }
         let passthrough = self.passthrough.clone();
-        self.rewire_tool_edges(|from, to| (from != to || !passthrough[from as usize]).then_some(to));
+        self.rewire_tool_edges(
+            |from, to| (from != to || !passthrough[from as usize]).then_some(to),
+            &[],
+        );
         looks + self.receivers.entries()
     }
 

@@ -486,11 +486,13 @@ impl<'r> CollidingTool<'r> {
             if node == first || node == kept {
                 // A path that steps into the kept twin first has the twin
                 // put back there, and is as near as it from then on: the
-                // kept twin is on it no more. One that steps elsewhere first
-                // never steps into the twin, which vanished.
+                // kept twin is on it no more. One that steps into the twin
+                // (a near twin, toward a consumer of its own) ends there.
+                // One that steps elsewhere first never steps into the twin,
+                // which vanished or is as near as the kept one.
                 let second = (self.set).wired(|w, steps| self.set.paths.nodes(w, &self.path, 1, 2, steps))[0];
-                if second == kept || node == first {
-                    return second == kept && node == first;
+                if second == kept || second == first || node == first {
+                    return (second == kept || second == first) && node == first;
                 }
             }
         }

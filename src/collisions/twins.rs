@@ -71,9 +71,17 @@
 //! the walk is the same. A cycle whose every box has a near twin (one
 //! that also feeds an agent of its own) is the cycle, each near twin a
 //! box hanging from it; such cycles were read off trees, n x n, until
-//! then. Near twins are not moved onto: a leaf wired into a near twin and
-//! not the kept one keeps its twin's edges, and so does a kept twin that
-//! leaves were moved onto.
+//! then. A leaf wired into near twins and not the kept one is *moved*
+//! onto it as a twin's is (read as wired into it too, its first box put
+//! back when its path steps into the kept twin first), when each near
+//! twin it is wired into feeds every consumer the kept one feeds, and no
+//! other box it is wired into is a twin, a near twin, or of an id
+//! between: toward a consumer only those near twins feed, the kept twin
+//! is further than they are and never taken (the path steps into the near
+//! twin and ends); toward any other it is as near as each and first by
+//! id, and the path after it is theirs. Otherwise the near twin keeps
+//! every edge, and so does a kept twin that leaves were moved onto as a
+//! twin's.
 //!
 //! Cost: one read of each relevant box's providers and receivers, O(N +
 //! E). Boxes are grouped by fingerprints of their relevant box providers
@@ -157,6 +165,9 @@ pub(crate) struct Twins {
     /// The edges from near twins into consumers their kept twins feed
     /// too, (near twin, consumer), sorted.
     pub near_shared: Vec<(NodeIx, NodeIx)>,
+    /// Leaves moved onto a near twin's kept one, which keep their edges
+    /// into near twins: (leaf, kept twin), sorted.
+    pub near_moved: Vec<(NodeIx, NodeIx)>,
 }
 
 impl Twins {
@@ -241,6 +252,7 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
         gains: vec![false; n],
         near: vec![false; n],
         near_shared: Vec::new(),
+        near_moved: Vec::new(),
     };
     for (number, group) in twin_groups.iter().enumerate() {
         *steps += group.len() as u64;
@@ -264,56 +276,110 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
             }
         }
     }
-    twins.moved.sort_unstable();
-    twins.moved.dedup();
     for &(_, kept, _) in &twins.moved {
         twins.gains[kept as usize] = true;
     }
     // Near twins: the box of smallest id of a group is never vanished (a
     // twin's kept one is in its group and of smaller id). Another is cut
-    // when each of its tools is wired into the kept one too; one that
-    // leaves were moved onto is not (they are wired into no box of this
-    // group). Its edges into consumers the kept one feeds too are looked
-    // up in the kept one's consumers, sorted once per group.
+    // when each of its tools is wired into the kept one too, or can be
+    // moved onto it (`near_first`); one that leaves were moved onto as a
+    // twin's is not. Its edges into consumers the kept one feeds too are
+    // looked up in the kept one's consumers, sorted once per group.
     let consumers_of = |b: NodeIx, steps: &mut u64| {
         let receivers = g.receivers.of(b);
         *steps += receivers.len() as u64;
         let mut consumers: Vec<NodeIx> = receivers.iter().copied().filter(|&r| !g.is_passthrough(r)).collect();
         consumers.sort_unstable();
+        consumers.dedup();
         consumers
     };
-    let mut any_near = false;
+    let mut near_group_of: Map<NodeIx, u32> = new_map();
+    for (number, group) in near_groups.iter().enumerate() {
+        for (_, b) in group {
+            near_group_of.insert(*b, number as u32);
+        }
+    }
+    // Per near twin: the consumers it feeds that its kept one feeds too,
+    // and whether those are all the kept one's.
+    let mut shared_of: Map<NodeIx, (Vec<NodeIx>, bool)> = new_map();
     for group in &near_groups {
         *steps += group.len() as u64;
-        let (kept_wiring, kept) = (&group[0].0, group[0].1);
+        let kept = group[0].1;
         debug_assert!(!twins.vanished[kept as usize]);
-        let mut kept_consumers: Option<Vec<NodeIx>> = None;
+        let kept_consumers = consumers_of(kept, steps);
+        for (_, near) in &group[1..] {
+            let mut shared = consumers_of(*near, steps);
+            shared.retain(|&c| holds(&kept_consumers, c, steps));
+            let all = shared.len() == kept_consumers.len();
+            shared_of.insert(*near, (shared, all));
+        }
+    }
+    // Per final leaf asked about, wired into near twins of one group and
+    // not the kept one, each feeding every consumer the kept one feeds: the
+    // one of smallest id, when its walk compares the kept one with every
+    // other box it is wired into as it compares that one (as for twins'
+    // leaves, `first_twin`), and no other box it is wired into is a twin
+    // or a near twin. Toward a consumer only such near twins feed, the
+    // kept one is further than they are and never taken; toward any other
+    // it is as near as each and first by id, and the path after it theirs.
+    let mut near_only: Map<NodeIx, Option<NodeIx>> = new_map();
+    let mut near_first = |leaf: NodeIx, group: u32, steps: &mut u64| {
+        *near_only.entry(leaf).or_insert_with(|| {
+            let receivers = g.receivers.of(leaf);
+            *steps += receivers.len() as u64;
+            let mut first: Option<NodeIx> = None;
+            for &r in receivers {
+                if group_of.contains_key(&r) {
+                    return None;
+                }
+                match near_group_of.get(&r) {
+                    Some(&of) if of != group => return None,
+                    Some(_) if !shared_of.get(&r).is_some_and(|&(_, all)| all) => return None,
+                    Some(_) if first.is_none_or(|f| g.id(r) < g.id(f)) => first = Some(r),
+                    _ => {}
+                }
+            }
+            let (first, kept) = (first?, near_groups[group as usize][0].1);
+            let between = |r: NodeIx| relevant_box(r) && g.id(kept) < g.id(r) && g.id(r) < g.id(first);
+            (!receivers.iter().any(|&r| !near_group_of.contains_key(&r) && between(r))).then_some(first)
+        })
+    };
+    let mut any_near = false;
+    for (number, group) in near_groups.iter().enumerate() {
+        let (kept_wiring, kept) = (&group[0].0, group[0].1);
         for (wiring, near) in &group[1..] {
             let at = *near as usize;
             if twins.vanished[at] || twins.gains[at] {
                 continue;
             }
-            if !wiring
-                .leaves
-                .iter()
-                .all(|&leaf| holds(&kept_wiring.leaves, leaf, steps))
-            {
-                continue;
-            }
-            let shared = kept_consumers.get_or_insert_with(|| consumers_of(kept, steps));
-            let before = twins.near_shared.len();
-            for consumer in consumers_of(*near, steps) {
-                if holds(shared, consumer, steps) {
-                    twins.near_shared.push((*near, consumer));
-                }
-            }
+            let mut moves = Vec::new();
+            let cut = wiring.leaves.iter().all(|&leaf| {
+                holds(&kept_wiring.leaves, leaf, steps)
+                    || (near_first(leaf, number as u32, steps)).is_some_and(|first| {
+                        moves.push((leaf, kept, first));
+                        true
+                    })
+            });
+            let shared = &shared_of[near].0;
             // Near only where an edge is cut (boxes fed alike but
             // consumers apart have none).
-            if !wiring.down.is_empty() || twins.near_shared.len() > before {
+            if cut && (!wiring.down.is_empty() || !shared.is_empty()) {
                 twins.near[at] = true;
                 any_near = true;
+                twins.near_shared.extend(shared.iter().map(|&c| (*near, c)));
+                twins
+                    .near_moved
+                    .extend(moves.iter().map(|&(leaf, kept, _)| (leaf, kept)));
+                twins.moved.extend(moves);
             }
         }
+    }
+    twins.moved.sort_unstable();
+    twins.moved.dedup();
+    twins.near_moved.sort_unstable();
+    twins.near_moved.dedup();
+    for &(_, kept, _) in &twins.moved {
+        twins.gains[kept as usize] = true;
     }
     twins.near_shared.sort_unstable();
     twins.near_shared.dedup();
@@ -418,25 +484,29 @@ impl Moved {
 }
 
 /// Cuts every edge into or out of a vanished twin out of `g`, but that a
-/// moved leaf's edge into one is into its kept twin instead: what paths
-/// and renames read of the graph from then on. `steps` counts the edges
-/// copied.
+/// moved leaf's edge into one is into its kept twin instead, and a near
+/// twin's edges no path takes; a leaf moved onto a near twin's kept one is
+/// wired into it besides: what paths and renames read of the graph from
+/// then on. `steps` counts the edges copied.
 pub(crate) fn cut_out(g: &mut ToolGraph<'_>, twins: &Twins, steps: &mut u64) {
     *steps += (g.providers.entries() + g.receivers.entries() + g.passthrough_receivers.entries()) as u64;
     let vanished = &twins.vanished;
     let moved = |leaf: NodeIx| twins.moved.binary_search_by_key(&leaf, |m| m.0).is_ok();
     let passthrough: Vec<bool> = (0..g.node_count() as NodeIx).map(|v| g.is_passthrough(v)).collect();
-    g.rewire_tool_edges(|from, to| {
-        if vanished[from as usize] || twins.cuts_near(from, to, passthrough[to as usize]) {
-            None
-        } else if !vanished[to as usize] {
-            Some(to)
-        } else if moved(from) {
-            twins.kept_of.get(&to).copied()
-        } else {
-            None
-        }
-    });
+    g.rewire_tool_edges(
+        |from, to| {
+            if vanished[from as usize] || twins.cuts_near(from, to, passthrough[to as usize]) {
+                None
+            } else if !vanished[to as usize] {
+                Some(to)
+            } else if moved(from) {
+                twins.kept_of.get(&to).copied()
+            } else {
+                None
+            }
+        },
+        &twins.near_moved,
+    );
 }
 
 #[cfg(test)]
@@ -1089,15 +1159,55 @@ mod tests {
     }
 
     #[test]
-    fn cmp9_paths_a_near_twin_with_a_tool_not_in_the_kept_one_keeps_its_edges() {
-        // A tool wired into R0001 and not L0001 may start at R0001 for
-        // any consumer: R0001 keeps its edges into boxes; the others are
-        // cut.
-        let nodes = [node("s", "tool", "Solo"), node("s2", "tool", "solo!")];
-        let text = with_more(near_lattice(3, 1), &nodes, &edges_of(&[("s", "R0001"), ("s2", "a")]));
-        let (_, kept) = cut(&text);
+    fn cmp9_paths_a_near_twin_with_a_tool_not_in_a_kept_one_of_an_agent_of_its_own_keeps_its_edges() {
+        // A tool wired into R0001 and not L0001, which feeds an agent l
+        // that R0001 does not: toward l, L0001 is nearer than R0001, so
+        // the tool cannot be read as wired into it. R0001 keeps its edges
+        // into boxes; the others are cut.
+        let nodes = [
+            node("s", "tool", "Solo"),
+            node("s2", "tool", "solo!"),
+            node("l", "agent", "l"),
+        ];
+        let edges = edges_of(&[("s", "R0001"), ("s2", "a"), ("L0001", "l")]);
+        let (_, kept) = cut(&with_more(near_lattice(3, 1), &nodes, &edges));
         assert!(kept.contains(&pair("R0001", "L0002")) && kept.contains(&pair("R0001", "R0002")));
         assert!(!kept.contains(&pair("R0000", "L0001")));
+    }
+
+    #[test]
+    fn cmp9_paths_a_near_twins_tool_not_in_the_kept_one_is_moved_its_paths_kept() {
+        // A tool s wired into R0001 and not L0001, which feeds no agent
+        // R0001 does not: s is read as wired into L0001 too, and R0001 is
+        // cut from boxes. Toward r0001 the path steps into R0001 and ends;
+        // toward a it steps into L0001, read as R0001.
+        let nodes = [node("s", "tool", "Solo"), node("s2", "tool", "solo!")];
+        let edges = edges_of(&[("s", "R0001"), ("s2", "a"), ("s2", "r0001")]);
+        let text = with_more(near_lattice(3, 1), &nodes, &edges);
+        let (_, kept) = cut(&text);
+        assert!(kept.contains(&pair("s", "R0001")) && kept.contains(&pair("s", "L0001")));
+        assert!(!kept.contains(&pair("R0001", "L0002")) && kept.contains(&pair("R0001", "r0001")));
+        let report = check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap();
+        let collisions = &report.collisions;
+        let mut seen = Vec::new();
+        for v in 0..collisions.len() {
+            let violation = collisions.get(v).expect("a violation");
+            for tool in violation.tools().into_iter().filter(|tool| tool.id() == "s") {
+                let path: Vec<String> = tool
+                    .path_ids(0, tool.path_len())
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect();
+                let holds = |id: &str| tool.path_contains(report_node(&report, id));
+                seen.push((path, holds("R0001"), holds("L0001")));
+            }
+        }
+        seen.sort();
+        let expected = [
+            (["s", "R0001", "L0002", "a"].map(String::from).to_vec(), true, false),
+            (["s", "R0001", "r0001"].map(String::from).to_vec(), true, false),
+        ];
+        assert_eq!(seen, expected);
     }
 
     #[test]
