@@ -99,25 +99,23 @@ use crate::maps::{new_map, Map};
 use super::flow::Finals;
 
 /// The sum of the mixed numbers of the nodes of `list` that `keep` keeps,
-/// each once, and how many they are: `stamp[v]` is set to `owner` when
-/// `v` is counted for it.
+/// each once: `stamp[v]` is set to `owner` when `v` is counted for it.
 fn spread_sum(
     owner: NodeIx,
     list: &[NodeIx],
     keep: &dyn Fn(NodeIx) -> bool,
     stamp: &mut [NodeIx],
     steps: &mut u64,
-) -> (u64, usize) {
+) -> u64 {
     *steps += 1 + list.len() as u64;
-    let (mut h, mut count) = (0u64, 0);
+    let mut h = 0u64;
     for &v in list {
         if keep(v) && stamp[v as usize] != owner {
             stamp[v as usize] = owner;
             h = h.wrapping_add(mix(v));
-            count += 1;
         }
     }
-    (h, count)
+    h
 }
 
 /// Mixes a node number into a fingerprint's sum.
@@ -152,10 +150,11 @@ pub(crate) struct Twins {
     pub vanished: Vec<bool>,
     /// Per vanished twin, the kept twin of its group.
     pub kept_of: Map<NodeIx, NodeIx>,
-    /// Final leaves wired only into twins of one group, not the kept one,
-    /// some of which vanish: per leaf, the kept twin (where paths read it
-    /// as wired) and the twin of smallest id it is wired into (the first
-    /// box of its path), sorted by leaf.
+    /// Final leaves moved onto a kept twin (wired into twins, or near
+    /// twins, of one group and not the kept one; see the module docs): per
+    /// leaf, the kept twin (where paths read it as wired) and the twin of
+    /// smallest id it is wired into (the first box of its path where it
+    /// steps into the kept twin first), sorted by leaf.
     pub moved: Vec<(NodeIx, NodeIx, NodeIx)>,
     /// Per node: whether it is a kept twin some leaf was moved onto.
     pub gains: Vec<bool>,
@@ -192,7 +191,7 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
     let boxes: Vec<NodeIx> = (0..n as NodeIx).filter(|&b| relevant_box(b)).collect();
     let mut stamp = vec![NodeIx::MAX; n];
     let ups: Vec<u64> = (boxes.iter())
-        .map(|&b| spread_sum(b, g.providers.of(b), &relevant_box, &mut stamp, steps).0)
+        .map(|&b| spread_sum(b, g.providers.of(b), &relevant_box, &mut stamp, steps))
         .collect();
     // The receivers' fingerprint, and the same of the receivers that are
     // boxes, for near twins; each list counted with stamps of its own.
@@ -201,10 +200,10 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
     let mut prints = Vec::with_capacity(boxes.len());
     let mut near_prints = Vec::new();
     for (&b, &up) in boxes.iter().zip(&ups) {
-        let (down, _) = spread_sum(b, g.receivers.of(b), &relevant_receiver, &mut stamp, steps);
+        let down = spread_sum(b, g.receivers.of(b), &relevant_receiver, &mut stamp, steps);
         prints.push((up, down, b));
         let boxes_fed = g.passthrough_receivers.of(b);
-        let (down_boxes, _) = spread_sum(b, boxes_fed, &relevant_box, &mut box_stamp, steps);
+        let down_boxes = spread_sum(b, boxes_fed, &relevant_box, &mut box_stamp, steps);
         near_prints.push((up, down_boxes, b));
     }
     let twin_groups = groups(g, prints, finals, &relevant_receiver, steps);
