@@ -1455,6 +1455,44 @@ def test_cmp9_near_twins_cost_what_their_family_does(family: str) -> None:
     assert_doubling(family, "the check and reading the clashes' paths, every box with a near twin", work)
 
 
+def boxes_below_two_members(data: bytes) -> bytes:
+    """``data`` (a family of a cycle of boxes ``C...``) with, for every
+    member, a box fed by the members either side of it into an agent of
+    its own, and every tool ``U...`` given a twin of the same label wired
+    as it is: each such agent sees every clash of a U and its twin."""
+    workflow = json.loads(data)
+    members = sorted(n["id"] for n in workflow["nodes"] if n["id"].startswith("C") and n.get("type") == "toolbox")
+    tools = [n for n in workflow["nodes"] if n["id"].startswith("U") and n.get("type") == "tool"]
+    wire = lambda source, target: {"source": source, "target": target, "data": {"edgeType": "tool_availability"}}
+    workflow["nodes"] += [{**tool, "id": f"{tool['id']}~c"} for tool in tools]
+    named = {tool["id"] for tool in tools}
+    workflow["edges"] += [wire(f"{e['source']}~c", e["target"]) for e in workflow["edges"] if e["source"] in named]
+    for i, member in enumerate(members):
+        below, agent = f"Zz{member}", f"Yy{member}"
+        workflow["nodes"] += [{"id": below, "type": "toolbox"}, {"id": agent, "type": "agent"}]
+        before, after = members[i - 1], members[(i + 1) % len(members)]
+        workflow["edges"] += [wire(before, below), wire(after, below), wire(below, agent)]
+    return json.dumps(workflow).encode()
+
+
+@pytest.mark.parametrize("family", ["two-way-cycle", "ring-chained"])
+def test_cmp9_boxes_fed_by_two_ring_members_cost_what_the_ring_does(family: str) -> None:
+    # A box fed by two members of a ring, walked from when its own paths
+    # were asked, left the member it met first remembered as in no ring,
+    # and every path round the ring was read off trees: 3.9x and 4.5x per
+    # doubling on two-way-cycle (155 million steps to read at 400) until
+    # session 36. How the session's attack's near_tools_apart grew.
+    data = boxes_below_two_members(built(family, TINY[family]).data)
+    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
+
+    def work(family: str, n: int) -> Tuple[int, int]:
+        report = toolwire.check_json(boxes_below_two_members(built(family, n).data))
+        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
+        return work_done(report), tools
+
+    assert_doubling(family, "the check and reading the clashes' paths, boxes below two members", work)
+
+
 @pytest.mark.parametrize("family", ["cycle-far", "two-way-cycle", "lattice-wide-tools"])
 def test_cmp9_near_twins_with_tools_of_their_own_cost_what_their_family_does(family: str) -> None:
     # A near twin's own tool is not wired into the box it is a near twin

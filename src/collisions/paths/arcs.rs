@@ -1807,8 +1807,11 @@ impl Paths {
                         (NONE, a)
                     }
                     _ => {
+                        // `x` feeds the one before but is not fed by it:
+                        // the one before is in no ring with `x`, but `x`
+                        // may be in a ring of its own (a box fed by two
+                        // members of a ring, walked from, meets one).
                         in_none.extend(&members);
-                        in_none.push(x);
                         return Err(false);
                     }
                 };
