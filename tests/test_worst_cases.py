@@ -1443,16 +1443,31 @@ def test_cmp9_near_twins_cost_what_their_family_does(family: str) -> None:
     # half their doubling sizes (2.2 billion steps at 1,000 on
     # two-way-cycle), and 51x on giant-chain from 75 (each of its n x n
     # tools cost its path's length). Their edges no walk takes are cut.
+    scale = NEAR_TWINS_SCALE.get(family, 1)
     data = near_twins(built(family, TINY[family]).data)
     assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
 
     def work(family: str, n: int) -> Tuple[int, int]:
-        n //= NEAR_TWINS_SCALE.get(family, 1)
-        report = toolwire.check_json(near_twins(built(family, n).data))
+        report = toolwire.check_json(near_twins(built(family, n // scale).data))
         tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
         return work_done(report), tools  # the check's work and the reading's, for the tools read
 
     assert_doubling(family, "the check and reading the clashes' paths, every box with a near twin", work)
+
+
+def assert_transformed_agrees_and_doubles(family: str, transform: Callable[[bytes], bytes], what: str) -> None:
+    """``family`` through ``transform``: the reference agrees at its tiny
+    size, and the check with the reading of every clash's paths at most
+    doubles (as ``assert_doubling`` allows) for twice n."""
+    data = transform(built(family, TINY[family]).data)
+    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
+
+    def work(family: str, n: int) -> Tuple[int, int]:
+        report = toolwire.check_json(transform(built(family, n).data))
+        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
+        return work_done(report), tools  # the check's work and the reading's, for the tools read
+
+    assert_doubling(family, f"the check and reading the clashes' paths, {what}", work)
 
 
 def boxes_below_two_members(data: bytes) -> bytes:
@@ -1482,15 +1497,7 @@ def test_cmp9_boxes_fed_by_two_ring_members_cost_what_the_ring_does(family: str)
     # and every path round the ring was read off trees: 3.9x and 4.5x per
     # doubling on two-way-cycle (155 million steps to read at 400) until
     # session 36. How the session's attack's near_tools_apart grew.
-    data = boxes_below_two_members(built(family, TINY[family]).data)
-    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
-
-    def work(family: str, n: int) -> Tuple[int, int]:
-        report = toolwire.check_json(boxes_below_two_members(built(family, n).data))
-        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
-        return work_done(report), tools
-
-    assert_doubling(family, "the check and reading the clashes' paths, boxes below two members", work)
+    assert_transformed_agrees_and_doubles(family, boxes_below_two_members, "boxes below two members")
 
 
 @pytest.mark.parametrize("family", ["cycle-far", "two-way-cycle", "lattice-wide-tools"])
@@ -1500,15 +1507,7 @@ def test_cmp9_near_twins_with_tools_of_their_own_cost_what_their_family_does(fam
     # near twin is cut all the same (session 36). Before, it kept every
     # edge: reading grew 5.2x then 4.4x per doubling on cycle-far from
     # 125 (224 million steps at 500).
-    data = near_twins(built(family, TINY[family]).data, own_tools=True)
-    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
-
-    def work(family: str, n: int) -> Tuple[int, int]:
-        report = toolwire.check_json(near_twins(built(family, n).data, own_tools=True))
-        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
-        return work_done(report), tools
-
-    assert_doubling(family, "the check and reading the clashes' paths, near twins with tools of their own", work)
+    assert_transformed_agrees_and_doubles(family, lambda data: near_twins(data, own_tools=True), "near twins with tools of their own")
 
 
 @pytest.mark.parametrize("family", ["chain-of-pairs", "cycle-far", "lattice-wide-tools", "diamond-ladder"])
@@ -1516,15 +1515,7 @@ def test_cmp9_boxes_wired_into_themselves_cost_what_their_family_does(family: st
     # A box wired into itself was its own provider, never a link of a
     # chain: every family's paths were read root by root, 4x to 9.7x the
     # work per doubling (80 of 116 families). The edge is read as absent.
-    data = boxes_into_themselves(built(family, TINY[family]).data)
-    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
-
-    def work(family: str, n: int) -> Tuple[int, int]:
-        report = toolwire.check_json(boxes_into_themselves(built(family, n).data))
-        tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
-        return work_done(report), tools  # the check's work, then the reading's
-
-    assert_doubling(family, "the check and reading the clashes' paths, every box wired into itself", work)
+    assert_transformed_agrees_and_doubles(family, boxes_into_themselves, "every box wired into itself")
 
 
 def test_cmp9_wide_cycles_with_its_boxes_apart_reads_in_at_most_double_the_work() -> None:
