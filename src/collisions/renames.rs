@@ -71,6 +71,9 @@ impl<'a> Collisions<'a> {
         if node == leaf || node == consumer || !g.is_passthrough(node) || self.moved.rewritten(node) {
             return None;
         }
+        if self.moved.unentered(node) {
+            return Some(false);
+        }
         let o = ordinal[node as usize];
         // Not a node a path can step through (as `Paths::contains` says).
         if o == NONE {
