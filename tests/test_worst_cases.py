@@ -1339,7 +1339,7 @@ def test_cmp9_big_boxes_held_whole_through_a_chain_of_boxes_cost_what_the_file_c
 def reading_work(family: str, n: int) -> Tuple[int, int]:
     """The work of reading every distinct clash's tools and their paths as
     the report formats read them (each path's length and its two ends),
-    and how many tools were read."""
+    and how much was read (`read_as_formats_do`)."""
     report = toolwire.check_json(built(family, n).data)
     before = work_done(report)
     tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
@@ -1348,13 +1348,20 @@ def reading_work(family: str, n: int) -> Tuple[int, int]:
 
 def read_as_formats_do(tools: Sequence[toolwire.Tool]) -> int:
     """Reads each tool's path as the formats do (its length and its two
-    ends); returns how many tools were read."""
+    ends); returns how much was read: each tool, and the nodes of its path
+    read (at most 64). A path is read in time proportional to its length
+    (issue 20), so where paths grow longer with n, as far round a cycle as
+    it is long, reading grows with them: once the reading cost little
+    more than that (session 37: `renames-aside`, 83 steps a tool at 50,
+    where it had been 2,019), counting tools alone would hold it to less
+    than the paths it reads."""
+    read = 0
     for tool in tools:
         path = tool.path
-        len(path)
+        read += 1 + min(len(path), 64)
         path[:32]
         path[-32:]
-    return len(tools)
+    return read
 
 
 @pytest.mark.parametrize("family", NAMES)
@@ -1500,6 +1507,97 @@ def test_cmp9_boxes_fed_by_two_ring_members_cost_what_the_ring_does(family: str)
     assert_transformed_agrees_and_doubles(family, boxes_below_two_members, "boxes below two members")
 
 
+def twinned_then_split(data: bytes) -> bytes:
+    """``data`` with every box ``b`` given a twin ``b^pt`` (fed by what
+    feeds ``b`` and its twin, feeding what ``b`` feeds and its twin, tools
+    wired into both), then every box split in two in series: ``b ->
+    b~ps``, ``b~ps`` feeding all ``b`` fed (the session 35 attack's
+    ``para+split``). No two boxes are then twins, yet each copy is as near
+    every consumer as the box it copies, and no walk enters a copy: no
+    answer changes."""
+    workflow = json.loads(data)
+    boxes = {node["id"] for node in workflow["nodes"] if node.get("type") == "toolbox"}
+    copies = lambda v: [v, f"{v}^pt"] if v in boxes else [v]
+    twinned = [(s, t) for e in workflow["edges"] for s in copies(e["source"]) for t in copies(e["target"])]
+    every_box = sorted(c for b in boxes for c in copies(b))
+    split = set(every_box)
+    wired = [(f"{s}~ps" if s in split else s, t) for s, t in twinned]
+    wired += [(b, f"{b}~ps") for b in every_box]
+    workflow["nodes"] += [{"id": f"{b}^pt", "type": "toolbox"} for b in sorted(boxes)]
+    workflow["nodes"] += [{"id": f"{b}~ps", "type": "toolbox"} for b in every_box]
+    workflow["edges"] = [
+        {"source": source, "target": target, "data": {"edgeType": "tool_availability"}} for source, target in wired
+    ]
+    return json.dumps(workflow).encode()
+
+
+def twinned_and_chained_beside_wide_boxes(data: bytes) -> bytes:
+    """``data`` with every box given a twin as ``twinned_then_split`` does,
+    then split into a chain of 13 boxes in series (13 rounds of joins tie a
+    twin's chain to its box's), beside a part of its own four times its
+    edges: two alike chains of 20 boxes into an agent, tied a level a
+    round, and boxes that each feed every box of both (each with a tool
+    "Gadget" and an agent of its own), whose fingerprints every tie moves
+    (the session 37 attack's ``para+chain12+gad4``)."""
+    workflow = json.loads(twinned_then_split(data))
+    boxes = sorted(n["id"] for n in workflow["nodes"] if n.get("type") == "toolbox" and not n["id"].endswith("~ps"))
+    # The split's halves become the last of 13.
+    chained = {f"{b}~ps": [f"{b}~c{i}" for i in range(1, 12)] for b in boxes}
+    wired = [(e["source"], e["target"]) for e in workflow["edges"] if not e["target"].endswith("~ps")]
+    for b in boxes:
+        links = [b, *chained[f"{b}~ps"], f"{b}~ps"]
+        wired += list(zip(links, links[1:]))
+        workflow["nodes"] += [{"id": c, "type": "toolbox"} for c in chained[f"{b}~ps"]]
+    chains = [[f"!g{c}{i:03}" for i in range(20)] for c in "AB"]
+    wide = max(1, 4 * len(wired) // 42)
+    workflow["nodes"] += [{"id": "!gagent", "type": "agent"}] + [{"id": v, "type": "toolbox"} for ch in chains for v in ch]
+    for chain in chains:
+        wired += list(zip(chain, chain[1:])) + [(chain[-1], "!gagent")]
+    for j in range(wide):
+        box, agent, tool = f"!gW{j:06}", f"!ge{j:06}", f"!gt{j:06}"
+        workflow["nodes"] += [
+            {"id": box, "type": "toolbox"},
+            {"id": agent, "type": "agent"},
+            {"id": tool, "type": "tool", "data": {"label": "Gadget"}},
+        ]
+        wired += [(tool, box), (box, agent)] + [(box, v) for chain in chains for v in chain]
+    workflow["edges"] = [
+        {"source": source, "target": target, "data": {"edgeType": "tool_availability"}} for source, target in wired
+    ]
+    return json.dumps(workflow).encode()
+
+
+@pytest.mark.parametrize("family", ["cycle-sides", "cycle-far", "two-way-cycle", "ring-chained"])
+def test_cmp9_boxes_twinned_then_split_cost_what_their_family_does(family: str) -> None:
+    # Twins, then every box split in series: b and b^pt are fed alike but
+    # feed different halves, the halves feed alike but are fed apart, so no
+    # two are twins, and every path was read off trees of roots tied in
+    # pairs (src/collisions/entered.rs). Before session 37, cycle-sides'
+    # check grew 3.9x per doubling (875 million steps at 1,000), and the
+    # reading of cycle-far, two-way-cycle and ring-chained 4.0x to 4.9x.
+    assert_transformed_agrees_and_doubles(family, twinned_then_split, "every box twinned, then split in two")
+
+
+def test_cmp9_tying_boxes_costs_their_edges_whatever_the_rounds() -> None:
+    # Fingerprinted afresh each round, the part beside spent the ties'
+    # budget before the twins' chains were tied, and cycle-sides so made
+    # was read off trees: 3.65x then 3.93x per doubling from 64 (331
+    # million steps at 256, 7.9 MB) at f18d1db. Fingerprints kept as ties
+    # relabel cost each edge O(log N) moves (src/collisions/entered.rs).
+    data = twinned_and_chained_beside_wide_boxes(built("cycle-sides", TINY["cycle-sides"]).data)
+    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
+
+    def work(family: str, n: int) -> Tuple[int, int]:
+        report = toolwire.check_json(twinned_and_chained_beside_wide_boxes(built(family, n).data))
+        read = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
+        return work_done(report), read
+
+    n = 64
+    (once, read_once), (twice, read_twice) = work("cycle-sides", n), work("cycle-sides", 2 * n)
+    allowed = allowed_growth(read_once, read_twice)
+    assert twice <= allowed * once, f"{twice / once:.2f}x the work for twice the cycle (at most {allowed:.2f}x)"
+
+
 @pytest.mark.parametrize("family", ["cycle-far", "two-way-cycle", "lattice-wide-tools"])
 def test_cmp9_near_twins_with_tools_of_their_own_cost_what_their_family_does(family: str) -> None:
     # A near twin's own tool is not wired into the box it is a near twin
@@ -1558,8 +1656,8 @@ def violations_reading_work(family: str, n: int, scattered: bool = False, revers
     """The work of reading the sampled violations' tools and paths, in
     report order (the order a format reads them in), or ``reversed_``, from
     the last to the first (an API caller may read in any order: a path
-    read first is then the one that climbs furthest), and how many tools
-    were read. Unlike the clashes' first violations, these reach every
+    read first is then the one that climbs furthest), and how much was
+    read (`read_as_formats_do`). Unlike the clashes' first violations, these reach every
     consumer, each tool by the consumer's own path."""
     report = toolwire.check_json(built(family, n).data)
     violations = report.violations

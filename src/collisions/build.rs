@@ -98,8 +98,8 @@ pub(crate) fn collisions<'a>(
         work.add(Step::Edge, cut_steps);
         return Err(work);
     };
-    let mut twin_cut = twins::vanishing(&g, &finals, &mut cut_steps);
-    let flow = Flow::of(&g, finals, twin_cut.as_mut());
+    let twin_cut = twins::vanishing(&g, &finals, &mut cut_steps);
+    let flow = Flow::of(&g, finals, twin_cut.as_ref());
     if let Some(cut) = &twin_cut {
         twins::cut_out(&mut g, cut, &mut cut_steps);
     }

@@ -8,46 +8,62 @@
 //! different boxes. Neither pair is twins, yet each half is as near every
 //! consumer as the other, and the walk never steps into the second copy.
 //!
-//! Two boxes are *alike* here when they feed alike nodes: the same
-//! consumers, and boxes alike in turn. Alike boxes are exactly as near
-//! every consumer (a shortest way from one is matched step by step from the
-//! other). The walk a path is steps, at each node, to the receiver nearest
-//! the consumer and the smallest id among equals; so from any node it never
-//! steps into a receiver when an alike receiver of a smaller id is there
-//! too. A box is *entered* when a final leaf or an entered box feeds it and
-//! it is, among that node's receivers alike with it, the one of smallest
-//! id. A box that is not entered is on no path: like a vanished twin, it
-//! leaves the path facts and its edges are cut, and nothing a check reports
-//! changes (no class is made differently, no walk from an entered node
-//! meets anything but entered nodes, so no distance and no choice the walk
-//! makes changes).
+//! Two boxes are *alike* here when they feed alike nodes, as many of each
+//! kind: the same consumers, and boxes alike in turn. Alike boxes are
+//! exactly as near every consumer (a shortest way from one is matched step
+//! by step from the other). The walk a path is steps, at each node, to the
+//! receiver nearest the consumer and the smallest id among equals; so from
+//! any node it never steps into a receiver when an alike receiver of a
+//! smaller id is there too. A box is *entered* when a final leaf or an
+//! entered box feeds it and it is, among that node's receivers alike with
+//! it, the one of smallest id. A box that is not entered is on no path.
+//!
+//! Such a box is cut like a vanished twin (it leaves the path facts, its
+//! edges go) when a *witness* stands in for it: an entered box alike with
+//! it (the one a node feeding it enters in its place, or for a box fed
+//! only by boxes not entered, the receiver of such a box's witness alike
+//! with it), wired from what feeds it (or, for a box cut too, from that
+//! box's witness) and into what it feeds that stays. Then every way
+//! from a final leaf to a node left is matched by a way through witnesses,
+//! so each node left is reached by exactly the leaves it was: the classes,
+//! made from the whole graph, still say what each carries, and paths read
+//! it of the providers left. No walk from an entered node meets anything
+//! but entered nodes, so no distance and no choice of the walk changes, and
+//! nothing a check reports changes. A box without such a witness stays,
+//! and with it the boxes that need it. (The first version cut every box
+//! not entered: a box entered by a tool of its own, fed by a cut box a
+//! tool that nothing left brought, had a path read through it for that
+//! tool, which is not wired into it.)
 //!
 //! Alike is found from below: every box alone at first, then boxes whose
-//! receivers are of the same classes are joined, again and again as joins
-//! relabel the receivers of other boxes. Each join is sound whenever it is
-//! made (boxes whose receivers are pairwise alike are alike), so stopping
-//! early only finds fewer ties. This is the least such partition, not the
-//! coarsest: two cycles alike only by going round each other are not
-//! joined (no shape needs them; they are not found).
+//! receivers are of the same classes, as many of each, are joined, again
+//! and again as joins relabel the receivers of other boxes. Each join is
+//! sound whenever it is made (boxes whose receivers are pairwise alike are
+//! alike), so stopping early only finds fewer ties. This is the least such
+//! partition, not the coarsest: two cycles alike only by going round each
+//! other are not joined.
 //!
-//! Cost: the graph twins left, read once with a fingerprint per box (a sum
-//! of mixed class numbers, each once); when no two boxes share one, no
-//! box joins and nothing more is done, O(N + E). A join relabels the
-//! smaller class, and the boxes feeding a relabeled box are fingerprinted
-//! again, each once per round; boxes whose fingerprints meet have their
-//! classes' lists sorted and compared. All of it stops at a budget of
-//! `BUDGET_PER_STEP` times the first read: O(N + E) whatever the shape,
-//! and past the budget the classes found so far are used. Marking the
-//! entered boxes sorts each entered node's receivers once, O(E log E).
+//! Cost: a fingerprint per box, the sum of its receivers' mixed class
+//! numbers, kept as joins relabel: a join relabels the smaller class, each
+//! relabeled box moves the fingerprints of the boxes feeding it, so each
+//! edge moves a fingerprint O(log N) times; only boxes whose fingerprints
+//! meet have their classes sorted and compared (a box's sorted classes kept
+//! while it stands for its fingerprint). O(E log N), and all of it stops
+//! at a budget of `BUDGET_PER_STEP` times one read of the graph, past
+//! which the classes found so far serve. When no two boxes are joined,
+//! nothing more is done. Marking the entered boxes sorts each entered
+//! node's receivers once, and the witnesses are asked about each edge of
+//! a box not entered once, and once more for each end that stays: O(E log
+//! E), with the graph's edges in a hash set.
 
 use crate::graph::{NodeIx, ToolGraph};
-use crate::maps::{new_map, Map};
+use crate::maps::{new_map, Map, Set};
 
 use super::flow::Finals;
 use super::twins::{mix, Twins};
 
-/// How many times the first read of the graph the joining may cost.
-const BUDGET_PER_STEP: u64 = 8;
+/// How many times one read of the graph the joining may cost.
+const BUDGET_PER_STEP: u64 = 16;
 
 /// The graph paths read once twins are cut: which edges are left.
 struct Cut<'a, 'g> {
@@ -68,6 +84,16 @@ impl Cut<'_, '_> {
         let into_box = self.g.is_passthrough(r);
         (!into_box || self.live_box(r)) && !self.twins.cuts_near(b, r, into_box)
     }
+
+    /// The live boxes final leaf `leaf` feeds, its kept twin if it was
+    /// moved onto one.
+    fn fed_by_leaf(&self, leaf: NodeIx, into: &mut Vec<NodeIx>) {
+        into.extend(self.g.receivers.of(leaf).iter().copied().filter(|&r| self.live_box(r)));
+        let moved = &self.twins.moved;
+        if let Ok(at) = moved.binary_search_by_key(&leaf, |m| m.0) {
+            into.push(moved[at].1);
+        }
+    }
 }
 
 /// Classes of alike nodes, found from below: `label[v]` is the class of
@@ -79,8 +105,9 @@ struct Alike {
 
 impl Alike {
     /// Joins the classes of `x` and `y`, relabeling the smaller; the
-    /// relabeled nodes are pushed onto `relabeled`.
-    fn join(&mut self, x: NodeIx, y: NodeIx, relabeled: &mut Vec<NodeIx>) {
+    /// relabeled nodes are pushed onto `relabeled`, each with its old
+    /// label.
+    fn join(&mut self, x: NodeIx, y: NodeIx, relabeled: &mut Vec<(NodeIx, NodeIx)>) {
         let (lx, ly) = (self.label[x as usize], self.label[y as usize]);
         let size = |l: NodeIx, members: &Map<NodeIx, Vec<NodeIx>>| members.get(&l).map_or(1, Vec::len);
         let (big, small) = if size(lx, &self.members) >= size(ly, &self.members) {
@@ -92,14 +119,14 @@ impl Alike {
         for &m in &moved {
             self.label[m as usize] = big;
         }
-        relabeled.extend_from_slice(&moved);
+        relabeled.extend(moved.iter().map(|&m| (m, small)));
         self.members.entry(big).or_insert_with(|| vec![big]).extend(moved);
     }
 }
 
-/// The relevant boxes twins left that no walk enters (see the module docs),
-/// sorted; empty when no two boxes are alike. `steps` counts the edges and
-/// list entries looked at.
+/// The relevant boxes twins left that no walk enters and that a witness
+/// stands in for (see the module docs), sorted; empty when no two boxes
+/// are alike. `steps` counts the edges and list entries looked at.
 pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps: &mut u64) -> Vec<NodeIx> {
     let n = g.node_count();
     let cut = Cut { g, finals, twins };
@@ -108,21 +135,22 @@ pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
         label: (0..n as NodeIx).collect(),
         members: new_map(),
     };
-    // Per box, its fingerprint when last taken; per class, the visit that
-    // last counted it (each class once in a fingerprint).
+    let read = boxes.iter().map(|&b| 1 + g.receivers.of(b).len() as u64).sum::<u64>();
+    let budget = BUDGET_PER_STEP * read;
+    let mut spent = read;
+    // Per box, the sum of its receivers' mixed labels, kept as they change.
     let mut print = vec![0u64; n];
-    let mut counted = vec![u32::MAX; n];
-    let mut visit = 0u32;
+    for &b in &boxes {
+        let list = g.receivers.of(b);
+        print[b as usize] = (list.iter())
+            .filter(|&&r| cut.onward(b, r))
+            .fold(0u64, |h, &r| h.wrapping_add(mix(r)));
+    }
     // Per fingerprint, the box last given it, and that box's classes once
-    // sorted: a box of many receivers that many boxes of few meet is
-    // sorted once, not once each. Lists sorted before a relabeling hold
-    // a class no more, so they meet no list sorted since: a join missed.
+    // sorted: a list sorted before a relabeling holds a class no more, so
+    // it meets no list sorted since (a join missed, never a wrong one).
     let mut by_print: Map<u64, (NodeIx, Option<Vec<NodeIx>>)> = new_map();
-    let budget = BUDGET_PER_STEP * boxes.iter().map(|&b| 1 + g.receivers.of(b).len() as u64).sum::<u64>();
-    let mut spent = 0u64;
-    let mut dirty = boxes.clone();
-    let mut relabeled: Vec<NodeIx> = Vec::new();
-    // The sorted classes of `b`'s receivers left, each once.
+    // The sorted classes of `b`'s receivers left, as many as there are.
     let classes_of = |b: NodeIx, label: &[NodeIx], spent: &mut u64| {
         let list = g.receivers.of(b);
         let mut classes: Vec<NodeIx> = (list.iter())
@@ -130,35 +158,27 @@ pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
             .map(|&r| label[r as usize])
             .collect();
         classes.sort_unstable();
-        classes.dedup();
         *spent += 1 + list.len() as u64;
         classes
     };
+    let mut dirty = boxes.clone();
+    let mut relabeled: Vec<(NodeIx, NodeIx)> = Vec::new();
+    let mut seen = vec![false; n];
     'rounds: while !dirty.is_empty() {
         for &b in &dirty {
             if spent > budget {
                 break 'rounds;
             }
-            let list = g.receivers.of(b);
-            spent += 1 + list.len() as u64;
-            visit = visit.wrapping_add(1);
-            let mut h = 0u64;
-            for &r in list {
-                let l = alike.label[r as usize];
-                if cut.onward(b, r) && counted[l as usize] != visit {
-                    counted[l as usize] = visit;
-                    h = h.wrapping_add(mix(l));
-                }
-            }
-            print[b as usize] = h;
+            spent += 1;
+            let h = print[b as usize];
             let (x, x_classes) = by_print.entry(h).or_insert((b, None));
             let x = *x;
             if x == b || alike.label[x as usize] == alike.label[b as usize] {
                 continue;
             }
             if print[x as usize] != h {
-                // Fingerprinted before its receivers were relabeled: this
-                // box takes its place.
+                // Its receivers were relabeled since: this box stands for
+                // the fingerprint now.
                 by_print.insert(h, (b, None));
                 continue;
             }
@@ -167,18 +187,26 @@ pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
                 alike.join(x, b, &mut relabeled);
             }
         }
-        // Next, the boxes feeding a relabeled box, each once, in order.
-        visit = visit.wrapping_add(1);
+        // A relabeled box moves the fingerprints of the boxes feeding it;
+        // those are looked up again, each once, in order.
         dirty.clear();
-        for &m in &relabeled {
+        for &(m, old) in &relabeled {
             let providers = g.providers.of(m);
             spent += providers.len() as u64;
+            let new = alike.label[m as usize];
             for &p in providers {
-                if cut.live_box(p) && counted[p as usize] != visit && cut.onward(p, m) {
-                    counted[p as usize] = visit;
-                    dirty.push(p);
+                if cut.live_box(p) && cut.onward(p, m) {
+                    let at = &mut print[p as usize];
+                    *at = at.wrapping_sub(mix(old)).wrapping_add(mix(new));
+                    if !seen[p as usize] {
+                        seen[p as usize] = true;
+                        dirty.push(p);
+                    }
                 }
             }
+        }
+        for &p in &dirty {
+            seen[p as usize] = false;
         }
         relabeled.clear();
         dirty.sort_unstable();
@@ -187,26 +215,79 @@ pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
     if alike.members.is_empty() {
         return Vec::new();
     }
-    entered_marks(&cut, &alike.label, steps)
-        .into_iter()
-        .zip(0..)
-        .filter(|&(entered, b)| !entered && cut.live_box(b) && !twins.gains[b as usize])
-        .map(|(_, b)| b)
-        .collect()
+    let (entered, passed) = entered_marks(&cut, &alike.label, steps);
+    let candidates: Vec<NodeIx> = (boxes.iter().copied())
+        .filter(|&b| !entered[b as usize] && !twins.gains[b as usize])
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let witness = witnesses(&cut, &alike.label, &entered, passed, &candidates, steps);
+    witnessed(&cut, &boxes, candidates, &witness, steps)
+}
+
+/// Per box no walk enters, the entered box that stands in for it: the one
+/// a node feeding it enters in its place, or else, for a box fed only by
+/// boxes not entered, the receiver of one's witness alike with it (the
+/// first by id), found down from those that have one.
+fn witnesses(
+    cut: &Cut<'_, '_>,
+    label: &[NodeIx],
+    entered: &[bool],
+    mut witness: Map<NodeIx, NodeIx>,
+    candidates: &[NodeIx],
+    steps: &mut u64,
+) -> Map<NodeIx, NodeIx> {
+    let g = cut.g;
+    let is_candidate: Set<NodeIx> = candidates.iter().copied().collect();
+    witness.retain(|b, _| is_candidate.contains(b));
+    // Per witness asked, its entered receivers by class, the first by id
+    // of each, sorted once.
+    let mut by_class: Map<NodeIx, Vec<(NodeIx, NodeIx)>> = new_map();
+    let mut work: Vec<NodeIx> = witness.keys().copied().collect();
+    work.sort_unstable();
+    while let Some(b) = work.pop() {
+        let w = witness[&b];
+        let receivers = g.receivers.of(b);
+        *steps += receivers.len() as u64;
+        for &r in receivers {
+            if !is_candidate.contains(&r) || witness.contains_key(&r) || !cut.onward(b, r) {
+                continue;
+            }
+            let classes = by_class.entry(w).or_insert_with(|| {
+                let list = g.receivers.of(w);
+                *steps += list.len() as u64;
+                let mut classes: Vec<(NodeIx, NodeIx)> = (list.iter())
+                    .filter(|&&x| entered[x as usize] && cut.onward(w, x))
+                    .map(|&x| (label[x as usize], x))
+                    .collect();
+                classes.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(g.id(x.1).cmp(g.id(y.1))));
+                classes.dedup_by_key(|x| x.0);
+                classes
+            });
+            if let Ok(at) = classes.binary_search_by_key(&label[r as usize], |x| x.0) {
+                witness.insert(r, classes[at].1);
+                work.push(r);
+            }
+        }
+    }
+    witness
 }
 
 /// Per node, whether the walk may step into it: a live box that a final
 /// leaf or an entered box feeds and that is, among that node's live
 /// receivers of its class, the one of smallest id. A moved leaf feeds its
-/// kept twin.
-fn entered_marks(cut: &Cut<'_, '_>, label: &[NodeIx], steps: &mut u64) -> Vec<bool> {
+/// kept twin. And per box passed over so, the box entered in its place
+/// first.
+fn entered_marks(cut: &Cut<'_, '_>, label: &[NodeIx], steps: &mut u64) -> (Vec<bool>, Map<NodeIx, NodeIx>) {
     let g = cut.g;
     let n = g.node_count();
     let mut entered = vec![false; n];
+    let mut passed: Map<NodeIx, NodeIx> = new_map();
     let mut stack: Vec<NodeIx> = Vec::new();
     let mut candidates: Vec<NodeIx> = Vec::new();
     // Enters the first by id of each class among `candidates`.
-    let enter = |candidates: &mut Vec<NodeIx>, entered: &mut [bool], stack: &mut Vec<NodeIx>, steps: &mut u64| {
+    let mut enter = |candidates: &mut Vec<NodeIx>, entered: &mut [bool], stack: &mut Vec<NodeIx>, steps: &mut u64| {
         *steps += candidates.len() as u64;
         candidates.sort_unstable_by(|&x, &y| (label[x as usize].cmp(&label[y as usize])).then(g.id(x).cmp(g.id(y))));
         for same in candidates.chunk_by(|&x, &y| label[x as usize] == label[y as usize]) {
@@ -215,18 +296,15 @@ fn entered_marks(cut: &Cut<'_, '_>, label: &[NodeIx], steps: &mut u64) -> Vec<bo
                 entered[first as usize] = true;
                 stack.push(first);
             }
+            for &other in same.iter().filter(|&&x| x != first) {
+                passed.entry(other).or_insert(first);
+            }
         }
         candidates.clear();
     };
     for leaf in (0..n as NodeIx).filter(|&v| cut.finals.is_final_leaf(v)) {
-        let receivers = g.receivers.of(leaf);
-        *steps += receivers.len() as u64;
-        candidates.extend(receivers.iter().copied().filter(|&r| cut.live_box(r)));
-        if let Some(&(_, kept, _)) =
-            (cut.twins.moved.binary_search_by_key(&leaf, |m| m.0).ok()).map(|at| &cut.twins.moved[at])
-        {
-            candidates.push(kept);
-        }
+        *steps += g.receivers.of(leaf).len() as u64;
+        cut.fed_by_leaf(leaf, &mut candidates);
         enter(&mut candidates, &mut entered, &mut stack, steps);
     }
     while let Some(b) = stack.pop() {
@@ -235,7 +313,109 @@ fn entered_marks(cut: &Cut<'_, '_>, label: &[NodeIx], steps: &mut u64) -> Vec<bo
         candidates.extend((receivers.iter().copied()).filter(|&r| g.is_passthrough(r) && cut.onward(b, r)));
         enter(&mut candidates, &mut entered, &mut stack, steps);
     }
-    entered
+    (entered, passed)
+}
+
+/// What the witnesses are asked of a box not entered.
+enum Ask {
+    /// Every edge into it and out of it.
+    All,
+    /// The edge from this node, which stays now.
+    From(NodeIx),
+    /// The edge into this node, which stays now.
+    Into(NodeIx),
+}
+
+/// Of `candidates` (boxes no walk enters), those a witness stands in for,
+/// sorted: each final leaf and box feeding the candidate (or, when that
+/// is cut too, its witness) feeds the witness, and the witness feeds each
+/// node the candidate feeds that stays. One that has none stays, and the
+/// candidates wired to it are asked again.
+fn witnessed(
+    cut: &Cut<'_, '_>,
+    boxes: &[NodeIx],
+    candidates: Vec<NodeIx>,
+    witness: &Map<NodeIx, NodeIx>,
+    steps: &mut u64,
+) -> Vec<NodeIx> {
+    let g = cut.g;
+    // The edges paths read once twins are cut, from final leaves and live
+    // boxes into live boxes and consumers.
+    let mut wired: Set<(NodeIx, NodeIx)> = Set::default();
+    let mut fed: Vec<NodeIx> = Vec::new();
+    for leaf in (0..g.node_count() as NodeIx).filter(|&v| cut.finals.is_final_leaf(v)) {
+        cut.fed_by_leaf(leaf, &mut fed);
+        wired.extend(fed.drain(..).map(|r| (leaf, r)));
+    }
+    for &b in boxes {
+        let receivers = g.receivers.of(b);
+        *steps += receivers.len() as u64;
+        wired.extend((receivers.iter()).filter(|&&r| cut.onward(b, r)).map(|&r| (b, r)));
+    }
+    let mut cut_off = vec![false; g.node_count()];
+    for &b in &candidates {
+        cut_off[b as usize] = true;
+    }
+    // What stands for `v` once the cut is made: itself, or its witness.
+    let stand_in = |v: NodeIx, cut_off: &[bool]| {
+        if cut_off[v as usize] {
+            witness.get(&v).copied()
+        } else {
+            Some(v)
+        }
+    };
+    let mut work: Vec<(NodeIx, Ask)> = candidates.iter().map(|&b| (b, Ask::All)).collect();
+    while let Some((b, ask)) = work.pop() {
+        if !cut_off[b as usize] {
+            continue;
+        }
+        let Some(&w) = witness.get(&b) else {
+            cut_off[b as usize] = false;
+            stays(g, b, &wired, &cut_off, &mut work, steps);
+            continue;
+        };
+        let from_ok = |p: NodeIx, cut_off: &[bool]| stand_in(p, cut_off).is_some_and(|s| wired.contains(&(s, w)));
+        let into_ok = |r: NodeIx, cut_off: &[bool]| cut_off[r as usize] || wired.contains(&(w, r));
+        let ok = match ask {
+            Ask::All => {
+                let (providers, receivers) = (g.providers.of(b), g.receivers.of(b));
+                *steps += (providers.len() + receivers.len()) as u64;
+                (providers.iter()).all(|&p| !wired.contains(&(p, b)) || from_ok(p, &cut_off))
+                    && (receivers.iter()).all(|&r| !wired.contains(&(b, r)) || into_ok(r, &cut_off))
+            }
+            Ask::From(p) => from_ok(p, &cut_off),
+            Ask::Into(r) => into_ok(r, &cut_off),
+        };
+        *steps += 1;
+        if !ok {
+            cut_off[b as usize] = false;
+            stays(g, b, &wired, &cut_off, &mut work, steps);
+        }
+    }
+    candidates.into_iter().filter(|&b| cut_off[b as usize]).collect()
+}
+
+/// `b` stays: the candidates wired to it are asked about that edge again.
+fn stays(
+    g: &ToolGraph<'_>,
+    b: NodeIx,
+    wired: &Set<(NodeIx, NodeIx)>,
+    cut_off: &[bool],
+    work: &mut Vec<(NodeIx, Ask)>,
+    steps: &mut u64,
+) {
+    let (providers, receivers) = (g.providers.of(b), g.receivers.of(b));
+    *steps += (providers.len() + receivers.len()) as u64;
+    for &p in providers {
+        if cut_off[p as usize] && wired.contains(&(p, b)) {
+            work.push((p, Ask::Into(b)));
+        }
+    }
+    for &r in receivers {
+        if cut_off[r as usize] && wired.contains(&(b, r)) {
+            work.push((r, Ask::From(b)));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -390,6 +570,39 @@ mod tests {
             total(&collisions.work())
         };
         crate::work::assert_at_most_doubles(work(200), work(400), "a cycle twinned then split: ");
+    }
+
+    #[test]
+    fn cmp9_paths_a_box_no_walk_enters_stays_when_what_it_feeds_keeps_no_way_from_its_witness() {
+        // The session 37 attack's case: q and r are near twins (fed by h,
+        // into q2; r into e2 too), so r's edge into q2 is cut; p and q are
+        // alike and p first by id, so no walk enters q. But p does not feed
+        // q2: cut, q would leave q2 fed by nothing, its class still
+        // carrying t, and t's path was read as t, q2, a1.
+        let mut nodes: Vec<String> = ["h", "p", "q", "r", "p2", "q2", "s"]
+            .iter()
+            .map(|b| node(b, "toolbox", b))
+            .collect();
+        nodes.extend([node("a1", "agent", "a1"), node("e2", "agent", "e2")]);
+        nodes.extend([node("t", "tool", "X"), node("o", "tool", "x")]);
+        let pairs = [
+            ("t", "h"),
+            ("h", "p"),
+            ("h", "q"),
+            ("h", "r"),
+            ("p", "p2"),
+            ("p2", "a1"),
+            ("q", "q2"),
+            ("q2", "a1"),
+            ("r", "q2"),
+            ("r", "e2"),
+            ("o", "s"),
+            ("s", "p2"),
+        ];
+        let edges: Vec<String> = pairs.iter().map(|(p, r)| edge(p, r)).collect();
+        let text = format!(r#"{{"nodes": [{}], "edges": [{}]}}"#, nodes.join(","), edges.join(","));
+        let expected = [["o", "s", "p2", "a1"].to_vec(), ["t", "h", "p", "p2", "a1"].to_vec()];
+        assert_eq!(paths(&check(&text)), [expected]);
     }
 
     #[test]

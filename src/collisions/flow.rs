@@ -242,7 +242,7 @@ impl Flow {
     /// and hold a kept twin that leaves were moved onto as a node with
     /// leaves of its own, whose class alone does not say what it carries;
     /// the classes are made of every relevant node.
-    pub fn of(g: &ToolGraph<'_>, finals: Finals, twins: Option<&mut Twins>) -> Flow {
+    pub fn of(g: &ToolGraph<'_>, finals: Finals, twins: Option<&Twins>) -> Flow {
         let Finals {
             state,
             leaf_name,
@@ -386,16 +386,6 @@ impl Flow {
             start = end;
         }
         let class_of: Vec<ClassIx> = unit_of.iter().map(|&u| class_of_flow[u as usize]).collect();
-        // Boxes no walk enters are cut only where what is left carries as
-        // before (`Twins::settle_unentered`).
-        let twins = twins.map(|twins| {
-            let class_of_node = |v: NodeIx| match ordinal[v as usize] {
-                NONE => ClassIx::MAX,
-                o => class_of[o as usize],
-            };
-            twins.settle_unentered(g, &class_of_node, &mut items);
-            &*twins
-        });
         let gains = |node: NodeIx| twins.is_some_and(|t| t.gains[node as usize]);
         if let Some(twins) = twins {
             let gone = |node: NodeIx| twins.vanished[node as usize];

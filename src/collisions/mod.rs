@@ -21,7 +21,12 @@
 //!    are made, their edges are cut out of the graph paths read; near
 //!    twins (the same boxes feeding them and fed, consumers apart) lose
 //!    the edges no path takes, into boxes and into their kept twin's
-//!    consumers. O(N + E).
+//!    consumers. O(N + E). Ties wider than twins (`entered`): boxes that
+//!    feed alike nodes are alike, and the walk enters only the one of
+//!    smallest id among alike receivers; a box no walk enters is cut too,
+//!    where what the nodes it feeds carry stays brought by others. O(N +
+//!    E) to find which are alike (within a budget of a few reads of the
+//!    graph), O(E log E) to mark the entered ones.
 //! 2. `tokens`: the names that can clash as tokens, in name order. A
 //!    name whose leaves all enter at one class (or only at classes that
 //!    forward nothing) is one token per class where it forms: a box of a

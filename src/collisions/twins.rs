@@ -83,6 +83,9 @@
 //! every edge, and so does a kept twin that leaves were moved onto as a
 //! twin's.
 //!
+//! Ties that no pair of lists shows (every box twinned, then split in
+//! two in series) are read in `entered`, on the graph twins leave.
+//!
 //! Cost: one read of each relevant box's providers and receivers, O(N +
 //! E). Boxes are grouped by fingerprints of their relevant box providers
 //! and relevant receivers (of their receivers that are boxes, for near
@@ -178,66 +181,6 @@ impl Twins {
     /// or a consumer the kept twin feeds too.
     pub fn cuts_near(&self, from: NodeIx, to: NodeIx, to_is_box: bool) -> bool {
         self.near[from as usize] && (to_is_box || self.near_shared.binary_search(&(from, to)).is_ok())
-    }
-
-    /// Keeps each box no walk enters (`entered`) whose cut would take from
-    /// what a node left carries, once the classes are made (`class_of`, by
-    /// node): what a box carries is its class's set, made from the whole
-    /// graph, and paths read it of the providers left. So an unentered box
-    /// is cut only when each node left that it feeds keeps a provider of its
-    /// class (a twin's kept twin feeds all it fed; a box split in two and
-    /// twinned has its twin's half beside it). One kept may make a box
-    /// feeding it kept in turn. Each edge is asked about once more for each
-    /// end kept: O(E log E). `steps` counts the entries read.
-    pub fn settle_unentered(&mut self, g: &ToolGraph<'_>, class_of: &dyn Fn(NodeIx) -> u32, steps: &mut u64) {
-        if self.unentered.is_empty() {
-            return;
-        }
-        // Per node left, the classes of its providers left, sorted: made
-        // once, when first asked (a provider kept later only adds to them,
-        // so a list made before misses it and keeps a box it need not).
-        let mut left_classes: Map<NodeIx, Vec<u32>> = new_map();
-        let mut work: Vec<(NodeIx, Option<NodeIx>)> = self.unentered.iter().map(|&b| (b, None)).collect();
-        while let Some((b, only)) = work.pop() {
-            if !self.vanished[b as usize] {
-                continue;
-            }
-            let receivers = match &only {
-                Some(r) => std::slice::from_ref(r),
-                None => g.receivers.of(b),
-            };
-            *steps += receivers.len() as u64;
-            let class = class_of(b);
-            let takes = receivers.iter().any(|&r| {
-                if self.vanished[r as usize] || self.cuts_near(b, r, g.is_passthrough(r)) || class_of(r) == u32::MAX {
-                    return false;
-                }
-                let classes = left_classes.entry(r).or_insert_with(|| {
-                    let providers = g.providers.of(r);
-                    *steps += providers.len() as u64;
-                    let mut classes: Vec<u32> = (providers.iter())
-                        .filter(|&&p| g.is_passthrough(p) && !self.vanished[p as usize] && class_of(p) != u32::MAX)
-                        .map(|&p| class_of(p))
-                        .collect();
-                    classes.sort_unstable();
-                    classes.dedup();
-                    classes
-                });
-                classes.binary_search(&class).is_err()
-            });
-            if takes {
-                self.vanished[b as usize] = false;
-                let providers = g.providers.of(b);
-                *steps += providers.len() as u64;
-                work.extend(
-                    (providers.iter())
-                        .filter(|&&p| self.vanished[p as usize])
-                        .map(|&p| (p, Some(b))),
-                );
-            }
-        }
-        let vanished = &self.vanished;
-        self.unentered.retain(|&b| vanished[b as usize]);
     }
 }
 
@@ -586,7 +529,6 @@ pub(crate) fn cut_out(g: &mut ToolGraph<'_>, twins: &Twins, steps: &mut u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::flow::Flow;
     use super::super::paths::hub_tests::{edge, node, total};
     use super::*;
     use crate::engine::check_text;
@@ -656,7 +598,7 @@ mod tests {
         let mut g = parse(text.as_bytes(), &Config::default()).unwrap();
         let names = CandidateNames::find(&g, false);
         let finals = Finals::of(&g, &names).expect("a clash");
-        let Some(mut twins) = vanishing(&g, &finals, &mut 0) else {
+        let Some(twins) = vanishing(&g, &finals, &mut 0) else {
             let edges = (0..g.node_count() as NodeIx).flat_map(|p| g.receivers.of(p).iter().map(move |&r| (p, r)));
             let mut kept: Vec<(String, String)> =
                 edges.map(|(p, r)| (g.id(p).to_string(), g.id(r).to_string())).collect();
@@ -665,9 +607,6 @@ mod tests {
         };
         let mut gone: Vec<String> = twins.kept_of.keys().map(|&v| g.id(v).to_string()).collect();
         gone.sort();
-        // As a check does: the classes made, and the boxes no walk enters
-        // settled, before the cut.
-        Flow::of(&g, finals, Some(&mut twins));
         cut_out(&mut g, &twins, &mut 0);
         let edges: Vec<(NodeIx, NodeIx)> = (0..g.node_count() as NodeIx)
             .flat_map(|p| g.receivers.of(p).iter().map(move |&r| (p, r)))
