@@ -213,13 +213,6 @@ pub(crate) struct Clashes {
 }
 
 impl Clashes {
-    pub fn with_capacity(clashes: usize) -> Clashes {
-        Clashes {
-            clashes: Vec::with_capacity(clashes),
-            ..Clashes::default()
-        }
-    }
-
     /// Adds a clash of `leaves` (sorted by id) whose first consumers are
     /// `first_consumers`; its other fields as given.
     pub fn push(&mut self, clash: NewClash, leaves: &[NodeIx], first_consumers: &[u32]) {

@@ -680,7 +680,7 @@ impl Collisions<'_> {
             };
             (self.held[class as usize].parts().iter()).map(move |&part| (part, carried.clone()))
         });
-        let at_leaf = self.sets.push_down(roots, Some(&above));
+        let at_leaf = self.sets.push_down(roots, Some(&above), &mut ());
         // A clash's consumers are those of its leaves (each consumer holds
         // one value of the clash's word): gathered, then the first kept,
         // sorting whenever twice as many as kept are gathered.
