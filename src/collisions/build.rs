@@ -1,7 +1,7 @@
 //! Making a workflow's CMP-9 findings: the reduction (`flow`), the tokens
 //! (`tokens`), one union per class input in topological order (`sets`),
 //! then each distinct clash with its consumers counted, in one pass over
-//! the sets' leaves.
+//! the sets' leaves that consumers see, a word at a time.
 //!
 //! # Joining inputs held as parts
 //!
@@ -74,7 +74,7 @@ use crate::work::{Step, Work};
 
 use super::flow::{ClassIx, Finals, Flow, NONE};
 use super::paths::Paths;
-use super::sets::{Firsts, Held, Meeting, SetId, Sets, Words, EMPTY, FIRSTS};
+use super::sets::{Consumers, Firsts, Held, Meeting, Pushed, SetId, Sets, Spilled, Words, EMPTY, FIRSTS};
 use super::tokens::Layout;
 use super::twins;
 use super::upstream;
@@ -252,6 +252,16 @@ pub(crate) fn collisions<'a>(
     // Every set is made: what made them is not held while clashes are.
     drop(joins);
     sets.made();
+    // A clash forms where its tools first meet; shown when that is one
+    // box, and only one. Where it is not, what formed it is not kept
+    // while clashes are made (in `ring-crowd` at 1,000, not one of
+    // 991,000 clashes: a 52 MB table).
+    let through = |&(class, elsewhere): &(ClassIx, bool)| {
+        let class = &flow.classes[class as usize];
+        class.origin.filter(|_| !elsewhere && class.origins == 1)
+    };
+    formed.retain(|_, formed| through(formed).is_some());
+    formed.shrink_to_fit();
 
     // The consumers that see a clash, by id, with their class.
     let mut listed: Vec<(u32, ClassIx)> = Vec::new();
@@ -273,7 +283,7 @@ pub(crate) fn collisions<'a>(
     // Every clash held where a consumer sees it: the consumers of each
     // class pushed down the sets to the leaves, then each leaf's clashes
     // counted once per consumer that holds it.
-    let mut at_class: Map<ClassIx, (u64, Vec<u32>)> = new_map();
+    let mut at_class: Map<ClassIx, (u32, Vec<u32>)> = new_map();
     for (rank, &(_, class)) in listed.iter().enumerate() {
         let entry = at_class.entry(class).or_default();
         entry.0 += 1;
@@ -282,71 +292,77 @@ pub(crate) fn collisions<'a>(
         }
     }
     // A class made of parts holds each of its tokens in exactly one part.
-    let pushed = at_class.iter().flat_map(|(&class, (weight, ranks))| {
-        let firsts = Firsts::of(ranks);
-        (held[class as usize].parts().iter()).map(move |&part| (part, (*weight, firsts)))
-    });
-    let leaf_weights = sets.push_down(pushed, None);
-    // Per clash: its consumers, its first ones, and the word holding it,
-    // in a list its table points into (a table of the tallies themselves,
-    // some 70 bytes each, was 153 MB of `ring-crowd`'s peak at 1,000).
-    let mut seen: Map<(u32, u64), u32> = new_map();
-    let mut tallies: Vec<(u32, u64, u64, Firsts, u32)> = Vec::new();
-    for (id, word, value) in sets.leaf_words() {
-        let (weight, firsts) = &leaf_weights[id];
-        if *weight == 0 {
-            continue;
+    let mut spilled = Spilled::default();
+    let mut pushed: Vec<(SetId, Consumers)> = Vec::new();
+    for (&class, (count, ranks)) in &at_class {
+        let consumers = Consumers::of(*count, ranks, &mut spilled);
+        pushed.extend((held[class as usize].parts().iter()).map(|&part| (part, consumers)));
+    }
+    let at_leaf = sets.push_down(pushed, None, &mut spilled);
+    // The leaves some consumer sees, by word and then by id: a clash is of
+    // one word, so each word's clashes are counted, and made, before the
+    // next word's, and no table of every clash is held (one, and the
+    // tallies it pointed into, were 154 MB of `ring-crowd`'s peak at
+    // 1,000).
+    let mut seen_leaves: Vec<(u32, SetId, u64, Consumers)> = (sets.leaf_words())
+        .filter(|&(id, _, _)| !at_leaf[id].is_empty())
+        .map(|(id, word, value)| (word, id as SetId, value, at_leaf[id]))
+        .collect();
+    drop(at_leaf);
+    seen_leaves.sort_unstable_by_key(|&(word, id, _, _)| (word, id));
+    let mut clashes = Clashes::default();
+    let mut items = 0u64;
+    // Per clash of the word: its consumers and its first ones.
+    let mut tallies: Vec<(u32, u64, u64, Firsts)> = Vec::new();
+    for of_word in seen_leaves.chunk_by(|a, b| a.0 == b.0) {
+        let word = of_word[0].0;
+        // Made anew for each word: clearing a table costs its capacity,
+        // which one word of many clashes would leave to all the others.
+        let mut seen: Map<(u32, u64), u32> = new_map();
+        for (_, _, value, consumers) in of_word {
+            let firsts = consumers.firsts(&spilled);
+            for (segment, held) in layout.clashes_in(word, *value) {
+                probes += 1 + firsts.len() as u64;
+                let at = *seen.entry((segment as u32, held)).or_insert_with(|| {
+                    tallies.push((segment as u32, held, 0, Firsts::default()));
+                    (tallies.len() - 1) as u32
+                });
+                let tally = &mut tallies[at as usize];
+                tally.2 += u64::from(consumers.count());
+                tally.3.merge(firsts);
+            }
         }
-        for (segment, held) in layout.clashes_in(word, value) {
-            probes += 1 + firsts.as_slice().len() as u64;
-            let at = *seen.entry((segment as u32, held)).or_insert_with(|| {
-                tallies.push((segment as u32, held, 0, Firsts::default(), word));
-                (tallies.len() - 1) as u32
-            });
-            let tally = &mut tallies[at as usize];
-            tally.2 += weight;
-            tally.3.merge(firsts);
+        // Each clash once, with its first violation: the first consumer's
+        // place plus the clash's rank among what that consumer sees.
+        for (segment, tokens, count, firsts) in tallies.drain(..) {
+            let rank = firsts.as_slice()[0];
+            let (_, class) = listed[rank as usize];
+            let (value, before) = held[class as usize].find(&sets, word);
+            let in_word = layout
+                .clashes_in(word, value)
+                .take_while(|&(s, _)| s != segment as usize)
+                .count() as u64;
+            let mut leaves = layout.leaves_of(segment as usize, tokens);
+            items += leaves.len() as u64;
+            g.sort_by_id(&mut leaves);
+            let clash = NewClash {
+                name: layout.segments[segment as usize].name,
+                segment,
+                held: tokens,
+                word,
+                count,
+                first: starts[rank as usize] + before + in_word,
+            };
+            clashes.push(clash, &leaves, firsts.as_slice());
         }
     }
-    drop(seen);
-    drop(leaf_weights);
+    drop(seen_leaves);
+    drop(spilled);
     work.add(Step::Probe, probes);
 
-    // Each clash once, with its first violation: the first consumer's
-    // place plus the clash's rank among what that consumer sees.
-    let mut clashes = Clashes::with_capacity(tallies.len());
-    let mut items = 0u64;
-    for (segment, tokens, count, firsts, word) in tallies {
-        let rank = firsts.as_slice()[0];
-        let (_, class) = listed[rank as usize];
-        let (value, before) = held[class as usize].find(&sets, word);
-        let in_word = layout
-            .clashes_in(word, value)
-            .take_while(|&(s, _)| s != segment as usize)
-            .count() as u64;
-        let mut leaves = layout.leaves_of(segment as usize, tokens);
-        items += leaves.len() as u64;
-        g.sort_by_id(&mut leaves);
-        let clash = NewClash {
-            name: layout.segments[segment as usize].name,
-            segment,
-            held: tokens,
-            word,
-            count,
-            first: starts[rank as usize] + before + in_word,
-        };
-        clashes.push(clash, &leaves, firsts.as_slice());
-    }
     clashes.sort_by_first();
     for clash in clashes.iter_mut() {
-        // A clash forms where its tools first meet; shown when that is one
-        // box, and only one.
-        clash.through = formed
-            .get(&(clash.segment, clash.held))
-            .and_then(|&(class, elsewhere)| {
-                let class = &flow.classes[class as usize];
-                class.origin.filter(|_| !elsewhere && class.origins == 1)
-            });
+        clash.through = formed.get(&(clash.segment, clash.held)).and_then(through);
     }
     work.add(Step::Item, items);
     work.add(Step::SetNode, sets.steps);

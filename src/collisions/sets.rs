@@ -29,8 +29,8 @@
 //!
 //! One module, though long (a sixth of it tests): the trie's functions all make
 //! or read nodes under the one rule that equal sets are one node keeping its
-//! clash counts, and `Firsts`, `Above` and `Held` are what `push_down`, `above`
-//! and a class's unions carry. Split, the rule would be kept in one file and
+//! clash counts, and `Consumers`, `Above` and `Held` are what `push_down`,
+//! `above` and a class's unions carry. Split, the rule would be kept in one file and
 //! relied on in another.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -620,10 +620,13 @@ impl Sets {
     /// comes after all its parents. With `only`, nodes that hold none of
     /// its leaves get nothing. Reads one child slot per node that gets
     /// something.
+    /// What does not fit in a value is kept in `spill`; a node's value is
+    /// released once passed on.
     pub(crate) fn push_down<P: Pushed>(
         &self,
         roots: impl IntoIterator<Item = (SetId, P)>,
         only: Option<&Above>,
+        spill: &mut P::Spill,
     ) -> Vec<P> {
         let mut leaves: Vec<P> = (0..self.leaves.len()).map(|_| P::default()).collect();
         let mut inner: Vec<P> = (0..self.inner.len()).map(|_| P::default()).collect();
@@ -632,7 +635,7 @@ impl Sets {
         for (root, carried) in roots {
             if wanted(self.depth, root) {
                 let top = if self.depth == 0 { &mut leaves } else { &mut inner };
-                top[root as usize].add(&carried);
+                top[root as usize].add(&carried, spill);
             }
         }
         for id in (1..self.inner.len()).rev() {
@@ -646,9 +649,10 @@ impl Sets {
             for &child in node.children.iter().filter(|&&c| c != EMPTY) {
                 steps += 1;
                 if wanted(level, child) {
-                    below[child as usize].add(&carried);
+                    below[child as usize].add(&carried, spill);
                 }
             }
+            carried.release(spill);
         }
         // A sum of two leaves hands what it got to both, and keeps nothing.
         for id in (1..self.leaves.len()).rev() {
@@ -660,9 +664,10 @@ impl Sets {
             steps += 2;
             for part in [a, b] {
                 if wanted(0, part) {
-                    leaves[part as usize].add(&carried);
+                    leaves[part as usize].add(&carried, spill);
                 }
             }
+            carried.release(spill);
         }
         self.reads.fetch_add(steps, Relaxed);
         leaves
@@ -738,28 +743,18 @@ pub(crate) struct Firsts {
 }
 
 impl Firsts {
-    /// The first of `ranks`, which are sorted.
-    pub(crate) fn of(ranks: &[u32]) -> Firsts {
-        let mut firsts = Firsts::default();
-        for &r in ranks.iter().take(FIRSTS) {
-            firsts.ranks[firsts.len as usize] = r;
-            firsts.len += 1;
-        }
-        firsts
-    }
-
     pub(crate) fn as_slice(&self) -> &[u32] {
         &self.ranks[..self.len as usize]
     }
 
     /// The first of both: they name different consumers.
-    pub(crate) fn merge(&mut self, other: &Firsts) {
-        if other.len == 0 {
+    pub(crate) fn merge(&mut self, other: &[u32]) {
+        if other.is_empty() {
             return;
         }
         let mine = *self;
         self.len = 0;
-        merge_first(mine.as_slice(), other.as_slice(), FIRSTS, |rank| {
+        merge_first(mine.as_slice(), other, FIRSTS, |rank| {
             self.ranks[self.len as usize] = rank;
             self.len += 1;
         });
@@ -768,20 +763,111 @@ impl Firsts {
 
 /// What `Sets::push_down` carries from roots to leaves.
 pub(crate) trait Pushed: Default {
+    /// Where values keep what does not fit in them, shared by all.
+    type Spill;
     fn is_empty(&self) -> bool;
     /// Adds what another root carries here: they name different consumers.
-    fn add(&mut self, other: &Self);
+    fn add(&mut self, other: &Self, spill: &mut Self::Spill);
+    /// It has been passed on and is not read again: what it keeps in
+    /// `spill` may be reused.
+    fn release(&self, _spill: &mut Self::Spill) {}
 }
 
-/// How many consumers a root stands for, and its first few.
-impl Pushed for (u64, Firsts) {
-    fn is_empty(&self) -> bool {
-        self.0 == 0
+/// Ranks `Consumers` keeps in itself; more go to a slot of `Spilled`.
+const INLINE: usize = 2;
+
+/// How many consumers a root stands for, and the first `FIRSTS` of them
+/// by rank, in 16 bytes: up to two ranks in itself, more in a slot of a
+/// `Spilled` only it writes. `push_down` makes one per node of the sets,
+/// and most leaves get one or two consumers: ten ranks in each, 56 bytes,
+/// were 81 MB of `ring-crowd`'s peak at 1,000 (1.4 million leaves, none
+/// with more than one).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Consumers {
+    /// At most the consumers listed, whose ranks are u32 too.
+    count: u32,
+    len: u8,
+    /// The ranks while `len <= INLINE`; past that, `[slot, _]`.
+    ranks: [u32; INLINE],
+}
+
+/// The first ranks of `Consumers` that hold more than `INLINE`, a slot
+/// each; a slot released is reused.
+#[derive(Default)]
+pub(crate) struct Spilled {
+    slots: Vec<[u32; FIRSTS]>,
+    free: Vec<u32>,
+}
+
+impl Consumers {
+    /// `count` consumers, the first of them `ranks` (sorted).
+    pub(crate) fn of(count: u32, ranks: &[u32], spilled: &mut Spilled) -> Consumers {
+        let mut consumers = Consumers {
+            count,
+            ..Consumers::default()
+        };
+        consumers.set_firsts(&ranks[..ranks.len().min(FIRSTS)], spilled);
+        consumers
     }
 
-    fn add(&mut self, other: &Self) {
-        self.0 += other.0;
-        self.1.merge(&other.1);
+    pub(crate) fn count(&self) -> u32 {
+        self.count
+    }
+
+    pub(crate) fn firsts<'a>(&'a self, spilled: &'a Spilled) -> &'a [u32] {
+        let len = self.len as usize;
+        if len <= INLINE {
+            &self.ranks[..len]
+        } else {
+            &spilled.slots[self.ranks[0] as usize][..len]
+        }
+    }
+
+    /// Its first ranks become `ranks`, which hold at least as many: they
+    /// only grow, so one that has a slot keeps it.
+    fn set_firsts(&mut self, ranks: &[u32], spilled: &mut Spilled) {
+        if ranks.len() <= INLINE {
+            self.ranks[..ranks.len()].copy_from_slice(ranks);
+        } else {
+            if self.len as usize <= INLINE {
+                self.ranks[0] = match spilled.free.pop() {
+                    Some(slot) => slot,
+                    None => {
+                        spilled.slots.push([0; FIRSTS]);
+                        (spilled.slots.len() - 1) as u32
+                    }
+                };
+            }
+            spilled.slots[self.ranks[0] as usize][..ranks.len()].copy_from_slice(ranks);
+        }
+        self.len = ranks.len() as u8;
+    }
+}
+
+impl Pushed for Consumers {
+    type Spill = Spilled;
+
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    fn add(&mut self, other: &Self, spilled: &mut Spilled) {
+        self.count += other.count;
+        if other.len == 0 {
+            return;
+        }
+        let (mut merged, mut len) = ([0; FIRSTS], 0);
+        merge_first(self.firsts(spilled), other.firsts(spilled), FIRSTS, |rank| {
+            merged[len] = rank;
+            len += 1;
+        });
+        self.set_firsts(&merged[..len], spilled);
+    }
+
+    fn release(&self, spilled: &mut Spilled) {
+        if self.len as usize > INLINE {
+            spilled.free.push(self.ranks[0]);
+        }
     }
 }
 
@@ -794,11 +880,13 @@ pub(crate) struct FirstRanks {
 }
 
 impl Pushed for FirstRanks {
+    type Spill = ();
+
     fn is_empty(&self) -> bool {
         self.ranks.is_empty()
     }
 
-    fn add(&mut self, other: &Self) {
+    fn add(&mut self, other: &Self, _: &mut ()) {
         self.limit = self.limit.max(other.limit);
         let mut merged = Vec::with_capacity((self.ranks.len() + other.ranks.len()).min(self.limit as usize));
         merge_first(&self.ranks, &other.ranks, self.limit as usize, |rank| merged.push(rank));
@@ -934,8 +1022,19 @@ mod tests {
         assert_eq!(sets.find(ab, 301), (0, 4));
     }
 
-    fn pushed(weights: &[(u64, Firsts)], id: usize) -> (u64, Vec<u32>) {
-        (weights[id].0, weights[id].1.as_slice().to_vec())
+    /// Pushes `roots` (root, consumers, their first ranks) down; each
+    /// leaf's consumers and first ranks by id.
+    fn push_consumers(sets: &Sets, roots: &[(SetId, u32, &[u32])]) -> Vec<(u32, Vec<u32>)> {
+        let mut spilled = Spilled::default();
+        let roots: Vec<(SetId, Consumers)> = (roots.iter())
+            .map(|&(root, count, ranks)| (root, Consumers::of(count, ranks, &mut spilled)))
+            .collect();
+        let at = sets.push_down(roots, None, &mut spilled);
+        (at.iter()).map(|c| (c.count(), c.firsts(&spilled).to_vec())).collect()
+    }
+
+    fn pushed(weights: &[(u32, Vec<u32>)], id: usize) -> (u32, Vec<u32>) {
+        weights[id].clone()
     }
 
     #[test]
@@ -945,7 +1044,7 @@ mod tests {
         let b = set_of(&mut sets, &[5]);
         let ab = sets.union(a, b, &mut Bits);
         assert_eq!(tokens_of(&sets, ab), [3, 5]);
-        let weights = sets.push_down([(ab, (2, Firsts::of(&[7, 8]))), (a, (1, Firsts::of(&[3])))], None);
+        let weights = push_consumers(&sets, &[(ab, 2, &[7, 8]), (a, 1, &[3])]);
         assert_eq!(
             pushed(&weights, ab as usize),
             (0, vec![]),
@@ -963,7 +1062,7 @@ mod tests {
         let right = set_of(&mut sets, &[64 * 999]);
         let l = sets.union(shared, left, &mut Bits);
         let r = sets.union(shared, right, &mut Bits);
-        let weights = sets.push_down([(l, (3, Firsts::of(&[5]))), (r, (4, Firsts::of(&[2])))], None);
+        let weights = push_consumers(&sets, &[(l, 3, &[5]), (r, 4, &[2])]);
         let leaf_of = |root: SetId, w: u32| {
             let (value, _) = sets.find(root, w);
             let mut found = sets.leaf_words().filter(|&(_, word, v)| word == w && v == value);
@@ -976,6 +1075,31 @@ mod tests {
         );
         assert_eq!(pushed(&weights, leaf_of(l, 0)), (3, vec![5]));
         assert_eq!(pushed(&weights, leaf_of(r, 999)), (4, vec![2]));
+    }
+
+    #[test]
+    fn consumers_past_two_keep_the_first_ten_of_all_roots_that_hold_a_leaf() {
+        // Three roots of a shared word, each with several consumers: the
+        // shared leaf keeps the first ten of all, as ten ranks in every
+        // value did; a leaf of one root keeps that root's.
+        let mut sets = Sets::new(1_000);
+        let shared = set_of(&mut sets, &[640]);
+        let roots: Vec<SetId> = (0..3)
+            .map(|i| {
+                let own = set_of(&mut sets, &[64 * (100 + i)]);
+                sets.union(shared, own, &mut Bits)
+            })
+            .collect();
+        let evens: Vec<u32> = (0..12).map(|r| 2 * r).collect();
+        let weights = push_consumers(
+            &sets,
+            &[(roots[0], 12, &evens), (roots[1], 3, &[1, 3, 5]), (roots[2], 1, &[7])],
+        );
+        let leaf_at = |w: u32| sets.leaf_words().find(|&(_, word, _)| word == w).unwrap().0;
+        assert_eq!(pushed(&weights, leaf_at(10)), (16, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 10]));
+        assert_eq!(pushed(&weights, leaf_at(100)), (12, evens[..FIRSTS].to_vec()));
+        assert_eq!(pushed(&weights, leaf_at(101)), (3, vec![1, 3, 5]));
+        assert_eq!(pushed(&weights, leaf_at(102)), (1, vec![7]));
     }
 
     #[test]
@@ -993,7 +1117,7 @@ mod tests {
             ranks: ranks.to_vec(),
             limit: 3,
         };
-        let at = sets.push_down([(l, ranks(&[1, 4, 9])), (r, ranks(&[2, 3]))], Some(&above));
+        let at = sets.push_down([(l, ranks(&[1, 4, 9])), (r, ranks(&[2, 3]))], Some(&above), &mut ());
         assert_eq!(at[shared_leaf].ranks, [1, 2, 3], "the first three of both roots");
         assert!(at[left_leaf].ranks.is_empty(), "a leaf not chosen gets nothing");
     }
