@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, List, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -709,10 +709,11 @@ def allowed_growth(size_once: int, size_twice: int) -> float:
 Measure = Callable[[str, int], Tuple[int, int]]
 
 
-def assert_doubling(family: str, what: str, measure: Measure) -> None:
-    """Doubling n grows the work of ``measure`` (its work, and the size the
-    cost model bounds it by) at most as ``allowed_growth`` says."""
-    n = DOUBLING[family]
+def assert_doubling(family: str, what: str, measure: Measure, n: Optional[int] = None) -> None:
+    """Doubling n (``DOUBLING[family]`` unless given) grows the work of
+    ``measure`` (its work, and the size the cost model bounds it by) at
+    most as ``allowed_growth`` says."""
+    n = n or DOUBLING[family]
     (once, size_once), (twice, size_twice) = measure(family, n), measure(family, 2 * n)
     allowed = allowed_growth(size_once, size_twice)
     assert twice <= allowed * once, (
@@ -1462,10 +1463,13 @@ def test_cmp9_near_twins_cost_what_their_family_does(family: str) -> None:
     assert_doubling(family, "the check and reading the clashes' paths, every box with a near twin", work)
 
 
-def assert_transformed_agrees_and_doubles(family: str, transform: Callable[[bytes], bytes], what: str) -> None:
+def assert_transformed_agrees_and_doubles(
+    family: str, transform: Callable[[bytes], bytes], what: str, n: Optional[int] = None
+) -> None:
     """``family`` through ``transform``: the reference agrees at its tiny
     size, and the check with the reading of every clash's paths at most
-    doubles (as ``assert_doubling`` allows) for twice n."""
+    doubles (as ``assert_doubling`` allows) for twice n (its doubling size
+    unless given)."""
     data = transform(built(family, TINY[family]).data)
     assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
 
@@ -1474,7 +1478,7 @@ def assert_transformed_agrees_and_doubles(family: str, transform: Callable[[byte
         tools = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
         return work_done(report), tools  # the check's work and the reading's, for the tools read
 
-    assert_doubling(family, f"the check and reading the clashes' paths, {what}", work)
+    assert_doubling(family, f"the check and reading the clashes' paths, {what}", work, n)
 
 
 def boxes_below_two_members(data: bytes) -> bytes:
@@ -1584,18 +1588,9 @@ def test_cmp9_tying_boxes_costs_their_edges_whatever_the_rounds() -> None:
     # was read off trees: 3.65x then 3.93x per doubling from 64 (331
     # million steps at 256, 7.9 MB) at f18d1db. Fingerprints kept as ties
     # relabel cost each edge O(log N) moves (src/collisions/entered.rs).
-    data = twinned_and_chained_beside_wide_boxes(built("cycle-sides", TINY["cycle-sides"]).data)
-    assert without_places(toolwire.check_json(data)) == without_places(reference.check(json.loads(data)))
-
-    def work(family: str, n: int) -> Tuple[int, int]:
-        report = toolwire.check_json(twinned_and_chained_beside_wide_boxes(built(family, n).data))
-        read = sum(read_as_formats_do(group.tools) for group in report.clash_groups())
-        return work_done(report), read
-
-    n = 64
-    (once, read_once), (twice, read_twice) = work("cycle-sides", n), work("cycle-sides", 2 * n)
-    allowed = allowed_growth(read_once, read_twice)
-    assert twice <= allowed * once, f"{twice / once:.2f}x the work for twice the cycle (at most {allowed:.2f}x)"
+    assert_transformed_agrees_and_doubles(
+        "cycle-sides", twinned_and_chained_beside_wide_boxes, "twinned and chained beside wide boxes", n=64
+    )
 
 
 @pytest.mark.parametrize("family", ["cycle-far", "two-way-cycle", "lattice-wide-tools"])
