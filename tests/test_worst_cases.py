@@ -1582,6 +1582,28 @@ def test_cmp9_boxes_twinned_then_split_cost_what_their_family_does(family: str) 
     assert_transformed_agrees_and_doubles(family, twinned_then_split, "every box twinned, then split in two")
 
 
+def test_cmp9_a_moved_tools_first_box_is_on_its_path_for_renames_though_alike_a_box_before_it() -> None:
+    # The session 37 attack's second round: k and n are near twins (fed by
+    # the tools alike; n into ee too), so n is cut from m and t and u are
+    # moved onto k, n put back as their first box. Cut from m, n feeds ee
+    # alone as b does, and b is first by id: no walk enters n, and n was
+    # cut and told to renames as on no path. But t and u both come to ac
+    # through n, so u is not qualified by n's label (CONFORMANCE 15).
+    boxes = {"b": "BoxB", "k": "BoxK", "n": "BoxN", "m": "BoxM"}
+    nodes = [{"id": b, "type": "toolbox", "data": {"label": label}} for b, label in boxes.items()]
+    nodes += [{"id": t, "type": "tool", "data": {"label": label}} for t, label in [("t", "X"), ("u", "x"), ("v", "X!")]]
+    nodes += [{"id": "ac", "type": "agent"}, {"id": "ee", "type": "agent"}]
+    wired = [("t", "n"), ("t", "b"), ("u", "n"), ("u", "b"), ("v", "k"), ("k", "m"), ("n", "m"), ("m", "ac")]
+    wired += [("n", "ee"), ("b", "ee")]
+    edges = [{"source": s, "target": t, "data": {"edgeType": "tool_availability"}} for s, t in wired]
+    data = json.dumps({"nodes": nodes, "edges": edges})
+    report = toolwire.check_json(data)
+    assert without_places(report) == without_places(reference.check(json.loads(data)))
+    first = report.to_dict()["violations"][0]
+    assert first["consumer"] == "ac"
+    assert {fix["node"]: fix["new_label"] for fix in first["fix"]}["u"] == "x (u)"
+
+
 def test_cmp9_tying_boxes_costs_their_edges_whatever_the_rounds() -> None:
     # Fingerprinted afresh each round, the part beside spent the ties'
     # budget before the twins' chains were tied, and cycle-sides so made

@@ -135,7 +135,11 @@ pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
         label: (0..n as NodeIx).collect(),
         members: new_map(),
     };
-    let read = boxes.iter().map(|&b| 1 + g.receivers.of(b).len() as u64).sum::<u64>();
+    // One read of the graph: each box's receivers, and its providers, which
+    // each relabeling of it reads again.
+    let read = (boxes.iter())
+        .map(|&b| 1 + (g.receivers.of(b).len() + g.providers.of(b).len()) as u64)
+        .sum::<u64>();
     let budget = BUDGET_PER_STEP * read;
     let mut spent = read;
     // Per box, the sum of its receivers' mixed labels, kept as they change.
@@ -216,8 +220,12 @@ pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
         return Vec::new();
     }
     let (entered, passed) = entered_marks(&cut, &alike.label, steps);
+    // A moved leaf's first box is on its path (put back where the path steps
+    // into the kept twin): a near twin cut from boxes may be alike a box of
+    // a smaller id, and still be that first box.
+    let firsts: Set<NodeIx> = twins.moved.iter().map(|&(_, _, first)| first).collect();
     let candidates: Vec<NodeIx> = (boxes.iter().copied())
-        .filter(|&b| !entered[b as usize] && !twins.gains[b as usize])
+        .filter(|&b| !entered[b as usize] && !twins.gains[b as usize] && !firsts.contains(&b))
         .collect();
     if candidates.is_empty() {
         return Vec::new();
