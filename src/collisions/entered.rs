@@ -30,7 +30,9 @@
 //! it of the providers left. No walk from an entered node meets anything
 //! but entered nodes, so no distance and no choice of the walk changes, and
 //! nothing a check reports changes. A box without such a witness stays,
-//! and with it the boxes that need it. (The first version cut every box
+//! and with it the boxes that need it; so does a moved tool's first box
+//! (`twins::Moved`), which its path steps into though the graph paths read
+//! wires the tool into its kept twin. (The first version cut every box
 //! not entered: a box entered by a tool of its own, fed by a cut box a
 //! tool that nothing left brought, had a path read through it for that
 //! tool, which is not wired into it.)
@@ -49,8 +51,9 @@
 //! edge moves a fingerprint O(log N) times; only boxes whose fingerprints
 //! meet have their classes sorted and compared (a box's sorted classes kept
 //! while it stands for its fingerprint). O(E log N), and all of it stops
-//! at a budget of `BUDGET_PER_STEP` times one read of the graph, past
-//! which the classes found so far serve. When no two boxes are joined,
+//! at a budget of `BUDGET_PER_STEP` times one read of the graph (each
+//! box's receivers and providers), past which the classes found so far
+//! serve. When no two boxes are joined,
 //! nothing more is done. Marking the entered boxes sorts each entered
 //! node's receivers once, and the witnesses are asked about each edge of
 //! a box not entered once, and once more for each end that stays: O(E log
