@@ -69,33 +69,52 @@ use super::twins::{mix, Twins};
 const BUDGET_PER_STEP: u64 = 16;
 
 /// The graph paths read once twins are cut: which edges are left.
-struct Cut<'a, 'g> {
-    g: &'a ToolGraph<'g>,
-    finals: &'a Finals,
-    twins: &'a Twins,
+pub(super) struct Cut<'a, 'g> {
+    pub g: &'a ToolGraph<'g>,
+    pub finals: &'a Finals,
+    pub twins: &'a Twins,
 }
 
 impl Cut<'_, '_> {
     /// Whether `v` is a relevant box twins left.
-    fn live_box(&self, v: NodeIx) -> bool {
+    pub fn live_box(&self, v: NodeIx) -> bool {
         self.finals.is_relevant_box(self.g, v) && !self.twins.vanished[v as usize]
     }
 
     /// Whether the edge from live box `b` into `r` is left, and `r` is a
     /// consumer or a live box.
-    fn onward(&self, b: NodeIx, r: NodeIx) -> bool {
+    pub fn onward(&self, b: NodeIx, r: NodeIx) -> bool {
         let into_box = self.g.is_passthrough(r);
-        (!into_box || self.live_box(r)) && !self.twins.cuts_near(b, r, into_box)
+        (!into_box || self.live_box(r)) && !self.twins.cuts(b, r, into_box)
     }
 
     /// The live boxes final leaf `leaf` feeds, its kept twin if it was
     /// moved onto one.
-    fn fed_by_leaf(&self, leaf: NodeIx, into: &mut Vec<NodeIx>) {
+    pub fn fed_by_leaf(&self, leaf: NodeIx, into: &mut Vec<NodeIx>) {
         into.extend(self.g.receivers.of(leaf).iter().copied().filter(|&r| self.live_box(r)));
         let moved = &self.twins.moved;
         if let Ok(at) = moved.binary_search_by_key(&leaf, |m| m.0) {
             into.push(moved[at].1);
         }
+    }
+
+    /// The edges left, from final leaves and from `boxes` (the live ones)
+    /// into live boxes and consumers.
+    pub fn wired(&self, boxes: &[NodeIx], steps: &mut u64) -> Set<(NodeIx, NodeIx)> {
+        let g = self.g;
+        let mut wired: Set<(NodeIx, NodeIx)> = Set::default();
+        let mut fed: Vec<NodeIx> = Vec::new();
+        for leaf in (0..g.node_count() as NodeIx).filter(|&v| self.finals.is_final_leaf(v)) {
+            *steps += g.receivers.of(leaf).len() as u64;
+            self.fed_by_leaf(leaf, &mut fed);
+            wired.extend(fed.drain(..).map(|r| (leaf, r)));
+        }
+        for &b in boxes {
+            let receivers = g.receivers.of(b);
+            *steps += receivers.len() as u64;
+            wired.extend((receivers.iter()).filter(|&&r| self.onward(b, r)).map(|&r| (b, r)));
+        }
+        wired
     }
 }
 
@@ -350,19 +369,7 @@ fn witnessed(
     steps: &mut u64,
 ) -> Vec<NodeIx> {
     let g = cut.g;
-    // The edges paths read once twins are cut, from final leaves and live
-    // boxes into live boxes and consumers.
-    let mut wired: Set<(NodeIx, NodeIx)> = Set::default();
-    let mut fed: Vec<NodeIx> = Vec::new();
-    for leaf in (0..g.node_count() as NodeIx).filter(|&v| cut.finals.is_final_leaf(v)) {
-        cut.fed_by_leaf(leaf, &mut fed);
-        wired.extend(fed.drain(..).map(|r| (leaf, r)));
-    }
-    for &b in boxes {
-        let receivers = g.receivers.of(b);
-        *steps += receivers.len() as u64;
-        wired.extend((receivers.iter()).filter(|&&r| cut.onward(b, r)).map(|&r| (b, r)));
-    }
+    let wired = cut.wired(boxes, steps);
     let mut cut_off = vec![false; g.node_count()];
     for &b in &candidates {
         cut_off[b as usize] = true;

@@ -397,7 +397,7 @@ impl Flow {
                 if !gone(nodes[o]) {
                     let into_box = g.is_passthrough(nodes[o]);
                     for i in from..to {
-                        if !gone(providers[i]) && !twins.cuts_near(providers[i], nodes[o], into_box) {
+                        if !gone(providers[i]) && !twins.cuts(providers[i], nodes[o], into_box) {
                             providers[kept] = providers[i];
                             kept += 1;
                         }

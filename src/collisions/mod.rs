@@ -156,6 +156,7 @@ mod paths;
 mod read;
 mod renames;
 mod sets;
+mod shadows;
 mod tokens;
 mod twins;
 mod upstream;

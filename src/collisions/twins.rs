@@ -101,6 +101,7 @@ use crate::maps::{new_map, Map};
 
 use super::entered;
 use super::flow::Finals;
+use super::shadows;
 
 /// The sum of the mixed numbers of the nodes of `list` that `keep` keeps,
 /// each once: `stamp[v]` is set to `owner` when `v` is counted for it.
@@ -174,13 +175,20 @@ pub(crate) struct Twins {
     /// Boxes no walk enters though no twins (`entered`), vanished too,
     /// sorted.
     pub unentered: Vec<NodeIx>,
+    /// Per node: whether it is a box in another's shadow (`shadows`), some
+    /// edges of which are cut.
+    pub shadowed: Vec<bool>,
+    /// The edges of boxes in another's shadow that no walk takes, sorted.
+    pub shadow_cut: Vec<(NodeIx, NodeIx)>,
 }
 
 impl Twins {
-    /// Whether the edge `from -> to` of a near twin is cut: `to` is a box,
-    /// or a consumer the kept twin feeds too.
-    pub fn cuts_near(&self, from: NodeIx, to: NodeIx, to_is_box: bool) -> bool {
-        self.near[from as usize] && (to_is_box || self.near_shared.binary_search(&(from, to)).is_ok())
+    /// Whether the edge `from -> to` from a box left is cut: `from` is a
+    /// near twin and `to` a box or a consumer its kept twin feeds too, or
+    /// `from` is in a box's shadow and that box feeds `to` too.
+    pub fn cuts(&self, from: NodeIx, to: NodeIx, to_is_box: bool) -> bool {
+        (self.near[from as usize] && (to_is_box || self.near_shared.binary_search(&(from, to)).is_ok()))
+            || (self.shadowed[from as usize] && self.shadow_cut.binary_search(&(from, to)).is_ok())
     }
 }
 
@@ -257,6 +265,8 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
         near_shared: Vec::new(),
         near_moved: Vec::new(),
         unentered: Vec::new(),
+        shadowed: vec![false; n],
+        shadow_cut: Vec::new(),
     };
     for (number, group) in twin_groups.iter().enumerate() {
         *steps += group.len() as u64;
@@ -393,7 +403,13 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
     for &b in &twins.unentered {
         twins.vanished[b as usize] = true;
     }
-    (!twins.kept_of.is_empty() || any_near || !twins.unentered.is_empty()).then_some(twins)
+    // Near twins down a chain (`shadows`), on the graph all that leaves.
+    twins.shadow_cut = shadows::cut_edges(g, finals, &twins, steps);
+    for &(b, _) in &twins.shadow_cut {
+        twins.shadowed[b as usize] = true;
+    }
+    let changes = !twins.kept_of.is_empty() || any_near || !twins.unentered.is_empty();
+    (changes || !twins.shadow_cut.is_empty()).then_some(twins)
 }
 
 /// The groups of two or more relevant boxes of the same relevant box
@@ -513,7 +529,7 @@ pub(crate) fn cut_out(g: &mut ToolGraph<'_>, twins: &Twins, steps: &mut u64) {
     let passthrough: Vec<bool> = (0..g.node_count() as NodeIx).map(|v| g.is_passthrough(v)).collect();
     g.rewire_tool_edges(
         |from, to| {
-            if vanished[from as usize] || twins.cuts_near(from, to, passthrough[to as usize]) {
+            if vanished[from as usize] || twins.cuts(from, to, passthrough[to as usize]) {
                 None
             } else if !vanished[to as usize] {
                 Some(to)
