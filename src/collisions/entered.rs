@@ -437,7 +437,7 @@ fn stays(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::collections::BTreeSet;
 
     use super::super::paths::hub_tests::{edge, node, total};
@@ -447,17 +447,17 @@ mod tests {
 
     /// A workflow as boxes, the other nodes (written whole) and edges, to
     /// be twinned and split as the session 35 attack's `para+split` did.
-    struct Shape {
-        boxes: Vec<String>,
-        others: Vec<String>,
-        edges: Vec<(String, String)>,
+    pub(in crate::collisions) struct Shape {
+        pub boxes: Vec<String>,
+        pub others: Vec<String>,
+        pub edges: Vec<(String, String)>,
     }
 
     impl Shape {
         /// Every box `b` given a twin `b^` fed by what feeds `b` (and its
         /// twin), feeding what `b` feeds (and its twin); tools wired into
         /// both.
-        fn twinned(self) -> Shape {
+        pub fn twinned(self) -> Shape {
             let is_box: BTreeSet<String> = self.boxes.iter().cloned().collect();
             let both = |v: &String| {
                 let mut copies = vec![v.clone()];
@@ -483,7 +483,7 @@ mod tests {
 
         /// Every box `b` split in two in series: `b -> b~`, `b~` feeding
         /// all `b` fed.
-        fn split(self) -> Shape {
+        pub fn split(self) -> Shape {
             let is_box: BTreeSet<String> = self.boxes.iter().cloned().collect();
             let mut edges: Vec<(String, String)> = (self.edges.into_iter())
                 .map(|(p, r)| {
@@ -503,7 +503,7 @@ mod tests {
             }
         }
 
-        fn text(&self) -> String {
+        pub fn text(&self) -> String {
             let nodes = (self.boxes.iter().map(|b| node(b, "toolbox", b))).chain(self.others.iter().cloned());
             let edges = self.edges.iter().map(|(p, r)| edge(p, r));
             format!(
@@ -517,7 +517,7 @@ mod tests {
     /// A cycle of `n` boxes C_i, each fed by a box S_i holding tool U_i
     /// ("U i"); agent a_k fed by C_k and by tool u_k ("u j", j = k + n / 2
     /// mod n) straight: a clash a violation, its path half round the cycle.
-    fn cycle(n: usize) -> Shape {
+    pub(in crate::collisions) fn cycle(n: usize) -> Shape {
         let (mut boxes, mut others, mut edges) = (Vec::new(), Vec::new(), Vec::new());
         let mut wire = |p: String, r: String| edges.push((p, r));
         for i in 0..n {
@@ -539,7 +539,7 @@ mod tests {
     }
 
     /// Every violation's tools' paths, by ids, in order.
-    fn paths(report: &Report) -> Vec<Vec<Vec<String>>> {
+    pub(in crate::collisions) fn paths(report: &Report) -> Vec<Vec<Vec<String>>> {
         let collisions = &report.collisions;
         (0..collisions.len())
             .map(|v| {
@@ -551,7 +551,7 @@ mod tests {
             .collect()
     }
 
-    fn check(text: &str) -> Report {
+    pub(in crate::collisions) fn check(text: &str) -> Report {
         check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap()
     }
 
