@@ -67,39 +67,65 @@ use super::entered::Cut;
 use super::flow::Finals;
 use super::twins::{mix, Twins};
 
-/// How many times one box is checked against a box that may shadow it.
-const CHECKS_PER_BOX: u8 = 4;
+/// How many boxes of one fingerprint each box of it is paired with: the
+/// first by id.
+const PAIRED_PER_BOX: usize = 2;
 
-/// How many boxes of one fingerprint are kept as the ones that may shadow
-/// a box of that fingerprint: the first by id.
-const SHADOWS_PER_PRINT: usize = 2;
+/// Up to how many boxes feeding the same boxes are paired all with all.
+const ALL_PAIRS_UP_TO: usize = 8;
 
-/// No shadow.
-const NONE: NodeIx = NodeIx::MAX;
+/// Up to how many providers of a box's one box provider are read to pair
+/// it with boxes fed alike.
+const ABOVE_READ: usize = 64;
 
-/// Puts box `b` among the first boxes by id of its fingerprint, those
-/// whose fingerprint moved since dropped; whether another box of it was
-/// there.
-fn stand(by_print: &mut Map<u64, Vec<NodeIx>>, print: &[u64], b: NodeIx, g: &ToolGraph<'_>, steps: &mut u64) -> bool {
-    let h = print[b as usize];
-    let first = by_print.entry(h).or_default();
-    *steps += 1 + first.len() as u64;
-    first.retain(|&y| y != b && print[y as usize] == h);
-    let others = !first.is_empty();
-    let at = first.partition_point(|&y| g.id(y) < g.id(b));
-    if at <= SHADOWS_PER_PRINT {
-        first.insert(at, b);
-        first.truncate(SHADOWS_PER_PRINT + 1);
-    }
-    others
+/// How many boxes feeding `y` a provider of `x` is asked to be in the
+/// shadow of.
+const ALTERNATIVES: usize = 4;
+
+/// How many times one read of the graph the pairs may cost.
+const BUDGET_PER_STEP: u64 = 16;
+
+/// A pair asked about: whether box `x` is in the shadow of box `y`.
+struct Pair {
+    x: NodeIx,
+    y: NodeIx,
+    /// False once a provider of `x` is found to meet neither condition.
+    holds: bool,
+    /// Whether its providers were looked at.
+    asked: bool,
 }
 
 /// The edges of boxes in another's shadow that no walk takes (see the
-/// module docs), sorted; empty when no two boxes are fed alike.
+/// module docs), sorted; empty when no two boxes feed alike.
 pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps: &mut u64) -> Vec<(NodeIx, NodeIx)> {
     let n = g.node_count();
     let cut = Cut { g, finals, twins };
     let boxes: Vec<NodeIx> = (0..n as NodeIx).filter(|&b| cut.live_box(b)).collect();
+    // Each live box by a fingerprint of the boxes it feeds: a box can
+    // lose an edge only into what its shadow feeds too.
+    let mut by_print: Map<u64, Vec<NodeIx>> = new_map();
+    let mut read = 0u64;
+    for &b in &boxes {
+        let (receivers, providers) = (g.receivers.of(b), g.providers.of(b));
+        read += 1 + (receivers.len() + providers.len()) as u64;
+        let mut h = 0u64;
+        let mut fed = 0usize;
+        for &r in receivers {
+            if g.is_passthrough(r) && cut.onward(b, r) {
+                h = h.wrapping_add(mix(r));
+                fed += 1;
+            }
+        }
+        if fed > 0 {
+            by_print.entry(h).or_default().push(b);
+        }
+    }
+    *steps += read;
+    by_print.retain(|_, group| group.len() > 1);
+    if by_print.is_empty() {
+        return Vec::new();
+    }
+    let wired = cut.wired(&boxes, steps);
     // Each live box's providers left, each once: live boxes and final
     // leaves, a moved leaf wired into its kept twin.
     let mut moved_onto: Map<NodeIx, Vec<NodeIx>> = new_map();
@@ -108,7 +134,6 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
     }
     let mut up_starts = vec![0u32; n + 1];
     let mut ups: Vec<NodeIx> = Vec::new();
-    let mut print = vec![0u64; n];
     for v in 0..n as NodeIx {
         up_starts[v as usize] = ups.len() as u32;
         if !cut.live_box(v) {
@@ -117,11 +142,7 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
         let from = ups.len();
         let providers = g.providers.of(v);
         *steps += 1 + providers.len() as u64;
-        ups.extend(
-            (providers.iter().copied()).filter(|&p| {
-                (cut.live_box(p) && cut.onward(p, v)) || (finals.is_final_leaf(p) && !g.is_passthrough(p))
-            }),
-        );
+        ups.extend((providers.iter().copied()).filter(|&p| wired.contains(&(p, v))));
         ups.extend(moved_onto.get(&v).into_iter().flatten().copied());
         ups[from..].sort_unstable();
         let mut kept = from;
@@ -132,91 +153,168 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
             }
         }
         ups.truncate(kept);
-        print[v as usize] = (ups[from..].iter()).fold(0u64, |h, &p| h.wrapping_add(mix(p)));
     }
     up_starts[n] = ups.len() as u32;
     let up = |v: NodeIx| &ups[up_starts[v as usize] as usize..up_starts[v as usize + 1] as usize];
-    // Per fingerprint, the first boxes of it by id; a box whose
-    // fingerprint moved since is passed over, and dropped when another
-    // comes.
-    let mut by_print: Map<u64, Vec<NodeIx>> = new_map();
-    let mut shared = false;
-    for &b in &boxes {
-        shared |= stand(&mut by_print, &print, b, g, steps);
-    }
-    // A box shadowed at first is fed as another is (a), and every other
-    // is fed by a shadowed one (b).
-    if !shared {
-        return Vec::new();
-    }
-    // Boxes are looked up again as boxes feeding them are shadowed: a
-    // fingerprint counts a shadowed provider as its shadow from then on.
-    let wired = cut.wired(&boxes, steps);
-    let mut shadow = vec![NONE; n];
-    let mut checks = vec![0u8; n];
-    let mut queued = vec![false; n];
-    let mut work: VecDeque<NodeIx> = boxes.iter().copied().collect();
-    for &b in &boxes {
-        queued[b as usize] = true;
-    }
     let firsts: Set<NodeIx> = twins.moved.iter().map(|&(_, _, first)| first).collect();
-    let mut candidates: Vec<NodeIx> = Vec::new();
-    while let Some(x) = work.pop_front() {
-        queued[x as usize] = false;
-        *steps += 1;
-        if shadow[x as usize] != NONE || twins.gains[x as usize] || firsts.contains(&x) {
-            continue;
-        }
-        let h = print[x as usize];
-        candidates.clear();
-        candidates.extend((by_print.get(&h).into_iter().flatten()).filter(|&&y| y != x && print[y as usize] == h));
-        for &y in &candidates {
-            if checks[x as usize] >= CHECKS_PER_BOX {
-                break;
-            }
-            checks[x as usize] += 1;
-            let providers = up(x);
-            *steps += 1 + providers.len() as u64;
-            let before = g.id(y) < g.id(x);
-            let shadows = providers.iter().all(|&p| {
-                (before && wired.contains(&(p, y)))
-                    || (shadow[p as usize] != NONE && wired.contains(&(shadow[p as usize], y)))
-            });
-            if !shadows {
-                continue;
-            }
-            shadow[x as usize] = y;
-            let receivers = g.receivers.of(x);
-            *steps += receivers.len() as u64;
-            for &r in receivers {
-                if cut.live_box(r) && cut.onward(x, r) {
-                    let at = &mut print[r as usize];
-                    *at = at.wrapping_sub(mix(x)).wrapping_add(mix(y));
-                    stand(&mut by_print, &print, r, g, steps);
-                    if !queued[r as usize] {
-                        queued[r as usize] = true;
-                        work.push_back(r);
-                    }
+
+    // The pairs asked, from each box of a fingerprint with the first of it
+    // by id, and up from there: a provider of `x` that does not feed `y`
+    // (or feeds it, `y` not first by id) needs one of `y`'s providers to be
+    // in whose shadow it is. Each such need counts the pairs that may meet
+    // it; a pair that fails fails the needs that count it.
+    let mut pairs: Vec<Pair> = Vec::new();
+    let mut index: Map<(NodeIx, NodeIx), u32> = new_map();
+    let mut counted_in: Vec<Vec<u32>> = Vec::new();
+    let mut needs: Vec<(u32, u32)> = Vec::new();
+    let mut ask: VecDeque<u32> = VecDeque::new();
+    let mut lacking: Vec<NodeIx> = Vec::new();
+    let mut pair =
+        |x: NodeIx, y: NodeIx, pairs: &mut Vec<Pair>, counted_in: &mut Vec<Vec<u32>>, ask: &mut VecDeque<u32>| {
+            *index.entry((x, y)).or_insert_with(|| {
+                let at = pairs.len() as u32;
+                let holds = x != y && !twins.gains[x as usize] && !firsts.contains(&x);
+                pairs.push(Pair {
+                    x,
+                    y,
+                    holds,
+                    asked: false,
+                });
+                counted_in.push(Vec::new());
+                if holds {
+                    ask.push_back(at);
+                }
+                at
+            })
+        };
+    // Boxes feeding the same boxes are paired all with all when few, and
+    // else each with the first by id, and all with all among those fed
+    // by one box that is fed alike (a chain's next links: a near twin's
+    // half and its box's).
+    let mut groups: Vec<Vec<NodeIx>> = by_print.into_values().collect();
+    groups.sort_unstable_by_key(|group| group[0]);
+    let mut by_above: Map<u64, Vec<NodeIx>> = new_map();
+    for group in &mut groups {
+        *steps += group.len() as u64;
+        group.sort_unstable_by(|&x, &y| g.id(x).cmp(g.id(y)));
+        if group.len() <= ALL_PAIRS_UP_TO {
+            for &x in group.iter() {
+                for &y in group.iter().filter(|&&y| y != x) {
+                    pair(x, y, &mut pairs, &mut counted_in, &mut ask);
                 }
             }
-            break;
-        }
-    }
-    // The edges of boxes shadowed by a box in no shadow into what that box
-    // feeds too.
-    let mut cuts: Vec<(NodeIx, NodeIx)> = Vec::new();
-    for &x in &boxes {
-        let y = shadow[x as usize];
-        if y == NONE || shadow[y as usize] != NONE {
             continue;
         }
+        by_above.clear();
+        for &x in group.iter() {
+            for &y in group.iter().filter(|&&y| y != x).take(PAIRED_PER_BOX) {
+                pair(x, y, &mut pairs, &mut counted_in, &mut ask);
+            }
+            let mut above = (up(x).iter()).filter(|&&p| g.is_passthrough(p));
+            if let (Some(&p), None) = (above.next(), above.next()) {
+                let list = up(p);
+                *steps += 1 + list.len().min(ABOVE_READ) as u64;
+                if list.len() <= ABOVE_READ {
+                    let h = list.iter().fold(0u64, |h, &v| h.wrapping_add(mix(v)));
+                    by_above.entry(h).or_default().push(x);
+                }
+            }
+        }
+        let mut alike: Vec<Vec<NodeIx>> = by_above.drain().map(|(_, list)| list).collect();
+        alike.sort_unstable();
+        for list in &alike {
+            for &x in list {
+                for &y in list.iter().filter(|&&y| y != x).take(ALL_PAIRS_UP_TO) {
+                    pair(x, y, &mut pairs, &mut counted_in, &mut ask);
+                }
+            }
+        }
+    }
+    let budget = BUDGET_PER_STEP * read;
+    let mut spent = 0u64;
+    while let Some(at) = ask.pop_front() {
+        let Pair { x, y, holds, .. } = pairs[at as usize];
+        if !holds {
+            continue;
+        }
+        if spent > budget {
+            pairs[at as usize].holds = false;
+            continue;
+        }
+        pairs[at as usize].asked = true;
+        let before = g.id(y) < g.id(x);
+        let (x_up, y_up) = (up(x), up(y));
+        spent += 1 + (x_up.len() + y_up.len()) as u64;
+        // The providers of `x` that do not feed `y` first by id: each must
+        // be a box in the shadow of a box feeding `y`, looked for only along
+        // a chain (where `x` or `y` is fed by one box), among the first
+        // few boxes feeding `y`.
+        lacking.clear();
+        lacking.extend((x_up.iter().copied()).filter(|&p| !(before && wired.contains(&(p, y)))));
+        let one_box = |list: &[NodeIx]| list.iter().filter(|&&v| g.is_passthrough(v)).count() == 1;
+        let along_a_chain = one_box(x_up) || one_box(y_up);
+        if !lacking.is_empty() && (!along_a_chain || lacking.iter().any(|&p| !g.is_passthrough(p))) {
+            pairs[at as usize].holds = false;
+            continue;
+        }
+        for &p in &lacking {
+            let need = needs.len() as u32;
+            let mut may = 0u32;
+            for &q in (y_up.iter())
+                .filter(|&&q| q != p && g.is_passthrough(q))
+                .take(ALTERNATIVES)
+            {
+                let sub = pair(p, q, &mut pairs, &mut counted_in, &mut ask);
+                spent += 1;
+                if pairs[sub as usize].holds {
+                    may += 1;
+                    counted_in[sub as usize].push(need);
+                }
+            }
+            needs.push((at, may));
+            if may == 0 {
+                pairs[at as usize].holds = false;
+                break;
+            }
+        }
+    }
+    *steps += spent;
+    // Failures carried to the needs they were counted in: what holds then
+    // holds with every need met by a pair that holds.
+    let mut failed: Vec<u32> = (0..pairs.len() as u32)
+        .filter(|&at| !pairs[at as usize].holds)
+        .collect();
+    while let Some(at) = failed.pop() {
+        *steps += 1 + counted_in[at as usize].len() as u64;
+        for &need in &counted_in[at as usize] {
+            let (of, may) = &mut needs[need as usize];
+            *may -= 1;
+            let of = *of as usize;
+            if *may == 0 && pairs[of].holds {
+                pairs[of].holds = false;
+                failed.push(of as u32);
+            }
+        }
+    }
+    // Per box, the boxes in whose shadow it is.
+    let mut shadows_of: Map<NodeIx, Vec<NodeIx>> = new_map();
+    for p in pairs.iter().filter(|p| p.holds && p.asked) {
+        shadows_of.entry(p.x).or_default().push(p.y);
+    }
+    // An edge of `x` into what a box `y` in whose shadow it is feeds too,
+    // when no box in whose shadow `y` is feeds it (so `y`'s edge stays).
+    let mut cuts: Vec<(NodeIx, NodeIx)> = Vec::new();
+    for (&x, ys) in &shadows_of {
         let receivers = g.receivers.of(x);
-        *steps += receivers.len() as u64;
-        cuts.extend(
-            (receivers.iter().copied())
-                .filter(|&v| cut.onward(x, v) && wired.contains(&(y, v)))
-                .map(|v| (x, v)),
-        );
+        *steps += (receivers.len() * ys.len()) as u64;
+        for &v in receivers {
+            let stays = |y: NodeIx| {
+                wired.contains(&(y, v)) && !(shadows_of.get(&y).into_iter().flatten()).any(|&z| wired.contains(&(z, v)))
+            };
+            if cut.onward(x, v) && ys.iter().any(|&y| stays(y)) {
+                cuts.push((x, v));
+            }
+        }
     }
     cuts.sort_unstable();
     cuts.dedup();
