@@ -1607,6 +1607,40 @@ def test_cmp9_near_twins_split_in_two_cost_what_their_family_does(family: str) -
     )
 
 
+def near_twins_of_boxes_with_tools_of_their_own(data: bytes) -> bytes:
+    """``data`` with every box given a near twin (``near_twins``), then
+    every box but the near twins given a tool "Kept b" of its own, whose
+    twin "kept-b" is wired into an agent the box feeds too (the session 38
+    attack's ``keptown``): a box fed by more than its near twin."""
+    workflow = json.loads(near_twins(data))
+    kept = sorted(n["id"] for n in workflow["nodes"] if n.get("type") == "toolbox" and not n["id"].endswith("~near"))
+    wire = lambda source, target: {"source": source, "target": target, "data": {"edgeType": "tool_availability"}}
+    for box in kept:
+        tool, pair, agent = f"{box}-kt", f"{box}-kp", f"{box}-ka"
+        workflow["nodes"] += [
+            {"id": tool, "type": "tool", "data": {"label": f"Kept {box}"}},
+            {"id": pair, "type": "tool", "data": {"label": f"kept-{box}"}},
+            {"id": agent, "type": "agent"},
+        ]
+        workflow["edges"] += [wire(tool, box), wire(pair, agent), wire(box, agent)]
+    return json.dumps(workflow).encode()
+
+
+@pytest.mark.parametrize("family", ["cycle-far", "two-way-cycle", "chain-of-pairs"])
+def test_cmp9_near_twins_of_boxes_with_tools_of_their_own_split_in_two_cost_what_their_family_does(
+    family: str,
+) -> None:
+    # The session 38 attack's keptown: a box holding a tool of its own is
+    # fed by more than its near twin, and no fingerprint of what feeds
+    # them met. Reading grew 6.5x then 5.9x per doubling from 31 on
+    # two-way-cycle (36 million steps at 124) at 99241e4, as before it.
+    assert_transformed_agrees_and_doubles(
+        family,
+        lambda data: split_in_two(near_twins_of_boxes_with_tools_of_their_own(data)),
+        "near twins of boxes with tools of their own, then split in two",
+    )
+
+
 def test_cmp9_a_moved_tools_first_box_is_on_its_path_for_renames_though_alike_a_box_before_it() -> None:
     # The session 37 attack's second round: k and n are near twins (fed by
     # the tools alike; n into ee too), so n is cut from m and t and u are
