@@ -26,7 +26,11 @@
 //!    smallest id among alike receivers; a box no walk enters is cut too,
 //!    where what the nodes it feeds carry stays brought by others. O(N +
 //!    E) to find which are alike (within a budget of a few reads of the
-//!    graph), O(E log E) to mark the entered ones.
+//!    graph), O(E log E) to mark the entered ones. Boxes in another's
+//!    shadow (`shadows`: every box feeding one feeds the other, first by
+//!    id, or is in the shadow of a box that does; near twins down a chain)
+//!    lose their edges into what that box feeds too. O(N + E), the pairs
+//!    asked within a budget of a few reads of the graph.
 //! 2. `tokens`: the names that can clash as tokens, in name order. A
 //!    name whose leaves all enter at one class (or only at classes that
 //!    forward nothing) is one token per class where it forms: a box of a

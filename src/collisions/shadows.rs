@@ -32,31 +32,38 @@
 //! is nearer than before. And every node is still reached by exactly the
 //! leaves it was, which is what paths read of the classes: what reaches
 //! `x` reaches `y` (by induction on the length of the way, the same two
-//! cases), and `y` still feeds `v`, when `y` is in the shadow of no box
-//! (no edge of `y` is cut). So only edges of boxes shadowed by such a box
+//! cases), and `y` still feeds `v` when no box in whose shadow `y` is
+//! feeds `v` (`y`'s own edge there is then never cut); only such edges
 //! are cut. A box onto which twins' leaves were moved, or that is a moved
 //! leaf's first box (`twins::Moved`), is shadowed by none: what it carries
 //! and where its tools start are not the graph's to tell.
 //!
-//! Every box of every near twin's chain hangs from the chain it shadows
-//! then, and ties that no pair of lists and no class of alike boxes shows
-//! go: a cycle whose every box has a near twin, then every box split in
-//! two, was read off trees, n x n (near twins split in two, session 38).
+//! A box may be in the shadow of several boxes; an edge is cut when one of
+//! them feeds its end so. A near twin's chain then hangs from the chain it shadows, and ties
+//! that no pair of lists and no class of alike boxes shows go: a cycle
+//! whose every box has a near twin, then every box split in two, was read
+//! off trees, n x n, until session 38.
 //!
-//! Which box shadows which is found from above. Each box's fingerprint is
-//! the sum of its providers' mixed numbers, a provider in the shadow of a
-//! box counted as that box; a box whose fingerprint is the providers' sum
-//! of others is checked against the first two of them by id (every
-//! provider looked up in the edges), and when one is a shadow it is kept,
-//! and the fingerprints of the boxes it feeds move. A box is checked at
-//! most `CHECKS_PER_BOX` times. So a shadow found is a shadow for good,
-//! and one missed only leaves edges that no walk takes.
+//! Which pairs are asked: boxes that feed the same boxes (the only ones
+//! with an edge to lose), found by a fingerprint of what each feeds, are
+//! paired all with all when at most `ALL_PAIRS_UP_TO`, and otherwise each
+//! with the first `PAIRED_PER_BOX` by id, and all with all among those
+//! whose one box provider is fed alike (a near twin's half and its box's).
+//! A pair is asked up from there: a provider of `x` that meets no (a) is
+//! paired in turn with up to `ALTERNATIVES` boxes feeding `y`, and only
+//! along a chain, where `x` or `y` is fed by one box. What holds is the
+//! greatest set of the pairs asked in which every pair's providers meet
+//! (a) or are met by a pair of the set (pairs that hold by assuming each
+//! other are sound: the claim is proved along the walk, from its leaf).
+//! A pair not asked fails. So a shadow found is sound, and one missed only
+//! leaves edges no walk takes.
 //!
-//! Cost: O(N + E) to fingerprint and, when two boxes share a
-//! fingerprint, O(E) more with the graph's edges in a hash set: each box
-//! is shadowed once, which moves the fingerprints of the boxes it feeds
-//! once, and is checked at most `CHECKS_PER_BOX` times against its
-//! providers.
+//! Cost: O(N + E) to fingerprint, and when two boxes feed alike, O(E) more
+//! with the graph's edges in a hash set; a pair asked costs `x`'s
+//! providers and its alternatives, the pairs asked stop at a budget of
+//! `BUDGET_PER_STEP` reads of the graph, and the cut reads each pair from
+//! its side of fewer receivers (a box in more than `SHADOWS_READ` shadows
+//! keeps its edges from standing in for another's).
 
 use std::collections::VecDeque;
 

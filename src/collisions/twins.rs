@@ -84,7 +84,10 @@
 //! twin's.
 //!
 //! Ties that no pair of lists shows (every box twinned, then split in
-//! two in series) are read in `entered`, on the graph twins leave.
+//! two in series) are read in `entered`, on the graph twins leave; near
+//! twins down a chain (near twins, then split) in `shadows`, on the graph
+//! both leave. Near twins are the first links of such chains, kept here
+//! for the leaves they move, which `shadows` does not.
 //!
 //! Cost: one read of each relevant box's providers and receivers, O(N +
 //! E). Boxes are grouped by fingerprints of their relevant box providers
