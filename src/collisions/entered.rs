@@ -551,6 +551,20 @@ pub(super) mod tests {
             .collect()
     }
 
+    /// The work of checking `text` and reading the last node of every
+    /// violation's every tool's path.
+    pub(in crate::collisions) fn work_to_read_every_path(text: &str) -> u64 {
+        let report = check(text);
+        let collisions = &report.collisions;
+        for v in 0..collisions.len() {
+            for tool in collisions.get(v).expect("a violation").tools() {
+                let len = tool.path_len();
+                assert_eq!(tool.path_ids(len - 1, len).len(), 1);
+            }
+        }
+        total(&collisions.work())
+    }
+
     pub(in crate::collisions) fn check(text: &str) -> Report {
         check_text(text.as_bytes(), &Config::default(), Budget::full()).unwrap()
     }
@@ -576,17 +590,7 @@ pub(super) mod tests {
         // Before session 37: 3.9x the work for twice the cycle, 875 million
         // steps at 1,000 boxes of family 56 so made (2 MB), every path read
         // off trees of roots that were ties no structure took as one.
-        let work = |n: usize| {
-            let report = check(&cycle(n).twinned().split().text());
-            let collisions = &report.collisions;
-            for v in 0..collisions.len() {
-                for tool in collisions.get(v).expect("a violation").tools() {
-                    let len = tool.path_len();
-                    assert_eq!(tool.path_ids(len - 1, len).len(), 1);
-                }
-            }
-            total(&collisions.work())
-        };
+        let work = |n: usize| work_to_read_every_path(&cycle(n).twinned().split().text());
         crate::work::assert_at_most_doubles(work(200), work(400), "a cycle twinned then split: ");
     }
 

@@ -628,7 +628,7 @@ fn class_print(own: &[NodeIx], inputs: &[ClassIx]) -> u64 {
 }
 
 /// Drops repeats from the sorted `list[from..]`.
-fn dedup_tail(list: &mut Vec<NodeIx>, from: usize) {
+pub(super) fn dedup_tail(list: &mut Vec<NodeIx>, from: usize) {
     let mut kept = from;
     for i in from..list.len() {
         if kept == from || list[i] != list[kept - 1] {

@@ -71,7 +71,7 @@ use crate::graph::{NodeIx, ToolGraph};
 use crate::maps::{new_map, Map, Set};
 
 use super::entered::Cut;
-use super::flow::Finals;
+use super::flow::{dedup_tail, Finals};
 use super::twins::{mix, Twins};
 
 /// How many boxes of one fingerprint each box of it is paired with: the
@@ -156,14 +156,7 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
         ups.extend((providers.iter().copied()).filter(|&p| wired.contains(&(p, v))));
         ups.extend(moved_onto.get(&v).into_iter().flatten().copied());
         ups[from..].sort_unstable();
-        let mut kept = from;
-        for i in from..ups.len() {
-            if i == from || ups[i] != ups[kept - 1] {
-                ups[kept] = ups[i];
-                kept += 1;
-            }
-        }
-        ups.truncate(kept);
+        dedup_tail(&mut ups, from);
     }
     up_starts[n] = ups.len() as u32;
     let up = |v: NodeIx| &ups[up_starts[v as usize] as usize..up_starts[v as usize + 1] as usize];
@@ -360,8 +353,8 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::super::entered::tests::{check, cycle, paths, Shape};
-    use super::super::paths::hub_tests::{node, total};
+    use super::super::entered::tests::{check, cycle, paths, work_to_read_every_path, Shape};
+    use super::super::paths::hub_tests::node;
     use crate::report::Report;
 
     /// Every box `b` given a near twin `b!`, fed by what feeds `b` (and
@@ -446,17 +439,7 @@ mod tests {
         // two-way-cycle so made, 178 million steps to read at 248 (0.8
         // MB), every path read off trees of roots tied with a near twin's
         // chain toward every consumer but its own.
-        let work = |n: usize| {
-            let report = check(&near(cycle(n), false).split().text());
-            let collisions = &report.collisions;
-            for v in 0..collisions.len() {
-                for tool in collisions.get(v).expect("a violation").tools() {
-                    let len = tool.path_len();
-                    assert_eq!(tool.path_ids(len - 1, len).len(), 1);
-                }
-            }
-            total(&collisions.work())
-        };
+        let work = |n: usize| work_to_read_every_path(&near(cycle(n), false).split().text());
         crate::work::assert_at_most_doubles(work(200), work(400), "a cycle of near twins split in two: ");
     }
 
@@ -470,17 +453,7 @@ mod tests {
         let text = |n: usize| kept_tools(near(cycle(n), false)).split().text();
         let report = check(&text(8));
         assert_eq!(boxes_fed(&report, "C0001!~"), Vec::<String>::new());
-        let work = |n: usize| {
-            let report = check(&text(n));
-            let collisions = &report.collisions;
-            for v in 0..collisions.len() {
-                for tool in collisions.get(v).expect("a violation").tools() {
-                    let len = tool.path_len();
-                    assert_eq!(tool.path_ids(len - 1, len).len(), 1);
-                }
-            }
-            total(&collisions.work())
-        };
+        let work = |n: usize| work_to_read_every_path(&text(n));
         crate::work::assert_at_most_doubles(work(200), work(400), "near twins of boxes with tools of their own: ");
     }
 
