@@ -60,10 +60,11 @@
 //!
 //! Cost: O(N + E) to fingerprint, and when two boxes feed alike, O(E) more
 //! with the graph's edges in a hash set; a pair asked costs `x`'s
-//! providers and its alternatives, the pairs asked stop at a budget of
-//! `BUDGET_PER_STEP` reads of the graph, and the cut reads each pair from
-//! its side of fewer receivers (a box in more than `SHADOWS_READ` shadows
-//! keeps its edges from standing in for another's).
+//! providers and its alternatives, and the cut reads each pair that holds
+//! from its side of fewer receivers (a box in more than `SHADOWS_READ`
+//! shadows keeps its edges from standing in for another's); both stop at
+//! a budget of `BUDGET_PER_STEP` reads of the graph, past which fewer
+//! edges are cut.
 
 use std::collections::VecDeque;
 
@@ -228,9 +229,9 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
                 }
             }
         }
-        let mut alike: Vec<Vec<NodeIx>> = by_above.drain().map(|(_, list)| list).collect();
-        alike.sort_unstable();
-        for list in &alike {
+        let mut fed_alike: Vec<Vec<NodeIx>> = by_above.drain().map(|(_, list)| list).collect();
+        fed_alike.sort_unstable();
+        for list in &fed_alike {
             for &x in list {
                 for &y in list.iter().filter(|&&y| y != x).take(ALL_PAIRS_UP_TO) {
                     pair(x, y, &mut pairs, &mut counted_in, &mut ask);
@@ -294,7 +295,6 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
             }
         }
     }
-    *steps += spent;
     // Failures carried to the needs they were counted in: what holds then
     // holds with every need met by a pair that holds.
     let mut failed: Vec<u32> = (0..pairs.len() as u32)
@@ -319,8 +319,11 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
     }
     // An edge of `x` into what a box `y` in whose shadow it is feeds too,
     // when no box in whose shadow `y` is feeds it (so `y`'s edge stays);
-    // each pair read from its side of fewer receivers, and a `y` in the
-    // shadow of more than a few boxes taken as keeping no edge.
+    // each pair read from its side of fewer receivers, a `y` in the
+    // shadow of more than a few boxes taken as keeping no edge, and all
+    // of it within what the budget left (a box paired with many boxes of
+    // many receivers, none shared, read each: the session 38 attack's
+    // third round).
     let mut cuts: Vec<(NodeIx, NodeIx)> = Vec::new();
     let mut shared: Vec<NodeIx> = Vec::new();
     for p in pairs.iter().filter(|p| p.holds && p.asked) {
@@ -330,7 +333,10 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
             continue;
         }
         let (from_x, from_y) = (g.receivers.of(x), g.receivers.of(y));
-        *steps += 1 + from_x.len().min(from_y.len()) as u64;
+        spent += 1 + from_x.len().min(from_y.len()) as u64;
+        if spent > budget {
+            break;
+        }
         shared.clear();
         if from_x.len() <= from_y.len() {
             shared.extend((from_x.iter().copied()).filter(|&v| wired.contains(&(y, v))));
@@ -338,12 +344,13 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
             shared.extend((from_y.iter().copied()).filter(|&v| wired.contains(&(x, v))));
         }
         for &v in &shared {
-            *steps += 1 + above_y.len() as u64;
+            spent += 1 + above_y.len() as u64;
             if cut.onward(x, v) && !above_y.iter().any(|&z| wired.contains(&(z, v))) {
                 cuts.push((x, v));
             }
         }
     }
+    *steps += spent;
     cuts.sort_unstable();
     cuts.dedup();
     cuts
