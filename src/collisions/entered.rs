@@ -245,7 +245,7 @@ pub(crate) fn unentered(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
     // A moved leaf's first box is on its path (put back where the path steps
     // into the kept twin): a near twin cut from boxes may be alike a box of
     // a smaller id, and still be that first box.
-    let firsts: Set<NodeIx> = twins.moved.iter().map(|&(_, _, first)| first).collect();
+    let firsts = twins.first_boxes();
     let candidates: Vec<NodeIx> = (boxes.iter().copied())
         .filter(|&b| !entered[b as usize] && !twins.gains[b as usize] && !firsts.contains(&b))
         .collect();
@@ -458,11 +458,17 @@ pub(super) mod tests {
         /// twin), feeding what `b` feeds (and its twin); tools wired into
         /// both.
         pub fn twinned(self) -> Shape {
+            self.copied('^')
+        }
+
+        /// Every box `b` given a copy `b` + `mark`, wired as `twinned`
+        /// wires a twin.
+        pub fn copied(self, mark: char) -> Shape {
             let is_box: BTreeSet<String> = self.boxes.iter().cloned().collect();
             let both = |v: &String| {
                 let mut copies = vec![v.clone()];
                 if is_box.contains(v) {
-                    copies.push(format!("{v}^"));
+                    copies.push(format!("{v}{mark}"));
                 }
                 copies
             };

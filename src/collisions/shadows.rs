@@ -69,7 +69,7 @@
 use std::collections::VecDeque;
 
 use crate::graph::{NodeIx, ToolGraph};
-use crate::maps::{new_map, Map, Set};
+use crate::maps::{new_map, Map};
 
 use super::entered::Cut;
 use super::flow::{dedup_tail, Finals};
@@ -165,7 +165,7 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
     let box_ups: Vec<u8> = (0..n as NodeIx)
         .map(|v| up(v).iter().filter(|&&p| g.is_passthrough(p)).take(2).count() as u8)
         .collect();
-    let firsts: Set<NodeIx> = twins.moved.iter().map(|&(_, _, first)| first).collect();
+    let firsts = twins.first_boxes();
 
     // The pairs asked, from each box of a fingerprint with the first of it
     // by id, and up from there: a provider of `x` that does not feed `y`
@@ -358,8 +358,6 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
     use super::super::entered::tests::{check, cycle, paths, work_to_read_every_path, Shape};
     use super::super::paths::hub_tests::node;
     use crate::report::Report;
@@ -369,23 +367,13 @@ mod tests {
     /// agent `b!a` of its own; with `own_tool`, the near twin also holds a
     /// tool "Own b" whose twin "own-b" is wired into that agent.
     fn near(shape: Shape, own_tool: bool) -> Shape {
-        let is_box: BTreeSet<String> = shape.boxes.iter().cloned().collect();
-        let both = |v: &String| {
-            let mut copies = vec![v.clone()];
-            if is_box.contains(v) {
-                copies.push(format!("{v}!"));
-            }
-            copies
-        };
-        let mut edges: Vec<(String, String)> = (shape.edges.iter())
-            .flat_map(|(p, r)| {
-                both(p)
-                    .into_iter()
-                    .flat_map(move |p| both(r).into_iter().map(move |r| (p.clone(), r)))
-            })
-            .collect();
-        let mut others = shape.others;
-        for b in &shape.boxes {
+        let originals = shape.boxes.clone();
+        let Shape {
+            boxes,
+            mut others,
+            mut edges,
+        } = shape.copied('!');
+        for b in &originals {
             others.push(node(&format!("{b}!a"), "agent", &format!("{b}!a")));
             edges.push((format!("{b}!"), format!("{b}!a")));
             if own_tool {
@@ -395,7 +383,6 @@ mod tests {
                 edges.push((format!("{b}!u"), format!("{b}!a")));
             }
         }
-        let boxes = shape.boxes.iter().flat_map(&both).collect();
         Shape { boxes, others, edges }
     }
 

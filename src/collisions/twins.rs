@@ -100,7 +100,7 @@
 //! twins pays the reads).
 
 use crate::graph::{NodeIx, ToolGraph};
-use crate::maps::{new_map, Map};
+use crate::maps::{new_map, Map, Set};
 
 use super::entered;
 use super::flow::Finals;
@@ -186,6 +186,12 @@ pub(crate) struct Twins {
 }
 
 impl Twins {
+    /// The moved leaves' first boxes (`Moved`): on their paths, though the
+    /// graph paths read wires those leaves into their kept twins.
+    pub fn first_boxes(&self) -> Set<NodeIx> {
+        self.moved.iter().map(|&(_, _, first)| first).collect()
+    }
+
     /// Whether the edge `from -> to` from a box left is cut: `from` is a
     /// near twin and `to` a box or a consumer its kept twin feeds too, or
     /// `from` is in a box's shadow and that box feeds `to` too.
