@@ -1641,6 +1641,22 @@ def test_cmp9_near_twins_of_boxes_with_tools_of_their_own_split_in_two_cost_what
     )
 
 
+@pytest.mark.parametrize("family", ["cycle-far", "two-way-cycle", "ring-chained", "chain-of-pairs"])
+def test_cmp9_near_twins_with_tools_of_their_own_split_in_two_cost_what_their_family_does(family: str) -> None:
+    # A near twin holding a tool of its own is fed by more than its box,
+    # so its chain was in no shadow, and every half after it was tied with
+    # its half toward every consumer but its own: reading grew 5.9x then
+    # 4.9x per doubling from 62 on two-way-cycle (179 million steps at
+    # 248, 1.1 MB) before session 39. The tool's name clashes only at the
+    # near twin's own agent, below it, so its walks are read only there
+    # (shadows.rs, case (c)).
+    assert_transformed_agrees_and_doubles(
+        family,
+        lambda data: split_in_two(near_twins(data, own_tools=True)),
+        "near twins with tools of their own, then split in two",
+    )
+
+
 def test_cmp9_a_moved_tools_first_box_is_on_its_path_for_renames_though_alike_a_box_before_it() -> None:
     # The session 37 attack's second round: k and n are near twins (fed by
     # the tools alike; n into ee too), so n is cut from m and t and u are

@@ -610,6 +610,11 @@ impl Finals {
         self.leaf_name[node as usize] != NOT_A_CANDIDATE
     }
 
+    /// The name of final leaf `node`; NOT_A_CANDIDATE for any other node.
+    pub fn name_of(&self, node: NodeIx) -> NameIx {
+        self.leaf_name[node as usize]
+    }
+
     /// Whether `node` is a relevant box: one a final leaf reaches, that
     /// reaches a consumer. Only such boxes can be on a path of a clash.
     pub fn is_relevant_box(&self, g: &ToolGraph<'_>, node: NodeIx) -> bool {
