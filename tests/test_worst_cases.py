@@ -1410,8 +1410,10 @@ def near_twins(data: bytes, own_tools: bool = False) -> bytes:
     boxes and consumers (the twins of those boxes included), and an agent
     of its own besides. No other consumer's set and no path to one
     changes; each near twin's own agent sees what the box does. With
-    ``own_tools``, each near twin also holds a tool of its own, "Own b",
-    whose twin "own-b" is wired straight into the near twin's agent."""
+    ``own_tools``, each near twin also holds a tool of its own, "Own k"
+    (``k`` the box's place by id, so that no two such names are one, as
+    "Own C1" and "Own C1~" would be), whose twin "own-k" is wired straight
+    into the near twin's agent."""
     workflow = json.loads(data)
     boxes = {node["id"] for node in workflow["nodes"] if node.get("type") == "toolbox"}
     twin = {box: f"{box}~near" for box in boxes}
@@ -1421,13 +1423,13 @@ def near_twins(data: bytes, own_tools: bool = False) -> bytes:
         for source in ([edge["source"], twin[edge["source"]]] if edge["source"] in twin else [edge["source"]])
         for target in ([edge["target"], twin[edge["target"]]] if edge["target"] in twin else [edge["target"]])
     ]
-    for box in sorted(boxes):
+    for place, box in enumerate(sorted(boxes)):
         workflow["nodes"] += [{"id": twin[box], "type": "toolbox"}, {"id": f"{twin[box]}-own", "type": "agent"}]
         wired.append((twin[box], f"{twin[box]}-own"))
         if own_tools:
             workflow["nodes"] += [
-                {"id": f"{twin[box]}-tool", "type": "tool", "data": {"label": f"Own {box}"}},
-                {"id": f"{twin[box]}-pair", "type": "tool", "data": {"label": f"own-{box}"}},
+                {"id": f"{twin[box]}-tool", "type": "tool", "data": {"label": f"Own {place}"}},
+                {"id": f"{twin[box]}-pair", "type": "tool", "data": {"label": f"own-{place}"}},
             ]
             wired += [(f"{twin[box]}-tool", twin[box]), (f"{twin[box]}-pair", f"{twin[box]}-own")]
     workflow["edges"] = [
@@ -1654,6 +1656,39 @@ def test_cmp9_near_twins_with_tools_of_their_own_split_in_two_cost_what_their_fa
         family,
         lambda data: split_in_two(near_twins(data, own_tools=True)),
         "near twins with tools of their own, then split in two",
+    )
+
+
+def hub_into_every_box(data: bytes) -> bytes:
+    """``data`` with a box ``~hub`` wired into every box, fed by a box
+    ``~hubsrc`` holding a clashing pair ("Hub Clash", "hub-clash"): every
+    consumer sees one clash more, and every box has one provider more
+    (the session 37 attack's ``hub1``)."""
+    workflow = json.loads(data)
+    boxes = sorted(node["id"] for node in workflow["nodes"] if node.get("type") == "toolbox")
+    workflow["nodes"] += [
+        {"id": "~hub", "type": "toolbox"},
+        {"id": "~hubsrc", "type": "toolbox"},
+        {"id": "~hubtool", "type": "tool", "data": {"label": "Hub Clash"}},
+        {"id": "~hubtwin", "type": "tool", "data": {"label": "hub-clash"}},
+    ]
+    wired = [("~hubtool", "~hubsrc"), ("~hubtwin", "~hubsrc"), ("~hubsrc", "~hub")] + [("~hub", b) for b in boxes]
+    workflow["edges"] += [{"source": s, "target": t, "data": {"edgeType": "tool_availability"}} for s, t in wired]
+    return json.dumps(workflow).encode()
+
+
+@pytest.mark.parametrize("family", ["cycle-sides", "cycle-far", "cycle-chained"])
+def test_cmp9_a_hub_into_every_box_split_in_two_costs_what_its_family_does(family: str) -> None:
+    # The session 37 attack's split+hub1: every half of the cycle a root
+    # (the hub feeds it) and every side's half one of two providers, so no
+    # cycle of roots fed only down chains from sources, and each group's
+    # first violation read its path root by root: 3.6x then 3.8x the
+    # reading per doubling on cycle-sides from 125 (2.67 million steps at
+    # 500) before session 39. The hub's edges into boxes whose receivers
+    # it all feeds are never walked, and cut where a kept way still brings
+    # what it carries (src/collisions/shortcuts.rs).
+    assert_transformed_agrees_and_doubles(
+        family, lambda data: hub_into_every_box(split_in_two(data)), "a hub into every box, after every box split in two"
     )
 
 

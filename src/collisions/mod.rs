@@ -28,9 +28,13 @@
 //!    E) to find which are alike (within a budget of a few reads of the
 //!    graph), O(E log E) to mark the entered ones. Boxes in another's
 //!    shadow (`shadows`: every box feeding one feeds the other, first by
-//!    id, or is in the shadow of a box that does; near twins down a chain)
+//!    id, or is in the shadow of a box that does, and every tool feeding
+//!    it does so too or clashes only below it; near twins down a chain)
 //!    lose their edges into what that box feeds too. O(N + E), the pairs
-//!    asked within a budget of a few reads of the graph.
+//!    asked within a budget of a few reads of the graph. An edge from a
+//!    box into a box all of whose receivers it feeds too (`shortcuts`) is
+//!    never walked, and is cut where a box between keeps bringing what it
+//!    carries. O(N + E) within a budget of a few reads of the graph.
 //! 2. `tokens`: the names that can clash as tokens, in name order. A
 //!    name whose leaves all enter at one class (or only at classes that
 //!    forward nothing) is one token per class where it forms: a box of a
@@ -161,6 +165,7 @@ mod read;
 mod renames;
 mod sets;
 mod shadows;
+mod shortcuts;
 mod tokens;
 mod twins;
 mod upstream;

@@ -13,9 +13,14 @@
 //! feeding `x` (in the graph twins and `entered` leave)
 //!
 //! - (a) feeds `y` too, and `y` is of a smaller id than `x`; or
-//! - (b) is itself in the shadow of a box that feeds `y`.
+//! - (b) is itself in the shadow of a box that feeds `y`; or
+//! - (c) is a leaf wired into `x` alone whose name's other final leaves
+//!   are all wired straight into consumers *below* `x`: consumers each of
+//!   which has one box provider, as has every box up from it to `x` (a
+//!   chain), `y` not among those boxes (`ReadBelow`).
 //!
-//! Then a walk is at `x` only heading for a consumer `c` that `x` is
+//! Then a walk that is read (a clashing tool's, toward a consumer where
+//! its name clashes) is at `x` only heading for a consumer `c` that `x` is
 //! strictly nearer than `y`: `d(x, c) < d(y, c)`. By induction along the
 //! walk: from a node that feeds both (a), the walk takes `y` whenever `y`
 //! is as near, being first by id (a tool's first box is chosen so too);
@@ -23,26 +28,36 @@
 //! `d(p, c) < d(q, c)`, and steps into `x` only when `d(x, c) = d(p, c) -
 //! 1`, so `d(x, c) < d(q, c) - 1 <= d(y, c)` as `q` feeds `y`. Nothing
 //! asks that `y` be of a smaller id in (b): the walk never compares the
-//! two there.
+//! two there. A leaf of (c) clashes only where its name's other leaves
+//! are, so its walks are read only toward consumers below `x`, and every
+//! way into such a consumer from a box off its chain passes `x`: `y` is
+//! further.
 //!
-//! So no walk takes an edge from `x` into a node `v` that `y` feeds too:
-//! it would need `d(x, c) = d(v, c) + 1 >= d(y, c)`. Such edges are cut.
-//! Every walk is the same without them: the walk's own steps are all
-//! left, so no node on it is further from its consumer, and no other node
-//! is nearer than before. And every node is still reached by exactly the
-//! leaves it was, which is what paths read of the classes: what reaches
-//! `x` reaches `y` (by induction on the length of the way, the same two
-//! cases), and `y` still feeds `v` when no box in whose shadow `y` is
-//! feeds `v` (`y`'s own edge there is then never cut); only such edges
-//! are cut. A box onto which twins' leaves were moved, or that is a moved
-//! leaf's first box (`twins::Moved`), is shadowed by none: what it carries
-//! and where its tools start are not the graph's to tell.
+//! So no walk that is read takes an edge from `x` into a node `v` that `y`
+//! feeds too: it would need `d(x, c) = d(v, c) + 1 >= d(y, c)`. Such edges
+//! are cut. Every such walk is the same without them: the walk's own
+//! steps are all left, so no node on it is further from its consumer, and
+//! no other node is nearer than before. Paths read the classes, made
+//! before the cut, as what reaches each node; that stays true of every
+//! leaf but those of (c): what reaches `x` by (a) and (b) reaches `y` (by
+//! induction on the length of the way), and `y` still feeds `v` when no
+//! box in whose shadow `y` is feeds `v` (`y`'s own edge there is then
+//! never cut); only such edges are cut. A leaf of (c) may reach fewer
+//! nodes than its class says, but its paths are asked for only at the
+//! consumers below `x`, still reached down the chain (an edge into a node
+//! of one box provider is never cut), where the leaf enters at `x`, a box
+//! of the consumer's chain: no class is asked. A box onto which twins'
+//! leaves were moved, or that is a moved leaf's first box
+//! (`twins::Moved`), is shadowed by none: what it carries and where its
+//! tools start are not the graph's to tell.
 //!
 //! A box may be in the shadow of several boxes; an edge is cut when one of
-//! them feeds its end so. A near twin's chain then hangs from the chain it shadows, and ties
-//! that no pair of lists and no class of alike boxes shows go: a cycle
-//! whose every box has a near twin, then every box split in two, was read
-//! off trees, n x n, until session 38.
+//! them feeds its end so. A near twin's chain then hangs from the chain
+//! it shadows, and ties that no pair of lists and no class of alike boxes
+//! shows go: a cycle whose every box has a near twin, then every box split
+//! in two, was read off trees, n x n, until session 38; with each near
+//! twin holding a tool of its own whose name clashes at the near twin's
+//! own agent, until session 39 (c).
 //!
 //! Which pairs are asked: boxes that feed the same boxes (the only ones
 //! with an edge to lose), found by a fingerprint of what each feeds, are
@@ -56,7 +71,9 @@
 //! (a) or are met by a pair of the set (pairs that hold by assuming each
 //! other are sound: the claim is proved along the walk, from its leaf).
 //! A pair not asked fails. So a shadow found is sound, and one missed only
-//! leaves edges no walk takes.
+//! leaves edges no walk takes. A leaf of (c) is told once: its name's
+//! leaves, their receivers, and the chains up from those consumers, at
+//! most `CHAIN_READ` boxes each, a box climbed from once.
 //!
 //! Cost: O(N + E) to fingerprint, and when two boxes feed alike, O(E) more
 //! with the graph's edges in a hash set; a pair asked costs `x`'s
@@ -136,13 +153,22 @@ impl ReadBelow {
     /// Whether every walk of `leaf` that is read passes its one box
     /// strictly nearer its consumer than `y` (so `leaf` meets (c) for
     /// any pair of that box with `y`).
-    fn holds(&mut self, cut: &Cut<'_, '_>, wired: &Set<(NodeIx, NodeIx)>, leaf: NodeIx, y: NodeIx, spent: &mut u64) -> bool {
+    fn holds(
+        &mut self,
+        cut: &Cut<'_, '_>,
+        wired: &Set<(NodeIx, NodeIx)>,
+        leaf: NodeIx,
+        y: NodeIx,
+        spent: &mut u64,
+    ) -> bool {
         if !self.below.contains_key(&leaf) {
             let below = self.chains(cut, wired, leaf, spent);
             self.below.insert(leaf, below);
         }
         // `y` on a chain below the box would be nearer a consumer there.
-        self.below[&leaf].as_ref().is_some_and(|boxes| boxes.binary_search(&y).is_err())
+        self.below[&leaf]
+            .as_ref()
+            .is_some_and(|boxes| boxes.binary_search(&y).is_err())
     }
 
     /// The boxes of the chains from `leaf`'s one box down to each
@@ -470,7 +496,7 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::entered::tests::{check, cycle, paths, work_to_read_every_path, Shape};
     use super::super::paths::hub_tests::node;
     use crate::report::Report;
@@ -515,7 +541,7 @@ mod tests {
     }
 
     /// The ids of the boxes `id` feeds in the graph paths read.
-    fn boxes_fed(report: &Report, id: &str) -> Vec<String> {
+    pub(in crate::collisions) fn boxes_fed(report: &Report, id: &str) -> Vec<String> {
         let g = &report.collisions.graph;
         let v = (0..g.node_count() as u32)
             .find(|&v| g.id(v) == id)
@@ -579,7 +605,10 @@ mod tests {
         // C0001's shadow, and C0001!~ in C0001~'s.
         let report = check(&near(cycle(8), true).split().text());
         assert_eq!(boxes_fed(&report, "C0001!~"), Vec::<String>::new());
-        assert_eq!(own_paths(&report, "C0001"), [["C0001!t", "C0001!", "C0001!~", "C0001!a"]]);
+        assert_eq!(
+            own_paths(&report, "C0001"),
+            [["C0001!t", "C0001!", "C0001!~", "C0001!a"]]
+        );
         let cycle_paths: Vec<Vec<Vec<String>>> = (paths(&report).into_iter())
             .filter(|tools| !tools[0][0].contains('!'))
             .collect();
@@ -592,7 +621,11 @@ mod tests {
         // from 62 on two-way-cycle so made, 179 million steps to read at
         // 248 (1.1 MB).
         let work = |n: usize| work_to_read_every_path(&near(cycle(n), true).split().text());
-        crate::work::assert_at_most_doubles(work(200), work(400), "near twins with tools of their own split in two: ");
+        crate::work::assert_at_most_doubles(
+            work(200),
+            work(400),
+            "near twins with tools of their own split in two: ",
+        );
     }
 
     /// `shape` with a tool `box!v`, named as `box`'s near twin's own tool,
@@ -613,7 +646,12 @@ mod tests {
         for into in ["a0005", "S0005"] {
             let report = check(&own_name_also_into(near(cycle(8), true), "C0001", into).split().text());
             assert_eq!(boxes_fed(&report, "C0001!~"), ["C0002", "C0002!"], "{into}");
-            assert!(own_paths(&report, "C0001").iter().any(|p| p.last().unwrap() != "C0001!a"), "{into}");
+            assert!(
+                own_paths(&report, "C0001")
+                    .iter()
+                    .any(|p| p.last().unwrap() != "C0001!a"),
+                "{into}"
+            );
         }
     }
 }

@@ -86,8 +86,9 @@
 //! Ties that no pair of lists shows (every box twinned, then split in
 //! two in series) are read in `entered`, on the graph twins leave; near
 //! twins down a chain (near twins, then split) in `shadows`, on the graph
-//! both leave. Near twins are the first links of such chains, kept here
-//! for the leaves they move, which `shadows` does not.
+//! both leave; edges a shorter way passes by in `shortcuts`, on the graph
+//! all three leave. Near twins are the first links of such chains, kept
+//! here for the leaves they move, which `shadows` does not.
 //!
 //! Cost: one read of each relevant box's providers and receivers, O(N +
 //! E). Boxes are grouped by fingerprints of their relevant box providers
@@ -105,6 +106,7 @@ use crate::maps::{new_map, Map, Set};
 use super::entered;
 use super::flow::Finals;
 use super::shadows;
+use super::shortcuts;
 
 /// The sum of the mixed numbers of the nodes of `list` that `keep` keeps,
 /// each once: `stamp[v]` is set to `owner` when `v` is counted for it.
@@ -183,6 +185,11 @@ pub(crate) struct Twins {
     pub shadowed: Vec<bool>,
     /// The edges of boxes in another's shadow that no walk takes, sorted.
     pub shadow_cut: Vec<(NodeIx, NodeIx)>,
+    /// Per node: whether it is a box with an edge a shorter way passes by
+    /// (`shortcuts`).
+    pub bypasses: Vec<bool>,
+    /// The edges a shorter way passes by, each witnessed, sorted.
+    pub bypassed: Vec<(NodeIx, NodeIx)>,
 }
 
 impl Twins {
@@ -194,10 +201,12 @@ impl Twins {
 
     /// Whether the edge `from -> to` from a box left is cut: `from` is a
     /// near twin and `to` a box or a consumer its kept twin feeds too, or
-    /// `from` is in a box's shadow and that box feeds `to` too.
+    /// `from` is in a box's shadow and that box feeds `to` too, or a
+    /// shorter way from `from` passes `to` by.
     pub fn cuts(&self, from: NodeIx, to: NodeIx, to_is_box: bool) -> bool {
         (self.near[from as usize] && (to_is_box || self.near_shared.binary_search(&(from, to)).is_ok()))
             || (self.shadowed[from as usize] && self.shadow_cut.binary_search(&(from, to)).is_ok())
+            || (self.bypasses[from as usize] && self.bypassed.binary_search(&(from, to)).is_ok())
     }
 }
 
@@ -276,6 +285,8 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
         unentered: Vec::new(),
         shadowed: vec![false; n],
         shadow_cut: Vec::new(),
+        bypasses: vec![false; n],
+        bypassed: Vec::new(),
     };
     for (number, group) in twin_groups.iter().enumerate() {
         *steps += group.len() as u64;
@@ -417,8 +428,14 @@ pub(crate) fn vanishing(g: &ToolGraph<'_>, finals: &Finals, steps: &mut u64) -> 
     for &(b, _) in &twins.shadow_cut {
         twins.shadowed[b as usize] = true;
     }
+    // Edges a shorter way passes by (`shortcuts`), on the graph all that
+    // leaves.
+    twins.bypassed = shortcuts::bypassed_edges(g, finals, &twins, steps);
+    for &(b, _) in &twins.bypassed {
+        twins.bypasses[b as usize] = true;
+    }
     let changes = !twins.kept_of.is_empty() || any_near || !twins.unentered.is_empty();
-    (changes || !twins.shadow_cut.is_empty()).then_some(twins)
+    (changes || !twins.shadow_cut.is_empty() || !twins.bypassed.is_empty()).then_some(twins)
 }
 
 /// The groups of two or more relevant boxes of the same relevant box

@@ -1,0 +1,281 @@
+//! Edges a shorter way passes by (CMP-9, SEMANTICS 6).
+//!
+//! An edge `p -> r` between boxes, where `p` feeds every receiver of `r`
+//! too (in the graph twins, `entered` and `shadows` leave), is never
+//! walked: a walk at `p` steps into the receiver nearest its consumer, and
+//! every receiver of `r` is fed by `p` and nearer than `r` (a consumer
+//! `r` feeds is the walk's end, one step from `p`). So the edge can go
+//! without changing any walk: the walk's own steps are all left, so no
+//! node on it is further from its consumer, and no other node is nearer.
+//!
+//! It is cut only when `r` is still reached by what `p` brings it: when a
+//! *witness*, a box `q` that `p` feeds and that feeds `r`, keeps both
+//! edges. Paths read the classes, made before the cut, as what reaches
+//! each node; with a witness every way through a cut edge has a way round
+//! it, so every node is still reached by exactly the leaves it was. A box
+//! onto which twins' leaves were moved, or that is a moved leaf's first
+//! box (`twins::Moved`), is at neither end of a cut edge: where its tools
+//! start is not the graph's to tell.
+//!
+//! Which are cut: the candidates, in order; one is cut once some witness
+//! has both edges kept (not candidates, or candidates kept), and kept once
+//! every witness has an edge cut, in up to `ROUNDS` rounds; one still open
+//! then is kept. A candidate's decision never changes, so a cut's witness
+//! stays. (A box fed by a box holding a clashing pair and wired into every
+//! box of a cycle split in two, the session 37 attack's `split+hub1`,
+//! made every half of the cycle a root and every side's half one of two
+//! providers, no way down a chain from a source: each tool's path round
+//! the cycle was read root by root. Its edges into the boxes of the cycle
+//! and into the sides' halves are cut, each witnessed by the box before:
+//! the cycle is an arc again.)
+//!
+//! Cost: per live box, its receivers stamped (a step each), and per box
+//! it feeds, that box's receivers looked up in the stamps, stopping at the
+//! first not fed; a candidate's witnesses are read off the providers of
+//! `r`, and each round reads each open candidate's witnesses. All within
+//! a budget of `BUDGET_PER_STEP` reads of the graph, past which no more
+//! candidates are found or decided.
+
+use crate::graph::{NodeIx, ToolGraph};
+use crate::maps::Map;
+
+use super::entered::Cut;
+use super::flow::Finals;
+use super::twins::Twins;
+
+/// How many times one read of the graph finding and deciding may cost.
+const BUDGET_PER_STEP: u64 = 16;
+
+/// How many rounds decide the candidates whose witnesses wait on others.
+const ROUNDS: usize = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Decision {
+    Open,
+    Cut,
+    Kept,
+}
+
+/// An edge `p -> r` that no walk takes, with its witnesses
+/// `witnesses[from..to]`: the boxes `p` feeds that feed `r`.
+struct Candidate {
+    p: NodeIx,
+    r: NodeIx,
+    from: u32,
+    to: u32,
+}
+
+/// The edges between boxes that a shorter way passes by and that a
+/// witness keeps reaching what they reach (see the module docs), sorted.
+pub(crate) fn bypassed_edges(
+    g: &ToolGraph<'_>,
+    finals: &Finals,
+    twins: &Twins,
+    steps: &mut u64,
+) -> Vec<(NodeIx, NodeIx)> {
+    let n = g.node_count();
+    let cut = Cut { g, finals, twins };
+    let firsts = twins.first_boxes();
+    let apart = |v: NodeIx| twins.gains[v as usize] || firsts.contains(&v);
+    let boxes: Vec<NodeIx> = (0..n as NodeIx).filter(|&b| cut.live_box(b)).collect();
+    let read: u64 = boxes.iter().map(|&b| 1 + g.receivers.of(b).len() as u64).sum();
+    *steps += n as u64;
+    let budget = BUDGET_PER_STEP * read;
+    let mut spent = 0u64;
+
+    // Per box `p`: what it feeds, stamped `p`; each box it feeds looked at
+    // once (a second stamp), its receivers all fed by `p` or not.
+    let (mut fed, mut looked) = (vec![NodeIx::MAX; n], vec![NodeIx::MAX; n]);
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut witnesses: Vec<NodeIx> = Vec::new();
+    'boxes: for &p in boxes.iter().filter(|&&p| !apart(p)) {
+        let receivers = g.receivers.of(p);
+        spent += 1 + receivers.len() as u64;
+        for &s in receivers {
+            if cut.onward(p, s) {
+                fed[s as usize] = p;
+            }
+        }
+        for &r in receivers {
+            let fed_box = g.is_passthrough(r) && fed[r as usize] == p;
+            if !fed_box || r == p || looked[r as usize] == p || apart(r) {
+                continue;
+            }
+            looked[r as usize] = p;
+            let onward = g.receivers.of(r);
+            spent += 1;
+            let mut passed_by = true;
+            for &s in onward {
+                spent += 1;
+                if cut.onward(r, s) && fed[s as usize] != p {
+                    passed_by = false;
+                    break;
+                }
+            }
+            if spent > budget {
+                break 'boxes;
+            }
+            if !passed_by {
+                continue;
+            }
+            let from = witnesses.len() as u32;
+            let providers = g.providers.of(r);
+            spent += providers.len() as u64;
+            witnesses.extend(
+                (providers.iter().copied())
+                    .filter(|&q| q != p && q != r && g.is_passthrough(q) && fed[q as usize] == p && cut.onward(q, r)),
+            );
+            witnesses[from as usize..].sort_unstable();
+            super::flow::dedup_tail(&mut witnesses, from as usize);
+            let to = witnesses.len() as u32;
+            if to > from {
+                candidates.push(Candidate { p, r, from, to });
+            }
+        }
+    }
+    if candidates.is_empty() {
+        *steps += spent;
+        return Vec::new();
+    }
+
+    // Decided in rounds: kept edges are those that are no candidate, or
+    // a candidate kept; a decision once made stays.
+    let index: Map<(NodeIx, NodeIx), u32> = (candidates.iter().enumerate())
+        .map(|(i, c)| ((c.p, c.r), i as u32))
+        .collect();
+    let mut decision = vec![Decision::Open; candidates.len()];
+    let is = |edge: (NodeIx, NodeIx), decision: &[Decision], what: Decision| {
+        index
+            .get(&edge)
+            .map_or(what == Decision::Kept, |&i| decision[i as usize] == what)
+    };
+    for _ in 0..ROUNDS {
+        let mut changed = false;
+        for (i, c) in candidates.iter().enumerate() {
+            if decision[i] != Decision::Open {
+                continue;
+            }
+            let ws = &witnesses[c.from as usize..c.to as usize];
+            spent += 1 + 2 * ws.len() as u64;
+            if spent > budget {
+                break;
+            }
+            let holds = |q: NodeIx, what: Decision, decision: &[Decision]| {
+                let (into, onto) = (is((c.p, q), decision, what), is((q, c.r), decision, what));
+                if what == Decision::Kept {
+                    into && onto
+                } else {
+                    into || onto
+                }
+            };
+            if ws.iter().any(|&q| holds(q, Decision::Kept, &decision)) {
+                decision[i] = Decision::Cut;
+                changed = true;
+            } else if ws.iter().all(|&q| holds(q, Decision::Cut, &decision)) {
+                decision[i] = Decision::Kept;
+                changed = true;
+            }
+        }
+        if !changed || spent > budget {
+            break;
+        }
+    }
+    *steps += spent;
+    let mut bypassed: Vec<(NodeIx, NodeIx)> = (candidates.iter().zip(&decision))
+        .filter(|(_, &d)| d == Decision::Cut)
+        .map(|(c, _)| (c.p, c.r))
+        .collect();
+    bypassed.sort_unstable();
+    bypassed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::entered::tests::{check, cycle, paths, work_to_read_every_path, Shape};
+    use super::super::paths::hub_tests::node;
+    use super::super::shadows::tests::boxes_fed;
+
+    /// `shape` with a box `H` wired into every box, fed by a box `HS`
+    /// holding "Hub Clash" and "hub-clash" (the session 37 attack's
+    /// `hub1`).
+    fn hub(mut shape: Shape) -> Shape {
+        let wire = |p: &str, r: &str| (p.to_string(), r.to_string());
+        shape.edges.extend(shape.boxes.iter().map(|b| wire("H", b)));
+        shape
+            .edges
+            .extend([wire("HT", "HS"), wire("HU", "HS"), wire("HS", "H")]);
+        shape.others.extend([
+            node("H", "toolbox", "H"),
+            node("HS", "toolbox", "HS"),
+            node("HT", "tool", "Hub Clash"),
+            node("HU", "tool", "hub-clash"),
+        ]);
+        shape
+    }
+
+    #[test]
+    fn cmp9_paths_a_hub_into_every_box_of_a_cycle_split_in_two_keeps_the_edges_a_walk_may_take() {
+        // H feeds C0001 and C0001~, which C0001 feeds alone: H -> C0001
+        // is never walked, and C0000~ (fed by H) still brings what H
+        // carries to C0001. So for S0001~, witnessed by S0001; H -> S0001
+        // has no witness and stays, as does H -> C0001~ (C0001~ feeds
+        // a0001, which H does not).
+        let shape = hub(cycle(8).split());
+        let kept: Vec<String> = (shape.boxes.iter())
+            .filter(|b| (b.starts_with('C') && b.ends_with('~')) || (b.starts_with('S') && !b.ends_with('~')))
+            .cloned()
+            .collect();
+        let report = check(&shape.text());
+        assert_eq!(boxes_fed(&report, "H"), kept);
+        let cycle_paths: Vec<Vec<Vec<String>>> = (paths(&report).into_iter())
+            .filter(|tools| !tools[0][0].starts_with('H'))
+            .collect();
+        assert_eq!(cycle_paths, paths(&check(&cycle(8).split().text())));
+    }
+
+    #[test]
+    fn cmp9_paths_a_hub_into_every_box_of_a_cycle_split_in_two_costs_what_the_cycle_does() {
+        // Before session 39 every half of the cycle was a root (fed by H)
+        // and every side's half one of two providers, no way down a chain
+        // from a source: each group's first violation read the top tool's
+        // path root by root, 3.6x then 3.8x the reading for twice the
+        // cycle on family 56 so made (2.67 million steps at 500).
+        let work = |n: usize| work_to_read_every_path(&hub(cycle(n).split()).text());
+        crate::work::assert_at_most_doubles(work(200), work(400), "a hub into every box of a cycle split in two: ");
+    }
+
+    #[test]
+    fn cmp9_paths_an_edge_a_shorter_way_passes_by_is_cut_only_with_a_witness() {
+        // P feeds R and everything R feeds (A): P -> R is never walked.
+        // Alone, it is the only way P's tool reaches R, and stays; with Q
+        // between (fed by P, feeding R and an agent of its own), it goes.
+        let text = |witness: bool| {
+            let mut others = vec![
+                node("t", "tool", "X"),
+                node("u", "tool", "x"),
+                node("A", "agent", "A"),
+                node("B", "agent", "B"),
+            ];
+            let mut edges = vec![("t", "P"), ("u", "A"), ("P", "R"), ("P", "A"), ("R", "A")];
+            let mut boxes = vec!["P", "R"];
+            if witness {
+                others.push(node("v", "tool", "Y"));
+                edges.extend([("P", "Q"), ("Q", "R"), ("Q", "B"), ("v", "R")]);
+                boxes.push("Q");
+            }
+            let owned = |list: Vec<&str>| list.into_iter().map(str::to_string).collect();
+            let edges = edges.into_iter().map(|(p, r)| (p.to_string(), r.to_string())).collect();
+            Shape {
+                boxes: owned(boxes),
+                others,
+                edges,
+            }
+            .text()
+        };
+        assert_eq!(boxes_fed(&check(&text(false)), "P"), ["R"]);
+        let report = check(&text(true));
+        assert_eq!(boxes_fed(&report, "P"), ["Q"]);
+        let ids = |path: &[&str]| path.iter().map(|id| id.to_string()).collect::<Vec<String>>();
+        assert_eq!(paths(&report), [vec![ids(&["t", "P", "A"]), ids(&["u", "A"])]]);
+    }
+}
