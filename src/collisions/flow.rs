@@ -610,6 +610,11 @@ impl Finals {
         self.leaf_name[node as usize] != NOT_A_CANDIDATE
     }
 
+    /// The relevant boxes (`is_relevant_box`), in the order found.
+    pub fn relevant_boxes(&self) -> &[NodeIx] {
+        &self.boxes
+    }
+
     /// The name of final leaf `node`; NOT_A_CANDIDATE for any other node.
     pub fn name_of(&self, node: NodeIx) -> NameIx {
         self.leaf_name[node as usize]

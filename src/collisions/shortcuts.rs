@@ -77,9 +77,11 @@ pub(crate) fn bypassed_edges(
     let cut = Cut { g, finals, twins };
     let firsts = twins.first_boxes();
     let apart = |v: NodeIx| twins.gains[v as usize] || firsts.contains(&v);
-    let boxes: Vec<NodeIx> = (0..n as NodeIx).filter(|&b| cut.live_box(b)).collect();
+    let boxes: Vec<NodeIx> = (finals.relevant_boxes().iter().copied())
+        .filter(|&b| !twins.vanished[b as usize])
+        .collect();
     let read: u64 = boxes.iter().map(|&b| 1 + g.receivers.of(b).len() as u64).sum();
-    *steps += n as u64;
+    *steps += boxes.len() as u64;
     let budget = BUDGET_PER_STEP * read;
     let mut spent = 0u64;
 
@@ -89,16 +91,20 @@ pub(crate) fn bypassed_edges(
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut witnesses: Vec<NodeIx> = Vec::new();
     'boxes: for &p in boxes.iter().filter(|&&p| !apart(p)) {
+        let boxes_fed = g.passthrough_receivers.of(p);
+        spent += 1;
+        if boxes_fed.is_empty() {
+            continue;
+        }
         let receivers = g.receivers.of(p);
-        spent += 1 + receivers.len() as u64;
+        spent += receivers.len() as u64;
         for &s in receivers {
             if cut.onward(p, s) {
                 fed[s as usize] = p;
             }
         }
-        for &r in receivers {
-            let fed_box = g.is_passthrough(r) && fed[r as usize] == p;
-            if !fed_box || r == p || looked[r as usize] == p || apart(r) {
+        for &r in boxes_fed {
+            if fed[r as usize] != p || r == p || looked[r as usize] == p || apart(r) {
                 continue;
             }
             looked[r as usize] = p;
