@@ -557,6 +557,14 @@ pub(super) mod tests {
             .collect()
     }
 
+    /// `paths`, but of the violations whose first tool is not `added`
+    /// (by id): what a shape had before tools were added to it.
+    pub(in crate::collisions) fn paths_but(report: &Report, added: impl Fn(&str) -> bool) -> Vec<Vec<Vec<String>>> {
+        (paths(report).into_iter())
+            .filter(|tools| !added(&tools[0][0]))
+            .collect()
+    }
+
     /// The work of checking `text` and reading the last node of every
     /// violation's every tool's path.
     pub(in crate::collisions) fn work_to_read_every_path(text: &str) -> u64 {
