@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from pathlib import Path
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
@@ -1656,6 +1657,78 @@ def test_cmp9_near_twins_with_tools_of_their_own_split_in_two_cost_what_their_fa
         family,
         lambda data: split_in_two(near_twins(data, own_tools=True)),
         "near twins with tools of their own, then split in two",
+    )
+
+
+def beside_a_name_of_many_leaves(data: bytes, k: int, boxed: int = 1) -> bytes:
+    """``data`` with a part of its own declared first (the session 39
+    attack's ``poison``): ``boxed`` tools "Poison", each wired into a box
+    ``!x...`` of its own alone, which feeds an agent of its own and the box
+    ``!z``, as ``!y`` does (so each box is paired with ``!y``); and ``k``
+    tools "poison", wired straight into the first box's agent when
+    ``boxed`` is 1 (one consumer below its box, case (c) of shadows.rs),
+    else each into an agent of its own; those first, by node order."""
+    wire = lambda source, target: {"source": source, "target": target, "data": {"edgeType": "tool_availability"}}
+    nodes = [{"id": f"!{b}", "type": "toolbox"} for b in "yzw"]
+    nodes += [
+        {"id": "!d", "type": "agent"},
+        {"id": "!T", "type": "tool", "data": {"label": "PQ"}},
+        {"id": "!T2", "type": "tool", "data": {"label": "pq"}},
+    ]
+    edges = [wire(*e) for e in [("!y", "!z"), ("!w", "!y"), ("!T", "!w"), ("!z", "!d"), ("!T2", "!d")]]
+    mates: List[Dict[str, object]] = []
+    for j in range(k):  # first: read before the boxed ones, by node order
+        mate = f"!M{j:06d}"
+        mates.append({"id": mate, "type": "tool", "data": {"label": "poison"}})
+        if boxed == 1:
+            edges.append(wire(mate, "!a000000"))
+        else:
+            nodes.append({"id": f"!c{j:06d}", "type": "agent"})
+            edges.append(wire(mate, f"!c{j:06d}"))
+    nodes = mates + nodes
+    for i in range(boxed):
+        tool, box, agent = f"!L{i:06d}", f"!x{i:06d}", f"!a{i:06d}"
+        nodes += [
+            {"id": tool, "type": "tool", "data": {"label": "Poison"}},
+            {"id": box, "type": "toolbox"},
+            {"id": agent, "type": "agent"},
+        ]
+        edges += [wire(tool, box), wire(box, "!z"), wire(box, agent)]
+    workflow = json.loads(data)
+    workflow["nodes"] = nodes + workflow["nodes"]
+    workflow["edges"] = edges + workflow["edges"]
+    return json.dumps(workflow).encode()
+
+
+@pytest.mark.parametrize("boxed_each", [False, True])
+def test_cmp9_a_name_of_many_leaves_below_boxes_is_told_once(boxed_each: bool) -> None:
+    # The session 39 attack on shadows' case (c): k tools of one name
+    # wired into one agent below the box holding another were each climbed
+    # from, the agent's k providers read each time (4.0x the check's work
+    # per doubling, 16 billion steps at 18 MB); with k of its leaves each
+    # in a box of its own, the k others were read for each. Each name is
+    # told once now.
+    def work(family: str, k: int) -> Tuple[int, int]:
+        data = beside_a_name_of_many_leaves(b'{"nodes": [], "edges": []}', k, k if boxed_each else 1)
+        return work_done(toolwire.check_json(data)), len(data)
+
+    assert_doubling("a name of many leaves", "the check", work, 16_000)
+
+
+@pytest.mark.parametrize("boxed_each", [False, True])
+def test_cmp9_near_twins_split_in_two_beside_a_name_of_many_leaves_cost_what_their_family_does(boxed_each: bool) -> None:
+    # The same part, its k about a sixth of the file's size in tools, spent
+    # the budget the shadows' pairs share on its first pair: no pair was
+    # asked after it, and near twins with tools of their own split in two
+    # read as before session 38 (178 million steps at 248 on two-way-cycle,
+    # 5.85x per doubling). Case (c) keeps a budget of its own.
+    def transform(data: bytes) -> bytes:
+        twinned = split_in_two(near_twins(data, own_tools=True))
+        k = int(10 * math.sqrt(len(twinned) / 100))
+        return beside_a_name_of_many_leaves(twinned, k, k if boxed_each else 1)
+
+    assert_transformed_agrees_and_doubles(
+        "two-way-cycle", transform, "near twins with tools of their own split in two, beside a name of many leaves", 248
     )
 
 

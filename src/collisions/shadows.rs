@@ -71,9 +71,13 @@
 //! (a) or are met by a pair of the set (pairs that hold by assuming each
 //! other are sound: the claim is proved along the walk, from its leaf).
 //! A pair not asked fails. So a shadow found is sound, and one missed only
-//! leaves edges no walk takes. A leaf of (c) is told once: its name's
-//! leaves, their receivers, and the chains up from those consumers, at
-//! most `CHAIN_READ` boxes each, a box climbed from once.
+//! leaves edges no walk takes. Case (c) is told once per name: its
+//! leaves' receivers, a step each, and the chains up from its distinct
+//! consumers, at most `CHAIN_READ` boxes each, each node's providers read
+//! once; within a budget of its own, which that work never reaches, so
+//! that no name can spend the pairs' budget (the session 39 attack: many
+//! leaves of one name read for each of its leaves, or one consumer
+//! climbed from once per edge into it, spent it on one pair).
 //!
 //! Cost: O(N + E) to fingerprint, and when two boxes feed alike, O(E) more
 //! with the graph's edges in a hash set; a pair asked costs `x`'s
@@ -117,7 +121,7 @@ const BUDGET_PER_STEP: u64 = 16;
 
 /// How many boxes up from a consumer its chain is climbed to find the
 /// box a leaf of the consumer's clash is wired into (case (c)).
-const CHAIN_READ: usize = 64;
+const CHAIN_READ: usize = 16;
 
 /// A pair asked about: whether box `x` is in the shadow of box `y`.
 struct Pair {
@@ -129,86 +133,104 @@ struct Pair {
     asked: bool,
 }
 
-/// Case (c) of the module docs: final leaves wired into one box only,
-/// every other leaf of whose name is wired straight into consumers on
-/// chains below that box, so that the leaf's walks are read only down
-/// those chains.
+/// Case (c) of the module docs, told once per name: its one final leaf
+/// wired into a box (into that box alone), every other leaf of it wired
+/// straight into consumers, each below that box by a chain, so that the
+/// leaf's walks are read only down those chains.
 struct ReadBelow {
     /// The final leaves by name, made when first asked.
     by_name: Option<Map<NameIx, Vec<NodeIx>>>,
-    /// Per leaf asked about: the boxes strictly between its box and the
-    /// consumers its name can clash at, sorted; None when the leaf is
-    /// wired into more than one box or may clash elsewhere.
-    below: Map<NodeIx, Option<Vec<NodeIx>>>,
+    /// Per name asked about: its leaf wired into a box, with the boxes
+    /// strictly between that box and the consumers its other leaves are
+    /// wired into, sorted; None when the name is no case (c).
+    names: Map<NameIx, Option<(NodeIx, Vec<NodeIx>)>>,
+    /// Per node climbed from: its one live box provider, if it has one.
+    one_box: Map<NodeIx, Option<NodeIx>>,
+    /// Steps spent, within `budget` (made with `by_name`): twice the
+    /// pairs' budget per read of the graph, the final leaves' edges
+    /// counted too, which bounds all case (c) can cost (a leaf's edges
+    /// read once, a node's providers once, at most `CHAIN_READ` boxes
+    /// climbed per consumer of each name), so the pairs' budget is never
+    /// spent on it.
+    spent: u64,
+    budget: u64,
 }
 
 impl ReadBelow {
     fn new() -> ReadBelow {
         ReadBelow {
             by_name: None,
-            below: new_map(),
+            names: new_map(),
+            one_box: new_map(),
+            spent: 0,
+            budget: 0,
         }
     }
 
-    /// Whether every walk of `leaf` that is read passes its one box
-    /// strictly nearer its consumer than `y` (so `leaf` meets (c) for
-    /// any pair of that box with `y`).
-    fn holds(
-        &mut self,
-        cut: &Cut<'_, '_>,
-        wired: &Set<(NodeIx, NodeIx)>,
-        leaf: NodeIx,
-        y: NodeIx,
-        spent: &mut u64,
-    ) -> bool {
-        if !self.below.contains_key(&leaf) {
-            let below = self.chains(cut, wired, leaf, spent);
-            self.below.insert(leaf, below);
+    /// Whether `leaf` meets (c) for a pair of its box with `y`: its walks
+    /// that are read pass its box strictly nearer their consumer than `y`.
+    fn holds(&mut self, cut: &Cut<'_, '_>, wired: &Set<(NodeIx, NodeIx)>, leaf: NodeIx, y: NodeIx) -> bool {
+        let name = cut.finals.name_of(leaf);
+        if !self.names.contains_key(&name) {
+            let told = self.name(cut, wired, name);
+            self.names.insert(name, told);
         }
         // `y` on a chain below the box would be nearer a consumer there.
-        self.below[&leaf]
-            .as_ref()
-            .is_some_and(|boxes| boxes.binary_search(&y).is_err())
+        match &self.names[&name] {
+            Some((boxed, below)) => *boxed == leaf && below.binary_search(&y).is_err(),
+            None => false,
+        }
     }
 
-    /// The boxes of the chains from `leaf`'s one box down to each
-    /// consumer its name's other leaves are wired into, when every one of
-    /// those leaves is wired into consumers only, and each such consumer
-    /// is below the box: it has one box provider, as has each box up to
-    /// it, at most `CHAIN_READ` of them. Every way to such a consumer
-    /// from a box off the chain then passes through the leaf's box.
-    fn chains(
+    /// Case (c) for `name`: its one leaf wired into boxes, wired into one
+    /// box `x` alone and moved by no twin, and the boxes of the chains
+    /// from `x` down to each consumer the name's other leaves are wired
+    /// into (none moved, none into a box): each such consumer has one box
+    /// provider, as has each box up from it to `x`, at most `CHAIN_READ`
+    /// of them. Every way to such a consumer from a box off the chain then
+    /// passes through `x`.
+    fn name(
         &mut self,
         cut: &Cut<'_, '_>,
         wired: &Set<(NodeIx, NodeIx)>,
-        leaf: NodeIx,
-        spent: &mut u64,
-    ) -> Option<Vec<NodeIx>> {
+        name: NameIx,
+    ) -> Option<(NodeIx, Vec<NodeIx>)> {
         let (g, finals) = (cut.g, cut.finals);
-        let moved = |v: NodeIx| cut.twins.moved.binary_search_by_key(&v, |m| m.0).is_ok();
-        let receivers = g.receivers.of(leaf);
-        *spent += 1 + receivers.len() as u64;
-        let &x = receivers.first()?;
-        if receivers.iter().any(|&r| r != x) || moved(leaf) {
-            return None;
-        }
         let by_name = self.by_name.get_or_insert_with(|| {
             let mut by_name: Map<NameIx, Vec<NodeIx>> = new_map();
-            *spent += g.node_count() as u64;
+            let mut leaf_edges = 0u64;
             for v in (0..g.node_count() as NodeIx).filter(|&v| finals.is_final_leaf(v)) {
                 by_name.entry(finals.name_of(v)).or_default().push(v);
+                leaf_edges += g.receivers.of(v).len() as u64;
             }
+            let read = (finals.relevant_boxes().iter()).map(|&b| 1 + g.receivers.of(b).len() as u64);
+            self.budget = 2 * BUDGET_PER_STEP * (read.sum::<u64>() + leaf_edges);
+            self.spent += g.node_count() as u64;
             by_name
         });
+        if self.spent > self.budget {
+            return None;
+        }
+        let moved = |v: NodeIx| cut.twins.moved.binary_search_by_key(&v, |m| m.0).is_ok();
+        let mut boxed: Option<(NodeIx, NodeIx)> = None;
         let mut consumers: Vec<NodeIx> = Vec::new();
-        for &other in by_name.get(&finals.name_of(leaf))?.iter().filter(|&&v| v != leaf) {
-            let receivers = g.receivers.of(other);
-            *spent += 1 + receivers.len() as u64;
-            if moved(other) || receivers.iter().any(|&r| g.is_passthrough(r)) {
+        for &leaf in by_name.get(&name)? {
+            let receivers = g.receivers.of(leaf);
+            self.spent += 1 + receivers.len() as u64;
+            if moved(leaf) {
                 return None;
             }
-            consumers.extend_from_slice(receivers);
+            match receivers.iter().position(|&r| g.is_passthrough(r)) {
+                None => consumers.extend_from_slice(receivers),
+                Some(at) if boxed.is_none() && receivers.iter().all(|&r| r == receivers[at]) => {
+                    boxed = Some((leaf, receivers[at]));
+                }
+                Some(_) => return None,
+            }
         }
+        let (leaf, x) = boxed?;
+        consumers.sort_unstable();
+        consumers.dedup();
         // Up from each consumer, by its one box provider in the graph left,
         // to `x`; a box already climbed from is known to lead there.
         let mut below: Vec<NodeIx> = Vec::new();
@@ -218,16 +240,12 @@ impl ReadBelow {
             climbed.clear();
             let mut v = c;
             loop {
-                let providers = g.providers.of(v);
-                *spent += 1 + providers.len() as u64;
-                let mut boxes = (providers.iter()).filter(|&&p| cut.live_box(p) && wired.contains(&(p, v)));
-                let (Some(&p), None) = (boxes.next(), boxes.next()) else {
-                    return None;
-                };
+                self.spent += 1;
+                let p = self.one_box_provider(cut, wired, v)?;
                 if p == x || known.contains(&p) {
                     break;
                 }
-                if climbed.len() == CHAIN_READ {
+                if climbed.len() == CHAIN_READ || self.spent > self.budget {
                     return None;
                 }
                 climbed.push(p);
@@ -238,7 +256,21 @@ impl ReadBelow {
         }
         below.sort_unstable();
         below.dedup();
-        Some(below)
+        Some((leaf, below))
+    }
+
+    /// The one live box wired into `v` in the graph left, read once.
+    fn one_box_provider(&mut self, cut: &Cut<'_, '_>, wired: &Set<(NodeIx, NodeIx)>, v: NodeIx) -> Option<NodeIx> {
+        let spent = &mut self.spent;
+        *self.one_box.entry(v).or_insert_with(|| {
+            let providers = cut.g.providers.of(v);
+            *spent += providers.len() as u64;
+            let mut boxes = (providers.iter()).filter(|&&p| cut.live_box(p) && wired.contains(&(p, v)));
+            match (boxes.next(), boxes.next()) {
+                (Some(&p), None) => Some(p),
+                _ => None,
+            }
+        })
     }
 }
 
@@ -401,7 +433,7 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
             if before && wired.contains(&(p, y)) {
                 continue;
             }
-            if !g.is_passthrough(p) && read_below.holds(&cut, &wired, p, y, &mut spent) {
+            if !g.is_passthrough(p) && read_below.holds(&cut, &wired, p, y) {
                 continue;
             }
             if !along_a_chain || !g.is_passthrough(p) {
@@ -489,7 +521,7 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
             }
         }
     }
-    *steps += spent;
+    *steps += spent + read_below.spent;
     cuts.sort_unstable();
     cuts.dedup();
     cuts
