@@ -8,20 +8,23 @@
 //! without changing any walk: the walk's own steps are all left, so no
 //! node on it is further from its consumer, and no other node is nearer.
 //!
-//! It is cut only when `r` is still reached by what `p` brings it: when a
-//! *witness*, a box `q` that `p` feeds and that feeds `r`, keeps both
-//! edges. Paths read the classes, made before the cut, as what reaches
-//! each node; with a witness every way through a cut edge has a way round
-//! it, so every node is still reached by exactly the leaves it was. A box
+//! It is cut only when `r` is still reached by what `p` brings it, by a
+//! *witness*: a box `q` that `p` feeds and that feeds `r`, both edges
+//! kept or proved (below). Paths read the classes, made before the cut,
+//! as what reaches each node; with a witness every way through a cut edge
+//! has a way round it, so every node is still reached by exactly the
+//! leaves it was. A box
 //! onto which twins' leaves were moved, or that is a moved leaf's first
 //! box (`twins::Moved`), is at neither end of a cut edge: where its tools
 //! start is not the graph's to tell.
 //!
-//! Which are cut: the candidates, in order; one is cut once some witness
-//! has both edges kept (not candidates, or candidates kept), and kept once
-//! every witness has an edge cut, in up to `ROUNDS` rounds; one still open
-//! then is kept. A candidate's decision never changes, so a cut's witness
-//! stays. (A box fed by a box holding a clashing pair and wired into every
+//! Which are cut: a candidate is cut once one of its witnesses has both
+//! edges settled, each no candidate or cut before it. So the cuts come in
+//! an order in which each is proved by edges kept or proved before it:
+//! what reaches `p` reaches `q`, then `r`. A candidate no witness proves
+//! (its witnesses wait on each other, or on it) is kept. Along a chain
+//! into which one box feeds every box, each edge is proved by the one
+//! above. (A box fed by a box holding a clashing pair and wired into every
 //! box of a cycle split in two, the session 37 attack's `split+hub1`,
 //! made every half of the cycle a root and every side's half one of two
 //! providers, no way down a chain from a source: each tool's path round
@@ -29,12 +32,12 @@
 //! and into the sides' halves are cut, each witnessed by the box before:
 //! the cycle is an arc again.)
 //!
-//! Cost: per live box, its receivers stamped (a step each), and per box
-//! it feeds, that box's receivers looked up in the stamps, stopping at the
-//! first not fed; a candidate's witnesses are read off the providers of
-//! `r`, and each round reads each open candidate's witnesses. All within
-//! a budget of `BUDGET_PER_STEP` reads of the graph, past which no more
-//! candidates are found or decided.
+//! Cost: per box that feeds boxes, its receivers stamped (a step each),
+//! and per box it feeds, that box's receivers looked up in the stamps,
+//! stopping at the first not fed; a candidate's witnesses are read off
+//! the providers of `r`. Finding them stops at a budget of
+//! `BUDGET_PER_STEP` reads of the graph (a part that spends it leaves the
+//! rest uncut); proving them costs two steps a witness and one a cut told.
 
 use crate::graph::{NodeIx, ToolGraph};
 use crate::maps::Map;
@@ -45,16 +48,6 @@ use super::twins::Twins;
 
 /// How many times one read of the graph finding and deciding may cost.
 const BUDGET_PER_STEP: u64 = 16;
-
-/// How many rounds decide the candidates whose witnesses wait on others.
-const ROUNDS: usize = 4;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Decision {
-    Open,
-    Cut,
-    Kept,
-}
 
 /// An edge `p -> r` that no walk takes, with its witnesses
 /// `witnesses[from..to]`: the boxes `p` feeds that feed `r`.
@@ -144,51 +137,50 @@ pub(crate) fn bypassed_edges(
         return Vec::new();
     }
 
-    // Decided in rounds: kept edges are those that are no candidate, or
-    // a candidate kept; a decision once made stays.
+    // Cut in an order that proves each cut: a candidate is cut once one of
+    // its witnesses has both edges settled, each no candidate or cut
+    // before it, so what reaches `p` reaches `r` by edges kept, or cut
+    // earlier and so proved in turn. Each witness counts the candidate
+    // edges it waits for, and a cut tells those waiting for it.
     let index: Map<(NodeIx, NodeIx), u32> = (candidates.iter().enumerate())
         .map(|(i, c)| ((c.p, c.r), i as u32))
         .collect();
-    let mut decision = vec![Decision::Open; candidates.len()];
-    let is = |edge: (NodeIx, NodeIx), decision: &[Decision], what: Decision| {
-        index
-            .get(&edge)
-            .map_or(what == Decision::Kept, |&i| decision[i as usize] == what)
-    };
-    for _ in 0..ROUNDS {
-        let mut changed = false;
-        for (i, c) in candidates.iter().enumerate() {
-            if decision[i] != Decision::Open {
-                continue;
-            }
-            let ws = &witnesses[c.from as usize..c.to as usize];
-            spent += 1 + 2 * ws.len() as u64;
-            if spent > budget {
-                break;
-            }
-            let holds = |q: NodeIx, what: Decision, decision: &[Decision]| {
-                let (into, onto) = (is((c.p, q), decision, what), is((q, c.r), decision, what));
-                if what == Decision::Kept {
-                    into && onto
-                } else {
-                    into || onto
+    let mut waiting = vec![0u8; witnesses.len()];
+    let mut owner = vec![0u32; witnesses.len()];
+    let mut waited_by: Vec<Vec<u32>> = vec![Vec::new(); candidates.len()];
+    let mut cut = vec![false; candidates.len()];
+    let mut proved: Vec<u32> = Vec::new();
+    for (i, c) in candidates.iter().enumerate() {
+        for at in c.from..c.to {
+            let q = witnesses[at as usize];
+            owner[at as usize] = i as u32;
+            for edge in [(c.p, q), (q, c.r)] {
+                spent += 1;
+                if let Some(&j) = index.get(&edge) {
+                    waiting[at as usize] += 1;
+                    waited_by[j as usize].push(at);
                 }
-            };
-            if ws.iter().any(|&q| holds(q, Decision::Kept, &decision)) {
-                decision[i] = Decision::Cut;
-                changed = true;
-            } else if ws.iter().all(|&q| holds(q, Decision::Cut, &decision)) {
-                decision[i] = Decision::Kept;
-                changed = true;
+            }
+            if waiting[at as usize] == 0 && !cut[i] {
+                cut[i] = true;
+                proved.push(i as u32);
             }
         }
-        if !changed || spent > budget {
-            break;
+    }
+    while let Some(j) = proved.pop() {
+        for &at in &waited_by[j as usize] {
+            spent += 1;
+            waiting[at as usize] -= 1;
+            let i = owner[at as usize] as usize;
+            if waiting[at as usize] == 0 && !cut[i] {
+                cut[i] = true;
+                proved.push(i as u32);
+            }
         }
     }
     *steps += spent;
-    let mut bypassed: Vec<(NodeIx, NodeIx)> = (candidates.iter().zip(&decision))
-        .filter(|(_, &d)| d == Decision::Cut)
+    let mut bypassed: Vec<(NodeIx, NodeIx)> = (candidates.iter().zip(&cut))
+        .filter(|(_, &cut)| cut)
         .map(|(c, _)| (c.p, c.r))
         .collect();
     bypassed.sort_unstable();
