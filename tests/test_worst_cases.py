@@ -1751,6 +1751,45 @@ def hub_into_every_box(data: bytes) -> bytes:
     return json.dumps(workflow).encode()
 
 
+def beside_boxes_into_every_box_of_a_part(data: bytes, k: int = 40, share: float = 0.25) -> bytes:
+    """``data`` with a part of its own (the session 39 attack's ``burner``):
+    ``k`` boxes ``!P...``, each holding a tool (named as a tool far off, so
+    that it is a final leaf clashing nowhere near) and feeding an agent of
+    its own, and every one of them wired into every box ``!R...`` of the
+    part, ``share`` as many as ``data`` has boxes, and into each one's
+    agent: every such edge is passed by, and none has a witness."""
+    workflow = json.loads(data)
+    wire = lambda source, target: {"source": source, "target": target, "data": {"edgeType": "tool_availability"}}
+    count = sum(1 for node in workflow["nodes"] if node.get("type") == "toolbox")
+    ps, rs = [f"!P{i:03}" for i in range(k)], [f"!R{j:06}" for j in range(max(1, int(count * share)))]
+    workflow["nodes"] += [{"id": box, "type": "toolbox"} for box in ps + rs]
+    workflow["nodes"] += [{"id": f"{box}a", "type": "agent"} for box in ps + rs]
+    for p in ps:
+        workflow["nodes"] += [
+            {"id": f"{p}t", "type": "tool", "data": {"label": f"Own {p}"}},
+            {"id": f"{p}f", "type": "tool", "data": {"label": f"Own {p}"}},
+            {"id": f"{p}g", "type": "agent"},
+        ]
+        workflow["edges"] += [wire(f"{p}t", p), wire(p, f"{p}a"), wire(f"{p}f", f"{p}g")]
+        workflow["edges"] += [wire(p, r) for r in rs] + [wire(p, f"{r}a") for r in rs]
+    workflow["edges"] += [wire(r, f"{r}a") for r in rs]
+    return json.dumps(workflow).encode()
+
+
+def test_cmp9_a_hub_into_every_box_split_in_two_costs_what_its_family_does_beside_a_part_of_many_candidates() -> None:
+    # The session 39 attack on shortcuts: the part's 40 x n candidates,
+    # each with 40 providers to read for a witness, spent the one budget
+    # the pass had for the whole workflow, and nothing beside the part was
+    # cut (reading 3.48x then 3.71x per doubling). Each box has an
+    # allowance of its own now.
+    assert_transformed_agrees_and_doubles(
+        "cycle-sides",
+        lambda data: beside_boxes_into_every_box_of_a_part(hub_into_every_box(split_in_two(data))),
+        "a hub into every box split in two, beside boxes passed by",
+        250,
+    )
+
+
 @pytest.mark.parametrize(
     "family, splits", [("cycle-sides", 1), ("cycle-far", 1), ("cycle-chained", 1), ("cycle-sides", 2), ("cycle-far", 2)]
 )

@@ -35,9 +35,14 @@
 //! Cost: per box that feeds boxes, its receivers stamped (a step each),
 //! and per box it feeds, that box's receivers looked up in the stamps,
 //! stopping at the first not fed; a candidate's witnesses are read off
-//! the providers of `r`. Finding them stops at a budget of
-//! `BUDGET_PER_STEP` reads of the graph (a part that spends it leaves the
-//! rest uncut); proving them costs two steps a witness and one a cut told.
+//! the providers of `r`. Finding a box's candidates stops at an allowance
+//! of its own, `BUDGET_PER_STEP` reads of its edges, so no part of a
+//! workflow spends what another's cuts need (one budget for the whole
+//! workflow was spent by 40 boxes each into every box of a part of its
+//! own and their agents, each edge a candidate of 40 providers, and
+//! nothing was cut beside them: the pass's attack). Proving them costs two
+//! steps a witness and one a cut told. So the pass costs at most
+//! `BUDGET_PER_STEP` reads of the graph.
 
 use crate::graph::{NodeIx, ToolGraph};
 use crate::maps::Map;
@@ -46,7 +51,8 @@ use super::entered::Cut;
 use super::flow::Finals;
 use super::twins::Twins;
 
-/// How many times one read of the graph finding and deciding may cost.
+/// How many times one read of its edges finding a box's candidates may
+/// cost.
 const BUDGET_PER_STEP: u64 = 16;
 
 /// An edge `p -> r` that no walk takes, with its witnesses
@@ -73,9 +79,7 @@ pub(crate) fn bypassed_edges(
     let boxes: Vec<NodeIx> = (finals.relevant_boxes().iter().copied())
         .filter(|&b| !twins.vanished[b as usize])
         .collect();
-    let read: u64 = boxes.iter().map(|&b| 1 + g.receivers.of(b).len() as u64).sum();
     *steps += boxes.len() as u64;
-    let budget = BUDGET_PER_STEP * read;
     let mut spent = 0u64;
 
     // Per box `p`: what it feeds, stamped `p`; each box it feeds looked at
@@ -83,43 +87,44 @@ pub(crate) fn bypassed_edges(
     let (mut fed, mut looked) = (vec![NodeIx::MAX; n], vec![NodeIx::MAX; n]);
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut witnesses: Vec<NodeIx> = Vec::new();
-    'boxes: for &p in boxes.iter().filter(|&&p| !apart(p)) {
+    for &p in boxes.iter().filter(|&&p| !apart(p)) {
         let boxes_fed = g.passthrough_receivers.of(p);
         spent += 1;
         if boxes_fed.is_empty() {
             continue;
         }
         let receivers = g.receivers.of(p);
-        spent += receivers.len() as u64;
+        let allowance = BUDGET_PER_STEP * (1 + receivers.len() as u64);
+        let mut spent_on_p = receivers.len() as u64;
         for &s in receivers {
             if cut.onward(p, s) {
                 fed[s as usize] = p;
             }
         }
         for &r in boxes_fed {
+            if spent_on_p > allowance {
+                break;
+            }
             if fed[r as usize] != p || r == p || looked[r as usize] == p || apart(r) {
                 continue;
             }
             looked[r as usize] = p;
             let onward = g.receivers.of(r);
-            spent += 1;
+            spent_on_p += 1;
             let mut passed_by = true;
             for &s in onward {
-                spent += 1;
+                spent_on_p += 1;
                 if cut.onward(r, s) && fed[s as usize] != p {
                     passed_by = false;
                     break;
                 }
-            }
-            if spent > budget {
-                break 'boxes;
             }
             if !passed_by {
                 continue;
             }
             let from = witnesses.len() as u32;
             let providers = g.providers.of(r);
-            spent += providers.len() as u64;
+            spent_on_p += providers.len() as u64;
             witnesses.extend(
                 (providers.iter().copied())
                     .filter(|&q| q != p && q != r && g.is_passthrough(q) && fed[q as usize] == p && cut.onward(q, r)),
@@ -131,6 +136,7 @@ pub(crate) fn bypassed_edges(
                 candidates.push(Candidate { p, r, from, to });
             }
         }
+        spent += spent_on_p;
     }
     if candidates.is_empty() {
         *steps += spent;
