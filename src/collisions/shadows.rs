@@ -147,11 +147,11 @@ struct ReadBelow {
     /// Per node climbed from: its one live box provider, if it has one.
     one_box: Map<NodeIx, Option<NodeIx>>,
     /// Steps spent, within `budget` (made with `by_name`): twice the
-    /// pairs' budget per read of the graph, the final leaves' edges
-    /// counted too, which bounds all case (c) can cost (a leaf's edges
-    /// read once, a node's providers once, at most `CHAIN_READ` boxes
-    /// climbed per consumer of each name), so the pairs' budget is never
-    /// spent on it.
+    /// pairs' budget per read of the graph, the nodes and the final
+    /// leaves' edges counted too, which bounds all case (c) can cost (the
+    /// nodes looked at once, a leaf's edges read once, a node's providers
+    /// once, at most `CHAIN_READ` boxes climbed per consumer of each
+    /// name), so the pairs' budget is never spent on it.
     spent: u64,
     budget: u64,
 }
@@ -204,8 +204,9 @@ impl ReadBelow {
                 leaf_edges += g.receivers.of(v).len() as u64;
             }
             let read = (finals.relevant_boxes().iter()).map(|&b| 1 + g.receivers.of(b).len() as u64);
-            self.budget = 2 * BUDGET_PER_STEP * (read.sum::<u64>() + leaf_edges);
-            self.spent += g.node_count() as u64;
+            let nodes = g.node_count() as u64;
+            self.budget = 2 * BUDGET_PER_STEP * (nodes + read.sum::<u64>() + leaf_edges);
+            self.spent += nodes;
             by_name
         });
         if self.spent > self.budget {
