@@ -92,10 +92,7 @@ impl Cut<'_, '_> {
     /// moved onto one.
     pub fn fed_by_leaf(&self, leaf: NodeIx, into: &mut Vec<NodeIx>) {
         into.extend(self.g.receivers.of(leaf).iter().copied().filter(|&r| self.live_box(r)));
-        let moved = &self.twins.moved;
-        if let Ok(at) = moved.binary_search_by_key(&leaf, |m| m.0) {
-            into.push(moved[at].1);
-        }
+        into.extend(self.twins.moved_onto(leaf));
     }
 
     /// The edges left, from final leaves and from `boxes` (the live ones)

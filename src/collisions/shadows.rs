@@ -154,16 +154,19 @@ struct ReadBelow {
     /// name), so the pairs' budget is never spent on it.
     spent: u64,
     budget: u64,
+    /// The pairs' read of the graph.
+    read: u64,
 }
 
 impl ReadBelow {
-    fn new() -> ReadBelow {
+    fn new(read: u64) -> ReadBelow {
         ReadBelow {
             by_name: None,
             names: new_map(),
             one_box: new_map(),
             spent: 0,
             budget: 0,
+            read,
         }
     }
 
@@ -203,16 +206,15 @@ impl ReadBelow {
                 by_name.entry(finals.name_of(v)).or_default().push(v);
                 leaf_edges += g.receivers.of(v).len() as u64;
             }
-            let read = (finals.relevant_boxes().iter()).map(|&b| 1 + g.receivers.of(b).len() as u64);
             let nodes = g.node_count() as u64;
-            self.budget = 2 * BUDGET_PER_STEP * (nodes + read.sum::<u64>() + leaf_edges);
+            self.budget = 2 * BUDGET_PER_STEP * (nodes + self.read + leaf_edges);
             self.spent += nodes;
             by_name
         });
         if self.spent > self.budget {
             return None;
         }
-        let moved = |v: NodeIx| cut.twins.moved.binary_search_by_key(&v, |m| m.0).is_ok();
+        let moved = |v: NodeIx| cut.twins.moved_onto(v).is_some();
         let mut boxed: Option<(NodeIx, NodeIx)> = None;
         let mut consumers: Vec<NodeIx> = Vec::new();
         for &leaf in by_name.get(&name)? {
@@ -409,7 +411,7 @@ pub(crate) fn cut_edges(g: &ToolGraph<'_>, finals: &Finals, twins: &Twins, steps
     }
     let budget = BUDGET_PER_STEP * read;
     let mut spent = 0u64;
-    let mut read_below = ReadBelow::new();
+    let mut read_below = ReadBelow::new(read);
     while let Some(at) = ask.pop_front() {
         let Pair { x, y, holds, .. } = pairs[at as usize];
         if !holds {

@@ -193,6 +193,12 @@ pub(crate) struct Twins {
 }
 
 impl Twins {
+    /// The kept twin `leaf` was moved onto (`Moved`), if it was moved.
+    pub fn moved_onto(&self, leaf: NodeIx) -> Option<NodeIx> {
+        let at = self.moved.binary_search_by_key(&leaf, |m| m.0).ok()?;
+        Some(self.moved[at].1)
+    }
+
     /// The moved leaves' first boxes (`Moved`): on their paths, though the
     /// graph paths read wires those leaves into their kept twins.
     pub fn first_boxes(&self) -> Set<NodeIx> {
@@ -551,7 +557,7 @@ impl Moved {
 pub(crate) fn cut_out(g: &mut ToolGraph<'_>, twins: &Twins, steps: &mut u64) {
     *steps += (g.providers.entries() + g.receivers.entries() + g.passthrough_receivers.entries()) as u64;
     let vanished = &twins.vanished;
-    let moved = |leaf: NodeIx| twins.moved.binary_search_by_key(&leaf, |m| m.0).is_ok();
+    let moved = |leaf: NodeIx| twins.moved_onto(leaf).is_some();
     let passthrough: Vec<bool> = (0..g.node_count() as NodeIx).map(|v| g.is_passthrough(v)).collect();
     g.rewire_tool_edges(
         |from, to| {
