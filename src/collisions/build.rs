@@ -72,6 +72,7 @@ use crate::names::CandidateNames;
 use crate::budget::Interrupt;
 use crate::work::{Step, Work};
 
+use super::covered;
 use super::flow::{ClassIx, Finals, Flow, NONE};
 use super::paths::Paths;
 use super::sets::{Consumers, Firsts, Held, Meeting, Pushed, SetId, Sets, Spilled, Words, EMPTY, FIRSTS};
@@ -483,7 +484,9 @@ impl SharedBases {
             }
         }
         // Inputs another input holds whole are not joined (`upstream`).
-        let (mut order, starts) = upstream::kept_inputs(&flow.classes, &uses, probes);
+        let (order, starts) = upstream::kept_inputs(&flow.classes, &uses, probes);
+        // Nor those another input covers (`covered`).
+        let (mut order, starts) = covered::drop_covered(&flow.classes, order, starts, probes);
         let mut runs: Map<u64, u32> = new_map();
         for run in starts.windows(2) {
             let inputs = &mut order[run[0]..run[1]];

@@ -156,6 +156,7 @@
 //! path m / 2 boxes long, read off a tree of its own root, n x m / 2).
 
 mod build;
+mod covered;
 mod entered;
 mod flow;
 mod giants;
