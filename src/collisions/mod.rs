@@ -79,6 +79,11 @@
 //!    O(inputs + classes)). So agents wired to two big boxes and to a box
 //!    of their own fed by both join nothing (family
 //!    37 of docs/RELIABILITY.md; its agents paid n / 64 words each).
+//!    An input whose own leaves and inputs are all among another input's
+//!    is left out too (`covered`: a box beside its near twin that holds a
+//!    tool more), its covers looked for once, among the classes made of
+//!    its rarest element when they are at most 16: O(16 x its size) per
+//!    input class, O(16 x inputs) per class.
 //!    Combinations that differ only by a few inputs of their own (agents
 //!    wired to the same big boxes and each to a small box of their own)
 //!    share a base: the leading run of the inputs, most used first, that
