@@ -486,7 +486,7 @@ impl SharedBases {
         // Inputs another input holds whole are not joined (`upstream`).
         let (order, starts) = upstream::kept_inputs(&flow.classes, &uses, probes);
         // Nor those another input covers (`covered`).
-        let (mut order, starts) = covered::drop_covered(&flow.classes, order, starts, probes);
+        let (mut order, starts) = covered::drop_covered(&flow.classes, &uses, order, starts, probes);
         let mut runs: Map<u64, u32> = new_map();
         for run in starts.windows(2) {
             let inputs = &mut order[run[0]..run[1]];
