@@ -15,7 +15,13 @@
 //! words, as it would add them to a base held as one set. Only a class
 //! with more than `PAIRS_LOOKED_AT` pairs not known apart, of parts not
 //! small, and no such base walks every word of its parts, once per
-//! distinct combination of inputs. A contested word counts once per part
+//! distinct combination of inputs. A shared base held as parts whose
+//! classes' parts must be united all the same (they meet in every word,
+//! by a name too crowded to follow) is united once, as a combination of
+//! its own (`united_base`), and each class joins its other inputs to
+//! that, as to a base held as one set: agents each wired to the same
+//! three big boxes and a box of their own no longer unite the three
+//! each. A contested word counts once per part
 //! that holds it and meets the parts before it there (what combining it
 //! costs), never once per pair of parts, and is combined over, and taken
 //! out of, only the parts that hold it (`join`). So joining a class costs
@@ -601,8 +607,57 @@ fn join_keyed(
             }
         }
     }
-    let held = held.unwrap_or_else(|| join(sets, layout, joins, (EMPTY, 0), inputs, parts_base, probes));
-    // What formed, in the order it was said, if still held at the end.
+    let held = match held {
+        Some(held) => held,
+        None if parts_base > 0 => {
+            match join_unless_united(sets, layout, joins, (EMPTY, 0), inputs, parts_base, true, probes) {
+                Some(held) => held,
+                // Its parts meet where they cannot be held apart: the
+                // base's inputs united once for every class that shares
+                // it, and the rest joined to that, as to a base held as
+                // one set (else each class would unite them all anew).
+                None => {
+                    layout.events.truncate(start);
+                    joins.used.truncate(used);
+                    match united_base(sets, layout, joins, &inputs[..parts_base], probes) {
+                        Some(base) => {
+                            combinations.extend(base.combinations);
+                            join(
+                                sets,
+                                layout,
+                                joins,
+                                (base.held.parts()[0], 0),
+                                &inputs[parts_base..],
+                                0,
+                                probes,
+                            )
+                        }
+                        None => join(sets, layout, joins, (EMPTY, 0), inputs, 0, probes),
+                    }
+                }
+            }
+        }
+        None => join(sets, layout, joins, (EMPTY, 0), inputs, 0, probes),
+    };
+    let at = remember(sets, layout, joins, held.clone(), start, used, probes);
+    joins.inputs.insert(key.into(), at);
+    combinations.push(at);
+    Inner { held, combinations }
+}
+
+/// Records a combination just joined (what it holds, made by the joins
+/// whose events start at `start` and whose meetings used start at `used`):
+/// what formed, in the order it was said, if still held at the end, is
+/// its pending clashes. Returns its place in `Joins::combinations`.
+fn remember(
+    sets: &Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    held: Held,
+    start: usize,
+    used: usize,
+    probes: &mut u64,
+) -> usize {
     // (The map is kept from join to join: taken here, put back below.)
     let mut here = std::mem::take(&mut joins.here);
     *probes += tally(&layout.events[start..], 0..0, &mut here);
@@ -627,10 +682,58 @@ fn join_keyed(
     }
     let at = joins.combinations.len();
     let met = joins.used[used..].into();
-    joins.combinations.push((held.clone(), pending, met));
-    joins.inputs.insert(key.into(), at);
-    combinations.push(at);
-    Inner { held, combinations }
+    joins.combinations.push((held, pending, met));
+    at
+}
+
+/// A shared base's inputs united into one set, once for all the classes
+/// that share it, as a combination of its own; for a class after the
+/// first, what it formed that is still pending told again, while the base
+/// may (`base_affordable`). None when it may not: the class unites its
+/// inputs at once.
+fn united_base(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    inputs: &[&Held],
+    probes: &mut u64,
+) -> Option<Inner> {
+    let key = combination_key(inputs);
+    *probes += key.len() as u64;
+    if let Some(&at) = joins.united.get(&key[..]) {
+        if !replays_affordable(joins, at) {
+            return None;
+        }
+        let (held, pending, _) = &joins.combinations[at];
+        for &(word, segment, tokens) in pending {
+            layout.watched.insert(word);
+            layout.events.push((word, segment, tokens, true));
+        }
+        return Some(Inner {
+            held: held.clone(),
+            combinations: vec![at],
+        });
+    }
+    let (start, used) = (layout.events.len(), joins.used.len());
+    let mut parts: Vec<SetId> = inputs
+        .iter()
+        .flat_map(|h| h.parts().iter().copied())
+        .filter(|&p| p != EMPTY)
+        .collect();
+    parts.sort_unstable();
+    parts.dedup();
+    // The largest first: a union with a set it already holds makes nothing.
+    parts.sort_by_key(|&p| std::cmp::Reverse(sets.clashes(p)));
+    let mut root = parts.first().copied().unwrap_or(EMPTY);
+    for &part in parts.iter().skip(1) {
+        root = sets.union(part, root, layout);
+    }
+    let at = remember(sets, layout, joins, Held::One(root), start, used, probes);
+    joins.united.insert(key.into(), at);
+    Some(Inner {
+        held: Held::One(root),
+        combinations: vec![at],
+    })
 }
 
 /// The key of a combination of inputs: their parts, input by input (each
@@ -655,9 +758,15 @@ fn combination_key(inputs: &[&Held]) -> Vec<SetId> {
 /// their inputs at once, as without a base.
 fn base_affordable(joins: &mut Joins, key: &[SetId], probes: &mut u64) -> bool {
     *probes += key.len() as u64;
-    let Some(&at) = joins.inputs.get(key) else {
-        return true; // made now: what it forms is said as it forms, once
-    };
+    match joins.inputs.get(key) {
+        Some(&at) => replays_affordable(joins, at),
+        None => true, // made now: what it forms is said as it forms, once
+    }
+}
+
+/// Whether combination `at` may tell again what it formed that is still
+/// pending, charged to it (see `base_affordable`).
+fn replays_affordable(joins: &mut Joins, at: usize) -> bool {
     let pending = joins.combinations[at].1.len() as u64;
     let left = joins.replays_left.entry(at).or_insert(BASE_REPLAYS * (pending + 16));
     if pending > *left {
@@ -705,6 +814,9 @@ pub(crate) struct Joins {
     walks: Map<Box<[SetId]>, Walk>,
     /// Parts united for being too many, by the two parts.
     merged: Map<(SetId, SetId), SetId>,
+    /// Shared bases held as parts whose inputs were united all the same
+    /// (`united_base`), by their key, as a place in `combinations`.
+    united: Map<Box<[SetId]>, usize>,
     /// Per combination used as a shared base, how many more of its
     /// pending clashes it may tell again (`base_affordable`).
     replays_left: Map<usize, u64>,
@@ -765,11 +877,28 @@ fn join(
     sets: &mut Sets,
     layout: &mut Layout,
     joins: &mut Joins,
-    (own, own_words): (SetId, usize),
+    own: (SetId, usize),
     inputs: &[&Held],
     base: usize,
     probes: &mut u64,
 ) -> Held {
+    join_unless_united(sets, layout, joins, own, inputs, base, false, probes).expect("united when not deferred")
+}
+
+/// `join`, or None where parts that meet at many words would be united
+/// whatever it costs and `defer_unite` says the caller has a cheaper way
+/// to unite them (a shared base united once, see `join_keyed`).
+#[allow(clippy::too_many_arguments)]
+fn join_unless_united(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    (own, own_words): (SetId, usize),
+    inputs: &[&Held],
+    base: usize,
+    defer_unite: bool,
+    probes: &mut u64,
+) -> Option<Held> {
     // Each part with the input it comes from: an input's parts are apart.
     let mut parts: Vec<(SetId, usize)> = Vec::new();
     for (i, h) in inputs.iter().enumerate() {
@@ -786,8 +915,8 @@ fn join(
     parts.sort_unstable();
     parts.dedup_by_key(|p| p.0);
     match parts.len() {
-        0 => return Held::One(EMPTY),
-        1 => return Held::One(parts[0].0),
+        0 => return Some(Held::One(EMPTY)),
+        1 => return Some(Held::One(parts[0].0)),
         _ => {}
     }
     // The class's own set first, so that every union adds an input (the
@@ -810,9 +939,14 @@ fn join(
         .is_some_and(|m| m.shared_words as u64 <= leaf_budget(parts.len(), own_words));
     let inputs_parts = inputs.iter().any(|h| matches!(h, Held::Parts(_)));
     let (met, holders) = match met {
-        _ if small && !inputs_parts => return unite(sets, layout),
+        _ if small && !inputs_parts => return Some(unite(sets, layout)),
         None if own == EMPTY => {
-            return paired(sets, layout, joins, &parts, probes).unwrap_or_else(|| unite(sets, layout));
+            let held = paired(sets, layout, joins, &parts, probes);
+            return if held.is_none() && defer_unite {
+                None
+            } else {
+                Some(held.unwrap_or_else(|| unite(sets, layout)))
+            };
         }
         None => {
             // Own tokens that meet inputs held by meetings (`paired`) at
@@ -821,11 +955,11 @@ fn join(
             // parts share no segment, so no more is contested: O(own words
             // x parts x depth), never their union.
             let [Held::Parts(held)] = inputs else {
-                return unite(sets, layout);
+                return Some(unite(sets, layout));
             };
             *probes += 1;
             if !joins.paired.contains_key(held) {
-                return unite(sets, layout);
+                return Some(unite(sets, layout));
             }
             let mut words = Vec::new();
             sets.words_of(own, &mut words);
@@ -914,14 +1048,14 @@ fn join(
         };
         held.push(united);
     }
-    match held.len() {
+    Some(match held.len() {
         0 => Held::One(EMPTY),
         1 => Held::One(held[0]),
         _ => {
             held.sort_unstable();
             Held::Parts(held.into())
         }
-    }
+    })
 }
 
 /// Where the parts of a class meet (see `meeting_words`): how many words
@@ -1120,14 +1254,20 @@ fn paired(
         }
     }
     // A segment of more than `HOLDERS_MOST` holders is not followed: two
-    // parts holding one are united, as before (seen as soon as two are).
-    let mut crowded = 0;
+    // parts holding one are united, as before. Told once every part is
+    // walked: walking a later part may crowd a segment an earlier one
+    // holds (its 17th holder), which marks the earlier one too.
     for &(p, _) in parts {
         joins.holders.walk(sets, layout, p, probes);
-        crowded += usize::from(joins.holders.crowded.contains_key(&p));
-        if crowded >= 2 {
-            return None;
-        }
+    }
+    *probes += parts.len() as u64;
+    if parts
+        .iter()
+        .filter(|&&(p, _)| joins.holders.crowded.contains_key(&p))
+        .count()
+        >= 2
+    {
+        return None;
     }
     // Per holder set of two or more parts, the class's parts in it: found
     // through the holder sets of each part but the one in most (a hub whose
