@@ -689,7 +689,7 @@ fn remember(
 /// A shared base's inputs united into one set, once for all the classes
 /// that share it, as a combination of its own; for a class after the
 /// first, what it formed that is still pending told again, while the base
-/// may (`base_affordable`). None when it may not: the class unites its
+/// may (`replays_affordable`). None when it may not: the class unites its
 /// inputs at once.
 fn united_base(
     sets: &mut Sets,
