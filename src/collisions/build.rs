@@ -492,7 +492,7 @@ impl SharedBases {
         // Inputs another input holds whole are not joined (`upstream`).
         let (order, starts) = upstream::kept_inputs(&flow.classes, &uses, probes);
         // Nor those another input covers (`covered`).
-        let (mut order, starts) = covered::drop_covered(&flow.classes, &uses, order, starts, probes);
+        let (mut order, starts) = covered::drop_covered(&flow.classes, order, starts, probes);
         let mut runs: Map<u64, u32> = new_map();
         for run in starts.windows(2) {
             let inputs = &mut order[run[0]..run[1]];
@@ -837,6 +837,86 @@ pub(crate) struct Joins {
     /// `join_keyed`'s tally, kept so that its table is not made anew for
     /// every combination.
     here: Map<(u32, u32), (u64, bool, bool)>,
+    /// Sets made of a class's own set and the one input it forwards, which
+    /// share no token or segment: the input's set and the own set.
+    based: Map<SetId, (SetId, SetId)>,
+    /// Per pair of own sets `based_parts` looked at, whether the first is
+    /// within the second.
+    within: Map<(SetId, SetId), bool>,
+}
+
+/// `parts` with each set made of an input and an own set (`Joins::based`)
+/// held as those two, each with the input it comes from; None when none
+/// is so made. Boxes each adding a few tools of their own to one big box
+/// (covers of it) are then held by that box, whose holders' meetings are
+/// made once, instead of each a part of its own: many such parts holding
+/// a segment would crowd it (`HOLDERS_MOST`). Of two own sets added to
+/// one input, one within the other (a box and its cover, both wired to
+/// the class) is left out, as the covered box is (`covered`): looked at
+/// for small own sets only, each pair once in the whole check.
+fn based_parts(
+    sets: &Sets,
+    joins: &mut Joins,
+    parts: &[(SetId, usize)],
+    probes: &mut u64,
+) -> Option<Vec<(SetId, usize)>> {
+    if !parts.iter().any(|p| joins.based.contains_key(&p.0)) {
+        return None;
+    }
+    let mut expanded = Vec::with_capacity(parts.len() + 4);
+    // (input, own set, where it is in `expanded`), of the parts so made.
+    let mut owns: Vec<(SetId, SetId, usize)> = Vec::new();
+    for &(p, from) in parts {
+        *probes += 1;
+        match joins.based.get(&p) {
+            Some(&(input, own)) => {
+                expanded.push((input, from));
+                owns.push((input, own, expanded.len()));
+                expanded.push((own, from));
+            }
+            None => expanded.push((p, from)),
+        }
+    }
+    // By input, then largest own set first: each own set is looked up in
+    // those kept before it.
+    owns.sort_unstable_by_key(|&(input, own, _)| (input, std::cmp::Reverse(sets.words(own)), own));
+    let mut left_out = Vec::new();
+    for run in owns.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() >= 2) {
+        let mut kept: Vec<SetId> = Vec::new();
+        for &(_, own, at) in run {
+            let small = sets.words(own) <= WITHIN_WORDS;
+            if small && kept.iter().any(|&wider| within(sets, joins, own, wider, probes)) {
+                left_out.push(at);
+            } else {
+                kept.push(own);
+            }
+        }
+    }
+    for at in left_out {
+        expanded[at].0 = EMPTY;
+    }
+    expanded.retain(|p| p.0 != EMPTY);
+    expanded.sort_unstable();
+    expanded.dedup_by_key(|p| p.0);
+    Some(expanded)
+}
+
+/// The most words an own set may have for `based_parts` to look it up in
+/// another.
+const WITHIN_WORDS: u64 = 16;
+
+/// Whether every token of `set` is in `wider`: O(`set`'s words x depth),
+/// once per pair in the whole check.
+fn within(sets: &Sets, joins: &mut Joins, set: SetId, wider: SetId, probes: &mut u64) -> bool {
+    if let Some(&answer) = joins.within.get(&(set, wider)) {
+        return answer;
+    }
+    let mut words = Vec::new();
+    sets.words_of(set, &mut words);
+    *probes += words.len() as u64;
+    let answer = words.iter().all(|&(w, v)| sets.value_at(wider, w) & v == v);
+    joins.within.insert((set, wider), answer);
+    answer
 }
 
 /// Where parts of a class meet: the segments of one holder set (`Holders`),
@@ -939,9 +1019,21 @@ fn join_unless_united(
         .is_some_and(|m| m.shared_words as u64 <= leaf_budget(parts.len(), own_words));
     let inputs_parts = inputs.iter().any(|h| matches!(h, Held::Parts(_)));
     let (met, holders) = match met {
-        _ if small && !inputs_parts => return Some(unite(sets, layout)),
+        _ if small && !inputs_parts => {
+            let held = unite(sets, layout);
+            // A box's own tokens added to the one input it forwards, meeting
+            // it nowhere: remembered as that input and the own set, so that
+            // `paired` sees the input itself in the classes downstream.
+            if let (Held::One(root), [_, (input, 1)], Some(met)) = (&held, &parts[..], &met) {
+                if own != EMPTY && inputs.len() == 1 && met.contested.is_empty() {
+                    joins.based.entry(*root).or_insert((*input, own));
+                }
+            }
+            return Some(held);
+        }
         None if own == EMPTY => {
-            let held = paired(sets, layout, joins, &parts, probes);
+            let expanded = based_parts(sets, joins, &parts, probes);
+            let held = paired(sets, layout, joins, expanded.as_deref().unwrap_or(&parts), probes);
             return if held.is_none() && defer_unite {
                 None
             } else {
@@ -1144,10 +1236,13 @@ fn meeting_words(
     // Inputs all walked by `paired` already (none the class's own): their
     // holders tell where they meet, at a lookup per holder set each is in,
     // not a walk of their words per class.
-    if parts
-        .iter()
-        .all(|p| p.1 != 0 && joins.holders.walked.contains_key(&p.0))
-    {
+    let walked_by_paired = |p: SetId| joins.holders.walked.contains_key(&p);
+    if parts.iter().all(|p| {
+        p.1 != 0
+            && (walked_by_paired(p.0)
+                || (joins.based.get(&p.0))
+                    .is_some_and(|&(input, own)| walked_by_paired(input) && walked_by_paired(own)))
+    }) {
         return None;
     }
     // A shared base held as parts (`join_keyed`: agents wired to the same
@@ -1254,19 +1349,28 @@ fn paired(
         }
     }
     // A segment of more than `HOLDERS_MOST` holders is not followed: two
-    // parts holding one are united, as before. Told once every part is
-    // walked: walking a later part may crowd a segment an earlier one
-    // holds (its 17th holder), which marks the earlier one too.
+    // parts holding one are united, as before (so are two parts of which
+    // one holds more such segments than are listed). One part holding it
+    // keeps it in its rest, where no other part's tokens of it can be.
+    // Told once every part is walked: walking a later part may crowd a
+    // segment an earlier one holds (its 17th holder), which marks the
+    // earlier one too.
     for &(p, _) in parts {
         joins.holders.walk(sets, layout, p, probes);
     }
     *probes += parts.len() as u64;
-    if parts
-        .iter()
-        .filter(|&&(p, _)| joins.holders.crowded.contains_key(&p))
-        .count()
-        >= 2
-    {
+    let mut crowded: Vec<(u32, u8)> = Vec::new();
+    let (mut crowded_parts, mut unlisted) = (0, false);
+    for &(p, _) in parts {
+        if let Some(segments) = joins.holders.crowded.get(&p) {
+            *probes += segments.len() as u64;
+            crowded_parts += 1;
+            unlisted |= segments.len() > CROWDED_LISTED;
+            crowded.extend_from_slice(segments);
+        }
+    }
+    crowded.sort_unstable();
+    if (unlisted && crowded_parts >= 2) || crowded.windows(2).any(|w| w[0] == w[1]) {
         return None;
     }
     // Per holder set of two or more parts, the class's parts in it: found
@@ -1365,8 +1469,9 @@ struct Holders {
     walked: Map<SetId, ()>,
     /// Big parts seen once, not walked yet.
     seen: Map<SetId, ()>,
-    /// Parts holding a segment of more than `HOLDERS_MOST` holders.
-    crowded: Map<SetId, ()>,
+    /// Parts holding a segment of more than `HOLDERS_MOST` holders, with
+    /// those segments (word, first bit): the first `CROWDED_LISTED` + 1.
+    crowded: Map<SetId, Vec<(u32, u8)>>,
     /// Per segment (its word and first bit; 64 for a giant's word), its
     /// holder set.
     at: Map<(u32, u8), u32>,
@@ -1384,6 +1489,20 @@ const HOLDERS_MOST: usize = 16;
 
 /// In `Holders::at`, a segment of more than `HOLDERS_MOST` holders.
 const CROWDED: u32 = u32::MAX;
+
+/// The most crowded segments listed per part: a class may hold parts
+/// that each hold a few, if no two hold one (covers of different boxes,
+/// each with a tool all covers of its box share).
+const CROWDED_LISTED: usize = 8;
+
+/// Notes that `part` holds crowded segment `segment`, listing at most
+/// `CROWDED_LISTED` + 1 (past that, "more than listed").
+fn crowd(crowded: &mut Map<SetId, Vec<(u32, u8)>>, part: SetId, segment: (u32, u8)) {
+    let listed = crowded.entry(part).or_default();
+    if listed.len() <= CROWDED_LISTED {
+        listed.push(segment);
+    }
+}
 
 struct HolderSet {
     parts: Box<[SetId]>,
@@ -1414,7 +1533,7 @@ impl Holders {
                 let bit = if giant { 64 } else { mask.trailing_zeros() as u8 };
                 let slot = match self.at.get(&(word, bit)) {
                     Some(&CROWDED) => {
-                        self.crowded.insert(part, ());
+                        crowd(&mut self.crowded, part, (word, bit));
                         continue;
                     }
                     Some(&old) if self.slots[old as usize].parts.len() >= HOLDERS_MOST => {
@@ -1422,9 +1541,9 @@ impl Holders {
                         old.version += 1;
                         *probes += old.parts.len() as u64;
                         for &p in old.parts.iter() {
-                            self.crowded.insert(p, ());
+                            crowd(&mut self.crowded, p, (word, bit));
                         }
-                        self.crowded.insert(part, ());
+                        crowd(&mut self.crowded, part, (word, bit));
                         self.at.insert((word, bit), CROWDED);
                         continue;
                     }

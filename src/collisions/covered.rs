@@ -20,12 +20,13 @@
 //! had twice the inputs: on `ring-three`, 16 parts meeting in every word,
 //! which `build` unites per class, n / 64 words each.
 //!
-//! An input is left out only for a cover at least as many classes use.
-//! Left out for a cover fewer use, an input many classes share (a box
-//! wired to every agent, each agent also wired to one of its covers) would
-//! leave those classes no leading run of inputs in common, and each would
-//! join its inputs anew (`build`'s shared bases): n / 64 words per agent,
-//! where the base had been joined once per combination of covers.
+//! An input is left out for any cover, however few classes use it. Left
+//! out for covers each shared by a few agents, a box every agent shares
+//! no longer leads the agents' inputs (`build`'s shared bases); each
+//! agent's covers are then held by the box they cover (`build`'s
+//! `based_parts`), so no cost comes of it. Session 40 kept such a box for
+//! covers fewer classes use, which left a box and its cover in one class,
+//! holding one node of the sets: united once per combination of covers.
 //!
 //! Two distinct classes are never made of the same (`flow` makes one
 //! class per distinct own leaves and inputs), so covering is a strict
@@ -56,12 +57,10 @@ use super::flow::{Class, ClassIx, NONE};
 const COVER_USERS: usize = 16;
 
 /// `order` and `starts` (each class's kept inputs, as `upstream` gives
-/// them) without the inputs another kept input of the class covers and
-/// that class uses at least as much (`uses[i]`: how many classes have
-/// class `i` as an input). Adds its steps to `probes`.
+/// them) without the inputs another kept input of the class covers. Adds
+/// its steps to `probes`.
 pub(super) fn drop_covered(
     classes: &[Class],
-    uses: &[u32],
     order: Vec<ClassIx>,
     starts: Vec<usize>,
     probes: &mut u64,
@@ -88,8 +87,7 @@ pub(super) fn drop_covered(
             for &i in inputs {
                 let of_i = covers.of(i, classes, &users, probes);
                 *probes += of_i.len() as u64;
-                let wider = |y: ClassIx| stamp[y as usize] == c as ClassIx && uses[y as usize] >= uses[i as usize];
-                if !of_i.iter().any(|&y| wider(y)) {
+                if !of_i.iter().any(|&y| stamp[y as usize] == c as ClassIx) {
                     kept.push(i);
                 }
             }
@@ -235,11 +233,7 @@ mod tests {
             }))
             .collect();
         let mut probes = 0;
-        let mut uses = vec![0u32; classes.len()];
-        for &i in &order {
-            uses[i as usize] += 1;
-        }
-        let (kept, starts) = drop_covered(classes, &uses, order, starts, &mut probes);
+        let (kept, starts) = drop_covered(classes, order, starts, &mut probes);
         let kept = starts.windows(2).map(|run| kept[run[0]..run[1]].to_vec()).collect();
         (kept, probes)
     }
@@ -267,10 +261,9 @@ mod tests {
     }
 
     #[test]
-    fn cmp9_an_input_more_classes_use_than_its_cover_is_joined() {
+    fn cmp9_an_input_more_classes_use_than_its_cover_is_not_joined() {
         // Box 0 in every agent (3 to 6), each also wired to one of its
-        // covers 1 and 2: left out, box 0 would leave the agents no input
-        // they share, and each would join the rest anew.
+        // covers 1 and 2, which holds all of it.
         let (kept, _) = inputs_kept(&classes(&[
             (&[10], &[]),
             (&[10, 11], &[]),
@@ -280,8 +273,8 @@ mod tests {
             (&[], &[0, 2]),
             (&[], &[0, 2]),
         ]));
-        assert_eq!(kept[3], [0, 1]);
-        assert_eq!(kept[5], [0, 2]);
+        assert_eq!(kept[3], [1]);
+        assert_eq!(kept[5], [2]);
     }
 
     #[test]
