@@ -57,13 +57,25 @@
 //! that meet such inputs at many words carves each own word out of the
 //! parts holding it: O(own words x parts x depth), never their union.
 //!
+//! A box that adds a few tools of its own to the one input it forwards
+//! (a cover of another box) would be a part of its own in every class it
+//! reaches, and many covers of one box would all hold its names: too many
+//! holders to follow. So a set made of a class's own set and its one
+//! input, meeting nowhere, is remembered as those two (`Joins::based`),
+//! and `paired` holds it as them (`based_parts`): the covers of a box are
+//! held by the box, whose meetings are made once, and an own set within
+//! another added to the same input is left out. A set united from a few
+//! others is remembered as made of them (`Joins::made_of`), so that a
+//! cover added to it, when it holds the cover's input already, adds only
+//! its own tools (`without_held_inputs`).
+//!
 //! What is left: parts in many holder sets at many classes (each class
 //! looks up all of them), many distinct holder sets or class parts in them
-//! (each meeting made once, O(its segments)), segments of more than
-//! `HOLDERS_MOST` holders, two parts holding one node of the sets (looked
-//! at while a class has at most `PAIRS_LOOKED_AT` pairs), and classes of
-//! more than 4 x `HOLDERS_MOST` parts: those classes unite their parts,
-//! as before.
+//! (each meeting made once, O(its segments)), two parts holding one
+//! segment of more than `HOLDERS_MOST` holders, two parts holding one
+//! node of the sets (looked at while a class has at most
+//! `PAIRS_LOOKED_AT` pairs), and classes of more than 4 x `HOLDERS_MOST`
+//! parts: those classes unite their parts, as before.
 //!
 //! One module, though long: the joining of a class's inputs (`SharedBases`,
 //! `join_keyed`, `join`) exists only for the loop in `collisions`, which
@@ -157,6 +169,7 @@ pub(crate) fn collisions<'a>(
         // The inputs joined (once for each distinct combination of them),
         // then the class's own set joined to that.
         let (order, shared) = bases.of_class(c);
+        joins.last_class = bases.last[c];
         let inputs: Vec<&Held> = order.iter().map(|&i| &held[i as usize]).collect();
         let inner_start = layout.events.len();
         let inner = join_inputs(&mut sets, &mut layout, &mut joins, &inputs, shared, &mut probes);
@@ -475,6 +488,8 @@ struct SharedBases {
     /// Per class, how many of its inputs lead another class's inputs too
     /// (0 when fewer than two, or all).
     shared: Vec<usize>,
+    /// Per class, whether no class has it as an input.
+    last: Vec<bool>,
 }
 
 impl SharedBases {
@@ -511,7 +526,13 @@ impl SharedBases {
                     .unwrap_or(0)
             })
             .collect();
-        SharedBases { order, starts, shared }
+        let last = uses.iter().map(|&u| u == 0).collect();
+        SharedBases {
+            order,
+            starts,
+            shared,
+            last,
+        }
     }
 
     /// Class `c`'s inputs in order, and how many of them lead another
@@ -728,6 +749,7 @@ fn united_base(
     for &part in parts.iter().skip(1) {
         root = sets.union(part, root, layout);
     }
+    remember_made_of(joins, root, parts.iter().copied());
     let at = remember(sets, layout, joins, Held::One(root), start, used, probes);
     joins.united.insert(key.into(), at);
     Some(Inner {
@@ -840,52 +862,72 @@ pub(crate) struct Joins {
     /// Sets made of a class's own set and the one input it forwards, which
     /// share no token or segment: the input's set and the own set.
     based: Map<SetId, (SetId, SetId)>,
+    /// Whether the class being joined is an input of no class (only then
+    /// does `based_parts` hold its parts as their inputs and own sets).
+    last_class: bool,
     /// Per pair of own sets `based_parts` looked at, whether the first is
     /// within the second.
     within: Map<(SetId, SetId), bool>,
+    /// Sets united from a few others (at most `MADE_OF_MOST`), with them.
+    made_of: Map<SetId, Box<[SetId]>>,
 }
 
 /// `parts` with each set made of an input and an own set (`Joins::based`)
 /// held as those two, each with the input it comes from; None when none
-/// is so made. Boxes each adding a few tools of their own to one big box
-/// (covers of it) are then held by that box, whose holders' meetings are
-/// made once, instead of each a part of its own: many such parts holding
-/// a segment would crowd it (`HOLDERS_MOST`). Of two own sets added to
+/// is so made, or the class is an input of another. Boxes each adding a
+/// few tools of their own to one big box (covers of it) are then held by
+/// that box, whose holders' meetings are made once, instead of each a
+/// part of its own: many such parts holding a segment would crowd it
+/// (`HOLDERS_MOST`). Only for a class no class joins again: held as
+/// parts where it would have been united, it would make the classes it
+/// feeds join parts too (a lattice of near twins with tools of their
+/// own: 2.46x the work per doubling). Of two own sets added to
 /// one input, one within the other (a box and its cover, both wired to
 /// the class) is left out, as the covered box is (`covered`): looked at
-/// for small own sets only, each pair once in the whole check.
+/// for small own sets only, among a few added to one input, each pair
+/// once in the whole check.
 fn based_parts(
     sets: &Sets,
+    layout: &Layout,
     joins: &mut Joins,
     parts: &[(SetId, usize)],
     probes: &mut u64,
 ) -> Option<Vec<(SetId, usize)>> {
-    if !parts.iter().any(|p| joins.based.contains_key(&p.0)) {
+    if !joins.last_class || !parts.iter().any(|p| joins.based.contains_key(&p.0)) {
         return None;
     }
     let mut expanded = Vec::with_capacity(parts.len() + 4);
-    // (input, own set, where it is in `expanded`), of the parts so made.
+    // (input, own set added to it, where it is in `expanded`).
     let mut owns: Vec<(SetId, SetId, usize)> = Vec::new();
     for &(p, from) in parts {
-        *probes += 1;
-        match joins.based.get(&p) {
-            Some(&(input, own)) => {
-                expanded.push((input, from));
-                owns.push((input, own, expanded.len()));
-                expanded.push((own, from));
-            }
-            None => expanded.push((p, from)),
+        // A cover of a cover is held by the box at the bottom, and the own
+        // sets added on the way.
+        let mut at = p;
+        for _ in 0..BASED_DEPTH {
+            *probes += 1;
+            let Some(&(input, own)) = joins.based.get(&at) else {
+                break;
+            };
+            owns.push((input, own, expanded.len()));
+            expanded.push((own, from));
+            at = input;
         }
+        expanded.push((at, from));
     }
     // By input, then largest own set first: each own set is looked up in
     // those kept before it.
     owns.sort_unstable_by_key(|&(input, own, _)| (input, std::cmp::Reverse(sets.words(own)), own));
     let mut left_out = Vec::new();
-    for run in owns.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() >= 2) {
+    let looked_at = |run: &&[(SetId, SetId, usize)]| (2..=WITHIN_RUN).contains(&run.len());
+    for run in owns.chunk_by(|a, b| a.0 == b.0).filter(looked_at) {
         let mut kept: Vec<SetId> = Vec::new();
         for &(_, own, at) in run {
             let small = sets.words(own) <= WITHIN_WORDS;
-            if small && kept.iter().any(|&wider| within(sets, joins, own, wider, probes)) {
+            if small
+                && kept
+                    .iter()
+                    .any(|&wider| own == wider || within(sets, layout, joins, own, wider, probes))
+            {
                 left_out.push(at);
             } else {
                 kept.push(own);
@@ -901,20 +943,80 @@ fn based_parts(
     Some(expanded)
 }
 
+/// How many covers deep `based_parts` follows a part down to its box.
+const BASED_DEPTH: usize = 8;
+
+/// Replaces each part of `parts` from an input that is made of an input
+/// and an own set (`Joins::based`) by the own set alone, where a part not
+/// so made holds that input: it is that input, or was united from it or
+/// from a set so made of it (`Joins::made_of`). Agents each wired to the
+/// boxes of a base united once and to a cover of one of them (the box's
+/// input and a few tools more) then add those few tools to the base, not
+/// the cover, whose union with the base was as large as the box. Returns
+/// whether any part was replaced. O(parts x `MADE_OF_MOST`).
+fn without_held_inputs(joins: &Joins, parts: &mut [(SetId, usize)], probes: &mut u64) -> bool {
+    if !parts.iter().any(|&(p, from)| from != 0 && joins.based.contains_key(&p)) {
+        return false;
+    }
+    let mut held: Vec<SetId> = Vec::new();
+    for &(q, _) in parts.iter().filter(|p| !joins.based.contains_key(&p.0)) {
+        held.push(q);
+        for &m in joins.made_of.get(&q).map_or(&[][..], |m| &m[..]) {
+            held.push(m);
+            held.extend(joins.based.get(&m).map(|&(input, _)| input));
+        }
+    }
+    *probes += (parts.len() + held.len()) as u64;
+    held.sort_unstable();
+    let mut replaced = false;
+    for (p, from) in parts.iter_mut() {
+        let Some(&(input, own)) = joins.based.get(p) else {
+            continue;
+        };
+        if *from != 0 && held.binary_search(&input).is_ok() {
+            *p = own;
+            replaced = true;
+        }
+    }
+    replaced
+}
+
+/// Remembers that `root` was united from `parts` (`Joins::made_of`), when
+/// they are at most `MADE_OF_MOST` and `root` is none of them.
+fn remember_made_of(joins: &mut Joins, root: SetId, parts: impl ExactSizeIterator<Item = SetId>) {
+    if parts.len() > MADE_OF_MOST {
+        return;
+    }
+    let parts: Box<[SetId]> = parts.collect();
+    if !parts.contains(&root) {
+        joins.made_of.entry(root).or_insert(parts);
+    }
+}
+
+/// The most parts a union is remembered as made of.
+const MADE_OF_MOST: usize = 16;
+
 /// The most words an own set may have for `based_parts` to look it up in
 /// another.
 const WITHIN_WORDS: u64 = 16;
 
+/// The most own sets added to one input that `based_parts` looks up in
+/// each other: a class's pairs of them, at most this squared, not those
+/// of a hub of many boxes each adding tools of its own to one box.
+const WITHIN_RUN: usize = 8;
+
 /// Whether every token of `set` is in `wider`: O(`set`'s words x depth),
 /// once per pair in the whole check.
-fn within(sets: &Sets, joins: &mut Joins, set: SetId, wider: SetId, probes: &mut u64) -> bool {
+fn within(sets: &Sets, layout: &Layout, joins: &mut Joins, set: SetId, wider: SetId, probes: &mut u64) -> bool {
     if let Some(&answer) = joins.within.get(&(set, wider)) {
         return answer;
     }
     let mut words = Vec::new();
     sets.words_of(set, &mut words);
     *probes += words.len() as u64;
-    let answer = words.iter().all(|&(w, v)| sets.value_at(wider, w) & v == v);
+    let answer = words
+        .iter()
+        .all(|&(w, v)| layout.within_at(w, v, sets.value_at(wider, w)));
     joins.within.insert((set, wider), answer);
     answer
 }
@@ -994,6 +1096,10 @@ fn join_unless_united(
     parts.retain(|&(p, _)| p != EMPTY);
     parts.sort_unstable();
     parts.dedup_by_key(|p| p.0);
+    if without_held_inputs(joins, &mut parts, probes) {
+        parts.sort_unstable();
+        parts.dedup_by_key(|p| p.0);
+    }
     match parts.len() {
         0 => return Some(Held::One(EMPTY)),
         1 => return Some(Held::One(parts[0].0)),
@@ -1007,11 +1113,12 @@ fn join_unless_united(
     // United when that makes few leaves (where the parts meet), unless an
     // input was already too big to unite; as parts when they meet at few
     // words; else united whatever it costs.
-    let unite = |sets: &mut Sets, layout: &mut Layout| {
+    let unite = |sets: &mut Sets, layout: &mut Layout, joins: &mut Joins| {
         let mut root = parts[0].0;
         for &(part, _) in &parts[1..] {
             root = sets.union(part, root, layout);
         }
+        remember_made_of(joins, root, parts.iter().map(|p| p.0));
         Held::One(root)
     };
     let small = met
@@ -1020,7 +1127,7 @@ fn join_unless_united(
     let inputs_parts = inputs.iter().any(|h| matches!(h, Held::Parts(_)));
     let (met, holders) = match met {
         _ if small && !inputs_parts => {
-            let held = unite(sets, layout);
+            let held = unite(sets, layout, joins);
             // A box's own tokens added to the one input it forwards, meeting
             // it nowhere: remembered as that input and the own set, so that
             // `paired` sees the input itself in the classes downstream.
@@ -1032,12 +1139,12 @@ fn join_unless_united(
             return Some(held);
         }
         None if own == EMPTY => {
-            let expanded = based_parts(sets, joins, &parts, probes);
+            let expanded = based_parts(sets, layout, joins, &parts, probes);
             let held = paired(sets, layout, joins, expanded.as_deref().unwrap_or(&parts), probes);
             return if held.is_none() && defer_unite {
                 None
             } else {
-                Some(held.unwrap_or_else(|| unite(sets, layout)))
+                Some(held.unwrap_or_else(|| unite(sets, layout, joins)))
             };
         }
         None => {
@@ -1047,11 +1154,11 @@ fn join_unless_united(
             // parts share no segment, so no more is contested: O(own words
             // x parts x depth), never their union.
             let [Held::Parts(held)] = inputs else {
-                return Some(unite(sets, layout));
+                return Some(unite(sets, layout, joins));
             };
             *probes += 1;
             if !joins.paired.contains_key(held) {
-                return Some(unite(sets, layout));
+                return Some(unite(sets, layout, joins));
             }
             let mut words = Vec::new();
             sets.words_of(own, &mut words);
@@ -1236,13 +1343,9 @@ fn meeting_words(
     // Inputs all walked by `paired` already (none the class's own): their
     // holders tell where they meet, at a lookup per holder set each is in,
     // not a walk of their words per class.
-    let walked_by_paired = |p: SetId| joins.holders.walked.contains_key(&p);
-    if parts.iter().all(|p| {
-        p.1 != 0
-            && (walked_by_paired(p.0)
-                || (joins.based.get(&p.0))
-                    .is_some_and(|&(input, own)| walked_by_paired(input) && walked_by_paired(own)))
-    }) {
+    // (A cover, in a class `based_parts` holds its parts as their boxes
+    // and own sets, is walked as those.)
+    if parts.iter().all(|p| p.1 != 0 && walked_by_paired(joins, p.0)) {
         return None;
     }
     // A shared base held as parts (`join_keyed`: agents wired to the same
@@ -1256,6 +1359,22 @@ fn meeting_words(
         return walked(sets, layout, parts, probes);
     }
     walked_on(sets, layout, joins, parts, &others, probes)
+}
+
+/// Whether `paired` walked part `p`, or, in a class `based_parts` holds
+/// as boxes and own sets, every piece it would be held as.
+fn walked_by_paired(joins: &Joins, mut p: SetId) -> bool {
+    let walked = |p: SetId| joins.holders.walked.contains_key(&p);
+    for _ in 0..BASED_DEPTH {
+        if walked(p) {
+            return true;
+        }
+        match joins.based.get(&p) {
+            Some(&(input, own)) if joins.last_class && walked(own) => p = input,
+            _ => return false,
+        }
+    }
+    walked(p)
 }
 
 /// Which of `parts` are known apart (see `meeting_words`): a class's own

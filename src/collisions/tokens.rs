@@ -370,6 +370,16 @@ impl Layout {
         }
     }
 
+    /// Whether value `a` of `word` holds no token value `b` does not. A
+    /// giant's values are ids of contents, made unique: only the same id
+    /// is known to be within (false otherwise, which only costs a part).
+    pub fn within_at(&self, word: u32, a: u64, b: u64) -> bool {
+        match self.words[word as usize] {
+            Word::Bits { .. } => a & b == a,
+            Word::Giant(_) => a == b,
+        }
+    }
+
     /// The bits of each segment of `word` that `value` holds tokens of,
     /// one mask per segment (per token for a word of singles: each is a
     /// segment of its own), in `out`; false for a giant's word (its value
