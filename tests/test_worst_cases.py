@@ -1870,11 +1870,41 @@ def test_cmp9_a_box_beside_its_near_twin_of_a_tool_more_is_not_joined(family: st
     )
 
 
+class RingBoxes:
+    """A workflow of ring boxes being built: boxes ``S0..`` of ``rows``
+    rows of names, each name held by two neighbours (so neighbours meet in
+    every word), then boxes fed by them and clashing pairs of tools."""
+
+    def __init__(self, boxes: int, rows: int) -> None:
+        self.nodes: List[Dict[str, Any]] = [{"id": f"S{j}", "type": "toolbox"} for j in range(boxes)]
+        self.wired: List[Tuple[str, str]] = []
+        for row in range(rows):
+            for c in range(boxes):
+                name = f"Ring {boxes * row + c:06d}"
+                self.tool(f"u{row}-{c}", name, f"S{c}")
+                self.tool(f"v{row}-{c}", name, f"S{(c - 1) % boxes}")
+
+    def node(self, node: str, kind: str, *fed_by: str) -> None:
+        self.nodes.append({"id": node, "type": kind})
+        self.wired.extend((source, node) for source in fed_by)
+
+    def tool(self, node: str, label: str, *targets: str) -> None:
+        self.nodes.append({"id": node, "type": "tool", "data": {"label": label}})
+        self.wired.extend((node, target) for target in targets)
+
+    def pair(self, tag: str, *targets: str) -> None:
+        self.tool(f"{tag}-p", f"Pair {tag}", *targets)
+        self.tool(f"{tag}-q", f"pair-{tag}", *targets)
+
+    def data(self) -> bytes:
+        edges = [{"source": s, "target": t, "data": {"edgeType": "tool_availability"}} for s, t in self.wired]
+        return json.dumps({"nodes": self.nodes, "edges": edges}).encode()
+
+
 def covers_chosen_per_agent(
     n: int, covers: int = 15, covered_too: bool = True, boxes: int = 3, covered: int = 2, nested: bool = False
 ) -> bytes:
-    """``boxes`` boxes ``S0..`` of ``n // boxes`` rows of names, each name
-    held by two neighbours (so neighbours meet in every word); boxes
+    """``boxes`` ring boxes ``S0..`` of ``n // boxes`` rows of names; boxes
     ``H0..``, each fed by its ``S`` and a clashing pair of its own; the
     first ``covered`` of them each with ``covers`` covers (fed by what
     feeds it and a pair of their own); ``n`` agents, agent i wired to every
@@ -1884,46 +1914,26 @@ def covers_chosen_per_agent(
     covered); without ``covered_too``, not to the covered boxes; with
     ``nested``, each cover has a cover of its own (fed by it and a pair),
     and the agents are wired to those."""
-    nodes: List[Dict[str, Any]] = []
-    wired: List[Tuple[str, str]] = []
-
-    def tool(node: str, label: str, *targets: str) -> None:
-        nodes.append({"id": node, "type": "tool", "data": {"label": label}})
-        wired.extend((node, target) for target in targets)
-
-    def pair(tag: str, *targets: str) -> None:
-        tool(f"{tag}-p", f"Pair {tag}", *targets)
-        tool(f"{tag}-q", f"pair-{tag}", *targets)
-
-    nodes += [{"id": f"S{j}", "type": "toolbox"} for j in range(boxes)]
-    for row in range(max(1, n // boxes)):
-        for c in range(boxes):
-            name = f"Ring {boxes * row + c:06d}"
-            tool(f"u{row}-{c}", name, f"S{c}")
-            tool(f"v{row}-{c}", name, f"S{(c - 1) % boxes}")
+    w = RingBoxes(boxes, max(1, n // boxes))
     for j in range(boxes):
-        nodes.append({"id": f"H{j}", "type": "toolbox"})
-        wired.append((f"S{j}", f"H{j}"))
-        pair(f"h{j}", f"H{j}")
+        w.node(f"H{j}", "toolbox", f"S{j}")
+        w.pair(f"h{j}", f"H{j}")
     for j in range(covered):
         for g in range(covers):
             cover = f"Y{j}-{g}"
-            nodes.append({"id": cover, "type": "toolbox"})
-            wired += [(f"S{j}", cover), (f"h{j}-p", cover), (f"h{j}-q", cover)]
-            pair(f"y{j}-{g}", cover)
+            w.node(cover, "toolbox", f"S{j}", f"h{j}-p", f"h{j}-q")
+            w.pair(f"y{j}-{g}", cover)
             if nested:
-                nodes.append({"id": f"Z{j}-{g}", "type": "toolbox"})
-                wired.append((cover, f"Z{j}-{g}"))
-                pair(f"z{j}-{g}", f"Z{j}-{g}")
+                w.node(f"Z{j}-{g}", "toolbox", cover)
+                w.pair(f"z{j}-{g}", f"Z{j}-{g}")
     for i in range(n):
         agent, own = f"a{i:05d}", f"s{i:05d}"
-        nodes += [{"id": agent, "type": "agent"}, {"id": own, "type": "toolbox"}]
-        wired += [(f"H{j}", agent) for j in range(0 if covered_too else covered, boxes)]
-        wired += [(f"{'Z' if nested else 'Y'}{j}-{i // covers**j % covers}", agent) for j in range(covered)]
-        wired.append((own, agent))
-        pair(f"s{i}", own)
-    edges = [{"source": s, "target": t, "data": {"edgeType": "tool_availability"}} for s, t in wired]
-    return json.dumps({"nodes": nodes, "edges": edges}).encode()
+        w.nodes += [{"id": agent, "type": "agent"}, {"id": own, "type": "toolbox"}]
+        w.wired += [(f"H{j}", agent) for j in range(0 if covered_too else covered, boxes)]
+        w.wired += [(f"{'Z' if nested else 'Y'}{j}-{i // covers**j % covers}", agent) for j in range(covered)]
+        w.wired.append((own, agent))
+        w.pair(f"s{i}", own)
+    return w.data()
 
 
 def test_cmp9_a_box_every_agent_shares_is_left_out_for_covers_chosen_per_agent() -> None:
@@ -1970,41 +1980,22 @@ def test_cmp9_covers_chosen_per_agent_are_held_by_the_box_they_cover(covered_too
 
 
 def a_cover_per_agent(n: int, boxes: int = 2) -> bytes:
-    """``boxes`` ring boxes ``S0..`` of ``n // boxes`` rows of names, each
-    name held by two neighbours; boxes ``B0..``, each fed by its ``S`` and
-    a clashing pair of its own; ``n`` agents, agent i wired to every ``B``
-    and to a box of its own, ``P{i}``, a cover of ``B{i % boxes}`` (fed by
-    what feeds it and a pair of its own: the session 40 attack's
-    ``cover-drops-base``)."""
-    nodes: List[Dict[str, Any]] = []
-    wired: List[Tuple[str, str]] = []
-
-    def tool(node: str, label: str, *targets: str) -> None:
-        nodes.append({"id": node, "type": "tool", "data": {"label": label}})
-        wired.extend((node, target) for target in targets)
-
-    def pair(tag: str, *targets: str) -> None:
-        tool(f"{tag}-p", f"Pair {tag}", *targets)
-        tool(f"{tag}-q", f"pair-{tag}", *targets)
-
-    nodes += [{"id": f"S{j}", "type": "toolbox"} for j in range(boxes)]
-    for row in range(max(1, n // boxes)):
-        for c in range(boxes):
-            name = f"Ring {boxes * row + c:06d}"
-            tool(f"u{row}-{c}", name, f"S{c}")
-            tool(f"v{row}-{c}", name, f"S{(c - 1) % boxes}")
+    """``boxes`` ring boxes ``S0..`` of ``n // boxes`` rows of names;
+    boxes ``B0..``, each fed by its ``S`` and a clashing pair of its own;
+    ``n`` agents, agent i wired to every ``B`` and to a box of its own,
+    ``P{i}``, a cover of ``B{i % boxes}`` (fed by what feeds it and a pair
+    of its own: the session 40 attack's ``cover-drops-base``)."""
+    w = RingBoxes(boxes, max(1, n // boxes))
     for j in range(boxes):
-        nodes.append({"id": f"B{j}", "type": "toolbox"})
-        wired.append((f"S{j}", f"B{j}"))
-        pair(f"b{j}", f"B{j}")
+        w.node(f"B{j}", "toolbox", f"S{j}")
+        w.pair(f"b{j}", f"B{j}")
     for i in range(n):
         agent, cover, j = f"a{i:05d}", f"P{i:05d}", i % boxes
-        nodes += [{"id": agent, "type": "agent"}, {"id": cover, "type": "toolbox"}]
-        wired += [(f"B{k}", agent) for k in range(boxes)]
-        wired += [(f"S{j}", cover), (f"b{j}-p", cover), (f"b{j}-q", cover), (cover, agent)]
-        pair(f"p{i}", cover)
-    edges = [{"source": s, "target": t, "data": {"edgeType": "tool_availability"}} for s, t in wired]
-    return json.dumps({"nodes": nodes, "edges": edges}).encode()
+        w.nodes += [{"id": agent, "type": "agent"}, {"id": cover, "type": "toolbox"}]
+        w.wired += [(f"B{k}", agent) for k in range(boxes)]
+        w.wired += [(f"S{j}", cover), (f"b{j}-p", cover), (f"b{j}-q", cover), (cover, agent)]
+        w.pair(f"p{i}", cover)
+    return w.data()
 
 
 @pytest.mark.parametrize("boxes", [2, 4])
