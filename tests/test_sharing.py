@@ -359,6 +359,63 @@ def test_cmp9_combinations_of_interleaved_boxes_give_the_reference_s_report(seed
     assert violations_as_the_reference_reports_them(interleaved_combinations(seed)) > 0
 
 
+def covers_named_like_their_box(seed: int) -> Json:
+    """Ring boxes ``S0..`` (each name held by two neighbours, so they meet
+    in every word) and covers of them, some of covers: each adds a few
+    tools of its own to the one box it is fed by, often named like that
+    box's tools, sometimes a tool of the box itself. Agents are wired to a
+    cover or two and to some ring boxes, so a clash a cover formed may
+    reach an agent whole, or grow there. Agents hold covers as their box
+    and own tools (build.rs, `pieces`); an own tool named like its box's
+    takes the box's tools of that name with it (session 42), and what the
+    cover formed must still form at the cover."""
+    rng = random.Random(seed)
+    k, rows = rng.randint(3, 5), rng.randint(30, 90)
+    nodes: List[Json] = [_box(f"S{j}") for j in range(k)]
+    edges: List[Json] = []
+    for row in range(rows):
+        for c in range(k):
+            for s in range(2):
+                nodes.append(_tool(f"u{row}_{c}_{s}", f"Ring {row * k + c:06d}"))
+                edges.append(_edge(f"u{row}_{c}_{s}", f"S{(c - s) % k}"))
+    covers: List[Tuple[str, int]] = []
+    for y in range(rng.randint(4, 12)):
+        j = rng.randrange(k)
+        fed_by = f"S{j}"
+        for depth in range(rng.choice([1, 1, 2, 3])):
+            cover = f"Y{y}_{depth}"
+            nodes.append(_box(cover))
+            edges.append(_edge(fed_by, cover))
+            for t in range(rng.randint(1, 3)):
+                tool = f"{cover}t{t}"
+                kind = rng.random()
+                if kind < 0.5:  # named like a tool of the box
+                    label = f"ring-{rng.randrange(rows) * k + rng.choice([j, (j + 1) % k]):06d}"
+                elif kind < 0.7:
+                    label = f"Own {cover} {t // 2}"
+                else:
+                    label = f"Cover {y}"
+                nodes.append(_tool(tool, label))
+                edges.append(_edge(tool, cover))
+            if rng.random() < 0.2:  # a tool of the box wired in again
+                edges.append(_edge(f"u{rng.randrange(rows)}_{j}_0", cover))
+            covers.append((cover, j))
+            fed_by = cover
+    for i in range(rng.randint(20, 60)):
+        agent = f"a{i:03d}"
+        nodes.append(_agent(agent))
+        for cover, _ in rng.sample(covers, rng.randint(1, 2)):
+            edges.append(_edge(cover, agent))
+        for j in rng.sample(range(k), rng.randint(0, 2)):
+            edges.append(_edge(f"S{j}", agent))
+    return {"nodes": nodes, "edges": edges}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_cmp9_covers_named_like_their_box_give_the_reference_s_report(seed: int) -> None:
+    assert violations_as_the_reference_reports_them(covers_named_like_their_box(seed)) > 0
+
+
 def test_cmp9_a_clash_held_whole_by_a_box_on_top_forms_in_that_box_alone() -> None:
     # T0 joins B3 and B4, whose "Key 86" tools clash there. The agents take
     # B3 and B4 too, and T0, which holds the clash whole: it forms in T0
@@ -494,6 +551,7 @@ class Formation:
 WORKFLOWS = [("tangled", tangled, seed) for seed in range(40)] + [("shaped", shaped, seed) for seed in range(3)]
 WORKFLOWS += [("spread", spread, seed) for seed in range(2)] + [("based", based, seed) for seed in range(20)]
 WORKFLOWS += [("braided", braided, seed) for seed in range(20)]
+WORKFLOWS += [("covers", covers_named_like_their_box, seed) for seed in range(20)]
 
 
 @pytest.mark.parametrize(("shape", "make", "seed"), WORKFLOWS, ids=[f"{w[0]}-{w[2]}" for w in WORKFLOWS])

@@ -60,14 +60,12 @@
 //! A box that adds a few tools of its own to the one input it forwards
 //! (a cover of another box) would be a part of its own in every class it
 //! reaches, and many covers of one box would all hold its names: too many
-//! holders to follow. So a set made of a class's own set and its one
-//! input, meeting nowhere, is remembered as those two (`Joins::based`),
-//! and `paired` holds it as them (`based_parts`): the covers of a box are
-//! held by the box, whose meetings are made once, and an own set within
-//! another added to the same input is left out. A set united from a few
-//! others is remembered as made of them (`Joins::made_of`), so that a
-//! cover added to it, when it holds the cover's input already, adds only
-//! its own tools (`without_held_inputs`).
+//! holders to follow. So a set made of a class's own set and its one input
+//! is remembered as those two, and a last class holds it as them: the
+//! covers of a box are held by the box, whose meetings are made once
+//! (`pieces`). A set united from a few others is remembered as made of
+//! them, so that a cover added to it, when it holds the cover's input
+//! already, adds only its own tools.
 //!
 //! What is left: parts in many holder sets at many classes (each class
 //! looks up all of them), many distinct holder sets or class parts in them
@@ -93,6 +91,7 @@ use crate::work::{Step, Work};
 use super::covered;
 use super::flow::{ClassIx, Finals, Flow, NONE};
 use super::paths::Paths;
+use super::pieces::Pieces;
 use super::sets::{Consumers, Firsts, Held, Meeting, Pushed, SetId, Sets, Spilled, Words, EMPTY, FIRSTS};
 use super::tokens::Layout;
 use super::twins;
@@ -749,7 +748,7 @@ fn united_base(
     for &part in parts.iter().skip(1) {
         root = sets.union(part, root, layout);
     }
-    remember_made_of(joins, root, parts.iter().copied());
+    joins.pieces.remember_made_of(root, parts.iter().copied());
     let at = remember(sets, layout, joins, Held::One(root), start, used, probes);
     joins.united.insert(key.into(), at);
     Some(Inner {
@@ -859,166 +858,15 @@ pub(crate) struct Joins {
     /// `join_keyed`'s tally, kept so that its table is not made anew for
     /// every combination.
     here: Map<(u32, u32), (u64, bool, bool)>,
-    /// Sets made of a class's own set and the one input it forwards, which
-    /// share no token or segment: the input's set and the own set.
-    based: Map<SetId, (SetId, SetId)>,
-    /// Whether the class being joined is an input of no class (only then
-    /// does `based_parts` hold its parts as their inputs and own sets).
+    /// How sets were made: covers as their box and own set, unions as
+    /// what they were united from.
+    pieces: Pieces,
+    /// Whether the class being joined is an input of no class, set by the
+    /// class loop: only such a class holds covers as their pieces (held as
+    /// parts where it would have been united, a class would make the
+    /// classes it feeds join parts too: a lattice of near twins with tools
+    /// of their own, 2.46x the work per doubling).
     last_class: bool,
-    /// Per pair of own sets `based_parts` looked at, whether the first is
-    /// within the second.
-    within: Map<(SetId, SetId), bool>,
-    /// Sets united from a few others (at most `MADE_OF_MOST`), with them.
-    made_of: Map<SetId, Box<[SetId]>>,
-}
-
-/// `parts` with each set made of an input and an own set (`Joins::based`)
-/// held as those two, each with the input it comes from; None when none
-/// is so made, or the class is an input of another. Boxes each adding a
-/// few tools of their own to one big box (covers of it) are then held by
-/// that box, whose holders' meetings are made once, instead of each a
-/// part of its own: many such parts holding a segment would crowd it
-/// (`HOLDERS_MOST`). Only for a class no class joins again: held as
-/// parts where it would have been united, it would make the classes it
-/// feeds join parts too (a lattice of near twins with tools of their
-/// own: 2.46x the work per doubling). Of two own sets added to
-/// one input, one within the other (a box and its cover, both wired to
-/// the class) is left out, as the covered box is (`covered`): looked at
-/// for small own sets only, among a few added to one input, each pair
-/// once in the whole check.
-fn based_parts(
-    sets: &Sets,
-    layout: &Layout,
-    joins: &mut Joins,
-    parts: &[(SetId, usize)],
-    probes: &mut u64,
-) -> Option<Vec<(SetId, usize)>> {
-    if !joins.last_class || !parts.iter().any(|p| joins.based.contains_key(&p.0)) {
-        return None;
-    }
-    let mut expanded = Vec::with_capacity(parts.len() + 4);
-    // (input, own set added to it, where it is in `expanded`).
-    let mut owns: Vec<(SetId, SetId, usize)> = Vec::new();
-    for &(p, from) in parts {
-        // A cover of a cover is held by the box at the bottom, and the own
-        // sets added on the way.
-        let mut at = p;
-        for _ in 0..BASED_DEPTH {
-            *probes += 1;
-            let Some(&(input, own)) = joins.based.get(&at) else {
-                break;
-            };
-            owns.push((input, own, expanded.len()));
-            expanded.push((own, from));
-            at = input;
-        }
-        expanded.push((at, from));
-    }
-    // By input, then largest own set first: each own set is looked up in
-    // those kept before it.
-    owns.sort_unstable_by_key(|&(input, own, _)| (input, std::cmp::Reverse(sets.words(own)), own));
-    let mut left_out = Vec::new();
-    let looked_at = |run: &&[(SetId, SetId, usize)]| (2..=WITHIN_RUN).contains(&run.len());
-    for run in owns.chunk_by(|a, b| a.0 == b.0).filter(looked_at) {
-        let mut kept: Vec<SetId> = Vec::new();
-        for &(_, own, at) in run {
-            let small = sets.words(own) <= WITHIN_WORDS;
-            if small
-                && kept
-                    .iter()
-                    .any(|&wider| own == wider || within(sets, layout, joins, own, wider, probes))
-            {
-                left_out.push(at);
-            } else {
-                kept.push(own);
-            }
-        }
-    }
-    for at in left_out {
-        expanded[at].0 = EMPTY;
-    }
-    expanded.retain(|p| p.0 != EMPTY);
-    expanded.sort_unstable();
-    expanded.dedup_by_key(|p| p.0);
-    Some(expanded)
-}
-
-/// How many covers deep `based_parts` follows a part down to its box.
-const BASED_DEPTH: usize = 8;
-
-/// Replaces each part of `parts` from an input that is made of an input
-/// and an own set (`Joins::based`) by the own set alone, where a part not
-/// so made holds that input: it is that input, or was united from it or
-/// from a set so made of it (`Joins::made_of`). Agents each wired to the
-/// boxes of a base united once and to a cover of one of them (the box's
-/// input and a few tools more) then add those few tools to the base, not
-/// the cover, whose union with the base was as large as the box. Returns
-/// whether any part was replaced. O(parts x `MADE_OF_MOST`).
-fn without_held_inputs(joins: &Joins, parts: &mut [(SetId, usize)], probes: &mut u64) -> bool {
-    if !parts.iter().any(|&(p, from)| from != 0 && joins.based.contains_key(&p)) {
-        return false;
-    }
-    let mut held: Vec<SetId> = Vec::new();
-    for &(q, _) in parts.iter().filter(|p| !joins.based.contains_key(&p.0)) {
-        held.push(q);
-        for &m in joins.made_of.get(&q).map_or(&[][..], |m| &m[..]) {
-            held.push(m);
-            held.extend(joins.based.get(&m).map(|&(input, _)| input));
-        }
-    }
-    *probes += (parts.len() + held.len()) as u64;
-    held.sort_unstable();
-    let mut replaced = false;
-    for (p, from) in parts.iter_mut() {
-        let Some(&(input, own)) = joins.based.get(p) else {
-            continue;
-        };
-        if *from != 0 && held.binary_search(&input).is_ok() {
-            *p = own;
-            replaced = true;
-        }
-    }
-    replaced
-}
-
-/// Remembers that `root` was united from `parts` (`Joins::made_of`), when
-/// they are at most `MADE_OF_MOST` and `root` is none of them.
-fn remember_made_of(joins: &mut Joins, root: SetId, parts: impl ExactSizeIterator<Item = SetId>) {
-    if parts.len() > MADE_OF_MOST {
-        return;
-    }
-    let parts: Box<[SetId]> = parts.collect();
-    if !parts.contains(&root) {
-        joins.made_of.entry(root).or_insert(parts);
-    }
-}
-
-/// The most parts a union is remembered as made of.
-const MADE_OF_MOST: usize = 16;
-
-/// The most words an own set may have for `based_parts` to look it up in
-/// another.
-const WITHIN_WORDS: u64 = 16;
-
-/// The most own sets added to one input that `based_parts` looks up in
-/// each other: a class's pairs of them, at most this squared, not those
-/// of a hub of many boxes each adding tools of its own to one box.
-const WITHIN_RUN: usize = 8;
-
-/// Whether every token of `set` is in `wider`: O(`set`'s words x depth),
-/// once per pair in the whole check.
-fn within(sets: &Sets, layout: &Layout, joins: &mut Joins, set: SetId, wider: SetId, probes: &mut u64) -> bool {
-    if let Some(&answer) = joins.within.get(&(set, wider)) {
-        return answer;
-    }
-    let mut words = Vec::new();
-    sets.words_of(set, &mut words);
-    *probes += words.len() as u64;
-    let answer = words
-        .iter()
-        .all(|&(w, v)| layout.within_at(w, v, sets.value_at(wider, w)));
-    joins.within.insert((set, wider), answer);
-    answer
 }
 
 /// Where parts of a class meet: the segments of one holder set (`Holders`),
@@ -1096,7 +944,7 @@ fn join_unless_united(
     parts.retain(|&(p, _)| p != EMPTY);
     parts.sort_unstable();
     parts.dedup_by_key(|p| p.0);
-    if without_held_inputs(joins, &mut parts, probes) {
+    if joins.pieces.without_held_inputs(&mut parts, probes) {
         parts.sort_unstable();
         parts.dedup_by_key(|p| p.0);
     }
@@ -1118,7 +966,7 @@ fn join_unless_united(
         for &(part, _) in &parts[1..] {
             root = sets.union(part, root, layout);
         }
-        remember_made_of(joins, root, parts.iter().map(|p| p.0));
+        joins.pieces.remember_made_of(root, parts.iter().map(|p| p.0));
         Held::One(root)
     };
     let small = met
@@ -1128,19 +976,35 @@ fn join_unless_united(
     let (met, holders) = match met {
         _ if small && !inputs_parts => {
             let held = unite(sets, layout, joins);
-            // A box's own tokens added to the one input it forwards, meeting
-            // it nowhere: remembered as that input and the own set, so that
-            // `paired` sees the input itself in the classes downstream.
+            // A box's own tokens added to the one input it forwards:
+            // remembered as that input and the own set, so that `paired`
+            // sees the input itself in the last classes downstream. Where
+            // they meet, the own set is made anew, at a cost of its words:
+            // only a class's own tokens (`own_words`), not a shared base
+            // joined as one (`join_keyed`), which would be made anew per
+            // class.
             if let (Held::One(root), [_, (input, 1)], Some(met)) = (&held, &parts[..], &met) {
-                if own != EMPTY && inputs.len() == 1 && met.contested.is_empty() {
-                    joins.based.entry(*root).or_insert((*input, own));
+                if own != EMPTY && inputs.len() == 1 && (met.contested.is_empty() || own_words > 0) {
+                    joins
+                        .pieces
+                        .remember_based(sets, layout, *root, *input, own, &met.contested, probes);
                 }
             }
             return Some(held);
         }
         None if own == EMPTY => {
-            let expanded = based_parts(sets, layout, joins, &parts, probes);
-            let held = paired(sets, layout, joins, expanded.as_deref().unwrap_or(&parts), probes);
+            let expanded = match joins.last_class {
+                true => joins.pieces.expanded(sets, layout, &parts, probes),
+                false => None,
+            };
+            let held = paired(
+                sets,
+                layout,
+                joins,
+                expanded.as_deref().unwrap_or(&parts),
+                parts.len(),
+                probes,
+            );
             return if held.is_none() && defer_unite {
                 None
             } else {
@@ -1340,12 +1204,14 @@ fn meeting_words(
     if known_apart > 0 && pairs - known_apart <= PAIRS_LOOKED_AT {
         return compared(sets, layout, joins, parts, &apart, true, probes);
     }
-    // Inputs all walked by `paired` already (none the class's own): their
-    // holders tell where they meet, at a lookup per holder set each is in,
-    // not a walk of their words per class.
-    // (A cover, in a class `based_parts` holds its parts as their boxes
-    // and own sets, is walked as those.)
-    if parts.iter().all(|p| p.1 != 0 && walked_by_paired(joins, p.0)) {
+    // Inputs all walked by `paired` already (none the class's own), but
+    // for small ones, which it walks at once: their holders tell where
+    // they meet, at a lookup per holder set each is in, not a walk of
+    // their words per class (agents each wired to the same big boxes and
+    // a box of their own, past `PAIRS_LOOKED_AT` pairs).
+    // (A cover, in a last class, is walked as its pieces.)
+    let walked_or_small = |i: usize| walked_by_paired(joins, parts[i].0) || sizes[i] <= most as u64;
+    if (0..parts.len()).all(|i| parts[i].1 != 0 && walked_or_small(i)) {
         return None;
     }
     // A shared base held as parts (`join_keyed`: agents wired to the same
@@ -1361,20 +1227,16 @@ fn meeting_words(
     walked_on(sets, layout, joins, parts, &others, probes)
 }
 
-/// Whether `paired` walked part `p`, or, in a class `based_parts` holds
-/// as boxes and own sets, every piece it would be held as.
-fn walked_by_paired(joins: &Joins, mut p: SetId) -> bool {
+/// Whether `paired` walked part `p`, or, in a last class (which holds
+/// covers as their pieces), every piece it would be held as, down to a set
+/// it walked.
+fn walked_by_paired(joins: &Joins, p: SetId) -> bool {
     let walked = |p: SetId| joins.holders.walked.contains_key(&p);
-    for _ in 0..BASED_DEPTH {
-        if walked(p) {
-            return true;
-        }
-        match joins.based.get(&p) {
-            Some(&(input, own)) if joins.last_class && walked(own) => p = input,
-            _ => return false,
-        }
-    }
     walked(p)
+        || joins.last_class
+            && (joins.pieces.down(p))
+                .take_while(|based| walked(based.own))
+                .any(|based| walked(based.input))
 }
 
 /// Which of `parts` are known apart (see `meeting_words`): a class's own
@@ -1417,8 +1279,9 @@ fn known_apart(joins: &Joins, parts: &[(SetId, usize)]) -> Vec<bool> {
 /// giant's word is one segment: its contents united). None (the parts are
 /// united, as before) when a big part is seen for the first time (its walk
 /// is paid only once a second class has it, or at once when it is small;
-/// every part counts as big in a class of more than `MAX_PARTS`, as such a
-/// class was always united), or two parts hold one node of the sets, or a
+/// every part counts as big in a class that joins more than `MAX_PARTS`,
+/// `joined`, as such a class was always united: its covers, held as their
+/// pieces, count as one each), or two parts hold one node of the sets, or a
 /// segment of more than `HOLDERS_MOST` holders, or the class has more than
 /// 4 x `HOLDERS_MOST` parts.
 fn paired(
@@ -1426,6 +1289,7 @@ fn paired(
     layout: &mut Layout,
     joins: &mut Joins,
     parts: &[(SetId, usize)],
+    joined: usize,
     probes: &mut u64,
 ) -> Option<Held> {
     if parts.len() > HOLDERS_MOST * 4 {
@@ -1436,7 +1300,7 @@ fn paired(
     for &(p, _) in parts {
         *probes += 1;
         let holders = &mut joins.holders;
-        let big = sets.words(p) > small || parts.len() > MAX_PARTS;
+        let big = sets.words(p) > small || joined > MAX_PARTS;
         if !holders.walked.contains_key(&p) && big && holders.seen.insert(p, ()).is_none() {
             fresh = true;
         }

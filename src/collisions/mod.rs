@@ -171,6 +171,7 @@ mod flow;
 mod giants;
 mod intern;
 mod paths;
+mod pieces;
 mod read;
 mod renames;
 mod sets;
