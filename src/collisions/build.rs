@@ -61,7 +61,7 @@
 //! (a cover of another box) would be a part of its own in every class it
 //! reaches, and many covers of one box would all hold its names: too many
 //! holders to follow. So a set made of a class's own set and its one input
-//! is remembered as those two, and a last class holds it as them: the
+//! is remembered as those two, and a class holds it as them: the
 //! covers of a box are held by the box, whose meetings are made once
 //! (`pieces`). A set united from a few others is remembered as made of
 //! them, so that a cover added to it, when it holds the cover's input
@@ -168,7 +168,6 @@ pub(crate) fn collisions<'a>(
         // The inputs joined (once for each distinct combination of them),
         // then the class's own set joined to that.
         let (order, shared) = bases.of_class(c);
-        joins.last_class = bases.last[c];
         let inputs: Vec<&Held> = order.iter().map(|&i| &held[i as usize]).collect();
         let inner_start = layout.events.len();
         let inner = join_inputs(&mut sets, &mut layout, &mut joins, &inputs, shared, &mut probes);
@@ -487,8 +486,6 @@ struct SharedBases {
     /// Per class, how many of its inputs lead another class's inputs too
     /// (0 when fewer than two, or all).
     shared: Vec<usize>,
-    /// Per class, whether no class has it as an input.
-    last: Vec<bool>,
 }
 
 impl SharedBases {
@@ -525,13 +522,7 @@ impl SharedBases {
                     .unwrap_or(0)
             })
             .collect();
-        let last = uses.iter().map(|&u| u == 0).collect();
-        SharedBases {
-            order,
-            starts,
-            shared,
-            last,
-        }
+        SharedBases { order, starts, shared }
     }
 
     /// Class `c`'s inputs in order, and how many of them lead another
@@ -861,12 +852,6 @@ pub(crate) struct Joins {
     /// How sets were made: covers as their box and own set, unions as
     /// what they were united from.
     pieces: Pieces,
-    /// Whether the class being joined is an input of no class, set by the
-    /// class loop: only such a class holds covers as their pieces (held as
-    /// parts where it would have been united, a class would make the
-    /// classes it feeds join parts too: a lattice of near twins with tools
-    /// of their own, 2.46x the work per doubling).
-    last_class: bool,
 }
 
 /// Where parts of a class meet: the segments of one holder set (`Holders`),
@@ -978,7 +963,7 @@ fn join_unless_united(
             let held = unite(sets, layout, joins);
             // A box's own tokens added to the one input it forwards:
             // remembered as that input and the own set, so that `paired`
-            // sees the input itself in the last classes downstream. Where
+            // sees the input itself in the classes downstream. Where
             // they meet, the own set is made anew, at a cost of its words:
             // only a class's own tokens (`own_words`), not a shared base
             // joined as one (`join_keyed`), which would be made anew per
@@ -993,10 +978,7 @@ fn join_unless_united(
             return Some(held);
         }
         None if own == EMPTY => {
-            let expanded = match joins.last_class {
-                true => joins.pieces.expanded(sets, layout, &parts, probes),
-                false => None,
-            };
+            let expanded = joins.pieces.expanded(sets, layout, &parts, probes);
             let held = paired(
                 sets,
                 layout,
@@ -1209,7 +1191,7 @@ fn meeting_words(
     // they meet, at a lookup per holder set each is in, not a walk of
     // their words per class (agents each wired to the same big boxes and
     // a box of their own, past `PAIRS_LOOKED_AT` pairs).
-    // (A cover, in a last class, is walked as its pieces.)
+    // (A cover is walked as its pieces.)
     let walked_or_small = |i: usize| walked_by_paired(joins, parts[i].0) || sizes[i] <= most as u64;
     if (0..parts.len()).all(|i| parts[i].1 != 0 && walked_or_small(i)) {
         return None;
@@ -1227,16 +1209,14 @@ fn meeting_words(
     walked_on(sets, layout, joins, parts, &others, probes)
 }
 
-/// Whether `paired` walked part `p`, or, in a last class (which holds
-/// covers as their pieces), every piece it would be held as, down to a set
-/// it walked.
+/// Whether `paired` walked part `p`, or every piece it holds a cover as,
+/// down to a set it walked.
 fn walked_by_paired(joins: &Joins, p: SetId) -> bool {
     let walked = |p: SetId| joins.holders.walked.contains_key(&p);
     walked(p)
-        || joins.last_class
-            && (joins.pieces.down(p))
-                .take_while(|based| walked(based.own))
-                .any(|based| walked(based.input))
+        || (joins.pieces.down(p))
+            .take_while(|based| walked(based.own))
+            .any(|based| walked(based.input))
 }
 
 /// Which of `parts` are known apart (see `meeting_words`): a class's own
@@ -1475,8 +1455,10 @@ const CROWDED: u32 = u32::MAX;
 
 /// The most crowded segments listed per part: a class may hold parts
 /// that each hold a few, if no two hold one (covers of different boxes,
-/// each with a tool all covers of its box share).
-const CROWDED_LISTED: usize = 8;
+/// each with tools all covers of its box share: with 8 listed, ten such
+/// tools made every agent unite). A class reads its parts' lists:
+/// O(parts x this).
+const CROWDED_LISTED: usize = 64;
 
 /// Notes that `part` holds crowded segment `segment`, listing at most
 /// `CROWDED_LISTED` + 1 (past that, "more than listed").

@@ -85,9 +85,11 @@
 //!    its rarest element when they are at most 16: O(16 x its size) per
 //!    input class, O(16 x inputs) per class. A box that adds a few tools
 //!    of its own to the one input it forwards (a cover) is held, where
-//!    the parts of an agent (a class no class takes as an input) meet, as
-//!    that input and those tools (`build`'s `based_parts`), so the covers
-//!    of one box are held by it, not each as a part.
+//!    the parts of a class meet, as that input and those tools (`pieces`;
+//!    its own tools with the input's of the names where the two meet), so
+//!    the covers of one box are held by it, not each as a part: O(its own
+//!    words) once per cover, O(10) per part, however deep the covers of
+//!    covers.
 //!    Combinations that differ only by a few inputs of their own (agents
 //!    wired to the same big boxes and each to a small box of their own)
 //!    share a base: the leading run of the inputs, most used first, that
