@@ -1909,7 +1909,7 @@ def covers_chosen_per_agent(
     boxes: int = 3,
     covered: int = 2,
     levels: int = 1,
-    named_like_box: bool = False,
+    named_like_box: int = 0,
     through: int = 0,
     shared_names: int = 0,
 ) -> bytes:
@@ -1924,9 +1924,10 @@ def covers_chosen_per_agent(
     ``levels`` above 1, each cover has a cover of its own (fed by it and a
     pair), and so on, and the agents are wired to the last ones; with
     ``named_like_box``, cover g of
-    box j holds one more tool, named like the box's name in row g, column
-    j (one it shares with its neighbour: the session 41 attack's
-    ``c41,ownname=ring``); with ``through``, the boxes and covers reach
+    box j holds that many tools more, named like the box's names in rows
+    g, g + 37, ... (of its rows), column j (each shared with its
+    neighbour: the session 41 attack's ``c41,ownname=ring``, and with 9,
+    the session 42 attack's ``meet,ownk=9``); with ``through``, the boxes and covers reach
     each agent through a box shared by that many agents (the session 42
     attack's ``via``); with ``shared_names``, the covers of box j each
     hold that many tools more, named alike in all of them (the attack's
@@ -1941,8 +1942,9 @@ def covers_chosen_per_agent(
             cover = f"Y{j}-{g}"
             w.node(cover, "toolbox", f"S{j}", f"h{j}-p", f"h{j}-q")
             w.pair(f"y{j}-{g}", cover)
-            if named_like_box:
-                w.tool(f"y{j}-{g}-r", f"ring-{boxes * g + j:06d}", cover)
+            for k in range(named_like_box):
+                row = (g + 37 * k) % max(1, n // boxes)
+                w.tool(f"y{j}-{g}-r{k or ''}", f"ring-{boxes * row + j:06d}", cover)
             for k in range(shared_names):
                 w.tool(f"y{j}-{g}-s{k}", f"Shared {j} {k}", cover)
             for level in range(1, levels):
@@ -2002,7 +2004,8 @@ COVERS_CHOSEN: Dict[str, Dict[str, Any]] = {
     "nested": {"covered_too": False, "levels": 2},
     "four-deep": {"levels": 4},
     "ten-deep": {"levels": 10},
-    "named-like-box": {"named_like_box": True},
+    "named-like-box": {"named_like_box": 1},
+    "nine-names-like-box": {"named_like_box": 9},
     "through-a-box": {"through": 2},
     "ten-crowded-names": {"covers": 20, "shared_names": 10},
 }
@@ -2079,7 +2082,7 @@ def test_cmp9_many_covers_of_one_box_and_a_box_of_its_own_are_held_by_their_hold
     assert_right_then_doubling("many-covers-of-one-box", many_covers_of_one_box, 2_000)
 
 
-def a_cover_per_agent(n: int, boxes: int = 2, levels: int = 0, spares: int = 1) -> bytes:
+def a_cover_per_agent(n: int, boxes: int = 2, levels: int = 0, spares: int = 1, fed_by_box: bool = False) -> bytes:
     """``boxes`` ring boxes ``S0..`` of ``n // boxes`` rows of names;
     boxes ``B0..``, each fed by its ``S`` and a clashing pair of its own;
     ``n`` agents, agent i wired to every ``B`` and to a box of its own,
@@ -2087,7 +2090,9 @@ def a_cover_per_agent(n: int, boxes: int = 2, levels: int = 0, spares: int = 1) 
     of its own: the session 40 attack's ``cover-drops-base``). With
     ``levels``, the ``B`` reach the agents through that many boxes ``Q0..``,
     each fed by the one before (the first by the ``B``) and by ``spares``
-    boxes of a pair each (the session 42 attack's ``made``)."""
+    boxes of a pair each (the session 42 attack's ``made``). With
+    ``fed_by_box``, each cover is fed by its box itself (the session 42
+    attack's ``meet,perag=1``)."""
     w = RingBoxes(boxes, max(1, n // boxes))
     for j in range(boxes):
         w.node(f"B{j}", "toolbox", f"S{j}")
@@ -2103,21 +2108,32 @@ def a_cover_per_agent(n: int, boxes: int = 2, levels: int = 0, spares: int = 1) 
         agent, cover, j = f"a{i:05d}", f"P{i:05d}", i % boxes
         w.nodes += [{"id": agent, "type": "agent"}, {"id": cover, "type": "toolbox"}]
         w.wired += [(box, agent) for box in base]
-        w.wired += [(f"S{j}", cover), (f"b{j}-p", cover), (f"b{j}-q", cover), (cover, agent)]
+        if fed_by_box:
+            w.wired += [(f"B{j}", cover), (cover, agent)]
+        else:
+            w.wired += [(f"S{j}", cover), (f"b{j}-p", cover), (f"b{j}-q", cover), (cover, agent)]
         w.pair(f"p{i}", cover)
     return w.data()
 
 
-@pytest.mark.parametrize("boxes", [2, 4])
-def test_cmp9_a_cover_beside_the_box_it_covers_adds_only_its_own_tools(boxes: int) -> None:
+@pytest.mark.parametrize("boxes, fed_by_box", [(2, False), (4, False), (4, True)], ids=["2", "4", "4-fed-by-box"])
+def test_cmp9_a_cover_beside_the_box_it_covers_adds_only_its_own_tools(boxes: int, fed_by_box: bool) -> None:
     # Every agent wired to the same boxes, which are united once as their
     # shared base, and to a cover of one of them of its own (too many
     # covers to look for: the box is kept). Each agent united its cover
     # with the base, as large as the box: 2.23x, 2.46x then 2.60x the work
     # per doubling from 2,000 until session 41 (18 million steps at
     # 16,000). The base is remembered as united from the boxes, so each
-    # agent adds its cover's own tools to it, not the cover.
-    assert_right_then_doubling(f"a-cover-per-agent, {boxes} boxes", lambda n: a_cover_per_agent(n, boxes), 4_000)
+    # agent adds its cover's own tools to it, not the cover. With four
+    # boxes and covers fed by their box itself, the base is only the
+    # boxes no cover covers, and each agent's cover, meeting it in every
+    # word, was united with it: 3.6x then 3.8x per doubling from 1,000
+    # until session 42 (the attack's `meet,perag=1`); a base joined to
+    # covers is held by the holders now, as a class of no own tools is.
+    def workflow(n: int) -> bytes:
+        return a_cover_per_agent(n, boxes, fed_by_box=fed_by_box)
+
+    assert_right_then_doubling(f"a-cover-per-agent, {boxes} boxes, fed by box: {fed_by_box}", workflow, 4_000)
 
 
 @pytest.mark.parametrize("levels, spares", [(2, 1), (1, 16)], ids=["a-base-of-a-base", "eighteen-inputs"])

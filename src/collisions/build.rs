@@ -954,30 +954,27 @@ fn join_unless_united(
         joins.pieces.remember_made_of(root, parts.iter().map(|p| p.0));
         Held::One(root)
     };
+    // United, and remembered as a cover when it is one.
+    let unite_cover = |sets: &mut Sets, layout: &mut Layout, joins: &mut Joins, met, probes: &mut u64| {
+        let held = unite(sets, layout, joins);
+        let own = (own, own_words);
+        remember_cover(sets, layout, joins, &held, &parts, own, inputs.len(), met, probes);
+        held
+    };
     let small = met
         .as_ref()
         .is_some_and(|m| m.shared_words as u64 <= leaf_budget(parts.len(), own_words));
     let inputs_parts = inputs.iter().any(|h| matches!(h, Held::Parts(_)));
     let (met, holders) = match met {
         _ if small && !inputs_parts => {
-            let held = unite(sets, layout, joins);
-            // A box's own tokens added to the one input it forwards:
-            // remembered as that input and the own set, so that `paired`
-            // sees the input itself in the classes downstream. Where
-            // they meet, the own set is made anew, at a cost of its words:
-            // only a class's own tokens (`own_words`), not a shared base
-            // joined as one (`join_keyed`), which would be made anew per
-            // class.
-            if let (Held::One(root), [_, (input, 1)], Some(met)) = (&held, &parts[..], &met) {
-                if own != EMPTY && inputs.len() == 1 && (met.contested.is_empty() || own_words > 0) {
-                    joins
-                        .pieces
-                        .remember_based(sets, layout, *root, *input, own, &met.contested, probes);
-                }
-            }
-            return Some(held);
+            let met = met.as_ref().map(|m| &m.contested[..]);
+            return Some(unite_cover(sets, layout, joins, met, probes));
         }
-        None if own == EMPTY => {
+        // No own tokens; or a shared base joined as one (`join_keyed`) to
+        // covers, which the holders walk once: a cover of its own per
+        // class, meeting the base in every word, was united with it in
+        // each. (Any base so held, `ring-three` grows 2.5x per doubling.)
+        None if own == EMPTY || (own_words == 0 && parts.iter().any(|p| joins.pieces.is_based(p.0))) => {
             let expanded = joins.pieces.expanded(sets, layout, &parts, probes);
             let held = paired(
                 sets,
@@ -1000,7 +997,8 @@ fn join_unless_united(
             // parts share no segment, so no more is contested: O(own words
             // x parts x depth), never their union.
             let [Held::Parts(held)] = inputs else {
-                return Some(unite(sets, layout, joins));
+                // Where they meet is not known: at any of the own words.
+                return Some(unite_cover(sets, layout, joins, None, probes));
             };
             *probes += 1;
             if !joins.paired.contains_key(held) {
@@ -1101,6 +1099,48 @@ fn join_unless_united(
             Held::Parts(held.into())
         }
     })
+}
+
+/// A box's own tokens added to the one input it forwards, united into
+/// `held`: remembered as that input and the own set (`pieces`), so that
+/// `paired` sees the input itself in the classes downstream. Where they
+/// meet (`met`, or any own word when not known), the own set is made anew,
+/// at a cost of its words: only a class's own tokens (`own_words`), not a
+/// shared base joined as one (`join_keyed`), which would be made anew per
+/// class.
+#[allow(clippy::too_many_arguments)]
+fn remember_cover(
+    sets: &mut Sets,
+    layout: &mut Layout,
+    joins: &mut Joins,
+    held: &Held,
+    parts: &[(SetId, usize)],
+    (own, own_words): (SetId, usize),
+    inputs: usize,
+    met: Option<&[u32]>,
+    probes: &mut u64,
+) {
+    let (Held::One(root), [_, (input, 1)]) = (held, parts) else {
+        return;
+    };
+    let met_nowhere = met.is_some_and(|m| m.is_empty());
+    if own == EMPTY || inputs != 1 || (own_words == 0 && !met_nowhere) {
+        return;
+    }
+    let every_own_word: Vec<u32>;
+    let met = match met {
+        Some(met) => met,
+        None => {
+            let mut words = Vec::new();
+            sets.words_of(own, &mut words);
+            *probes += words.len() as u64;
+            every_own_word = words.into_iter().map(|(w, _)| w).collect();
+            &every_own_word
+        }
+    };
+    joins
+        .pieces
+        .remember_based(sets, layout, *root, *input, own, met, probes);
 }
 
 /// Where the parts of a class meet (see `meeting_words`): how many words
